@@ -1,0 +1,19 @@
+import type { Config } from 'jest';
+
+// Tests run against the TypeScript sources (transpiled only; `tsc -b` type-checks). Workspace imports are
+// mapped to each package's src so that no build is needed for unit tests; CLI process tests use the build.
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/plugins', '<rootDir>/examples'],
+  testMatch: ['**/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
+  moduleNameMapper: {
+    '^@hookwise/plugin-(.*)$': '<rootDir>/plugins/$1/src',
+    '^@hookwise/(core|server|cli|testing|platform-kit|store-sqlite|store-redis)$': '<rootDir>/packages/$1/src',
+  },
+  testTimeout: 30_000,
+  maxWorkers: 2,
+};
+
+export default config;

@@ -1,0 +1,118 @@
+// One catalogue of every error a user or plugin author can meet, each with a stable HW_E_* code.
+
+export const DOCS_BASE = 'https://hookwise.dev/docs/errors';
+
+export const ERROR_CATALOGUE = {
+  HW_E_UNKNOWN_ROUTE: { status: 404, message: 'Unknown route' },
+  HW_E_PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
+  HW_E_RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
+  HW_E_MISSING_SIGNATURE: { status: 401, message: 'Missing signature' },
+  HW_E_INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
+  HW_E_BAD_BODY: { status: 400, message: 'Cannot parse body' },
+  HW_E_BACKPRESSURE: { status: 503, message: 'Too many pending events, retry later' },
+  HW_E_SHUTTING_DOWN: { status: 503, message: 'Gateway is shutting down' },
+  HW_E_INTERNAL: { status: 500, message: 'Internal error' },
+  HW_E_CONFIG: { status: undefined, message: 'Invalid configuration' },
+  HW_E_PLUGIN_LOAD: { status: undefined, message: 'Plugin could not be loaded' },
+  HW_E_PLUGIN_CALL: { status: undefined, message: 'Plugin call failed' },
+  HW_E_AGENT: { status: undefined, message: 'Agent run failed' },
+  HW_E_AGENT_TIMEOUT: { status: undefined, message: 'Agent run timed out' },
+  HW_E_DELIVERY: { status: undefined, message: 'Delivery failed' },
+  HW_E_DELIVERY_TARGET: { status: undefined, message: 'No delivery target' },
+  HW_E_DELIVERY_AUTH: { status: undefined, message: 'Delivery credentials rejected' },
+  HW_E_SUBSCRIPTIONS: { status: undefined, message: 'Subscriptions file problem' },
+  HW_E_SKILL: { status: undefined, message: 'Skill problem' },
+  HW_E_STORE: { status: undefined, message: 'Store problem' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface HookwiseErrorOptions {
+  /** Whether retrying the same operation later may succeed. */
+  retryable?: boolean;
+  cause?: unknown;
+  /** Seconds the caller should wait before retrying, when the failing side said so. */
+  retryAfterSeconds?: number;
+  plugin?: string;
+  kind?: string;
+  method?: string;
+  details?: Record<string, unknown>;
+}
+
+const HOOKWISE_ERROR = Symbol.for('hookwise.error');
+
+export class HookwiseError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly retryAfterSeconds?: number;
+  plugin?: string;
+  kind?: string;
+  method?: string;
+  readonly details?: Record<string, unknown>;
+  readonly [HOOKWISE_ERROR] = true;
+
+  constructor(code: ErrorCode, message?: string, options: HookwiseErrorOptions = {}) {
+    super(message ?? ERROR_CATALOGUE[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HookwiseError';
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.plugin = options.plugin;
+    this.kind = options.kind;
+    this.method = options.method;
+    this.details = options.details;
+  }
+
+  /** HTTP status for errors that answer a request. */
+  get status(): number | undefined {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  get docsUrl(): string {
+    return `${DOCS_BASE}#${this.code.toLowerCase()}`;
+  }
+}
+
+/** Recognises HookwiseErrors from any copy of core (plugins may bundle their own). */
+export function isHookwiseError(err: unknown): err is HookwiseError {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[HOOKWISE_ERROR] === true;
+}
+
+/** Whether a failure should be retried: HookwiseErrors say so; unknown errors are assumed transient. */
+export function isRetryable(err: unknown): boolean {
+  if (isHookwiseError(err)) return err.retryable;
+  if (typeof err === 'object' && err !== null && typeof (err as { retryable?: unknown }).retryable === 'boolean') {
+    return (err as { retryable: boolean }).retryable;
+  }
+  return true;
+}
+
+/** A readable one-line message for any thrown value. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** Wraps an error thrown by a plugin so that it says which plugin, kind and method threw. */
+export function wrapPluginError(err: unknown, where: { plugin: string; kind: string; id: string; method: string }): HookwiseError {
+  if (isHookwiseError(err)) {
+    err.plugin ??= where.plugin;
+    err.kind ??= where.kind;
+    err.method ??= where.method;
+    return err;
+  }
+  return new HookwiseError(
+    'HW_E_PLUGIN_CALL',
+    `${where.kind} '${where.id}' (plugin ${where.plugin}) failed in ${where.method}(): ${errorMessage(err)}`,
+    { cause: err, retryable: isRetryable(err), plugin: where.plugin, kind: where.kind, method: where.method },
+  );
+}
+
+/** Several configuration or load errors reported together. */
+export class HookwiseConfigError extends AggregateError {
+  readonly code = 'HW_E_CONFIG';
+  constructor(readonly problems: string[], heading = 'Invalid configuration') {
+    super(problems.map((p) => new Error(p)), `${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'HookwiseConfigError';
+  }
+}

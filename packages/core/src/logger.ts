@@ -1,0 +1,69 @@
+// winston loggers with secret redaction: every registered secret is scrubbed from messages and metadata.
+import winston from 'winston';
+
+export type LogFormat = 'pretty' | 'json';
+
+/** Holds the secrets to scrub; shared by the gateway, its plugins and the workers. */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+  private pattern?: RegExp;
+
+  add(secret: string | undefined): void {
+    // Very short values would scrub ordinary words; secrets that short are refused elsewhere anyway.
+    if (!secret || secret.length < 4 || this.secrets.has(secret)) return;
+    this.secrets.add(secret);
+    const escaped = [...this.secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.pattern = new RegExp(escaped.join('|'), 'g');
+  }
+
+  redact(text: string): string {
+    if (!this.pattern) return text;
+    this.pattern.lastIndex = 0;
+    return text.replace(this.pattern, '[REDACTED]');
+  }
+
+  redactValue(value: unknown, depth = 0): unknown {
+    if (typeof value === 'string') return this.redact(value);
+    if (depth > 6 || value === null || typeof value !== 'object') return value;
+    if (value instanceof Error) return this.redact(value.stack ?? value.message);
+    if (Array.isArray(value)) return value.map((v) => this.redactValue(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = this.redactValue(v, depth + 1);
+    return out;
+  }
+}
+
+const redactFormat = winston.format((info, opts) => {
+  const redactor = (opts as { redactor?: Redactor } | undefined)?.redactor;
+  if (!redactor) return info;
+  for (const key of Object.keys(info)) {
+    (info as Record<string, unknown>)[key] = redactor.redactValue((info as Record<string, unknown>)[key]);
+  }
+  return info;
+});
+
+const pretty = winston.format.printf((info) => {
+  const { level, message, timestamp, plugin, id, ...rest } = info as Record<string, unknown>;
+  const scope = plugin ? ` [${String(id ?? plugin)}]` : '';
+  const meta = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+  return `${String(timestamp)} ${String(level)}${scope}: ${String(message)}${meta}`;
+});
+
+export interface LoggerOptions {
+  level?: string;
+  format?: LogFormat;
+  redactor?: Redactor;
+  /** Where to write; default stdout. Tests pass their own stream. */
+  stream?: NodeJS.WritableStream;
+  silent?: boolean;
+}
+
+export function createLogger(options: LoggerOptions = {}): winston.Logger {
+  const format = options.format === 'json'
+    ? winston.format.combine(redactFormat({ redactor: options.redactor }), winston.format.timestamp(), winston.format.json())
+    : winston.format.combine(redactFormat({ redactor: options.redactor }), winston.format.timestamp(), pretty);
+  const transport = options.stream
+    ? new winston.transports.Stream({ stream: options.stream })
+    : new winston.transports.Console();
+  return winston.createLogger({ level: options.level ?? 'info', format, transports: [transport], silent: options.silent });
+}

@@ -1,0 +1,70 @@
+// The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
+import type { Logger } from 'winston';
+import type { AgentRunner, Deliverer, Verifier } from './contracts';
+
+export const PLUGIN_API_VERSION = 1;
+export const PLUGIN_MARKER = Symbol.for('hookwise.plugin');
+
+/** JSON Schema for a contribution's options (validated with ajv, defaults applied, before create()). */
+export type OptionsSchema = Record<string, unknown>;
+
+export interface PluginContext {
+  /** winston child logger tagged with { plugin, id }. */
+  logger: Logger;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Aborted when the gateway shuts down. */
+  signal: AbortSignal;
+  /** Registers a secret (token, password) so that it is scrubbed from every log line. */
+  redact(secret: string | undefined): void;
+}
+
+interface ContributionBase<K extends string, T, O> {
+  kind: K;
+  id: string;
+  description?: string;
+  optionsSchema?: OptionsSchema;
+  create(options: O, ctx: PluginContext): T | Promise<T>;
+}
+
+export type VerifierContribution<O = Record<string, unknown>> = ContributionBase<'verifier', Verifier, O>;
+export interface DelivererContribution<O = Record<string, unknown>> extends ContributionBase<'deliverer', Deliverer, O> {
+  /**
+   * A platform deliverer must be switched on with `platforms.<id>.enabled: true`; a route that delivers
+   * to it while it is off is refused at startup.
+   */
+  requiresEnabled?: boolean;
+}
+export type AgentContribution<O = Record<string, unknown>> = ContributionBase<'agent', AgentRunner, O>;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Contribution = VerifierContribution<any> | DelivererContribution<any> | AgentContribution<any>;
+export type ContributionKind = Contribution['kind'];
+
+export interface PluginMeta {
+  name: string;
+  version: string;
+  /** Integer contract version this plugin was written for. */
+  api: number;
+}
+
+export interface HookwisePlugin {
+  readonly [PLUGIN_MARKER]: true;
+  meta: PluginMeta;
+  contributes: Contribution[];
+}
+
+export function definePlugin(def: { meta: PluginMeta; contributes: Contribution[] }): HookwisePlugin {
+  return { [PLUGIN_MARKER]: true, meta: def.meta, contributes: def.contributes };
+}
+
+/** Shape check (never instanceof): plugins may carry their own copy of @hookwise/core. */
+export function isHookwisePlugin(value: unknown): value is HookwisePlugin {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[PLUGIN_MARKER] === true &&
+    typeof (value as HookwisePlugin).meta === 'object' &&
+    Array.isArray((value as HookwisePlugin).contributes)
+  );
+}

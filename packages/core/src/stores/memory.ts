@@ -1,0 +1,206 @@
+// In-memory stores: the lru-cache delivery-id cache, a fixed-window rate limiter and a job queue.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { LRUCache } from 'lru-cache';
+import type { DeliveryIdCache, Job, JobError, JobFilter, JobInput, JobQueue, RateLimiter, RateWindow, Store } from './types';
+
+export const DELIVERY_ID_TTL_MS = 60 * 60 * 1000;
+export const RATE_WINDOW_MS = 60 * 1000;
+
+export class MemoryDeliveryIdCache implements DeliveryIdCache {
+  private readonly seen: LRUCache<string, true>;
+
+  constructor(options: { ttlMs?: number; max?: number } = {}) {
+    // The size bound keeps memory flat under floods of unique ids; the oldest ids go first.
+    this.seen = new LRUCache({ max: options.max ?? 1_000_000, ttl: options.ttlMs ?? DELIVERY_ID_TTL_MS, ttlAutopurge: false });
+  }
+
+  async claim(route: string, deliveryId: string): Promise<boolean> {
+    const key = `${route}\u0000${deliveryId}`;
+    if (this.seen.has(key)) return false;
+    this.seen.set(key, true);
+    return true;
+  }
+
+  async release(route: string, deliveryId: string): Promise<void> {
+    this.seen.delete(`${route}\u0000${deliveryId}`);
+  }
+
+  get size(): number {
+    return this.seen.size;
+  }
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly windowMs = RATE_WINDOW_MS, private readonly now: () => number = Date.now) {}
+
+  private window(route: string): { start: number; count: number } {
+    const now = this.now();
+    const start = now - (now % this.windowMs);
+    let w = this.windows.get(route);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(route, w);
+    }
+    return w;
+  }
+
+  private answer(w: { start: number; count: number }, limit: number): RateWindow {
+    return { allowed: w.count < limit, retryAfterSeconds: Math.max(1, Math.ceil((w.start + this.windowMs - this.now()) / 1000)) };
+  }
+
+  async check(route: string, limit: number): Promise<RateWindow> {
+    return this.answer(this.window(route), limit);
+  }
+
+  async hit(route: string, limit: number): Promise<RateWindow> {
+    const w = this.window(route);
+    const result = this.answer(w, limit);
+    if (result.allowed) w.count += 1;
+    return result;
+  }
+}
+
+interface Lease {
+  owner: string;
+  until: number;
+}
+
+export class MemoryJobQueue implements JobQueue {
+  private readonly jobs = new Map<string, Job>();
+  private readonly leases = new Map<string, Lease>();
+  private readonly events = new EventEmitter();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.events.setMaxListeners(0);
+  }
+
+  async enqueue(input: JobInput): Promise<Job> {
+    const at = this.now();
+    const job: Job = { ...input, id: randomUUID(), status: 'pending', attempts: 0, step: 'agent', errors: [], runAt: at, createdAt: at, updatedAt: at };
+    this.jobs.set(job.id, job);
+    this.events.emit('ready');
+    return structuredClone(job);
+  }
+
+  async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
+    const now = this.now();
+    for (const job of this.jobs.values()) {
+      const lease = this.leases.get(job.id);
+      const due = job.status === 'pending' && job.runAt <= now;
+      const orphaned = job.status === 'running' && lease !== undefined && lease.until <= now;
+      if (!due && !orphaned) continue;
+      job.status = 'running';
+      job.attempts += 1;
+      job.updatedAt = now;
+      this.leases.set(job.id, { owner, until: now + leaseMs });
+      return structuredClone(job);
+    }
+    this.scheduleWake(now);
+    return undefined;
+  }
+
+  /** Wakes idle workers when the earliest delayed retry becomes due. */
+  private scheduleWake(now: number): void {
+    let next = Infinity;
+    for (const job of this.jobs.values()) if (job.status === 'pending' && job.runAt > now) next = Math.min(next, job.runAt);
+    if (next === Infinity) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.events.emit('ready'), Math.max(0, next - now));
+    this.timer.unref();
+  }
+
+  async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const lease = this.leases.get(jobId);
+    if (!lease || lease.owner !== owner) return false;
+    lease.until = this.now() + leaseMs;
+    return true;
+  }
+
+  private mustGet(jobId: string): Job {
+    const job = this.jobs.get(jobId);
+    if (!job) throw new Error(`no job ${jobId}`);
+    return job;
+  }
+
+  async saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
+    const job = this.mustGet(jobId);
+    Object.assign(job, { prompt, answer, step: 'deliver', attempts: 0, updatedAt: this.now() });
+  }
+
+  async complete(jobId: string, receipt: unknown): Promise<void> {
+    const job = this.mustGet(jobId);
+    const at = this.now();
+    Object.assign(job, { status: 'done', receipt, updatedAt: at, finishedAt: at });
+    this.leases.delete(jobId);
+  }
+
+  async fail(jobId: string, error: JobError, retryAt: number | null): Promise<void> {
+    const job = this.mustGet(jobId);
+    const at = this.now();
+    job.errors.push(error);
+    job.updatedAt = at;
+    this.leases.delete(jobId);
+    if (retryAt === null) {
+      job.status = 'dead';
+      job.finishedAt = at;
+    } else {
+      job.status = 'pending';
+      job.runAt = retryAt;
+      this.scheduleWake(at);
+    }
+  }
+
+  async release(jobId: string): Promise<void> {
+    const job = this.mustGet(jobId);
+    if (job.status !== 'running') return;
+    job.status = 'pending';
+    job.attempts = Math.max(0, job.attempts - 1);
+    this.leases.delete(jobId);
+    this.events.emit('ready');
+  }
+
+  async pendingCount(): Promise<number> {
+    let n = 0;
+    for (const job of this.jobs.values()) if (job.status === 'pending' || job.status === 'running') n += 1;
+    return n;
+  }
+
+  async get(id: string): Promise<Job | undefined> {
+    const job = this.jobs.get(id);
+    return job && structuredClone(job);
+  }
+
+  async findByDeliveryId(deliveryId: string): Promise<Job | undefined> {
+    for (const job of this.jobs.values()) if (job.deliveryId === deliveryId) return structuredClone(job);
+    return undefined;
+  }
+
+  async list(filter: JobFilter = {}): Promise<Job[]> {
+    const out: Job[] = [];
+    for (const job of this.jobs.values()) {
+      if (filter.status && job.status !== filter.status) continue;
+      if (filter.route && job.route !== filter.route) continue;
+      out.push(structuredClone(job));
+    }
+    out.sort((a, b) => b.createdAt - a.createdAt);
+    return filter.limit ? out.slice(0, filter.limit) : out;
+  }
+
+  onReady(listener: () => void): () => void {
+    this.events.on('ready', listener);
+    return () => this.events.off('ready', listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+export function createMemoryStore(): Store {
+  const jobs = new MemoryJobQueue();
+  return { deliveryIds: new MemoryDeliveryIdCache(), rateLimiter: new MemoryRateLimiter(), jobs, close: () => jobs.close() };
+}

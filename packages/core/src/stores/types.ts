@@ -1,0 +1,95 @@
+// Store interfaces the pipeline and the workers depend on; backends: memory (here), sqlite, redis.
+
+/** Remembers delivery ids per route so that a repeated delivery runs once. */
+export interface DeliveryIdCache {
+  /** True when the id was not seen on this route within the TTL (and is now remembered). */
+  claim(route: string, deliveryId: string): Promise<boolean>;
+  /** Forgets an id again, e.g. when the event could not be enqueued and the sender will retry. */
+  release(route: string, deliveryId: string): Promise<void>;
+}
+
+export interface RateWindow {
+  /** Whether a new request may pass (the window is not full). */
+  allowed: boolean;
+  /** Seconds until the current window ends. */
+  retryAfterSeconds: number;
+}
+
+/** Fixed-window limiter: `check` peeks without counting, `hit` counts an authenticated request. */
+export interface RateLimiter {
+  check(route: string, limit: number): Promise<RateWindow>;
+  hit(route: string, limit: number): Promise<RateWindow>;
+}
+
+export type JobStatus = 'pending' | 'running' | 'done' | 'dead';
+export type JobStep = 'agent' | 'deliver';
+
+export interface JobInput {
+  route: string;
+  event: string;
+  deliveryId: string;
+  payload: unknown;
+  receivedAt: number;
+}
+
+export interface JobError {
+  at: number;
+  step: JobStep;
+  attempt: number;
+  message: string;
+  retryable: boolean;
+}
+
+export interface Job extends JobInput {
+  id: string;
+  status: JobStatus;
+  /** Attempts of the current step (the agent step, then the delivery step, each counted from 1). */
+  attempts: number;
+  step: JobStep;
+  prompt?: string;
+  /** The agent's answer, stored before delivery so that a delivery retry never re-runs the agent. */
+  answer?: string;
+  receipt?: unknown;
+  errors: JobError[];
+  /** Epoch ms before which a pending job is not leased. */
+  runAt: number;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+}
+
+export interface JobFilter {
+  status?: JobStatus;
+  route?: string;
+  limit?: number;
+}
+
+export interface JobQueue {
+  enqueue(input: JobInput): Promise<Job>;
+  /** Takes the next due pending job (or one whose lease expired) for `leaseMs`; undefined when none. */
+  lease(owner: string, leaseMs: number): Promise<Job | undefined>;
+  /** Extends a running job's lease; false when the lease was lost. */
+  renew(jobId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Stores the prompt and the agent's answer and moves the job to its delivery step. */
+  saveAnswer(jobId: string, prompt: string, answer: string): Promise<void>;
+  complete(jobId: string, receipt: unknown): Promise<void>;
+  /** Records a failed attempt: back to pending until `retryAt`, or a dead letter when `retryAt` is null. */
+  fail(jobId: string, error: JobError, retryAt: number | null): Promise<void>;
+  /** Hands a leased job back untouched (graceful shutdown): pending again, attempt not counted. */
+  release(jobId: string): Promise<void>;
+  /** Jobs waiting or running. */
+  pendingCount(): Promise<number>;
+  get(id: string): Promise<Job | undefined>;
+  findByDeliveryId(deliveryId: string): Promise<Job | undefined>;
+  list(filter?: JobFilter): Promise<Job[]>;
+  /** Calls back when a job may be ready, so idle workers wake without polling. Returns an unsubscribe. */
+  onReady?(listener: () => void): () => void;
+  close?(): Promise<void>;
+}
+
+export interface Store {
+  deliveryIds: DeliveryIdCache;
+  rateLimiter: RateLimiter;
+  jobs: JobQueue;
+  close(): Promise<void>;
+}

@@ -1,0 +1,73 @@
+// Renders `{dot.notation}` templates against a webhook payload (SPEC 2.6, DESIGN 4).
+
+export const RAW_DUMP_LIMIT = 4000;
+export const NESTED_VALUE_LIMIT = 2000;
+
+const PLACEHOLDER = /\{([A-Za-z0-9_$@-]+(?:\.[A-Za-z0-9_$@-]+)*)\}/g;
+const MISSING = Symbol('missing');
+
+function truncate(text: string, limit: number): string {
+  return text.length > limit ? text.slice(0, limit) : text;
+}
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The whole payload as indented JSON, cut at 4000 characters: `{__raw__}` and the default prompt. */
+export function dumpPayload(payload: unknown): string {
+  return truncate(toJson(payload), RAW_DUMP_LIMIT);
+}
+
+/** Walks own properties only; numeric segments index arrays. Never touches prototypes. */
+export function lookupPath(payload: unknown, path: string): unknown {
+  let current: unknown = payload;
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object') return MISSING;
+    if (Array.isArray(current)) {
+      if (!/^\d+$/.test(segment)) return MISSING;
+      const index = Number(segment);
+      if (index >= current.length) return MISSING;
+      current = current[index];
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(current, segment)) return MISSING;
+      current = (current as Record<string, unknown>)[segment];
+    }
+  }
+  return current;
+}
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return truncate(toJson(value), NESTED_VALUE_LIMIT);
+  return String(value);
+}
+
+/**
+ * Replaces each `{a.b.c}` with the payload value at that path in one pass: text that comes from the payload
+ * is never expanded again. Missing keys keep their literal placeholder. `{__raw__}` is the whole payload.
+ */
+export function renderTemplate(template: string, payload: unknown): string {
+  return template.replace(PLACEHOLDER, (whole, path: string) => {
+    if (path === '__raw__') return dumpPayload(payload);
+    const value = lookupPath(payload, path);
+    return value === MISSING || value === undefined ? whole : formatValue(value);
+  });
+}
+
+/** The prompt for a route: its template rendered, or the payload dump when the route has no prompt. */
+export function renderPrompt(template: string | undefined, payload: unknown): string {
+  return template === undefined || template === '' ? dumpPayload(payload) : renderTemplate(template, payload);
+}
+
+/** Renders every value of a `deliver_extra` map. */
+export function renderExtra(extra: Record<string, string> | undefined, payload: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(extra ?? {})) out[key] = renderTemplate(String(value), payload);
+  return out;
+}

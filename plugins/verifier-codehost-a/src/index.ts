@@ -1,0 +1,16 @@
+// Code host A: `X-CodeHostA-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`.
+import { definePlugin, verifyHexHmacHeader, type Verifier } from '@hookwise/core';
+
+export const HEADER = 'x-codehosta-signature-256';
+
+export function createCodehostAVerifier(): Verifier {
+  return {
+    headers: [HEADER],
+    verify: (req, secret) => verifyHexHmacHeader(req.headers, HEADER, req.rawBody, secret, 'sha256='),
+  };
+}
+
+export default definePlugin({
+  meta: { name: '@hookwise/plugin-verifier-codehost-a', version: '0.1.0', api: 1 },
+  contributes: [{ kind: 'verifier', id: 'codehost_a', description: 'X-CodeHostA-Signature-256 (sha256=HMAC-SHA256 hex)', create: createCodehostAVerifier }],
+});

@@ -1,0 +1,20 @@
+// Code host B: `X-CodeHostB-Token` carries the secret itself (not an HMAC); compared in constant time.
+import { constantTimeEqual, definePlugin, headerValue, type Verifier } from '@hookwise/core';
+
+export const HEADER = 'x-codehostb-token';
+
+export function createCodehostBVerifier(): Verifier {
+  return {
+    headers: [HEADER],
+    verify(req, secret) {
+      const token = headerValue(req.headers, HEADER);
+      if (token === undefined) return { ok: false, reason: `missing ${HEADER} header` };
+      return constantTimeEqual(token, secret) ? { ok: true } : { ok: false, reason: 'token does not match' };
+    },
+  };
+}
+
+export default definePlugin({
+  meta: { name: '@hookwise/plugin-verifier-codehost-b', version: '0.1.0', api: 1 },
+  contributes: [{ kind: 'verifier', id: 'codehost_b', description: 'X-CodeHostB-Token (plain secret)', create: createCodehostBVerifier }],
+});

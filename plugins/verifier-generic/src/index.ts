@@ -1,0 +1,16 @@
+// Generic senders: `X-Webhook-Signature: <hex HMAC-SHA256 of the raw body>`.
+import { definePlugin, verifyHexHmacHeader, type Verifier } from '@hookwise/core';
+
+export const HEADER = 'x-webhook-signature';
+
+export function createGenericVerifier(): Verifier {
+  return {
+    headers: [HEADER],
+    verify: (req, secret) => verifyHexHmacHeader(req.headers, HEADER, req.rawBody, secret),
+  };
+}
+
+export default definePlugin({
+  meta: { name: '@hookwise/plugin-verifier-generic', version: '0.1.0', api: 1 },
+  contributes: [{ kind: 'verifier', id: 'generic', description: 'X-Webhook-Signature (HMAC-SHA256 hex)', create: createGenericVerifier }],
+});
