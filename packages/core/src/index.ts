@@ -20,3 +20,5 @@ export * from './config/schema';
 export * from './config/env';
 export * from './config/load';
 export * from './signature';
+export * from './process';
+export * from './agent-prompt';

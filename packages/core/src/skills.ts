@@ -1,6 +1,9 @@
 // Skills in the Agent Skills format: `<dir>/<name>/SKILL.md` with YAML front matter (name, description).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** Skills shipped with Hookwise (e.g. webhook-subscriptions); user skills of the same name win. */
+export const BUILTIN_SKILLS_DIR = join(__dirname, '..', 'skills');
 import { parse as parseYaml } from 'yaml';
 import type { Skill } from './contracts';
 import { HookwiseError, errorMessage } from './errors';

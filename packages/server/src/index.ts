@@ -1,1 +1,4 @@
-export {};
+export * from './app';
+export * from './start';
+export * from './store';
+export * from './first-party';

@@ -163,6 +163,14 @@ export class MemoryJobQueue implements JobQueue {
     this.events.emit('ready');
   }
 
+  async retryDead(jobId: string): Promise<boolean> {
+    const job = this.jobs.get(jobId);
+    if (!job || job.status !== 'dead') return false;
+    Object.assign(job, { status: 'pending', attempts: 0, runAt: this.now(), updatedAt: this.now(), finishedAt: undefined });
+    this.events.emit('ready');
+    return true;
+  }
+
   async pendingCount(): Promise<number> {
     let n = 0;
     for (const job of this.jobs.values()) if (job.status === 'pending' || job.status === 'running') n += 1;

@@ -77,6 +77,8 @@ export interface JobQueue {
   fail(jobId: string, error: JobError, retryAt: number | null): Promise<void>;
   /** Hands a leased job back untouched (graceful shutdown): pending again, attempt not counted. */
   release(jobId: string): Promise<void>;
+  /** Puts a dead letter back in the queue: same step (a saved answer is kept), attempts counted afresh. False when the job is not dead. */
+  retryDead(jobId: string): Promise<boolean>;
   /** Jobs waiting or running. */
   pendingCount(): Promise<number>;
   get(id: string): Promise<Job | undefined>;
