@@ -1,1 +1,20 @@
-export {};
+import { definePlugin, PLUGIN_API_VERSION } from '@hookwise/core';
+import { createCommandRunner } from './command-runner';
+import { commandOptionsSchema, type CommandRunnerOptions } from './options';
+
+export { createCommandRunner } from './command-runner';
+export { commandOptionsSchema, PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
+export { composePrompt, SKILLS_SEPARATOR } from './prompt-layout';
+
+export default definePlugin({
+  meta: { name: '@hookwise/plugin-agent-command', version: '0.1.0', api: PLUGIN_API_VERSION },
+  contributes: [
+    {
+      kind: 'agent',
+      id: 'command',
+      description: 'Runs an agent CLI as a child process; the prompt goes to stdin or into a {prompt} argument.',
+      optionsSchema: commandOptionsSchema,
+      create: (options: CommandRunnerOptions, ctx) => createCommandRunner(options, ctx),
+    },
+  ],
+});
