@@ -1,1 +1,4 @@
-export {};
+export * from './gateway-harness';
+export * from './recording-server';
+export * from './store-contract';
+export * from './plugin-context';

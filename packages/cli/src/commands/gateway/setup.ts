@@ -1,0 +1,65 @@
+// `hookwise gateway setup`: enables the webhook adapter and sets the port and the global HMAC secret.
+import { createInterface } from 'node:readline/promises';
+import { Command, Flags } from '@oclif/core';
+import { DEFAULT_PORT, readDotenv } from '@hookwise/core';
+import { configDirFlag, configDirFrom } from '../../config-dir';
+import { applySetup, generateSecret, readExistingSettings } from '../../setup-config';
+
+export default class GatewaySetup extends Command {
+  static override description =
+    'Enable the webhook adapter and set its port and global HMAC secret (interactive; --yes for scripts). Keeps the rest of config.yaml and its comments.';
+  static override examples = ['<%= config.bin %> gateway setup', '<%= config.bin %> gateway setup --yes --port 9000', '<%= config.bin %> gateway setup --yes --secret "$MY_SECRET"'];
+  static override flags = {
+    'config-dir': configDirFlag,
+    port: Flags.integer({ description: 'Port to listen on.', min: 1, max: 65535 }),
+    host: Flags.string({ description: 'Interface to bind (0.0.0.0 for all, 127.0.0.1 for local only).' }),
+    secret: Flags.string({ description: 'Global HMAC secret (default: keep the existing one, or generate one).' }),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask; use the flags, existing values and defaults.', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(GatewaySetup);
+    const configDir = configDirFrom(flags['config-dir']);
+    const existing = readExistingSettings(configDir);
+    let port = flags.port ?? existing.port ?? DEFAULT_PORT;
+    let host = flags.host ?? existing.host;
+    let secret = flags.secret;
+    const interactive = !flags.yes && process.stdin.isTTY === true;
+    if (interactive) {
+      const rl = createInterface({ input: process.stdin, output: process.stdout });
+      try {
+        const portAnswer = (await rl.question(`Port [${port}]: `)).trim();
+        if (portAnswer) port = Number(portAnswer);
+        const hostAnswer = (await rl.question(`Bind address (0.0.0.0 = all interfaces, 127.0.0.1 = this machine only) [${host ?? '0.0.0.0'}]: `)).trim();
+        if (hostAnswer) host = hostAnswer;
+        if (!secret) {
+          const offer = existing.hasSecret ? 'keep the existing one' : 'generate one';
+          const secretAnswer = (await rl.question(`Global HMAC secret [Enter: ${offer}]: `)).trim();
+          if (secretAnswer) secret = secretAnswer;
+        }
+      } finally {
+        rl.close();
+      }
+    }
+    if (!Number.isInteger(port) || port < 1 || port > 65535) this.error(`port '${port}' is not a port number (1-65535)`, { exit: 1 });
+    let secretNote = 'set';
+    if (!secret) {
+      if (existing.hasSecret && !flags.secret) {
+        const current = process.env.WEBHOOK_SECRET;
+        secret = current ?? readDotenv(configDir).WEBHOOK_SECRET;
+        secretNote = 'kept';
+      }
+      if (!secret) {
+        secret = generateSecret();
+        secretNote = 'generated';
+      }
+    }
+    if (secret!.length < 16) this.warn('the secret is shorter than 16 characters; a long random secret is much safer');
+    const { configFile, envFile } = applySetup(configDir, { port, host, secret: secret! });
+    this.log(`Webhook adapter enabled on port ${port}${host ? ` (bound to ${host})` : ''}.`);
+    this.log(`Config written to ${configFile}.`);
+    this.log(`Global HMAC secret ${secretNote}: stored in ${envFile} as WEBHOOK_SECRET (mode 0600).`);
+    if (secretNote === 'generated' || flags.secret) this.log(`Secret: ${secret}`);
+    this.log('Next: add a route (hookwise webhook subscribe <name>) and start the gateway (hookwise gateway run).');
+  }
+}

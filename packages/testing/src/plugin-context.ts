@@ -1,0 +1,41 @@
+// A PluginContext for unit tests of a plugin: captures every log line and every secret the plugin
+// registers with ctx.redact(), without the gateway's own scrubbing unless asked (so tests prove the plugin
+// keeps secrets out of its output by itself).
+import { Writable } from 'node:stream';
+import { createLogger, Redactor, type PluginContext } from '@hookwise/core';
+
+export interface TestPluginContext {
+  ctx: PluginContext;
+  /** Every log line written so far (JSON format). */
+  logs: string[];
+  /** Secrets the plugin registered with ctx.redact(). */
+  redacted: string[];
+  /** Aborts ctx.signal (simulates gateway shutdown). */
+  abort(): void;
+}
+
+export function createTestPluginContext(options: { gatewayRedaction?: boolean; env?: NodeJS.ProcessEnv; configDir?: string } = {}): TestPluginContext {
+  const logs: string[] = [];
+  const redacted: string[] = [];
+  const redactor = new Redactor();
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString('utf8').trimEnd());
+      done();
+    },
+  });
+  const logger = createLogger({ level: 'debug', format: 'json', stream, redactor: options.gatewayRedaction ? redactor : undefined });
+  const controller = new AbortController();
+  const ctx: PluginContext = {
+    logger,
+    configDir: options.configDir ?? process.cwd(),
+    env: options.env ?? {},
+    signal: controller.signal,
+    redact(secret) {
+      if (!secret) return;
+      redacted.push(secret);
+      redactor.add(secret);
+    },
+  };
+  return { ctx, logs, redacted, abort: () => controller.abort() };
+}

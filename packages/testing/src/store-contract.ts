@@ -1,0 +1,225 @@
+// Contract tests for Store backends (delivery ids, rate windows, job queue); framework-neutral, node:assert.
+import assert from 'node:assert/strict';
+import type { Job, JobInput, Store } from '@hookwise/core';
+
+export interface StoreContractCase {
+  name: string;
+  run(): Promise<void>;
+}
+
+export interface StoreContractOptions {
+  /** Opens a fresh, empty store; each case closes the store it opened. */
+  open(): Promise<Store>;
+  /** A lease short enough to wait out (default 300 ms). Backends that detect expiry by polling may need more. */
+  shortLeaseMs?: number;
+  /** How long to wait for an expired lease to be taken over (default 10 s). */
+  takeoverWithinMs?: number;
+}
+
+let counter = 0;
+/** A job input with a unique delivery id. */
+export function jobInput(overrides: Partial<JobInput> = {}): JobInput {
+  counter += 1;
+  return { route: 'ci', event: 'push', deliveryId: `d-${process.pid}-${counter}`, payload: { n: counter, nested: { ok: true } }, receivedAt: Date.now(), ...overrides };
+}
+
+/** Values normalised to this realm: stores may hand back structured clones whose prototypes differ (jest vm). */
+const plain = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+const same = (actual: unknown, expected: unknown, message?: string): void => assert.deepEqual(plain(actual), expected, message);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function eventually<T>(what: string, withinMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await sleep(50);
+  }
+}
+
+/** Every case a Store backend must pass. Run them with your test framework: `for (const c of cases) it(c.name, c.run)`. */
+export function storeContractCases(options: StoreContractOptions): StoreContractCase[] {
+  const shortLease = options.shortLeaseMs ?? 300;
+  const takeover = options.takeoverWithinMs ?? 10_000;
+  const withStore = (name: string, body: (store: Store) => Promise<void>): StoreContractCase => ({
+    name,
+    async run() {
+      const store = await options.open();
+      try {
+        await body(store);
+      } finally {
+        await store.close();
+      }
+    },
+  });
+  const leaseOne = async (store: Store, owner = 'owner-a', leaseMs = 30_000): Promise<Job> => {
+    const job = await store.jobs.lease(owner, leaseMs);
+    assert.ok(job, 'expected a job to lease');
+    return job;
+  };
+
+  return [
+    withStore('claims a delivery id once per route and again after release', async ({ deliveryIds }) => {
+      assert.equal(await deliveryIds.claim('ci', 'abc'), true);
+      assert.equal(await deliveryIds.claim('ci', 'abc'), false);
+      assert.equal(await deliveryIds.claim('other', 'abc'), true);
+      await deliveryIds.release('ci', 'abc');
+      assert.equal(await deliveryIds.claim('ci', 'abc'), true);
+    }),
+    withStore('lets exactly one of many concurrent claims of one id win', async ({ deliveryIds }) => {
+      const results = await Promise.all(Array.from({ length: 20 }, () => deliveryIds.claim('ci', 'race')));
+      assert.equal(results.filter(Boolean).length, 1);
+    }),
+    withStore('counts rate-limit hits up to the limit; check only peeks', async ({ rateLimiter }) => {
+      for (let i = 0; i < 5; i += 1) assert.equal((await rateLimiter.check('ci', 3)).allowed, true);
+      const hits = [];
+      for (let i = 0; i < 4; i += 1) hits.push(await rateLimiter.hit('ci', 3));
+      same(hits.map((h) => h.allowed), [true, true, true, false]);
+      const window = await rateLimiter.check('ci', 3);
+      assert.equal(window.allowed, false);
+      assert.ok(window.retryAfterSeconds >= 1 && window.retryAfterSeconds <= 60, `retryAfterSeconds ${window.retryAfterSeconds}`);
+      assert.equal((await rateLimiter.check('other', 3)).allowed, true);
+    }),
+    withStore('never lets concurrent hits exceed the limit', async ({ rateLimiter }) => {
+      const hits = await Promise.all(Array.from({ length: 25 }, () => rateLimiter.hit('burst', 10)));
+      assert.equal(hits.filter((h) => h.allowed).length, 10);
+    }),
+    withStore('enqueues a pending job that keeps its payload', async ({ jobs }) => {
+      const input = jobInput({ payload: { title: 'héllo', list: [1, 2, { x: null }] } });
+      const job = await jobs.enqueue(input);
+      assert.equal(job.status, 'pending');
+      assert.equal(job.step, 'agent');
+      assert.equal(job.attempts, 0);
+      same(job.errors, []);
+      const stored = await jobs.get(job.id);
+      same(stored?.payload, input.payload);
+      assert.equal(stored?.deliveryId, input.deliveryId);
+      assert.equal((await jobs.findByDeliveryId(input.deliveryId))?.id, job.id);
+      assert.equal(await jobs.pendingCount(), 1);
+      assert.equal(await jobs.get('no-such-job'), undefined);
+    }),
+    withStore('leases a job to one owner at a time', async (store) => {
+      const { jobs } = store;
+      const job = await jobs.enqueue(jobInput());
+      const leased = await leaseOne(store);
+      assert.equal(leased.id, job.id);
+      assert.equal(leased.status, 'running');
+      assert.equal(leased.attempts, 1);
+      assert.equal(await jobs.lease('owner-b', 30_000), undefined);
+      assert.equal(await jobs.renew(job.id, 'owner-b', 30_000), false);
+      assert.equal(await jobs.renew(job.id, 'owner-a', 30_000), true);
+      assert.equal(await jobs.pendingCount(), 1);
+    }),
+    withStore('hands out each of many jobs exactly once to concurrent leasers', async ({ jobs }) => {
+      for (let i = 0; i < 10; i += 1) await jobs.enqueue(jobInput());
+      const leased = await Promise.all(Array.from({ length: 15 }, (_, i) => jobs.lease(`owner-${i}`, 30_000)));
+      const ids = leased.filter((j): j is Job => j !== undefined).map((j) => j.id);
+      assert.equal(ids.length, 10);
+      assert.equal(new Set(ids).size, 10);
+    }),
+    withStore('stores the answer before delivery and completes with a receipt', async (store) => {
+      const { jobs } = store;
+      const job = await jobs.enqueue(jobInput());
+      await leaseOne(store);
+      await jobs.saveAnswer(job.id, 'the prompt', 'the answer');
+      const mid = await jobs.get(job.id);
+      assert.equal(mid?.step, 'deliver');
+      assert.equal(mid?.attempts, 0);
+      assert.equal(mid?.prompt, 'the prompt');
+      assert.equal(mid?.answer, 'the answer');
+      await jobs.complete(job.id, { url: 'https://example.invalid/1' });
+      const done = await jobs.get(job.id);
+      assert.equal(done?.status, 'done');
+      same(done?.receipt, { url: 'https://example.invalid/1' });
+      assert.ok(done?.finishedAt);
+      assert.equal(await jobs.pendingCount(), 0);
+      assert.equal(await jobs.lease('owner-a', 30_000), undefined);
+    }),
+    withStore('records a failure and retries only once the retry time has come', async (store) => {
+      const { jobs } = store;
+      const job = await jobs.enqueue(jobInput());
+      await leaseOne(store);
+      await jobs.fail(job.id, { at: Date.now(), step: 'agent', attempt: 1, message: 'boom', retryable: true }, Date.now() + 60_000);
+      const waiting = await jobs.get(job.id);
+      assert.equal(waiting?.status, 'pending');
+      same(waiting?.errors.map((e) => e.message), ['boom']);
+      assert.equal(await jobs.lease('owner-a', 30_000), undefined, 'a job is not leased before its retry time');
+      const other = await jobs.enqueue(jobInput());
+      await leaseOne(store);
+      await jobs.fail(other.id, { at: Date.now(), step: 'agent', attempt: 1, message: 'first', retryable: true }, Date.now() - 1);
+      const again = await eventually('a due retry is leased', takeover, () => jobs.lease('owner-a', 30_000));
+      assert.equal(again.id, other.id);
+      assert.equal(again.attempts, 2);
+      assert.equal(again.errors.length, 1);
+    }),
+    withStore('keeps an exhausted job as a dead letter and can put it back, keeping the saved answer', async (store) => {
+      const { jobs } = store;
+      const job = await jobs.enqueue(jobInput());
+      await leaseOne(store);
+      await jobs.saveAnswer(job.id, 'p', 'kept answer');
+      await jobs.fail(job.id, { at: Date.now(), step: 'deliver', attempt: 1, message: 'HTTP 400', retryable: false }, null);
+      const dead = await jobs.get(job.id);
+      assert.equal(dead?.status, 'dead');
+      assert.ok(dead?.finishedAt);
+      assert.equal(await jobs.pendingCount(), 0);
+      same((await jobs.list({ status: 'dead' })).map((j) => j.id), [job.id]);
+      assert.equal(await jobs.retryDead('no-such-job'), false);
+      assert.equal(await jobs.retryDead(job.id), true);
+      assert.equal(await jobs.retryDead(job.id), false, 'only a dead job can be retried');
+      const revived = await eventually('a revived job is leased', takeover, () => jobs.lease('owner-a', 30_000));
+      assert.equal(revived.id, job.id);
+      assert.equal(revived.step, 'deliver');
+      assert.equal(revived.answer, 'kept answer');
+      assert.equal(revived.attempts, 1);
+      assert.equal(revived.errors.length, 1);
+    }),
+    withStore('hands a released job back without counting the attempt', async (store) => {
+      const { jobs } = store;
+      const job = await jobs.enqueue(jobInput());
+      await leaseOne(store);
+      await jobs.release(job.id);
+      const back = await jobs.get(job.id);
+      assert.equal(back?.status, 'pending');
+      assert.equal(back?.attempts, 0);
+      const again = await eventually('a released job is leased again', takeover, () => jobs.lease('owner-b', 30_000));
+      assert.equal(again.id, job.id);
+      assert.equal(again.attempts, 1);
+    }),
+    withStore('gives a job whose lease expired to another owner', async (store) => {
+      const { jobs } = store;
+      const job = await jobs.enqueue(jobInput());
+      await leaseOne(store, 'owner-a', shortLease);
+      const taken = await eventually('an expired lease is taken over', takeover, () => jobs.lease('owner-b', 30_000));
+      assert.equal(taken.id, job.id);
+      assert.equal(taken.attempts, 2);
+      assert.equal(await jobs.renew(job.id, 'owner-a', 30_000), false, 'the first owner lost its lease');
+    }),
+    withStore('lists jobs newest first, filtered by status and route, with a limit', async (store) => {
+      const { jobs } = store;
+      const a = await jobs.enqueue(jobInput({ route: 'a', receivedAt: 1 }));
+      await sleep(5);
+      const b = await jobs.enqueue(jobInput({ route: 'b', receivedAt: 2 }));
+      await sleep(5);
+      const c = await jobs.enqueue(jobInput({ route: 'a', receivedAt: 3 }));
+      same((await jobs.list()).map((j) => j.id), [c.id, b.id, a.id]);
+      same((await jobs.list({ route: 'a' })).map((j) => j.id), [c.id, a.id]);
+      same((await jobs.list({ limit: 1 })).map((j) => j.id), [c.id]);
+      const leased = await leaseOne(store);
+      await jobs.complete(leased.id, {});
+      same((await jobs.list({ status: 'done' })).map((j) => j.id), [leased.id]);
+      assert.equal((await jobs.list({ status: 'pending' })).length, 2);
+    }),
+    withStore('wakes idle workers when a job is enqueued', async ({ jobs }) => {
+      if (!jobs.onReady) return;
+      let woken = 0;
+      const off = jobs.onReady(() => {
+        woken += 1;
+      });
+      await jobs.enqueue(jobInput());
+      await eventually('onReady fires', takeover, async () => (woken > 0 ? true : undefined));
+      off();
+    }),
+  ];
+}
