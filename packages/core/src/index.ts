@@ -22,3 +22,5 @@ export * from './config/load';
 export * from './signature';
 export * from './process';
 export * from './agent-prompt';
+export * from './subscriptions';
+export * from './subscription-store';
