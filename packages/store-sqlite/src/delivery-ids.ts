@@ -1,0 +1,35 @@
+// Delivery ids in SQLite: remembered per route for an hour, so duplicates are caught across restarts.
+import { DELIVERY_ID_TTL_MS, type DeliveryIdCache } from '@hookwise/core';
+import type { Database, Statement } from 'better-sqlite3';
+import type { WriteBatch } from './write-batch';
+
+export class SqliteDeliveryIdCache implements DeliveryIdCache {
+  private readonly claimStmt: Statement;
+  private readonly releaseStmt: Statement;
+  private readonly purgeStmt: Statement;
+
+  constructor(db: Database, private readonly writes: WriteBatch, private readonly now: () => number, private readonly ttlMs = DELIVERY_ID_TTL_MS) {
+    // An expired row counts as absent: the upsert only overwrites it when it has expired.
+    this.claimStmt = db.prepare(`
+      INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES (@route, @id, @expires)
+      ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at WHERE delivery_ids.expires_at <= @now`);
+    this.releaseStmt = db.prepare('DELETE FROM delivery_ids WHERE route = ? AND delivery_id = ?');
+    this.purgeStmt = db.prepare('DELETE FROM delivery_ids WHERE expires_at <= ?');
+  }
+
+  claim(route: string, deliveryId: string): Promise<boolean> {
+    return this.writes.run(() => {
+      const now = this.now();
+      return this.claimStmt.run({ route, id: deliveryId, expires: now + this.ttlMs, now }).changes === 1;
+    });
+  }
+
+  async release(route: string, deliveryId: string): Promise<void> {
+    await this.writes.run(() => this.releaseStmt.run(route, deliveryId));
+  }
+
+  /** Drops expired ids; called periodically so the table stays as small as one hour of traffic. */
+  purge(): Promise<number> {
+    return this.writes.run(() => this.purgeStmt.run(this.now()).changes);
+  }
+}

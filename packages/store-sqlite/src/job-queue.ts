@@ -1,0 +1,231 @@
+// The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
+import type { Database, Statement } from 'better-sqlite3';
+import type { InstanceHeartbeat } from './heartbeat';
+import type { WriteBatch } from './write-batch';
+
+interface JobRow {
+  seq: number;
+  id: string;
+  route: string;
+  event: string;
+  delivery_id: string;
+  payload: string;
+  received_at: number;
+  status: JobStatus;
+  step: JobStep;
+  attempts: number;
+  prompt: string | null;
+  answer: string | null;
+  receipt: string | null;
+  errors: string;
+  run_at: number;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+function toJob(row: JobRow): Job {
+  const job: Job = {
+    id: row.id,
+    route: row.route,
+    event: row.event,
+    deliveryId: row.delivery_id,
+    payload: JSON.parse(row.payload) as unknown,
+    receivedAt: row.received_at,
+    status: row.status,
+    step: row.step,
+    attempts: row.attempts,
+    errors: JSON.parse(row.errors) as JobError[],
+    runAt: row.run_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.prompt !== null) job.prompt = row.prompt;
+  if (row.answer !== null) job.answer = row.answer;
+  if (row.receipt !== null) job.receipt = JSON.parse(row.receipt) as unknown;
+  if (row.finished_at !== null) job.finishedAt = row.finished_at;
+  return job;
+}
+
+export interface SqliteJobQueueOptions {
+  now: () => number;
+  /** Done jobs older than this are deleted; dead letters are never deleted. */
+  doneRetentionMs: number;
+}
+
+export class SqliteJobQueue implements JobQueue {
+  private readonly events = new EventEmitter();
+  private wakeTimer?: NodeJS.Timeout;
+  private wakeAt = Infinity;
+  private readonly stmt: Record<
+    'insert' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone',
+    Statement
+  >;
+
+  constructor(private readonly db: Database, private readonly writes: WriteBatch, private readonly heartbeat: InstanceHeartbeat, private readonly options: SqliteJobQueueOptions) {
+    this.events.setMaxListeners(0);
+    this.stmt = {
+      insert: db.prepare(`
+        INSERT INTO jobs (id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at)
+        VALUES (@id, @route, @event, @deliveryId, @payload, @receivedAt, 'pending', 'agent', 0, '[]', @now, @now, @now)`),
+      due: db.prepare(`SELECT seq FROM jobs WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
+      // Running jobs whose lease ran out, or whose gateway stopped beating (killed): both are taken over.
+      orphan: db.prepare(`
+        SELECT seq FROM jobs WHERE status = 'running'
+          AND (lease_until <= @now OR lease_instance IS NULL OR lease_instance NOT IN (SELECT id FROM instances WHERE seen_at > @stale))
+        ORDER BY run_at, seq LIMIT 1`),
+      take: db.prepare(`
+        UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = @now,
+          lease_owner = @owner, lease_instance = @instance, lease_until = @until
+        WHERE seq = @seq RETURNING *`),
+      renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE id = @id AND status = 'running' AND lease_owner = @owner`),
+      saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 0, updated_at = @now WHERE id = @id`),
+      complete: db.prepare(`
+        UPDATE jobs SET status = 'done', receipt = @receipt, updated_at = @now, finished_at = @now,
+          lease_owner = NULL, lease_instance = NULL, lease_until = NULL
+        WHERE id = @id`),
+      fail: db.prepare(`
+        UPDATE jobs SET status = @status, errors = json_insert(errors, '$[#]', json(@error)), run_at = @runAt,
+          updated_at = @now, finished_at = @finishedAt, lease_owner = NULL, lease_instance = NULL, lease_until = NULL
+        WHERE id = @id`),
+      release: db.prepare(`
+        UPDATE jobs SET status = 'pending', attempts = MAX(0, attempts - 1), updated_at = @now,
+          lease_owner = NULL, lease_instance = NULL, lease_until = NULL
+        WHERE id = @id AND status = 'running'`),
+      retryDead: db.prepare(`
+        UPDATE jobs SET status = 'pending', attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
+        WHERE id = @id AND status = 'dead'`),
+      pending: db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('pending', 'running')`),
+      get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
+      byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1'),
+      purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ?`),
+    };
+  }
+
+  private now(): number {
+    return this.options.now();
+  }
+
+  async enqueue(input: JobInput): Promise<Job> {
+    const id = randomUUID();
+    const job = await this.writes.run(() => {
+      this.stmt.insert.run({ ...input, id, payload: JSON.stringify(input.payload ?? null), now: this.now() });
+      return toJob(this.stmt.get.get(id) as JobRow);
+    });
+    this.events.emit('ready');
+    return job;
+  }
+
+  async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
+    const instance = this.heartbeat.start();
+    const job = await this.writes.run(() => {
+      const now = this.now();
+      const pick = (this.stmt.due.get(now) ?? this.stmt.orphan.get({ now, stale: now - this.heartbeat.staleAfterMs })) as { seq: number } | undefined;
+      if (!pick) return undefined;
+      return toJob(this.stmt.take.get({ seq: pick.seq, now, owner, instance, until: now + leaseMs }) as JobRow);
+    });
+    if (!job) this.scheduleWake();
+    return job;
+  }
+
+  /** Wakes idle workers when the earliest delayed retry becomes due. */
+  private scheduleWake(): void {
+    const row = this.db.prepare(`SELECT MIN(run_at) AS next FROM jobs WHERE status = 'pending'`).get() as { next: number | null };
+    if (row.next === null || row.next >= this.wakeAt) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeAt = row.next;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeAt = Infinity;
+      this.events.emit('ready');
+    }, Math.max(0, row.next - this.now()));
+    this.wakeTimer.unref();
+  }
+
+  async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+    return this.writes.run(() => this.stmt.renew.run({ id: jobId, owner, until: this.now() + leaseMs }).changes === 1);
+  }
+
+  private async change(stmt: Statement, params: Record<string, unknown>): Promise<number> {
+    return this.writes.run(() => stmt.run({ ...params, now: this.now() }).changes);
+  }
+
+  private async mustChange(jobId: string, stmt: Statement, params: Record<string, unknown>): Promise<void> {
+    if ((await this.change(stmt, { ...params, id: jobId })) === 0) throw new Error(`no job ${jobId} in the SQLite store`);
+  }
+
+  saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
+    return this.mustChange(jobId, this.stmt.saveAnswer, { prompt, answer });
+  }
+
+  complete(jobId: string, receipt: unknown): Promise<void> {
+    return this.mustChange(jobId, this.stmt.complete, { receipt: JSON.stringify(receipt ?? null) });
+  }
+
+  async fail(jobId: string, error: JobError, retryAt: number | null): Promise<void> {
+    const now = this.now();
+    await this.mustChange(jobId, this.stmt.fail, {
+      error: JSON.stringify(error),
+      status: retryAt === null ? 'dead' : 'pending',
+      runAt: retryAt ?? now,
+      finishedAt: retryAt === null ? now : null,
+    });
+    if (retryAt !== null) this.scheduleWake();
+  }
+
+  async release(jobId: string): Promise<void> {
+    if ((await this.change(this.stmt.release, { id: jobId })) > 0) this.events.emit('ready');
+  }
+
+  async retryDead(jobId: string): Promise<boolean> {
+    const changed = (await this.change(this.stmt.retryDead, { id: jobId })) > 0;
+    if (changed) this.events.emit('ready');
+    return changed;
+  }
+
+  async pendingCount(): Promise<number> {
+    return (this.stmt.pending.get() as { n: number }).n;
+  }
+
+  async get(id: string): Promise<Job | undefined> {
+    const row = this.stmt.get.get(id) as JobRow | undefined;
+    return row && toJob(row);
+  }
+
+  async findByDeliveryId(deliveryId: string): Promise<Job | undefined> {
+    const row = this.stmt.byDelivery.get(deliveryId) as JobRow | undefined;
+    return row && toJob(row);
+  }
+
+  async list(filter: JobFilter = {}): Promise<Job[]> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (filter.status) {
+      where.push('status = @status');
+      params.status = filter.status;
+    }
+    if (filter.route) {
+      where.push('route = @route');
+      params.route = filter.route;
+    }
+    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, seq DESC${filter.limit ? ' LIMIT @limit' : ''}`;
+    if (filter.limit) params.limit = filter.limit;
+    return (this.db.prepare(sql).all(params) as JobRow[]).map(toJob);
+  }
+
+  onReady(listener: () => void): () => void {
+    this.events.on('ready', listener);
+    return () => this.events.off('ready', listener);
+  }
+
+  /** Deletes done jobs past their retention; dead letters stay until someone retries or inspects them. */
+  purgeDone(): Promise<number> {
+    return this.writes.run(() => this.stmt.purgeDone.run(this.now() - this.options.doneRetentionMs).changes);
+  }
+
+  async close(): Promise<void> {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+  }
+}

@@ -1,0 +1,69 @@
+// The SQLite schema and its migrations, keyed by `PRAGMA user_version`.
+import type { Database } from 'better-sqlite3';
+
+const MIGRATIONS: string[] = [
+  // 1: delivery ids, rate windows, jobs, and the heartbeats that tell a live gateway from a dead one.
+  `
+  CREATE TABLE delivery_ids (
+    route TEXT NOT NULL,
+    delivery_id TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (route, delivery_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX delivery_ids_expiry ON delivery_ids (expires_at);
+
+  CREATE TABLE rate_windows (
+    route TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE jobs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    route TEXT NOT NULL,
+    event TEXT NOT NULL,
+    delivery_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    step TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    prompt TEXT,
+    answer TEXT,
+    receipt TEXT,
+    errors TEXT NOT NULL,
+    run_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    lease_owner TEXT,
+    lease_instance TEXT,
+    lease_until INTEGER
+  );
+  CREATE INDEX jobs_due ON jobs (status, run_at);
+  CREATE INDEX jobs_delivery_id ON jobs (delivery_id);
+  CREATE INDEX jobs_route ON jobs (route, created_at);
+  CREATE INDEX jobs_finished ON jobs (status, finished_at);
+
+  CREATE TABLE instances (
+    id TEXT PRIMARY KEY,
+    seen_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the file up to the current schema; refuses a file written by a newer Hookwise. */
+export function migrate(db: Database, file: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`${file} has schema version ${current}, newer than this Hookwise understands (${SCHEMA_VERSION}); upgrade Hookwise or point store.path at another file`);
+  }
+  const apply = db.transaction(() => {
+    for (let v = current; v < SCHEMA_VERSION; v += 1) db.exec(MIGRATIONS[v]);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+  if (current < SCHEMA_VERSION) apply.immediate();
+}

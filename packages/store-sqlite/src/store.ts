@@ -1,0 +1,105 @@
+// Opens the SQLite file (WAL, full sync) and assembles the store the gateway uses by default.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { HookwiseError, errorMessage, type HookwiseConfig, type Store } from '@hookwise/core';
+import Database from 'better-sqlite3';
+import type { Logger } from 'winston';
+import { SqliteDeliveryIdCache } from './delivery-ids';
+import { InstanceHeartbeat } from './heartbeat';
+import { SqliteJobQueue } from './job-queue';
+import { SqliteRateLimiter } from './rate-limiter';
+import { migrate } from './schema';
+import { WriteBatch } from './write-batch';
+
+export const DEFAULT_FILE = 'hookwise.sqlite';
+
+export interface SqliteStoreOptions {
+  /** The database file; ':memory:' for a throwaway store. */
+  file: string;
+  logger?: Logger;
+  now?: () => number;
+  /** How often a leasing gateway records that it is alive (default 1 s). */
+  heartbeatMs?: number;
+  /** After this long without a heartbeat, a gateway's running jobs are taken over (default 5 s). */
+  staleAfterMs?: number;
+  /** Done jobs are deleted after this long (default 7 days); dead letters are kept. */
+  doneRetentionMs?: number;
+  /** How often expired ids and old jobs are purged (default 60 s). */
+  purgeEveryMs?: number;
+}
+
+export interface SqliteStore extends Store {
+  readonly file: string;
+  readonly jobs: SqliteJobQueue;
+  readonly deliveryIds: SqliteDeliveryIdCache;
+  /** Deletes expired delivery ids, old done jobs and long-gone instances now. */
+  purge(): Promise<void>;
+}
+
+/** The file the config points at: `store.path` relative to the config dir, default `<configDir>/hookwise.sqlite`. */
+export function resolveStoreFile(config: Pick<HookwiseConfig['store'], 'path'>, configDir: string): string {
+  return path.resolve(configDir, config.path ?? DEFAULT_FILE);
+}
+
+function openDatabase(file: string): Database.Database {
+  if (file !== ':memory:') {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Payloads and answers may be confidential: create the file readable by its owner only.
+    closeSync(openSync(file, 'a', 0o600));
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // FULL: a committed job survives power loss, not only a crashed process; grouped commits pay for it.
+  db.pragma('synchronous = FULL');
+  // The CLI and other processes may hold the write lock briefly; wait for it rather than fail.
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const { file } = options;
+  let db: Database.Database;
+  try {
+    db = openDatabase(file);
+    migrate(db, file);
+  } catch (err) {
+    throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${errorMessage(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
+  }
+  const now = options.now ?? Date.now;
+  const writes = new WriteBatch(db);
+  const heartbeat = new InstanceHeartbeat(db, writes, now, options.heartbeatMs ?? 1000, options.staleAfterMs ?? 5000);
+  const deliveryIds = new SqliteDeliveryIdCache(db, writes, now);
+  const jobs = new SqliteJobQueue(db, writes, heartbeat, { now, doneRetentionMs: options.doneRetentionMs ?? 7 * 24 * 60 * 60 * 1000 });
+  const purge = async (): Promise<void> => {
+    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge()]);
+  };
+  const purger = setInterval(() => {
+    purge().catch((err: unknown) => options.logger?.warn(`SQLite store: purging expired rows failed: ${errorMessage(err)}`));
+  }, options.purgeEveryMs ?? 60_000);
+  purger.unref();
+  let closed = false;
+  return {
+    file,
+    deliveryIds,
+    rateLimiter: new SqliteRateLimiter(db, writes, now),
+    jobs,
+    purge,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(purger);
+      heartbeat.stop();
+      await jobs.close();
+      writes.flush();
+      db.close();
+    },
+  };
+}
+
+/** The entry point the server calls for `store.backend: sqlite`. */
+export async function createStore(options: { config: HookwiseConfig['store']; configDir: string; logger: Logger }): Promise<Store> {
+  const file = resolveStoreFile(options.config, options.configDir);
+  const store = openSqliteStore({ file, logger: options.logger });
+  options.logger.debug?.(`SQLite store at ${file}`);
+  return store;
+}

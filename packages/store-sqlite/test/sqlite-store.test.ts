@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@hookwise/core';
+import { jobInput } from '@hookwise/testing';
+import Database from 'better-sqlite3';
+import { WriteBatch, createStore, openSqliteStore, type SqliteStore } from '../src';
+
+const logger = createLogger({ silent: true });
+
+describe('SQLite store', () => {
+  let dir: string;
+  const opened: SqliteStore[] = [];
+  const open = (options: Partial<Parameters<typeof openSqliteStore>[0]> = {}): SqliteStore => {
+    const store = openSqliteStore({ file: path.join(dir, 'hookwise.sqlite'), ...options });
+    opened.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hookwise-sqlite-'));
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates <configDir>/hookwise.sqlite by default, readable by its owner only, and store.path relative to the config dir', async () => {
+    const store = await createStore({ config: { backend: 'sqlite', max_pending: 10 }, configDir: dir, logger });
+    await store.close();
+    const file = path.join(dir, 'hookwise.sqlite');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const custom = await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'data/events.db' }, configDir: dir, logger });
+    await custom.close();
+    expect(statSync(path.join(dir, 'data', 'events.db')).isFile()).toBe(true);
+  });
+
+  it('keeps jobs, answers and delivery ids across a restart', async () => {
+    const first = open();
+    const job = await first.jobs.enqueue(jobInput({ deliveryId: 'gh-1' }));
+    expect(await first.deliveryIds.claim('ci', 'gh-1')).toBe(true);
+    await first.jobs.lease('w1', 30_000);
+    await first.jobs.saveAnswer(job.id, 'prompt', 'answer');
+    await first.jobs.release(job.id);
+    await first.close();
+
+    const second = open();
+    expect(await second.deliveryIds.claim('ci', 'gh-1')).toBe(false);
+    const again = await second.jobs.lease('w2', 30_000);
+    expect(again).toMatchObject({ id: job.id, step: 'deliver', answer: 'answer', prompt: 'prompt' });
+  });
+
+  it('takes over a running job at once when its gateway stopped beating, long before the lease ends', async () => {
+    const store = open({ staleAfterMs: 5000 });
+    const job = await store.jobs.enqueue(jobInput());
+    // Another process leased it for a minute and was then killed: its heartbeat is 10 s old.
+    const raw = new Database(store.file);
+    raw.prepare('INSERT INTO instances (id, seen_at) VALUES (?, ?)').run('dead-gateway', Date.now() - 10_000);
+    raw.prepare(`UPDATE jobs SET status = 'running', attempts = 1, lease_owner = 'w-dead', lease_instance = 'dead-gateway', lease_until = ? WHERE id = ?`).run(Date.now() + 60_000, job.id);
+    raw.close();
+    const taken = await store.jobs.lease('w-new', 30_000);
+    expect(taken).toMatchObject({ id: job.id, attempts: 2, status: 'running' });
+  });
+
+  it('leaves a running job alone while its gateway keeps beating', async () => {
+    const store = open();
+    const job = await store.jobs.enqueue(jobInput());
+    const raw = new Database(store.file);
+    raw.prepare('INSERT INTO instances (id, seen_at) VALUES (?, ?)').run('live-gateway', Date.now());
+    raw.prepare(`UPDATE jobs SET status = 'running', attempts = 1, lease_owner = 'w-live', lease_instance = 'live-gateway', lease_until = ? WHERE id = ?`).run(Date.now() + 60_000, job.id);
+    raw.close();
+    expect(await store.jobs.lease('w-new', 30_000)).toBeUndefined();
+  });
+
+  it('forgets a delivery id after its hour and purges it', async () => {
+    let now = 1_000_000;
+    const store = open({ now: () => now });
+    expect(await store.deliveryIds.claim('ci', 'x')).toBe(true);
+    now += 59 * 60 * 1000;
+    expect(await store.deliveryIds.claim('ci', 'x')).toBe(false);
+    now += 2 * 60 * 1000;
+    await store.purge();
+    expect(await store.deliveryIds.claim('ci', 'x')).toBe(true);
+  });
+
+  it('starts a fresh rate window each minute', async () => {
+    let now = 6_000_000;
+    const store = open({ now: () => now });
+    expect((await store.rateLimiter.hit('ci', 1)).allowed).toBe(true);
+    const full = await store.rateLimiter.hit('ci', 1);
+    expect(full).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    now += 60_000;
+    expect((await store.rateLimiter.hit('ci', 1)).allowed).toBe(true);
+  });
+
+  it('shares delivery ids and rate windows between two gateways on one file', async () => {
+    const a = open();
+    const b = open();
+    expect(await a.deliveryIds.claim('ci', 'both')).toBe(true);
+    expect(await b.deliveryIds.claim('ci', 'both')).toBe(false);
+    expect((await a.rateLimiter.hit('ci', 2)).allowed).toBe(true);
+    expect((await b.rateLimiter.hit('ci', 2)).allowed).toBe(true);
+    expect((await a.rateLimiter.hit('ci', 2)).allowed).toBe(false);
+    const job = await a.jobs.enqueue(jobInput());
+    expect((await b.jobs.lease('wb', 30_000))?.id).toBe(job.id);
+    expect(await a.jobs.lease('wa', 30_000)).toBeUndefined();
+  });
+
+  it('deletes done jobs after their retention but keeps dead letters', async () => {
+    let now = 10_000_000;
+    const store = open({ now: () => now, doneRetentionMs: 1000 });
+    const done = await store.jobs.enqueue(jobInput());
+    await store.jobs.lease('w', 30_000);
+    await store.jobs.complete(done.id, {});
+    const dead = await store.jobs.enqueue(jobInput());
+    await store.jobs.lease('w', 30_000);
+    await store.jobs.fail(dead.id, { at: now, step: 'agent', attempt: 1, message: 'no', retryable: false }, null);
+    now += 5000;
+    await store.purge();
+    expect(await store.jobs.get(done.id)).toBeUndefined();
+    expect((await store.jobs.get(dead.id))?.status).toBe('dead');
+  });
+
+  it('refuses a file written by a newer schema, saying what to do', () => {
+    const file = path.join(dir, 'future.sqlite');
+    const raw = new Database(file);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => openSqliteStore({ file })).toThrow(/schema version 99.*upgrade Hookwise or point store\.path/);
+  });
+
+  it('says where and why when the file cannot be opened', () => {
+    expect(() => openSqliteStore({ file: path.join(dir, 'not-a-db.sqlite', '..', '..', path.basename(dir)) })).toThrow(/cannot open the SQLite store at .*store\.path/);
+  });
+});
+
+describe('WriteBatch', () => {
+  it('commits the writes of one turn in one transaction and rolls back only the one that failed', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (v INTEGER)');
+    const batch = new WriteBatch(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const results = await Promise.allSettled([
+      batch.run(() => insert.run(1) && db.inTransaction),
+      batch.run(() => {
+        insert.run(2);
+        throw new Error('bad write');
+      }),
+      batch.run(() => insert.run(3) && db.inTransaction),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseFulfilledResult<boolean>).value).toBe(true);
+    expect(db.prepare('SELECT v FROM t ORDER BY v').pluck().all()).toEqual([1, 3]);
+    db.close();
+  });
+});
