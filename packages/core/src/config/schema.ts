@@ -105,7 +105,7 @@ export const configSchema = {
       additionalProperties: false,
       description: 'Where delivery ids, rate-limit windows and jobs live.',
       properties: {
-        backend: { type: 'string', default: 'memory', description: 'memory, sqlite or redis.' },
+        backend: { type: 'string', default: 'sqlite', description: 'sqlite (default, a file in the config dir), memory (lost on restart) or redis.' },
         path: { type: 'string', description: 'SQLite file (relative to the config dir).' },
         url: { type: 'string', description: 'Redis URL, e.g. redis://127.0.0.1:6379.' },
         max_pending: { type: 'integer', minimum: 1, default: 10000, description: 'Above this many pending jobs new events get 503.' },
