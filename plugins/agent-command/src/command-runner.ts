@@ -20,6 +20,8 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       const text = composePrompt(task.prompt, task.skills);
       const env: NodeJS.ProcessEnv = {
         ...(options.inherit_env ? ctx.env : {}),
+        // So that `hookwise webhook ...` run by the agent acts on this gateway's config dir.
+        HOOKWISE_HOME: ctx.configDir,
         ...options.env,
         HOOKWISE_ROUTE: task.route,
         HOOKWISE_EVENT: task.event,
