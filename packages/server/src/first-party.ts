@@ -3,4 +3,6 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-verifier-codehost-a',
   '@hookwise/plugin-verifier-codehost-b',
   '@hookwise/plugin-verifier-generic',
+  '@hookwise/plugin-agent-command',
+  '@hookwise/plugin-agent-openai',
 ];
