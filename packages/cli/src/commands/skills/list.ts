@@ -1,0 +1,44 @@
+// `hookwise skills list`: the skills a route can name, from <config_dir>/skills, skills.dirs and the built-ins.
+import { Command } from '@oclif/core';
+import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig } from '@hookwise/core';
+import { skillDirs } from '@hookwise/server';
+import { dirname, resolve } from 'node:path';
+import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { renderTable } from '../../text-table';
+
+export interface ListedSkill {
+  name: string;
+  description: string;
+  builtin: boolean;
+  dir?: string;
+}
+
+export default class SkillsList extends Command {
+  static override description =
+    'List the skills routes can load: <config_dir>/skills/<name>/SKILL.md, the skills.dirs of config.yaml, and the built-in skills (a user skill of the same name wins).';
+  static override examples = ['<%= config.bin %> skills list', '<%= config.bin %> skills list --json'];
+  static override enableJsonFlag = true;
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<ListedSkill[]> {
+    const { flags } = await this.parse(SkillsList);
+    let listed: ListedSkill[];
+    let problems: string[];
+    try {
+      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const library = new DirectorySkillLibrary(skillDirs(config, configDir));
+      problems = library.problems;
+      listed = library.list().map((skill) => ({
+        name: skill.name,
+        description: skill.description,
+        builtin: skill.dir !== undefined && resolve(dirname(skill.dir)) === resolve(BUILTIN_SKILLS_DIR),
+        dir: skill.dir,
+      }));
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    for (const problem of problems) this.warn(problem);
+    this.log(renderTable(['NAME', 'SOURCE', 'DESCRIPTION'], listed.map((s) => [s.name, s.builtin ? 'built-in' : (s.dir ?? ''), s.description])));
+    return listed;
+  }
+}

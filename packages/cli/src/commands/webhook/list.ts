@@ -1,0 +1,73 @@
+// `hookwise webhook list`: the dynamic subscriptions, whether each one is active, and their URLs (never secrets).
+import { Command } from '@oclif/core';
+import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/core';
+import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { renderTable } from '../../text-table';
+import { publicBaseUrl, webhookUrl } from '../../webhook-url';
+
+export interface ListedSubscription {
+  name: string;
+  url: string;
+  description?: string;
+  events: string[];
+  prompt?: string;
+  skills: string[];
+  deliver: string;
+  deliver_extra: Record<string, string>;
+  created_at?: string;
+  updated_at?: string;
+  /** `active`, `hidden` (a static route has the name) or `invalid` (skipped by the gateway). */
+  status: 'active' | 'hidden' | 'invalid';
+  problems: string[];
+}
+
+export default class WebhookList extends Command {
+  static override description = 'List the dynamic webhook subscriptions (secrets are not shown).';
+  static override examples = ['<%= config.bin %> webhook list', '<%= config.bin %> webhook list --json'];
+  static override enableJsonFlag = true;
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<ListedSubscription[]> {
+    const { flags } = await this.parse(WebhookList);
+    let listed: ListedSubscription[];
+    try {
+      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const statics = staticRoutes(config);
+      const base = publicBaseUrl(config);
+      const globalSecret = config.platforms.webhook.extra.secret;
+      listed = Object.entries(readSubscriptions(configDir))
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, raw]) => {
+          // Hand-edited entries may have any shape: read fields defensively, report problems instead of failing.
+          const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ListedSubscription>;
+          const problems = subscriptionProblems(name, raw, globalSecret);
+          const status = problems.length ? 'invalid' : statics.has(name) ? 'hidden' : 'active';
+          if (status === 'hidden') problems.push(`a static route named '${name}' in config.yaml takes precedence`);
+          return {
+            name,
+            url: webhookUrl(base, name),
+            description: entry.description,
+            events: Array.isArray(entry.events) ? entry.events : [],
+            prompt: entry.prompt,
+            skills: Array.isArray(entry.skills) ? entry.skills : [],
+            deliver: typeof entry.deliver === 'string' ? entry.deliver : 'log',
+            deliver_extra: entry.deliver_extra ?? {},
+            created_at: entry.created_at,
+            updated_at: entry.updated_at,
+            status,
+            problems,
+          };
+        });
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    if (!listed.length) {
+      this.log('No subscriptions yet. Create one with: hookwise webhook subscribe <name> --events <types> --description <text>');
+      return listed;
+    }
+    const rows = listed.map((s) => [s.name, s.status, s.events.length ? s.events.join(',') : 'all', s.deliver, s.skills.join(',') || '-', s.url, s.description ?? '']);
+    this.log(renderTable(['NAME', 'STATUS', 'EVENTS', 'DELIVER', 'SKILLS', 'URL', 'DESCRIPTION'], rows));
+    for (const s of listed) for (const problem of s.problems) this.warn(problem);
+    return listed;
+  }
+}

@@ -1,0 +1,38 @@
+// `hookwise webhook remove <name>`: deletes a dynamic subscription; the running gateway answers 404 for it next.
+import { Args, Command } from '@oclif/core';
+import { HookwiseError, loadConfig, staticRoutes, updateSubscriptions } from '@hookwise/core';
+import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+
+export default class WebhookRemove extends Command {
+  static override description = 'Delete a dynamic webhook subscription (static routes live in config.yaml and are not touched).';
+  static override examples = ['<%= config.bin %> webhook remove ci'];
+  static override enableJsonFlag = true;
+  static override args = { name: Args.string({ description: 'Name of the subscription.', required: true }) };
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<{ name: string; removed: true }> {
+    const { args, flags } = await this.parse(WebhookRemove);
+    const { name } = args;
+    try {
+      const { config, configDir, configFile } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const isStatic = staticRoutes(config).has(name) || Object.hasOwn(config.platforms.webhook.extra.routes ?? {}, name);
+      await updateSubscriptions(configDir, (entries) => {
+        if (Object.hasOwn(entries, name)) {
+          delete entries[name];
+          return;
+        }
+        if (isStatic) {
+          throw new HookwiseError(
+            'HW_E_SUBSCRIPTIONS',
+            `'${name}' is a static route in ${configFile ?? 'config.yaml'}, not a subscription: remove platforms.webhook.extra.routes.${name} there and restart the gateway`,
+          );
+        }
+        throw new HookwiseError('HW_E_SUBSCRIPTIONS', `no subscription named '${name}': see \`hookwise webhook list\` for the names`);
+      });
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    this.log(`Subscription '${name}' removed; the gateway answers 404 for /webhooks/${name} from the next request on.`);
+    return { name, removed: true };
+  }
+}

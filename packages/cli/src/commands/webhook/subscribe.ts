@@ -1,0 +1,105 @@
+// `hookwise webhook subscribe <name>`: creates or updates a dynamic subscription and prints its URL and secret.
+import { Args, Command, Flags } from '@oclif/core';
+import { HookwiseConfigError, invalidRouteNameMessage, isValidRouteName, toRoute, updateSubscriptions } from '@hookwise/core';
+import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { openOfflineGateway } from '../../offline-gateway';
+import { buildEntry } from '../../subscription-entry';
+import { publicBaseUrl, webhookUrl } from '../../webhook-url';
+
+export interface SubscribeResult {
+  name: string;
+  created: boolean;
+  url: string;
+  secret: string;
+  events: string[];
+  deliver: string;
+  skills: string[];
+}
+
+export default class WebhookSubscribe extends Command {
+  static override description =
+    'Create a dynamic webhook subscription, or update the one of that name (its secret is kept unless --secret is given). ' +
+    'Prints the webhook URL and the HMAC secret the sender signs with. The running gateway picks it up on the next request.';
+  static override examples = [
+    '<%= config.bin %> webhook subscribe ci --events push,pull_request --description "CI notifications"',
+    '<%= config.bin %> webhook subscribe pr-review --events pull_request --prompt "Review PR #{pull_request.number}: {pull_request.title}" --skills code-review',
+    '<%= config.bin %> webhook subscribe pr-comment --deliver codehost_a_comment --deliver-extra repo={repository.full_name} --deliver-extra pr_number={pull_request.number}',
+    '<%= config.bin %> webhook subscribe alerts --deliver platform_01 --deliver-chat-id -1001234567890 --json',
+  ];
+  static override enableJsonFlag = true;
+  static override args = {
+    name: Args.string({ description: 'Route name: the last segment of /webhooks/<name> (a-z, 0-9, "-", "_").', required: true }),
+  };
+  static override flags = {
+    'config-dir': configDirFlag,
+    events: Flags.string({ description: 'Comma-separated event types to accept (empty: all events).' }),
+    prompt: Flags.string({ description: 'Prompt template with {dot.notation} payload references (unset: the payload as JSON).' }),
+    deliver: Flags.string({ description: 'Where the answer goes: log, codehost_a_comment, platform_01..platform_15 or a plugin deliverer (default: log).' }),
+    'deliver-chat-id': Flags.string({ description: 'Target chat for platform deliverers (deliver_extra.chat_id); unset: the home channel.' }),
+    'deliver-extra': Flags.string({ description: 'Extra delivery setting key=value (a template); repeatable.', multiple: true }),
+    description: Flags.string({ description: 'What the subscription is for.' }),
+    skills: Flags.string({ description: 'Comma-separated skills loaded for the agent run.' }),
+    secret: Flags.string({ description: 'Use this HMAC secret instead of a generated one (32 random bytes, base64url).' }),
+  };
+
+  async run(): Promise<SubscribeResult> {
+    const { args, flags } = await this.parse(WebhookSubscribe);
+    const { name } = args;
+    if (!isValidRouteName(name)) this.error(`${invalidRouteNameMessage(name)}, e.g. 'ci-builds'`, { exit: 1 });
+    let result: SubscribeResult;
+    let adapterEnabled = true;
+    try {
+      const offline = openOfflineGateway(configDirFrom(flags['config-dir']));
+      const { gateway, loaded } = offline;
+      try {
+        const { config } = loaded;
+        adapterEnabled = config.platforms.webhook.enabled;
+        if (gateway.routes.isStatic(name)) {
+          throw new Error(
+            `'${name}' is a static route in ${loaded.configFile ?? 'config.yaml'} (platforms.webhook.extra.routes.${name}); ` +
+              'static routes win over subscriptions, so this subscription would never be used: choose another name',
+          );
+        }
+        result = await updateSubscriptions(loaded.configDir, (entries) => {
+          const existing = Object.hasOwn(entries, name) ? entries[name] : undefined;
+          const entry = buildEntry(flags, existing, new Date());
+          const problems = gateway.routeProblems(toRoute(name, entry, 'subscription', config.platforms.webhook.extra.secret));
+          if (problems.length) throw new HookwiseConfigError(problems, `subscription '${name}' was not saved`);
+          entries[name] = entry;
+          return {
+            name,
+            created: !existing,
+            url: webhookUrl(publicBaseUrl(config), name),
+            secret: entry.secret,
+            events: entry.events,
+            deliver: entry.deliver,
+            skills: entry.skills,
+          };
+        });
+      } finally {
+        await offline.close();
+      }
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    this.report(result, flags.secret !== undefined, adapterEnabled);
+    return result;
+  }
+
+  private report(result: SubscribeResult, secretGiven: boolean, adapterEnabled: boolean): void {
+    const showSecret = result.created || secretGiven;
+    this.log(`Subscription '${result.name}' ${result.created ? 'created' : 'updated'}.`);
+    this.log(`  URL:      ${result.url}`);
+    this.log(`  Secret:   ${showSecret ? result.secret : '(unchanged)'}`);
+    this.log(`  Events:   ${result.events.length ? result.events.join(', ') : 'all'}`);
+    this.log(`  Deliver:  ${result.deliver}`);
+    if (result.skills.length) this.log(`  Skills:   ${result.skills.join(', ')}`);
+    if (showSecret) {
+      this.log('');
+      this.log('Give the sender this URL and secret: it signs each body with HMAC-SHA256 (X-Webhook-Signature: <hex>,');
+      this.log('or X-CodeHostA-Signature-256: sha256=<hex> as code host A does). Keep the secret private.');
+    }
+    this.log(`Try it: hookwise webhook test ${result.name}`);
+    if (!adapterEnabled) this.warn('the webhook adapter is not enabled yet: run `hookwise gateway setup` or set WEBHOOK_ENABLED=true');
+  }
+}

@@ -1,0 +1,96 @@
+// `hookwise webhook test <name>`: sends a signed test event to the running gateway and prints its answer.
+import { Args, Command, Flags } from '@oclif/core';
+import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig } from '@hookwise/core';
+import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { buildTestEvent, parsePayloadFlag } from '../../test-event';
+import { localBaseUrl, webhookUrl } from '../../webhook-url';
+
+const TIMEOUT_MS = 10_000;
+
+export interface TestResult {
+  url: string;
+  event: string;
+  status: number;
+  body: unknown;
+}
+
+/** What the answer means for the user, beyond the status line. */
+function hint(name: string, status: number, body: unknown): string | undefined {
+  const state = (body as { status?: string } | null)?.status;
+  if (status === 202) return 'Accepted: the agent runs in the background; its answer goes to the route\'s deliver target (see the gateway log).';
+  if (status === 200 && state === 'ignored') return `The route's events filter ignored this event type: pass --event with one of its events.`;
+  if (status === 404) return `The gateway does not know '${name}': is it running with the same config dir (HOOKWISE_HOME)?`;
+  if (status === 401) return `The gateway rejected the signature: it holds another secret for '${name}' (was the subscription re-created with --secret, or is another gateway on this port?).`;
+  if (status === 429) return 'The route\'s rate limit is used up: wait a minute (see Retry-After).';
+  return undefined;
+}
+
+export default class WebhookTest extends Command {
+  static override description =
+    'Send a signed test event to a route of the running gateway (a subscription or a static route) and print the status and body of the answer.';
+  static override examples = [
+    '<%= config.bin %> webhook test ci',
+    `<%= config.bin %> webhook test pr-review --event pull_request --payload '{"action":"opened","pull_request":{"number":7,"title":"Fix"}}'`,
+  ];
+  static override enableJsonFlag = true;
+  static override args = { name: Args.string({ description: 'Name of the subscription or route.', required: true }) };
+  static override flags = {
+    'config-dir': configDirFlag,
+    payload: Flags.string({ description: 'JSON object to send (default: a small test payload with event_type).' }),
+    event: Flags.string({ description: 'Event type to send (default: the payload\'s event_type if the route accepts it, else the route\'s first event, else "test").' }),
+    url: Flags.string({ description: 'Base URL of the gateway (default: from config.yaml, e.g. http://127.0.0.1:8644).' }),
+  };
+
+  async run(): Promise<TestResult> {
+    const { args, flags } = await this.parse(WebhookTest);
+    const { name } = args;
+    let route: Route;
+    let url: string;
+    let event: ReturnType<typeof buildTestEvent>;
+    try {
+      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const globalSecret = config.platforms.webhook.extra.secret;
+      route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, globalSecret);
+      url = webhookUrl(flags.url ?? localBaseUrl(config), name);
+      event = buildTestEvent(route, flags.payload === undefined ? undefined : parsePayloadFlag(flags.payload), flags.event);
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers: event.headers, body: event.body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+      this.error(`No answer from ${url} (${cause}). Is the gateway running? (hookwise gateway run)`, { exit: 1 });
+    }
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: print as it came */
+    }
+    this.log(`POST ${url} (event ${event.event})`);
+    this.log(`HTTP ${response.status}`);
+    this.log(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+    const advice = hint(name, response.status, body);
+    if (advice) this.log(advice);
+    const result = { url, event: event.event, status: response.status, body };
+    if (response.status >= 400) {
+      if (this.jsonEnabled()) this.logJson(result);
+      this.exit(1);
+    }
+    return result;
+  }
+
+  private subscriptionRoute(configDir: string, name: string, globalSecret?: string): Route {
+    const entries = readSubscriptions(configDir);
+    if (!Object.hasOwn(entries, name)) {
+      throw new Error(`no subscription or static route named '${name}': see \`hookwise webhook list\`, or create it with \`hookwise webhook subscribe ${name}\``);
+    }
+    const problems = subscriptionProblems(name, entries[name], globalSecret);
+    if (problems.length) throw new Error(`the gateway skips this subscription: ${problems.join('; ')}`);
+    return toRoute(name, entries[name] as RouteConfig, 'subscription', globalSecret);
+  }
+}

@@ -1,0 +1,63 @@
+// Builds a subscription entry from `webhook subscribe` flags, merged over the entry it replaces (if any).
+import { randomBytes } from 'node:crypto';
+import type { SubscriptionEntry } from '@hookwise/core';
+import { parseCsv } from './csv-list';
+
+export interface SubscribeFlags {
+  description?: string;
+  events?: string;
+  prompt?: string;
+  skills?: string;
+  deliver?: string;
+  'deliver-chat-id'?: string;
+  'deliver-extra'?: string[];
+  secret?: string;
+}
+
+/** 32 random bytes, base64url: 43 characters, safe in URLs, headers and YAML. */
+export function generateSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** `key=value` pairs; the value may itself contain '='. */
+export function parseKeyValues(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--deliver-extra expects key=value (e.g. --deliver-extra repo=owner/name), got '${pair}'`);
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/**
+ * Flags that are given replace the old values, flags that are not keep them (so `--prompt` alone changes only
+ * the prompt). Delivery settings go together: any of --deliver, --deliver-chat-id, --deliver-extra rebuilds
+ * deliver_extra, so that a `repo` meant for one deliverer does not linger for another. The secret is kept
+ * unless --secret is given.
+ */
+export function buildEntry(flags: SubscribeFlags, existing: SubscriptionEntry | undefined, now: Date): SubscriptionEntry {
+  const deliveryGiven = flags.deliver !== undefined || flags['deliver-chat-id'] !== undefined || (flags['deliver-extra']?.length ?? 0) > 0;
+  let deliverExtra = existing?.deliver_extra ?? {};
+  if (deliveryGiven) {
+    deliverExtra = {
+      ...(flags['deliver-chat-id'] !== undefined ? { chat_id: flags['deliver-chat-id'] } : {}),
+      ...parseKeyValues(flags['deliver-extra'] ?? []),
+    };
+  }
+  const entry: SubscriptionEntry = {
+    description: flags.description ?? existing?.description,
+    events: flags.events !== undefined ? parseCsv(flags.events) : (existing?.events ?? []),
+    secret: flags.secret ?? existing?.secret ?? generateSecret(),
+    prompt: flags.prompt ?? existing?.prompt,
+    skills: flags.skills !== undefined ? parseCsv(flags.skills) : (existing?.skills ?? []),
+    deliver: flags.deliver ?? existing?.deliver ?? 'log',
+    deliver_extra: deliverExtra,
+    created_at: existing?.created_at ?? now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  // Keep the file tidy: no `"prompt": null`-style noise for unset optional fields.
+  if (entry.description === undefined) delete entry.description;
+  if (entry.prompt === undefined) delete entry.prompt;
+  return entry;
+}
