@@ -128,7 +128,8 @@ export class MemoryJobQueue implements JobQueue {
 
   async saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
     const job = this.mustGet(jobId);
-    Object.assign(job, { prompt, answer, step: 'deliver', attempts: 0, updatedAt: this.now() });
+    // The delivery step's first attempt runs right away under the same lease, so it counts as attempt 1.
+    Object.assign(job, { prompt, answer, step: 'deliver', attempts: 1, updatedAt: this.now() });
   }
 
   async complete(jobId: string, receipt: unknown): Promise<void> {

@@ -70,7 +70,10 @@ export interface JobQueue {
   lease(owner: string, leaseMs: number): Promise<Job | undefined>;
   /** Extends a running job's lease; false when the lease was lost. */
   renew(jobId: string, owner: string, leaseMs: number): Promise<boolean>;
-  /** Stores the prompt and the agent's answer and moves the job to its delivery step. */
+  /**
+   * Stores the prompt and the agent's answer and moves the job to its delivery step with `attempts = 1`
+   * (the first delivery attempt runs at once under the same lease; each later lease adds one).
+   */
   saveAnswer(jobId: string, prompt: string, answer: string): Promise<void>;
   complete(jobId: string, receipt: unknown): Promise<void>;
   /** Records a failed attempt: back to pending until `retryAt`, or a dead letter when `retryAt` is null. */

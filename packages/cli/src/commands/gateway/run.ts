@@ -1,6 +1,5 @@
 // `hookwise gateway run`: the gateway in the foreground, logs to stdout.
 import { Command, Flags } from '@oclif/core';
-import { runGateway } from '@hookwise/server';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 
 export default class GatewayRun extends Command {
@@ -17,6 +16,8 @@ export default class GatewayRun extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(GatewayRun);
     try {
+      // Loaded here, not at the top: oclif reads every command's metadata, and the server pulls in all plugins.
+      const { runGateway } = await import('@hookwise/server');
       await runGateway({
         configDir: configDirFrom(flags['config-dir']),
         port: flags.port,
