@@ -1,0 +1,73 @@
+// agent.concurrency bounds simultaneous command runs: queued jobs wait, the HTTP side answers 202 at once.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { startGateway, type RunningGateway } from '@hookwise/server';
+
+let dir: string;
+let running: RunningGateway | undefined;
+
+afterEach(async () => {
+  await running?.close(1000);
+  running = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('never runs more agent commands at once than agent.concurrency, and runs every queued job', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hw-concurrency-'));
+  const busy = join(dir, 'busy');
+  mkdirSync(busy);
+  const seenFile = join(dir, 'seen.log');
+  // Each run marks itself busy, records how many runs it sees, works a little, and unmarks itself before exiting.
+  const agent = join(dir, 'agent.js');
+  writeFileSync(
+    agent,
+    `const fs = require('fs'); const path = require('path');
+     const me = path.join(${JSON.stringify(busy)}, String(process.pid));
+     fs.writeFileSync(me, '');
+     fs.appendFileSync(${JSON.stringify(seenFile)}, fs.readdirSync(${JSON.stringify(busy)}).length + '\\n');
+     setTimeout(() => { fs.rmSync(me); process.stdout.write('done ' + process.env.HOOKWISE_DELIVERY_ID); }, 300);`,
+  );
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    [
+      'platforms:',
+      '  webhook:',
+      '    enabled: true',
+      '    extra:',
+      '      host: 127.0.0.1',
+      '      routes:',
+      '        jobs:',
+      '          secret: INSECURE_NO_AUTH',
+      'agent:',
+      '  runner: command',
+      `  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(agent)}]`,
+      '  concurrency: 2',
+      'store:',
+      '  backend: memory',
+      '',
+    ].join('\n'),
+  );
+  let logs = '';
+  const stream = new PassThrough();
+  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
+  running = await startGateway({ configDir: dir, env: { PATH: process.env.PATH }, port: 0, logStream: stream, pollMs: 50 });
+
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await fetch(`${running.url}/webhooks/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': `job-${i}` },
+      body: JSON.stringify({ n: i }),
+    });
+    statuses.push(res.status);
+  }
+  expect(statuses).toEqual([202, 202, 202, 202, 202]);
+
+  for (let i = 0; i < 400 && (logs.match(/delivered job-/g) ?? []).length < 5; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 5; i++) expect(logs).toContain(`done job-${i}`);
+  const seen = readFileSync(seenFile, 'utf8').trim().split('\n').map(Number);
+  expect(seen).toHaveLength(5);
+  expect(Math.max(...seen)).toBe(2);
+});
