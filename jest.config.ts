@@ -14,6 +14,7 @@ const config: Config = {
   },
   testTimeout: 30_000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
 };
 
 export default config;
