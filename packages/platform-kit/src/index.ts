@@ -1,1 +1,9 @@
-export {};
+export * from './secret-scrubber';
+export * from './target';
+export * from './chunk';
+export * from './markdown';
+export * from './http';
+export * from './failure';
+export * from './cached-token';
+export * from './options-schema';
+export * from './define-platform';

@@ -1,4 +1,2 @@
-export * from './gateway-harness';
 export * from './recording-server';
-export * from './store-contract';
 export * from './plugin-context';

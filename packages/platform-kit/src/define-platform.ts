@@ -1,0 +1,251 @@
+// definePlatform(): turns a short description of one messaging platform (limit, schema, how to build the
+// request for one chunk, how to read the answer, how to check credentials) into a Hookwise deliverer.
+// Everything the fifteen platforms share lives here: target resolution, markdown handling, chunking,
+// HTTP with timeouts, error mapping, inline 429 waits, token refresh, redaction, resuming a half-sent answer.
+import {
+  HookwiseError,
+  isHookwiseError,
+  type Deliverer,
+  type DelivererContribution,
+  type DeliverOptions,
+  type DeliveryMessage,
+  type OptionsSchema,
+  type PluginContext,
+  type Receipt,
+} from '@hookwise/core';
+import { CachedToken, type IssuedToken } from './cached-token';
+import { chunkText } from './chunk';
+import { classifyHttpStatus, failureToError, type PlatformFailure } from './failure';
+import { describeRequest, sendHttp, type HttpRequest, type HttpResponse } from './http';
+import { markdownToPlainText } from './markdown';
+import type { PlatformOptions } from './options-schema';
+import { SecretScrubber } from './secret-scrubber';
+import { resolveTarget } from './target';
+
+/** One message-sized piece of an answer, with everything needed to address it. */
+export interface OutgoingChunk {
+  text: string;
+  /** 0-based position and total number of chunks of this answer. */
+  index: number;
+  count: number;
+  /** Resolved target (deliver_extra.chat_id or home_channel); "" when the platform needs none. */
+  target: string;
+  /** The rendered deliver_extra of the route. */
+  extra: Record<string, string>;
+  /** The webhook delivery id: stable across retries, usable for idempotency keys. */
+  deliveryId: string;
+  /** Access token from `token`, when the platform defines one. */
+  token?: string;
+}
+
+/** Sends a request through the kit: error mapping, inline 429 waits, token refresh, redaction. */
+export type PlatformCall = (request: HttpRequest | ((token: string | undefined) => HttpRequest)) => Promise<HttpResponse>;
+
+export interface PlatformRuntime<O> {
+  options: O;
+  call: PlatformCall;
+  signal: AbortSignal;
+  logger: PluginContext['logger'];
+  /** Scrubs this platform's secrets from a string (for messages a plugin builds itself). */
+  scrub(text: string): string;
+}
+
+export interface PlatformDefinition<O extends PlatformOptions> {
+  /** The `deliver` value, e.g. "platform_01". */
+  id: string;
+  /** Human name used in messages, e.g. "Telegram". */
+  title: string;
+  description?: string;
+  /** Longest message the platform accepts, in characters; longer answers are split. */
+  limit: number;
+  /** "plain": markdown is stripped before chunking (SMS). Default "markdown": sent as written. */
+  format?: 'markdown' | 'plain';
+  optionsSchema: OptionsSchema;
+  /** Every secret in the options (tokens, passwords, webhook URLs); scrubbed from all output. */
+  secrets(options: O): Array<string | undefined>;
+  /** What a user should do when credentials are rejected, e.g. "check platforms.platform_01.token". */
+  credentialsHint: string;
+  /** Problems the JSON Schema cannot express (e.g. "set token or webhook_url"); reported at startup. */
+  configProblems?(options: O): string[];
+  /** Whether a target (chat_id/home_channel) is needed; false e.g. for a channel webhook URL. Default true. */
+  needsTarget?(options: O): boolean;
+  /** Builds the HTTP request that sends one chunk. Give this or `send`. */
+  request?(chunk: OutgoingChunk, options: O): HttpRequest;
+  /** Sends one chunk some other way (several calls, a non-HTTP protocol); returns the message id. */
+  send?(chunk: OutgoingChunk, runtime: PlatformRuntime<O>): Promise<string | undefined>;
+  /**
+   * Reads every response before the HTTP status is looked at: return a failure for errors the status does
+   * not show (HTTP 200 with `ok:false` or an error code), or to word/classify a non-2xx answer better.
+   * Return undefined to accept a 2xx and let the status decide otherwise.
+   */
+  checkResponse?(response: HttpResponse, options: O): PlatformFailure | undefined;
+  /** The platform's id of the created message, for the receipt. */
+  messageId?(response: HttpResponse): string | undefined;
+  /** "Enabled and connected": check the credentials with a cheap authenticated call. */
+  start?(runtime: PlatformRuntime<O>): Promise<void>;
+  /** Short-lived access tokens: how to get one. The kit caches it and refreshes once on `token_expired`. */
+  token?(runtime: PlatformRuntime<O>): Promise<IssuedToken>;
+  /** Longest Retry-After the kit waits for inside one delivery before handing back to the worker. Default 30. */
+  maxInlineWaitSeconds?: number;
+  /** How many times one request is repeated inline after a 429. Default 2. */
+  maxInlineRetries?: number;
+}
+
+const PROGRESS_LIMIT = 1000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new HookwiseError('HW_E_DELIVERY', 'delivery cancelled', { retryable: true }));
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort(): void {
+      clearTimeout(timer);
+      reject(new HookwiseError('HW_E_DELIVERY', 'delivery cancelled', { retryable: true }));
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
+  readonly label: string;
+  private readonly scrubber: SecretScrubber;
+  private readonly token?: CachedToken;
+  /** Ids of the chunks already sent per delivery, so that a retried job does not repeat them. */
+  private readonly progress = new Map<string, string[]>();
+
+  constructor(readonly def: PlatformDefinition<O>, readonly options: O, private readonly ctx: PluginContext) {
+    this.label = `${def.id} (${def.title})`;
+    this.scrubber = new SecretScrubber();
+    for (const secret of def.secrets(options)) for (const form of this.scrubber.add(secret)) ctx.redact(form);
+    const problems = def.configProblems?.(options) ?? [];
+    if (problems.length) {
+      throw new HookwiseError('HW_E_CONFIG', `platforms.${def.id}: ${problems.join('; ')}`, { retryable: false });
+    }
+    if (def.token) {
+      const issue = def.token;
+      this.token = new CachedToken(async (signal) => {
+        const issued = await issue(this.runtime(signal, false));
+        // Access tokens are secrets too: they travel in URLs and headers.
+        for (const form of this.scrubber.add(issued.token)) ctx.redact(form);
+        return issued;
+      });
+    }
+  }
+
+  scrub(text: string): string {
+    return this.scrubber.scrub(text);
+  }
+
+  async start(): Promise<void> {
+    if (this.def.start) await this.guard(() => this.def.start!(this.runtime(this.ctx.signal)));
+  }
+
+  async deliver(msg: DeliveryMessage, opts: DeliverOptions): Promise<Receipt> {
+    return this.guard(async () => {
+      const needsTarget = this.def.needsTarget?.(this.options) ?? true;
+      const target = needsTarget ? resolveTarget(msg.extra, this.options.home_channel, this.def.id).target : '';
+      const text = this.def.format === 'plain' ? markdownToPlainText(msg.text) : msg.text;
+      if (!text.trim()) {
+        throw new HookwiseError('HW_E_DELIVERY', `${this.label}: the agent's answer is empty; nothing to send`, { retryable: false });
+      }
+      const chunks = chunkText(text, this.def.limit);
+      const ids = this.progress.get(msg.deliveryId) ?? [];
+      const runtime = this.runtime(opts.signal);
+      for (let index = ids.length; index < chunks.length; index++) {
+        const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra: msg.extra ?? {}, deliveryId: msg.deliveryId };
+        const id = await this.sendChunk(chunk, runtime);
+        ids.push(id ?? '');
+        this.remember(msg.deliveryId, ids);
+        this.ctx.logger.debug(this.scrub(`${this.label}: sent part ${index + 1}/${chunks.length} of ${msg.deliveryId}${target ? ` to ${target}` : ''}`));
+      }
+      this.progress.delete(msg.deliveryId);
+      return { target: target || this.def.id, ids: ids.filter((id) => id !== '') };
+    });
+  }
+
+  private async sendChunk(chunk: OutgoingChunk, runtime: PlatformRuntime<O>): Promise<string | undefined> {
+    if (this.def.send) return this.def.send(chunk, runtime);
+    const build = this.def.request;
+    if (!build) throw new Error(`${this.def.id}: the platform definition needs request() or send()`);
+    const res = await runtime.call((token) => build({ ...chunk, token }, this.options));
+    return this.def.messageId?.(res);
+  }
+
+  private remember(deliveryId: string, ids: string[]): void {
+    this.progress.delete(deliveryId);
+    this.progress.set(deliveryId, ids);
+    if (this.progress.size > PROGRESS_LIMIT) this.progress.delete(this.progress.keys().next().value as string);
+  }
+
+  /** `withToken` false for the token request itself, which must not wait for a token. */
+  private runtime(signal: AbortSignal, withToken = true): PlatformRuntime<O> {
+    return {
+      options: this.options,
+      signal,
+      logger: this.ctx.logger,
+      scrub: (text) => this.scrub(text),
+      call: (request) => this.exchange(typeof request === 'function' ? request : () => request, signal, withToken),
+    };
+  }
+
+  /** One request with the kit's policies: token refresh once, inline waits on short 429s, error mapping. */
+  private async exchange(build: (token: string | undefined) => HttpRequest, signal: AbortSignal, withToken: boolean): Promise<HttpResponse> {
+    const tokens = withToken ? this.token : undefined;
+    const maxWait = this.def.maxInlineWaitSeconds ?? 30;
+    const maxRetries = this.def.maxInlineRetries ?? 2;
+    const timeoutMs = (this.options.timeout_seconds ?? 15) * 1000;
+    let refreshed = false;
+    let retries = 0;
+    for (;;) {
+      const token = tokens ? await tokens.get(signal) : undefined;
+      const req = build(token);
+      const res = await sendHttp(req, { signal, timeoutMs, scrubber: this.scrubber, label: this.label });
+      const failure = this.def.checkResponse?.(res, this.options) ?? classifyHttpStatus(res);
+      if (!failure) return res;
+      if (failure.kind === 'token_expired' && tokens && !refreshed) {
+        refreshed = true;
+        tokens.invalidate(token);
+        this.ctx.logger.info(`${this.label}: access token expired; fetching a new one`);
+        continue;
+      }
+      const wait = failure.retryAfterSeconds;
+      if (failure.kind === 'rate_limited' && wait !== undefined && wait <= maxWait && retries < maxRetries) {
+        retries++;
+        this.ctx.logger.warn(`${this.label}: rate limited; waiting ${wait}s as the platform asked (inline retry ${retries}/${maxRetries})`);
+        await sleep(wait * 1000, signal);
+        continue;
+      }
+      throw failureToError(failure, { label: this.label, credentialsHint: this.def.credentialsHint, where: describeRequest(req, this.scrubber) });
+    }
+  }
+
+  /** Whatever a plugin hook throws leaves here scrubbed of secrets and as a HookwiseError. */
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isHookwiseError(err)) {
+        const scrubbed = this.scrub(err.message);
+        if (scrubbed === err.message) throw err;
+        throw new HookwiseError(err.code, scrubbed, { retryable: err.retryable, retryAfterSeconds: err.retryAfterSeconds });
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      throw new HookwiseError('HW_E_DELIVERY', this.scrub(`${this.label}: ${message}`), { retryable: true });
+    }
+  }
+}
+
+/** A platform plugin's deliverer contribution: `contributes: [definePlatform({...})]`. */
+export function definePlatform<O extends PlatformOptions>(def: PlatformDefinition<O>): DelivererContribution<O> {
+  return {
+    kind: 'deliverer',
+    id: def.id,
+    description: def.description ?? `Delivers answers to ${def.id} (${def.title}).`,
+    requiresEnabled: true,
+    optionsSchema: def.optionsSchema,
+    create: (options, ctx) => new PlatformDeliverer(def, options, ctx),
+  };
+}

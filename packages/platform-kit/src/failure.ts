@@ -1,0 +1,88 @@
+// How a platform's answer maps onto Hookwise errors. Plugins classify a response into a PlatformFailure
+// (or let the HTTP status decide); the kit turns that into a HookwiseError with the same codes, retry
+// flags and wording for every platform.
+import { HookwiseError } from '@hookwise/core';
+import type { HttpResponse } from './http';
+
+export type FailureKind =
+  /** Credentials rejected: not retryable, the user must fix the config. */
+  | 'auth'
+  /** The chat/channel/number does not exist or the bot may not post there: not retryable. */
+  | 'target'
+  /** The request itself was refused (bad input, too long, unsupported): not retryable. */
+  | 'rejected'
+  /** Throttled: retryable, ideally after retryAfterSeconds. */
+  | 'rate_limited'
+  /** Server error or outage: retryable. */
+  | 'unavailable'
+  /** A cached access token expired: the kit refreshes it once and repeats the request. */
+  | 'token_expired';
+
+export interface PlatformFailure {
+  kind: FailureKind;
+  /** What the platform said, without secrets (the kit scrubs again anyway). */
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
+export function retryAfterFromHeaders(headers: Headers, now: () => number = Date.now): number | undefined {
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - now()) / 1000);
+}
+
+/** The platform's own words from common error body shapes, else the start of the body. */
+export function errorDetail(res: HttpResponse): string {
+  const body = res.json as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object') {
+    for (const key of ['description', 'message', 'error_description', 'errmsg', 'error']) {
+      const value = body[key];
+      if (typeof value === 'string' && value) return value;
+      if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+    }
+  }
+  const text = res.text.trim().replace(/\s+/g, ' ');
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text || '(empty body)';
+}
+
+/** Default mapping by HTTP status; undefined for 2xx. */
+export function classifyHttpStatus(res: HttpResponse, detail: string = errorDetail(res)): PlatformFailure | undefined {
+  const { status } = res;
+  if (status >= 200 && status < 300) return undefined;
+  const message = `HTTP ${status}: ${detail}`;
+  if (status === 401 || status === 403) return { kind: 'auth', message };
+  if (status === 429) return { kind: 'rate_limited', message, retryAfterSeconds: retryAfterFromHeaders(res.headers) };
+  if (status === 408 || status >= 500) return { kind: 'unavailable', message, retryAfterSeconds: retryAfterFromHeaders(res.headers) };
+  return { kind: 'rejected', message };
+}
+
+export interface FailureContext {
+  /** e.g. "platform_01 (Telegram)". */
+  label: string;
+  /** What to do about rejected credentials, e.g. "check platforms.platform_01.token". */
+  credentialsHint: string;
+  /** e.g. "POST https://api.telegram.org/bot[REDACTED]/sendMessage". */
+  where: string;
+}
+
+export function failureToError(failure: PlatformFailure, ctx: FailureContext): HookwiseError {
+  const base = `${ctx.label}: ${ctx.where} failed: ${failure.message}`;
+  const retryAfterSeconds = failure.retryAfterSeconds;
+  switch (failure.kind) {
+    case 'auth':
+    case 'token_expired':
+      return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The credentials were rejected: ${ctx.credentialsHint}`, { retryable: false });
+    case 'target':
+      return new HookwiseError('HW_E_DELIVERY_TARGET', `${base}. Check deliver_extra.chat_id / home_channel and that the bot may post there`, { retryable: false });
+    case 'rejected':
+      return new HookwiseError('HW_E_DELIVERY', `${base}. The request was refused and will not be retried`, { retryable: false });
+    case 'rate_limited':
+      return new HookwiseError('HW_E_DELIVERY', `${base}. Rate limited${retryAfterSeconds !== undefined ? `; retry after ${retryAfterSeconds}s` : ''}`, { retryable: true, retryAfterSeconds });
+    case 'unavailable':
+      return new HookwiseError('HW_E_DELIVERY', `${base}. The service is unavailable; will retry`, { retryable: true, retryAfterSeconds });
+  }
+}

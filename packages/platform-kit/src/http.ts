@@ -1,0 +1,110 @@
+// One HTTP exchange with a platform API on global fetch: JSON/form/text bodies, Basic/Bearer auth, a
+// per-request timeout combined with the caller's AbortSignal, and network failures turned into retryable
+// HookwiseErrors whose messages never carry a secret.
+import { HookwiseError } from '@hookwise/core';
+import type { SecretScrubber } from './secret-scrubber';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpRequest {
+  method?: HttpMethod;
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as application/json. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded; undefined values are left out. */
+  form?: Record<string, string | number | boolean | undefined>;
+  /** Sent as-is (set content-type in headers). */
+  body?: string;
+  basicAuth?: { username: string; password: string };
+  bearer?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body when it is JSON, else undefined. */
+  json: unknown;
+}
+
+export interface HttpSendOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  scrubber: SecretScrubber;
+  /** Prefix for error messages, e.g. "platform_01 (Telegram)". */
+  label: string;
+}
+
+/** "POST https://host/path" with secrets scrubbed and the query string left out (it may carry keys). */
+export function describeRequest(req: Pick<HttpRequest, 'method' | 'url'>, scrubber: SecretScrubber): string {
+  let shown = req.url;
+  try {
+    const url = new URL(req.url);
+    shown = `${url.origin}${url.pathname}`;
+  } catch {
+    // not a URL: show what we have, scrubbed
+  }
+  return `${req.method ?? 'GET'} ${scrubber.scrub(shown)}`;
+}
+
+function encodeBody(req: HttpRequest, headers: Record<string, string>): string | undefined {
+  if (req.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    return JSON.stringify(req.json);
+  }
+  if (req.form !== undefined) {
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(req.form)) if (value !== undefined) params.append(key, String(value));
+    return params.toString();
+  }
+  return req.body;
+}
+
+function networkReason(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+}
+
+export async function sendHttp(req: HttpRequest, opts: HttpSendOptions): Promise<HttpResponse> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'hookwise', ...lowerCaseKeys(req.headers) };
+  if (req.basicAuth) headers.authorization = `Basic ${Buffer.from(`${req.basicAuth.username}:${req.basicAuth.password}`).toString('base64')}`;
+  if (req.bearer) headers.authorization = `Bearer ${req.bearer}`;
+  const body = encodeBody(req, headers);
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = AbortSignal.any([opts.signal, timeout]);
+  const where = describeRequest(req, opts.scrubber);
+  try {
+    const res = await fetch(req.url, { method: req.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal, redirect: 'follow' });
+    const text = await res.text();
+    let json: unknown;
+    if ((text && /json/i.test(res.headers.get('content-type') ?? '')) || /^\s*[{[]/.test(text)) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  } catch (err) {
+    if (opts.signal.aborted) {
+      throw new HookwiseError('HW_E_DELIVERY', `${opts.label}: ${where} was cancelled (gateway shutting down)`, { retryable: true });
+    }
+    if (timeout.aborted) {
+      throw new HookwiseError('HW_E_DELIVERY', `${opts.label}: ${where} timed out after ${opts.timeoutMs / 1000}s; the service may be slow or unreachable (raise timeout_seconds if it is just slow)`, { retryable: true });
+    }
+    throw new HookwiseError('HW_E_DELIVERY', opts.scrubber.scrub(`${opts.label}: could not reach ${where} (${networkReason(err)}); check api_base and the network`), { retryable: true });
+  }
+}
+
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+/** Joins an api_base (with or without a trailing slash) and a path. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
