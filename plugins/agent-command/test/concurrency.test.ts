@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '@hookwise/server';
+import { stringify as stringifyYaml } from 'yaml';
 
 let dir: string;
 let running: RunningGateway | undefined;
@@ -29,26 +30,12 @@ it('never runs more agent commands at once than agent.concurrency, and runs ever
      fs.appendFileSync(${JSON.stringify(seenFile)}, fs.readdirSync(${JSON.stringify(busy)}).length + '\\n');
      setTimeout(() => { fs.rmSync(me); process.stdout.write('done ' + process.env.HOOKWISE_DELIVERY_ID); }, 300);`,
   );
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
-      'platforms:',
-      '  webhook:',
-      '    enabled: true',
-      '    extra:',
-      '      host: 127.0.0.1',
-      '      routes:',
-      '        jobs:',
-      '          secret: INSECURE_NO_AUTH',
-      'agent:',
-      '  runner: command',
-      `  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(agent)}]`,
-      '  concurrency: 2',
-      'store:',
-      '  backend: memory',
-      '',
-    ].join('\n'),
-  );
+  const config = {
+    platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', routes: { jobs: { secret: 'INSECURE_NO_AUTH' } } } } },
+    agent: { runner: 'command', command: [process.execPath, agent], concurrency: 2 },
+    store: { backend: 'memory' },
+  };
+  writeFileSync(join(dir, 'config.yaml'), stringifyYaml(config));
   let logs = '';
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
