@@ -82,7 +82,7 @@ export class SqliteJobQueue implements JobQueue {
           lease_owner = @owner, lease_instance = @instance, lease_until = @until
         WHERE seq = @seq RETURNING *`),
       renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE id = @id AND status = 'running' AND lease_owner = @owner`),
-      saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 0, updated_at = @now WHERE id = @id`),
+      saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 1, updated_at = @now WHERE id = @id`),
       complete: db.prepare(`
         UPDATE jobs SET status = 'done', receipt = @receipt, updated_at = @now, finished_at = @now,
           lease_owner = NULL, lease_instance = NULL, lease_until = NULL
@@ -156,6 +156,7 @@ export class SqliteJobQueue implements JobQueue {
     if ((await this.change(stmt, { ...params, id: jobId })) === 0) throw new Error(`no job ${jobId} in the SQLite store`);
   }
 
+  /** The first delivery attempt runs at once under the same lease, so the delivery step starts at attempt 1. */
   saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
     return this.mustChange(jobId, this.stmt.saveAnswer, { prompt, answer });
   }

@@ -2,3 +2,4 @@ export * from './gateway-harness';
 export * from './recording-server';
 export * from './store-contract';
 export * from './plugin-context';
+export * from './redis-server';
