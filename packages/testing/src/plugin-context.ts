@@ -2,7 +2,7 @@
 // registers with ctx.redact(), without the gateway's own scrubbing unless asked (so tests prove the plugin
 // keeps secrets out of its output by itself).
 import { Writable } from 'node:stream';
-import { createLogger, Redactor, type PluginContext } from '@hookwise/core';
+import { createLogger, isHookwiseError, Redactor, type DeliverOptions, type DeliveryMessage, type HookwiseError, type PluginContext } from '@hookwise/core';
 
 export interface TestPluginContext {
   ctx: PluginContext;
@@ -38,4 +38,24 @@ export function createTestPluginContext(options: { gatewayRedaction?: boolean; e
     },
   };
   return { ctx, logs, redacted, abort: () => controller.abort() };
+}
+
+/** A DeliveryMessage as the worker builds it, for deliverer tests. */
+export function deliveryMessage(text: string, extra: Record<string, string> = {}, deliveryId = 'delivery-1'): DeliveryMessage {
+  return { text, route: 'test-route', event: 'push', deliveryId, extra };
+}
+
+export function deliverOptions(attempt = 1): DeliverOptions {
+  return { signal: new AbortController().signal, attempt };
+}
+
+/** The HookwiseError a promise rejects with; fails the test when it resolves or throws something else. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<HookwiseError> {
+  const outcome = await promise.then(
+    () => ({ resolved: true as const }),
+    (err: unknown) => ({ resolved: false as const, err }),
+  );
+  if (outcome.resolved) throw new Error('expected the call to fail, but it succeeded');
+  if (!isHookwiseError(outcome.err)) throw new Error(`expected a HookwiseError, got: ${String(outcome.err)}`);
+  return outcome.err;
 }
