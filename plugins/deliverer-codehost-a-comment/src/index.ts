@@ -1,1 +1,3 @@
-export {};
+export { default } from './plugin';
+export * from './comment-deliverer';
+export * from './comment-target';

@@ -1,0 +1,96 @@
+// codehost_a_comment: posts the answer as a pull-request comment with the code host's CLI
+// (`gh pr comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
+// comment limit, and turning the CLI's failures into errors that say what to do.
+import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
+import { chunkText } from '@hookwise/platform-kit';
+import { runCli, type CliResult } from './cli-run';
+import { resolveCommentTarget } from './comment-target';
+
+export interface CommentOptions {
+  cli_path: string;
+  timeout_seconds: number;
+}
+
+export const COMMENT_LIMIT = 65536;
+const ID = 'codehost_a_comment';
+
+/** Why a failed run failed, from what the client printed; the client's wording is the only signal. */
+export function explainFailure(result: CliResult, cli: string, target: string): HookwiseError {
+  const said = result.stderr.trim().replace(/\s+/g, ' ').slice(0, 300) || `exit code ${result.exitCode}`;
+  const base = `${ID}: '${cli} pr comment' on ${target} failed: ${said}`;
+  if (result.timedOut) return new HookwiseError('HW_E_DELIVERY', `${base} (timed out; raise platforms.${ID}.timeout_seconds if the host is slow)`, { retryable: true });
+  if (/auth login|not logged|authenticat|HTTP 401|bad credentials|token.*(invalid|expired)/i.test(said)) {
+    return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The client is not authenticated: run '${cli} auth login' as the gateway's user (or set GH_TOKEN in <config_dir>/.env)`, { retryable: false });
+  }
+  if (/HTTP 403|not accessible|permission|must have (push|write|admin)|forbidden/i.test(said)) {
+    return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The account lacks write access: grant it write (or triage) permission on ${target.split('#')[0]}`, { retryable: false });
+  }
+  if (/rate limit|HTTP 429|HTTP 5\d\d|timed? ?out|connection|network|could not resolve host|EOF/i.test(said)) {
+    return new HookwiseError('HW_E_DELIVERY', `${base}. Looks transient; will retry`, { retryable: true });
+  }
+  if (/could not resolve to|not found|no pull requests? found|HTTP 404|HTTP 422/i.test(said)) {
+    return new HookwiseError('HW_E_DELIVERY_TARGET', `${base}. Check deliver_extra.repo and deliver_extra.pr_number`, { retryable: false });
+  }
+  return new HookwiseError('HW_E_DELIVERY', base, { retryable: true });
+}
+
+function cannotStart(err: NodeJS.ErrnoException, cli: string): HookwiseError {
+  if (err.code === 'ENOENT') {
+    return new HookwiseError('HW_E_DELIVERY', `${ID}: the code host client '${cli}' was not found: install it (https://cli.github.com), make sure it is on the gateway's PATH, or set platforms.${ID}.cli_path to its full path`, { retryable: false });
+  }
+  if (err.code === 'EACCES') {
+    return new HookwiseError('HW_E_DELIVERY', `${ID}: '${cli}' is not executable by the gateway's user: fix its permissions or set platforms.${ID}.cli_path`, { retryable: false });
+  }
+  return new HookwiseError('HW_E_DELIVERY', `${ID}: could not start '${cli}': ${err.message}`, { retryable: true });
+}
+
+export function createCommentDeliverer(options: CommentOptions, ctx: PluginContext): Deliverer {
+  const cli = options.cli_path;
+  // The client reads its own credentials (GH_TOKEN, its config); prompts would hang a headless gateway.
+  const env: NodeJS.ProcessEnv = { ...process.env, ...ctx.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' };
+  ctx.redact(env.GH_TOKEN);
+  ctx.redact(env.GITHUB_TOKEN);
+  const sent = new Map<string, string[]>();
+  return {
+    async deliver(msg, opts) {
+      const { repo, prNumber } = resolveCommentTarget(msg.extra);
+      const target = `${repo}#${prNumber}`;
+      if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post`, { retryable: false });
+      const bodies = chunkText(msg.text, COMMENT_LIMIT);
+      // Comments already posted for this delivery are not posted again when the job is retried.
+      const urls = sent.get(msg.deliveryId) ?? [];
+      for (let i = urls.length; i < bodies.length; i++) {
+        const args = ['pr', 'comment', String(prNumber), '--repo', repo, '--body-file', '-'];
+        let result: CliResult;
+        try {
+          result = await runCli(cli, args, { env, stdin: bodies[i], timeoutMs: options.timeout_seconds * 1000, signal: opts.signal });
+        } catch (err) {
+          throw cannotStart(err as NodeJS.ErrnoException, cli);
+        }
+        if (result.exitCode !== 0) throw explainFailure(result, cli, target);
+        urls.push(result.stdout.trim().split('\n').pop() ?? '');
+        sent.set(msg.deliveryId, urls);
+        if (sent.size > 1000) sent.delete(sent.keys().next().value as string);
+        ctx.logger.debug(`${ID}: posted comment ${i + 1}/${bodies.length} on ${target}`);
+      }
+      sent.delete(msg.deliveryId);
+      return { target, ids: urls.filter(Boolean) };
+    },
+  };
+}
+
+export const commentDeliverer: DelivererContribution<CommentOptions> = {
+  kind: 'deliverer',
+  id: ID,
+  description: "Posts the answer as a pull-request comment with the code host's command-line client.",
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      enabled: { type: 'boolean' },
+      cli_path: { type: 'string', minLength: 1, default: 'gh', description: 'The client to run: a name looked up on PATH or a full path.' },
+      timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600, default: 60, description: 'Longest one comment may take.' },
+    },
+  },
+  create: createCommentDeliverer,
+};
