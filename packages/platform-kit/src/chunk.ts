@@ -39,27 +39,52 @@ function findCut(text: string, budget: number): number {
   return code >= 0xd800 && code <= 0xdbff && budget > 1 ? budget - 1 : budget;
 }
 
+/** How a platform counts a message's length: UTF-16 code units (most) or UTF-8 bytes (e.g. WeCom's 2048 bytes). */
+export type LengthUnit = 'utf16' | 'utf8';
+
+/** Length of `text` in `unit`. */
+export function measureText(text: string, unit: LengthUnit = 'utf16'): number {
+  return unit === 'utf8' ? Buffer.byteLength(text, 'utf8') : text.length;
+}
+
+/** Index (in UTF-16 units) of the longest prefix of `text` that fits `budget`; never inside a character. */
+function fittingPrefix(text: string, budget: number, unit: LengthUnit): number {
+  if (unit === 'utf16') return Math.min(budget, text.length);
+  let bytes = 0;
+  let index = 0;
+  while (index < text.length) {
+    const code = text.codePointAt(index)!;
+    // A lone surrogate is encoded as U+FFFD: 3 bytes, like the rest of the BMP above U+07FF.
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > budget) break;
+    bytes += size;
+    index += code >= 0x10000 ? 2 : 1;
+  }
+  return index;
+}
+
 /**
- * Splits `text` into chunks of at most `limit` characters (UTF-16 code units, which is what the platforms
- * count). Text that fits is returned as one chunk, unchanged except for trailing whitespace.
+ * Splits `text` into chunks of at most `limit` characters (UTF-16 code units, which is what most platforms
+ * count; `unit: 'utf8'` counts UTF-8 bytes instead). Text that fits is returned as one chunk, unchanged
+ * except for trailing whitespace.
  */
-export function chunkText(text: string, limit: number): string[] {
+export function chunkText(text: string, limit: number, unit: LengthUnit = 'utf16'): string[] {
   if (!Number.isInteger(limit) || limit < 16) throw new RangeError(`chunk limit must be an integer >= 16, got ${limit}`);
   const chunks: string[] = [];
   let rest = text.replace(/\s+$/, '');
   let state: OpenFence | null = null;
   let prefix = '';
   while (rest.length > 0) {
-    if (prefix.length + rest.length <= limit) {
+    if (measureText(prefix + rest, unit) <= limit) {
       chunks.push(prefix + rest);
       break;
     }
-    const room = limit - prefix.length;
-    let cut = findCut(rest, room);
+    const room = limit - measureText(prefix, unit);
+    let cut = findCut(rest, fittingPrefix(rest, room, unit));
     let end = fenceAfter(rest.slice(0, cut), state);
-    if (end && cut + end.marker.length + 1 > room) {
+    if (end && measureText(rest.slice(0, cut), unit) + end.marker.length + 1 > room) {
       // Make room for the closing fence; the shorter cut may end before the fence opened, which is fine.
-      cut = findCut(rest, room - end.marker.length - 1);
+      cut = findCut(rest, fittingPrefix(rest, room - end.marker.length - 1, unit));
       end = fenceAfter(rest.slice(0, cut), state);
     }
     const piece = rest.slice(0, cut).replace(/\s+$/, '');

@@ -14,7 +14,7 @@ import {
   type Receipt,
 } from '@hookwise/core';
 import { CachedToken, type IssuedToken } from './cached-token';
-import { chunkText } from './chunk';
+import { chunkText, type LengthUnit } from './chunk';
 import { classifyHttpStatus, failureToError, type PlatformFailure } from './failure';
 import { describeRequest, sendHttp, type HttpRequest, type HttpResponse } from './http';
 import { markdownToPlainText } from './markdown';
@@ -58,6 +58,8 @@ export interface PlatformDefinition<O extends PlatformOptions> {
   description?: string;
   /** Longest message the platform accepts, in characters; longer answers are split. */
   limit: number;
+  /** What `limit` counts: UTF-16 code units (default) or UTF-8 bytes (platforms that document byte limits). */
+  limitUnit?: LengthUnit;
   /** "plain": markdown is stripped before chunking (SMS). Default "markdown": sent as written. */
   format?: 'markdown' | 'plain';
   optionsSchema: OptionsSchema;
@@ -151,7 +153,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       if (!text.trim()) {
         throw new HookwiseError('HW_E_DELIVERY', `${this.label}: the agent's answer is empty; nothing to send`, { retryable: false });
       }
-      const chunks = chunkText(text, this.def.limit);
+      const chunks = chunkText(text, this.def.limit, this.def.limitUnit);
       const ids = this.progress.get(msg.deliveryId) ?? [];
       const runtime = this.runtime(opts.signal);
       for (let index = ids.length; index < chunks.length; index++) {

@@ -4,6 +4,7 @@ export * from './chunk';
 export * from './markdown';
 export * from './http';
 export * from './failure';
+export * from './error-code';
 export * from './cached-token';
 export * from './options-schema';
 export * from './define-platform';
