@@ -34,6 +34,9 @@ export interface OutgoingChunk {
   extra: Record<string, string>;
   /** The webhook delivery id: stable across retries, usable for idempotency keys. */
   deliveryId: string;
+  /** Route and event type of the webhook (subjects, titles; idempotency keys, as delivery ids are per route). */
+  route: string;
+  event: string;
   /** Access token from `token`, when the platform defines one. */
   token?: string;
 }
@@ -157,7 +160,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       const ids = this.progress.get(msg.deliveryId) ?? [];
       const runtime = this.runtime(opts.signal);
       for (let index = ids.length; index < chunks.length; index++) {
-        const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra: msg.extra ?? {}, deliveryId: msg.deliveryId };
+        const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra: msg.extra ?? {}, deliveryId: msg.deliveryId, route: msg.route, event: msg.event };
         const id = await this.sendChunk(chunk, runtime);
         ids.push(id ?? '');
         this.remember(msg.deliveryId, ids);

@@ -15,22 +15,25 @@ export interface PlatformSchemaInput {
   /** The plugin's own keys (credentials, ...). */
   properties: Record<string, Record<string, unknown>>;
   required?: string[];
-  /** Default for api_base; omit where the service is self-hosted (api_base is then required). */
-  apiBase?: string;
+  /**
+   * Default for api_base; omit where the service is self-hosted (api_base is then required); `null` where the
+   * platform has no HTTP API at all (SMTP): the key is then not accepted.
+   */
+  apiBase?: string | null;
   /** Further JSON-Schema keywords for the whole object (anyOf, ...). */
   extra?: Record<string, unknown>;
 }
 
 export function platformOptionsSchema(input: PlatformSchemaInput): OptionsSchema {
   const apiBase: Record<string, unknown> = { type: 'string', pattern: '^https?://', description: 'Base URL of the API (override for self-hosted servers or tests).' };
-  if (input.apiBase !== undefined) apiBase.default = input.apiBase;
+  if (typeof input.apiBase === 'string') apiBase.default = input.apiBase;
   return {
     type: 'object',
     additionalProperties: false,
     properties: {
       enabled: { type: 'boolean' },
       home_channel: { type: 'string', minLength: 1, description: 'Target used when deliver_extra.chat_id is not given.' },
-      api_base: apiBase,
+      ...(input.apiBase === null ? {} : { api_base: apiBase }),
       timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 300, default: 15, description: 'Timeout of each HTTP request.' },
       ...input.properties,
     },

@@ -1,0 +1,40 @@
+import type { Deliverer } from '@hookwise/core';
+import { definePlatform, platformOptionsSchema, type OutgoingChunk, type PlatformOptions } from '@hookwise/platform-kit';
+import { createTestPluginContext, deliverOptions } from '@hookwise/testing';
+
+// What a plugin sees of the message besides the text, and the schema of a platform without an HTTP API.
+describe('OutgoingChunk context', () => {
+  it('carries the route and event type of the webhook to request()/send()', async () => {
+    const seen: OutgoingChunk[] = [];
+    const platform = definePlatform<PlatformOptions>({
+      id: 'platform_98',
+      title: 'Recorder',
+      limit: 100,
+      optionsSchema: platformOptionsSchema({ properties: {}, apiBase: null }),
+      secrets: () => [],
+      credentialsHint: 'none',
+      send: async (chunk) => {
+        seen.push(chunk);
+        return `m${chunk.index}`;
+      },
+    });
+    const d = platform.create({ home_channel: 'h' }, createTestPluginContext().ctx) as Deliverer;
+    await d.deliver({ text: 'hello', route: 'ci', event: 'push', deliveryId: 'd-1', extra: {} }, deliverOptions());
+    expect(seen).toEqual([{ text: 'hello', index: 0, count: 1, target: 'h', extra: {}, deliveryId: 'd-1', route: 'ci', event: 'push' }]);
+  });
+});
+
+describe('platformOptionsSchema', () => {
+  it('leaves api_base out entirely with apiBase: null (a platform without an HTTP API)', () => {
+    const schema = platformOptionsSchema({ properties: { host: { type: 'string' } }, required: ['host'], apiBase: null }) as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(schema.properties)).toEqual(['enabled', 'home_channel', 'timeout_seconds', 'host']);
+    expect(schema.required).toEqual(['host']);
+  });
+
+  it('keeps api_base required without a default and optional with one', () => {
+    const required = platformOptionsSchema({ properties: {} }) as { required: string[]; properties: Record<string, { default?: string }> };
+    const withDefault = platformOptionsSchema({ properties: {}, apiBase: 'https://api.example' }) as typeof required;
+    expect(required.required).toEqual(['api_base']);
+    expect([withDefault.required, withDefault.properties.api_base.default]).toEqual([[], 'https://api.example']);
+  });
+});
