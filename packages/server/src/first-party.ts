@@ -5,4 +5,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-verifier-generic',
   '@hookwise/plugin-agent-command',
   '@hookwise/plugin-agent-openai',
+  '@hookwise/plugin-deliverer-platform-06',
 ];
