@@ -5,5 +5,11 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-verifier-generic',
   '@hookwise/plugin-agent-command',
   '@hookwise/plugin-agent-openai',
+  '@hookwise/plugin-deliverer-codehost-a-comment',
+  '@hookwise/plugin-deliverer-platform-01',
+  '@hookwise/plugin-deliverer-platform-02',
+  '@hookwise/plugin-deliverer-platform-03',
+  '@hookwise/plugin-deliverer-platform-04',
+  '@hookwise/plugin-deliverer-platform-05',
   '@hookwise/plugin-deliverer-platform-06',
 ];
