@@ -5,6 +5,7 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-verifier-generic',
   '@hookwise/plugin-agent-command',
   '@hookwise/plugin-agent-openai',
+  '@hookwise/plugin-deliverer-platform-11',
   '@hookwise/plugin-deliverer-codehost-a-comment',
   '@hookwise/plugin-deliverer-platform-01',
   '@hookwise/plugin-deliverer-platform-02',
