@@ -1,0 +1,31 @@
+// `hookwise deliveries replay <delivery-id>`: runs an accepted event again, as a new job with its own delivery id.
+import { Args, Command } from '@oclif/core';
+import type { Job } from '@hookwise/core';
+import { configDirFlag, userMessage } from '../../config-dir';
+import { findDelivery, withDeliveryStore } from '../../delivery-store';
+
+export default class DeliveriesReplay extends Command {
+  static override description = 'Run an accepted event again (agent and delivery) as a new job; the original stays as it is.';
+  static override examples = ['<%= config.bin %> deliveries replay 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
+  static override enableJsonFlag = true;
+  static override args = { id: Args.string({ description: 'Delivery id (or job id) to replay.', required: true }) };
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<{ replayed: string; job: Job }> {
+    const { args, flags } = await this.parse(DeliveriesReplay);
+    let original: Job;
+    let job: Job;
+    try {
+      [original, job] = await withDeliveryStore(flags['config-dir'], async (store) => {
+        const found = await findDelivery(store, args.id);
+        // A new delivery id: destinations that drop repeated ids must not swallow a replay someone asked for.
+        const copy = await store.jobs.enqueue({ route: found.route, event: found.event, payload: found.payload, deliveryId: `${found.deliveryId}-replay-${Date.now()}`, receivedAt: Date.now() });
+        return [found, copy] as const;
+      });
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    this.log(`Replaying ${original.deliveryId} on route '${original.route}' as ${job.deliveryId}; a running gateway picks it up within seconds.`);
+    return { replayed: original.deliveryId, job };
+  }
+}

@@ -1,0 +1,33 @@
+// `hookwise deliveries retry --dead`: puts dead letters back in the queue (a saved answer is delivered, not re-made).
+import { Command, Flags } from '@oclif/core';
+import { configDirFlag, userMessage } from '../../config-dir';
+import { withDeliveryStore } from '../../delivery-store';
+
+export default class DeliveriesRetry extends Command {
+  static override description = 'Retry dead letters: each goes back to the queue at the step where it failed, with fresh attempts.';
+  static override examples = ['<%= config.bin %> deliveries retry --dead', '<%= config.bin %> deliveries retry --dead --route ci'];
+  static override enableJsonFlag = true;
+  static override flags = {
+    'config-dir': configDirFlag,
+    dead: Flags.boolean({ description: 'Retry the dead letters (required: the only kind of job that waits for a manual retry).', required: true }),
+    route: Flags.string({ description: 'Only dead letters of this route.' }),
+  };
+
+  async run(): Promise<{ retried: string[] }> {
+    const { flags } = await this.parse(DeliveriesRetry);
+    let retried: string[];
+    try {
+      retried = await withDeliveryStore(flags['config-dir'], async (store) => {
+        const done: string[] = [];
+        for (const job of await store.jobs.list({ status: 'dead', route: flags.route })) {
+          if (await store.jobs.retryDead(job.id)) done.push(job.deliveryId);
+        }
+        return done;
+      });
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    this.log(retried.length ? `Put ${retried.length} dead letter(s) back in the queue: ${retried.join(', ')}` : 'No dead letters to retry.');
+    return { retried };
+  }
+}

@@ -1,0 +1,31 @@
+// `hookwise deliveries show <delivery-id>`: one job in full: prompt, answer, attempts, errors, timings.
+import { Args, Command } from '@oclif/core';
+import type { Job } from '@hookwise/core';
+import { configDirFlag, userMessage } from '../../config-dir';
+import { findDelivery, isoTime, withDeliveryStore } from '../../delivery-store';
+
+export default class DeliveriesShow extends Command {
+  static override description = 'Show one delivery: its state, prompt, answer, attempts, errors and timings.';
+  static override examples = ['<%= config.bin %> deliveries show 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
+  static override enableJsonFlag = true;
+  static override args = { id: Args.string({ description: 'Delivery id (or job id).', required: true }) };
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<Job> {
+    const { args, flags } = await this.parse(DeliveriesShow);
+    let job: Job;
+    try {
+      job = await withDeliveryStore(flags['config-dir'], (store) => findDelivery(store, args.id));
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    this.log(`Delivery ${job.deliveryId} (job ${job.id})`);
+    this.log(`  route: ${job.route}   event: ${job.event || '-'}   status: ${job.status}   step: ${job.step}   attempts: ${job.attempts}`);
+    this.log(`  received: ${isoTime(job.receivedAt)}   updated: ${isoTime(job.updatedAt)}   finished: ${isoTime(job.finishedAt)}${job.status === 'pending' ? `   next run: ${isoTime(job.runAt)}` : ''}`);
+    for (const e of job.errors) this.log(`  error: ${isoTime(e.at)} ${e.step} attempt ${e.attempt}${e.retryable ? '' : ' (not retryable)'}: ${e.message}`);
+    if (job.receipt !== undefined) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
+    this.log(`\nPrompt:\n${job.prompt ?? '(not rendered yet)'}`);
+    this.log(`\nAnswer:\n${job.answer ?? '(no answer yet)'}`);
+    return job;
+  }
+}
