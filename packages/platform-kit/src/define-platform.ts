@@ -90,6 +90,8 @@ export interface PlatformDefinition<O extends PlatformOptions> {
   start?(runtime: PlatformRuntime<O>): Promise<void>;
   /** Short-lived access tokens: how to get one. The kit caches it and refreshes once on `token_expired`. */
   token?(runtime: PlatformRuntime<O>): Promise<IssuedToken>;
+  /** Whether `token` applies to these options; false e.g. for a webhook mode next to an app mode. Default true. */
+  needsToken?(options: O): boolean;
   /** Longest Retry-After the kit waits for inside one delivery before handing back to the worker. Default 30. */
   maxInlineWaitSeconds?: number;
   /** How many times one request is repeated inline after a 429. Default 2. */
@@ -129,7 +131,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     if (problems.length) {
       throw new HookwiseError('HW_E_CONFIG', `platforms.${def.id}: ${problems.join('; ')}`, { retryable: false });
     }
-    if (def.token) {
+    if (def.token && (def.needsToken?.(options) ?? true)) {
       const issue = def.token;
       this.token = new CachedToken(async (signal) => {
         const issued = await issue(this.runtime(signal, false));

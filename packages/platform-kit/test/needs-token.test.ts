@@ -1,0 +1,43 @@
+import type { Deliverer } from '@hookwise/core';
+import { definePlatform, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/platform-kit';
+import { createTestPluginContext, deliverOptions, deliveryMessage, startRecordingServer } from '@hookwise/testing';
+
+// A platform with an app mode (token) and a webhook mode (none), as the enterprise messengers have.
+interface Options extends PlatformOptions {
+  api_base: string;
+  webhook?: boolean;
+}
+const platform = definePlatform<Options>({
+  id: 'platform_98',
+  title: 'Two modes',
+  limit: 100,
+  optionsSchema: platformOptionsSchema({ properties: { webhook: { type: 'boolean' } } }),
+  secrets: () => [],
+  credentialsHint: 'check platforms.platform_98',
+  needsTarget: () => false,
+  needsToken: (o) => !o.webhook,
+  token: async ({ call, options }) => {
+    const res = await call({ url: joinUrl(options.api_base, 'token') });
+    return { token: (res.json as { token: string }).token };
+  },
+  request: (chunk, o) => ({ method: 'POST', url: joinUrl(o.api_base, o.webhook ? 'hook' : 'send'), json: { text: chunk.text, token: chunk.token ?? null } }),
+});
+
+describe('needsToken', () => {
+  it('fetches no token for options that do not use one, and does for those that do', async () => {
+    const server = await startRecordingServer((req) => ({ json: req.path === '/token' ? { token: 'tok-123456' } : {} }));
+    try {
+      const hook = platform.create({ api_base: server.url, webhook: true }, createTestPluginContext().ctx) as Deliverer;
+      await hook.deliver(deliveryMessage('hi'), deliverOptions());
+      const app = platform.create({ api_base: server.url }, createTestPluginContext().ctx) as Deliverer;
+      await app.deliver(deliveryMessage('hi'), deliverOptions());
+      expect(server.requests.map((r) => [r.path, r.json ?? null])).toEqual([
+        ['/hook', { text: 'hi', token: null }],
+        ['/token', null],
+        ['/send', { text: 'hi', token: 'tok-123456' }],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
