@@ -13,4 +13,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-04',
   '@hookwise/plugin-deliverer-platform-05',
   '@hookwise/plugin-deliverer-platform-06',
+  '@hookwise/plugin-deliverer-platform-07',
 ];
