@@ -14,4 +14,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-05',
   '@hookwise/plugin-deliverer-platform-06',
   '@hookwise/plugin-deliverer-platform-07',
+  '@hookwise/plugin-deliverer-platform-12',
 ];
