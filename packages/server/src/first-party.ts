@@ -15,4 +15,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-06',
   '@hookwise/plugin-deliverer-platform-07',
   '@hookwise/plugin-deliverer-platform-12',
+  '@hookwise/plugin-deliverer-platform-08',
 ];
