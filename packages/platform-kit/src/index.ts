@@ -6,5 +6,8 @@ export * from './http';
 export * from './failure';
 export * from './error-code';
 export * from './cached-token';
+export * from './token-answer';
 export * from './options-schema';
 export * from './define-platform';
+export * from './delivery-key';
+export * from './chunk-template';

@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import { definePlatform, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/platform-kit';
+import { definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/platform-kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, startRecordingServer } from '@hookwise/testing';
 
 // A platform with an app mode (token) and a webhook mode (none), as the enterprise messengers have.
@@ -39,5 +39,16 @@ describe('needsToken', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('issuedTokenFrom', () => {
+  const answer = (json: unknown) => ({ status: 200, headers: new Headers(), text: JSON.stringify(json), json });
+  it('reads the token and its lifetime from the named fields', () => {
+    expect(issuedTokenFrom(answer({ access_token: 'abc', expires_in: 7200 }), { token: 'access_token', expiresIn: 'expires_in' }, 'x')).toEqual({ token: 'abc', expiresInSeconds: 7200 });
+    expect(issuedTokenFrom(answer({ tenant_access_token: 't-1' }), { token: 'tenant_access_token', expiresIn: 'expire' }, 'x')).toEqual({ token: 't-1', expiresInSeconds: undefined });
+  });
+  it('fails retryably when the answer has no token', () => {
+    expect(() => issuedTokenFrom(answer({ errcode: 0 }), { token: 'access_token', expiresIn: 'expires_in' }, 'platform_99 (X)')).toThrow('platform_99 (X): the token answer has no access_token');
   });
 });

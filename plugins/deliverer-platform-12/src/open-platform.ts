@@ -3,8 +3,7 @@
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
 // Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.
 import { createHash, createHmac } from 'node:crypto';
-import { HookwiseError } from '@hookwise/core';
-import { checkErrorCode, definePlatform, errorCodeOf, joinUrl, platformOptionsSchema, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
 
 export interface OpenPlatformOptions extends PlatformOptions {
   api_base: string;
@@ -100,11 +99,7 @@ export const openPlatform = definePlatform<OpenPlatformOptions>({
       headers: { 'content-type': 'application/json; charset=utf-8' },
       json: { app_id: options.app_id, app_secret: options.app_secret },
     });
-    const body = res.json as { tenant_access_token?: string; expire?: number } | undefined;
-    if (!body?.tenant_access_token) {
-      throw new HookwiseError('HW_E_DELIVERY', 'platform_12 (Feishu/Lark): the token answer has no tenant_access_token', { retryable: true });
-    }
-    return { token: body.tenant_access_token, expiresInSeconds: body.expire };
+    return issuedTokenFrom(res, { token: 'tenant_access_token', expiresIn: 'expire' }, 'platform_12 (Feishu/Lark)');
   },
   request(chunk, o) {
     if (o.webhook_url) {
