@@ -9,3 +9,5 @@ export * from './cached-token';
 export * from './token-answer';
 export * from './options-schema';
 export * from './define-platform';
+export * from './delivery-key';
+export * from './chunk-template';

@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import { definePlatform, platformOptionsSchema, type OutgoingChunk, type PlatformOptions } from '@hookwise/platform-kit';
+import { definePlatform, deliveryKey, platformOptionsSchema, renderChunkTemplate, type OutgoingChunk, type PlatformOptions } from '@hookwise/platform-kit';
 import { createTestPluginContext, deliverOptions } from '@hookwise/testing';
 
 // What a plugin sees of the message besides the text, and the schema of a platform without an HTTP API.
@@ -36,5 +36,27 @@ describe('platformOptionsSchema', () => {
     const withDefault = platformOptionsSchema({ properties: {}, apiBase: 'https://api.example' }) as typeof required;
     expect(required.required).toEqual(['api_base']);
     expect([withDefault.required, withDefault.properties.api_base.default]).toEqual([[], 'https://api.example']);
+  });
+});
+
+describe('deliveryKey', () => {
+  it('is the same for the same chunk of the same delivery, and differs by route, delivery id and index', () => {
+    const key = deliveryKey({ route: 'ci', deliveryId: 'd-1', index: 0 });
+    expect(key).toMatch(/^[0-9a-f]{32}\.0$/);
+    expect(deliveryKey({ route: 'ci', deliveryId: 'd-1', index: 0 })).toBe(key);
+    expect(deliveryKey({ route: 'ci', deliveryId: 'd-1', index: 1 })).toBe(key.replace(/\.0$/, '.1'));
+    expect(deliveryKey({ route: 'ci', deliveryId: 'd-2', index: 0 })).not.toBe(key);
+    expect(deliveryKey({ route: 'cd', deliveryId: 'd-1', index: 0 })).not.toBe(key);
+    expect(deliveryKey({ route: 'ci', deliveryId: 'd-1', index: 2 }, '-')).toBe(`${key.slice(0, 32)}-2`);
+  });
+});
+
+describe('renderChunkTemplate', () => {
+  const chunk = { route: 'ci', event: 'push', deliveryId: 'd-1', index: 0, count: 1 };
+  it('fills {route}, {event} and {delivery_id} and leaves other placeholders as written', () => {
+    expect(renderChunkTemplate('[{route}] {event} {delivery_id} {repo.name}', chunk)).toBe('[ci] push d-1 {repo.name}');
+  });
+  it('numbers the parts of a split answer', () => {
+    expect(renderChunkTemplate('{route}', { ...chunk, index: 1, count: 3 })).toBe('ci (2/3)');
   });
 });

@@ -1,11 +1,11 @@
 // platform_07: the Matrix client-server API. Each chunk is an m.room.message (m.text, with the markdown
 // rendered to org.matrix.custom.html) sent with PUT .../send/m.room.message/{txnId}; the transaction id is
 // derived from route, delivery id and chunk index, so the homeserver drops a retried chunk it already has.
-import { createHash } from 'node:crypto';
 import { HookwiseError } from '@hookwise/core';
 import {
   classifyHttpStatus,
   definePlatform,
+  deliveryKey,
   joinUrl,
   markdownToHtml,
   platformOptionsSchema,
@@ -30,8 +30,7 @@ export const MESSAGE_LIMIT = 8000;
 
 /** The same chunk of the same delivery always gets the same id: a retry is deduplicated by the homeserver. */
 export function transactionId(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'index'>): string {
-  const digest = createHash('sha256').update(`${chunk.route}\0${chunk.deliveryId}`).digest('hex').slice(0, 32);
-  return `hookwise.${digest}.${chunk.index}`;
+  return `hookwise.${deliveryKey(chunk)}`;
 }
 
 interface MatrixError {
