@@ -16,4 +16,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-07',
   '@hookwise/plugin-deliverer-platform-12',
   '@hookwise/plugin-deliverer-platform-08',
+  '@hookwise/plugin-deliverer-platform-13',
 ];
