@@ -17,4 +17,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-12',
   '@hookwise/plugin-deliverer-platform-08',
   '@hookwise/plugin-deliverer-platform-13',
+  '@hookwise/plugin-deliverer-platform-09',
 ];
