@@ -1,0 +1,73 @@
+// platform_14: WeChat Official Account customer-service messages. An access token from app_id/app_secret
+// (`/cgi-bin/token`), then `POST /cgi-bin/message/custom/send?access_token=...` with
+// `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.
+import { checkErrorCode, definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+
+export interface OfficialAccountOptions extends PlatformOptions {
+  api_base: string;
+  app_id: string;
+  app_secret: string;
+}
+
+export const DEFAULT_API_BASE = 'https://api.weixin.qq.com';
+/** Parts of at most 2048 UTF-8 bytes, the text size WeChat's message APIs accept. */
+export const MESSAGE_LIMIT = 2048;
+
+function apiUrl(base: string, path: string, query: Record<string, string>): string {
+  const url = new URL(joinUrl(base, path));
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure | undefined {
+  return checkErrorCode(res, {
+    codeField: 'errcode',
+    messageField: 'errmsg',
+    kinds: {
+      token_expired: [40001, 40014, 41001, 42001],
+      rate_limited: [45047, 45009],
+      unavailable: [-1],
+      auth: [40013, 40125, 40164, 48001],
+      target: [40003, 43004],
+    },
+    explanations: {
+      45015: 'Reply window closed: customer-service messages reach a user only within 48 hours of their last message or interaction with the account; they must write to the account first. Not retried',
+      45047: 'Too many customer-service messages to this user since their last interaction',
+      40164: "The gateway's IP is not in the account's IP whitelist (Settings and Development > Basic Configuration)",
+      48001: 'The account lacks the customer-service message permission (a verified service account is needed)',
+      43004: 'The user does not follow the account',
+    },
+  });
+}
+
+export const officialAccountPlatform = definePlatform<OfficialAccountOptions>({
+  id: 'platform_14',
+  title: 'WeChat Official Account',
+  description: 'Sends answers to a follower of a WeChat Official Account as customer-service messages.',
+  limit: MESSAGE_LIMIT,
+  limitUnit: 'utf8',
+  optionsSchema: platformOptionsSchema({
+    apiBase: DEFAULT_API_BASE,
+    properties: {
+      app_id: { type: 'string', minLength: 4, description: 'AppID of the Official Account.' },
+      app_secret: { type: 'string', minLength: 8, description: 'AppSecret of the Official Account.' },
+    },
+    required: ['app_id', 'app_secret'],
+  }),
+  secrets: (o) => [o.app_secret],
+  credentialsHint: 'check platforms.platform_14.app_id / app_secret (Settings and Development > Basic Configuration) and the IP whitelist',
+  async token({ call, options }) {
+    const res = await call({ url: apiUrl(options.api_base, '/cgi-bin/token', { grant_type: 'client_credential', appid: options.app_id, secret: options.app_secret }) });
+    return issuedTokenFrom(res, { token: 'access_token', expiresIn: 'expires_in' }, 'platform_14 (WeChat Official Account)');
+  },
+  request: (chunk, o) => ({
+    method: 'POST',
+    url: apiUrl(o.api_base, '/cgi-bin/message/custom/send', { access_token: chunk.token ?? '' }),
+    json: { touser: chunk.target, msgtype: 'text', text: { content: chunk.text } },
+  }),
+  checkResponse: checkOfficialAccountResponse,
+  async start({ call, options, logger }) {
+    await call((token) => ({ url: apiUrl(options.api_base, '/cgi-bin/get_api_domain_ip', { access_token: token ?? '' }) }));
+    logger.info('platform_14 (WeChat Official Account): app credentials accepted');
+  },
+});
