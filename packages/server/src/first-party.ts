@@ -18,4 +18,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-08',
   '@hookwise/plugin-deliverer-platform-13',
   '@hookwise/plugin-deliverer-platform-09',
+  '@hookwise/plugin-deliverer-platform-14',
 ];
