@@ -1,0 +1,42 @@
+// Every first-party plugin the server ships: its package.json "hookwise" field says what it contributes
+// (so `hookwise plugins list` can read it without running plugin code) and the package is publishable.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIRST_PARTY_PLUGINS } from '@hookwise/server';
+import { describePluginManifestContract, type PluginPackageJson } from '../src/manifest-contract';
+
+const root = join(__dirname, '..', '..', '..');
+const serverPackage = JSON.parse(readFileSync(join(root, 'packages', 'server', 'package.json'), 'utf8')) as PluginPackageJson;
+
+describe('first-party plugins', () => {
+  it('are all dependencies of @hookwise/server, so installing the server installs them', () => {
+    for (const name of FIRST_PARTY_PLUGINS) expect(serverPackage.dependencies).toHaveProperty([name]);
+  });
+});
+
+for (const name of FIRST_PARTY_PLUGINS) {
+  const folder = name.replace('@hookwise/plugin-', '');
+  const pkg = JSON.parse(readFileSync(join(root, 'plugins', folder, 'package.json'), 'utf8')) as PluginPackageJson;
+  // Resolved through jest's moduleNameMapper to the plugin's src.
+  describePluginManifestContract(pkg, () => require(name) as unknown);
+}
+
+describe('every workspace package', () => {
+  const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+  const { readdirSync, existsSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
+  // Plugins still being written join this check when the server starts shipping them.
+  const shipped = new Set(FIRST_PARTY_PLUGINS.map((name) => name.replace('@hookwise/plugin-', '')));
+  const dirs = [
+    ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)),
+    ...[...shipped].map((name) => join(root, 'plugins', name)),
+  ].filter((dir) => existsSync(join(dir, 'package.json')));
+
+  it.each(dirs)('%s ships README.md and a LICENSE equal to the root one (node scripts/sync-license.js)', (dir) => {
+    expect(existsSync(join(dir, 'README.md'))).toBe(true);
+    expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(license);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PluginPackageJson;
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'LICENSE']));
+    expect(pkg.main).toBe('dist/index.js');
+    expect(pkg.types).toBe('dist/index.d.ts');
+  });
+});
