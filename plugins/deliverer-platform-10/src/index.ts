@@ -1,1 +1,3 @@
-export {};
+export { default } from './plugin';
+export * from './smtp-mail';
+export * from './smtp-failure';
