@@ -19,4 +19,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-13',
   '@hookwise/plugin-deliverer-platform-09',
   '@hookwise/plugin-deliverer-platform-14',
+  '@hookwise/plugin-deliverer-platform-10',
 ];
