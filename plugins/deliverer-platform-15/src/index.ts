@@ -1,1 +1,2 @@
-export {};
+export { default } from './plugin';
+export * from './server-api';

@@ -1,0 +1,73 @@
+// platform_15: a BlueBubbles server (iMessage bridged through a Mac). `POST /api/v1/message/text?password=...`
+// with `{chatGuid, tempGuid, message, method?}`; answers `{status, message, data, error?}`. The password rides
+// in the query string, so it is registered as a secret and never shown.
+import { createHash } from 'node:crypto';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+
+export interface ServerApiOptions extends PlatformOptions {
+  api_base: string;
+  password: string;
+  /** "apple-script" (default on the server) or "private-api". */
+  method?: 'apple-script' | 'private-api';
+}
+
+/** iMessage has no small hard limit; parts of 10,000 characters stay readable on a phone. */
+export const MESSAGE_LIMIT = 10000;
+
+/** The same delivery part always gets the same tempGuid: the server refuses a second copy while the first is queued. */
+export function tempGuid(deliveryId: string, index: number): string {
+  return `hookwise-${createHash('sha256').update(`${deliveryId}\n${index}`).digest('hex').slice(0, 32)}`;
+}
+
+function apiUrl(o: ServerApiOptions, path: string): string {
+  const url = new URL(joinUrl(o.api_base, path));
+  url.searchParams.set('password', o.password);
+  return url.toString();
+}
+
+interface ServerAnswer {
+  status?: number;
+  message?: string;
+  data?: { guid?: string } | unknown;
+  error?: { type?: string; message?: string };
+}
+
+export function checkServerResponse(res: HttpResponse): PlatformFailure | undefined {
+  const body = res.json as ServerAnswer | undefined;
+  const status = typeof body?.status === 'number' ? body.status : res.status;
+  if (status < 300 && !body?.error) return classifyHttpStatus(res);
+  const said = [body?.message, body?.error?.message].filter((v) => v).join(': ') || res.text.slice(0, 200);
+  const message = `status ${status}: ${said}`;
+  if (status === 401 || status === 403) return { kind: 'auth', message };
+  if (status === 404) return { kind: 'target', message };
+  if (status >= 500) return { kind: 'unavailable', message };
+  return classifyHttpStatus({ ...res, status }, said) ?? { kind: 'rejected', message };
+}
+
+export const serverApiPlatform = definePlatform<ServerApiOptions>({
+  id: 'platform_15',
+  title: 'BlueBubbles',
+  description: 'Sends answers as iMessages through a BlueBubbles server.',
+  limit: MESSAGE_LIMIT,
+  optionsSchema: platformOptionsSchema({
+    // no default: the server is self-hosted, api_base is required
+    properties: {
+      password: { type: 'string', minLength: 1, description: 'The BlueBubbles server password.' },
+      method: { type: 'string', enum: ['apple-script', 'private-api'], description: 'Send method; default: the server decides (AppleScript).' },
+    },
+    required: ['password'],
+  }),
+  secrets: (o) => [o.password],
+  credentialsHint: 'check platforms.platform_15.password (BlueBubbles Server > Settings > Server Password)',
+  request: (chunk, o) => ({
+    method: 'POST',
+    url: apiUrl(o, '/api/v1/message/text'),
+    json: { chatGuid: chunk.target, tempGuid: tempGuid(chunk.deliveryId, chunk.index), message: chunk.text, ...(o.method ? { method: o.method } : {}) },
+  }),
+  checkResponse: checkServerResponse,
+  messageId: (res) => ((res.json as ServerAnswer | undefined)?.data as { guid?: string } | undefined)?.guid,
+  async start({ call, options, logger }) {
+    await call({ url: apiUrl(options, '/api/v1/ping') });
+    logger.info('platform_15 (BlueBubbles): server reachable and password accepted');
+  },
+});
