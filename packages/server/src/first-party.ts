@@ -20,4 +20,5 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-09',
   '@hookwise/plugin-deliverer-platform-14',
   '@hookwise/plugin-deliverer-platform-10',
+  '@hookwise/plugin-deliverer-platform-15',
 ];
