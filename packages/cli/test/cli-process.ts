@@ -1,6 +1,7 @@
 // Test helpers: run the built `hookwise` binary as a real child process, and sign requests like a sender would.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,8 @@ export function runCli(args: string[], home: string, env: NodeJS.ProcessEnv = {}
     const child = execFile(
       process.execPath,
       [CLI_BIN, ...args],
-      { env: { ...process.env, HOOKWISE_HOME: home, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', ...env }, timeout: 20_000 },
+      // OCLIF_COLUMNS: oclif wraps error text at the terminal width; one line per message keeps assertions simple.
+      { env: { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', ...env }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -53,6 +55,15 @@ export function logCapture(): { stream: Writable; lines: string[] } {
     },
   });
   return { stream, lines };
+}
+
+/** A loopback port that was free a moment ago (nothing listens on it now). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** POSTs a JSON body signed with the generic X-Webhook-Signature header. */

@@ -27,11 +27,12 @@ export function writeFileAtomic(file: string, text: string, mode = 0o600): void 
   }
 }
 
-// Ten processes starting at once must all get their turn: retry for several seconds with jittered backoff.
+// Ten processes starting at once on a busy machine must all get their turn: the lock is held for a few
+// milliseconds only, so waiting up to about a minute with jittered backoff is cheap and never loses a write.
 const LOCK_OPTIONS = {
   realpath: false,
   stale: 10_000,
-  retries: { retries: 60, factor: 1.3, minTimeout: 20, maxTimeout: 250, randomize: true },
+  retries: { retries: 120, factor: 1.3, minTimeout: 20, maxTimeout: 500, randomize: true },
 };
 
 /**
