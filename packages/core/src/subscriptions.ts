@@ -109,8 +109,17 @@ export class SubscriptionSource implements RouteSource {
   /** Stat signature of the file version last read; 'missing' when there is none. */
   private version?: string;
 
-  constructor(private readonly options: SubscriptionSourceOptions) {
+  constructor(private options: SubscriptionSourceOptions) {
     this.file = subscriptionsPath(options.configDir);
+  }
+
+  /**
+   * Sets the per-route check once the gateway exists (it is built after its route source), e.g.
+   * `source.setCheck((route) => gateway.routeProblems(route))`; the file is read again with the new check.
+   */
+  setCheck(check: (route: Route) => string[]): void {
+    this.options = { ...this.options, check };
+    this.version = undefined;
   }
 
   current(): ReadonlyMap<string, Route> {

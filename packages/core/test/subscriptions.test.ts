@@ -161,6 +161,15 @@ describe('SubscriptionSource', () => {
     expect([...source.current().keys()]).toEqual(['fine']);
     expect(lines.map((l) => l.message).join('\n')).toContain("route 'chat': unknown deliver type 'platform_99'");
   });
+
+  it('re-reads the file with a check set after construction', () => {
+    const { logger } = capturingLogger();
+    writeEntries({ fine: entry(), chat: entry({ deliver: 'platform_99' }) });
+    const source = createSubscriptionSource({ configDir: dir, logger });
+    expect([...source.current().keys()]).toEqual(['fine', 'chat']);
+    source.setCheck((route) => (route.deliver === 'log' ? [] : ['not registered']));
+    expect([...source.current().keys()]).toEqual(['fine']);
+  });
 });
 
 describe('updateSubscriptions', () => {
