@@ -1,11 +1,20 @@
 // In-memory stores: the lru-cache delivery-id cache, a fixed-window rate limiter and a job queue.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import type { DeliveryIdCache, Job, JobError, JobFilter, JobInput, JobQueue, RateLimiter, RateWindow, Store } from './types';
 
 export const DELIVERY_ID_TTL_MS = 60 * 60 * 1000;
 export const RATE_WINDOW_MS = 60 * 1000;
+
+/**
+ * The cache key of (route, id): 16 bytes of SHA-256 as a latin1 string. Senders choose ids of any length, and
+ * a million plain `route\0id` keys took about 3× the memory (docs/performance.md); a 128-bit digest keeps
+ * memory per remembered id flat, with collisions out of reach.
+ */
+function idKey(route: string, deliveryId: string): string {
+  return createHash('sha256').update(route).update('\u0000').update(deliveryId).digest().toString('latin1', 0, 16);
+}
 
 export class MemoryDeliveryIdCache implements DeliveryIdCache {
   private readonly seen: LRUCache<string, true>;
@@ -16,14 +25,14 @@ export class MemoryDeliveryIdCache implements DeliveryIdCache {
   }
 
   async claim(route: string, deliveryId: string): Promise<boolean> {
-    const key = `${route}\u0000${deliveryId}`;
+    const key = idKey(route, deliveryId);
     if (this.seen.has(key)) return false;
     this.seen.set(key, true);
     return true;
   }
 
   async release(route: string, deliveryId: string): Promise<void> {
-    this.seen.delete(`${route}\u0000${deliveryId}`);
+    this.seen.delete(idKey(route, deliveryId));
   }
 
   get size(): number {
@@ -68,36 +77,69 @@ interface Lease {
   until: number;
 }
 
+/** How many finished (done) jobs the memory queue keeps for get()/list(); dead letters are always kept. */
+export const MEMORY_DONE_JOBS_KEPT = 1_000;
+
 export class MemoryJobQueue implements JobQueue {
   private readonly jobs = new Map<string, Job>();
+  // Index sets by status, so that lease() and pendingCount() never walk finished jobs: under a flood the
+  // queue would otherwise get slower (and bigger) with every accepted event.
+  private readonly waiting = new Set<string>();
+  private readonly running = new Set<string>();
+  private readonly done = new Set<string>();
   private readonly leases = new Map<string, Lease>();
   private readonly events = new EventEmitter();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(private readonly now: () => number = Date.now, private readonly doneKept = MEMORY_DONE_JOBS_KEPT) {
     this.events.setMaxListeners(0);
+  }
+
+  /** Moves a job to a status and keeps the index sets in step; old done jobs beyond the bound are forgotten. */
+  private setStatus(job: Job, status: Job['status']): void {
+    this.waiting.delete(job.id);
+    this.running.delete(job.id);
+    this.done.delete(job.id);
+    job.status = status;
+    if (status === 'pending') this.waiting.add(job.id);
+    else if (status === 'running') this.running.add(job.id);
+    else if (status === 'done') {
+      this.done.add(job.id);
+      if (this.done.size > this.doneKept) {
+        const oldest = this.done.values().next().value as string;
+        this.done.delete(oldest);
+        this.jobs.delete(oldest);
+      }
+    }
   }
 
   async enqueue(input: JobInput): Promise<Job> {
     const at = this.now();
     const job: Job = { ...input, id: randomUUID(), status: 'pending', attempts: 0, step: 'agent', errors: [], runAt: at, createdAt: at, updatedAt: at };
     this.jobs.set(job.id, job);
+    this.waiting.add(job.id);
     this.events.emit('ready');
-    return structuredClone(job);
+    // A shallow copy: the payload is the caller's own object, and deep-copying it per request costs more than the rest.
+    return { ...job, errors: [] };
   }
 
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
     const now = this.now();
-    for (const job of this.jobs.values()) {
-      const lease = this.leases.get(job.id);
-      const due = job.status === 'pending' && job.runAt <= now;
-      const orphaned = job.status === 'running' && lease !== undefined && lease.until <= now;
-      if (!due && !orphaned) continue;
-      job.status = 'running';
+    const take = (job: Job): Job => {
+      this.setStatus(job, 'running');
       job.attempts += 1;
       job.updatedAt = now;
       this.leases.set(job.id, { owner, until: now + leaseMs });
       return structuredClone(job);
+    };
+    for (const id of this.waiting) {
+      const job = this.jobs.get(id);
+      if (job && job.runAt <= now) return take(job);
+    }
+    for (const id of this.running) {
+      const lease = this.leases.get(id);
+      const job = this.jobs.get(id);
+      if (job && lease !== undefined && lease.until <= now) return take(job);
     }
     this.scheduleWake(now);
     return undefined;
@@ -106,7 +148,10 @@ export class MemoryJobQueue implements JobQueue {
   /** Wakes idle workers when the earliest delayed retry becomes due. */
   private scheduleWake(now: number): void {
     let next = Infinity;
-    for (const job of this.jobs.values()) if (job.status === 'pending' && job.runAt > now) next = Math.min(next, job.runAt);
+    for (const id of this.waiting) {
+      const runAt = this.jobs.get(id)?.runAt ?? Infinity;
+      if (runAt > now) next = Math.min(next, runAt);
+    }
     if (next === Infinity) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.events.emit('ready'), Math.max(0, next - now));
@@ -135,8 +180,9 @@ export class MemoryJobQueue implements JobQueue {
   async complete(jobId: string, receipt: unknown): Promise<void> {
     const job = this.mustGet(jobId);
     const at = this.now();
-    Object.assign(job, { status: 'done', receipt, updatedAt: at, finishedAt: at });
+    Object.assign(job, { receipt, updatedAt: at, finishedAt: at });
     this.leases.delete(jobId);
+    this.setStatus(job, 'done');
   }
 
   async fail(jobId: string, error: JobError, retryAt: number | null): Promise<void> {
@@ -146,10 +192,10 @@ export class MemoryJobQueue implements JobQueue {
     job.updatedAt = at;
     this.leases.delete(jobId);
     if (retryAt === null) {
-      job.status = 'dead';
+      this.setStatus(job, 'dead');
       job.finishedAt = at;
     } else {
-      job.status = 'pending';
+      this.setStatus(job, 'pending');
       job.runAt = retryAt;
       this.scheduleWake(at);
     }
@@ -158,7 +204,7 @@ export class MemoryJobQueue implements JobQueue {
   async release(jobId: string): Promise<void> {
     const job = this.mustGet(jobId);
     if (job.status !== 'running') return;
-    job.status = 'pending';
+    this.setStatus(job, 'pending');
     job.attempts = Math.max(0, job.attempts - 1);
     this.leases.delete(jobId);
     this.events.emit('ready');
@@ -167,15 +213,14 @@ export class MemoryJobQueue implements JobQueue {
   async retryDead(jobId: string): Promise<boolean> {
     const job = this.jobs.get(jobId);
     if (!job || job.status !== 'dead') return false;
-    Object.assign(job, { status: 'pending', attempts: 0, runAt: this.now(), updatedAt: this.now(), finishedAt: undefined });
+    Object.assign(job, { attempts: 0, runAt: this.now(), updatedAt: this.now(), finishedAt: undefined });
+    this.setStatus(job, 'pending');
     this.events.emit('ready');
     return true;
   }
 
   async pendingCount(): Promise<number> {
-    let n = 0;
-    for (const job of this.jobs.values()) if (job.status === 'pending' || job.status === 'running') n += 1;
-    return n;
+    return this.waiting.size + this.running.size;
   }
 
   async get(id: string): Promise<Job | undefined> {
