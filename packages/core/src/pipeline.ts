@@ -56,8 +56,25 @@ export function readDeliveryId(headers: HeaderMap): string | undefined {
   return headerValue(headers, 'x-codehosta-delivery') ?? headerValue(headers, 'x-request-id');
 }
 
+/** How long a pending-job count may be reused while it stays well under the backpressure limit. */
+const PENDING_COUNT_REUSE_MS = 250;
+
 export class WebhookPipeline {
+  // The last pending count from the store, when it was read, and how many jobs this pipeline enqueued since:
+  // count + added is an upper bound, so the store (a COUNT query in SQLite) is asked only when that bound
+  // nears the limit or is older than PENDING_COUNT_REUSE_MS, not on every request.
+  private pending = { count: 0, at: -Infinity, added: 0 };
+
   constructor(private readonly deps: PipelineDeps) {}
+
+  private async overBackpressureLimit(): Promise<boolean> {
+    const { store, limits } = this.deps;
+    const now = Date.now();
+    const bound = this.pending.count + this.pending.added;
+    if (now - this.pending.at < PENDING_COUNT_REUSE_MS && bound < limits.maxPending) return false;
+    this.pending = { count: await store.jobs.pendingCount(), at: now, added: 0 };
+    return this.pending.count >= limits.maxPending;
+  }
 
   /** Content-Length over the limit: answered before a byte of the body is read. */
   tooLargeByHeader(headers: HeaderMap): boolean {
@@ -117,19 +134,22 @@ export class WebhookPipeline {
 
     // 8. Enqueue; the sender never waits for the agent.
     try {
-      if ((await store.jobs.pendingCount()) >= limits.maxPending) {
+      if (await this.overBackpressureLimit()) {
         await store.deliveryIds.release(route.name, deliveryId);
         logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
         return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
       }
       await store.jobs.enqueue({ route: route.name, event, deliveryId, payload, receivedAt: Date.now() });
+      this.pending.added += 1;
     } catch (err) {
       // Nothing was accepted: forget the id so that the sender's retry is not taken for a duplicate.
       await store.deliveryIds.release(route.name, deliveryId).catch(() => undefined);
       logger.error(`could not enqueue event on route '${route.name}': ${errorMessage(err)}`);
       return fail('HW_E_INTERNAL', 'Could not store the event, retry later', { 'Retry-After': '5' });
     }
-    logger.info(`accepted ${event || 'event'} on route '${route.name}' (delivery ${deliveryId})`, { route: route.name, event, delivery_id: deliveryId });
+    // debug, not info: one line per accepted request costs the hot path more than the rest of the pipeline;
+    // the worker logs every delivery at info.
+    if (logger.isLevelEnabled('debug')) logger.debug(`accepted ${event || 'event'} on route '${route.name}' (delivery ${deliveryId})`, { route: route.name, event, delivery_id: deliveryId });
     return { status: 202, body: { status: 'accepted', route: route.name, event, delivery_id: deliveryId } };
   }
 
