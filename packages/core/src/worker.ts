@@ -141,20 +141,34 @@ export class WorkerPool {
   }
 
   private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<string> {
-    const timeout = AbortSignal.timeout(this.deps.agentTimeoutMs);
-    const signal = AbortSignal.any([shutdown, timeout]);
-    const runner = await this.deps.agentFor(route);
-    const run = runner.run(
-      { prompt, skills: this.deps.skillsFor(route), route: route.name, event: job.event, deliveryId: job.deliveryId },
-      { signal },
-    );
+    // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
+    // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
+    // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
+    const controller = new AbortController();
+    const onShutdown = () => controller.abort(shutdown.reason);
+    let timer: NodeJS.Timeout | undefined;
     // A runner that ignores its signal still loses the race against the timeout.
     const timedOut = new Promise<never>((_, reject) => {
-      timeout.addEventListener('abort', () => reject(new HookwiseError('HW_E_AGENT_TIMEOUT', `agent run exceeded ${this.deps.agentTimeoutMs / 1000}s`, { retryable: true })), { once: true });
+      timer = setTimeout(() => {
+        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+        reject(new HookwiseError('HW_E_AGENT_TIMEOUT', `agent run exceeded ${this.deps.agentTimeoutMs / 1000}s`, { retryable: true }));
+      }, this.deps.agentTimeoutMs);
     });
-    const result = await Promise.race([run, timedOut]);
-    if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
-    return result.text;
+    if (shutdown.aborted) onShutdown();
+    else shutdown.addEventListener('abort', onShutdown, { once: true });
+    try {
+      const runner = await this.deps.agentFor(route);
+      const run = runner.run(
+        { prompt, skills: this.deps.skillsFor(route), route: route.name, event: job.event, deliveryId: job.deliveryId },
+        { signal: controller.signal },
+      );
+      const result = await Promise.race([run, timedOut]);
+      if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
+      return result.text;
+    } finally {
+      clearTimeout(timer);
+      shutdown.removeEventListener('abort', onShutdown);
+    }
   }
 
   private async recordFailure(job: Job, step: JobStep, attempt: number, err: unknown): Promise<void> {
