@@ -1,6 +1,14 @@
 // The Express app: health, the webhook route (served by the core's framework-neutral handler) and JSON errors.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Gateway } from '@hookwise/core';
+import { routeFromUrl, type Gateway } from '@hookwise/core';
+
+/**
+ * How `POST /webhooks/<route>` reaches the pipeline. 'direct' (the default): the core's node:http handler takes
+ * it before Express's router, which costs more per request than the whole pipeline (docs/performance.md);
+ * 'express': through the Express route below. Both run the same handler; everything else is Express's.
+ */
+export type IngestPath = 'direct' | 'express';
 
 export function createApp(gateway: Gateway): express.Express {
   const app = express();
@@ -22,4 +30,14 @@ export function createApp(gateway: Gateway): express.Express {
     if (!res.headersSent) res.status(500).json({ error: 'Internal error' });
   });
   return app;
+}
+
+/** The http.Server listener: webhook POSTs straight to the core's handler (unless `ingest` is 'express'), the rest to Express. */
+export function createRequestListener(gateway: Gateway, app: express.Express, ingest: IngestPath = 'direct'): RequestListener {
+  if (ingest === 'express') return app;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    // Anything the pattern does not take (other methods, odd spellings) keeps Express's behaviour.
+    if (req.method === 'POST' && routeFromUrl(req.url) !== undefined) gateway.handler(req, res);
+    else app(req, res);
+  };
 }

@@ -17,7 +17,7 @@ import {
   type RouteSource,
 } from '@hookwise/core';
 import type { Logger } from 'winston';
-import { createApp } from './app';
+import { createApp, createRequestListener, type IngestPath } from './app';
 import { FIRST_PARTY_PLUGINS } from './first-party';
 import { createStoreFor } from './store';
 
@@ -34,6 +34,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Dynamic routes; by default the config dir's webhook_subscriptions.json. */
   routeSource?: RouteSource;
+  /** How webhook POSTs reach the pipeline (default 'direct'; 'express' is kept for comparison, see docs/performance.md). */
+  ingest?: IngestPath;
   /** Worker tuning for tests. */
   leaseMs?: number;
   pollMs?: number;
@@ -101,7 +103,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   }
 
   const app = createApp(gateway);
-  const server = createServer(app);
+  const server = createServer(createRequestListener(gateway, app, options.ingest));
   // Slow or stalled senders must not hold connections forever.
   server.headersTimeout = 15_000;
   server.requestTimeout = 30_000;
