@@ -1,0 +1,41 @@
+// `hookwise plugins list`: the plugins a gateway with this config would load, from their package manifests only.
+import { Command } from '@oclif/core';
+import { dirname } from 'node:path';
+import { loadConfig } from '@hookwise/core';
+import { FIRST_PARTY_PLUGINS } from '@hookwise/server';
+import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
+import { renderTable } from '../../text-table';
+
+export default class PluginsList extends Command {
+  static override description =
+    'List the plugins the gateway loads (first-party, then the plugins: list of config.yaml) and what each contributes, read from the "hookwise" field of its package.json without running plugin code.';
+  static override examples = ['<%= config.bin %> plugins list', '<%= config.bin %> plugins list --json'];
+  static override enableJsonFlag = true;
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<ListedPlugin[]> {
+    const { flags } = await this.parse(PluginsList);
+    let listed: ListedPlugin[];
+    try {
+      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      listed = listPlugins({
+        firstParty: FIRST_PARTY_PLUGINS,
+        configured: config.plugins,
+        configDir,
+        gatewayDir: dirname(require.resolve('@hookwise/server')),
+      });
+    } catch (err) {
+      this.error(userMessage(err), { exit: 1 });
+    }
+    this.log(
+      renderTable(
+        ['PLUGIN', 'VERSION', 'SOURCE', 'CONTRIBUTES'],
+        listed.map((p) => [p.name ?? p.spec, p.version ?? '-', p.source, p.problem ? `problem: ${p.problem}` : p.contributes.map((c) => `${c.kind}:${c.id}`).join(', ')]),
+      ),
+    );
+    const problems = listed.filter((p) => p.problem);
+    for (const p of problems) this.warn(`${p.spec}: ${p.problem}`);
+    return listed;
+  }
+}

@@ -1,0 +1,93 @@
+// Finds the package.json of every plugin a gateway would load (first-party and config `plugins:`) and reads its
+// `hookwise` manifest field: what the plugin contributes, known without running any plugin code.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, parse, resolve } from 'node:path';
+import { PLUGIN_API_VERSION, candidateNames, type PluginSpec } from '@hookwise/core';
+
+export interface ListedPlugin {
+  /** As written in config, or the package name of a first-party plugin. */
+  spec: string;
+  source: 'first-party' | 'config';
+  name?: string;
+  version?: string;
+  api?: number;
+  contributes: Array<{ kind: string; id: string }>;
+  /** Directory of the plugin package. */
+  path?: string;
+  /** Why this plugin would not load, as far as the manifest can tell. */
+  problem?: string;
+}
+
+interface PackageJson {
+  name?: string;
+  version?: string;
+  hookwise?: { api?: number; contributes?: Array<{ kind: string; id: string }> };
+}
+
+/** node_modules/<name>/package.json in `base` or any directory above it, as Node's resolver would find it. */
+function findInstalled(name: string, base: string): string | undefined {
+  let dir = resolve(base);
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The nearest package.json at or above a file or directory. */
+function nearestPackageJson(path: string): string | undefined {
+  let dir = existsSync(path) && statSync(path).isDirectory() ? path : dirname(path);
+  const { root } = parse(dir);
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (dir === root) return undefined;
+    dir = dirname(dir);
+  }
+}
+
+function isPathSpec(name: string): boolean {
+  return name.startsWith('./') || name.startsWith('../') || isAbsolute(name);
+}
+
+/** Where to look, in the loader's order: the config dir, the working directory, then next to the gateway itself. */
+function locate(spec: string, bases: string[]): string | undefined {
+  if (isPathSpec(spec)) {
+    for (const base of bases.slice(0, 2)) {
+      const full = resolve(base, spec);
+      for (const path of [full, `${full}.js`]) if (existsSync(path)) return nearestPackageJson(path);
+    }
+    return undefined;
+  }
+  for (const candidate of candidateNames(spec)) {
+    for (const base of bases) {
+      const found = findInstalled(candidate, base);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+export function listPlugins(options: { firstParty: readonly string[]; configured: readonly PluginSpec[]; configDir: string; cwd?: string; gatewayDir: string }): ListedPlugin[] {
+  const bases = [options.configDir, options.cwd ?? process.cwd(), options.gatewayDir];
+  const specs = [
+    ...options.firstParty.map((spec) => ({ spec, source: 'first-party' as const })),
+    ...options.configured.map((entry) => ({ spec: Array.isArray(entry) ? entry[0] : entry, source: 'config' as const })),
+  ];
+  return specs.map(({ spec, source }) => {
+    const file = locate(spec, bases);
+    if (!file) return { spec, source, contributes: [], problem: `not installed: npm install ${isPathSpec(spec) ? spec : candidateNames(spec).at(-1)}` };
+    let pkg: PackageJson;
+    try {
+      pkg = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+    } catch (err) {
+      return { spec, source, contributes: [], path: dirname(file), problem: `unreadable package.json: ${(err as Error).message}` };
+    }
+    const listed: ListedPlugin = { spec, source, name: pkg.name, version: pkg.version, api: pkg.hookwise?.api, contributes: pkg.hookwise?.contributes ?? [], path: dirname(file) };
+    if (!pkg.hookwise) listed.problem = 'package.json has no "hookwise" field, so what it contributes is unknown until it loads';
+    else if (pkg.hookwise.api !== PLUGIN_API_VERSION) listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`;
+    return listed;
+  });
+}
