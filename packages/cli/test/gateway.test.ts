@@ -2,7 +2,8 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, runCli, startCli } from './cli-process';
+import { runCli } from './cli-process';
+import { startCli } from './long-running';
 
 function configDir(yaml?: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'hookwise-cli-'));
@@ -13,6 +14,7 @@ function configDir(yaml?: string): string {
 const webhook = (routes: string, extra = '') => `platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n      port: 0\n${extra}      routes:\n${routes}`;
 
 describe('hookwise gateway run refuses bad configs with a message and a non-zero exit', () => {
+  jest.setTimeout(60_000);
   it.each([
     ['a route without any secret', webhook('        ci:\n          events: [push]\n'), "route 'ci' has no secret: set `secret` on the route or `platforms.webhook.extra.secret`"],
     ['an invalid route name', webhook('        Bad_Name:\n          secret: abcdefghijklmnop\n'), "route 'Bad_Name': invalid route name"],
@@ -23,16 +25,18 @@ describe('hookwise gateway run refuses bad configs with a message and a non-zero
     ['a disabled adapter', 'platforms:\n  webhook:\n    enabled: false\n', 'the webhook adapter is disabled'],
   ])('%s', async (_what, yaml, message) => {
     const dir = configDir(yaml);
-    const result = await runCli(['gateway', 'run'], cleanEnv(dir));
+    const result = await runCli(['gateway', 'run'], dir);
     expect(result.code).not.toBe(0);
     expect(result.stderr.replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ')).toContain(message);
   });
 });
 
 describe('hookwise gateway setup', () => {
+  // Each case starts the real binary several times; on a busy 2-core machine that takes a while.
+  jest.setTimeout(120_000);
   it('--yes --port 9999 writes a config that gateway run serves on 9999, keeping comments', async () => {
     const dir = configDir('# my gateway\nagent:\n  runner: echo # the demo agent\n');
-    const setup = await runCli(['gateway', 'setup', '--yes', '--port', '9999', '--host', '127.0.0.1'], cleanEnv(dir));
+    const setup = await runCli(['gateway', 'setup', '--yes', '--port', '9999', '--host', '127.0.0.1'], dir);
     expect(setup.code).toBe(0);
     expect(setup.stdout).toContain('Webhook adapter enabled on port 9999');
     const yaml = readFileSync(join(dir, 'config.yaml'), 'utf8');
@@ -45,7 +49,7 @@ describe('hookwise gateway setup', () => {
     expect(statSync(join(dir, '.env')).mode & 0o777).toBe(0o600);
     expect(yaml).not.toContain(secret!);
 
-    const gateway = startCli(['gateway', 'run'], cleanEnv(dir));
+    const gateway = startCli(['gateway', 'run'], dir);
     try {
       await gateway.waitFor(/listening on http:\/\/127\.0\.0\.1:9999/);
       const health = await fetch('http://127.0.0.1:9999/health');
@@ -58,22 +62,22 @@ describe('hookwise gateway setup', () => {
 
   it('keeps an existing secret on a second run and replaces it with --secret', async () => {
     const dir = configDir();
-    await runCli(['gateway', 'setup', '--yes'], cleanEnv(dir));
+    await runCli(['gateway', 'setup', '--yes'], dir);
     const first = readFileSync(join(dir, '.env'), 'utf8');
-    const again = await runCli(['gateway', 'setup', '--yes', '--port', '9100'], cleanEnv(dir));
+    const again = await runCli(['gateway', 'setup', '--yes', '--port', '9100'], dir);
     expect(again.stdout).toContain('Global HMAC secret kept');
     expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(first);
-    await runCli(['gateway', 'setup', '--yes', '--secret', 'a-much-longer-secret-value'], cleanEnv(dir));
+    await runCli(['gateway', 'setup', '--yes', '--secret', 'a-much-longer-secret-value'], dir);
     expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('WEBHOOK_SECRET=a-much-longer-secret-value\n');
   });
 
   it('runs a signed webhook end to end through the setup secret', async () => {
     const dir = configDir();
-    await runCli(['gateway', 'setup', '--yes', '--host', '127.0.0.1', '--port', '9998'], cleanEnv(dir));
+    await runCli(['gateway', 'setup', '--yes', '--host', '127.0.0.1', '--port', '9998'], dir);
     const yaml = readFileSync(join(dir, 'config.yaml'), 'utf8').replace('routes: {}', 'routes:\n        ci:\n          prompt: "push to {ref}"');
     writeFileSync(join(dir, 'config.yaml'), yaml);
     const secret = /^WEBHOOK_SECRET=(.+)$/m.exec(readFileSync(join(dir, '.env'), 'utf8'))![1];
-    const gateway = startCli(['gateway', 'run', '--log-format', 'json'], cleanEnv(dir));
+    const gateway = startCli(['gateway', 'run', '--log-format', 'json'], dir);
     try {
       await gateway.waitFor(/listening on/);
       const body = '{"ref":"refs/heads/main"}';

@@ -14,7 +14,9 @@ import {
   type HookwiseConfig,
   type LoadedConfig,
   type LogFormat,
+  type Route,
   type RouteSource,
+  INSECURE_NO_AUTH,
 } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { createApp, createRequestListener, type IngestPath } from './app';
@@ -82,6 +84,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const skills = new DirectorySkillLibrary(skillDirs(config, configDir));
   for (const problem of skills.problems) logger.warn(problem);
   const store = await createStoreFor(config, configDir, logger);
+  const routeSource = options.routeSource ?? defaultRouteSource(loaded, logger);
   const gateway = new Gateway({
     config,
     configDir,
@@ -91,9 +94,15 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     logger,
     redactor,
     skills,
-    routeSource: options.routeSource ?? defaultRouteSource(loaded, logger),
+    routeSource,
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
+  });
+  // Subscriptions get the same checks as static routes (deliverer, enabled platform, skills, INSECURE_NO_AUTH on a
+  // public host), and their secrets join the log redaction as they are loaded.
+  (routeSource as { setCheck?: (check: (route: Route) => string[]) => void } | undefined)?.setCheck?.((route) => {
+    if (route.secret !== INSECURE_NO_AUTH) redactor.add(route.secret);
+    return gateway.routeProblems(route);
   });
   try {
     await gateway.start();

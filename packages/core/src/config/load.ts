@@ -89,7 +89,9 @@ function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv,
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const baseEnv = options.env ?? process.env;
   const configDir = resolveConfigDir(baseEnv, options.configDir);
-  const env: NodeJS.ProcessEnv = { ...readDotenv(configDir), ...baseEnv };
+  // Real environment variables win over .env, except empty ones: an exported-but-empty variable is taken as unset.
+  const env: NodeJS.ProcessEnv = readDotenv(configDir);
+  for (const [key, value] of Object.entries(baseEnv)) if (value !== '' || env[key] === undefined) env[key] = value;
   const explorer = cosmiconfigSync('hookwise', { searchPlaces: CONFIG_SEARCH_PLACES, searchStrategy: 'none', cache: false });
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   try {

@@ -44,9 +44,8 @@ export default class GatewaySetup extends Command {
     if (!Number.isInteger(port) || port < 1 || port > 65535) this.error(`port '${port}' is not a port number (1-65535)`, { exit: 1 });
     let secretNote = 'set';
     if (!secret) {
-      if (existing.hasSecret && !flags.secret) {
-        const current = process.env.WEBHOOK_SECRET;
-        secret = current ?? readDotenv(configDir).WEBHOOK_SECRET;
+      if (existing.hasSecret) {
+        secret = readDotenv(configDir).WEBHOOK_SECRET || process.env.WEBHOOK_SECRET || undefined;
         secretNote = 'kept';
       }
       if (!secret) {
@@ -59,7 +58,7 @@ export default class GatewaySetup extends Command {
     this.log(`Webhook adapter enabled on port ${port}${host ? ` (bound to ${host})` : ''}.`);
     this.log(`Config written to ${configFile}.`);
     this.log(`Global HMAC secret ${secretNote}: stored in ${envFile} as WEBHOOK_SECRET (mode 0600).`);
-    if (secretNote === 'generated' || flags.secret) this.log(`Secret: ${secret}`);
+    if (secretNote === 'generated') this.log(`Secret (shown once; configure your senders with it): ${secret}`);
     this.log('Next: add a route (hookwise webhook subscribe <name>) and start the gateway (hookwise gateway run).');
   }
 }
