@@ -111,16 +111,39 @@ export class WebhookPipeline {
       const verdict = this.verify(route.name, route.secret ?? '', req.headers, raw);
       if (verdict) return verdict;
     }
-    const counted = await store.rateLimiter.hit(route.name, limits.rateLimit);
-    if (!counted.allowed) return fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(counted.retryAfterSeconds) });
+    // Counting the hit and claiming the delivery id are independent writes: issued together, a batching store
+    // commits them at once (SQLite: one fsync instead of two in a row). A full window or a failed count gives
+    // the claim back, so every answer is the one the sequential order (count, parse, claim) gives.
+    const hit = store.rateLimiter.hit(route.name, limits.rateLimit);
+    const rateLimited = (w: { retryAfterSeconds: number }) => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(w.retryAfterSeconds) });
 
     // 5. Parse.
     const payload = parseBody(raw, req.headers);
-    if (!payload) return fail('HW_E_BAD_BODY');
+    if (!payload) {
+      const counted = await hit;
+      return counted.allowed ? fail('HW_E_BAD_BODY') : rateLimited(counted);
+    }
 
     // 6. Duplicates.
     const deliveryId = readDeliveryId(req.headers) ?? generateDeliveryId();
-    if (!(await store.deliveryIds.claim(route.name, deliveryId))) {
+    const claim = store.deliveryIds.claim(route.name, deliveryId);
+    // Awaited below; this only keeps a failure that arrives while we wait for `hit` from counting as unhandled.
+    claim.catch(() => undefined);
+    const giveBack = async () => {
+      if (await claim.catch(() => false)) await store.deliveryIds.release(route.name, deliveryId).catch(() => undefined);
+    };
+    let counted: Awaited<typeof hit>;
+    try {
+      counted = await hit;
+    } catch (err) {
+      await giveBack();
+      throw err;
+    }
+    if (!counted.allowed) {
+      await giveBack();
+      return rateLimited(counted);
+    }
+    if (!(await claim)) {
       logger.info(`duplicate delivery ${deliveryId} on route '${route.name}' skipped`, { route: route.name, delivery_id: deliveryId });
       return { status: 200, body: { status: 'duplicate', delivery_id: deliveryId } };
     }
