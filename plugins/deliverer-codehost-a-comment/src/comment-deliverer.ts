@@ -60,6 +60,8 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
       // Comments already posted for this delivery are not posted again when the job is retried.
       const urls = sent.get(msg.deliveryId) ?? [];
       for (let i = urls.length; i < bodies.length; i++) {
+        // Cancelled (gateway shutting down) before this comment started: post nothing, the job is retried later.
+        if (opts.signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${ID}: delivery to ${target} cancelled before posting`, { retryable: true });
         const args = ['pr', 'comment', String(prNumber), '--repo', repo, '--body-file', '-'];
         let result: CliResult;
         try {
