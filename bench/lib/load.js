@@ -1,0 +1,66 @@
+// Drives one server with autocannon: signed code-host-A POSTs, every request a new delivery id, bounded in time.
+'use strict';
+const autocannon = require('autocannon');
+const { performance } = require('node:perf_hooks');
+const { signedRequest } = require('./payload');
+
+let sequence = 0;
+
+/** `b<send time in epoch ms, 2 decimals>-<n>`: unique, and tells the bench sink when the request was sent. */
+function deliveryId(prefix = 'b') {
+  sequence += 1;
+  return `${prefix}${(performance.timeOrigin + performance.now()).toFixed(2)}-${sequence}`;
+}
+
+/**
+ * options: url, bytes, duration (s), connections, overallRate (req/s, optional), server (to sample memory),
+ * idPrefix ('b' by default: the bench sink times ids of that shape).
+ * Returns { rps, p50, p99, max, total, non2xx, errors, timeouts, peakRss }.
+ */
+async function drive(options) {
+  const { body, headers } = signedRequest(options.bytes);
+  const server = options.server;
+  const peakResettable = server?.resetPeak() ?? false;
+  let sampledPeak = 0;
+  const sampler = server
+    ? setInterval(() => {
+        sampledPeak = Math.max(sampledPeak, server.memory().rss);
+      }, 100)
+    : undefined;
+  const result = await autocannon({
+    url: options.url,
+    method: 'POST',
+    connections: options.connections ?? 50,
+    duration: options.duration ?? 5,
+    timeout: 10,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    requests: [
+      {
+        method: 'POST',
+        body,
+        headers,
+        setupRequest(request) {
+          request.headers = { ...headers, 'x-codehosta-delivery': deliveryId(options.idPrefix) };
+          return request;
+        },
+      },
+    ],
+  });
+  if (sampler) clearInterval(sampler);
+  const memory = server?.memory() ?? { rss: 0, hwm: 0 };
+  const accepted = result['2xx'];
+  return {
+    // Only answered 2xx requests count as throughput: a server that fails fast must not look fast.
+    rps: accepted / ((result.duration || options.duration) || 1),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    peakRss: Math.max(peakResettable ? memory.hwm : 0, sampledPeak, memory.rss),
+  };
+}
+
+module.exports = { drive, deliveryId };

@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// `npm run bench`: builds (via the npm script), then measures the gateway against a bare node:http baseline (and
+// adnanh/webhook when installed) on 127.0.0.1 only, prints markdown and writes docs/performance.md.
+// Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
+//   --quick            short runs (harness check, numbers not meaningful)
+//   --only a,b         phases: throughput, latency, memory, subscriptions
+//   --duration S       seconds per measured run (default 10; quick 2)
+//   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
+//   --rate R           fixed rate for the latency phases (default 2000)
+//   --events N         events for the in-process memory phase (default 1,000,000), bounded by --events-seconds
+//   --no-write         print only; leave docs/performance.md alone
+'use strict';
+const { execFileSync, spawn } = require('node:child_process');
+const { readFileSync, writeFileSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { ROOT, webhookBinary } = require('./lib/servers');
+const { num, mb, ms, table, goal } = require('./lib/format');
+
+function parseArgs(argv) {
+  const quick = argv.includes('--quick');
+  const value = (name, fallback) => {
+    const i = argv.indexOf(name);
+    return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+  };
+  return {
+    quick,
+    write: !argv.includes('--no-write'),
+    only: value('--only', 'throughput,latency,memory,subscriptions').split(','),
+    duration: Number(value('--duration', quick ? 2 : 10)),
+    warmup: quick ? 1 : 3,
+    rounds: Number(value('--rounds', quick ? 1 : 2)),
+    connections: 50,
+    rate: Number(value('--rate', 2000)),
+    slowSeconds: 30,
+    deliveryRate: Number(value('--delivery-rate', 200)),
+    ids: Number(value('--ids', quick ? 100_000 : 1_000_000)),
+    events: Number(value('--events', quick ? 20_000 : 1_000_000)),
+    eventsSeconds: Number(value('--events-seconds', quick ? 20 : 180)),
+    subscriptions: Number(value('--subscriptions', 10_000)),
+  };
+}
+
+function machine() {
+  const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m) || [])[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  let nproc = String(os.availableParallelism?.() ?? os.cpus().length);
+  try {
+    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    /* os value */
+  }
+  return { cpu, nproc, node: process.version, memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`, kernel: os.release(), webhook: webhookBinary()?.version ?? 'not installed' };
+}
+
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(', ');
+
+/** Runs one in-process scenario in its own process (clean heap, --expose-gc) and returns its JSON. */
+function inProcess(name, count, timeoutSeconds) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'scenarios', 'in-process.js'), name, String(count), String(timeoutSeconds ?? 0)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), ((timeoutSeconds ?? 300) + 120) * 1000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()));
+      else reject(new Error(`${name} exited with ${code}`));
+    });
+  });
+}
+
+async function memoryPhase(options, log) {
+  const goals = [];
+  const idsMemory = await inProcess('ids-memory', options.ids);
+  log(`  ${num(options.ids)} ids, memory cache: RSS ${mb(idsMemory.rss)}`);
+  let idsSqlite;
+  try {
+    idsSqlite = await inProcess('ids-sqlite', options.ids);
+    log(`  ${num(options.ids)} ids, SQLite: RSS ${mb(idsSqlite.rss)}`);
+  } catch (err) {
+    log(`  SQLite ids: ${err.message}`);
+  }
+  const events = [];
+  for (const store of ['sqlite', 'memory']) {
+    try {
+      const r = await inProcess(`events-${store}`, options.events, options.eventsSeconds);
+      events.push(r);
+      log(`  ${num(r.accepted)} events (${store}): RSS ${mb(r.rss)}, peak ${mb(r.peakRss)}`);
+    } catch (err) {
+      log(`  events (${store}): ${err.message}`);
+    }
+  }
+  const idRows = [
+    ['MemoryDeliveryIdCache (lru-cache)', num(idsMemory.count), mb(idsMemory.rss), mb(idsMemory.heapDelta), '–', `${num(idsMemory.usPerClaim, 1)} µs`],
+  ];
+  if (idsSqlite) idRows.push(['SQLite store (grouped commits)', num(idsSqlite.count), mb(idsSqlite.rss), mb(idsSqlite.heapDelta), mb(idsSqlite.bytesOnDisk), `${num(idsSqlite.usPerClaim, 1)} µs`]);
+  const eventRows = events.map((r) => [
+    `gateway (${r.store}), echo agent, max_pending 1000`,
+    `${num(r.accepted)} of ${num(r.count)}`,
+    `${num(r.seconds, 0)} s`,
+    num(r.perSecond),
+    mb(r.rss),
+    mb(r.peakRss),
+    (r.rssSamples ?? []).map((x) => mb(x)).join(' → '),
+  ]);
+  for (const r of events) {
+    const full = r.accepted >= 1_000_000;
+    goals.push({
+      name: `RSS < 200 MB after 1 million accepted events (${r.store})`,
+      value: `${mb(r.peakRss)} after ${num(r.accepted)} events${full ? '' : ' (time bound reached first)'}`,
+      ok: full ? r.peakRss < 200 * 1024 * 1024 : undefined,
+    });
+  }
+  const markdown = [
+    '**Remembered delivery ids** (fresh process, after GC):',
+    '',
+    table(['cache', 'ids', 'process RSS', 'heap growth', 'on disk', 'per claim'], idRows),
+    '',
+    '**Accepted events through the real gateway** (in process: `gateway.pipeline.handle()` with signed 1 KB bodies, 50 in flight, no sockets; the echo agent and the bench sink drain the queue; a 503 is retried like a sender would):',
+    '',
+    table(['gateway', 'accepted', 'time', 'events/s', 'RSS at end', 'peak RSS', 'RSS over the run'], eventRows),
+  ].join('\n');
+  return { title: 'Memory', markdown, goals };
+}
+
+async function subscriptionsPhase(options, log) {
+  const r = await inProcess('subscriptions', options.subscriptions);
+  log(`  ${num(r.count)} subscriptions: first load ${num(r.firstLoadMs)} ms, reload ${num(r.reloadMs)} ms, unchanged ${num(r.unchangedUsPerLookup, 1)} µs`);
+  const markdown = table(
+    ['entries', 'file size', 'first load', 'reload after a change', 'lookup when unchanged (per request)'],
+    [[num(r.count), mb(r.fileBytes), ms(r.firstLoadMs), ms(r.reloadMs), `${num(r.unchangedUsPerLookup, 1)} µs`]],
+  );
+  return { title: 'Subscriptions file reload', markdown: `${markdown}\n\nThe reload runs on the request that first sees the new mtime, so that request (and the event loop) waits for it.`, goals: [] };
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const log = (line) => process.stderr.write(`${line}\n`);
+  const m = machine();
+  const loadBefore = load();
+  const started = new Date();
+  log(`hookwise bench on ${m.cpu}, ${m.nproc} cores, node ${m.node}; load average ${loadBefore}`);
+  const sections = [];
+  if (options.only.includes('throughput')) {
+    log('throughput…');
+    sections.push(await require('./scenarios/throughput').run(options, log));
+  }
+  if (options.only.includes('latency')) {
+    log('latency…');
+    sections.push(await require('./scenarios/latency').run(options, log));
+  }
+  if (options.only.includes('memory')) {
+    log('memory…');
+    sections.push(await memoryPhase(options, log));
+  }
+  if (options.only.includes('subscriptions')) {
+    log('subscriptions…');
+    sections.push(await subscriptionsPhase(options, log));
+  }
+  const loadAfter = load();
+  const goals = sections.flatMap((s) => s.goals);
+  const report = [
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`,
+    '',
+    '### Goals',
+    '',
+    table(['goal', 'measured', ''], goals.map((g) => [g.name, g.value, goal(g.ok)])),
+    '',
+    ...sections.flatMap((s) => [`### ${s.title}`, '', s.markdown, '']),
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+  if (options.write) {
+    const file = path.join(ROOT, 'docs', 'performance.md');
+    const doc = readFileSync(file, 'utf8');
+    const begin = '<!-- bench:begin -->';
+    const end = '<!-- bench:end -->';
+    const i = doc.indexOf(begin);
+    const j = doc.indexOf(end);
+    if (i < 0 || j < i) throw new Error(`${file} has no ${begin} … ${end} block to replace`);
+    writeFileSync(file, `${doc.slice(0, i + begin.length)}\n${report}\n${doc.slice(j)}`);
+    log(`wrote ${path.relative(ROOT, file)}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

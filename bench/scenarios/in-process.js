@@ -1,0 +1,177 @@
+// In-process measurements, one per child process (`node --expose-gc in-process.js <name> [count]`), printing JSON:
+//   ids-memory / ids-sqlite   memory after N remembered delivery ids (MemoryDeliveryIdCache / the SQLite store)
+//   events-sqlite / events-memory   RSS after N accepted events through the real gateway's pipeline (no sockets),
+//                             with the echo agent and the bench sink draining the queue
+//   subscriptions             reload cost of a subscriptions file with N entries
+'use strict';
+const { mkdtempSync, rmSync, statSync, writeFileSync, utimesSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+
+const gc = () => {
+  if (global.gc) for (let i = 0; i < 3; i += 1) global.gc();
+};
+const mem = () => {
+  gc();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external };
+};
+const quietLogger = () => require('@hookwise/core').createLogger({ level: 'warn', stream: require('node:fs').createWriteStream('/dev/null') });
+
+async function idsMemory(count) {
+  const { MemoryDeliveryIdCache } = require('@hookwise/core');
+  const before = mem();
+  const cache = new MemoryDeliveryIdCache();
+  const t = performance.now();
+  for (let i = 0; i < count; i += 1) await cache.claim('bench', `b${1763770000000 + i}-${i}`);
+  const elapsed = performance.now() - t;
+  const after = mem();
+  return { count, size: cache.size, rss: after.rss, rssDelta: after.rss - before.rss, heapDelta: after.heapUsed - before.heapUsed, usPerClaim: (elapsed * 1000) / count };
+}
+
+async function idsSqlite(count) {
+  const { openSqliteStore } = require('@hookwise/store-sqlite');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-ids-'));
+  try {
+    const file = path.join(dir, 'ids.sqlite');
+    const before = mem();
+    const store = openSqliteStore({ file });
+    const t = performance.now();
+    // 1,000 claims in flight at a time, as under a burst: they share grouped commits.
+    for (let i = 0; i < count; i += 1000) {
+      const batch = [];
+      for (let j = i; j < Math.min(count, i + 1000); j += 1) batch.push(store.deliveryIds.claim('bench', `b${1763770000000 + j}-${j}`));
+      await Promise.all(batch);
+    }
+    const elapsed = performance.now() - t;
+    const after = mem();
+    await store.close();
+    const bytesOnDisk = ['', '-wal', '-shm'].reduce((n, s) => n + (statSync(file + s, { throwIfNoEntry: false })?.size ?? 0), 0);
+    return { count, rss: after.rss, rssDelta: after.rss - before.rss, heapDelta: after.heapUsed - before.heapUsed, usPerClaim: (elapsed * 1000) / count, bytesOnDisk };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** n evenly spaced samples, the last one included. */
+function pick(samples, n) {
+  if (samples.length <= n) return samples;
+  return Array.from({ length: n }, (_, k) => samples[Math.round(((k + 1) * (samples.length - 1)) / n)]);
+}
+
+async function events(store, count, seconds) {
+  const { startGateway } = require('@hookwise/server');
+  const { signedRequest } = require('../lib/payload');
+  const { SECRET } = require('../lib/payload');
+  const home = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-events-'));
+  writeFileSync(
+    path.join(home, 'config.yaml'),
+    JSON.stringify({
+      platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
+      agent: { runner: 'echo', concurrency: 2 },
+      store: { backend: store, max_pending: 1000 },
+      log: { level: 'warn' },
+      plugins: [path.join(__dirname, '..', 'lib', 'bench-plugin.js')],
+    }),
+  );
+  const running = await startGateway({ configDir: home, logger: quietLogger() });
+  try {
+    const { body, headers } = signedRequest(1024);
+    const pipeline = running.gateway.pipeline;
+    const t = performance.now();
+    let peakRss = 0;
+    const deadline = seconds > 0 ? Date.now() + seconds * 1000 : Infinity;
+    const rssSamples = [];
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage().rss;
+      peakRss = Math.max(peakRss, rss);
+      rssSamples.push(rss);
+    }, 1000);
+    let accepted = 0;
+    let refused = 0;
+    const inFlight = 50;
+    let next = 0;
+    // Like senders that retry a 503: the queue is bounded (max_pending 1000), so every event is accepted and
+    // processed, and what stays in memory is what the gateway remembers, not a backlog.
+    const worker = async () => {
+      while (next < count && Date.now() < deadline) {
+        const i = next++;
+        for (;;) {
+          const result = await pipeline.handle({ route: 'bench', headers: { ...headers, 'content-length': String(body.length), 'x-codehosta-delivery': `e-${i}` }, body });
+          if (result.status === 202) break;
+          refused += 1;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        accepted += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, worker));
+    clearInterval(sampler);
+    const elapsed = performance.now() - t;
+    const after = mem();
+    return { store, count, accepted, refused503: refused, seconds: elapsed / 1000, perSecond: accepted / (elapsed / 1000), rss: after.rss, peakRss: Math.max(peakRss, after.rss), heapUsed: after.heapUsed, pending: await running.gateway.store.jobs.pendingCount(), rssSamples: pick(rssSamples, 5) };
+  } finally {
+    await running.close(1000);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function subscriptions(count) {
+  const { createSubscriptionSource } = require('@hookwise/core');
+  const home = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-subs-'));
+  try {
+    const entries = {};
+    const now = new Date().toISOString();
+    for (let i = 0; i < count; i += 1) {
+      entries[`sub-${i}`] = { description: `subscription ${i}`, events: ['push', 'pull_request'], secret: `s-${i}-0123456789abcdef`, prompt: 'New {event} on {repository.full_name}', skills: [], deliver: 'log', deliver_extra: {}, created_at: now, updated_at: now };
+    }
+    const file = path.join(home, 'webhook_subscriptions.json');
+    const text = JSON.stringify(entries, null, 2);
+    writeFileSync(file, text);
+    const source = createSubscriptionSource({ configDir: home, logger: quietLogger() });
+    const time = (fn) => {
+      const t = performance.now();
+      fn();
+      return performance.now() - t;
+    };
+    const first = time(() => source.current());
+    const routes = source.current().size;
+    // Unchanged file: what every request to a subscription route pays (one stat).
+    const N = 20_000;
+    const unchanged = (time(() => {
+      for (let i = 0; i < N; i += 1) source.current().get(`sub-${i % count}`);
+    }) * 1000) / N;
+    // A changed file (one entry more, new mtime): the next request pays the reload.
+    entries['sub-new'] = entries['sub-0'];
+    writeFileSync(file, JSON.stringify(entries, null, 2));
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const reload = time(() => source.current());
+    return { count, routes, fileBytes: Buffer.byteLength(text), firstLoadMs: first, reloadMs: reload, unchangedUsPerLookup: unchanged };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const SCENARIOS = {
+  'ids-memory': idsMemory,
+  'ids-sqlite': idsSqlite,
+  'events-sqlite': (n, seconds) => events('sqlite', n, seconds),
+  'events-memory': (n, seconds) => events('memory', n, seconds),
+  subscriptions,
+};
+
+if (require.main === module) {
+  const [name, count, seconds] = process.argv.slice(2);
+  SCENARIOS[name](Number(count), Number(seconds ?? 0))
+    .then((result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.exit(0);
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
+
+module.exports = { SCENARIOS };

@@ -1,0 +1,116 @@
+// Acceptance latency at a fixed rate, with and without 100 slow agent runs in flight, and receipt-to-delivery time.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const { startBaseline, startGateway, sleep } = require('../lib/servers');
+const { drive } = require('../lib/load');
+const { num, ms, mb, table } = require('../lib/format');
+
+function childCount(pid) {
+  try {
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim()).length;
+  } catch {
+    return 0;
+  }
+}
+
+async function atRate(server, options, rate) {
+  await drive({ url: server.url, bytes: 1024, duration: options.warmup, connections: options.connections, overallRate: rate });
+  await server.report();
+  const r = await drive({ url: server.url, bytes: 1024, duration: options.duration, connections: options.connections, overallRate: rate, server });
+  const report = await server.report();
+  return { ...r, eld: report?.probe?.eld };
+}
+
+async function run(options, log) {
+  const rate = options.rate;
+  const rows = [];
+  const goals = [];
+
+  const row = (label, r) => [label, `${num(rate)} req/s`, num(r.rps), ms(r.p50), ms(r.p99), ms(r.max), ms(r.eld?.p99), mb(r.peakRss), String(r.non2xx + r.errors)];
+
+  // 1. Fixed rate: baseline, then the gateway with the echo agent processing every event as it arrives.
+  const fixed = {};
+  const contenders = [
+    ['baseline', () => startBaseline()],
+    ['gateway', () => startGateway({ store: 'sqlite', agent: { runner: 'echo', concurrency: 2 } })],
+    ['memory', () => startGateway({ store: 'memory', agent: { runner: 'echo', concurrency: 2 } })],
+  ];
+  for (const [key, start] of contenders) {
+    const server = await start();
+    try {
+      fixed[key] = await atRate(server, options, rate);
+    } finally {
+      await server.stop();
+    }
+    log(`  ${key} at ${rate}/s: p99 ${fixed[key].p99} ms`);
+  }
+  rows.push(row('bare node:http', fixed.baseline), row('gateway (sqlite, echo agent)', fixed.gateway), row('gateway (memory store, echo agent)', fixed.memory));
+  const gwRun = fixed.gateway;
+  goals.push({ name: `p99 acceptance latency < 10 ms at ${num(rate)} req/s (gateway, sqlite)`, value: ms(gwRun.p99), ok: gwRun.p99 < 10 && gwRun.rps >= rate * 0.95 });
+
+  // 2. The same rate while 100 slow agent runs (the `command` runner running `sleep`) are in flight.
+  const slow = await startGateway({
+    store: 'sqlite',
+    agent: { runner: 'command', command: ['sleep', String(options.slowSeconds)], concurrency: 100, timeout_seconds: 600 },
+  });
+  let slowRun;
+  let children = 0;
+  try {
+    // Fill the 100 slots first, then measure while they sleep.
+    await drive({ url: slow.url, bytes: 1024, duration: 1, connections: 10, overallRate: 200 });
+    const until = Date.now() + 5000;
+    while (childCount(slow.pid) < 100 && Date.now() < until) await sleep(100);
+    await slow.report();
+    const sampler = setInterval(() => {
+      children = Math.max(children, childCount(slow.pid));
+    }, 500);
+    try {
+      slowRun = await drive({ url: slow.url, bytes: 1024, duration: options.duration, connections: options.connections, overallRate: rate, server: slow });
+    } finally {
+      clearInterval(sampler);
+    }
+    slowRun.eld = (await slow.report())?.probe?.eld;
+  } finally {
+    await slow.stop();
+  }
+  rows.push(row(`gateway (sqlite), ${children} agent runs in flight`, slowRun));
+  log(`  gateway with ${children} slow runs at ${rate}/s: p99 ${slowRun.p99} ms, event-loop p99 ${slowRun.eld?.p99} ms`);
+  goals.push({ name: 'event-loop delay p99 < 20 ms with 100 slow agent runs in flight', value: `${ms(slowRun.eld?.p99)} (${children} runs seen)`, ok: (slowRun.eld?.p99 ?? Infinity) < 20 && children >= 100 });
+
+  // 3. Receipt to delivery with the echo agent, at a moderate rate, for both stores.
+  const deliveryRows = [];
+  for (const store of ['sqlite', 'memory']) {
+    const g = await startGateway({ store, agent: { runner: 'echo', concurrency: 2 } });
+    try {
+      await drive({ url: g.url, bytes: 1024, duration: 1, connections: 5, overallRate: 100, idPrefix: 'w' });
+      const sent = await drive({ url: g.url, bytes: 1024, duration: options.duration, connections: 10, overallRate: options.deliveryRate });
+      // Wait until everything sent was delivered (bounded).
+      const until = Date.now() + 30_000;
+      let delivered = 0;
+      let last;
+      while (Date.now() < until) {
+        last = (await g.report())?.sink;
+        delivered = last?.timed ?? 0;
+        if (delivered >= sent.total) break;
+        await sleep(250);
+      }
+      deliveryRows.push([`gateway (${store}), echo agent, log-free sink`, `${num(options.deliveryRate)} req/s`, `${num(delivered)} / ${num(sent.total)}`, ms(last?.p50), ms(last?.p99), ms(last?.max)]);
+      log(`  receipt-to-delivery (${store}): p50 ${last?.p50} ms, p99 ${last?.p99} ms`);
+    } finally {
+      await g.stop();
+    }
+  }
+
+  const markdown = [
+    table(['server', 'offered', 'answered 2xx/s', 'p50', 'p99', 'max', 'event-loop delay p99', 'peak RSS', 'non-2xx/errors'], rows),
+    '',
+    `Latency is autocannon's, corrected for coordinated omission (fixed rate, ${options.connections} connections, ${options.duration} s after a ${options.warmup} s warm-up). The slow agent is the \`command\` runner running \`sleep ${options.slowSeconds}\` with agent.concurrency 100; "runs in flight" is the most child processes seen during the run.`,
+    '',
+    '**Receipt to delivery** (send time in the delivery id, measured in the deliverer):',
+    '',
+    table(['gateway', 'offered', 'delivered / sent', 'p50', 'p99', 'max'], deliveryRows),
+  ].join('\n');
+  return { title: `Acceptance latency at a fixed rate, slow agents, receipt to delivery`, markdown, goals };
+}
+
+module.exports = { run };

@@ -1,0 +1,87 @@
+// Raw throughput: every server under the same signed load, alternating, fresh process per run.
+'use strict';
+const { startBaseline, startGateway, startAdnanhWebhook, webhookBinary } = require('../lib/servers');
+const { drive } = require('../lib/load');
+const { num, mb, ms, median, table, goal } = require('../lib/format');
+
+/** The contenders. The sleeping agent keeps the worker from competing for the CPU: this measures acceptance. */
+function contenders() {
+  const parked = { runner: 'bench_sleep', sleep_ms: 600000, concurrency: 1, timeout_seconds: 3600 };
+  const list = [
+    { key: 'baseline', label: 'bare node:http', start: () => startBaseline() },
+    { key: 'gateway', label: 'gateway (sqlite)', start: () => startGateway({ store: 'sqlite', agent: parked }) },
+    { key: 'express', label: 'gateway (sqlite, via Express router)', start: () => startGateway({ store: 'sqlite', agent: parked, ingest: 'express' }) },
+    { key: 'memory', label: 'gateway (memory store)', start: () => startGateway({ store: 'memory', agent: parked }) },
+    { key: 'echo', label: 'gateway (sqlite, echo agent draining)', start: () => startGateway({ store: 'sqlite', agent: { runner: 'echo', concurrency: 2 } }) },
+  ];
+  if (webhookBinary()) list.push({ key: 'adnanh', label: 'adnanh/webhook', start: () => startAdnanhWebhook() });
+  return list;
+}
+
+async function oneRun(contender, bytes, options) {
+  const server = await contender.start();
+  try {
+    // Warm-up: JIT, connection setup, SQLite pages; not counted.
+    await drive({ url: server.url, bytes, duration: options.warmup, connections: options.connections });
+    await server.report();
+    const result = await drive({ url: server.url, bytes, duration: options.duration, connections: options.connections, server });
+    const report = await server.report();
+    return { ...result, eld: report?.probe?.eld };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function run(options, log) {
+  const list = contenders();
+  const sizes = [1024, 100 * 1024];
+  const results = {}; // key -> size -> [runs]
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const bytes of sizes) {
+      // Rotate the order each round so no contender always runs first or last.
+      const order = list.map((_, i) => list[(i + round) % list.length]);
+      for (const c of order) {
+        const r = await oneRun(c, bytes, options);
+        ((results[c.key] ??= {})[bytes] ??= []).push(r);
+        log(`  ${c.label} ${bytes / 1024} KB round ${round + 1}: ${num(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+      }
+    }
+  }
+  const summary = (key, bytes) => {
+    const runs = results[key]?.[bytes] ?? [];
+    return {
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      peakRss: Math.max(...runs.map((r) => r.peakRss)),
+      eldP99: median(runs.map((r) => r.eld?.p99)),
+      bad: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+    };
+  };
+  const rows = [];
+  const goals = [];
+  for (const bytes of sizes) {
+    const base = summary('baseline', bytes);
+    for (const c of list) {
+      const s = summary(c.key, bytes);
+      const ratio = s.rps / base.rps;
+      rows.push([`${bytes / 1024} KB`, c.label, num(s.rps), ms(s.p50), ms(s.p99), mb(s.peakRss), ms(s.eldP99), c.key === 'baseline' ? '1.00×' : `${num(ratio, 2)}×`, String(s.bad)]);
+    }
+    if (bytes === 1024) {
+      const g = summary('gateway', bytes);
+      goals.push({ name: 'throughput ≥ 0.7× bare node:http at 1 KB (gateway, sqlite)', value: `${num(g.rps / base.rps, 2)}×`, ok: g.rps / base.rps >= 0.7 });
+      if (results.adnanh) {
+        const a = summary('adnanh', bytes);
+        goals.push({ name: 'throughput ahead of adnanh/webhook at 1 KB', value: `${num(g.rps)} vs ${num(a.rps)} req/s`, ok: g.rps > a.rps });
+      }
+    }
+  }
+  const markdown = [
+    table(['body', 'server', 'req/s (2xx)', 'p50', 'p99', 'peak RSS', 'event-loop delay p99', 'vs baseline', 'non-2xx/errors'], rows),
+    '',
+    `${options.rounds} run(s) of ${options.duration} s per cell after a ${options.warmup} s warm-up, ${options.connections} connections, medians shown; every contender in a fresh process, order rotated per round.`,
+  ].join('\n');
+  return { title: 'Throughput (signed code-host-A POST, every request a new delivery id)', markdown, goals, results };
+}
+
+module.exports = { run, contenders };
