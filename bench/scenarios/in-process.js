@@ -10,7 +10,7 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 const gc = () => {
-  if (global.gc) for (let i = 0; i < 3; i += 1) global.gc();
+  if (globalThis.gc) for (let i = 0; i < 3; i += 1) globalThis.gc();
 };
 const mem = () => {
   gc();

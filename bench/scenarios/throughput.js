@@ -2,7 +2,7 @@
 'use strict';
 const { startBaseline, startGateway, startAdnanhWebhook, webhookBinary } = require('../lib/servers');
 const { drive } = require('../lib/load');
-const { num, mb, ms, median, table, goal } = require('../lib/format');
+const { num, mb, ms, median, table } = require('../lib/format');
 
 /** The contenders. The sleeping agent keeps the worker from competing for the CPU: this measures acceptance. */
 function contenders() {
