@@ -95,7 +95,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     redactor,
     skills,
     routeSource,
-    leaseMs: options.leaseMs,
+    leaseMs: options.leaseMs ?? (config.store.lease_seconds === undefined ? undefined : config.store.lease_seconds * 1000),
     pollMs: options.pollMs,
   });
   // Subscriptions get the same checks as static routes (deliverer, enabled platform, skills, INSECURE_NO_AUTH on a

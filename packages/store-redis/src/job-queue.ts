@@ -29,7 +29,7 @@ function statusOf(state: string): JobStatus | undefined {
 }
 
 export interface RedisJobQueueOptions {
-  /** How often stalled (lease-expired) jobs are looked for and handed to a live gateway (default 5 s). */
+  /** How often stalled (lease-expired) jobs are looked for and handed to a live gateway (default the lease, at most 5 s). */
   stalledIntervalMs?: number;
   /** A job whose gateway died this many times in a row becomes a dead letter (a poison job; default 10). */
   maxStalledCount?: number;
@@ -92,7 +92,9 @@ export class RedisJobQueue implements JobQueue {
       prefix: this.prefix,
       autorun: false,
       lockDuration: leaseMs,
-      stalledInterval: this.options.stalledIntervalMs ?? 5000,
+      // A job is moved back to waiting by the second check after its lock expired: with a short lease the
+      // checks must be as frequent, or the check interval, not the lease, decides how long a takeover takes.
+      stalledInterval: this.options.stalledIntervalMs ?? Math.min(5000, leaseMs),
       maxStalledCount: this.options.maxStalledCount ?? 10,
     });
     this.worker.on('error', () => undefined); // connection errors surface through the calls that failed

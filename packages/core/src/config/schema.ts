@@ -110,6 +110,12 @@ export const configSchema = {
         url: { type: 'string', description: 'Redis URL, e.g. redis://127.0.0.1:6379.' },
         max_pending: { type: 'integer', minimum: 1, default: 10000, description: 'Above this many pending jobs new events get 503.' },
         prefix: { type: 'string', description: 'Key prefix (redis).' },
+        lease_seconds: {
+          type: 'number',
+          minimum: 1,
+          default: 30,
+          description: 'How long a gateway holds a running job without renewing it (renewed every third of it). With redis, another instance takes over a killed instance\'s jobs this long after it died (plus a check every min(5 s, lease)).',
+        },
       },
     },
     log: {
@@ -182,7 +188,7 @@ export interface HookwiseConfig {
   };
   agent: { runner: string; timeout_seconds: number; concurrency: number; [key: string]: unknown };
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
-  store: { backend: string; path?: string; url?: string; max_pending: number; prefix?: string };
+  store: { backend: string; path?: string; url?: string; max_pending: number; prefix?: string; lease_seconds?: number };
   log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json' };
   skills: { dirs?: string[] };
   plugins: PluginSpec[];
