@@ -15,7 +15,7 @@ function deliveryId(prefix = 'b') {
 /**
  * options: url, bytes, duration (s), connections, overallRate (req/s, optional), server (to sample memory),
  * idPrefix ('b' by default: the bench sink times ids of that shape).
- * Returns { rps, p50, p99, max, total, non2xx, errors, timeouts, peakRss }.
+ * Returns { rps, p50, p99, max, total, non2xx, errors, timeouts, cpuUsPerRequest, serverCpuPercent, clientCpuPercent, peakRss }.
  */
 async function drive(options) {
   const { body, headers } = signedRequest(options.bytes);
@@ -27,6 +27,8 @@ async function drive(options) {
         sampledPeak = Math.max(sampledPeak, server.memory().rss);
       }, 100)
     : undefined;
+  const cpuBefore = server?.cpuSeconds() ?? NaN;
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({
     url: options.url,
     method: 'POST',
@@ -47,6 +49,8 @@ async function drive(options) {
     ],
   });
   if (sampler) clearInterval(sampler);
+  const cpu = (server?.cpuSeconds() ?? NaN) - cpuBefore;
+  const client = process.cpuUsage(clientBefore);
   const memory = server?.memory() ?? { rss: 0, hwm: 0 };
   const accepted = result['2xx'];
   return {
@@ -59,6 +63,10 @@ async function drive(options) {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    // CPU time the server spent per answered request: less sensitive to a busy machine than req/s.
+    cpuUsPerRequest: accepted ? (cpu * 1e6) / accepted : NaN,
+    serverCpuPercent: (cpu / (result.duration || options.duration)) * 100,
+    clientCpuPercent: ((client.user + client.system) / 1e6 / (result.duration || options.duration)) * 100,
     peakRss: Math.max(peakResettable ? memory.hwm : 0, sampledPeak, memory.rss),
   };
 }

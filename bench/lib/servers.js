@@ -24,6 +24,14 @@ function freePort() {
   });
 }
 
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function get(url) {
@@ -81,6 +89,17 @@ function track(name, child, extra = {}) {
         return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
       } catch {
         return { rss: 0, hwm: 0 };
+      }
+    },
+    /** CPU seconds used so far by the process and its waited-for children (utime+stime+cutime+cstime). */
+    cpuSeconds() {
+      try {
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // After the command name: state is field 3, so utime..cstime (fields 14-17) are at 11..14 here.
+        return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+      } catch {
+        return NaN;
       }
     },
     /** Asks the preloaded probe (and the bench plugin) for their reports since the last call. */

@@ -12,6 +12,7 @@ function contenders() {
     { key: 'gateway', label: 'gateway (sqlite)', start: () => startGateway({ store: 'sqlite', agent: parked }) },
     { key: 'express', label: 'gateway (sqlite, via Express router)', start: () => startGateway({ store: 'sqlite', agent: parked, ingest: 'express' }) },
     { key: 'memory', label: 'gateway (memory store)', start: () => startGateway({ store: 'memory', agent: parked }) },
+    { key: 'memory-express', label: 'gateway (memory store, via Express router)', start: () => startGateway({ store: 'memory', agent: parked, ingest: 'express' }) },
     { key: 'echo', label: 'gateway (sqlite, echo agent draining)', start: () => startGateway({ store: 'sqlite', agent: { runner: 'echo', concurrency: 2 } }) },
   ];
   if (webhookBinary()) list.push({ key: 'adnanh', label: 'adnanh/webhook', start: () => startAdnanhWebhook() });
@@ -55,6 +56,9 @@ async function run(options, log) {
       p99: median(runs.map((r) => r.p99)),
       peakRss: Math.max(...runs.map((r) => r.peakRss)),
       eldP99: median(runs.map((r) => r.eld?.p99)),
+      cpuUs: median(runs.map((r) => r.cpuUsPerRequest)),
+      serverCpu: median(runs.map((r) => r.serverCpuPercent)),
+      clientCpu: median(runs.map((r) => r.clientCpuPercent)),
       bad: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
     };
   };
@@ -65,11 +69,27 @@ async function run(options, log) {
     for (const c of list) {
       const s = summary(c.key, bytes);
       const ratio = s.rps / base.rps;
-      rows.push([`${bytes / 1024} KB`, c.label, num(s.rps), ms(s.p50), ms(s.p99), mb(s.peakRss), ms(s.eldP99), c.key === 'baseline' ? '1.00×' : `${num(ratio, 2)}×`, String(s.bad)]);
+      const cpuRatio = base.cpuUs / s.cpuUs;
+      rows.push([
+        `${bytes / 1024} KB`,
+        c.label,
+        num(s.rps),
+        c.key === 'baseline' ? '1.00×' : `${num(ratio, 2)}×`,
+        ms(s.p50),
+        ms(s.p99),
+        `${num(s.cpuUs)} µs`,
+        c.key === 'baseline' ? '1.00×' : `${num(cpuRatio, 2)}×`,
+        `${num(s.serverCpu)}% / ${num(s.clientCpu)}%`,
+        mb(s.peakRss),
+        ms(s.eldP99),
+        String(s.bad),
+      ]);
     }
     if (bytes === 1024) {
       const g = summary('gateway', bytes);
-      goals.push({ name: 'throughput ≥ 0.7× bare node:http at 1 KB (gateway, sqlite)', value: `${num(g.rps / base.rps, 2)}×`, ok: g.rps / base.rps >= 0.7 });
+      goals.push({ name: 'throughput ≥ 0.7× bare node:http at 1 KB (gateway, sqlite)', value: `${num(g.rps / base.rps, 2)}× (CPU per request: ${num(base.cpuUs / g.cpuUs, 2)}×)`, ok: g.rps / base.rps >= 0.7 });
+      const m = summary('memory', bytes);
+      goals.push({ name: '(for comparison) the same with the memory store', value: `${num(m.rps / base.rps, 2)}× (CPU per request: ${num(base.cpuUs / m.cpuUs, 2)}×)`, ok: undefined });
       if (results.adnanh) {
         const a = summary('adnanh', bytes);
         goals.push({ name: 'throughput ahead of adnanh/webhook at 1 KB', value: `${num(g.rps)} vs ${num(a.rps)} req/s`, ok: g.rps > a.rps });
@@ -77,7 +97,9 @@ async function run(options, log) {
     }
   }
   const markdown = [
-    table(['body', 'server', 'req/s (2xx)', 'p50', 'p99', 'peak RSS', 'event-loop delay p99', 'vs baseline', 'non-2xx/errors'], rows),
+    table(['body', 'server', 'req/s (2xx)', 'req/s vs baseline', 'p50', 'p99', 'server CPU per request', 'CPU efficiency vs baseline', 'CPU server / load generator', 'peak RSS', 'event-loop delay p99', 'non-2xx/errors'], rows),
+    '',
+    'Server CPU per request is the server process’s user+system time (its forked children included, for adnanh/webhook) divided by the 2xx answers; "CPU efficiency vs baseline" is baseline CPU per request ÷ this row’s, so 0.5× means twice the CPU per request. The load generator (autocannon) runs in the bench process on the same 2 cores; when it is near 100% it, not the server, limits req/s.',
     '',
     `${options.rounds} run(s) of ${options.duration} s per cell after a ${options.warmup} s warm-up, ${options.connections} connections, medians shown; every contender in a fresh process, order rotated per round.`,
   ].join('\n');
