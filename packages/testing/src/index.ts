@@ -7,3 +7,4 @@ export * from './verifier-contract';
 export * from './deliverer-contract';
 export * from './agent-runner-contract';
 export * from './manifest-contract';
+export * from './fixtures';

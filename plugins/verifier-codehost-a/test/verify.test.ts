@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { codehostAFixture } from '@hookwise/testing';
 import plugin, { createCodehostAVerifier } from '../src';
 
 const secret = 'It\'s a Secret to Everybody';
-const body = readFileSync(join(__dirname, '../../../../shared/fixtures/codehost-a/push.json'));
+const body = codehostAFixture('push');
 const sign = (b: Buffer | string, s = secret) => `sha256=${createHmac('sha256', s).update(b).digest('hex')}`;
 const verifier = createCodehostAVerifier();
 

@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { codehostAFixture } from '@hookwise/testing';
 import plugin, { createGenericVerifier } from '../src';
 
 const secret = 'generic-secret';
-const body = readFileSync(join(__dirname, '../../../../shared/fixtures/codehost-a/workflow_run.completed.json'));
+const body = codehostAFixture('workflow_run.completed');
 const hex = (b: Buffer | string, s = secret) => createHmac('sha256', s).update(b).digest('hex');
 const verifier = createGenericVerifier();
 

@@ -1,12 +1,9 @@
 // SPEC 4.1, 6 and 7 over a real HTTP connection to the real host: status codes, bodies and log text.
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
-import { signCodehostA, signGeneric, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { codehostAFixture, signCodehostA, signGeneric, startTestGateway, type CodehostAFixture, type TestGateway } from '@hookwise/testing';
 import { toRoute, type Route, type RouteSource } from '@hookwise/core';
 
-const FIXTURES = join(__dirname, '../../../../../shared/fixtures/codehost-a');
-const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+const fixture = (file: string) => codehostAFixture(file.replace(/\.json$/, '') as CodehostAFixture);
 const SECRET = 'it-is-a-test-secret-0123456789';
 
 function routesConfig(routes: Record<string, unknown>, extra: Record<string, unknown> = {}) {

@@ -1,0 +1,12 @@
+// Real webhook payloads shipped with the testing kit (packages/testing/fixtures), as exact bytes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const FIXTURES_DIR = join(__dirname, '..', 'fixtures');
+
+export type CodehostAFixture = 'issue_comment.created' | 'issues.opened' | 'ping' | 'pull_request.opened' | 'push' | 'workflow_run.completed';
+
+/** The bytes of a code host A payload, e.g. `codehostAFixture('pull_request.opened')`. */
+export function codehostAFixture(name: CodehostAFixture): Buffer {
+  return readFileSync(join(FIXTURES_DIR, 'codehost-a', `${name}.json`));
+}
