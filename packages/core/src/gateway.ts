@@ -75,7 +75,12 @@ export class Gateway {
     this.routes = new RouteTable(staticRoutes(config), options.routeSource);
     const extra = config.platforms.webhook.extra;
     this.redactor.add(extra.secret);
-    for (const route of this.routes.all()) if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+    for (const route of this.routes.staticRoutes()) if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+    // Subscriptions get the same checks as static routes, and their secrets join the redaction as they are read.
+    options.routeSource?.setCheck?.((route) => {
+      if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+      return this.routeProblems(route);
+    });
     this.pipeline = new WebhookPipeline({
       routes: this.routes,
       verifiers: this.verifiers,
@@ -149,7 +154,7 @@ export class Gateway {
   /** Validates every static route and creates the verifiers, runners and deliverers they need. */
   async start(): Promise<void> {
     const problems: string[] = [];
-    for (const route of this.routes.all()) if (route.source === 'static') problems.push(...this.routeProblems(route));
+    for (const route of this.routes.staticRoutes()) problems.push(...this.routeProblems(route));
     if (!this.registry.get('agent', this.config.agent.runner)) {
       problems.push(`agent.runner: unknown agent runner '${this.config.agent.runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     }
@@ -160,7 +165,7 @@ export class Gateway {
       this.verifiers.push({ id: entry.contribution.id, verifier: await this.registry.create('verifier', entry.contribution.id, {}, ctx) });
     }
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
-    const eagerDeliverers = new Set<string>(this.routes.all().filter((r) => r.source === 'static').map((r) => r.deliver));
+    const eagerDeliverers = new Set<string>(this.routes.staticRoutes().map((r) => r.deliver));
     for (const [id, platform] of Object.entries(this.config.platforms)) {
       if (id !== 'webhook' && (platform as PlatformConfig).enabled === true && this.registry.get('deliverer', id)) eagerDeliverers.add(id);
     }
@@ -172,8 +177,7 @@ export class Gateway {
         createProblems.push(errorMessage(err));
       }
     }
-    for (const route of this.routes.all()) {
-      if (route.source !== 'static') continue;
+    for (const route of this.routes.staticRoutes()) {
       try {
         await this.agentFor(route);
       } catch (err) {

@@ -18,6 +18,8 @@ export interface Route {
 /** Where dynamic routes come from (the subscriptions file); `current()` may reload when the file changed. */
 export interface RouteSource {
   current(): ReadonlyMap<string, Route>;
+  /** Receives the gateway's per-route check (deliverer, skills, runner, secrets) before the first read. */
+  setCheck?(check: (route: Route) => string[]): void;
 }
 
 export function isValidRouteName(name: string): boolean {
@@ -75,5 +77,10 @@ export class RouteTable {
 
   isStatic(name: string): boolean {
     return this.statics.has(name);
+  }
+
+  /** The static routes only; reading them never touches the dynamic source. */
+  staticRoutes(): Route[] {
+    return [...this.statics.values()];
   }
 }

@@ -14,9 +14,7 @@ import {
   type HookwiseConfig,
   type LoadedConfig,
   type LogFormat,
-  type Route,
   type RouteSource,
-  INSECURE_NO_AUTH,
 } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { createApp, createRequestListener, type IngestPath } from './app';
@@ -97,12 +95,6 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     routeSource,
     leaseMs: options.leaseMs ?? (config.store.lease_seconds === undefined ? undefined : config.store.lease_seconds * 1000),
     pollMs: options.pollMs,
-  });
-  // Subscriptions get the same checks as static routes (deliverer, enabled platform, skills, INSECURE_NO_AUTH on a
-  // public host), and their secrets join the log redaction as they are loaded.
-  (routeSource as { setCheck?: (check: (route: Route) => string[]) => void } | undefined)?.setCheck?.((route) => {
-    if (route.secret !== INSECURE_NO_AUTH) redactor.add(route.secret);
-    return gateway.routeProblems(route);
   });
   try {
     await gateway.start();
