@@ -4,11 +4,9 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { signCodehostA, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { codehostAFixture, signCodehostA, startTestGateway, type TestGateway } from '@hookwise/testing';
 
 const EXAMPLE_DIR = join(__dirname, '..');
-// The real payload code host A sends (from the shared fixtures next to the checkout).
-const FIXTURE = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'codehost-a', 'pull_request.opened.json');
 const SECRET = 'pr-review-example-secret-0123456789';
 
 let work: string;
@@ -61,7 +59,7 @@ describe('examples/pr-review', () => {
   it('comments on the pull request with gh, with the skill and the rendered prompt the agent saw', async () => {
     const { configDir, config, calls } = prepareConfigDir();
     gateway = await startTestGateway({ configDir, config, env: testEnv(), pollMs: 20 });
-    const body = readFileSync(FIXTURE);
+    const body = codehostAFixture('pull_request.opened');
     const res = await gateway.post('pr-review', body, {
       'X-CodeHostA-Event': 'pull_request',
       'X-CodeHostA-Delivery': 'pr-review-example-1',
@@ -92,7 +90,7 @@ describe('examples/pr-review', () => {
     const push = Buffer.from(JSON.stringify({ ref: 'refs/heads/main' }));
     const ignored = await gateway.post('pr-review', push, { 'X-CodeHostA-Event': 'push', 'X-CodeHostA-Signature-256': signCodehostA(SECRET, push) });
     expect([ignored.status, ignored.body]).toEqual([200, { status: 'ignored', event: 'push' }]);
-    const unsigned = await gateway.post('pr-review', readFileSync(FIXTURE), { 'X-CodeHostA-Event': 'pull_request' });
+    const unsigned = await gateway.post('pr-review', codehostAFixture('pull_request.opened'), { 'X-CodeHostA-Event': 'pull_request' });
     expect([unsigned.status, unsigned.body]).toEqual([401, { error: 'Missing signature' }]);
   });
 });

@@ -17,13 +17,13 @@ describe('dead letters, retry and replay through the CLI (real binary)', () => {
     await gateway.waitFor(/kept as a dead letter/);
 
     const listed = await cli(home, ['deliveries', 'list', '--status', 'dead', '--json']);
-    expect(listed.code).toBe(0);
+    expect(listed).toMatchObject({ code: 0 });
     const dead = JSON.parse(listed.stdout) as Array<{ deliveryId: string; status: string; errors: Array<{ message: string }> }>;
     expect(dead.map((j) => [j.deliveryId, j.status])).toEqual([['doomed-1', 'dead']]);
     expect(dead[0].errors[0].message).toContain('agent refused');
 
     const shown = await cli(home, ['deliveries', 'show', 'doomed-1']);
-    expect(shown.code).toBe(0);
+    expect(shown).toMatchObject({ code: 0 });
     expect(shown.stdout).toContain('status: dead');
     expect(shown.stdout).toContain('agent refused');
 
@@ -36,7 +36,7 @@ describe('dead letters, retry and replay through the CLI (real binary)', () => {
     expect(done.answer).toContain('answer for event');
 
     const replay = await cli(home, ['deliveries', 'replay', 'doomed-1', '--json']);
-    expect(replay.code).toBe(0);
+    expect(replay).toMatchObject({ code: 0 });
     const replayId = (JSON.parse(replay.stdout) as { job: { deliveryId: string } }).job.deliveryId;
     expect(replayId).toMatch(/^doomed-1-replay-\d+$/);
     await gateway.waitFor(new RegExp(`delivered ${replayId} on route`));
