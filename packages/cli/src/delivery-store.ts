@@ -1,6 +1,5 @@
 // Opens the configured store for the `deliveries` commands and finds a job by delivery id (or job id).
 import { HookwiseError, createLogger, loadConfig, type Job, type Store } from '@hookwise/core';
-import { createStoreFor } from '@hookwise/server';
 import { configDirFrom } from './config-dir';
 
 /** Runs `use` with the store the gateway uses (sqlite file or Redis), closing it afterwards. */
@@ -9,6 +8,7 @@ export async function withDeliveryStore<T>(configDirFlag: string | undefined, us
   if (config.store.backend === 'memory') {
     throw new HookwiseError('HW_E_STORE', 'store.backend is memory: deliveries live only inside the running gateway and are gone when it stops; use sqlite (the default) or redis to inspect them');
   }
+  const { createStoreFor } = await import('@hookwise/server');
   const store = await createStoreFor(config, configDir, createLogger({ level: 'warn', stream: process.stderr }));
   try {
     return await use(store);

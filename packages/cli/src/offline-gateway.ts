@@ -8,7 +8,6 @@ import {
   loadPlugins,
   type LoadedConfig,
 } from '@hookwise/core';
-import { FIRST_PARTY_PLUGINS, skillDirs } from '@hookwise/server';
 
 export interface OfflineGateway {
   loaded: LoadedConfig;
@@ -19,6 +18,8 @@ export interface OfflineGateway {
 
 /** Loads config, plugins (first-party + `plugins:`) and skills; warnings go to stderr, never to stdout. */
 export function openOfflineGateway(configDir: string): OfflineGateway {
+  // Loaded here, not at the top: importing this module (every `webhook subscribe` start) stays cheap.
+  const { FIRST_PARTY_PLUGINS, skillDirs } = require('@hookwise/server') as typeof import('@hookwise/server');
   const loaded = loadConfig({ configDir });
   const { config } = loaded;
   const logger = createLogger({ level: 'warn', stream: process.stderr });

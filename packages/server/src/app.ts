@@ -1,6 +1,8 @@
 // The Express app: health, the webhook route (served by the core's framework-neutral handler) and JSON errors.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+// Types only at the top: Express (~140 modules) is loaded by createApp, so that the CLI commands that use this
+// package for its store, plugin list or skill dirs do not pay for it on every start.
+import type { Express, NextFunction, Request, Response } from 'express';
 import { routeFromUrl, type Gateway } from '@hookwise/core';
 
 /**
@@ -10,7 +12,8 @@ import { routeFromUrl, type Gateway } from '@hookwise/core';
  */
 export type IngestPath = 'direct' | 'express';
 
-export function createApp(gateway: Gateway): express.Express {
+export function createApp(gateway: Gateway): Express {
+  const express = require('express') as typeof import('express');
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -33,7 +36,7 @@ export function createApp(gateway: Gateway): express.Express {
 }
 
 /** The http.Server listener: webhook POSTs straight to the core's handler (unless `ingest` is 'express'), the rest to Express. */
-export function createRequestListener(gateway: Gateway, app: express.Express, ingest: IngestPath = 'direct'): RequestListener {
+export function createRequestListener(gateway: Gateway, app: Express, ingest: IngestPath = 'direct'): RequestListener {
   if (ingest === 'express') return app;
   return (req: IncomingMessage, res: ServerResponse) => {
     // Anything the pattern does not take (other methods, odd spellings) keeps Express's behaviour.

@@ -2,7 +2,6 @@
 import { Command } from '@oclif/core';
 import { dirname } from 'node:path';
 import { loadConfig } from '@hookwise/core';
-import { FIRST_PARTY_PLUGINS } from '@hookwise/server';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
 import { renderTable } from '../../text-table';
@@ -19,6 +18,7 @@ export default class PluginsList extends Command {
     let listed: ListedPlugin[];
     try {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const { FIRST_PARTY_PLUGINS } = await import('@hookwise/server');
       listed = listPlugins({
         firstParty: FIRST_PARTY_PLUGINS,
         configured: config.plugins,
