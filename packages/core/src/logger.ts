@@ -61,13 +61,13 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): winston.Logger {
   // winston formats a line before its transports drop it for its level; dropping it first makes disabled levels
   // (debug lines on the hot path) nearly free.
-  let logger: winston.Logger | undefined;
-  const enabledOnly = winston.format((info) => (logger === undefined || logger.isLevelEnabled(info.level) ? info : false))();
+  // The closure only runs for log calls, which come after `logger` below is initialised.
+  const enabledOnly = winston.format((info) => (logger.isLevelEnabled(info.level) ? info : false))();
   const last = options.format === 'json' ? winston.format.json() : pretty;
   const format = winston.format.combine(enabledOnly, redactFormat({ redactor: options.redactor }), winston.format.timestamp(), last);
   const transport = options.stream
     ? new winston.transports.Stream({ stream: options.stream })
     : new winston.transports.Console();
-  logger = winston.createLogger({ level: options.level ?? 'info', format, transports: [transport], silent: options.silent });
+  const logger: winston.Logger = winston.createLogger({ level: options.level ?? 'info', format, transports: [transport], silent: options.silent });
   return logger;
 }
