@@ -43,8 +43,14 @@ export function readBodyLimited(stream: NodeJS.ReadableStream, limit: number): P
   });
 }
 
-/** The payload object, or undefined when the body is not a JSON object (directly or as form field `payload`). */
-export function parseBody(raw: Buffer, headers: HeaderMap): Record<string, unknown> | undefined {
+export interface ParsedPayload {
+  payload: Record<string, unknown>;
+  /** The JSON text the payload was parsed from (the body, or the form's `payload` field). */
+  json: string;
+}
+
+/** The payload object and its JSON text, or undefined when the body is not a JSON object (directly or as form field `payload`). */
+export function parsePayload(raw: Buffer, headers: HeaderMap): ParsedPayload | undefined {
   const contentType = (headerValue(headers, 'content-type') ?? '').toLowerCase();
   let text = raw.toString('utf8');
   if (contentType.startsWith('application/x-www-form-urlencoded')) {
@@ -54,8 +60,13 @@ export function parseBody(raw: Buffer, headers: HeaderMap): Record<string, unkno
   }
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { payload: value as Record<string, unknown>, json: text } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The payload object, or undefined when the body is not a JSON object (directly or as form field `payload`). */
+export function parseBody(raw: Buffer, headers: HeaderMap): Record<string, unknown> | undefined {
+  return parsePayload(raw, headers)?.payload;
 }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { HeaderMap, Verifier } from './contracts';
-import { BodyTooLargeError, parseBody, readBodyLimited } from './body';
+import { BodyTooLargeError, parsePayload, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from './config/schema';
 import { ERROR_CATALOGUE, errorMessage, type ErrorCode } from './errors';
 import { eventAccepted, headerValue, readEventType } from './events';
@@ -118,7 +118,8 @@ export class WebhookPipeline {
     const rateLimited = (w: { retryAfterSeconds: number }) => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(w.retryAfterSeconds) });
 
     // 5. Parse.
-    const payload = parseBody(raw, req.headers);
+    const parsed = parsePayload(raw, req.headers);
+    const payload = parsed?.payload;
     if (!payload) {
       const counted = await hit;
       return counted.allowed ? fail('HW_E_BAD_BODY') : rateLimited(counted);
@@ -162,7 +163,8 @@ export class WebhookPipeline {
         logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
         return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
       }
-      await store.jobs.enqueue({ route: route.name, event, deliveryId, payload, receivedAt: Date.now() });
+      // The JSON text as received goes along, so a durable store does not serialise the payload again.
+      await store.jobs.enqueue({ route: route.name, event, deliveryId, payload, receivedAt: Date.now() }, { payloadJson: parsed!.json });
       this.pending.added += 1;
     } catch (err) {
       // Nothing was accepted: forget the id so that the sender's retry is not taken for a duplicate.

@@ -1,7 +1,7 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
+import type { EnqueueHints, Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import type { WriteBatch } from './write-batch';
@@ -109,14 +109,15 @@ export class SqliteJobQueue implements JobQueue {
     return this.options.now();
   }
 
-  async enqueue(input: JobInput): Promise<Job> {
+  async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
     const id = randomUUID();
-    const job = await this.writes.run(() => {
-      this.stmt.insert.run({ ...input, id, payload: JSON.stringify(input.payload ?? null), now: this.now() });
-      return toJob(this.stmt.get.get(id) as JobRow);
-    });
+    const now = this.now();
+    // The pipeline hands over the JSON text it parsed, so a payload is never serialised twice; and the row is
+    // not read back: the new job is exactly what was inserted.
+    const payload = hints.payloadJson ?? JSON.stringify(input.payload ?? null);
+    await this.writes.run(() => this.stmt.insert.run({ ...input, id, payload, now }));
     this.events.emit('ready');
-    return job;
+    return { ...input, id, status: 'pending', step: 'agent', attempts: 0, errors: [], runAt: now, createdAt: now, updatedAt: now };
   }
 
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {

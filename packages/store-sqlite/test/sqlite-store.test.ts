@@ -129,6 +129,28 @@ describe('SQLite store', () => {
     expect(() => openSqliteStore({ file })).toThrow(/schema version 99.*upgrade Hookwise or point store\.path/);
   });
 
+  it('uses WAL with synchronous NORMAL by default and FULL when store.synchronous is full', async () => {
+    const pragmas = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return { journal: db.pragma('journal_mode', { simple: true }) };
+      } finally {
+        db.close();
+      }
+    };
+    const normal = open();
+    expect(pragmas(normal.file)).toEqual({ journal: 'wal' });
+    await normal.close();
+    const logger = createLogger({ silent: true });
+    const full = (await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'full.sqlite', synchronous: 'full' }, configDir: dir, logger })) as SqliteStore;
+    const normalToo = (await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'normal.sqlite' }, configDir: dir, logger })) as SqliteStore;
+    // `synchronous` is a per-connection setting: read it through the store's own connection.
+    expect(full.synchronousMode()).toBe('full');
+    expect(normalToo.synchronousMode()).toBe('normal');
+    await full.close();
+    await normalToo.close();
+  });
+
   it('says where and why when the file cannot be opened', () => {
     expect(() => openSqliteStore({ file: path.join(dir, 'not-a-db.sqlite', '..', '..', path.basename(dir)) })).toThrow(/cannot open the SQLite store at .*store\.path/);
   });

@@ -110,6 +110,13 @@ export const configSchema = {
         url: { type: 'string', description: 'Redis URL, e.g. redis://127.0.0.1:6379.' },
         max_pending: { type: 'integer', minimum: 1, default: 10000, description: 'Above this many pending jobs new events get 503.' },
         prefix: { type: 'string', description: 'Key prefix (redis).' },
+        synchronous: {
+          type: 'string',
+          enum: ['normal', 'full'],
+          default: 'normal',
+          description:
+            'SQLite durability. normal: an accepted event survives a crash or kill of the gateway (WAL, no fsync per commit). full: it also survives a power loss, at one fsync per grouped commit.',
+        },
         lease_seconds: {
           type: 'number',
           minimum: 1,
@@ -188,7 +195,7 @@ export interface HookwiseConfig {
   };
   agent: { runner: string; timeout_seconds: number; concurrency: number; [key: string]: unknown };
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
-  store: { backend: string; path?: string; url?: string; max_pending: number; prefix?: string; lease_seconds?: number };
+  store: { backend: string; path?: string; url?: string; max_pending: number; prefix?: string; lease_seconds?: number; synchronous?: 'normal' | 'full' };
   log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json' };
   skills: { dirs?: string[] };
   plugins: PluginSpec[];

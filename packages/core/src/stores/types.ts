@@ -64,8 +64,14 @@ export interface JobFilter {
   limit?: number;
 }
 
+/** What the pipeline already knows about a job, so that a store need not work it out again. */
+export interface EnqueueHints {
+  /** The payload's JSON text as received: `JSON.parse(payloadJson)` equals `input.payload`. */
+  payloadJson?: string;
+}
+
 export interface JobQueue {
-  enqueue(input: JobInput): Promise<Job>;
+  enqueue(input: JobInput, hints?: EnqueueHints): Promise<Job>;
   /** Takes the next due pending job (or one whose lease expired) for `leaseMs`; undefined when none. */
   lease(owner: string, leaseMs: number): Promise<Job | undefined>;
   /** Extends a running job's lease; false when the lease was lost. */
