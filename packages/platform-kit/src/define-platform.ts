@@ -174,6 +174,9 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   }
 
   private async sendChunk(chunk: OutgoingChunk, runtime: PlatformRuntime<O>): Promise<string | undefined> {
+    // Checked here for every platform, HTTP or not (send() hooks such as SMTP do not see the kit's HTTP client):
+    // a delivery cancelled by shutdown sends nothing more and is retried after the restart.
+    if (runtime.signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${this.label}: delivery cancelled before part ${chunk.index + 1}/${chunk.count} was sent`, { retryable: true });
     if (this.def.send) return this.def.send(chunk, runtime);
     const build = this.def.request;
     if (!build) throw new Error(`${this.def.id}: the platform definition needs request() or send()`);
