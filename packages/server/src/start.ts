@@ -129,7 +129,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   logger.info(`Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`);
 
   let closing: Promise<{ unfinished: string[] }> | undefined;
-  const close = (deadlineMs = 10_000) => {
+  const close = (deadlineMs = (extra.shutdown_timeout_seconds ?? 10) * 1000) => {
     closing ??= (async () => {
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -148,8 +148,9 @@ export async function runGateway(options: StartOptions = {}): Promise<RunningGat
   const running = await startGateway(options);
   const { logger } = running.gateway;
   const onSignal = (signal: NodeJS.Signals) => {
-    logger.info(`${signal} received: no new webhooks; letting running jobs finish (up to 10 s)`);
-    void running.close(10_000).then(({ unfinished }) => {
+    const seconds = running.loaded.config.platforms.webhook.extra.shutdown_timeout_seconds ?? 10;
+    logger.info(`${signal} received: no new webhooks; letting running jobs finish (up to ${seconds} s)`);
+    void running.close(seconds * 1000).then(({ unfinished }) => {
       if (unfinished.length) logger.warn(`${unfinished.length} job(s) unfinished at shutdown; they stay pending for the next start: ${unfinished.join(', ')}`);
       else logger.info('all running jobs finished; bye');
       process.exit(0);

@@ -62,6 +62,12 @@ export const configSchema = {
                 rate_limit: { type: 'integer', minimum: 1, default: DEFAULT_RATE_LIMIT, description: 'Requests per minute per route (fixed window).' },
                 max_body_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_BODY_BYTES, description: 'Largest accepted body in bytes.' },
                 public_url: { type: 'string', description: 'Base URL printed for subscriptions, when the gateway sits behind a proxy.' },
+                shutdown_timeout_seconds: {
+                  type: 'number',
+                  minimum: 0,
+                  default: 10,
+                  description: 'On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start.',
+                },
                 routes: { type: 'object', default: {}, additionalProperties: routeSchema, description: 'Static routes by name.' },
               },
             },
@@ -184,6 +190,7 @@ export interface WebhookAdapterConfig {
     rate_limit: number;
     max_body_bytes: number;
     public_url?: string;
+    shutdown_timeout_seconds?: number;
     routes: Record<string, RouteConfig>;
   };
 }
