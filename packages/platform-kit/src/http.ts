@@ -104,7 +104,11 @@ function lowerCaseKeys(headers: Record<string, string> | undefined): Record<stri
   return out;
 }
 
-/** Joins an api_base (with or without a trailing slash) and a path. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+/** Joins an api_base (with or without a trailing slash) and a path, and sets query parameters (URL-encoded). */
+export function joinUrl(base: string, path: string, query?: Record<string, string>): string {
+  const joined = `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  if (!query) return joined;
+  const url = new URL(joined);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  return url.toString();
 }

@@ -18,23 +18,18 @@ export const DEFAULT_API_BASE = 'https://qyapi.weixin.qq.com';
 export const MESSAGE_LIMIT = 2048;
 const RECIPIENT_FIELDS = { user: 'touser', party: 'toparty', tag: 'totag' } as const;
 
-function withQuery(base: string, path: string, query: Record<string, string>): string {
-  const url = new URL(joinUrl(base, path));
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.toString();
-}
 
 export function workApiRequest(chunk: OutgoingChunk, o: WorkApiOptions): HttpRequest {
   const text = { msgtype: 'text', text: { content: chunk.text } };
-  if (o.webhook_key) return { method: 'POST', url: withQuery(o.api_base, '/cgi-bin/webhook/send', { key: o.webhook_key }), json: text };
+  if (o.webhook_key) return { method: 'POST', url: joinUrl(o.api_base, '/cgi-bin/webhook/send', { key: o.webhook_key }), json: text };
   const token = chunk.token ?? '';
   const prefixed = /^(user|party|tag):(.+)$/.exec(chunk.target);
-  if (!prefixed) return { method: 'POST', url: withQuery(o.api_base, '/cgi-bin/appchat/send', { access_token: token }), json: { chatid: chunk.target, ...text } };
+  if (!prefixed) return { method: 'POST', url: joinUrl(o.api_base, '/cgi-bin/appchat/send', { access_token: token }), json: { chatid: chunk.target, ...text } };
   if (o.agent_id === undefined) {
     throw new HookwiseError('HW_E_CONFIG', `platform_13 (WeCom): sending to ${prefixed[1]}s needs platforms.platform_13.agent_id (the app's AgentId)`, { retryable: false });
   }
   const field = RECIPIENT_FIELDS[prefixed[1] as keyof typeof RECIPIENT_FIELDS];
-  return { method: 'POST', url: withQuery(o.api_base, '/cgi-bin/message/send', { access_token: token }), json: { [field]: prefixed[2], msgtype: 'text', agentid: o.agent_id, text: text.text } };
+  return { method: 'POST', url: joinUrl(o.api_base, '/cgi-bin/message/send', { access_token: token }), json: { [field]: prefixed[2], msgtype: 'text', agentid: o.agent_id, text: text.text } };
 }
 
 export function checkWorkApiResponse(res: HttpResponse): PlatformFailure | undefined {
@@ -87,7 +82,7 @@ export const workApiPlatform = definePlatform<WorkApiOptions>({
   needsTarget: (o) => !o.webhook_key,
   needsToken: (o) => !o.webhook_key,
   async token({ call, options }) {
-    const res = await call({ url: withQuery(options.api_base, '/cgi-bin/gettoken', { corpid: options.corp_id ?? '', corpsecret: options.corp_secret ?? '' }) });
+    const res = await call({ url: joinUrl(options.api_base, '/cgi-bin/gettoken', { corpid: options.corp_id ?? '', corpsecret: options.corp_secret ?? '' }) });
     return issuedTokenFrom(res, { token: 'access_token', expiresIn: 'expires_in' }, 'platform_13 (WeCom)');
   },
   request: workApiRequest,
@@ -98,7 +93,7 @@ export const workApiPlatform = definePlatform<WorkApiOptions>({
       logger.info('platform_13 (WeCom): using a group robot; it is checked by the first delivery');
       return;
     }
-    await call((token) => ({ url: withQuery(options.api_base, '/cgi-bin/get_api_domain_ip', { access_token: token ?? '' }) }));
+    await call((token) => ({ url: joinUrl(options.api_base, '/cgi-bin/get_api_domain_ip', { access_token: token ?? '' }) }));
     logger.info('platform_13 (WeCom): app credentials accepted');
   },
 });

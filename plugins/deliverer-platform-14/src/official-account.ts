@@ -13,11 +13,6 @@ export const DEFAULT_API_BASE = 'https://api.weixin.qq.com';
 /** Parts of at most 2048 UTF-8 bytes, the text size WeChat's message APIs accept. */
 export const MESSAGE_LIMIT = 2048;
 
-function apiUrl(base: string, path: string, query: Record<string, string>): string {
-  const url = new URL(joinUrl(base, path));
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  return url.toString();
-}
 
 export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure | undefined {
   return checkErrorCode(res, {
@@ -57,17 +52,17 @@ export const officialAccountPlatform = definePlatform<OfficialAccountOptions>({
   secrets: (o) => [o.app_secret],
   credentialsHint: 'check platforms.platform_14.app_id / app_secret (Settings and Development > Basic Configuration) and the IP whitelist',
   async token({ call, options }) {
-    const res = await call({ url: apiUrl(options.api_base, '/cgi-bin/token', { grant_type: 'client_credential', appid: options.app_id, secret: options.app_secret }) });
+    const res = await call({ url: joinUrl(options.api_base, '/cgi-bin/token', { grant_type: 'client_credential', appid: options.app_id, secret: options.app_secret }) });
     return issuedTokenFrom(res, { token: 'access_token', expiresIn: 'expires_in' }, 'platform_14 (WeChat Official Account)');
   },
   request: (chunk, o) => ({
     method: 'POST',
-    url: apiUrl(o.api_base, '/cgi-bin/message/custom/send', { access_token: chunk.token ?? '' }),
+    url: joinUrl(o.api_base, '/cgi-bin/message/custom/send', { access_token: chunk.token ?? '' }),
     json: { touser: chunk.target, msgtype: 'text', text: { content: chunk.text } },
   }),
   checkResponse: checkOfficialAccountResponse,
   async start({ call, options, logger }) {
-    await call((token) => ({ url: apiUrl(options.api_base, '/cgi-bin/get_api_domain_ip', { access_token: token ?? '' }) }));
+    await call((token) => ({ url: joinUrl(options.api_base, '/cgi-bin/get_api_domain_ip', { access_token: token ?? '' }) }));
     logger.info('platform_14 (WeChat Official Account): app credentials accepted');
   },
 });

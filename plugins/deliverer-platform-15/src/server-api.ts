@@ -20,9 +20,7 @@ export function tempGuid(deliveryId: string, index: number): string {
 }
 
 function apiUrl(o: ServerApiOptions, path: string): string {
-  const url = new URL(joinUrl(o.api_base, path));
-  url.searchParams.set('password', o.password);
-  return url.toString();
+  return joinUrl(o.api_base, path, { password: o.password });
 }
 
 interface ServerAnswer {
