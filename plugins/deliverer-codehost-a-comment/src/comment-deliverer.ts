@@ -1,10 +1,10 @@
-// codehost_a_comment: posts the answer as a pull-request comment with the code host's CLI
-// (`gh pr comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
+// codehost_a_comment: posts the answer as a pull-request or issue comment with the code host's CLI
+// (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
 // comment limit, and turning the CLI's failures into errors that say what to do.
 import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
 import { chunkText } from '@hookwise/platform-kit';
 import { runCli, type CliResult } from './cli-run';
-import { resolveCommentTarget } from './comment-target';
+import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 
 export interface CommentOptions {
   cli_path: string;
@@ -13,11 +13,13 @@ export interface CommentOptions {
 
 export const COMMENT_LIMIT = 65536;
 const ID = 'codehost_a_comment';
+/** What `gh pr comment` prints when the number is an issue (or nothing at all), not a pull request. */
+const NOT_A_PULL_REQUEST = /could not resolve to a ?pull ?request/i;
 
 /** Why a failed run failed, from what the client printed; the client's wording is the only signal. */
-export function explainFailure(result: CliResult, cli: string, target: string): HookwiseError {
+export function explainFailure(result: CliResult, cli: string, target: string, kind: CommentKind = 'pr'): HookwiseError {
   const said = result.stderr.trim().replace(/\s+/g, ' ').slice(0, 300) || `exit code ${result.exitCode}`;
-  const base = `${ID}: '${cli} pr comment' on ${target} failed: ${said}`;
+  const base = `${ID}: '${cli} ${kind} comment' on ${target} failed: ${said}`;
   if (result.timedOut) return new HookwiseError('HW_E_DELIVERY', `${base} (timed out; raise platforms.${ID}.timeout_seconds if the host is slow)`, { retryable: true });
   if (/auth login|not logged|authenticat|HTTP 401|bad credentials|token.*(invalid|expired)/i.test(said)) {
     return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The client is not authenticated: run '${cli} auth login' as the gateway's user (or set GH_TOKEN in <config_dir>/.env)`, { retryable: false });
@@ -29,7 +31,8 @@ export function explainFailure(result: CliResult, cli: string, target: string): 
     return new HookwiseError('HW_E_DELIVERY', `${base}. Looks transient; will retry`, { retryable: true });
   }
   if (/could not resolve to|not found|no pull requests? found|HTTP 404|HTTP 422/i.test(said)) {
-    return new HookwiseError('HW_E_DELIVERY_TARGET', `${base}. Check deliver_extra.repo and deliver_extra.pr_number`, { retryable: false });
+    const issueHint = kind === 'pr' && NOT_A_PULL_REQUEST.test(said) ? ' (to comment on an issue, set deliver_extra.kind to issue or auto)' : '';
+    return new HookwiseError('HW_E_DELIVERY_TARGET', `${base}. Check deliver_extra.repo and deliver_extra.pr_number${issueHint}`, { retryable: false });
   }
   return new HookwiseError('HW_E_DELIVERY', base, { retryable: true });
 }
@@ -50,33 +53,43 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
   const env: NodeJS.ProcessEnv = { ...process.env, ...ctx.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' };
   ctx.redact(env.GH_TOKEN);
   ctx.redact(env.GITHUB_TOKEN);
-  const sent = new Map<string, string[]>();
+  // Per delivery id: the comments already posted and the kind they were posted with.
+  const sent = new Map<string, { kind: CommentKind; urls: string[] }>();
   return {
     async deliver(msg, opts) {
-      const { repo, prNumber } = resolveCommentTarget(msg.extra);
+      const { repo, prNumber, kind: kindOption } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;
       if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post`, { retryable: false });
       const bodies = chunkText(msg.text, COMMENT_LIMIT);
-      // Comments already posted for this delivery are not posted again when the job is retried.
-      const urls = sent.get(msg.deliveryId) ?? [];
-      for (let i = urls.length; i < bodies.length; i++) {
+      const plan = planComment(kindOption, msg.event);
+      const post = async (kind: CommentKind, body: string): Promise<CliResult> => {
         // Cancelled (gateway shutting down) before this comment started: post nothing, the job is retried later.
         if (opts.signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${ID}: delivery to ${target} cancelled before posting`, { retryable: true });
-        const args = ['pr', 'comment', String(prNumber), '--repo', repo, '--body-file', '-'];
-        let result: CliResult;
+        const args = [kind, 'comment', String(prNumber), '--repo', repo, '--body-file', '-'];
         try {
-          result = await runCli(cli, args, { env, stdin: bodies[i], timeoutMs: options.timeout_seconds * 1000, signal: opts.signal });
+          return await runCli(cli, args, { env, stdin: body, timeoutMs: options.timeout_seconds * 1000, signal: opts.signal });
         } catch (err) {
           throw cannotStart(err as NodeJS.ErrnoException, cli);
         }
-        if (result.exitCode !== 0) throw explainFailure(result, cli, target);
-        urls.push(result.stdout.trim().split('\n').pop() ?? '');
-        sent.set(msg.deliveryId, urls);
+      };
+      // Comments already posted for this delivery are not posted again when the job is retried, and the rest go
+      // where the first one went.
+      const done = sent.get(msg.deliveryId) ?? { kind: plan.kind, urls: [] };
+      for (let i = done.urls.length; i < bodies.length; i++) {
+        let result = await post(done.kind, bodies[i]);
+        if (result.exitCode !== 0 && plan.issueIfNotPullRequest && done.kind === 'pr' && NOT_A_PULL_REQUEST.test(result.stderr)) {
+          ctx.logger.debug(`${ID}: ${target} is not a pull request; commenting on it as an issue`);
+          done.kind = 'issue';
+          result = await post(done.kind, bodies[i]);
+        }
+        if (result.exitCode !== 0) throw explainFailure(result, cli, target, done.kind);
+        done.urls.push(result.stdout.trim().split('\n').pop() ?? '');
+        sent.set(msg.deliveryId, done);
         if (sent.size > 1000) sent.delete(sent.keys().next().value as string);
-        ctx.logger.debug(`${ID}: posted comment ${i + 1}/${bodies.length} on ${target}`);
+        ctx.logger.debug(`${ID}: posted ${done.kind} comment ${i + 1}/${bodies.length} on ${target}`);
       }
       sent.delete(msg.deliveryId);
-      return { target, ids: urls.filter(Boolean) };
+      return { target, ids: done.urls.filter(Boolean) };
     },
   };
 }
@@ -84,7 +97,7 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
 export const commentDeliverer: DelivererContribution<CommentOptions> = {
   kind: 'deliverer',
   id: ID,
-  description: "Posts the answer as a pull-request comment with the code host's command-line client.",
+  description: "Posts the answer as a pull-request or issue comment with the code host's command-line client.",
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
