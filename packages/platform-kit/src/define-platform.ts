@@ -15,7 +15,7 @@ import {
 } from '@hookwise/core';
 import { CachedToken, type IssuedToken } from './cached-token';
 import { chunkText, type LengthUnit } from './chunk';
-import { classifyHttpStatus, failureToError, type PlatformFailure } from './failure';
+import { classifyHttpStatus, failureToError, type AlreadyDelivered, type ResponseVerdict } from './failure';
 import { describeRequest, sendHttp, type HttpRequest, type HttpResponse } from './http';
 import { markdownToPlainText } from './markdown';
 import type { PlatformOptions } from './options-schema';
@@ -41,8 +41,28 @@ export interface OutgoingChunk {
   token?: string;
 }
 
+/** An accepted answer; `alreadyDelivered` is set when `checkResponse` said the platform already had the message. */
+export interface PlatformResponse extends HttpResponse {
+  alreadyDelivered?: AlreadyDelivered;
+}
+
 /** Sends a request through the kit: error mapping, inline 429 waits, token refresh, redaction. */
-export type PlatformCall = (request: HttpRequest | ((token: string | undefined) => HttpRequest)) => Promise<HttpResponse>;
+export type PlatformCall = (request: HttpRequest | ((token: string | undefined) => HttpRequest)) => Promise<PlatformResponse>;
+
+/** A part the platform reported as already delivered, in the receipt's `alreadyDelivered` list. */
+export interface AlreadyDeliveredNote {
+  /** 0-based part number, as in `OutgoingChunk.index`. */
+  index: number;
+  /** What the platform answered (scrubbed). */
+  message: string;
+}
+
+/** The kit's receipt: `alreadyDelivered` only appears when a platform answered "duplicate" for some part. */
+export interface PlatformReceipt extends Receipt {
+  target: string;
+  ids: string[];
+  alreadyDelivered?: AlreadyDeliveredNote[];
+}
 
 export interface PlatformRuntime<O> {
   options: O;
@@ -82,8 +102,11 @@ export interface PlatformDefinition<O extends PlatformOptions> {
    * Reads every response before the HTTP status is looked at: return a failure for errors the status does
    * not show (HTTP 200 with `ok:false` or an error code), or to word/classify a non-2xx answer better.
    * Return undefined to accept a 2xx and let the status decide otherwise.
+   * Return `{kind: 'already_delivered', message, messageId?}` when the answer means the platform already has
+   * this message (a retry whose idempotency key or temporary id it has seen): the kit counts the part as sent,
+   * without calling `messageId`, and lists it under `alreadyDelivered` in the receipt.
    */
-  checkResponse?(response: HttpResponse, options: O): PlatformFailure | undefined;
+  checkResponse?(response: HttpResponse, options: O): ResponseVerdict | undefined;
   /** The platform's id of the created message, for the receipt. */
   messageId?(response: HttpResponse): string | undefined;
   /** "Enabled and connected": check the credentials with a cheap authenticated call. */
@@ -99,6 +122,18 @@ export interface PlatformDefinition<O extends PlatformOptions> {
 }
 
 const PROGRESS_LIMIT = 1000;
+
+/** What one delivery has sent so far: an id ('' when none) per part, and the parts the platform already had. */
+interface DeliveryProgress {
+  ids: string[];
+  already: AlreadyDeliveredNote[];
+}
+
+/** One part sent: the message id, and the platform's "already delivered" answer when it gave one. */
+interface SentPart {
+  id: string | undefined;
+  already?: AlreadyDelivered;
+}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -121,7 +156,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   private readonly scrubber: SecretScrubber;
   private readonly token?: CachedToken;
   /** Ids of the chunks already sent per delivery, so that a retried job does not repeat them. */
-  private readonly progress = new Map<string, string[]>();
+  private readonly progress = new Map<string, DeliveryProgress>();
 
   constructor(readonly def: PlatformDefinition<O>, readonly options: O, private readonly ctx: PluginContext) {
     this.label = `${def.id} (${def.title})`;
@@ -150,7 +185,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     if (this.def.start) await this.guard(() => this.def.start!(this.runtime(this.ctx.signal)));
   }
 
-  async deliver(msg: DeliveryMessage, opts: DeliverOptions): Promise<Receipt> {
+  async deliver(msg: DeliveryMessage, opts: DeliverOptions): Promise<PlatformReceipt> {
     return this.guard(async () => {
       const needsTarget = this.def.needsTarget?.(this.options) ?? true;
       const target = needsTarget ? resolveTarget(msg.extra, this.options.home_channel, this.def.id).target : '';
@@ -159,34 +194,54 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
         throw new HookwiseError('HW_E_DELIVERY', `${this.label}: the agent's answer is empty; nothing to send`, { retryable: false });
       }
       const chunks = chunkText(text, this.def.limit, this.def.limitUnit);
-      const ids = this.progress.get(msg.deliveryId) ?? [];
+      const progress = this.progress.get(msg.deliveryId) ?? { ids: [], already: [] };
       const runtime = this.runtime(opts.signal);
-      for (let index = ids.length; index < chunks.length; index++) {
+      for (let index = progress.ids.length; index < chunks.length; index++) {
         const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra: msg.extra ?? {}, deliveryId: msg.deliveryId, route: msg.route, event: msg.event };
-        const id = await this.sendChunk(chunk, runtime);
-        ids.push(id ?? '');
-        this.remember(msg.deliveryId, ids);
-        this.ctx.logger.debug(this.scrub(`${this.label}: sent part ${index + 1}/${chunks.length} of ${msg.deliveryId}${target ? ` to ${target}` : ''}`));
+        const sent = await this.sendChunk(chunk, runtime);
+        progress.ids.push(sent.id ?? '');
+        const part = `part ${index + 1}/${chunks.length} of ${msg.deliveryId}${target ? ` to ${target}` : ''}`;
+        if (sent.already) {
+          progress.already.push({ index, message: sent.already.message });
+          this.ctx.logger.info(this.scrub(`${this.label}: ${part} was already delivered (${sent.already.message}); counted as sent`));
+        } else {
+          this.ctx.logger.debug(this.scrub(`${this.label}: sent ${part}`));
+        }
+        this.remember(msg.deliveryId, progress);
       }
       this.progress.delete(msg.deliveryId);
-      return { target: target || this.def.id, ids: ids.filter((id) => id !== '') };
+      const receipt: PlatformReceipt = { target: target || this.def.id, ids: progress.ids.filter((id) => id !== '') };
+      if (progress.already.length) receipt.alreadyDelivered = progress.already;
+      return receipt;
     });
   }
 
-  private async sendChunk(chunk: OutgoingChunk, runtime: PlatformRuntime<O>): Promise<string | undefined> {
+  private async sendChunk(chunk: OutgoingChunk, runtime: PlatformRuntime<O>): Promise<SentPart> {
     // Checked here for every platform, HTTP or not (send() hooks such as SMTP do not see the kit's HTTP client):
     // a delivery cancelled by shutdown sends nothing more and is retried after the restart.
     if (runtime.signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${this.label}: delivery cancelled before part ${chunk.index + 1}/${chunk.count} was sent`, { retryable: true });
-    if (this.def.send) return this.def.send(chunk, runtime);
+    if (this.def.send) {
+      // Any call a send() hook makes for this part (it may make several) can bring "already delivered".
+      const seen: { already?: AlreadyDelivered } = {};
+      const call: PlatformCall = async (request) => {
+        const res = await runtime.call(request);
+        seen.already ??= res.alreadyDelivered;
+        return res;
+      };
+      const id = await this.def.send(chunk, { ...runtime, call });
+      return { id: id ?? seen.already?.messageId, already: seen.already };
+    }
     const build = this.def.request;
     if (!build) throw new Error(`${this.def.id}: the platform definition needs request() or send()`);
     const res = await runtime.call((token) => build({ ...chunk, token }, this.options));
-    return this.def.messageId?.(res);
+    const already = res.alreadyDelivered;
+    // A "duplicate" answer is not the platform's success body: only the id the check read from it counts.
+    return { id: already ? already.messageId : this.def.messageId?.(res), already };
   }
 
-  private remember(deliveryId: string, ids: string[]): void {
+  private remember(deliveryId: string, progress: DeliveryProgress): void {
     this.progress.delete(deliveryId);
-    this.progress.set(deliveryId, ids);
+    this.progress.set(deliveryId, progress);
     if (this.progress.size > PROGRESS_LIMIT) this.progress.delete(this.progress.keys().next().value as string);
   }
 
@@ -202,7 +257,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   }
 
   /** One request with the kit's policies: token refresh once, inline waits on short 429s, error mapping. */
-  private async exchange(build: (token: string | undefined) => HttpRequest, signal: AbortSignal, withToken: boolean): Promise<HttpResponse> {
+  private async exchange(build: (token: string | undefined) => HttpRequest, signal: AbortSignal, withToken: boolean): Promise<PlatformResponse> {
     const tokens = withToken ? this.token : undefined;
     const maxWait = this.def.maxInlineWaitSeconds ?? 30;
     const maxRetries = this.def.maxInlineRetries ?? 2;
@@ -213,8 +268,10 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       const token = tokens ? await tokens.get(signal) : undefined;
       const req = build(token);
       const res = await sendHttp(req, { signal, timeoutMs, scrubber: this.scrubber, label: this.label });
-      const failure = this.def.checkResponse?.(res, this.options) ?? classifyHttpStatus(res);
-      if (!failure) return res;
+      const verdict = this.def.checkResponse?.(res, this.options) ?? classifyHttpStatus(res);
+      if (!verdict) return res;
+      if (verdict.kind === 'already_delivered') return { ...res, alreadyDelivered: { ...verdict, message: this.scrub(verdict.message) } };
+      const failure = verdict;
       if (failure.kind === 'token_expired' && tokens && !refreshed) {
         refreshed = true;
         tokens.invalidate(token);

@@ -25,6 +25,23 @@ export interface PlatformFailure {
   retryAfterSeconds?: number;
 }
 
+/**
+ * A response check's verdict that the platform already has this message: a retried request, carrying the same
+ * idempotency key or temporary id as its first attempt, was answered "duplicate" because that first attempt did
+ * reach the platform (e.g. it timed out on our side). Not a failure: the kit counts the part as sent and notes
+ * it in the receipt.
+ */
+export interface AlreadyDelivered {
+  kind: 'already_delivered';
+  /** What the platform said (the kit scrubs it), kept in the receipt and the log. */
+  message: string;
+  /** The platform's id of the earlier message, when its answer names it. */
+  messageId?: string;
+}
+
+/** What a `checkResponse` hook may return besides undefined (accepted, or let the HTTP status decide). */
+export type ResponseVerdict = PlatformFailure | AlreadyDelivered;
+
 /** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
 export function retryAfterFromHeaders(headers: Headers, now: () => number = Date.now): number | undefined {
   const value = headers.get('retry-after');

@@ -2,7 +2,7 @@
 // with `{chatGuid, tempGuid, message, method?}`; answers `{status, message, data, error?}`. The password rides
 // in the query string, so it is registered as a secret and never shown.
 import { createHash } from 'node:crypto';
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/platform-kit';
 
 export interface ServerApiOptions extends PlatformOptions {
   api_base: string;
@@ -27,15 +27,26 @@ interface ServerAnswer {
   status?: number;
   message?: string;
   data?: { guid?: string } | unknown;
-  error?: { type?: string; message?: string };
+  error?: { type?: string; message?: string } | string;
 }
 
-export function checkServerResponse(res: HttpResponse): PlatformFailure | undefined {
+/**
+ * The server's refusal of a tempGuid it is still sending ("Message is already queued to be sent! (Temp GUID: ...)",
+ * HTTP 400 Validation Error). Matched loosely on purpose (queued or sent, 400 or 409), in case other server
+ * versions word or code it a little differently.
+ */
+const ALREADY_QUEUED = /\balready\s+(?:been\s+)?(?:queued|sent)\b/i;
+
+export function checkServerResponse(res: HttpResponse): ResponseVerdict | undefined {
   const body = res.json as ServerAnswer | undefined;
   const status = typeof body?.status === 'number' ? body.status : res.status;
   if (status < 300 && !body?.error) return classifyHttpStatus(res);
-  const said = [body?.message, body?.error?.message].filter((v) => v).join(': ') || res.text.slice(0, 200);
+  const error = typeof body?.error === 'string' ? body.error : body?.error?.message;
+  const said = [body?.message, error].filter((v) => v).join(': ') || res.text.slice(0, 200);
   const message = `status ${status}: ${said}`;
+  // Our tempGuid is still in the server's send cache: an earlier attempt of this part (one that timed out on
+  // our side) reached the server and is being sent. Counted as delivered instead of sending a second copy.
+  if ((status === 400 || status === 409) && ALREADY_QUEUED.test(said)) return { kind: 'already_delivered', message };
   if (status === 401 || status === 403) return { kind: 'auth', message };
   if (status === 404) return { kind: 'target', message };
   if (status >= 500) return { kind: 'unavailable', message };

@@ -1,6 +1,7 @@
 import type { Deliverer } from '@hookwise/core';
-import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import plugin, { serverApiPlatform, tempGuid, type ServerApiOptions } from '@hookwise/plugin-deliverer-platform-15';
+import type { HttpResponse } from '@hookwise/platform-kit';
+import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer, type ScriptedReply } from '@hookwise/testing';
+import plugin, { checkServerResponse, serverApiPlatform, tempGuid, type ServerApiOptions } from '@hookwise/plugin-deliverer-platform-15';
 
 const PASSWORD = 'bb-p@ss word/42';
 const CHAT = 'iMessage;-;+15555550123';
@@ -14,6 +15,34 @@ beforeEach(async () => {
   );
 });
 afterEach(() => server.close());
+
+/** The server's refusal of a tempGuid that is still in its send cache (HTTP 400, Validation Error). */
+function alreadyQueued(guid: string): ScriptedReply {
+  return { status: 400, json: { status: 400, message: "You've made a bad request!", error: { type: 'Validation Error', message: `Message is already queued to be sent! (Temp GUID: ${guid})` } } };
+}
+
+/**
+ * Replaces the server with a stand-in for BlueBubbles's send path: a tempGuid stays in the send cache while
+ * iMessage sends its message, and another request with that tempGuid is refused as already queued. iMessage
+ * here takes until the test calls finish(); `sent` is what it sent.
+ */
+async function startSlowBlueBubbles() {
+  const sending = new Set<string>();
+  const sent: unknown[] = [];
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  await server.close();
+  server = await startRecordingServer(async (req) => {
+    const body = req.json as { tempGuid: string };
+    if (sending.has(body.tempGuid)) return alreadyQueued(body.tempGuid);
+    sending.add(body.tempGuid);
+    sent.push(body);
+    await finished;
+    sending.delete(body.tempGuid);
+    return { json: { status: 200, message: 'Message sent!', data: { guid: 'guid-late', tempGuid: body.tempGuid } } };
+  });
+  return { sent, finish };
+}
 
 function setup(overrides: Partial<ServerApiOptions> = {}) {
   const test = createTestPluginContext();
@@ -50,11 +79,49 @@ describe('platform_15 (BlueBubbles)', () => {
     expect(tempGuid('delivery-1', 1)).toBe(tempGuid('delivery-1', 1));
   });
 
-  it('does not retry a refused duplicate ("already queued" for the same tempGuid)', async () => {
-    const { deliverer } = setup();
-    server.queue({ status: 400, json: { status: 400, message: "You've made a bad request!", error: { type: 'Validation Error', message: `Message is already queued to be sent! (Temp GUID: ${tempGuid('delivery-1', 0)})` } } });
-    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
-    expect([err.retryable, err.message.includes('already queued')]).toEqual([false, true]);
+  it('counts "already queued" for its own tempGuid as delivered and notes it in the receipt', async () => {
+    const { deliverer, logs } = setup();
+    const guid = tempGuid('delivery-1', 0);
+    server.queue(alreadyQueued(guid));
+    const receipt = await deliverer.deliver(deliveryMessage('hi'), deliverOptions(2));
+    expect(receipt).toEqual({
+      target: CHAT,
+      ids: [],
+      alreadyDelivered: [{ index: 0, message: `status 400: You've made a bad request!: Message is already queued to be sent! (Temp GUID: ${guid})` }],
+    });
+    expect(server.requests.map((r) => r.json)).toEqual([{ chatGuid: CHAT, tempGuid: guid, message: 'hi' }]);
+    expect(logs.some((l) => l.includes('part 1/1 of delivery-1') && l.includes('already delivered'))).toBe(true);
+  });
+
+  it('a retry after a timeout finds its tempGuid still queued: the delivery succeeds and iMessage sends one message', async () => {
+    const bb = await startSlowBlueBubbles();
+    const { deliverer } = setup({ timeout_seconds: 0.5 });
+    const msg = deliveryMessage('Build passed');
+    const first = await rejectionOf(deliverer.deliver(msg, deliverOptions(1)));
+    expect([first.code, first.retryable, first.message]).toEqual(['HW_E_DELIVERY', true, expect.stringContaining('timed out after 0.5s')]);
+
+    const guid = tempGuid('delivery-1', 0);
+    const receipt = await deliverer.deliver(msg, deliverOptions(2));
+    expect(receipt).toEqual({
+      target: CHAT,
+      ids: [],
+      alreadyDelivered: [{ index: 0, message: `status 400: You've made a bad request!: Message is already queued to be sent! (Temp GUID: ${guid})` }],
+    });
+
+    bb.finish();
+    const body = { chatGuid: CHAT, tempGuid: guid, message: 'Build passed' };
+    const sendRequest = ['POST', '/api/v1/message/text', { password: PASSWORD }, body];
+    expect(server.requests.map((r) => [r.method, r.path, Object.fromEntries(r.query), r.json])).toEqual([sendRequest, sendRequest]);
+    expect(bb.sent).toEqual([body]);
+  });
+
+  it('reads "already queued" by status and wording only; other refusals keep their kind', () => {
+    const answer = (status: number, json: unknown): HttpResponse => ({ status, headers: new Headers(), text: JSON.stringify(json), json });
+    const verdict = (status: number, error: unknown) => checkServerResponse(answer(status, { status, message: 'x', error }))?.kind;
+    expect(verdict(400, { type: 'Validation Error', message: 'Message is already queued to be sent! (Temp GUID: g)' })).toBe('already_delivered');
+    expect(verdict(409, 'Message has already been sent')).toBe('already_delivered');
+    expect(verdict(400, { type: 'Validation Error', message: "A 'tempGuid' is required when sending via AppleScript" })).toBe('rejected');
+    expect(verdict(500, { type: 'iMessage Error', message: 'already queued' })).toBe('unavailable');
   });
 
   it('waits out a 429 and sends again', async () => {
