@@ -8,6 +8,9 @@
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
 //   --events N         events for the in-process memory phase (default 1,000,000), bounded by --events-seconds
+//   --servers a,b      throughput contenders by key (baseline always runs): gateway, express, memory,
+//                      memory-express, echo, adnanh
+//   --sizes a,b        throughput body sizes in KB (default 1,100)
 //   --no-write         print only; leave docs/performance.md alone
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
@@ -38,6 +41,8 @@ function parseArgs(argv) {
     events: Number(value('--events', quick ? 20_000 : 1_000_000)),
     eventsSeconds: Number(value('--events-seconds', quick ? 20 : 180)),
     subscriptions: Number(value('--subscriptions', 10_000)),
+    servers: argv.includes('--servers') ? ['baseline', ...value('--servers', '').split(',')] : undefined,
+    sizes: value('--sizes', '1,100').split(',').map((kb) => Number(kb) * 1024),
   };
 }
 

@@ -16,6 +16,8 @@ export * from './gateway';
 export * from './builtins';
 export * from './stores/types';
 export * from './stores/memory';
+export * from './stores/accept';
+export * from './job-id';
 export * from './config/schema';
 export * from './config/env';
 export * from './config/load';

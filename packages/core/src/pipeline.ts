@@ -7,7 +7,8 @@ import { INSECURE_NO_AUTH } from './config/schema';
 import { ERROR_CATALOGUE, errorMessage, type ErrorCode } from './errors';
 import { eventAccepted, headerValue, readEventType } from './events';
 import type { RouteTable } from './routes';
-import type { Store } from './stores/types';
+import { SequentialAcceptor } from './stores/accept';
+import type { AcceptOutcome, AcceptRequest, Store } from './stores/types';
 
 export interface IngestRequest {
   route: string;
@@ -56,24 +57,19 @@ export function readDeliveryId(headers: HeaderMap): string | undefined {
   return headerValue(headers, 'x-codehosta-delivery') ?? headerValue(headers, 'x-request-id');
 }
 
-/** How long a pending-job count may be reused while it stays well under the backpressure limit. */
-const PENDING_COUNT_REUSE_MS = 250;
+const rateLimited = (retryAfterSeconds: number): IngestResult => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
 
 export class WebhookPipeline {
-  // The last pending count from the store, when it was read, and how many jobs this pipeline enqueued since:
-  // count + added is an upper bound, so the store (a COUNT query in SQLite) is asked only when that bound
-  // nears the limit or is older than PENDING_COUNT_REUSE_MS, not on every request.
-  private pending = { count: 0, at: -Infinity, added: 0 };
+  private readonly accept: (request: AcceptRequest) => Promise<AcceptOutcome>;
 
-  constructor(private readonly deps: PipelineDeps) {}
-
-  private async overBackpressureLimit(): Promise<boolean> {
-    const { store, limits } = this.deps;
-    const now = Date.now();
-    const bound = this.pending.count + this.pending.added;
-    if (now - this.pending.at < PENDING_COUNT_REUSE_MS && bound < limits.maxPending) return false;
-    this.pending = { count: await store.jobs.pendingCount(), at: now, added: 0 };
-    return this.pending.count >= limits.maxPending;
+  constructor(private readonly deps: PipelineDeps) {
+    const { store } = deps;
+    if (store.accept) {
+      this.accept = store.accept.bind(store);
+    } else {
+      const acceptor = new SequentialAcceptor(store);
+      this.accept = (request) => acceptor.accept(request);
+    }
   }
 
   /** Content-Length over the limit: answered before a byte of the body is read. */
@@ -95,7 +91,7 @@ export class WebhookPipeline {
 
     // 3. Rate limit: peek now, count only after verification.
     const window = await store.rateLimiter.check(route.name, limits.rateLimit);
-    if (!window.allowed) return fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(window.retryAfterSeconds) });
+    if (!window.allowed) return rateLimited(window.retryAfterSeconds);
 
     let raw: Buffer;
     try {
@@ -111,66 +107,47 @@ export class WebhookPipeline {
       const verdict = this.verify(route.name, route.secret ?? '', req.headers, raw);
       if (verdict) return verdict;
     }
-    // Counting the hit and claiming the delivery id are independent writes: issued together, a batching store
-    // commits them at once (SQLite: one fsync instead of two in a row). A full window or a failed count gives
-    // the claim back, so every answer is the one the sequential order (count, parse, claim) gives.
-    const hit = store.rateLimiter.hit(route.name, limits.rateLimit);
-    const rateLimited = (w: { retryAfterSeconds: number }) => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(w.retryAfterSeconds) });
-
-    // 5. Parse.
+    // 5. Parse. A request that passed verification counts against the rate limit even when its body is bad.
     const parsed = parsePayload(raw, req.headers);
-    const payload = parsed?.payload;
-    if (!payload) {
-      const counted = await hit;
-      return counted.allowed ? fail('HW_E_BAD_BODY') : rateLimited(counted);
+    if (!parsed?.payload) {
+      const counted = await store.rateLimiter.hit(route.name, limits.rateLimit);
+      return counted.allowed ? fail('HW_E_BAD_BODY') : rateLimited(counted.retryAfterSeconds);
     }
 
-    // 6. Duplicates.
+    // 6.-8. Count the hit, claim the delivery id, filter, enqueue: one store step (atomic where the store can).
+    const { payload } = parsed;
     const deliveryId = readDeliveryId(req.headers) ?? generateDeliveryId();
-    const claim = store.deliveryIds.claim(route.name, deliveryId);
-    // Awaited below; this only keeps a failure that arrives while we wait for `hit` from counting as unhandled.
-    claim.catch(() => undefined);
-    const giveBack = async () => {
-      if (await claim.catch(() => false)) await store.deliveryIds.release(route.name, deliveryId).catch(() => undefined);
-    };
-    let counted: Awaited<typeof hit>;
-    try {
-      counted = await hit;
-    } catch (err) {
-      await giveBack();
-      throw err;
-    }
-    if (!counted.allowed) {
-      await giveBack();
-      return rateLimited(counted);
-    }
-    if (!(await claim)) {
-      logger.info(`duplicate delivery ${deliveryId} on route '${route.name}' skipped`, { route: route.name, delivery_id: deliveryId });
-      return { status: 200, body: { status: 'duplicate', delivery_id: deliveryId } };
-    }
-
-    // 7. Event filter.
     const event = readEventType(req.headers, payload);
-    if (!eventAccepted(route.events, event)) {
-      logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, { route: route.name, event, delivery_id: deliveryId });
-      return { status: 200, body: { status: 'ignored', event } };
-    }
-
-    // 8. Enqueue; the sender never waits for the agent.
+    const wanted = eventAccepted(route.events, event);
+    let result: AcceptOutcome;
     try {
-      if (await this.overBackpressureLimit()) {
-        await store.deliveryIds.release(route.name, deliveryId);
-        logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
-        return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
-      }
-      // The JSON text as received goes along, so a durable store does not serialise the payload again.
-      await store.jobs.enqueue({ route: route.name, event, deliveryId, payload, receivedAt: Date.now() }, { payloadJson: parsed!.json });
-      this.pending.added += 1;
+      result = await this.accept({
+        route: route.name,
+        deliveryId,
+        rateLimit: limits.rateLimit,
+        maxPending: limits.maxPending,
+        // The JSON text as received goes along, so a durable store does not serialise the payload again.
+        job: wanted ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now() } : undefined,
+        hints: { payloadJson: parsed.json },
+      });
     } catch (err) {
-      // Nothing was accepted: forget the id so that the sender's retry is not taken for a duplicate.
-      await store.deliveryIds.release(route.name, deliveryId).catch(() => undefined);
       logger.error(`could not enqueue event on route '${route.name}': ${errorMessage(err)}`);
       return fail('HW_E_INTERNAL', 'Could not store the event, retry later', { 'Retry-After': '5' });
+    }
+    switch (result.outcome) {
+      case 'rate_limited':
+        return rateLimited(result.retryAfterSeconds);
+      case 'duplicate':
+        logger.info(`duplicate delivery ${deliveryId} on route '${route.name}' skipped`, { route: route.name, delivery_id: deliveryId });
+        return { status: 200, body: { status: 'duplicate', delivery_id: deliveryId } };
+      case 'ignored':
+        logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, { route: route.name, event, delivery_id: deliveryId });
+        return { status: 200, body: { status: 'ignored', event } };
+      case 'backpressure':
+        logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
+        return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
+      case 'accepted':
+        break;
     }
     // debug, not info: one line per accepted request costs the hot path more than the rest of the pipeline;
     // the worker logs every delivery at info.

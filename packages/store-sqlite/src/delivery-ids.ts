@@ -11,21 +11,29 @@ export class SqliteDeliveryIdCache implements DeliveryIdCache {
   constructor(db: Database, private readonly writes: WriteBatch, private readonly now: () => number, private readonly ttlMs = DELIVERY_ID_TTL_MS) {
     // An expired row counts as absent: the upsert only overwrites it when it has expired.
     this.claimStmt = db.prepare(`
-      INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES (@route, @id, @expires)
-      ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at WHERE delivery_ids.expires_at <= @now`);
+      INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES (?, ?, ?)
+      ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at WHERE delivery_ids.expires_at <= ?`);
     this.releaseStmt = db.prepare('DELETE FROM delivery_ids WHERE route = ? AND delivery_id = ?');
     this.purgeStmt = db.prepare('DELETE FROM delivery_ids WHERE expires_at <= ?');
   }
 
   claim(route: string, deliveryId: string): Promise<boolean> {
-    return this.writes.run(() => {
-      const now = this.now();
-      return this.claimStmt.run({ route, id: deliveryId, expires: now + this.ttlMs, now }).changes === 1;
-    });
+    return this.writes.run(() => this.claimNow(route, deliveryId));
   }
 
   async release(route: string, deliveryId: string): Promise<void> {
-    await this.writes.run(() => this.releaseStmt.run(route, deliveryId));
+    await this.writes.run(() => this.releaseNow(route, deliveryId));
+  }
+
+  /** `claim` inside the current WriteBatch operation. */
+  claimNow(route: string, deliveryId: string): boolean {
+    const now = this.now();
+    return this.claimStmt.run(route, deliveryId, now + this.ttlMs, now).changes === 1;
+  }
+
+  /** `release` inside the current WriteBatch operation. */
+  releaseNow(route: string, deliveryId: string): void {
+    this.releaseStmt.run(route, deliveryId);
   }
 
   /** Drops expired ids; called periodically so the table stays as small as one hour of traffic. */

@@ -1,7 +1,6 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { EnqueueHints, Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
+import { newJobId, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobStatus, type JobStep } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import type { WriteBatch } from './write-batch';
@@ -60,6 +59,7 @@ export class SqliteJobQueue implements JobQueue {
   private readonly events = new EventEmitter();
   private wakeTimer?: NodeJS.Timeout;
   private wakeAt = Infinity;
+  private pendingInTransaction?: number;
   private readonly stmt: Record<
     'insert' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone',
     Statement
@@ -70,7 +70,7 @@ export class SqliteJobQueue implements JobQueue {
     this.stmt = {
       insert: db.prepare(`
         INSERT INTO jobs (id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at)
-        VALUES (@id, @route, @event, @deliveryId, @payload, @receivedAt, 'pending', 'agent', 0, '[]', @now, @now, @now)`),
+        VALUES (?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?)`),
       due: db.prepare(`SELECT seq FROM jobs WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
       // Running jobs whose lease ran out, or whose gateway stopped beating (killed): both are taken over.
       orphan: db.prepare(`
@@ -98,7 +98,8 @@ export class SqliteJobQueue implements JobQueue {
       retryDead: db.prepare(`
         UPDATE jobs SET status = 'pending', attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
         WHERE id = @id AND status = 'dead'`),
-      pending: db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('pending', 'running')`),
+      // Kept by triggers (schema version 2): one row read, however long the queue.
+      pending: db.prepare(`SELECT COALESCE(SUM(n), 0) FROM job_counts WHERE status IN ('pending', 'running')`).pluck(),
       get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
       byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1'),
       purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ?`),
@@ -110,14 +111,41 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
-    const id = randomUUID();
     const now = this.now();
-    // The pipeline hands over the JSON text it parsed, so a payload is never serialised twice; and the row is
-    // not read back: the new job is exactly what was inserted.
-    const payload = hints.payloadJson ?? JSON.stringify(input.payload ?? null);
-    await this.writes.run(() => this.stmt.insert.run({ ...input, id, payload, now }));
-    this.events.emit('ready');
+    const id = newJobId(now);
+    await this.writes.run(() => this.insertNow(id, input, hints, now));
+    this.announce();
+    // The row is not read back: the new job is exactly what was inserted.
     return { ...input, id, status: 'pending', step: 'agent', attempts: 0, errors: [], runAt: now, createdAt: now, updatedAt: now };
+  }
+
+  /** Inserts a pending job; only inside a WriteBatch operation. */
+  insertNow(id: string, input: JobInput, hints: EnqueueHints, now: number): void {
+    // The pipeline hands over the JSON text it parsed, so a payload is never serialised twice.
+    const payload = hints.payloadJson ?? JSON.stringify(input.payload ?? null);
+    this.stmt.insert.run(id, input.route, input.event, input.deliveryId, payload, input.receivedAt, now, now, now);
+    if (this.pendingInTransaction !== undefined) this.pendingInTransaction += 1;
+  }
+
+  /**
+   * Jobs waiting or running, inside the current WriteBatch operation: read once per transaction and counted
+   * on from there as jobs are inserted through `insertNow` (leases and completions of the same transaction
+   * only lower the true number, so the count errs towards backpressure, never past the limit).
+   */
+  pendingNow(): number {
+    if (this.pendingInTransaction === undefined) {
+      this.pendingInTransaction = this.stmt.pending.get() as number;
+      const forget = (): void => {
+        this.pendingInTransaction = undefined;
+      };
+      this.writes.hook({ finish: forget, discard: forget });
+    }
+    return this.pendingInTransaction;
+  }
+
+  /** Wakes idle workers: a job was added (after its commit). */
+  announce(): void {
+    this.events.emit('ready');
   }
 
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
@@ -188,7 +216,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async pendingCount(): Promise<number> {
-    return (this.stmt.pending.get() as { n: number }).n;
+    return this.pendingNow();
   }
 
   async get(id: string): Promise<Job | undefined> {

@@ -3,41 +3,98 @@ import { RATE_WINDOW_MS, type RateLimiter, type RateWindow } from '@hookwise/cor
 import type { Database, Statement } from 'better-sqlite3';
 import type { WriteBatch } from './write-batch';
 
+/** How long `check` may reuse a window it knows instead of reading it again. */
+const PEEK_REUSE_MS = 100;
+
+interface Window {
+  start: number;
+  count: number;
+}
+
 export class SqliteRateLimiter implements RateLimiter {
   private readonly readStmt: Statement<[string], { window_start: number; count: number }>;
   private readonly writeStmt: Statement;
+  /**
+   * The windows counted in the current transaction: read once, written once when it commits. A batch of a
+   * thousand requests to one route costs one read and one write, not a thousand of each; the write lock held
+   * for the transaction keeps other processes out in between.
+   */
+  private inTransaction?: Map<string, Window>;
+  /** What this process last read or committed per route, and when: the peek in `check` reuses it briefly. */
+  private readonly known = new Map<string, Window & { at: number }>();
 
   constructor(db: Database, private readonly writes: WriteBatch, private readonly now: () => number, private readonly windowMs = RATE_WINDOW_MS) {
     this.readStmt = db.prepare('SELECT window_start, count FROM rate_windows WHERE route = ?');
     this.writeStmt = db.prepare(`
-      INSERT INTO rate_windows (route, window_start, count) VALUES (@route, @start, @count)
+      INSERT INTO rate_windows (route, window_start, count) VALUES (?, ?, ?)
       ON CONFLICT (route) DO UPDATE SET window_start = excluded.window_start, count = excluded.count`);
   }
 
-  private countIn(route: string, start: number): number {
+  private stored(route: string): Window {
     const row = this.readStmt.get(route);
-    return row && row.window_start === start ? row.count : 0;
+    return row ? { start: row.window_start, count: row.count } : { start: 0, count: 0 };
   }
 
   private answer(count: number, start: number, limit: number, now: number): RateWindow {
     return { allowed: count < limit, retryAfterSeconds: Math.max(1, Math.ceil((start + this.windowMs - now) / 1000)) };
   }
 
+  /**
+   * The peek before the body is read. It may use what this process committed or read within the last
+   * PEEK_REUSE_MS instead of reading the row: it only decides whether to answer 429 early, and the counted
+   * hit (inside the accept transaction) is always exact, also with other processes on the same file.
+   */
   async check(route: string, limit: number): Promise<RateWindow> {
     const now = this.now();
     const start = now - (now % this.windowMs);
-    return this.answer(this.countIn(route, start), start, limit, now);
+    let window = this.known.get(route);
+    if (!window || now - window.at >= PEEK_REUSE_MS) {
+      window = { ...this.stored(route), at: now };
+      this.known.set(route, window);
+    }
+    return this.answer(window.start === start ? window.count : 0, start, limit, now);
   }
 
   hit(route: string, limit: number): Promise<RateWindow> {
-    // Read and write in one write transaction, so two processes never count the same slot twice.
-    return this.writes.run(() => {
-      const now = this.now();
-      const start = now - (now % this.windowMs);
-      const count = this.countIn(route, start);
-      const result = this.answer(count, start, limit, now);
-      if (result.allowed) this.writeStmt.run({ route, start, count: count + 1 });
-      return result;
+    return this.writes.run(() => this.hitNow(route, limit));
+  }
+
+  /** `hit` inside the current WriteBatch operation: counted in the transaction's window, written at its commit. */
+  hitNow(route: string, limit: number): RateWindow {
+    const windows = this.windowsOfTransaction();
+    const now = this.now();
+    const start = now - (now % this.windowMs);
+    let window = windows.get(route);
+    if (!window) {
+      window = this.stored(route);
+      windows.set(route, window);
+    }
+    if (window.start !== start) {
+      window.start = start;
+      window.count = 0;
+    }
+    const result = this.answer(window.count, start, limit, now);
+    if (result.allowed) window.count += 1;
+    return result;
+  }
+
+  private windowsOfTransaction(): Map<string, Window> {
+    if (this.inTransaction) return this.inTransaction;
+    const windows = new Map<string, Window>();
+    this.inTransaction = windows;
+    this.writes.hook({
+      finish: () => {
+        const at = this.now();
+        for (const [route, w] of windows) {
+          this.writeStmt.run(route, w.start, w.count);
+          this.known.set(route, { ...w, at });
+        }
+        this.inTransaction = undefined;
+      },
+      discard: () => {
+        this.inTransaction = undefined;
+      },
     });
+    return windows;
   }
 }

@@ -51,6 +51,29 @@ const MIGRATIONS: string[] = [
     seen_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 2: jobs per status kept by triggers (backpressure reads one row instead of counting the queue), and the
+  // finished-jobs index only over finished jobs, so accepting a job does not write to it.
+  `
+  CREATE TABLE job_counts (
+    status TEXT PRIMARY KEY,
+    n INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO job_counts (status, n)
+    SELECT s.status, (SELECT COUNT(*) FROM jobs WHERE jobs.status = s.status)
+    FROM (SELECT 'pending' AS status UNION ALL SELECT 'running' UNION ALL SELECT 'done' UNION ALL SELECT 'dead') AS s;
+  CREATE TRIGGER jobs_count_insert AFTER INSERT ON jobs BEGIN
+    UPDATE job_counts SET n = n + 1 WHERE status = NEW.status;
+  END;
+  CREATE TRIGGER jobs_count_delete AFTER DELETE ON jobs BEGIN
+    UPDATE job_counts SET n = n - 1 WHERE status = OLD.status;
+  END;
+  CREATE TRIGGER jobs_count_update AFTER UPDATE OF status ON jobs WHEN OLD.status <> NEW.status BEGIN
+    UPDATE job_counts SET n = n - 1 WHERE status = OLD.status;
+    UPDATE job_counts SET n = n + 1 WHERE status = NEW.status;
+  END;
+  DROP INDEX jobs_finished;
+  CREATE INDEX jobs_finished ON jobs (finished_at) WHERE finished_at IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 // Opens the SQLite file (WAL, full sync) and assembles the store the gateway uses by default.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { HookwiseError, errorMessage, type HookwiseConfig, type Store } from '@hookwise/core';
+import { HookwiseError, errorMessage, newJobId, type AcceptOutcome, type AcceptRequest, type HookwiseConfig, type Store } from '@hookwise/core';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
 import { SqliteDeliveryIdCache } from './delivery-ids';
@@ -34,6 +34,8 @@ export interface SqliteStore extends Store {
   readonly file: string;
   readonly jobs: SqliteJobQueue;
   readonly deliveryIds: SqliteDeliveryIdCache;
+  /** Hit, claim, backpressure check and enqueue in one transaction. */
+  accept(request: AcceptRequest): Promise<AcceptOutcome>;
   /** Deletes expired delivery ids, old done jobs and long-gone instances now. */
   purge(): Promise<void>;
   /** The connection's `synchronous` setting, as configured. */
@@ -79,6 +81,27 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const purge = async (): Promise<void> => {
     await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge()]);
   };
+  const rateLimiter = new SqliteRateLimiter(db, writes, now);
+  // Hit, claim, backpressure check and insert in one operation of one transaction: a crash never leaves a
+  // claimed id without its job, and a burst of requests shares one commit.
+  const accept = async (request: AcceptRequest): Promise<AcceptOutcome> => {
+    const { route, deliveryId, job } = request;
+    const jobId = job && newJobId();
+    const result = await writes.run((): AcceptOutcome => {
+      const window = rateLimiter.hitNow(route, request.rateLimit);
+      if (!window.allowed) return { outcome: 'rate_limited', retryAfterSeconds: window.retryAfterSeconds };
+      if (!deliveryIds.claimNow(route, deliveryId)) return { outcome: 'duplicate' };
+      if (!job || !jobId) return { outcome: 'ignored' };
+      if (jobs.pendingNow() >= request.maxPending) {
+        deliveryIds.releaseNow(route, deliveryId);
+        return { outcome: 'backpressure' };
+      }
+      jobs.insertNow(jobId, job, request.hints ?? {}, now());
+      return { outcome: 'accepted', jobId };
+    });
+    if (result.outcome === 'accepted') jobs.announce();
+    return result;
+  };
   const purger = setInterval(() => {
     purge().catch((err: unknown) => options.logger?.warn(`SQLite store: purging expired rows failed: ${errorMessage(err)}`));
   }, options.purgeEveryMs ?? 60_000);
@@ -87,8 +110,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return {
     file,
     deliveryIds,
-    rateLimiter: new SqliteRateLimiter(db, writes, now),
+    rateLimiter,
     jobs,
+    accept,
     purge,
     synchronousMode: () => (db.pragma('synchronous', { simple: true }) === 2 ? 'full' : 'normal'),
     async close() {

@@ -1,4 +1,4 @@
-// Grouped commits: writes issued in the same event-loop turn share one transaction (and one fsync).
+// Grouped commits: writes issued in the same event-loop turn share one transaction (and one commit).
 import type { Database } from 'better-sqlite3';
 
 interface Pending {
@@ -7,29 +7,40 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** Work an operation leaves for the end of its transaction: `finish` runs just before the commit, `discard` after a rollback. */
+export interface TransactionHook {
+  finish(): void;
+  discard(): void;
+}
+
 /**
- * Every write of the store goes through here. Under load, the requests of one turn (delivery-id claims,
- * rate-limit hits, enqueues) are committed together, so durability costs one fsync per batch instead of
- * one per write. Each operation runs in its own savepoint: one that throws is rolled back alone.
- * A promise resolves only after its batch is committed.
+ * Every write of the store goes through here. Under load, the requests of one turn (accepts, leases, answers)
+ * are committed together, so a commit (and with `synchronous = FULL` its fsync) is paid once per batch instead
+ * of once per write. The batch runs without a savepoint per operation (they cost more than most operations);
+ * if one operation throws, the whole batch is rolled back and each operation is run again in a transaction of
+ * its own, so the failing one fails alone. Operations must therefore only write through the database (or
+ * through a TransactionHook), never keep side effects of a run that may be rolled back.
+ * A promise resolves only after its operation is committed.
  */
 export class WriteBatch {
   private queue: Pending[] = [];
   private scheduled = false;
-  private readonly inSavepoint: (op: () => unknown) => unknown;
-  private readonly inTransaction: { immediate: (batch: Pending[], outcomes: Array<{ ok: boolean; value: unknown }>) => void };
+  private hooks: TransactionHook[] = [];
+  private readonly inTransaction: { immediate: (ops: Array<() => unknown>) => unknown[] };
 
-  constructor(private readonly db: Database, private readonly maxBatch = 500) {
-    this.inSavepoint = db.transaction((op: () => unknown) => op());
+  constructor(db: Database, private readonly maxBatch = 500) {
     // IMMEDIATE takes the write lock up front, so a read-then-write inside one operation is atomic even
     // when another process (the CLI, a second gateway) uses the same file.
-    this.inTransaction = db.transaction((batch: Pending[], outcomes: Array<{ ok: boolean; value: unknown }>) => {
-      for (const item of batch) {
-        try {
-          outcomes.push({ ok: true, value: this.inSavepoint(item.op) });
-        } catch (err) {
-          outcomes.push({ ok: false, value: err });
-        }
+    this.inTransaction = db.transaction((ops: Array<() => unknown>) => {
+      try {
+        const values = ops.map((op) => op());
+        for (const hook of this.hooks) hook.finish();
+        return values;
+      } catch (err) {
+        for (const hook of this.hooks) hook.discard();
+        throw err;
+      } finally {
+        this.hooks = [];
       }
     });
   }
@@ -39,6 +50,11 @@ export class WriteBatch {
       this.queue.push({ op, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
+  }
+
+  /** Called by an operation while it runs: `hook` finishes (or is discarded) with the current transaction. */
+  hook(hook: TransactionHook): void {
+    this.hooks.push(hook);
   }
 
   private schedule(): void {
@@ -52,15 +68,26 @@ export class WriteBatch {
     this.scheduled = false;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
-      const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+      let values: unknown[];
       try {
-        this.inTransaction.immediate(batch, outcomes);
+        values = this.inTransaction.immediate(batch.map((item) => item.op));
       } catch (err) {
-        // The commit itself failed (disk full, locked too long): nothing of this batch is stored.
-        for (const item of batch) item.reject(err);
+        if (batch.length === 1) batch[0].reject(err);
+        else this.oneByOne(batch);
         continue;
       }
-      batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
+      batch.forEach((item, i) => item.resolve(values[i]));
+    }
+  }
+
+  /** The slow path after a failed batch: every operation in its own transaction. */
+  private oneByOne(batch: Pending[]): void {
+    for (const item of batch) {
+      try {
+        item.resolve(this.inTransaction.immediate([item.op])[0]);
+      } catch (err) {
+        item.reject(err);
+      }
     }
   }
 

@@ -121,6 +121,63 @@ describe('SQLite store', () => {
     expect((await store.jobs.get(dead.id))?.status).toBe('dead');
   });
 
+  it('accepts atomically: a failed insert leaves neither the claim nor the hit, and the rest of the batch is kept', async () => {
+    const store = open();
+    const raw = new Database(store.file);
+    raw.exec(`CREATE TRIGGER refuse_poison BEFORE INSERT ON jobs WHEN NEW.delivery_id = 'poison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END`);
+    raw.close();
+    const request = (deliveryId: string) => ({ route: 'ci', deliveryId, rateLimit: 2, maxPending: 10, job: jobInput({ deliveryId }) });
+    const [ok, poisoned] = await Promise.allSettled([store.accept(request('fine')), store.accept(request('poison'))]);
+    expect(ok).toMatchObject({ status: 'fulfilled', value: { outcome: 'accepted' } });
+    expect(poisoned).toMatchObject({ status: 'rejected', reason: { message: 'disk says no' } });
+    // The poisoned request used no quota and left no id behind: with one hit counted, one more fits.
+    expect(await store.deliveryIds.claim('ci', 'poison')).toBe(true);
+    await store.deliveryIds.release('ci', 'poison');
+    expect((await store.accept(request('third'))).outcome).toBe('accepted');
+    expect((await store.accept(request('fourth'))).outcome).toBe('rate_limited');
+    expect(await store.jobs.pendingCount()).toBe(2);
+  });
+
+  it('shares the rate window and the backpressure limit of accept between two gateways on one file', async () => {
+    const a = open();
+    const b = open();
+    const request = (rateLimit: number, maxPending: number) => {
+      const job = jobInput();
+      return { route: job.route, deliveryId: job.deliveryId, rateLimit, maxPending, job };
+    };
+    const both = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).accept(request(3, 100))));
+    expect(both.filter((r) => r.outcome === 'accepted')).toHaveLength(3);
+    const full = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).accept({ ...request(100, 5), route: 'other' })));
+    expect(full.filter((r) => r.outcome === 'accepted')).toHaveLength(2);
+    expect(await a.jobs.pendingCount()).toBe(5);
+  });
+
+  it('counts pending jobs from the status counters, also for a file written before they existed (schema 1)', async () => {
+    const store = open();
+    for (let i = 0; i < 4; i += 1) await store.jobs.enqueue(jobInput());
+    const leased = await store.jobs.lease('w', 30_000);
+    await store.jobs.complete(leased!.id, {});
+    await store.jobs.lease('w', 30_000);
+    expect(await store.jobs.pendingCount()).toBe(3);
+    await store.close();
+    // Back to schema 1: no counters, no triggers.
+    const raw = new Database(store.file);
+    raw.exec('DROP TRIGGER jobs_count_insert; DROP TRIGGER jobs_count_delete; DROP TRIGGER jobs_count_update; DROP TABLE job_counts; PRAGMA user_version = 1');
+    raw.close();
+    const reopened = open();
+    expect(await reopened.jobs.pendingCount()).toBe(3);
+    await reopened.jobs.enqueue(jobInput());
+    expect(await reopened.jobs.pendingCount()).toBe(4);
+    const check = new Database(store.file, { readonly: true });
+    expect(check.prepare('SELECT status, n FROM job_counts ORDER BY status').all()).toEqual([
+      { status: 'dead', n: 0 },
+      { status: 'done', n: 1 },
+      { status: 'pending', n: 3 },
+      { status: 'running', n: 1 },
+    ]);
+    check.close();
+  });
+
   it('refuses a file written by a newer schema, saying what to do', () => {
     const file = path.join(dir, 'future.sqlite');
     const raw = new Database(file);

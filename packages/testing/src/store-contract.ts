@@ -1,6 +1,6 @@
 // Contract tests for Store backends (delivery ids, rate windows, job queue); framework-neutral, node:assert.
 import assert from 'node:assert/strict';
-import type { Job, JobInput, Store } from '@hookwise/core';
+import { SequentialAcceptor, type AcceptOutcome, type AcceptRequest, type Job, type JobInput, type Store } from '@hookwise/core';
 
 export interface StoreContractCase {
   name: string;
@@ -28,6 +28,19 @@ const plain = (value: unknown): unknown => (value === undefined ? undefined : JS
 const same = (actual: unknown, expected: unknown, message?: string): void => assert.deepEqual(plain(actual), expected, message);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The store's own atomic accept, or the sequential one the pipeline uses for stores without it. */
+function acceptorOf(store: Store): (request: AcceptRequest) => Promise<AcceptOutcome> {
+  if (store.accept) return store.accept.bind(store);
+  const acceptor = new SequentialAcceptor(store);
+  return (request) => acceptor.accept(request);
+}
+
+/** An accept request for a new job (or, with `job: undefined`, for an event the route's filter ignores). */
+function acceptRequest(overrides: Partial<AcceptRequest> = {}): AcceptRequest {
+  const job = jobInput({ route: overrides.route ?? 'ci', ...(overrides.deliveryId ? { deliveryId: overrides.deliveryId } : {}) });
+  return { route: job.route, deliveryId: job.deliveryId, rateLimit: 100, maxPending: 100, job, ...overrides };
+}
 
 async function eventually<T>(what: string, withinMs: number, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + withinMs;
@@ -210,6 +223,59 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       await jobs.complete(leased.id, {});
       same((await jobs.list({ status: 'done' })).map((j) => j.id), [leased.id]);
       assert.equal((await jobs.list({ status: 'pending' })).length, 2);
+    }),
+    withStore('accepts an event: counts the hit, remembers the id, enqueues the job', async (store) => {
+      const accept = acceptorOf(store);
+      const request = acceptRequest({ deliveryId: 'acc-1' });
+      const result = await accept(request);
+      assert.equal(result.outcome, 'accepted');
+      const jobId = (result as { jobId: string }).jobId;
+      const job = await store.jobs.get(jobId);
+      assert.equal(job?.deliveryId, 'acc-1');
+      assert.equal(job?.status, 'pending');
+      same(job?.payload, request.job?.payload);
+      assert.equal(await store.jobs.pendingCount(), 1);
+      same(await accept(acceptRequest({ deliveryId: 'acc-1' })), { outcome: 'duplicate' });
+      assert.equal((await accept(acceptRequest({ route: 'other', deliveryId: 'acc-1' }))).outcome, 'accepted');
+      assert.equal(await store.jobs.pendingCount(), 2);
+    }),
+    withStore('accept remembers the id of an ignored event without enqueueing it', async (store) => {
+      const accept = acceptorOf(store);
+      same(await accept(acceptRequest({ deliveryId: 'ign-1', job: undefined })), { outcome: 'ignored' });
+      same(await accept(acceptRequest({ deliveryId: 'ign-1' })), { outcome: 'duplicate' });
+      assert.equal(await store.jobs.pendingCount(), 0);
+    }),
+    withStore('accept refuses a full rate window and does not remember the id', async (store) => {
+      const accept = acceptorOf(store);
+      for (let i = 0; i < 2; i += 1) assert.equal((await accept(acceptRequest({ rateLimit: 2 }))).outcome, 'accepted');
+      const refused = await accept(acceptRequest({ deliveryId: 'late', rateLimit: 2 }));
+      assert.equal(refused.outcome, 'rate_limited');
+      const seconds = (refused as { retryAfterSeconds: number }).retryAfterSeconds;
+      assert.ok(seconds >= 1 && seconds <= 60, `retryAfterSeconds ${seconds}`);
+      assert.equal((await store.rateLimiter.check('ci', 2)).allowed, false);
+      assert.equal((await accept(acceptRequest({ deliveryId: 'late', rateLimit: 10 }))).outcome, 'accepted');
+      assert.equal(await store.jobs.pendingCount(), 3);
+    }),
+    withStore('accept answers backpressure above maxPending and does not remember the id', async (store) => {
+      const accept = acceptorOf(store);
+      assert.equal((await accept(acceptRequest({ maxPending: 1 }))).outcome, 'accepted');
+      same(await accept(acceptRequest({ deliveryId: 'bp-1', maxPending: 1 })), { outcome: 'backpressure' });
+      // A duplicate is still a duplicate under backpressure.
+      assert.equal((await accept(acceptRequest({ deliveryId: 'bp-1', maxPending: 2 }))).outcome, 'accepted');
+      same(await accept(acceptRequest({ deliveryId: 'bp-1', maxPending: 1 })), { outcome: 'duplicate' });
+      assert.equal(await store.jobs.pendingCount(), 2);
+    }),
+    withStore('concurrent accepts: one id runs once, a window never overflows, the queue never passes maxPending', async (store) => {
+      const accept = acceptorOf(store);
+      const same20 = await Promise.all(Array.from({ length: 20 }, () => accept(acceptRequest({ deliveryId: 'race' }))));
+      assert.equal(same20.filter((r) => r.outcome === 'accepted').length, 1);
+      assert.equal(same20.filter((r) => r.outcome === 'duplicate').length, 19);
+      const burst = await Promise.all(Array.from({ length: 25 }, () => accept(acceptRequest({ route: 'burst', rateLimit: 10 }))));
+      assert.equal(burst.filter((r) => r.outcome === 'accepted').length, 10);
+      assert.equal(burst.filter((r) => r.outcome === 'rate_limited').length, 15);
+      const full = await Promise.all(Array.from({ length: 10 }, () => accept(acceptRequest({ route: 'full', maxPending: 15 }))));
+      assert.equal(full.filter((r) => r.outcome === 'accepted').length, 4);
+      assert.equal(await store.jobs.pendingCount(), 15);
     }),
     withStore('wakes idle workers when a job is enqueued', async ({ jobs }) => {
       if (!jobs.onReady) return;

@@ -98,9 +98,36 @@ export interface JobQueue {
   close?(): Promise<void>;
 }
 
+/** What the pipeline asks a store once a request has passed verification and parsing (DESIGN 3, steps 3 and 6-8). */
+export interface AcceptRequest {
+  route: string;
+  deliveryId: string;
+  /** The route's rate limit (requests per window): the hit is counted here. */
+  rateLimit: number;
+  /** Above this many pending jobs the event is refused (backpressure) and its id not remembered. */
+  maxPending: number;
+  /** The job to enqueue; absent when the route's event filter ignores the event (its id is still remembered). */
+  job?: JobInput;
+  hints?: EnqueueHints;
+}
+
+/** The answer to an AcceptRequest, in the order the checks run: rate limit, duplicate, filter, backpressure. */
+export type AcceptOutcome =
+  | { outcome: 'rate_limited'; retryAfterSeconds: number }
+  | { outcome: 'duplicate' }
+  | { outcome: 'ignored' }
+  | { outcome: 'backpressure' }
+  | { outcome: 'accepted'; jobId: string };
+
 export interface Store {
   deliveryIds: DeliveryIdCache;
   rateLimiter: RateLimiter;
   jobs: JobQueue;
+  /**
+   * Optional: counts the hit, claims the id and enqueues the job as one atomic step (one transaction), so a
+   * crash never leaves a claimed id without its job. Stores without it get `acceptSequentially`, which makes
+   * the same decisions with the three interfaces above and gives the claim back when the enqueue fails.
+   */
+  accept?(request: AcceptRequest): Promise<AcceptOutcome>;
   close(): Promise<void>;
 }
