@@ -1,4 +1,4 @@
-// The job queue on bullmq: manual fetching with a token per lease, lock renewal as the lease, stalled-job takeover.
+// The job queue on bullmq: manual fetching with a token per lease, a short self-renewed lock, stalled-job takeover.
 import { randomUUID } from 'node:crypto';
 import type { Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
 import { Job as BullJob, Queue, Worker, type JobType } from 'bullmq';
@@ -29,7 +29,15 @@ function statusOf(state: string): JobStatus | undefined {
 }
 
 export interface RedisJobQueueOptions {
-  /** How often stalled (lease-expired) jobs are looked for and handed to a live gateway (default the lease, at most 5 s). */
+  /**
+   * The bullmq lock on a held job (default 5 s). This store renews it itself while the job's lease holds, so
+   * it only runs out when the holding process is gone (or stalled this long): a killed gateway's jobs are
+   * taken over about this long after its death, whatever `store.lease_seconds` says.
+   */
+  lockMs?: number;
+  /** How often the locks of held jobs are renewed (default a fifth of `lockMs`; must be well below it). */
+  lockRenewMs?: number;
+  /** How often stalled (lock-expired) jobs are looked for and handed to a live gateway (default 1 s, at most `lockMs`). */
   stalledIntervalMs?: number;
   /** A job whose gateway died this many times in a row becomes a dead letter (a poison job; default 10). */
   maxStalledCount?: number;
@@ -37,16 +45,33 @@ export interface RedisJobQueueOptions {
   doneRetentionMs?: number;
 }
 
+/** A job this process holds: the bullmq job, the lock token of the lease, and when the lease runs out (local epoch ms). */
+interface Held {
+  job: BullJob<JobData>;
+  token: string;
+  leaseUntil: number;
+}
+
+/**
+ * Two clocks guard a held job. The lease (`leaseMs`, from `store.lease_seconds`) is the owner's promise to renew;
+ * the bullmq lock (`lockMs`, a few seconds) is what other gateways see. A timer in this process extends the lock
+ * of every held job whose lease still holds, never past the lease's end. So:
+ * - a live gateway keeps a long-running job indefinitely (its worker renews the lease, the timer the lock);
+ * - a killed gateway renews nothing: its locks lapse within `lockMs` and the stalled check hands the jobs on;
+ * - an owner that stops renewing loses the job when its lease runs out, as with the other stores.
+ */
 export class RedisJobQueue implements JobQueue {
   readonly queue: Queue<JobData>;
   private worker?: Worker<JobData>;
-  private lockDuration = 0;
-  /** Jobs this process holds: the bullmq job and the lock token of the lease. */
-  private readonly leased = new Map<string, { job: BullJob<JobData>; token: string }>();
+  private readonly lockMs: number;
+  private lockTimer?: NodeJS.Timeout;
+  private renewingLocks = false;
+  private readonly leased = new Map<string, Held>();
   private readonly readyListeners = new Set<() => void>();
 
   constructor(private readonly client: Redis, private readonly prefix: string, private readonly options: RedisJobQueueOptions = {}) {
     this.queue = new Queue<JobData>('jobs', { connection: client, prefix });
+    this.lockMs = options.lockMs ?? 5000;
   }
 
   private toJob(job: BullJob<JobData>, state: string): Job {
@@ -64,17 +89,24 @@ export class RedisJobQueue implements JobQueue {
     return out;
   }
 
+  /**
+   * Two writes in the one order that is safe when the process dies between them: first the delivery-id lookup
+   * (naming the job id chosen here), then the job. A crash in between leaves a lookup naming a job that does not
+   * exist; `findByDeliveryId` then finds no job, which is the truth, as the event was never accepted (no 202 was
+   * sent), and the stray lookup expires or is overwritten by the sender's retry. The other order could leave an
+   * accepted job that no lookup names. (One MULTI with bullmq's add script would need bullmq internals.)
+   */
   async enqueue(input: JobInput): Promise<Job> {
     const now = Date.now();
     const data: JobData = { ...input, step: 'agent', attempts: 0, errors: [], runAt: now, createdAt: now, updatedAt: now };
     const id = randomUUID();
+    await this.client.set(this.deliveryKey(input.deliveryId), id, 'PX', this.options.doneRetentionMs ?? 30 * 24 * 3600 * 1000);
     const job = await this.queue.add('event', data, {
       jobId: id,
       attempts: 1, // retries are decided by the worker pool, with its own backoff
       removeOnComplete: { age: Math.round((this.options.doneRetentionMs ?? 7 * 24 * 3600 * 1000) / 1000) },
       removeOnFail: false,
     });
-    await this.client.set(this.deliveryKey(input.deliveryId), id, 'PX', this.options.doneRetentionMs ?? 30 * 24 * 3600 * 1000);
     this.wake();
     return this.toJob(job, 'waiting');
   }
@@ -83,44 +115,74 @@ export class RedisJobQueue implements JobQueue {
     return `${this.prefix}:job-by-delivery:${deliveryId}`;
   }
 
-  private ensureWorker(leaseMs: number): Worker<JobData> {
+  private ensureWorker(): Worker<JobData> {
     if (this.worker) return this.worker;
-    this.lockDuration = leaseMs;
     // No processor: jobs are fetched by hand; the stalled checker is what hands a dead gateway's jobs to us.
     this.worker = new Worker<JobData>('jobs', null, {
       connection: this.client,
       prefix: this.prefix,
       autorun: false,
-      lockDuration: leaseMs,
-      // A job is moved back to waiting by the second check after its lock expired: with a short lease the
-      // checks must be as frequent, or the check interval, not the lease, decides how long a takeover takes.
-      stalledInterval: this.options.stalledIntervalMs ?? Math.min(5000, leaseMs),
+      lockDuration: this.lockMs,
+      // A lapsed lock is noticed by the first check after it lapsed (the job is in the stalled set by then), so
+      // a takeover takes at most the lock time plus one check interval.
+      stalledInterval: this.options.stalledIntervalMs ?? Math.min(1000, this.lockMs),
       maxStalledCount: this.options.maxStalledCount ?? 10,
     });
     this.worker.on('error', () => undefined); // connection errors surface through the calls that failed
     void this.worker.startStalledCheckTimer();
+    this.lockTimer = setInterval(() => void this.renewLocks(), this.options.lockRenewMs ?? Math.floor(this.lockMs / 5));
+    this.lockTimer.unref();
     return this.worker;
   }
 
+  /** The lock for a lease that runs `leaseLeftMs` more: the usual short lock, never outlasting the lease. */
+  private lockFor(leaseLeftMs: number): number {
+    return Math.max(1, Math.min(this.lockMs, Math.floor(leaseLeftMs)));
+  }
+
+  /** The lock timer: extends the lock of each held job whose lease holds; a job whose lock was lost is given up. */
+  private async renewLocks(): Promise<void> {
+    if (this.renewingLocks) return; // Redis is slow: the previous round is still under way
+    this.renewingLocks = true;
+    try {
+      const now = Date.now();
+      const live = [...this.leased.values()].filter((held) => held.leaseUntil > now);
+      await Promise.all(
+        live.map(async (held) => {
+          const extended = await held.job.extendLock(held.token, this.lockFor(held.leaseUntil - now)).catch(() => undefined);
+          // 0: the lock is gone or another's (finished, or taken over after a stall); undefined: Redis unreachable, try again.
+          if (extended !== undefined && Number(extended) !== 1) held.leaseUntil = 0;
+        }),
+      );
+    } finally {
+      this.renewingLocks = false;
+    }
+  }
+
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
-    const worker = this.ensureWorker(leaseMs);
+    const worker = this.ensureWorker();
     const token = `${owner}:${randomUUID()}`;
+    const leaseUntil = Date.now() + leaseMs;
     const job = (await worker.getNextJob(token, { block: false })) as BullJob<JobData> | undefined;
     if (!job) return undefined;
-    if (leaseMs !== this.lockDuration) await job.extendLock(token, leaseMs);
-    this.leased.set(String(job.id), { job, token });
+    if (leaseMs < this.lockMs) await job.extendLock(token, this.lockFor(leaseMs));
+    this.leased.set(String(job.id), { job, token, leaseUntil });
     await job.updateData({ ...job.data, attempts: (job.data.attempts ?? 0) + 1, updatedAt: Date.now() });
     return this.toJob(job, 'active');
   }
 
+  /** Extends the lease; the lock timer then keeps the lock alive until the new end. */
   async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
     const held = this.leased.get(jobId);
     if (!held || !held.token.startsWith(`${owner}:`)) return false;
+    const leaseUntil = Date.now() + leaseMs;
     try {
-      return Number(await held.job.extendLock(held.token, leaseMs)) === 1;
+      if (Number(await held.job.extendLock(held.token, this.lockFor(leaseMs))) !== 1) return false;
     } catch {
       return false;
     }
+    held.leaseUntil = leaseUntil;
+    return true;
   }
 
   /** The job as this process holds it, or fetched fresh (e.g. a CLI acting on a job). */
@@ -185,6 +247,7 @@ export class RedisJobQueue implements JobQueue {
     return this.toJob(job, await job.getState());
   }
 
+  /** A lookup naming a job that does not exist (an enqueue cut short, see `enqueue`) means no job. */
   async findByDeliveryId(deliveryId: string): Promise<Job | undefined> {
     const id = await this.client.get(this.deliveryKey(deliveryId));
     return id ? this.get(id) : undefined;
@@ -216,7 +279,9 @@ export class RedisJobQueue implements JobQueue {
     for (const listener of this.readyListeners) listener();
   }
 
+  /** Held jobs are not released: their locks lapse and another gateway takes them over (use `release` first). */
   async close(): Promise<void> {
+    if (this.lockTimer) clearInterval(this.lockTimer);
     await this.worker?.close(true);
     await this.queue.close();
   }

@@ -108,8 +108,8 @@ describe('two gateway processes on one redis-server (real binary)', () => {
     runsFile = join(home, 'runs.log');
     writeFileSync(join(home, 'agent.js'), AGENT);
     const routes = ['limited', 'dedupe', 'slow'].map((name) => `        ${name}: { secret: INSECURE_NO_AUTH, prompt: "event {__raw__}" }`).join('\n');
-    // Both gateways share this config dir; `port: 0` gives each its own port. A 2 s lease: a killed gateway's
-    // job is taken over about 2-6 s after its death.
+    // Both gateways share this config dir; `port: 0` gives each its own port. The default 30 s lease: the
+    // store's own 5 s lock, not the lease, decides that a killed gateway's job is taken over 5-7 s after its death.
     writeFileSync(
       join(home, 'config.yaml'),
       `platforms:
@@ -127,7 +127,7 @@ agent:
   env: { RUNS_FILE: ${JSON.stringify(runsFile)} }
   concurrency: 2
 retry: { max_attempts: 3, base_delay_seconds: 0.2 }
-store: { backend: redis, url: "${redis.url}", lease_seconds: 2 }
+store: { backend: redis, url: "${redis.url}" }
 `,
     );
     [a, b] = await Promise.all([startGateway(home), startGateway(home)]);
@@ -195,8 +195,9 @@ store: { backend: redis, url: "${redis.url}", lease_seconds: 2 }
     expect(victim.child.pid).toBe(first.gatewayPid);
     await stopGateway(victim, 'SIGKILL');
 
-    // The survivor takes the job over once the lease (2 s) has run out and runs the agent again.
-    await until(() => delivered(survivor.output(), 'slow-1') === 1, () => `slow-1 delivered by the survivor\n${bothOutputs()}`, 30_000);
+    // The survivor takes the job over once the dead gateway's 5 s lock has lapsed and runs the agent again.
+    // (The 12 s limit would fail with the old takeover, which waited for the 30 s lease.)
+    await until(() => delivered(survivor.output(), 'slow-1') === 1, () => `slow-1 delivered by the survivor\n${bothOutputs()}`, 12_000);
     expect(delivered(victim.output(), 'slow-1')).toBe(0);
     expect(runs('slow-1').map((r) => r.gatewayPid)).toEqual([victim.child.pid, survivor.child.pid]);
     const shown = await cli(home, ['deliveries', 'show', 'slow-1', '--json']);
@@ -205,5 +206,5 @@ store: { backend: redis, url: "${redis.url}", lease_seconds: 2 }
     // Delivered once, and the duplicate from the earlier test still ran once.
     expect(delivered(survivor.output(), 'slow-1')).toBe(1);
     expect(runs('dup-1')).toHaveLength(1);
-  }, 45_000);
+  }, 30_000);
 });
