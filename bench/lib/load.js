@@ -3,6 +3,7 @@
 const autocannon = require('autocannon');
 const { performance } = require('node:perf_hooks');
 const { signedRequest } = require('./payload');
+const { watchServer } = require('./watch');
 
 let sequence = 0;
 
@@ -19,16 +20,7 @@ function deliveryId(prefix = 'b') {
  */
 async function drive(options) {
   const { body, headers } = signedRequest(options.bytes);
-  const server = options.server;
-  const peakResettable = server?.resetPeak() ?? false;
-  let sampledPeak = 0;
-  const sampler = server
-    ? setInterval(() => {
-        sampledPeak = Math.max(sampledPeak, server.memory().rss);
-      }, 100)
-    : undefined;
-  const cpuBefore = server?.cpuSeconds() ?? NaN;
-  const clientBefore = process.cpuUsage();
+  const watch = watchServer(options.server);
   const result = await autocannon({
     url: options.url,
     method: 'POST',
@@ -48,14 +40,11 @@ async function drive(options) {
       },
     ],
   });
-  if (sampler) clearInterval(sampler);
-  const cpu = (server?.cpuSeconds() ?? NaN) - cpuBefore;
-  const client = process.cpuUsage(clientBefore);
-  const memory = server?.memory() ?? { rss: 0, hwm: 0 };
   const accepted = result['2xx'];
+  const seconds = result.duration || options.duration;
   return {
     // Only answered 2xx requests count as throughput: a server that fails fast must not look fast.
-    rps: accepted / ((result.duration || options.duration) || 1),
+    rps: accepted / (seconds || 1),
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
@@ -63,11 +52,7 @@ async function drive(options) {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    // CPU time the server spent per answered request: less sensitive to a busy machine than req/s.
-    cpuUsPerRequest: accepted ? (cpu * 1e6) / accepted : NaN,
-    serverCpuPercent: (cpu / (result.duration || options.duration)) * 100,
-    clientCpuPercent: ((client.user + client.system) / 1e6 / (result.duration || options.duration)) * 100,
-    peakRss: Math.max(peakResettable ? memory.hwm : 0, sampledPeak, memory.rss),
+    ...watch.stop(accepted, seconds),
   };
 }
 

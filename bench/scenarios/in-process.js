@@ -2,6 +2,7 @@
 //   ids-memory / ids-sqlite   memory after N remembered delivery ids (MemoryDeliveryIdCache / the SQLite store)
 //   events-sqlite / events-memory   RSS after N accepted events through the real gateway's pipeline (no sockets),
 //                             with the echo agent and the bench sink draining the queue
+//   events-sqlite-backlog      the same with a sleeping agent: every accepted event stays queued on disk
 //   subscriptions             reload cost of a subscriptions file with N entries
 'use strict';
 const { mkdtempSync, rmSync, statSync, writeFileSync, utimesSync } = require('node:fs');
@@ -60,7 +61,11 @@ function pick(samples, n) {
   return Array.from({ length: n }, (_, k) => samples[Math.round(((k + 1) * (samples.length - 1)) / n)]);
 }
 
-async function events(store, count, seconds) {
+/**
+ * mode 'drain': the echo agent and the bench sink process every event, max_pending 1000 (a 503 is retried);
+ * mode 'backlog': the agent sleeps and nothing is processed, so every accepted event stays queued in the store.
+ */
+async function events(store, count, seconds, mode = 'drain') {
   const { startGateway } = require('@hookwise/server');
   const { signedRequest } = require('../lib/payload');
   const { SECRET } = require('../lib/payload');
@@ -69,8 +74,8 @@ async function events(store, count, seconds) {
     path.join(home, 'config.yaml'),
     JSON.stringify({
       platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
-      agent: { runner: 'echo', concurrency: 2 },
-      store: { backend: store, max_pending: 1000 },
+      agent: mode === 'drain' ? { runner: 'echo', concurrency: 2 } : { runner: 'bench_sleep', sleep_ms: 3600000, concurrency: 1, timeout_seconds: 7200 },
+      store: { backend: store, max_pending: mode === 'drain' ? 1000 : count + 1000 },
       log: { level: 'warn' },
       plugins: [path.join(__dirname, '..', 'lib', 'bench-plugin.js')],
     }),
@@ -110,7 +115,7 @@ async function events(store, count, seconds) {
     clearInterval(sampler);
     const elapsed = performance.now() - t;
     const after = mem();
-    return { store, count, accepted, refused503: refused, seconds: elapsed / 1000, perSecond: accepted / (elapsed / 1000), rss: after.rss, peakRss: Math.max(peakRss, after.rss), heapUsed: after.heapUsed, pending: await running.gateway.store.jobs.pendingCount(), rssSamples: pick(rssSamples, 5) };
+    return { store, mode, count, accepted, refused503: refused, seconds: elapsed / 1000, perSecond: accepted / (elapsed / 1000), rss: after.rss, peakRss: Math.max(peakRss, after.rss), heapUsed: after.heapUsed, pending: await running.gateway.store.jobs.pendingCount(), rssSamples: pick(rssSamples, 5) };
   } finally {
     await running.close(1000);
     rmSync(home, { recursive: true, force: true });
@@ -157,6 +162,7 @@ const SCENARIOS = {
   'ids-memory': idsMemory,
   'ids-sqlite': idsSqlite,
   'events-sqlite': (n, seconds) => events('sqlite', n, seconds),
+  'events-sqlite-backlog': (n, seconds) => events('sqlite', n, seconds, 'backlog'),
   'events-memory': (n, seconds) => events('memory', n, seconds),
   subscriptions,
 };

@@ -1,0 +1,32 @@
+// What a load run measures on the server process: its CPU time, peak RSS, and the load generator's own CPU.
+'use strict';
+
+/** Starts watching `server` (may be undefined); `stop(answered, seconds)` returns the measurements. */
+function watchServer(server) {
+  const peakResettable = server?.resetPeak() ?? false;
+  let sampledPeak = 0;
+  const sampler = server
+    ? setInterval(() => {
+        sampledPeak = Math.max(sampledPeak, server.memory().rss);
+      }, 100)
+    : undefined;
+  const cpuBefore = server?.cpuSeconds() ?? NaN;
+  const clientBefore = process.cpuUsage();
+  return {
+    stop(answered, seconds) {
+      if (sampler) clearInterval(sampler);
+      const cpu = (server?.cpuSeconds() ?? NaN) - cpuBefore;
+      const client = process.cpuUsage(clientBefore);
+      const memory = server?.memory() ?? { rss: 0, hwm: 0 };
+      return {
+        // CPU time the server spent per answered request: less sensitive to a busy machine than req/s.
+        cpuUsPerRequest: answered ? (cpu * 1e6) / answered : NaN,
+        serverCpuPercent: (cpu / seconds) * 100,
+        clientCpuPercent: ((client.user + client.system) / 1e6 / seconds) * 100,
+        peakRss: Math.max(peakResettable ? memory.hwm : 0, sampledPeak, memory.rss),
+      };
+    },
+  };
+}
+
+module.exports = { watchServer };
