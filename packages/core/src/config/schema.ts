@@ -127,7 +127,7 @@ export const configSchema = {
           type: 'number',
           minimum: 1,
           default: 30,
-          description: 'How long a gateway holds a running job without renewing it (renewed every third of it). With redis, another instance takes over a killed instance\'s jobs this long after it died (plus a check every min(5 s, lease)).',
+          description: 'How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway\'s jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis).',
         },
       },
     },
