@@ -1,6 +1,7 @@
 // Runs one child process for an agent runner or tool: no shell, own process group, timeout, abort, output caps.
 // Shared by the `command` runner and the `openai` runner's terminal tool so both kill and cap the same way.
 import { spawn } from 'node:child_process';
+import { ensureReaper, trackProcessGroup, untrackProcessGroup } from './process-reaper';
 
 export interface RunProcessOptions {
   /** Program to run (looked up on PATH); never passed through a shell. */
@@ -53,11 +54,23 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** True while the group has a member (a member we may not signal counts: EPERM). */
+function groupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 /**
  * Spawns `command` detached (its own process group) so that a timeout or abort kills the whole tree:
  * SIGTERM to the group, SIGKILL after the grace period. When the leader exits, whatever it left running in
- * its group is terminated too, so a run never leaves processes behind. Rejects only when the program cannot
- * be started (e.g. ENOENT); every other outcome resolves with a ProcessResult.
+ * its group is terminated too, so a run never leaves processes behind. The group is also handed to the
+ * process reaper (./process-reaper), which ends it the same way if this process dies first, even by SIGKILL.
+ * Rejects only when the program cannot be started (e.g. ENOENT); every other outcome resolves with a
+ * ProcessResult.
  */
 export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -69,6 +82,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ stdout: '', stderr: '', exitCode: null, exitSignal: null, timedOut: false, aborted: true, stdoutTruncated: false, stderrTruncated: false });
       return;
     }
+    ensureReaper();
     const child = spawn(options.command, [...(options.args ?? [])], {
       cwd: options.cwd,
       env: options.env,
@@ -76,6 +90,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    if (child.pid !== undefined) trackProcessGroup(child.pid, grace);
 
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -90,13 +105,24 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     let exitSignal: NodeJS.Signals | null = null;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
+    let leaderExited = false;
+    // Once the group is known to be empty its id may be reused by an unrelated process group: no more signals.
+    let groupGone = false;
+    const forgetGroup = (pid: number): void => {
+      groupGone = true;
+      untrackProcessGroup(pid);
+    };
 
     // Not cleared when the run settles: a SIGTERM-ignoring straggler in the group must still get its SIGKILL.
     const terminate = (): void => {
-      if (child.pid === undefined) return;
+      if (child.pid === undefined || groupGone) return;
       const pid = child.pid;
       killGroup(pid, 'SIGTERM');
-      setTimeout(() => killGroup(pid, 'SIGKILL'), grace).unref();
+      setTimeout(() => {
+        if (groupGone) return;
+        killGroup(pid, 'SIGKILL');
+        if (leaderExited) forgetGroup(pid); // SIGKILL to the whole group leaves no member behind
+      }, grace).unref();
     };
     const onAbort = (): void => {
       aborted = true;
@@ -174,8 +200,10 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     child.once('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
+      leaderExited = true;
       // Leftovers in the group (background jobs) are ended; see the function comment.
-      terminate();
+      if (child.pid !== undefined && !groupExists(child.pid)) forgetGroup(child.pid);
+      else terminate();
       timers.push(
         setTimeout(() => {
           child.stdout?.destroy();
