@@ -3,7 +3,7 @@
 // adnanh/webhook when installed) on 127.0.0.1 only, prints markdown and writes docs/performance.md.
 // Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
 //   --quick            short runs (harness check, numbers not meaningful)
-//   --only a,b         phases: throughput, latency, memory, subscriptions
+//   --only a,b         phases: throughput, latency, memory, subscriptions, cli
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
@@ -11,6 +11,7 @@
 //   --servers a,b      throughput contenders by key (baseline always runs): gateway, express, memory,
 //                      memory-express, echo, adnanh
 //   --sizes a,b        throughput body sizes in KB (default 1,100)
+//   --cli-runs N       runs per command in the CLI start-up phase (default 10; quick 3)
 //   --no-write         print only; leave docs/performance.md alone
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
@@ -29,7 +30,7 @@ function parseArgs(argv) {
   return {
     quick,
     write: !argv.includes('--no-write'),
-    only: value('--only', 'throughput,latency,memory,subscriptions').split(','),
+    only: value('--only', 'throughput,latency,memory,subscriptions,cli').split(','),
     duration: Number(value('--duration', quick ? 2 : 10)),
     warmup: quick ? 1 : 3,
     rounds: Number(value('--rounds', quick ? 1 : 2)),
@@ -43,6 +44,7 @@ function parseArgs(argv) {
     subscriptions: Number(value('--subscriptions', 10_000)),
     servers: argv.includes('--servers') ? ['baseline', ...value('--servers', '').split(',')] : undefined,
     sizes: value('--sizes', '1,100').split(',').map((kb) => Number(kb) * 1024),
+    cliRuns: Number(value('--cli-runs', quick ? 3 : 10)),
   };
 }
 
@@ -164,6 +166,10 @@ async function main() {
   if (options.only.includes('subscriptions')) {
     log('subscriptions…');
     sections.push(await subscriptionsPhase(options, log));
+  }
+  if (options.only.includes('cli')) {
+    log('cli…');
+    sections.push(await require('./scenarios/cli').run(options, log));
   }
   const loadAfter = load();
   const goals = sections.flatMap((s) => s.goals);

@@ -1,5 +1,5 @@
 // winston loggers with secret redaction: every registered secret is scrubbed from messages and metadata.
-import winston from 'winston';
+import type winston from 'winston';
 
 export type LogFormat = 'pretty' | 'json';
 
@@ -33,21 +33,27 @@ export class Redactor {
   }
 }
 
-const redactFormat = winston.format((info, opts) => {
-  const redactor = (opts as { redactor?: Redactor } | undefined)?.redactor;
-  if (!redactor) return info;
-  for (const key of Object.keys(info)) {
-    (info as Record<string, unknown>)[key] = redactor.redactValue((info as Record<string, unknown>)[key]);
-  }
-  return info;
-});
+/** winston and the formats all loggers share; winston is required here, so importing the core does not load it. */
+function loadWinston() {
+  const winston = require('winston') as typeof import('winston');
+  const redactFormat = winston.format((info, opts) => {
+    const redactor = (opts as { redactor?: Redactor } | undefined)?.redactor;
+    if (!redactor) return info;
+    for (const key of Object.keys(info)) {
+      (info as Record<string, unknown>)[key] = redactor.redactValue((info as Record<string, unknown>)[key]);
+    }
+    return info;
+  });
+  const pretty = winston.format.printf((info) => {
+    const { level, message, timestamp, plugin, id, ...rest } = info as Record<string, unknown>;
+    const scope = plugin ? ` [${String(id ?? plugin)}]` : '';
+    const meta = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+    return `${String(timestamp)} ${String(level)}${scope}: ${String(message)}${meta}`;
+  });
+  return { winston, redactFormat, pretty };
+}
 
-const pretty = winston.format.printf((info) => {
-  const { level, message, timestamp, plugin, id, ...rest } = info as Record<string, unknown>;
-  const scope = plugin ? ` [${String(id ?? plugin)}]` : '';
-  const meta = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
-  return `${String(timestamp)} ${String(level)}${scope}: ${String(message)}${meta}`;
-});
+let loaded: ReturnType<typeof loadWinston> | undefined;
 
 export interface LoggerOptions {
   level?: string;
@@ -59,6 +65,7 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions = {}): winston.Logger {
+  const { winston, redactFormat, pretty } = (loaded ??= loadWinston());
   // winston formats a line before its transports drop it for its level; dropping it first makes disabled levels
   // (debug lines on the hot path) nearly free.
   // The closure only runs for log calls, which come after `logger` below is initialised.

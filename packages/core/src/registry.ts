@@ -1,11 +1,12 @@
 // Holds every contribution by kind and id, validates options against their schemas and creates wrapped instances.
-import Ajv from 'ajv';
+import type { default as Ajv } from 'ajv';
 import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, Verifier } from './contracts';
 import { HookwiseConfigError, wrapPluginError } from './errors';
 import type { LoadedPlugin } from './loader';
 import type { Contribution, ContributionKind, PluginContext } from './plugin';
 import { describeSchemaError } from './config/load';
+import { createAjv } from './lazy-ajv';
 
 export interface RegisteredContribution {
   contribution: Contribution;
@@ -24,7 +25,9 @@ export interface CreateContext {
   redact(secret: string | undefined): void;
 }
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
+// Created on the first options schema: plugin schemas are not ours, so ajv still checks them against the
+// meta-schema.
+let ajv: Ajv | undefined;
 
 export class PluginRegistry {
   private readonly entries = new Map<string, RegisteredContribution>();
@@ -65,7 +68,7 @@ export class PluginRegistry {
     const merged = structuredClone({ ...entry.baseOptions, ...options });
     const schema = entry.contribution.optionsSchema;
     if (!schema) return { options: merged, problems: [] };
-    const validate = ajv.compile(schema);
+    const validate = (ajv ??= createAjv({ allErrors: true, useDefaults: true, strict: false })).compile(schema);
     if (validate(merged)) return { options: merged, problems: [] };
     const problems = (validate.errors ?? []).map((e) => {
       const message = describeSchemaError(e);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 
 /** Skills shipped with Hookwise (e.g. webhook-subscriptions); user skills of the same name win. */
 export const BUILTIN_SKILLS_DIR = join(__dirname, '..', 'skills');
-import { parse as parseYaml } from 'yaml';
 import type { Skill } from './contracts';
 import { HookwiseError, errorMessage } from './errors';
 
@@ -19,6 +18,8 @@ export function parseSkillFile(text: string, fallbackName: string, dir?: string)
   let meta: Record<string, unknown> = {};
   let body = text;
   if (match) {
+    // Required on the first skill with front matter, not when @hookwise/core is imported.
+    const { parse: parseYaml } = require('yaml') as typeof import('yaml');
     try {
       meta = (parseYaml(match[1]) as Record<string, unknown>) ?? {};
     } catch (err) {

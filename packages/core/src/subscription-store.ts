@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { lock } from 'proper-lockfile';
 import { HookwiseError, errorMessage } from './errors';
 import { readSubscriptions, subscriptionsPath, type SubscriptionEntries } from './subscriptions';
 
@@ -42,6 +41,8 @@ const LOCK_OPTIONS = {
 export async function updateSubscriptions<T>(configDir: string, change: (entries: SubscriptionEntries) => T | Promise<T>): Promise<T> {
   const file = subscriptionsPath(configDir);
   mkdirSync(configDir, { recursive: true });
+  // Required here: only code that changes the file pays for loading proper-lockfile.
+  const { lock } = require('proper-lockfile') as typeof import('proper-lockfile');
   let release: () => Promise<void>;
   try {
     release = await lock(file, LOCK_OPTIONS);

@@ -2,11 +2,11 @@
 // RouteSource that the running gateway re-reads whenever the file changes (no restart needed).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv';
 import type { Logger } from 'winston';
 import { describeSchemaError } from './config/load';
 import { routeSchema, type RouteConfig } from './config/schema';
 import { HookwiseError, errorMessage } from './errors';
+import { lazyValidator } from './lazy-ajv';
 import { invalidRouteNameMessage, isValidRouteName, toRoute, type Route, type RouteSource } from './routes';
 
 export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
@@ -41,13 +41,14 @@ const subscriptionSchema = {
     updated_at: { type: 'string' },
   },
 };
-const validateEntry = new Ajv({ allErrors: true, strict: false }).compile(subscriptionSchema);
+const entryValidator = lazyValidator(subscriptionSchema, { allErrors: true, strict: false });
 
 /** Problems of one entry, each naming the subscription; empty when the entry can serve requests. */
 export function subscriptionProblems(name: string, entry: unknown, globalSecret?: string): string[] {
   const where = `subscription '${name}'`;
   const problems: string[] = [];
   if (!isValidRouteName(name)) problems.push(`${where}: ${invalidRouteNameMessage(name)}`);
+  const validateEntry = entryValidator();
   if (!validateEntry(entry)) {
     for (const error of validateEntry.errors ?? []) problems.push(`${where}: ${describeSchemaError(error).replace(/^\(root\): /, '')}`);
     return problems;

@@ -14,7 +14,6 @@ import {
   type PlatformOptions,
   type PlatformRuntime,
 } from '@hookwise/platform-kit';
-import nodemailer from 'nodemailer';
 import { classifySmtpError, type SmtpError } from './smtp-failure';
 
 export interface SmtpMailOptions extends PlatformOptions {
@@ -44,6 +43,8 @@ function port(o: SmtpMailOptions): number {
 }
 
 function transport(o: SmtpMailOptions) {
+  // Required on the first mail, not at import: every gateway and `hookwise webhook subscribe` load this plugin.
+  const nodemailer = require('nodemailer') as typeof import('nodemailer');
   const timeout = (o.timeout_seconds ?? 15) * 1000;
   return nodemailer.createTransport({
     host: o.host,

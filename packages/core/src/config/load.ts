@@ -2,9 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Ajv, { type ErrorObject } from 'ajv';
-import { cosmiconfigSync } from 'cosmiconfig';
+import type { ErrorObject } from 'ajv';
 import { HookwiseConfigError, errorMessage } from '../errors';
+import { lazyValidator } from '../lazy-ajv';
 import { expandEnv, parseBoolean, parseDotenv } from './env';
 import { configSchema, type HookwiseConfig } from './schema';
 
@@ -57,12 +57,13 @@ export function describeSchemaError(error: ErrorObject): string {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
-const validateConfig = ajv.compile(configSchema);
+// Runs once per process, so ajv skips optimising the generated code (about 15 ms less to compile, same checks).
+const configValidator = lazyValidator(configSchema, { allErrors: true, useDefaults: true, strict: false, code: { optimize: false } });
 
 /** Validates a raw config object in place (defaults applied); throws HookwiseConfigError listing every problem. */
 export function validateConfigObject(raw: unknown, source = 'config'): HookwiseConfig {
   const value = (raw ?? {}) as Record<string, unknown>;
+  const validateConfig = configValidator();
   if (!validateConfig(value)) {
     const problems = [...new Set((validateConfig.errors ?? []).filter((e) => e.keyword !== 'anyOf').map(describeSchemaError))];
     throw new HookwiseConfigError(problems, `${source} is not valid`);
@@ -92,6 +93,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   // Real environment variables win over .env, except empty ones: an exported-but-empty variable is taken as unset.
   const env: NodeJS.ProcessEnv = readDotenv(configDir);
   for (const [key, value] of Object.entries(baseEnv)) if (value !== '' || env[key] === undefined) env[key] = value;
+  // Required here, not at the top: importing @hookwise/core stays cheap for code that never loads a config.
+  const { cosmiconfigSync } = require('cosmiconfig') as typeof import('cosmiconfig');
   const explorer = cosmiconfigSync('hookwise', { searchPlaces: CONFIG_SEARCH_PLACES, searchStrategy: 'none', cache: false });
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   try {

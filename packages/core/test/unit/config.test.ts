@@ -2,8 +2,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Ajv from 'ajv';
 import { loadConfig } from '../../src/config/load';
+import { configSchema, routeSchema } from '../../src/config/schema';
 import { HookwiseConfigError } from '../../src/errors';
+import { lazyValidator } from '../../src/lazy-ajv';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'hw-config-'));
@@ -75,5 +78,27 @@ describe('loadConfig', () => {
     expect(problemsOf(() => loadConfig({ configDir: dir, env: {} }))).toMatch(/does not parse/);
     const scalar = dirWith({ 'config.yaml': 'just a string\n' });
     expect(problemsOf(() => loadConfig({ configDir: scalar, env: {} }))).toContain('must be a mapping');
+  });
+});
+
+describe('config schemas', () => {
+  // The validators of our own schemas skip ajv's meta-schema check at run time (src/lazy-ajv.ts): it is made
+  // here. The subscription schema is routeSchema plus two string properties.
+  it.each([
+    ['configSchema', configSchema],
+    ['routeSchema', routeSchema],
+  ])('%s is a valid JSON Schema', (_name, schema) => {
+    const ajv = new Ajv({ strict: false });
+    expect(ajv.validateSchema(schema) ? [] : ajv.errors).toEqual([]);
+  });
+
+  it('lazyValidator compiles on the first call only, with the options given', () => {
+    const validator = lazyValidator({ type: 'object', properties: { n: { type: 'number', default: 1 } } }, { useDefaults: true });
+    const validate = validator();
+    expect(validator()).toBe(validate);
+    const value: Record<string, unknown> = {};
+    expect(validate(value)).toBe(true);
+    expect(value).toEqual({ n: 1 });
+    expect(validate({ n: 'x' })).toBe(false);
   });
 });
