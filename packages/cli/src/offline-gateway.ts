@@ -3,14 +3,11 @@
 import {
   DirectorySkillLibrary,
   Gateway,
-  MemoryDeliveryIdCache,
-  MemoryJobQueue,
-  MemoryRateLimiter,
   createLogger,
+  createMemoryStore,
   loadConfig,
   loadPlugins,
   type LoadedConfig,
-  type Store,
 } from '@hookwise/core';
 
 export interface OfflineGateway {
@@ -18,15 +15,6 @@ export interface OfflineGateway {
   gateway: Gateway;
   skills: DirectorySkillLibrary;
   close(): Promise<void>;
-}
-
-/**
- * The store of a gateway that never accepts an event. The gateway's default (createMemoryStore) sizes its
- * delivery-id cache for a million ids, which costs about 0.2 s of CPU to set up: a one-entry cache does here.
- */
-function idleStore(): Store {
-  const jobs = new MemoryJobQueue();
-  return { deliveryIds: new MemoryDeliveryIdCache({ max: 1 }), rateLimiter: new MemoryRateLimiter(), jobs, close: () => jobs.close() };
 }
 
 /** Loads config, plugins (first-party + `plugins:`) and skills; warnings go to stderr, never to stdout. */
@@ -38,6 +26,6 @@ export function openOfflineGateway(configDir: string): OfflineGateway {
   const logger = createLogger({ level: 'warn', stream: process.stderr });
   const plugins = loadPlugins([...FIRST_PARTY_PLUGINS, ...config.plugins], { configDir: loaded.configDir, requireFn: require });
   const skills = new DirectorySkillLibrary(skillDirs(config, loaded.configDir));
-  const gateway = new Gateway({ config, configDir: loaded.configDir, env: loaded.env, plugins, skills, logger, store: idleStore() });
+  const gateway = new Gateway({ config, configDir: loaded.configDir, env: loaded.env, plugins, skills, logger, store: createMemoryStore() });
   return { loaded, gateway, skills, close: () => gateway.store.close() };
 }
