@@ -65,7 +65,8 @@ export class WorkerPool {
 
   /** Takes jobs while there is room; one pump at a time so that concurrency is never exceeded. */
   pump(): void {
-    if (!this.running || this.pumping) return;
+    // At capacity there is nothing to take: every accepted job announces itself, so this is the common case under load.
+    if (!this.running || this.pumping || this.active.size >= this.deps.concurrency) return;
     this.pumping = true;
     void (async () => {
       try {

@@ -59,9 +59,12 @@ export class SqliteJobQueue implements JobQueue {
   private readonly events = new EventEmitter();
   private wakeTimer?: NodeJS.Timeout;
   private wakeAt = Infinity;
-  private pendingInTransaction?: number;
+  /** job_counts as read in the current transaction (without its inserts), and the jobs it inserted so far. */
+  private countedInTransaction?: number;
+  private insertedInTransaction = 0;
+  private inTransaction = false;
   private readonly stmt: Record<
-    'insert' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone',
+    'insert' | 'countInserted' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone',
     Statement
   >;
 
@@ -71,6 +74,8 @@ export class SqliteJobQueue implements JobQueue {
       insert: db.prepare(`
         INSERT INTO jobs (id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?)`),
+      // Inserts are counted once per transaction (schema 3); status changes and deletes by triggers.
+      countInserted: db.prepare(`UPDATE job_counts SET n = n + ? WHERE status = 'pending'`),
       due: db.prepare(`SELECT seq FROM jobs WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
       // Running jobs whose lease ran out, or whose gateway stopped beating (killed): both are taken over.
       orphan: db.prepare(`
@@ -98,10 +103,10 @@ export class SqliteJobQueue implements JobQueue {
       retryDead: db.prepare(`
         UPDATE jobs SET status = 'pending', attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
         WHERE id = @id AND status = 'dead'`),
-      // Kept by triggers (schema version 2): one row read, however long the queue.
+      // Kept by the store and its triggers (schema versions 2 and 3): one row read, however long the queue.
       pending: db.prepare(`SELECT COALESCE(SUM(n), 0) FROM job_counts WHERE status IN ('pending', 'running')`).pluck(),
       get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
-      byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1'),
+      byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1'),
       purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ?`),
     };
   }
@@ -124,23 +129,37 @@ export class SqliteJobQueue implements JobQueue {
     // The pipeline hands over the JSON text it parsed, so a payload is never serialised twice.
     const payload = hints.payloadJson ?? JSON.stringify(input.payload ?? null);
     this.stmt.insert.run(id, input.route, input.event, input.deliveryId, payload, input.receivedAt, now, now, now);
-    if (this.pendingInTransaction !== undefined) this.pendingInTransaction += 1;
+    this.joinTransaction();
+    this.insertedInTransaction += 1;
   }
 
   /**
-   * Jobs waiting or running, inside the current WriteBatch operation: read once per transaction and counted
-   * on from there as jobs are inserted through `insertNow` (leases and completions of the same transaction
-   * only lower the true number, so the count errs towards backpressure, never past the limit).
+   * Jobs waiting or running, inside the current WriteBatch operation: job_counts is read once per transaction,
+   * plus the jobs inserted since it began (leases and completions of the same transaction only lower the true
+   * number, so the count errs towards backpressure, never past the limit).
    */
   pendingNow(): number {
-    if (this.pendingInTransaction === undefined) {
-      this.pendingInTransaction = this.stmt.pending.get() as number;
-      const forget = (): void => {
-        this.pendingInTransaction = undefined;
-      };
-      this.writes.hook({ finish: forget, discard: forget });
-    }
-    return this.pendingInTransaction;
+    this.joinTransaction();
+    this.countedInTransaction ??= this.stmt.pending.get() as number;
+    return this.countedInTransaction + this.insertedInTransaction;
+  }
+
+  /** At the end of the transaction: its inserts go into job_counts with one write; the per-transaction state resets. */
+  private joinTransaction(): void {
+    if (this.inTransaction) return;
+    this.inTransaction = true;
+    const reset = (): void => {
+      this.countedInTransaction = undefined;
+      this.insertedInTransaction = 0;
+      this.inTransaction = false;
+    };
+    this.writes.hook({
+      finish: () => {
+        if (this.insertedInTransaction > 0) this.stmt.countInserted.run(this.insertedInTransaction);
+        reset();
+      },
+      discard: reset,
+    });
   }
 
   /** Wakes idle workers: a job was added (after its commit). */
@@ -216,7 +235,8 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async pendingCount(): Promise<number> {
-    return this.pendingNow();
+    // Outside a transaction: what is committed (a WriteBatch operation never runs between awaits).
+    return this.stmt.pending.get() as number;
   }
 
   async get(id: string): Promise<Job | undefined> {
@@ -240,7 +260,8 @@ export class SqliteJobQueue implements JobQueue {
       where.push('route = @route');
       params.route = filter.route;
     }
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, seq DESC${filter.limit ? ' LIMIT @limit' : ''}`;
+    // Newest first: seq is the insertion order (no index on created_at to keep up on every insert).
+    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${filter.limit ? ' LIMIT @limit' : ''}`;
     if (filter.limit) params.limit = filter.limit;
     return (this.db.prepare(sql).all(params) as JobRow[]).map(toJob);
   }

@@ -1,7 +1,15 @@
 // The SQLite schema and its migrations, keyed by `PRAGMA user_version`.
 import type { Database } from 'better-sqlite3';
 
-const MIGRATIONS: string[] = [
+const JOB_COLUMNS = [
+  'seq', 'id', 'route', 'event', 'delivery_id', 'payload', 'received_at', 'status', 'step', 'attempts', 'prompt', 'answer',
+  'receipt', 'errors', 'run_at', 'created_at', 'updated_at', 'finished_at', 'lease_owner', 'lease_instance', 'lease_until',
+].join(', ');
+
+/** A migration: SQL to run, or a function for one that needs to read the schema first. */
+type Migration = string | ((db: Database) => void);
+
+const MIGRATIONS: Migration[] = [
   // 1: delivery ids, rate windows, jobs, and the heartbeats that tell a live gateway from a dead one.
   `
   CREATE TABLE delivery_ids (
@@ -74,19 +82,48 @@ const MIGRATIONS: string[] = [
   DROP INDEX jobs_finished;
   CREATE INDEX jobs_finished ON jobs (finished_at) WHERE finished_at IS NOT NULL;
   `,
+  // 3: less to write per accepted event (docs/performance.md). The jobs table is rebuilt without AUTOINCREMENT
+  // (which updated sqlite_sequence on every insert) and without jobs_route (lists read newest first by seq); the
+  // insert trigger goes (the store adds a transaction's inserts to job_counts once, at its end); and an accepted
+  // event's delivery id is no longer written to delivery_ids as well: its job row, found through
+  // jobs_delivery_id, is the claim. delivery_ids keeps the ids of events the route's filter ignored.
+  (db) => {
+    const schemaOf = (sql: string) => db.prepare(sql).pluck().all() as string[];
+    const [table] = schemaOf(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`);
+    // The indexes and triggers that stay, re-created as they are once the table is rebuilt.
+    const kept = schemaOf(`
+      SELECT sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+        AND name NOT IN ('jobs_route', 'jobs_count_insert')`);
+    db.exec(table.replace(/^CREATE TABLE jobs\b/, 'CREATE TABLE jobs_v3').replace(/\s+AUTOINCREMENT\b/, ''));
+    db.exec(`
+      INSERT INTO jobs_v3 (${JOB_COLUMNS}) SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq;
+      DROP TABLE jobs;
+      DELETE FROM sqlite_sequence WHERE name = 'jobs';
+      ALTER TABLE jobs_v3 RENAME TO jobs;
+    `);
+    for (const sql of kept) db.exec(sql);
+    db.exec('UPDATE job_counts SET n = (SELECT COUNT(*) FROM jobs WHERE jobs.status = job_counts.status)');
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the file up to the current schema; refuses a file written by a newer Hookwise. */
-export function migrate(db: Database, file: string): void {
+/**
+ * Brings the file up to the current schema (or to `target`, which tests use to write files of older
+ * versions); refuses a file written by a newer Hookwise.
+ */
+export function migrate(db: Database, file: string, target = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(`${file} has schema version ${current}, newer than this Hookwise understands (${SCHEMA_VERSION}); upgrade Hookwise or point store.path at another file`);
   }
   const apply = db.transaction(() => {
-    for (let v = current; v < SCHEMA_VERSION; v += 1) db.exec(MIGRATIONS[v]);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    for (let v = current; v < target; v += 1) {
+      const migration = MIGRATIONS[v];
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
+    }
+    db.pragma(`user_version = ${target}`);
   });
-  if (current < SCHEMA_VERSION) apply.immediate();
+  if (current < target) apply.immediate();
 }

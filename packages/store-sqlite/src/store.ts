@@ -82,20 +82,21 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge()]);
   };
   const rateLimiter = new SqliteRateLimiter(db, writes, now);
-  // Hit, claim, backpressure check and insert in one operation of one transaction: a crash never leaves a
-  // claimed id without its job, and a burst of requests shares one commit.
+  // Hit, duplicate check, backpressure check and insert in one operation of one transaction: a crash never
+  // leaves a claimed id without its job, and a burst of requests shares one commit.
   const accept = async (request: AcceptRequest): Promise<AcceptOutcome> => {
     const { route, deliveryId, job } = request;
     const jobId = job && newJobId();
     const result = await writes.run((): AcceptOutcome => {
       const window = rateLimiter.hitNow(route, request.rateLimit);
       if (!window.allowed) return { outcome: 'rate_limited', retryAfterSeconds: window.retryAfterSeconds };
-      if (!deliveryIds.claimNow(route, deliveryId)) return { outcome: 'duplicate' };
-      if (!job || !jobId) return { outcome: 'ignored' };
-      if (jobs.pendingNow() >= request.maxPending) {
-        deliveryIds.releaseNow(route, deliveryId);
-        return { outcome: 'backpressure' };
+      if (deliveryIds.claimedNow(route, deliveryId)) return { outcome: 'duplicate' };
+      if (!job || !jobId) {
+        deliveryIds.rememberNow(route, deliveryId);
+        return { outcome: 'ignored' };
       }
+      if (jobs.pendingNow() >= request.maxPending) return { outcome: 'backpressure' };
+      // The job row claims the delivery id (SqliteDeliveryIdCache): nothing else to write.
       jobs.insertNow(jobId, job, request.hints ?? {}, now());
       return { outcome: 'accepted', jobId };
     });

@@ -5,6 +5,7 @@ import { createLogger } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
 import { WriteBatch, createStore, openSqliteStore, type SqliteStore } from '../src';
+import { migrate } from '../src/schema';
 
 const logger = createLogger({ silent: true });
 
@@ -38,14 +39,17 @@ describe('SQLite store', () => {
   it('keeps jobs, answers and delivery ids across a restart', async () => {
     const first = open();
     const job = await first.jobs.enqueue(jobInput({ deliveryId: 'gh-1' }));
-    expect(await first.deliveryIds.claim('ci', 'gh-1')).toBe(true);
+    expect(await first.deliveryIds.claim('ci', 'gh-2')).toBe(true);
     await first.jobs.lease('w1', 30_000);
     await first.jobs.saveAnswer(job.id, 'prompt', 'answer');
     await first.jobs.release(job.id);
     await first.close();
 
     const second = open();
+    expect(await second.deliveryIds.claim('ci', 'gh-2')).toBe(false);
+    // A job claims its own delivery id on its route.
     expect(await second.deliveryIds.claim('ci', 'gh-1')).toBe(false);
+    expect(await second.deliveryIds.claim('other', 'gh-1')).toBe(true);
     const again = await second.jobs.lease('w2', 30_000);
     expect(again).toMatchObject({ id: job.id, step: 'deliver', answer: 'answer', prompt: 'prompt' });
   });
@@ -152,23 +156,71 @@ describe('SQLite store', () => {
     expect(await a.jobs.pendingCount()).toBe(5);
   });
 
-  it('counts pending jobs from the status counters, also for a file written before they existed (schema 1)', async () => {
-    const store = open();
-    for (let i = 0; i < 4; i += 1) await store.jobs.enqueue(jobInput());
-    const leased = await store.jobs.lease('w', 30_000);
-    await store.jobs.complete(leased!.id, {});
-    await store.jobs.lease('w', 30_000);
-    expect(await store.jobs.pendingCount()).toBe(3);
-    await store.close();
-    // Back to schema 1: no counters, no triggers.
-    const raw = new Database(store.file);
-    raw.exec('DROP TRIGGER jobs_count_insert; DROP TRIGGER jobs_count_delete; DROP TRIGGER jobs_count_update; DROP TABLE job_counts; PRAGMA user_version = 1');
+  it('lets the accepted job claim its delivery id: one write per accepted event, an hour long, across restarts', async () => {
+    let clock = Date.now();
+    const first = open({ now: () => clock });
+    const request = (deliveryId: string, wanted = true) => {
+      const job = jobInput({ deliveryId });
+      return { route: job.route, deliveryId, rateLimit: 100, maxPending: 100, job: wanted ? job : undefined };
+    };
+    expect(await first.accept(request('a'))).toMatchObject({ outcome: 'accepted' });
+    expect(await first.accept(request('b', false))).toEqual({ outcome: 'ignored' });
+    const raw = new Database(first.file, { readonly: true });
+    // Only the ignored event's id needs a row of its own.
+    expect(raw.prepare('SELECT delivery_id FROM delivery_ids').pluck().all()).toEqual(['b']);
     raw.close();
-    const reopened = open();
-    expect(await reopened.jobs.pendingCount()).toBe(3);
-    await reopened.jobs.enqueue(jobInput());
-    expect(await reopened.jobs.pendingCount()).toBe(4);
-    const check = new Database(store.file, { readonly: true });
+    await first.close();
+
+    const second = open({ now: () => clock });
+    expect(await second.accept(request('a'))).toEqual({ outcome: 'duplicate' });
+    expect(await second.accept(request('b'))).toEqual({ outcome: 'duplicate' });
+    expect(await second.accept({ ...request('a'), route: 'other' })).toMatchObject({ outcome: 'accepted' });
+    clock += 60 * 60 * 1000 + 1;
+    expect(await second.accept(request('a'))).toMatchObject({ outcome: 'accepted' });
+    expect(await second.accept(request('b'))).toMatchObject({ outcome: 'accepted' });
+    expect(await second.jobs.pendingCount()).toBe(4);
+  });
+
+  it('counts the inserts of a transaction once, and forgets them when it rolls back', async () => {
+    const store = open();
+    const writes = (store as unknown as { jobs: { writes: WriteBatch } }).jobs.writes;
+    const failing = writes.run(() => {
+      store.jobs.insertNow('will-roll-back', jobInput(), {}, Date.now());
+      throw new Error('boom');
+    });
+    const ok = Promise.all([store.jobs.enqueue(jobInput()), store.jobs.enqueue(jobInput())]);
+    await expect(failing).rejects.toThrow('boom');
+    await ok;
+    expect(await store.jobs.pendingCount()).toBe(2);
+    expect(await store.jobs.get('will-roll-back')).toBeUndefined();
+  });
+
+  it.each([1, 2])('upgrades a file of schema %i: jobs, order and counters kept, the insert write path slimmed', async (version) => {
+    const file = path.join(dir, 'hookwise.sqlite');
+    const old = new Database(file);
+    migrate(old, file, version);
+    const insert = old.prepare(`
+      INSERT INTO jobs (id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at, finished_at)
+      VALUES (?, 'ci', 'push', ?, '{"n":1}', 1, ?, 'agent', 0, '[]', 1, ?, 1, ?)`);
+    insert.run('j1', 'd1', 'done', 1, 5);
+    insert.run('j2', 'd2', 'pending', 2, null);
+    insert.run('j3', 'd3', 'running', 3, null);
+    insert.run('j4', 'd4', 'pending', 4, null);
+    old.prepare(`INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES ('ci', 'ignored-1', ?)`).run(Date.now() + 60_000);
+    old.close();
+
+    const store = open();
+    expect(await store.jobs.pendingCount()).toBe(3);
+    expect((await store.jobs.list()).map((j) => j.id)).toEqual(['j4', 'j3', 'j2', 'j1']);
+    expect(await store.deliveryIds.claim('ci', 'ignored-1')).toBe(false);
+    const added = await store.jobs.enqueue(jobInput());
+    expect(await store.jobs.pendingCount()).toBe(4);
+    expect((await store.jobs.list({ limit: 1 }))[0].id).toBe(added.id);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(3);
+    const schema = (check.prepare(`SELECT name, sql FROM sqlite_master WHERE tbl_name = 'jobs'`).all() as Array<{ name: string; sql: string | null }>).map((r) => r.name).sort();
+    expect(schema).toEqual(['jobs', 'jobs_count_delete', 'jobs_count_update', 'jobs_delivery_id', 'jobs_due', 'jobs_finished', 'sqlite_autoindex_jobs_1']);
+    expect(check.prepare(`SELECT sql FROM sqlite_master WHERE name = 'jobs'`).pluck().get()).not.toMatch(/AUTOINCREMENT/);
     expect(check.prepare('SELECT status, n FROM job_counts ORDER BY status').all()).toEqual([
       { status: 'dead', n: 0 },
       { status: 'done', n: 1 },
