@@ -2,12 +2,21 @@
 import { DELIVERY_ID_TTL_MS, type DeliveryIdCache } from '@hookwise/core';
 import type { Redis } from 'ioredis';
 
+/** The key that remembers one delivery id on one route. Route names cannot contain ':', so route and id never run into each other. */
+export function deliveryIdKey(prefix: string, route: string, deliveryId: string): string {
+  return `${prefix}:delivery-id:${route}:${deliveryId}`;
+}
+
+/**
+ * The plain claim the `DeliveryIdCache` interface asks for. The gateway itself claims through the store's
+ * `accept` (see accept-scripts.ts), whose claims stay pending until the job is stored; both kinds share the key,
+ * and this one treats any value, pending or not, as taken.
+ */
 export class RedisDeliveryIdCache implements DeliveryIdCache {
   constructor(private readonly client: Redis, private readonly prefix: string, private readonly ttlMs = DELIVERY_ID_TTL_MS) {}
 
-  // Route names cannot contain ':', so route and id never run into each other.
   private key(route: string, deliveryId: string): string {
-    return `${this.prefix}:delivery-id:${route}:${deliveryId}`;
+    return deliveryIdKey(this.prefix, route, deliveryId);
   }
 
   async claim(route: string, deliveryId: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
 import { Job as BullJob, Queue, Worker, type JobType } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
 
 /** What a bullmq job carries; its status is bullmq's state, its id bullmq's job id. */
 interface JobData extends JobInput {
@@ -41,7 +42,7 @@ export interface RedisJobQueueOptions {
   stalledIntervalMs?: number;
   /** A job whose gateway died this many times in a row becomes a dead letter (a poison job; default 10). */
   maxStalledCount?: number;
-  /** Done jobs are removed after this long (default 7 days); dead letters are kept. */
+  /** Done jobs and their delivery-id lookups are removed after this long (default 7 days); dead letters are kept. */
   doneRetentionMs?: number;
 }
 
@@ -62,8 +63,10 @@ interface Held {
  */
 export class RedisJobQueue implements JobQueue {
   readonly queue: Queue<JobData>;
+  readonly lookups: DeliveryLookups;
   private worker?: Worker<JobData>;
   private readonly lockMs: number;
+  private readonly doneRetentionMs: number;
   private lockTimer?: NodeJS.Timeout;
   private renewingLocks = false;
   private readonly leased = new Map<string, Held>();
@@ -72,6 +75,13 @@ export class RedisJobQueue implements JobQueue {
   constructor(private readonly client: Redis, private readonly prefix: string, private readonly options: RedisJobQueueOptions = {}) {
     this.queue = new Queue<JobData>('jobs', { connection: client, prefix });
     this.lockMs = options.lockMs ?? 5000;
+    this.doneRetentionMs = options.doneRetentionMs ?? 7 * 24 * 3600 * 1000;
+    this.lookups = new DeliveryLookups(client, prefix);
+  }
+
+  /** The Redis key of a job's hash is this plus its id (bullmq's layout; the accept script checks it exists). */
+  get jobKeyPrefix(): string {
+    return this.queue.toKey('');
   }
 
   private toJob(job: BullJob<JobData>, state: string): Job {
@@ -94,25 +104,27 @@ export class RedisJobQueue implements JobQueue {
    * (naming the job id chosen here), then the job. A crash in between leaves a lookup naming a job that does not
    * exist; `findByDeliveryId` then finds no job, which is the truth, as the event was never accepted (no 202 was
    * sent), and the stray lookup expires or is overwritten by the sender's retry. The other order could leave an
-   * accepted job that no lookup names. (One MULTI with bullmq's add script would need bullmq internals.)
+   * accepted job that no lookup names. (One MULTI with bullmq's add script would need bullmq internals.) The
+   * gateway's own path, the store's `accept`, writes the lookup together with its claim, then calls `addClaimed`.
    */
   async enqueue(input: JobInput): Promise<Job> {
+    const id = randomUUID();
+    await this.lookups.set(input.deliveryId, id);
+    return this.addClaimed(input, id);
+  }
+
+  /** Stores the job under `id`, whose delivery-id lookup is already written. */
+  async addClaimed(input: JobInput, id: string): Promise<Job> {
     const now = Date.now();
     const data: JobData = { ...input, step: 'agent', attempts: 0, errors: [], runAt: now, createdAt: now, updatedAt: now };
-    const id = randomUUID();
-    await this.client.set(this.deliveryKey(input.deliveryId), id, 'PX', this.options.doneRetentionMs ?? 30 * 24 * 3600 * 1000);
     const job = await this.queue.add('event', data, {
       jobId: id,
       attempts: 1, // retries are decided by the worker pool, with its own backoff
-      removeOnComplete: { age: Math.round((this.options.doneRetentionMs ?? 7 * 24 * 3600 * 1000) / 1000) },
+      removeOnComplete: { age: Math.round(this.doneRetentionMs / 1000) },
       removeOnFail: false,
     });
     this.wake();
     return this.toJob(job, 'waiting');
-  }
-
-  private deliveryKey(deliveryId: string): string {
-    return `${this.prefix}:job-by-delivery:${deliveryId}`;
   }
 
   private ensureWorker(): Worker<JobData> {
@@ -129,6 +141,11 @@ export class RedisJobQueue implements JobQueue {
       maxStalledCount: this.options.maxStalledCount ?? 10,
     });
     this.worker.on('error', () => undefined); // connection errors surface through the calls that failed
+    // bullmq fails a job that stalled more than maxStalledCount times itself (in getNextJob, when it comes up
+    // again): a dead letter, whose lookup is kept for good like the ones `fail` makes.
+    this.worker.on('failed', (job) => {
+      if (job) void this.lookups.keepForever(job.data.deliveryId, String(job.id)).catch(() => undefined);
+    });
     void this.worker.startStalledCheckTimer();
     this.lockTimer = setInterval(() => void this.renewLocks(), this.options.lockRenewMs ?? Math.floor(this.lockMs / 5));
     this.lockTimer.unref();
@@ -200,9 +217,20 @@ export class RedisJobQueue implements JobQueue {
     await job.updateData({ ...job.data, prompt, answer, step: 'deliver', attempts: 1, updatedAt: Date.now() });
   }
 
+  /**
+   * Moves a job to the dead letters. Its lookup is made permanent first: a crash in between leaves a live job
+   * with a permanent lookup, which its completion or death sets right, never a dead letter whose lookup expires.
+   */
+  private async bury(job: BullJob<JobData>, token: string, reason: string): Promise<void> {
+    await this.lookups.keepForever(job.data.deliveryId, String(job.id));
+    await job.moveToFailed(new Error(reason), token, false);
+  }
+
+  /** The lookup gets the done retention before the job is done (a crash in between leaves a job that runs again). */
   async complete(jobId: string, receipt: unknown): Promise<void> {
     const { job, token } = await this.load(jobId);
     await job.updateData({ ...job.data, updatedAt: Date.now() });
+    await this.lookups.expireIn(job.data.deliveryId, jobId, this.doneRetentionMs);
     await job.moveToCompleted(receipt ?? {}, token ?? '0', false);
     this.leased.delete(jobId);
   }
@@ -211,7 +239,7 @@ export class RedisJobQueue implements JobQueue {
     const { job, token } = await this.load(jobId);
     const now = Date.now();
     await job.updateData({ ...job.data, errors: [...(job.data.errors ?? []), error], runAt: retryAt ?? now, updatedAt: now });
-    if (retryAt === null) await job.moveToFailed(new Error(error.message), token ?? '0', false);
+    if (retryAt === null) await this.bury(job, token ?? '0', error.message);
     else await job.moveToDelayed(retryAt, token ?? '0');
     this.leased.delete(jobId);
   }
@@ -232,6 +260,8 @@ export class RedisJobQueue implements JobQueue {
     const now = Date.now();
     await job.updateData({ ...job.data, attempts: 0, runAt: now, updatedAt: now });
     await job.retry('failed');
+    // After the retry: a crash in between leaves a live job whose lookup is permanent, not a dead letter whose expires.
+    await this.lookups.expireIn(job.data.deliveryId, jobId, LIVE_LOOKUP_MS);
     this.wake();
     return true;
   }
@@ -249,7 +279,7 @@ export class RedisJobQueue implements JobQueue {
 
   /** A lookup naming a job that does not exist (an enqueue cut short, see `enqueue`) means no job. */
   async findByDeliveryId(deliveryId: string): Promise<Job | undefined> {
-    const id = await this.client.get(this.deliveryKey(deliveryId));
+    const id = await this.lookups.jobIdOf(deliveryId);
     return id ? this.get(id) : undefined;
   }
 

@@ -1,6 +1,7 @@
 // Assembles the Redis store: several gateway instances on one Redis act as one.
 import { HookwiseError, type HookwiseConfig, type Store } from '@hookwise/core';
 import type { Logger } from 'winston';
+import { RedisAcceptor, type RedisAcceptOptions } from './acceptor';
 import { connectRedis, redactRedisUrl } from './connection';
 import { RedisDeliveryIdCache } from './delivery-ids';
 import { RedisJobQueue, type RedisJobQueueOptions } from './job-queue';
@@ -8,7 +9,7 @@ import { RedisRateLimiter } from './rate-limiter';
 
 export const DEFAULT_PREFIX = 'hookwise';
 
-export interface RedisStoreOptions extends RedisJobQueueOptions {
+export interface RedisStoreOptions extends RedisJobQueueOptions, RedisAcceptOptions {
   url: string;
   /** Key prefix, so that several Hookwise deployments can share one Redis (default `hookwise`). */
   prefix?: string;
@@ -16,17 +17,20 @@ export interface RedisStoreOptions extends RedisJobQueueOptions {
 
 export interface RedisStore extends Store {
   readonly jobs: RedisJobQueue;
+  accept: NonNullable<Store['accept']>;
 }
 
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const client = await connectRedis(options.url);
   const jobs = new RedisJobQueue(client, prefix, options);
+  const acceptor = new RedisAcceptor(client, prefix, jobs, options);
   let closed = false;
   return {
     deliveryIds: new RedisDeliveryIdCache(client, prefix),
     rateLimiter: new RedisRateLimiter(client, prefix),
     jobs,
+    accept: (request) => acceptor.accept(request),
     async close() {
       if (closed) return;
       closed = true;

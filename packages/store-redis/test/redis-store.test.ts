@@ -1,13 +1,9 @@
 import { createLogger } from '@hookwise/core';
-import { freePort, jobInput, startRedisServer, type RunningRedis } from '@hookwise/testing';
-import type { Redis } from 'ioredis';
-import { createStore, openRedisStore, redactRedisUrl, type RedisStore, type RedisStoreOptions } from '../src';
+import { freePort, jobInput } from '@hookwise/testing';
+import { createStore, redactRedisUrl, type RedisStore, type RedisStoreOptions } from '../src';
+import { connectionOf, sleep, useRedisFixture } from './redis-fixture';
 
 const logger = createLogger({ silent: true });
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** The ioredis connection a store shares with bullmq (bullmq's `queue.client` is a proxy jest cannot spy on). */
-const connectionOf = (store: RedisStore): Redis => (store.jobs as unknown as { client: Redis }).client;
 
 /** Leases until a job comes or `withinMs` is over; undefined when none came. */
 async function leaseWithin(store: RedisStore, owner: string, withinMs: number) {
@@ -20,30 +16,14 @@ async function leaseWithin(store: RedisStore, owner: string, withinMs: number) {
 }
 
 describe('Redis store', () => {
-  let redis: RunningRedis;
-  let n = 0;
-  const opened: RedisStore[] = [];
-  const open = async (prefix: string, options: Partial<RedisStoreOptions> = { stalledIntervalMs: 200 }): Promise<RedisStore> => {
-    const store = await openRedisStore({ url: redis.url, prefix, ...options });
-    opened.push(store);
-    return store;
-  };
+  const redis = useRedisFixture();
   /** Two gateways on one fresh prefix. */
   const twoGateways = async (name: string, options?: Partial<RedisStoreOptions>): Promise<[RedisStore, RedisStore]> => {
-    const prefix = `${name}-${(n += 1)}`;
-    return [await open(prefix, options), await open(prefix, options)];
+    const [a, b] = await redis.gateways(name, 2, options);
+    return [a, b];
   };
   /** A 0.5 s lock, renewed and checked often: a test can wait through many of them. */
   const shortLock = { lockMs: 500, lockRenewMs: 100, stalledIntervalMs: 100 };
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
 
   it('lets two gateways share delivery ids and one rate window', async () => {
     const [a, b] = await twoGateways('shared');
@@ -118,8 +98,8 @@ describe('Redis store', () => {
   });
 
   it('never leaves a job its delivery id cannot find when an enqueue is cut short', async () => {
-    const prefix = `cut-short-${(n += 1)}`;
-    const store = await open(prefix);
+    const [store] = await redis.gateways('cut-short', 1);
+    const prefix = redis.prefix();
     const input = jobInput();
     // Cut after no write: the lookup comes first, so no job exists that the lookup would miss.
     jest.spyOn(connectionOf(store), 'set').mockRejectedValueOnce(new Error('gateway died'));
