@@ -4,6 +4,7 @@ import path from 'node:path';
 import { HookwiseError, errorMessage, newJobId, type AcceptOutcome, type AcceptRequest, type HookwiseConfig, type Store } from '@hookwise/core';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
+import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { SqliteDeliveryIdCache } from './delivery-ids';
 import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
@@ -28,7 +29,17 @@ export interface SqliteStoreOptions {
   purgeEveryMs?: number;
   /** 'normal' (default): durable across process crashes; 'full': also across power loss (an fsync per commit). */
   synchronous?: 'normal' | 'full';
+  /**
+   * Copy the write-ahead log into the file on a worker thread instead of the event loop (default true for a
+   * file). Starts with the first `accept`, so CLI commands never start the thread.
+   */
+  backgroundCheckpoints?: boolean;
 }
+
+/** SQLite's own default: a commit that finds this many pages in the log checkpoints them. */
+const AUTOCHECKPOINT_PAGES = 1000;
+/** With the checkpoint thread running, the event loop checkpoints only if the log grows this large (32 MB). */
+const FALLBACK_AUTOCHECKPOINT_PAGES = 8000;
 
 export interface SqliteStore extends Store {
   readonly file: string;
@@ -82,9 +93,25 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge()]);
   };
   const rateLimiter = new SqliteRateLimiter(db, writes, now);
+  let checkpointer: Checkpointer | undefined;
+  let closed = false;
+  const startBackgroundCheckpoints = (): void => {
+    const synchronous = options.synchronous ?? 'normal';
+    checkpointer = startCheckpointer({
+      file,
+      synchronous,
+      onError: (err) => {
+        options.logger?.warn(`SQLite store: the checkpoint thread failed (${errorMessage(err)}); checkpointing on the main thread again`);
+        if (!closed) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+      },
+    });
+    db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  };
+  const backgroundCheckpoints = file !== ':memory:' && options.backgroundCheckpoints !== false;
   // Hit, duplicate check, backpressure check and insert in one operation of one transaction: a crash never
   // leaves a claimed id without its job, and a burst of requests shares one commit.
   const accept = async (request: AcceptRequest): Promise<AcceptOutcome> => {
+    if (backgroundCheckpoints && !checkpointer && !closed) startBackgroundCheckpoints();
     const { route, deliveryId, job } = request;
     const jobId = job && newJobId();
     const result = await writes.run((): AcceptOutcome => {
@@ -107,7 +134,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     purge().catch((err: unknown) => options.logger?.warn(`SQLite store: purging expired rows failed: ${errorMessage(err)}`));
   }, options.purgeEveryMs ?? 60_000);
   purger.unref();
-  let closed = false;
   return {
     file,
     deliveryIds,
@@ -123,6 +149,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       heartbeat.stop();
       await jobs.close();
       writes.flush();
+      await checkpointer?.stop();
       db.close();
     },
   };

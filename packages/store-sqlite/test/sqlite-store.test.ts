@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@hookwise/core';
@@ -228,6 +228,37 @@ describe('SQLite store', () => {
       { status: 'running', n: 1 },
     ]);
     check.close();
+  });
+
+  it('copies the log into the file on its own thread once the gateway accepts, and stops it on close', async () => {
+    const fileSize = (store: SqliteStore) => statSync(store.file).size;
+    const fill = async (store: SqliteStore) => {
+      for (let batch = 0; batch < 10; batch += 1) {
+        await Promise.all(Array.from({ length: 50 }, () => {
+          const job = jobInput({ payload: { text: 'x'.repeat(2000) } });
+          return store.accept({ route: job.route, deliveryId: job.deliveryId, rateLimit: 10_000, maxPending: 10_000, job });
+        }));
+      }
+    };
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
+      return check();
+    };
+    // Without the thread, 500 jobs (about 300 pages) stay in the log: SQLite checkpoints at 1,000 pages.
+    const inline = open({ backgroundCheckpoints: false, file: path.join(dir, 'inline.sqlite') });
+    const inlineBefore = fileSize(inline);
+    await fill(inline);
+    expect(fileSize(inline)).toBe(inlineBefore);
+
+    const store = open();
+    const before = fileSize(store);
+    await fill(store);
+    expect(await waitFor(() => fileSize(store) > before + 500 * 2000)).toBe(true);
+    await store.close();
+    // The last connection closed: everything is in the file and the log is gone.
+    expect(existsSync(`${store.file}-wal`)).toBe(false);
+    const reopened = open();
+    expect(await reopened.jobs.pendingCount()).toBe(500);
   });
 
   it('refuses a file written by a newer schema, saying what to do', () => {

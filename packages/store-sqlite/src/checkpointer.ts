@@ -1,0 +1,61 @@
+// WAL checkpoints on a thread of their own, so that copying the log into the database file (and its fsyncs)
+// never stalls the event loop that answers webhooks.
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker: its own connection to the file, a PASSIVE checkpoint whenever there is something to copy, then a
+ * pause. PASSIVE never takes the write lock, so the gateway keeps committing meanwhile; the log restarts from
+ * its beginning at the first write after a pass that caught up. Plain JavaScript, so the same code runs from
+ * the build and under ts-jest.
+ */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('synchronous = ' + workerData.synchronous);
+const stop = new Int32Array(workerData.stop);
+while (Atomics.load(stop, 0) === 0) {
+  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+  if (result.busy !== 0 || result.checkpointed >= result.log) Atomics.wait(stop, 0, 0, workerData.idleMs);
+}
+db.close();
+`;
+
+export interface CheckpointerOptions {
+  file: string;
+  synchronous: 'normal' | 'full';
+  /** Pause after a pass that caught up (or found the file busy), in ms. */
+  idleMs?: number;
+  /** Called when the thread fails; the store then checkpoints on its own connection again. */
+  onError: (err: Error) => void;
+}
+
+export interface Checkpointer {
+  /** Asks the thread to finish its pass and close its connection; resolves when it has. */
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      driver: require.resolve('better-sqlite3'),
+      file: options.file,
+      synchronous: options.synchronous.toUpperCase(),
+      idleMs: options.idleMs ?? 20,
+      stop: stop.buffer,
+    },
+  });
+  // The thread must never keep a process alive that is otherwise done.
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('error', (err) => options.onError(err));
+  return {
+    async stop() {
+      Atomics.store(stop, 0, 1);
+      Atomics.notify(stop, 0);
+      await exited;
+    },
+  };
+}
