@@ -26,7 +26,7 @@ async function run(options, log) {
   const rows = [];
   const goals = [];
 
-  const row = (label, r) => [label, `${num(rate)} req/s`, num(r.rps), ms(r.p50), ms(r.p99), ms(r.max), ms(r.eld?.p99), mb(r.peakRss), String(r.non2xx + r.errors)];
+  const row = (label, r) => [label, `${num(rate)} req/s`, num(r.rps), ms(r.p50), ms(r.p99), ms(r.max), ms(r.eld?.p99), ms(r.lateP99), mb(r.peakRss), String(r.non2xx + r.errors + r.timeouts)];
 
   // 1. Fixed rate: baseline, then the gateway with the echo agent processing every event as it arrives.
   const fixed = {};
@@ -111,9 +111,9 @@ async function run(options, log) {
   }
 
   const markdown = [
-    table(['server', 'offered', 'answered 2xx/s', 'p50', 'p99', 'max', 'event-loop delay p99', 'peak RSS', 'non-2xx/errors'], rows),
+    table(['server', 'offered', 'answered 2xx/s', 'p50', 'p99', 'max', 'event-loop delay p99', 'generator late p99', 'peak RSS', 'non-2xx/errors/timeouts'], rows),
     '',
-    `Latency comes from an open-loop generator (\`bench/lib/paced.js\`): requests leave evenly spaced at the offered rate whether or not earlier answers are back, over up to 64 keep-alive connections, and each latency counts from the request's scheduled time, so a stall shows in full (no coordinated omission). ${options.duration} s after a ${options.warmup} s warm-up. The slow agent is the \`command\` runner running \`sleep ${options.slowSeconds}\` with agent.concurrency 100; "runs in flight" is the most child processes seen during the run.`,
+    `Latency comes from an open-loop generator (\`bench/lib/paced.js\`): requests leave evenly spaced at the offered rate whether or not earlier answers are back, over up to 64 keep-alive connections, and each latency counts from the request's scheduled time, so a stall shows in full (no coordinated omission). "Generator late p99" is how late the generator itself sent (its requests go out on raw keep-alive sockets, `bench/lib/raw-client.js`): when the machine stalls both processes, it rises with every row's p99. ${options.duration} s after a ${options.warmup} s warm-up. The slow agent is the \`command\` runner running \`sleep ${options.slowSeconds}\` with agent.concurrency 100; "runs in flight" is the most child processes seen during the run.`,
     '',
     '**Receipt to delivery** (send time in the delivery id, measured in the deliverer):',
     '',

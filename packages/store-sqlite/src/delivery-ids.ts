@@ -11,7 +11,7 @@ import type { WriteBatch } from './write-batch';
  */
 export class SqliteDeliveryIdCache implements DeliveryIdCache {
   private readonly claimStmt: Statement;
-  private readonly rememberedStmt: Statement;
+  private readonly claimedStmt: Statement;
   private readonly jobStmt: Statement;
   private readonly releaseStmt: Statement;
   private readonly purgeStmt: Statement;
@@ -21,8 +21,10 @@ export class SqliteDeliveryIdCache implements DeliveryIdCache {
     this.claimStmt = db.prepare(`
       INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES (?, ?, ?)
       ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at WHERE delivery_ids.expires_at <= ?`);
-    this.rememberedStmt = db.prepare('SELECT 1 FROM delivery_ids WHERE route = ? AND delivery_id = ? AND expires_at > ?').pluck();
-    this.jobStmt = db.prepare('SELECT 1 FROM jobs WHERE delivery_id = ? AND route = ? AND created_at > ? LIMIT 1').pluck();
+    this.jobStmt = db.prepare('SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since LIMIT 1').pluck();
+    this.claimedStmt = db.prepare(`
+      SELECT EXISTS (SELECT 1 FROM delivery_ids WHERE route = @route AND delivery_id = @id AND expires_at > @now)
+        OR EXISTS (SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since)`).pluck();
     this.releaseStmt = db.prepare('DELETE FROM delivery_ids WHERE route = ? AND delivery_id = ?');
     this.purgeStmt = db.prepare('DELETE FROM delivery_ids WHERE expires_at <= ?');
   }
@@ -38,12 +40,12 @@ export class SqliteDeliveryIdCache implements DeliveryIdCache {
   /** Whether the id is claimed, by a row of its own or by a job; inside a WriteBatch operation. */
   claimedNow(route: string, deliveryId: string): boolean {
     const now = this.now();
-    return this.rememberedStmt.get(route, deliveryId, now) !== undefined || this.jobStmt.get(deliveryId, route, now - this.ttlMs) !== undefined;
+    return this.claimedStmt.get({ route, id: deliveryId, now, since: now - this.ttlMs }) === 1;
   }
 
   /** `claim` inside the current WriteBatch operation. */
   claimNow(route: string, deliveryId: string): boolean {
-    if (this.jobStmt.get(deliveryId, route, this.now() - this.ttlMs) !== undefined) return false;
+    if (this.jobStmt.get({ route, id: deliveryId, since: this.now() - this.ttlMs }) !== undefined) return false;
     return this.rememberNow(route, deliveryId);
   }
 
