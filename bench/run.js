@@ -101,7 +101,7 @@ async function memoryPhase(options, log) {
     }
   }
   const idRows = [
-    ['MemoryDeliveryIdCache (lru-cache)', num(idsMemory.count), mb(idsMemory.rss), mb(idsMemory.heapDelta), '–', `${num(idsMemory.usPerClaim, 1)} µs`],
+    ['MemoryDeliveryIdCache', num(idsMemory.count), mb(idsMemory.rss), mb(idsMemory.heapDelta), '–', `${num(idsMemory.usPerClaim, 1)} µs`],
   ];
   if (idsSqlite) idRows.push(['SQLite store (grouped commits)', num(idsSqlite.count), mb(idsSqlite.rss), mb(idsSqlite.heapDelta), mb(idsSqlite.bytesOnDisk), `${num(idsSqlite.usPerClaim, 1)} µs`]);
   const eventRows = events.map((r) => [

@@ -2,6 +2,7 @@
 // request for one chunk, how to read the answer, how to check credentials) into a Hookwise deliverer.
 // Everything the fifteen platforms share lives here: target resolution, markdown handling, chunking,
 // HTTP with timeouts, error mapping, inline 429 waits, token refresh, redaction, resuming a half-sent answer.
+import { LRUCache } from 'lru-cache';
 import {
   HookwiseError,
   isHookwiseError,
@@ -122,6 +123,8 @@ export interface PlatformDefinition<O extends PlatformOptions> {
 }
 
 const PROGRESS_LIMIT = 1000;
+/** A retry comes within the retry schedule (hours at most); older progress is forgotten. */
+const PROGRESS_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What one delivery has sent so far: an id ('' when none) per part, and the parts the platform already had. */
 interface DeliveryProgress {
@@ -156,7 +159,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   private readonly scrubber: SecretScrubber;
   private readonly token?: CachedToken;
   /** Ids of the chunks already sent per delivery, so that a retried job does not repeat them. */
-  private readonly progress = new Map<string, DeliveryProgress>();
+  private readonly progress = new LRUCache<string, DeliveryProgress>({ max: PROGRESS_LIMIT, ttl: PROGRESS_TTL_MS });
 
   constructor(readonly def: PlatformDefinition<O>, readonly options: O, private readonly ctx: PluginContext) {
     this.label = `${def.id} (${def.title})`;
@@ -240,9 +243,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   }
 
   private remember(deliveryId: string, progress: DeliveryProgress): void {
-    this.progress.delete(deliveryId);
     this.progress.set(deliveryId, progress);
-    if (this.progress.size > PROGRESS_LIMIT) this.progress.delete(this.progress.keys().next().value as string);
   }
 
   /** `withToken` false for the token request itself, which must not wait for a token. */
