@@ -73,8 +73,12 @@ function inProcess(name, count, timeoutSeconds) {
     const timer = setTimeout(() => child.kill('SIGKILL'), ((timeoutSeconds ?? 300) + 120) * 1000);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()));
-      else reject(new Error(`${name} exited with ${code}`));
+      if (code !== 0) return reject(new Error(`${name} exited with ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()));
+      } catch {
+        reject(new Error(`${name} exited without printing its result`));
+      }
     });
   });
 }

@@ -1,6 +1,7 @@
 // Drives one server with autocannon: signed code-host-A POSTs, every request a new delivery id, bounded in time.
 'use strict';
 const autocannon = require('autocannon');
+const { randomUUID } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { signedRequest } = require('./payload');
 const { watchServer } = require('./watch');
@@ -15,7 +16,8 @@ function deliveryId(prefix = 'b') {
 
 /**
  * options: url, bytes, duration (s), connections, overallRate (req/s, optional), server (to sample memory),
- * idPrefix ('b' by default: the bench sink times ids of that shape).
+ * idPrefix ('b' by default: the bench sink times ids of that shape), randomIds (UUIDs, as code hosts send them;
+ * the sink cannot time those).
  * Returns { rps, p50, p99, max, total, non2xx, errors, timeouts, cpuUsPerRequest, serverCpuPercent, clientCpuPercent, peakRss }.
  */
 async function drive(options) {
@@ -34,7 +36,7 @@ async function drive(options) {
         body,
         headers,
         setupRequest(request) {
-          request.headers = { ...headers, 'x-codehosta-delivery': deliveryId(options.idPrefix) };
+          request.headers = { ...headers, 'x-codehosta-delivery': options.randomIds ? randomUUID() : deliveryId(options.idPrefix) };
           return request;
         },
       },

@@ -10,6 +10,7 @@ function contenders() {
   const list = [
     { key: 'baseline', label: 'bare node:http', start: () => startBaseline() },
     { key: 'gateway', label: 'gateway (sqlite)', start: () => startGateway({ store: 'sqlite', agent: parked }) },
+    { key: 'uuid', label: 'gateway (sqlite, random UUID delivery ids)', randomIds: true, sizes: [1024], start: () => startGateway({ store: 'sqlite', agent: parked }) },
     { key: 'express', label: 'gateway (sqlite, via Express router)', start: () => startGateway({ store: 'sqlite', agent: parked, ingest: 'express' }) },
     { key: 'memory', label: 'gateway (memory store)', start: () => startGateway({ store: 'memory', agent: parked }) },
     { key: 'memory-express', label: 'gateway (memory store, via Express router)', start: () => startGateway({ store: 'memory', agent: parked, ingest: 'express' }) },
@@ -23,9 +24,10 @@ async function oneRun(contender, bytes, options) {
   const server = await contender.start();
   try {
     // Warm-up: JIT, connection setup, SQLite pages; not counted.
-    await drive({ url: server.url, bytes, duration: options.warmup, connections: options.connections });
+    const load = { url: server.url, bytes, connections: options.connections, randomIds: contender.randomIds };
+    await drive({ ...load, duration: options.warmup });
     await server.report();
-    const result = await drive({ url: server.url, bytes, duration: options.duration, connections: options.connections, server });
+    const result = await drive({ ...load, duration: options.duration, server });
     const report = await server.report();
     return { ...result, eld: report?.probe?.eld };
   } finally {
@@ -40,7 +42,7 @@ async function run(options, log) {
   for (let round = 0; round < options.rounds; round += 1) {
     for (const bytes of sizes) {
       // Rotate the order each round so no contender always runs first or last.
-      const order = list.map((_, i) => list[(i + round) % list.length]);
+      const order = list.map((_, i) => list[(i + round) % list.length]).filter((c) => !c.sizes || c.sizes.includes(bytes));
       for (const c of order) {
         const r = await oneRun(c, bytes, options);
         ((results[c.key] ??= {})[bytes] ??= []).push(r);
@@ -66,7 +68,7 @@ async function run(options, log) {
   const goals = [];
   for (const bytes of sizes) {
     const base = summary('baseline', bytes);
-    for (const c of list) {
+    for (const c of list.filter((entry) => results[entry.key]?.[bytes])) {
       const s = summary(c.key, bytes);
       const ratio = s.rps / base.rps;
       const cpuRatio = base.cpuUs / s.cpuUs;

@@ -57,6 +57,9 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   worker.on('error', (err) => options.onError(err));
   return {
     async stop() {
+      // Held until the thread has closed its connection: an unref'd thread's exit does not keep the process
+      // alive, so a process with nothing else to do would end before `close()` finishes.
+      worker.ref();
       Atomics.store(stop, 0, 1);
       Atomics.notify(stop, 0);
       await exited;

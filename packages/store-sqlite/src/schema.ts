@@ -110,9 +110,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * Brings the file up to the current schema (or to `target`, which tests use to write files of older
- * versions); refuses a file written by a newer Hookwise.
+ * versions); refuses a file written by a newer Hookwise. `before` is told the versions first, when there is work.
  */
-export function migrate(db: Database, file: string, target = SCHEMA_VERSION): void {
+export function migrate(db: Database, file: string, target = SCHEMA_VERSION, before?: (from: number, to: number) => void): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(`${file} has schema version ${current}, newer than this Hookwise understands (${SCHEMA_VERSION}); upgrade Hookwise or point store.path at another file`);
@@ -125,5 +125,7 @@ export function migrate(db: Database, file: string, target = SCHEMA_VERSION): vo
     }
     db.pragma(`user_version = ${target}`);
   });
-  if (current < target) apply.immediate();
+  if (current >= target) return;
+  before?.(current, target);
+  apply.immediate();
 }

@@ -9,7 +9,7 @@ import { SqliteDeliveryIdCache } from './delivery-ids';
 import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
 import { SqliteRateLimiter } from './rate-limiter';
-import { migrate } from './schema';
+import { SCHEMA_VERSION, migrate } from './schema';
 import { WriteBatch } from './write-batch';
 
 export const DEFAULT_FILE = 'hookwise.sqlite';
@@ -80,7 +80,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   let db: Database.Database;
   try {
     db = openDatabase(file, options.synchronous ?? 'normal');
-    migrate(db, file);
+    migrate(db, file, SCHEMA_VERSION, (from, to) => {
+      // A fresh file starts at 0; an existing one may take a while (version 3 rebuilds the jobs table once).
+      if (from > 0) options.logger?.info(`SQLite store: upgrading ${file} from schema ${from} to ${to}`);
+    });
   } catch (err) {
     throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${errorMessage(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
   }

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
+import type { Logger } from 'winston';
 import { WriteBatch, createStore, openSqliteStore, type SqliteStore } from '../src';
 import { migrate } from '../src/schema';
 
@@ -209,7 +211,9 @@ describe('SQLite store', () => {
     old.prepare(`INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES ('ci', 'ignored-1', ?)`).run(Date.now() + 60_000);
     old.close();
 
-    const store = open();
+    const info = jest.fn();
+    const store = open({ logger: { info, warn: jest.fn(), debug: jest.fn() } as unknown as Logger });
+    expect(info).toHaveBeenCalledWith(`SQLite store: upgrading ${file} from schema ${version} to 3`);
     expect(await store.jobs.pendingCount()).toBe(3);
     expect((await store.jobs.list()).map((j) => j.id)).toEqual(['j4', 'j3', 'j2', 'j1']);
     expect(await store.deliveryIds.claim('ci', 'ignored-1')).toBe(false);
@@ -260,6 +264,31 @@ describe('SQLite store', () => {
     const reopened = open();
     expect(await reopened.jobs.pendingCount()).toBe(500);
   });
+
+  it('finishes close() in a process with nothing else to do (the checkpoint thread does not let it end early)', async () => {
+    const file = path.join(dir, 'child.sqlite');
+    const script = `
+      const { openSqliteStore } = require(${JSON.stringify(path.join(__dirname, '..', 'src'))});
+      (async () => {
+        const store = openSqliteStore({ file: ${JSON.stringify(file)} });
+        const job = { route: 'ci', event: 'push', deliveryId: 'd-1', payload: { n: 1 }, receivedAt: Date.now() };
+        console.log((await store.accept({ route: 'ci', deliveryId: 'd-1', rateLimit: 10, maxPending: 10, job })).outcome);
+        await store.close();
+        console.log('closed');
+      })();`;
+    const repo = path.join(__dirname, '..', '..', '..');
+    const child = spawn(process.execPath, ['-r', 'ts-node/register', '-e', script], {
+      cwd: repo,
+      env: { ...process.env, TS_NODE_PROJECT: path.join(repo, 'tsconfig.test.json'), TS_NODE_TRANSPILE_ONLY: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, output: output.trim() }).toEqual({ code: 0, output: 'accepted\nclosed' });
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  }, 30_000);
 
   it('refuses a file written by a newer schema, saying what to do', () => {
     const file = path.join(dir, 'future.sqlite');
