@@ -61,6 +61,22 @@ function machine() {
 
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(', ');
 
+/** CPU time counters of the whole machine from /proc/stat (jiffies): total and stolen by the hypervisor. */
+function cpuTimes() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Share of the machine's CPU time the hypervisor gave to others between two readings (a VM's noise). */
+function stealPercent(before, after) {
+  if (!before || !after || after.total <= before.total) return 'unknown';
+  return `${(((after.steal - before.steal) / (after.total - before.total)) * 100).toFixed(1)}%`;
+}
+
 /** Runs one in-process scenario in its own process (clean heap, --expose-gc) and returns its JSON. */
 function inProcess(name, count, timeoutSeconds) {
   return new Promise((resolve, reject) => {
@@ -119,10 +135,13 @@ async function memoryPhase(options, log) {
   ]);
   for (const r of events) {
     const full = r.accepted >= 1_000_000;
+    // The goal is the gateway's durable default; the memory store remembers up to 1 million delivery ids for an
+    // hour by design (about 200 MB on their own), so its row is for comparison.
+    const counts = full && r.store !== 'memory';
     goals.push({
-      name: `RSS < 200 MB after 1 million accepted events (${r.store}${r.mode === 'backlog' ? ', all queued' : ', drained'})`,
+      name: `RSS < 200 MB after 1 million accepted events (${r.store}${r.mode === 'backlog' ? ', all queued' : ', drained'})${r.store === 'memory' ? ' (for comparison)' : ''}`,
       value: `${mb(r.peakRss)} after ${num(r.accepted)} events${full ? '' : ' (time bound reached first)'}`,
-      ok: full ? r.peakRss < 200 * 1024 * 1024 : undefined,
+      ok: counts ? r.peakRss < 200 * 1024 * 1024 : undefined,
     });
   }
   const markdown = [
@@ -152,6 +171,7 @@ async function main() {
   const log = (line) => process.stderr.write(`${line}\n`);
   const m = machine();
   const loadBefore = load();
+  const cpuBefore = cpuTimes();
   const started = new Date();
   log(`hookwise bench on ${m.cpu}, ${m.nproc} cores, node ${m.node}; load average ${loadBefore}`);
   const sections = [];
@@ -176,9 +196,10 @@ async function main() {
     sections.push(await require('./scenarios/cli').run(options, log));
   }
   const loadAfter = load();
+  const steal = stealPercent(cpuBefore, cpuTimes());
   const goals = sections.flatMap((s) => s.goals);
   const report = [
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`,
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}. CPU time stolen by the hypervisor during the run (\`/proc/stat\`): ${steal}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`,
     '',
     '### Goals',
     '',

@@ -1,7 +1,12 @@
 // Small formatting helpers for the bench's markdown.
 'use strict';
 
-const num = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+const num = (n, digits = 0) => {
+  if (!Number.isFinite(n)) return '–';
+  const text = n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  // A small negative value (a heap that shrank by a few KB) rounds to "-0": show 0.
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+};
 const mb = (bytes) => (bytes ? `${num(bytes / 1024 / 1024, 0)} MB` : '–');
 const ms = (n) => (Number.isFinite(n) ? `${num(n, n < 10 ? 1 : 0)} ms` : '–');
 const median = (xs) => {
