@@ -4,9 +4,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'winston';
 import { describeSchemaError } from './config/load';
-import { routeSchema, type RouteConfig } from './config/schema';
+import type { RouteConfig } from './config/schema';
 import { HookwiseError, errorMessage } from './errors';
-import { lazyValidator } from './lazy-ajv';
+import { validateSubscriptionEntry } from './generated/subscription-validator';
 import { invalidRouteNameMessage, isValidRouteName, toRoute, type Route, type RouteSource } from './routes';
 
 export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
@@ -32,25 +32,14 @@ export function subscriptionsPath(configDir: string): string {
   return join(configDir, SUBSCRIPTIONS_FILE);
 }
 
-// The route schema plus the bookkeeping fields a subscription carries; no defaults are applied (toRoute does that).
-const subscriptionSchema = {
-  ...routeSchema,
-  properties: {
-    ...routeSchema.properties,
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-};
-const entryValidator = lazyValidator(subscriptionSchema, { allErrors: true, strict: false });
-
 /** Problems of one entry, each naming the subscription; empty when the entry can serve requests. */
 export function subscriptionProblems(name: string, entry: unknown, globalSecret?: string): string[] {
   const where = `subscription '${name}'`;
   const problems: string[] = [];
   if (!isValidRouteName(name)) problems.push(`${where}: ${invalidRouteNameMessage(name)}`);
-  const validateEntry = entryValidator();
-  if (!validateEntry(entry)) {
-    for (const error of validateEntry.errors ?? []) problems.push(`${where}: ${describeSchemaError(error).replace(/^\(root\): /, '')}`);
+  // subscriptionEntrySchema's validator, generated ahead of time (scripts/gen-validators.js): no ajv at run time.
+  if (!validateSubscriptionEntry(entry)) {
+    for (const error of validateSubscriptionEntry.errors ?? []) problems.push(`${where}: ${describeSchemaError(error).replace(/^\(root\): /, '')}`);
     return problems;
   }
   // Without any secret the HMAC key would be empty, which anyone can sign with: refuse instead.

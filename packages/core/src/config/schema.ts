@@ -1,4 +1,8 @@
-// The one JSON Schema of config.yaml; ajv validates it at startup (defaults applied) and docs are generated from it.
+// The one JSON Schema of config.yaml (validated at startup, defaults applied) and of a subscription entry; docs are
+// generated from it. Their ajv validators are generated ahead of time (src/generated/*.ts, no ajv at run time):
+// after changing a schema, regenerate them with
+//   npm run build && node packages/core/scripts/gen-validators.js && npm run build
+// (test/validators.test.ts fails until then) and docs/configuration-reference.md with node scripts/config-reference.js.
 
 export const ROUTE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
@@ -30,6 +34,16 @@ export const routeSchema = {
       description: 'Overrides the global agent block for this route (runner and its options).',
       properties: { runner: { type: 'string' } },
     },
+  },
+} as const;
+
+/** One entry of webhook_subscriptions.json: the route schema plus its timestamps; no defaults are applied (toRoute does that). */
+export const subscriptionEntrySchema = {
+  ...routeSchema,
+  properties: {
+    ...routeSchema.properties,
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
   },
 } as const;
 
