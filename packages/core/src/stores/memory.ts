@@ -145,15 +145,195 @@ function jobIdSequence(): () => string {
   };
 }
 
+/** A pending job's place in the waiting order: `seq` counts up each time a job starts (or starts again) to wait. */
+interface WaitingEntry {
+  job: Job;
+  seq: number;
+  /** Where the entry sits in its heap's array, so that a job leaving the queue early is removed in O(log n). */
+  slot: number;
+}
+
+/** A binary min-heap of waiting entries; `before(a, b)` is true when `a` must come out first. */
+class EntryHeap {
+  private readonly entries: WaitingEntry[] = [];
+
+  constructor(private readonly before: (a: WaitingEntry, b: WaitingEntry) => boolean) {}
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  peek(): WaitingEntry | undefined {
+    return this.entries[0];
+  }
+
+  push(entry: WaitingEntry): void {
+    this.place(entry, this.entries.length);
+    this.siftUp(entry);
+  }
+
+  pop(): WaitingEntry | undefined {
+    const top = this.entries[0];
+    if (top) this.remove(top);
+    return top;
+  }
+
+  /** Takes the entry out wherever it sits; false when it is not in this heap. */
+  remove(entry: WaitingEntry): boolean {
+    if (this.entries[entry.slot] !== entry) return false;
+    const last = this.entries.pop() as WaitingEntry;
+    if (last !== entry) {
+      this.place(last, entry.slot);
+      this.siftUp(last);
+      this.siftDown(last);
+    }
+    return true;
+  }
+
+  private place(entry: WaitingEntry, slot: number): void {
+    this.entries[slot] = entry;
+    entry.slot = slot;
+  }
+
+  private siftUp(entry: WaitingEntry): void {
+    while (entry.slot > 0) {
+      const parent = this.entries[(entry.slot - 1) >> 1] as WaitingEntry;
+      if (!this.before(entry, parent)) return;
+      this.swap(entry, parent);
+    }
+  }
+
+  private siftDown(entry: WaitingEntry): void {
+    for (;;) {
+      const child = this.firstChild(entry.slot);
+      if (!child || !this.before(child, entry)) return;
+      this.swap(entry, child);
+    }
+  }
+
+  /** The child of `slot` that comes out first, if any. */
+  private firstChild(slot: number): WaitingEntry | undefined {
+    const left = this.entries[2 * slot + 1];
+    const right = this.entries[2 * slot + 2];
+    return left && right && this.before(right, left) ? right : left;
+  }
+
+  private swap(a: WaitingEntry, b: WaitingEntry): void {
+    const slotOfA = a.slot;
+    this.place(a, b.slot);
+    this.place(b, slotOfA);
+  }
+}
+
+const waitedLonger = (a: WaitingEntry, b: WaitingEntry): boolean => a.seq < b.seq;
+const dueSooner = (a: WaitingEntry, b: WaitingEntry): boolean => a.job.runAt < b.job.runAt || (a.job.runAt === b.job.runAt && a.seq < b.seq);
+
+/**
+ * The pending jobs. `lease()` takes, among the jobs due (`runAt <= now`), the one that started waiting first; a
+ * retry that started waiting before a newer job goes first once both are due, whatever their retry times.
+ * Two heaps keep that cheap with many delayed retries: `delayed` by retry time, and `due` by waiting order, which
+ * the delayed jobs join as their time comes. Neither a lease nor the next wake-up time walks the waiting jobs.
+ */
+class WaitingJobs {
+  private readonly entries = new Map<string, WaitingEntry>();
+  private readonly due = new EntryHeap(waitedLonger);
+  private readonly delayed = new EntryHeap(dueSooner);
+  private nextSeq = 0;
+  // The latest retry time in `due`: a clock that went back before it (a test clock, an NTP step) may have made
+  // jobs there not due any more, and they go back to `delayed`.
+  private latestDueRunAt = -Infinity;
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Adds a job at the end of the waiting order; `dueNow` only picks its first heap (a wrong guess is corrected). */
+  add(job: Job, dueNow: boolean): void {
+    this.delete(job.id);
+    const entry: WaitingEntry = { job, seq: this.nextSeq++, slot: 0 };
+    this.entries.set(job.id, entry);
+    if (dueNow) this.pushDue(entry);
+    else this.delayed.push(entry);
+  }
+
+  delete(jobId: string): void {
+    const entry = this.entries.get(jobId);
+    if (!entry) return;
+    this.entries.delete(jobId);
+    if (!this.due.remove(entry)) this.delayed.remove(entry);
+  }
+
+  /** The job lease() takes at `now`: the first to have started waiting among those due. */
+  firstDue(now: number): Job | undefined {
+    this.sortByDueness(now);
+    return this.due.peek()?.job;
+  }
+
+  /** The earliest retry time after `now`, if a job waits for one. */
+  nextRunAfter(now: number): number | undefined {
+    this.sortByDueness(now);
+    return this.delayed.peek()?.job.runAt;
+  }
+
+  /** Leaves exactly the jobs with `runAt <= now` in `due`. */
+  private sortByDueness(now: number): void {
+    if (this.latestDueRunAt > now) this.delayAllDue();
+    for (let next = this.delayed.peek(); next && next.job.runAt <= now; next = this.delayed.peek()) {
+      this.delayed.remove(next);
+      this.pushDue(next);
+    }
+  }
+
+  private pushDue(entry: WaitingEntry): void {
+    this.due.push(entry);
+    this.latestDueRunAt = Math.max(this.latestDueRunAt, entry.job.runAt);
+  }
+
+  private delayAllDue(): void {
+    for (let entry = this.due.pop(); entry; entry = this.due.pop()) this.delayed.push(entry);
+    this.latestDueRunAt = -Infinity;
+  }
+}
+
+/**
+ * For findByDeliveryId: the kept jobs of each delivery id in enqueue order (the lookup answers with the first, the
+ * one a walk over the queued jobs met first). One job per id is the rule, so an array only for ids that repeat.
+ */
+class JobsByDeliveryId {
+  private readonly jobs = new Map<string, Job | Job[]>();
+
+  add(job: Job): void {
+    const known = this.jobs.get(job.deliveryId);
+    if (known === undefined) this.jobs.set(job.deliveryId, job);
+    else if (Array.isArray(known)) known.push(job);
+    else this.jobs.set(job.deliveryId, [known, job]);
+  }
+
+  remove(job: Job): void {
+    const known = this.jobs.get(job.deliveryId);
+    if (known === job) this.jobs.delete(job.deliveryId);
+    if (!Array.isArray(known)) return;
+    const at = known.indexOf(job);
+    if (at >= 0) known.splice(at, 1);
+    if (known.length === 1) this.jobs.set(job.deliveryId, known[0] as Job);
+  }
+
+  first(deliveryId: string): Job | undefined {
+    const known = this.jobs.get(deliveryId);
+    return Array.isArray(known) ? known[0] : known;
+  }
+}
+
 export class MemoryJobQueue implements JobQueue {
   // The queued jobs; a job's `payload` may be a JsonText (see snapshot()). Never handed out: callers get snapshots.
   private readonly jobs = new Map<string, Job>();
-  // Index sets by status, so that lease() and pendingCount() never walk finished jobs: under a flood the
+  // Indexes by status, so that lease() and pendingCount() never walk finished jobs: under a flood the
   // queue would otherwise get slower (and bigger) with every accepted event.
-  private readonly waiting = new Set<string>();
+  private readonly waiting = new WaitingJobs();
   private readonly running = new Set<string>();
   private readonly done = new Set<string>();
   private readonly leases = new Map<string, Lease>();
+  private readonly byDeliveryId = new JobsByDeliveryId();
   private readonly events = new EventEmitter();
   private readonly nextJobId = jobIdSequence();
   private timer?: NodeJS.Timeout;
@@ -162,30 +342,38 @@ export class MemoryJobQueue implements JobQueue {
     this.events.setMaxListeners(0);
   }
 
-  /** Moves a job to a status and keeps the index sets in step; old done jobs beyond the bound are forgotten. */
-  private setStatus(job: Job, status: Job['status']): void {
+  /**
+   * Moves a job to a status and keeps the indexes in step; old done jobs beyond the bound are forgotten. A job
+   * made pending goes to the end of the waiting order; `dueNow` tells whether its `runAt` has already come.
+   */
+  private setStatus(job: Job, status: Job['status'], dueNow = true): void {
     this.waiting.delete(job.id);
     this.running.delete(job.id);
     this.done.delete(job.id);
     job.status = status;
-    if (status === 'pending') this.waiting.add(job.id);
+    if (status === 'pending') this.waiting.add(job, dueNow);
     else if (status === 'running') this.running.add(job.id);
     else if (status === 'done') {
       this.done.add(job.id);
-      if (this.done.size > this.doneKept) {
-        const oldest = this.done.values().next().value as string;
-        this.done.delete(oldest);
-        this.jobs.delete(oldest);
-      }
+      if (this.done.size > this.doneKept) this.forgetOldestDone();
     }
+  }
+
+  private forgetOldestDone(): void {
+    const oldest = this.done.values().next().value as string;
+    this.done.delete(oldest);
+    this.byDeliveryId.remove(this.mustGet(oldest));
+    this.jobs.delete(oldest);
   }
 
   async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
     const at = this.now();
     const id = this.nextJobId();
     const kept = hints.payloadJson === undefined ? input.payload : new JsonText(hints.payloadJson);
-    this.jobs.set(id, pendingJob(id, input, kept, at));
-    this.waiting.add(id);
+    const job = pendingJob(id, input, kept, at);
+    this.jobs.set(id, job);
+    this.byDeliveryId.add(job);
+    this.waiting.add(job, true);
     this.events.emit('ready');
     // The payload is the caller's own object: deep-copying it per request would cost more than the rest.
     return pendingJob(id, input, input.payload, at);
@@ -203,10 +391,8 @@ export class MemoryJobQueue implements JobQueue {
       this.leases.set(job.id, { owner, until: now + leaseMs });
       return snapshot(job);
     };
-    for (const id of this.waiting) {
-      const job = this.jobs.get(id);
-      if (job && job.runAt <= now) return take(job);
-    }
+    const due = this.waiting.firstDue(now);
+    if (due) return take(due);
     for (const id of this.running) {
       const lease = this.leases.get(id);
       const job = this.jobs.get(id);
@@ -218,12 +404,8 @@ export class MemoryJobQueue implements JobQueue {
 
   /** Wakes idle workers when the earliest delayed retry becomes due. */
   private scheduleWake(now: number): void {
-    let next = Infinity;
-    for (const id of this.waiting) {
-      const runAt = this.jobs.get(id)?.runAt ?? Infinity;
-      if (runAt > now) next = Math.min(next, runAt);
-    }
-    if (next === Infinity) return;
+    const next = this.waiting.nextRunAfter(now);
+    if (next === undefined) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.events.emit('ready'), Math.max(0, next - now));
     this.timer.unref();
@@ -266,8 +448,8 @@ export class MemoryJobQueue implements JobQueue {
       this.setStatus(job, 'dead');
       job.finishedAt = at;
     } else {
-      this.setStatus(job, 'pending');
       job.runAt = retryAt;
+      this.setStatus(job, 'pending', retryAt <= at);
       this.scheduleWake(at);
     }
   }
@@ -300,8 +482,8 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   async findByDeliveryId(deliveryId: string): Promise<Job | undefined> {
-    for (const job of this.jobs.values()) if (job.deliveryId === deliveryId) return snapshot(job);
-    return undefined;
+    const job = this.byDeliveryId.first(deliveryId);
+    return job && snapshot(job);
   }
 
   async list(filter: JobFilter = {}): Promise<Job[]> {
