@@ -1,8 +1,9 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
 import { EventEmitter } from 'node:events';
-import { newJobId, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobStatus, type JobStep } from '@hookwise/core';
+import { type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobStatus, type JobStep } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
+import { JobIdFormat, seqInJobId } from './job-ids';
 import type { WriteBatch } from './write-batch';
 
 interface JobRow {
@@ -62,9 +63,12 @@ export class SqliteJobQueue implements JobQueue {
   /** job_counts as read in the current transaction (without its inserts), and the jobs it inserted so far. */
   private countedInTransaction?: number;
   private insertedInTransaction = 0;
+  /** The seq of the last job inserted in the current transaction (read once, under its write lock). */
+  private lastSeqInTransaction?: number;
   private inTransaction = false;
+  private readonly ids = new JobIdFormat();
   private readonly stmt: Record<
-    'insert' | 'countInserted' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone',
+    'insert' | 'maxSeq' | 'legacySeq' | 'countInserted' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
     Statement
   >;
 
@@ -72,8 +76,11 @@ export class SqliteJobQueue implements JobQueue {
     this.events.setMaxListeners(0);
     this.stmt = {
       insert: db.prepare(`
-        INSERT INTO jobs (id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?)`),
+        INSERT INTO jobs (seq, id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?)`),
+      maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM jobs').pluck(),
+      // Ids of jobs written before schema 4 carry no seq.
+      legacySeq: db.prepare('SELECT seq FROM legacy_job_ids WHERE id = ?').pluck(),
       // Inserts are counted once per transaction (schema 3); status changes and deletes by triggers.
       countInserted: db.prepare(`UPDATE job_counts SET n = n + ? WHERE status = 'pending'`),
       due: db.prepare(`SELECT seq FROM jobs WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
@@ -86,28 +93,30 @@ export class SqliteJobQueue implements JobQueue {
         UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = @now,
           lease_owner = @owner, lease_instance = @instance, lease_until = @until
         WHERE seq = @seq RETURNING *`),
-      renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE id = @id AND status = 'running' AND lease_owner = @owner`),
-      saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 1, updated_at = @now WHERE id = @id`),
+      // A job is addressed by its seq (the table's key) and its id, which must match: a stale id finds nothing.
+      renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE seq = @seq AND id = @id AND status = 'running' AND lease_owner = @owner`),
+      saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 1, updated_at = @now WHERE seq = @seq AND id = @id`),
       complete: db.prepare(`
         UPDATE jobs SET status = 'done', receipt = @receipt, updated_at = @now, finished_at = @now,
           lease_owner = NULL, lease_instance = NULL, lease_until = NULL
-        WHERE id = @id`),
+        WHERE seq = @seq AND id = @id`),
       fail: db.prepare(`
         UPDATE jobs SET status = @status, errors = json_insert(errors, '$[#]', json(@error)), run_at = @runAt,
           updated_at = @now, finished_at = @finishedAt, lease_owner = NULL, lease_instance = NULL, lease_until = NULL
-        WHERE id = @id`),
+        WHERE seq = @seq AND id = @id`),
       release: db.prepare(`
         UPDATE jobs SET status = 'pending', attempts = MAX(0, attempts - 1), updated_at = @now,
           lease_owner = NULL, lease_instance = NULL, lease_until = NULL
-        WHERE id = @id AND status = 'running'`),
+        WHERE seq = @seq AND id = @id AND status = 'running'`),
       retryDead: db.prepare(`
         UPDATE jobs SET status = 'pending', attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
-        WHERE id = @id AND status = 'dead'`),
+        WHERE seq = @seq AND id = @id AND status = 'dead'`),
       // Kept by the store and its triggers (schema versions 2 and 3): one row read, however long the queue.
       pending: db.prepare(`SELECT COALESCE(SUM(n), 0) FROM job_counts WHERE status IN ('pending', 'running')`).pluck(),
-      get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
+      get: db.prepare('SELECT * FROM jobs WHERE seq = @seq AND id = @id'),
       byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1'),
       purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ?`),
+      purgeLegacyIds: db.prepare('DELETE FROM legacy_job_ids WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.seq = legacy_job_ids.seq)'),
     };
   }
 
@@ -115,22 +124,34 @@ export class SqliteJobQueue implements JobQueue {
     return this.options.now();
   }
 
+  /** How statements address a job: its seq (from the id, or for an id of schema 3 or older, looked up) and its id. */
+  private keyOf(id: string): { seq: number; id: string } {
+    const seq = seqInJobId(id) ?? (this.stmt.legacySeq.get(id) as number | undefined) ?? -1;
+    return { seq, id };
+  }
+
   async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
     const now = this.now();
-    const id = newJobId(now);
-    await this.writes.run(() => this.insertNow(id, input, hints, now));
+    const id = await this.writes.run(() => this.insertNow(input, hints, now));
     this.announce();
     // The row is not read back: the new job is exactly what was inserted.
     return { ...input, id, status: 'pending', step: 'agent', attempts: 0, errors: [], runAt: now, createdAt: now, updatedAt: now };
   }
 
-  /** Inserts a pending job; only inside a WriteBatch operation. */
-  insertNow(id: string, input: JobInput, hints: EnqueueHints, now: number): void {
+  /** Inserts a pending job and returns its id; only inside a WriteBatch operation. */
+  insertNow(input: JobInput, hints: EnqueueHints, now: number): string {
     // The pipeline hands over the JSON text it parsed, so a payload is never serialised twice.
     const payload = hints.payloadJson ?? JSON.stringify(input.payload ?? null);
-    this.stmt.insert.run(id, input.route, input.event, input.deliveryId, payload, input.receivedAt, now, now, now);
     this.joinTransaction();
+    // The seq is chosen here (the next after the largest, as SQLite would) so that the id can carry it; the
+    // transaction holds the write lock, so no other process inserts in between.
+    this.lastSeqInTransaction ??= this.stmt.maxSeq.get() as number;
+    const seq = this.lastSeqInTransaction + 1;
+    const id = this.ids.format(seq, now);
+    this.stmt.insert.run(seq, id, input.route, input.event, input.deliveryId, payload, input.receivedAt, now, now, now);
+    this.lastSeqInTransaction = seq;
     this.insertedInTransaction += 1;
+    return id;
   }
 
   /**
@@ -151,6 +172,7 @@ export class SqliteJobQueue implements JobQueue {
     const reset = (): void => {
       this.countedInTransaction = undefined;
       this.insertedInTransaction = 0;
+      this.lastSeqInTransaction = undefined;
       this.inTransaction = false;
     };
     this.writes.hook({
@@ -193,7 +215,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
-    return this.writes.run(() => this.stmt.renew.run({ id: jobId, owner, until: this.now() + leaseMs }).changes === 1);
+    return this.writes.run(() => this.stmt.renew.run({ ...this.keyOf(jobId), owner, until: this.now() + leaseMs }).changes === 1);
   }
 
   private async change(stmt: Statement, params: Record<string, unknown>): Promise<number> {
@@ -201,7 +223,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private async mustChange(jobId: string, stmt: Statement, params: Record<string, unknown>): Promise<void> {
-    if ((await this.change(stmt, { ...params, id: jobId })) === 0) throw new Error(`no job ${jobId} in the SQLite store`);
+    if ((await this.change(stmt, { ...params, ...this.keyOf(jobId) })) === 0) throw new Error(`no job ${jobId} in the SQLite store`);
   }
 
   /** The first delivery attempt runs at once under the same lease, so the delivery step starts at attempt 1. */
@@ -225,11 +247,11 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async release(jobId: string): Promise<void> {
-    if ((await this.change(this.stmt.release, { id: jobId })) > 0) this.events.emit('ready');
+    if ((await this.change(this.stmt.release, this.keyOf(jobId))) > 0) this.events.emit('ready');
   }
 
   async retryDead(jobId: string): Promise<boolean> {
-    const changed = (await this.change(this.stmt.retryDead, { id: jobId })) > 0;
+    const changed = (await this.change(this.stmt.retryDead, this.keyOf(jobId))) > 0;
     if (changed) this.events.emit('ready');
     return changed;
   }
@@ -240,7 +262,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async get(id: string): Promise<Job | undefined> {
-    const row = this.stmt.get.get(id) as JobRow | undefined;
+    const row = this.stmt.get.get(this.keyOf(id)) as JobRow | undefined;
     return row && toJob(row);
   }
 
@@ -273,7 +295,11 @@ export class SqliteJobQueue implements JobQueue {
 
   /** Deletes done jobs past their retention; dead letters stay until someone retries or inspects them. */
   purgeDone(): Promise<number> {
-    return this.writes.run(() => this.stmt.purgeDone.run(this.now() - this.options.doneRetentionMs).changes);
+    return this.writes.run(() => {
+      const deleted = this.stmt.purgeDone.run(this.now() - this.options.doneRetentionMs).changes;
+      if (deleted > 0) this.stmt.purgeLegacyIds.run();
+      return deleted;
+    });
   }
 
   async close(): Promise<void> {

@@ -104,6 +104,29 @@ const MIGRATIONS: Migration[] = [
     for (const sql of kept) db.exec(sql);
     db.exec('UPDATE job_counts SET n = (SELECT COUNT(*) FROM jobs WHERE jobs.status = job_counts.status)');
   },
+  // 4: no index on the job id (one B-tree less per accepted event, docs/performance.md). A job id now carries
+  // its row's seq (job-ids.ts), so a lookup goes through the table itself; the ids of jobs written by older
+  // versions are kept, found through legacy_job_ids (written here once, never on insert).
+  (db) => {
+    const schemaOf = (sql: string) => db.prepare(sql).pluck().all() as string[];
+    const [table] = schemaOf(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`);
+    const kept = schemaOf(`SELECT sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL`);
+    // Version 3 renamed its rebuilt table, so SQLite keeps the name quoted: CREATE TABLE "jobs".
+    const rebuilt = table.replace(/^CREATE TABLE "?jobs"?/, 'CREATE TABLE jobs_v4').replace(/\bid TEXT NOT NULL UNIQUE\b/, 'id TEXT NOT NULL');
+    if (!rebuilt.startsWith('CREATE TABLE jobs_v4') || /UNIQUE/.test(rebuilt)) throw new Error(`unexpected jobs table: ${table}`);
+    db.exec(rebuilt);
+    db.exec(`
+      INSERT INTO jobs_v4 (${JOB_COLUMNS}) SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq;
+      CREATE TABLE legacy_job_ids (
+        id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO legacy_job_ids (id, seq) SELECT id, seq FROM jobs;
+      DROP TABLE jobs;
+      ALTER TABLE jobs_v4 RENAME TO jobs;
+    `);
+    for (const sql of kept) db.exec(sql);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 // Opens the SQLite file (WAL, full sync) and assembles the store the gateway uses by default.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { HookwiseError, errorMessage, newJobId, type AcceptOutcome, type AcceptRequest, type HookwiseConfig, type Store } from '@hookwise/core';
+import { HookwiseError, errorMessage, type AcceptOutcome, type AcceptRequest, type HookwiseConfig, type Store } from '@hookwise/core';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
@@ -81,7 +81,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   try {
     db = openDatabase(file, options.synchronous ?? 'normal');
     migrate(db, file, SCHEMA_VERSION, (from, to) => {
-      // A fresh file starts at 0; an existing one may take a while (version 3 rebuilds the jobs table once).
+      // A fresh file starts at 0; an existing one may take a while (versions 3 and 4 rebuild the jobs table once each).
       if (from > 0) options.logger?.info(`SQLite store: upgrading ${file} from schema ${from} to ${to}`);
     });
   } catch (err) {
@@ -116,19 +116,17 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const accept = async (request: AcceptRequest): Promise<AcceptOutcome> => {
     if (backgroundCheckpoints && !checkpointer && !closed) startBackgroundCheckpoints();
     const { route, deliveryId, job } = request;
-    const jobId = job && newJobId();
     const result = await writes.run((): AcceptOutcome => {
       const window = rateLimiter.hitNow(route, request.rateLimit);
       if (!window.allowed) return { outcome: 'rate_limited', retryAfterSeconds: window.retryAfterSeconds };
       if (deliveryIds.claimedNow(route, deliveryId)) return { outcome: 'duplicate' };
-      if (!job || !jobId) {
+      if (!job) {
         deliveryIds.rememberNow(route, deliveryId);
         return { outcome: 'ignored' };
       }
       if (jobs.pendingNow() >= request.maxPending) return { outcome: 'backpressure' };
       // The job row claims the delivery id (SqliteDeliveryIdCache): nothing else to write.
-      jobs.insertNow(jobId, job, request.hints ?? {}, now());
-      return { outcome: 'accepted', jobId };
+      return { outcome: 'accepted', jobId: jobs.insertNow(job, request.hints ?? {}, now()) };
     });
     if (result.outcome === 'accepted') jobs.announce();
     return result;

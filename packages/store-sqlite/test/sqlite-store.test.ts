@@ -7,6 +7,7 @@ import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
 import { WriteBatch, createStore, openSqliteStore, type SqliteStore } from '../src';
+import { seqInJobId } from '../src/job-ids';
 import { migrate } from '../src/schema';
 
 const logger = createLogger({ silent: true });
@@ -187,17 +188,40 @@ describe('SQLite store', () => {
     const store = open();
     const writes = (store as unknown as { jobs: { writes: WriteBatch } }).jobs.writes;
     const failing = writes.run(() => {
-      store.jobs.insertNow('will-roll-back', jobInput(), {}, Date.now());
+      store.jobs.insertNow(jobInput({ deliveryId: 'will-roll-back' }), {}, Date.now());
       throw new Error('boom');
     });
     const ok = Promise.all([store.jobs.enqueue(jobInput()), store.jobs.enqueue(jobInput())]);
     await expect(failing).rejects.toThrow('boom');
-    await ok;
+    const added = await ok;
     expect(await store.jobs.pendingCount()).toBe(2);
-    expect(await store.jobs.get('will-roll-back')).toBeUndefined();
+    expect(await store.jobs.findByDeliveryId('will-roll-back')).toBeUndefined();
+    // The seq the rolled-back insert had chosen went to the next job: ids stay dense and unique.
+    expect((await store.jobs.list()).map((j) => j.id).sort()).toEqual(added.map((j) => j.id).sort());
+    expect(new Set(added.map((j) => j.id)).size).toBe(2);
   });
 
-  it.each([1, 2])('upgrades a file of schema %i: jobs, order and counters kept, the insert write path slimmed', async (version) => {
+  it('gives every job an id that carries its seq, and finds jobs by it without an index on ids', async () => {
+    const store = open();
+    const jobs = await Promise.all(Array.from({ length: 5 }, () => store.jobs.enqueue(jobInput())));
+    const accepted = await store.accept({ route: 'ci', deliveryId: 'by-accept', rateLimit: 100, maxPending: 100, job: jobInput({ deliveryId: 'by-accept' }) });
+    const ids = [...jobs.map((j) => j.id), accepted.outcome === 'accepted' ? accepted.jobId : ''];
+    expect(ids.map((id) => seqInJobId(id))).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect((await store.jobs.get(id))?.id).toBe(id);
+    }
+    // A well-formed id whose seq exists but whose time differs (a reused seq) names no job.
+    const forged = `${ids[1].startsWith('f') ? '0' : 'f'}${ids[1].slice(1)}`;
+    expect(seqInJobId(forged)).toBe(2);
+    expect(await store.jobs.get(forged)).toBeUndefined();
+    await expect(store.jobs.complete(forged, {})).rejects.toThrow(/no job/);
+    const raw = new Database(store.file, { readonly: true });
+    expect(raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs' ORDER BY name`).pluck().all()).toEqual(['jobs_delivery_id', 'jobs_due', 'jobs_finished']);
+    raw.close();
+  });
+
+  it.each([1, 2, 3])('upgrades a file of schema %i: jobs, order and counters kept, the insert write path slimmed', async (version) => {
     const file = path.join(dir, 'hookwise.sqlite');
     const old = new Database(file);
     migrate(old, file, version);
@@ -209,26 +233,42 @@ describe('SQLite store', () => {
     insert.run('j3', 'd3', 'running', 3, null);
     insert.run('j4', 'd4', 'pending', 4, null);
     old.prepare(`INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES ('ci', 'ignored-1', ?)`).run(Date.now() + 60_000);
+    // From schema 3 on the store, not a trigger, counts inserts: do what it would have done.
+    if (version >= 3) old.exec('UPDATE job_counts SET n = (SELECT COUNT(*) FROM jobs WHERE jobs.status = job_counts.status)');
     old.close();
 
     const info = jest.fn();
     const store = open({ logger: { info, warn: jest.fn(), debug: jest.fn() } as unknown as Logger });
-    expect(info).toHaveBeenCalledWith(`SQLite store: upgrading ${file} from schema ${version} to 3`);
+    expect(info).toHaveBeenCalledWith(`SQLite store: upgrading ${file} from schema ${version} to 4`);
     expect(await store.jobs.pendingCount()).toBe(3);
     expect((await store.jobs.list()).map((j) => j.id)).toEqual(['j4', 'j3', 'j2', 'j1']);
     expect(await store.deliveryIds.claim('ci', 'ignored-1')).toBe(false);
     const added = await store.jobs.enqueue(jobInput());
     expect(await store.jobs.pendingCount()).toBe(4);
     expect((await store.jobs.list({ limit: 1 }))[0].id).toBe(added.id);
+    expect(seqInJobId(added.id)).toBe(5);
+    // Jobs written before schema 4 keep their ids, and every call still finds them.
+    expect((await store.jobs.get('j3'))?.status).toBe('running');
+    const leased = await store.jobs.lease('w1', 30_000);
+    expect(leased?.id).toBe('j2');
+    expect(await store.jobs.renew('j2', 'w1', 30_000)).toBe(true);
+    await store.jobs.complete('j2', { ok: true });
+    expect((await store.jobs.get('j2'))?.status).toBe('done');
+    await store.jobs.fail('j4', { step: 'agent', attempt: 1, message: 'x', retryable: false, at: 1 }, null);
+    expect(await store.jobs.retryDead('j4')).toBe(true);
+    // Purging old done jobs (j1) drops their old ids too.
+    await store.purge();
+    expect(await store.jobs.get('j1')).toBeUndefined();
     const check = new Database(file, { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(3);
+    expect(check.prepare('SELECT id FROM legacy_job_ids ORDER BY seq').pluck().all()).toEqual(['j2', 'j3', 'j4']);
+    expect(check.pragma('user_version', { simple: true })).toBe(4);
     const schema = (check.prepare(`SELECT name, sql FROM sqlite_master WHERE tbl_name = 'jobs'`).all() as Array<{ name: string; sql: string | null }>).map((r) => r.name).sort();
-    expect(schema).toEqual(['jobs', 'jobs_count_delete', 'jobs_count_update', 'jobs_delivery_id', 'jobs_due', 'jobs_finished', 'sqlite_autoindex_jobs_1']);
+    expect(schema).toEqual(['jobs', 'jobs_count_delete', 'jobs_count_update', 'jobs_delivery_id', 'jobs_due', 'jobs_finished']);
     expect(check.prepare(`SELECT sql FROM sqlite_master WHERE name = 'jobs'`).pluck().get()).not.toMatch(/AUTOINCREMENT/);
     expect(check.prepare('SELECT status, n FROM job_counts ORDER BY status').all()).toEqual([
       { status: 'dead', n: 0 },
       { status: 'done', n: 1 },
-      { status: 'pending', n: 3 },
+      { status: 'pending', n: 2 },
       { status: 'running', n: 1 },
     ]);
     check.close();
