@@ -6,6 +6,29 @@ const JOB_COLUMNS = [
   'receipt', 'errors', 'run_at', 'created_at', 'updated_at', 'finished_at', 'lease_owner', 'lease_instance', 'lease_until',
 ].join(', ');
 
+/**
+ * Rebuilds the jobs table from its current definition changed by `change` (SQLite cannot drop a column
+ * constraint in place): rows copied in seq order, its indexes and triggers re-created as they were, except
+ * those named in `dropped`.
+ */
+function rebuildJobs(db: Database, change: (table: string) => string, dropped: string[] = []): void {
+  const table = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`).pluck().get() as string;
+  const kept = (db.prepare(`SELECT name, sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL`).all() as Array<{ name: string; sql: string }>)
+    .filter((entry) => !dropped.includes(entry.name))
+    .map((entry) => entry.sql);
+  // A table rebuilt before (version 3) was renamed into place, so SQLite keeps its name quoted: CREATE TABLE "jobs".
+  const named = table.replace(/^CREATE TABLE "?jobs"?/, 'CREATE TABLE jobs_new');
+  const rebuilt = change(named);
+  if (!named.startsWith('CREATE TABLE jobs_new') || rebuilt === named) throw new Error(`unexpected jobs table in the SQLite store: ${table}`);
+  db.exec(rebuilt);
+  db.exec(`
+    INSERT INTO jobs_new (${JOB_COLUMNS}) SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq;
+    DROP TABLE jobs;
+    ALTER TABLE jobs_new RENAME TO jobs;
+  `);
+  for (const sql of kept) db.exec(sql);
+}
+
 /** A migration: SQL to run, or a function for one that needs to read the schema first. */
 type Migration = string | ((db: Database) => void);
 
@@ -88,44 +111,24 @@ const MIGRATIONS: Migration[] = [
   // event's delivery id is no longer written to delivery_ids as well: its job row, found through
   // jobs_delivery_id, is the claim. delivery_ids keeps the ids of events the route's filter ignored.
   (db) => {
-    const schemaOf = (sql: string) => db.prepare(sql).pluck().all() as string[];
-    const [table] = schemaOf(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`);
-    // The indexes and triggers that stay, re-created as they are once the table is rebuilt.
-    const kept = schemaOf(`
-      SELECT sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL
-        AND name NOT IN ('jobs_route', 'jobs_count_insert')`);
-    db.exec(table.replace(/^CREATE TABLE jobs\b/, 'CREATE TABLE jobs_v3').replace(/\s+AUTOINCREMENT\b/, ''));
+    rebuildJobs(db, (table) => table.replace(/\s+AUTOINCREMENT\b/, ''), ['jobs_route', 'jobs_count_insert']);
     db.exec(`
-      INSERT INTO jobs_v3 (${JOB_COLUMNS}) SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq;
-      DROP TABLE jobs;
       DELETE FROM sqlite_sequence WHERE name = 'jobs';
-      ALTER TABLE jobs_v3 RENAME TO jobs;
+      UPDATE job_counts SET n = (SELECT COUNT(*) FROM jobs WHERE jobs.status = job_counts.status);
     `);
-    for (const sql of kept) db.exec(sql);
-    db.exec('UPDATE job_counts SET n = (SELECT COUNT(*) FROM jobs WHERE jobs.status = job_counts.status)');
   },
   // 4: no index on the job id (one B-tree less per accepted event, docs/performance.md). A job id now carries
   // its row's seq (job-ids.ts), so a lookup goes through the table itself; the ids of jobs written by older
   // versions are kept, found through legacy_job_ids (written here once, never on insert).
   (db) => {
-    const schemaOf = (sql: string) => db.prepare(sql).pluck().all() as string[];
-    const [table] = schemaOf(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`);
-    const kept = schemaOf(`SELECT sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL`);
-    // Version 3 renamed its rebuilt table, so SQLite keeps the name quoted: CREATE TABLE "jobs".
-    const rebuilt = table.replace(/^CREATE TABLE "?jobs"?/, 'CREATE TABLE jobs_v4').replace(/\bid TEXT NOT NULL UNIQUE\b/, 'id TEXT NOT NULL');
-    if (!rebuilt.startsWith('CREATE TABLE jobs_v4') || /UNIQUE/.test(rebuilt)) throw new Error(`unexpected jobs table: ${table}`);
-    db.exec(rebuilt);
     db.exec(`
-      INSERT INTO jobs_v4 (${JOB_COLUMNS}) SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq;
       CREATE TABLE legacy_job_ids (
         id TEXT PRIMARY KEY,
         seq INTEGER NOT NULL
       ) WITHOUT ROWID;
       INSERT INTO legacy_job_ids (id, seq) SELECT id, seq FROM jobs;
-      DROP TABLE jobs;
-      ALTER TABLE jobs_v4 RENAME TO jobs;
     `);
-    for (const sql of kept) db.exec(sql);
+    rebuildJobs(db, (table) => table.replace(/\bid TEXT NOT NULL UNIQUE\b/, 'id TEXT NOT NULL'));
   },
 ];
 
