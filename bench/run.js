@@ -21,6 +21,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { ROOT, webhookBinary } = require('./lib/servers');
 const { num, mb, ms, table, goal } = require('./lib/format');
+const { cpuTimes, stealBetween } = require('./lib/steal');
 
 function parseArgs(argv) {
   const quick = argv.includes('--quick');
@@ -62,22 +63,6 @@ function machine() {
 }
 
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(', ');
-
-/** CPU time counters of the whole machine from /proc/stat (jiffies): total and stolen by the hypervisor. */
-function cpuTimes() {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
-    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Share of the machine's CPU time the hypervisor gave to others between two readings (a VM's noise). */
-function stealPercent(before, after) {
-  if (!before || !after || after.total <= before.total) return 'unknown';
-  return `${(((after.steal - before.steal) / (after.total - before.total)) * 100).toFixed(1)}%`;
-}
 
 /** Runs one in-process scenario in its own process (clean heap, --expose-gc) and returns its JSON. */
 function inProcess(name, count, timeoutSeconds) {
@@ -198,7 +183,8 @@ async function main() {
     sections.push(await require('./scenarios/cli').run(options, log));
   }
   const loadAfter = load();
-  const steal = stealPercent(cpuBefore, cpuTimes());
+  const stolen = stealBetween(cpuBefore, cpuTimes());
+  const steal = Number.isFinite(stolen) ? `${stolen.toFixed(1)}%` : 'unknown';
   const goals = sections.flatMap((s) => s.goals);
   const report = [
     `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}. CPU time stolen by the hypervisor during the run (\`/proc/stat\`): ${steal}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`,

@@ -9,6 +9,7 @@ const num = (n, digits = 0) => {
 };
 const mb = (bytes) => (bytes ? `${num(bytes / 1024 / 1024, 0)} MB` : '–');
 const ms = (n) => (Number.isFinite(n) ? `${num(n, n < 10 ? 1 : 0)} ms` : '–');
+const pct = (n) => (Number.isFinite(n) ? `${num(n, 1)}%` : '–');
 const median = (xs) => {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   if (!s.length) return NaN;
@@ -24,4 +25,4 @@ function table(header, rows) {
 
 const goal = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**missed**');
 
-module.exports = { num, mb, ms, median, table, goal };
+module.exports = { num, mb, ms, pct, median, table, goal };

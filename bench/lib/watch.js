@@ -1,5 +1,7 @@
-// What a load run measures on the server process: its CPU time, peak RSS, and the load generator's own CPU.
+// What a load run measures on the server process: its CPU time, peak RSS, the load generator's own CPU, and the
+// share of the machine's CPU time the hypervisor stole meanwhile.
 'use strict';
+const { cpuTimes, stealBetween } = require('./steal');
 
 /** Starts watching `server` (may be undefined); `stop(answered, seconds)` returns the measurements. */
 function watchServer(server) {
@@ -12,6 +14,7 @@ function watchServer(server) {
     : undefined;
   const cpuBefore = server?.cpuSeconds() ?? NaN;
   const clientBefore = process.cpuUsage();
+  const machineBefore = cpuTimes();
   return {
     stop(answered, seconds) {
       if (sampler) clearInterval(sampler);
@@ -23,6 +26,7 @@ function watchServer(server) {
         cpuUsPerRequest: answered ? (cpu * 1e6) / answered : NaN,
         serverCpuPercent: (cpu / seconds) * 100,
         clientCpuPercent: ((client.user + client.system) / 1e6 / seconds) * 100,
+        stealPercent: stealBetween(machineBefore, cpuTimes()),
         peakRss: Math.max(peakResettable ? memory.hwm : 0, sampledPeak, memory.rss),
       };
     },

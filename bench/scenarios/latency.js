@@ -3,7 +3,7 @@
 const { execFileSync } = require('node:child_process');
 const { startBaseline, startGateway, sleep } = require('../lib/servers');
 const { drivePaced } = require('../lib/paced');
-const { num, ms, mb, table } = require('../lib/format');
+const { num, ms, mb, pct, table } = require('../lib/format');
 
 function childCount(pid) {
   try {
@@ -26,7 +26,7 @@ async function run(options, log) {
   const rows = [];
   const goals = [];
 
-  const row = (label, r) => [label, `${num(rate)} req/s`, num(r.rps), ms(r.p50), ms(r.p99), ms(r.max), ms(r.eld?.p99), ms(r.lateP99), mb(r.peakRss), String(r.non2xx + r.errors + r.timeouts)];
+  const row = (label, r) => [label, `${num(rate)} req/s`, num(r.rps), ms(r.p50), ms(r.p99), ms(r.max), ms(r.eld?.p99), ms(r.lateP99), pct(r.stealPercent), mb(r.peakRss), String(r.non2xx + r.errors + r.timeouts)];
 
   // 1. Fixed rate. A tail percentile from one 10 s run on a shared VM is mostly the machine's own stalls (the
   // bare server's p99 has ranged from 3 to over 400 ms between back-to-back runs), so the baseline and the goal
@@ -57,7 +57,7 @@ async function run(options, log) {
   await measure('memory');
   const median = (list) => [...list].sort((x, y) => x.p99 - y.p99)[Math.floor(list.length / 2)];
   const fixed = Object.fromEntries(Object.entries(runs).map(([key, list]) => [key, median(list)]));
-  const perRun = (key) => runs[key].map((r) => ms(r.p99)).join(', ');
+  const perRun = (key) => runs[key].map((r) => `${ms(r.p99)} (steal ${pct(r.stealPercent)})`).join(', ');
   const medianOf = rounds > 1 ? ` (median of ${rounds} runs)` : '';
   rows.push(
     row(`bare node:http${medianOf}`, fixed.baseline),
@@ -122,10 +122,10 @@ async function run(options, log) {
   }
 
   const markdown = [
-    table(['server', 'offered', 'answered 2xx/s', 'p50', 'p99', 'max', 'event-loop delay p99', 'generator late p99', 'peak RSS', 'non-2xx/errors/timeouts'], rows),
+    table(['server', 'offered', 'answered 2xx/s', 'p50', 'p99', 'max', 'event-loop delay p99', 'generator late p99', 'CPU steal', 'peak RSS', 'non-2xx/errors/timeouts'], rows),
     '',
     ...(rounds > 1 ? [`p99 of each run, in the order run: bare node:http ${perRun('baseline')}; gateway (sqlite), accepting ${perRun('gateway')}. The two took turns, each run in a fresh process; the table shows the run with the median p99.`, ''] : []),
-    `Latency comes from an open-loop generator (\`bench/lib/paced.js\`): requests leave evenly spaced at the offered rate whether or not earlier answers are back, over up to 64 keep-alive connections, and each latency counts from the request's scheduled time, so a stall shows in full (no coordinated omission). "Generator late p99" is how late the generator itself sent (its requests go out on raw keep-alive sockets, \`bench/lib/raw-client.js\`): when the machine stalls both processes, it rises with every row's p99. ${options.duration} s after a ${options.warmup} s warm-up. The slow agent is the \`command\` runner running \`sleep ${options.slowSeconds}\` with agent.concurrency 100; "runs in flight" is the most child processes seen during the run.`,
+    `Latency comes from an open-loop generator (\`bench/lib/paced.js\`): requests leave evenly spaced at the offered rate whether or not earlier answers are back, over up to 64 keep-alive connections, and each latency counts from the request's scheduled time, so a stall shows in full (no coordinated omission). "Generator late p99" is how late the generator itself sent (its requests go out on raw keep-alive sockets, \`bench/lib/raw-client.js\`): when the machine stalls both processes, it rises with every row's p99. "CPU steal" is the share of the machine's CPU time the hypervisor gave to other guests during the run (\`/proc/stat\`). ${options.duration} s after a ${options.warmup} s warm-up. The slow agent is the \`command\` runner running \`sleep ${options.slowSeconds}\` with agent.concurrency 100; "runs in flight" is the most child processes seen during the run.`,
     '',
     '**Receipt to delivery** (send time in the delivery id, measured in the deliverer):',
     '',

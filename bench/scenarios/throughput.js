@@ -2,7 +2,7 @@
 'use strict';
 const { startBaseline, startGateway, startAdnanhWebhook, webhookBinary } = require('../lib/servers');
 const { drive } = require('../lib/load');
-const { num, mb, ms, median, table } = require('../lib/format');
+const { num, mb, ms, pct, median, table } = require('../lib/format');
 
 /** The contenders. The sleeping agent keeps the worker from competing for the CPU: this measures acceptance. */
 function contenders() {
@@ -61,6 +61,7 @@ async function run(options, log) {
       cpuUs: median(runs.map((r) => r.cpuUsPerRequest)),
       serverCpu: median(runs.map((r) => r.serverCpuPercent)),
       clientCpu: median(runs.map((r) => r.clientCpuPercent)),
+      steal: median(runs.map((r) => r.stealPercent)),
       bad: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
     };
   };
@@ -84,6 +85,7 @@ async function run(options, log) {
         `${num(s.serverCpu)}% / ${num(s.clientCpu)}%`,
         mb(s.peakRss),
         ms(s.eldP99),
+        pct(s.steal),
         String(s.bad),
       ]);
     }
@@ -99,9 +101,9 @@ async function run(options, log) {
     }
   }
   const markdown = [
-    table(['body', 'server', 'req/s (2xx)', 'req/s vs baseline', 'p50', 'p99', 'server CPU per request', 'CPU efficiency vs baseline', 'CPU server / load generator', 'peak RSS', 'event-loop delay p99', 'non-2xx/errors'], rows),
+    table(['body', 'server', 'req/s (2xx)', 'req/s vs baseline', 'p50', 'p99', 'server CPU per request', 'CPU efficiency vs baseline', 'CPU server / load generator', 'peak RSS', 'event-loop delay p99', 'CPU steal', 'non-2xx/errors'], rows),
     '',
-    'Server CPU per request is the server process’s user+system time (its forked children included, for adnanh/webhook) divided by the 2xx answers; "CPU efficiency vs baseline" is baseline CPU per request ÷ this row’s, so 0.5× means twice the CPU per request. The load generator (autocannon) runs in the bench process on the same 2 cores; when it is near 100% it, not the server, limits req/s.',
+    'Server CPU per request is the server process’s user+system time (its forked children included, for adnanh/webhook) divided by the 2xx answers; "CPU efficiency vs baseline" is baseline CPU per request ÷ this row’s, so 0.5× means twice the CPU per request. The load generator (autocannon) runs in the bench process on the same 2 cores; when it is near 100% it, not the server, limits req/s. "CPU steal" is the share of the machine’s CPU time the hypervisor gave to other guests during the run (`/proc/stat`): the noise that run met.',
     '',
     `${options.rounds} run(s) of ${options.duration} s per cell after a ${options.warmup} s warm-up, ${options.connections} connections, medians shown; every contender in a fresh process, order rotated per round.`,
   ].join('\n');
