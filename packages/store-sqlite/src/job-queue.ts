@@ -68,7 +68,7 @@ export class SqliteJobQueue implements JobQueue {
   private inTransaction = false;
   private readonly ids = new JobIdFormat();
   private readonly stmt: Record<
-    'insert' | 'maxSeq' | 'legacySeq' | 'countInserted' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
+    'insert' | 'maxSeq' | 'nextRunAt' | 'legacySeq' | 'countInserted' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
     Statement
   >;
 
@@ -84,6 +84,7 @@ export class SqliteJobQueue implements JobQueue {
       // Inserts are counted once per transaction (schema 3); status changes and deletes by triggers.
       countInserted: db.prepare(`UPDATE job_counts SET n = n + ? WHERE status = 'pending'`),
       due: db.prepare(`SELECT seq FROM jobs WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
+      nextRunAt: db.prepare(`SELECT MIN(run_at) FROM jobs WHERE status = 'pending'`).pluck(),
       // Running jobs whose lease ran out, or whose gateway stopped beating (killed): both are taken over.
       orphan: db.prepare(`
         SELECT seq FROM jobs WHERE status = 'running'
@@ -203,14 +204,14 @@ export class SqliteJobQueue implements JobQueue {
 
   /** Wakes idle workers when the earliest delayed retry becomes due. */
   private scheduleWake(): void {
-    const row = this.db.prepare(`SELECT MIN(run_at) AS next FROM jobs WHERE status = 'pending'`).get() as { next: number | null };
-    if (row.next === null || row.next >= this.wakeAt) return;
+    const next = this.stmt.nextRunAt.get() as number | null;
+    if (next === null || next >= this.wakeAt) return;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    this.wakeAt = row.next;
+    this.wakeAt = next;
     this.wakeTimer = setTimeout(() => {
       this.wakeAt = Infinity;
       this.events.emit('ready');
-    }, Math.max(0, row.next - this.now()));
+    }, Math.max(0, next - this.now()));
     this.wakeTimer.unref();
   }
 
