@@ -7,7 +7,7 @@
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
-//   --latency-rounds N alternating runs of the baseline and the gateway at that rate, median shown (default 3; quick 1)
+//   --latency-rounds N alternating runs of the baseline and the gateway at that rate, median shown (default 5; quick 1)
 //   --events N         events for the in-process memory phase (default 1,000,000), bounded by --events-seconds
 //   --servers a,b      throughput contenders by key (baseline always runs): gateway, express, memory,
 //                      memory-express, echo, adnanh
@@ -38,7 +38,7 @@ function parseArgs(argv) {
     rounds: Number(value('--rounds', quick ? 1 : 2)),
     connections: 50,
     rate: Number(value('--rate', 2000)),
-    latencyRounds: Number(value('--latency-rounds', quick ? 1 : 3)),
+    latencyRounds: Number(value('--latency-rounds', quick ? 1 : 5)),
     slowSeconds: 30,
     deliveryRate: Number(value('--delivery-rate', 200)),
     ids: Number(value('--ids', quick ? 100_000 : 1_000_000)),

@@ -5,6 +5,9 @@ const { startBaseline, startGateway, sleep } = require('../lib/servers');
 const { drivePaced } = require('../lib/paced');
 const { num, ms, mb, pct, table } = require('../lib/format');
 
+/** A run during which the hypervisor stole less than this share of the machine's CPU counts as quiet. */
+const QUIET_STEAL_PERCENT = 2;
+
 function childCount(pid) {
   try {
     return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim()).length;
@@ -66,7 +69,15 @@ async function run(options, log) {
     row('gateway (memory store), echo agent draining', fixed.memory),
   );
   const gwRun = fixed.gateway;
-  goals.push({ name: `p99 acceptance latency < 10 ms at ${num(rate)} req/s (gateway, sqlite)`, value: `${ms(gwRun.p99)}${medianOf} (bare node:http in the same run: ${ms(fixed.baseline.p99)})`, ok: gwRun.p99 < 10 && gwRun.rps >= rate * 0.95 });
+  // The runs that met little noise, listed apart: on a quiet machine the goal is judged by them.
+  const quiet = (key) => runs[key].filter((r) => r.stealPercent < QUIET_STEAL_PERCENT).map((r) => ms(r.p99));
+  const quietNote =
+    rounds > 1 ? `; runs with CPU steal under ${QUIET_STEAL_PERCENT}%: gateway ${quiet('gateway').join(', ') || 'none'}, bare ${quiet('baseline').join(', ') || 'none'}` : '';
+  goals.push({
+    name: `p99 acceptance latency < 10 ms at ${num(rate)} req/s (gateway, sqlite)`,
+    value: `${ms(gwRun.p99)}${medianOf} (bare node:http in the same run: ${ms(fixed.baseline.p99)})${quietNote}`,
+    ok: gwRun.p99 < 10 && gwRun.rps >= rate * 0.95,
+  });
 
   // 2. The same rate while 100 slow agent runs (the `command` runner running `sleep`) are in flight.
   const slow = await startGateway({
