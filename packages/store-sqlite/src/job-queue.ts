@@ -66,9 +66,17 @@ export class SqliteJobQueue implements JobQueue {
   /** The seq of the last job inserted in the current transaction (read once, under its write lock). */
   private lastSeqInTransaction?: number;
   private inTransaction = false;
+  /**
+   * The watermark of jobs that never left the queue (schema 5): none is waiting at or below this seq, so they
+   * are found in seq order above it, without an index entry each. Read from queue_marks on first use; back to
+   * its value at the start of a transaction that fails.
+   */
+  private freshMark?: number;
+  private freshMarkAtTransactionStart?: number;
+  private freshMarkSavedAt = 0;
   private readonly ids = new JobIdFormat();
   private readonly stmt: Record<
-    'insert' | 'maxSeq' | 'nextRunAt' | 'legacySeq' | 'countInserted' | 'due' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
+    'insert' | 'maxSeq' | 'nextRunAt' | 'legacySeq' | 'countInserted' | 'fresh' | 'requeuedDue' | 'readMark' | 'saveMark' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
     Statement
   >;
 
@@ -83,8 +91,15 @@ export class SqliteJobQueue implements JobQueue {
       legacySeq: db.prepare('SELECT seq FROM legacy_job_ids WHERE id = ?').pluck(),
       // Inserts are counted once per transaction (schema 3); status changes and deletes by triggers.
       countInserted: db.prepare(`UPDATE job_counts SET n = n + ? WHERE status = 'pending'`),
-      due: db.prepare(`SELECT seq FROM jobs WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
-      nextRunAt: db.prepare(`SELECT MIN(run_at) FROM jobs WHERE status = 'pending'`).pluck(),
+      // Waiting jobs come from two places (schema 5): those that never left the queue, in seq order above the
+      // watermark (a range of the table's key), and those put back (`requeued`), through jobs_requeued.
+      fresh: db.prepare(`SELECT seq, run_at FROM jobs WHERE seq > ? AND status = 'pending' AND requeued = 0 ORDER BY seq LIMIT 1`),
+      requeuedDue: db.prepare(`SELECT seq, run_at FROM jobs WHERE status = 'pending' AND requeued = 1 AND run_at <= ? ORDER BY run_at, seq LIMIT 1`),
+      // Only put-back jobs wait for a later time (a retry's backoff); a new job is due when it is written.
+      nextRunAt: db.prepare(`SELECT MIN(run_at) FROM jobs WHERE status = 'pending' AND requeued = 1`).pluck(),
+      readMark: db.prepare(`SELECT seq FROM queue_marks WHERE name = 'fresh'`).pluck(),
+      // Any process's watermark is a true one once committed (see lease), so the highest is kept.
+      saveMark: db.prepare(`UPDATE queue_marks SET seq = MAX(seq, ?) WHERE name = 'fresh'`),
       // Running jobs whose lease ran out, or whose gateway stopped beating (killed): both are taken over.
       orphan: db.prepare(`
         SELECT seq FROM jobs WHERE status = 'running'
@@ -102,21 +117,22 @@ export class SqliteJobQueue implements JobQueue {
           lease_owner = NULL, lease_instance = NULL, lease_until = NULL
         WHERE seq = @seq AND id = @id`),
       fail: db.prepare(`
-        UPDATE jobs SET status = @status, errors = json_insert(errors, '$[#]', json(@error)), run_at = @runAt,
+        UPDATE jobs SET status = @status, requeued = 1, errors = json_insert(errors, '$[#]', json(@error)), run_at = @runAt,
           updated_at = @now, finished_at = @finishedAt, lease_owner = NULL, lease_instance = NULL, lease_until = NULL
         WHERE seq = @seq AND id = @id`),
       release: db.prepare(`
-        UPDATE jobs SET status = 'pending', attempts = MAX(0, attempts - 1), updated_at = @now,
+        UPDATE jobs SET status = 'pending', requeued = 1, attempts = MAX(0, attempts - 1), updated_at = @now,
           lease_owner = NULL, lease_instance = NULL, lease_until = NULL
         WHERE seq = @seq AND id = @id AND status = 'running'`),
       retryDead: db.prepare(`
-        UPDATE jobs SET status = 'pending', attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
+        UPDATE jobs SET status = 'pending', requeued = 1, attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
         WHERE seq = @seq AND id = @id AND status = 'dead'`),
       // Kept by the store and its triggers (schema versions 2 and 3): one row read, however long the queue.
       pending: db.prepare(`SELECT COALESCE(SUM(n), 0) FROM job_counts WHERE status IN ('pending', 'running')`).pluck(),
       get: db.prepare('SELECT * FROM jobs WHERE seq = @seq AND id = @id'),
       byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1'),
-      purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ?`),
+      // The newest row always stays: a seq is never given out twice, or a new job could fall under a watermark.
+      purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ? AND seq < (SELECT MAX(seq) FROM jobs)`),
       purgeLegacyIds: db.prepare('DELETE FROM legacy_job_ids WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.seq = legacy_job_ids.seq)'),
     };
   }
@@ -170,6 +186,7 @@ export class SqliteJobQueue implements JobQueue {
   private joinTransaction(): void {
     if (this.inTransaction) return;
     this.inTransaction = true;
+    this.freshMarkAtTransactionStart = this.freshMark;
     const reset = (): void => {
       this.countedInTransaction = undefined;
       this.insertedInTransaction = 0;
@@ -179,9 +196,13 @@ export class SqliteJobQueue implements JobQueue {
     this.writes.hook({
       finish: () => {
         if (this.insertedInTransaction > 0) this.stmt.countInserted.run(this.insertedInTransaction);
+        this.saveFreshMark();
         reset();
       },
-      discard: reset,
+      discard: () => {
+        this.freshMark = this.freshMarkAtTransactionStart;
+        reset();
+      },
     });
   }
 
@@ -194,12 +215,46 @@ export class SqliteJobQueue implements JobQueue {
     const instance = this.heartbeat.start();
     const job = await this.writes.run(() => {
       const now = this.now();
-      const pick = (this.stmt.due.get(now) ?? this.stmt.orphan.get({ now, stale: now - this.heartbeat.staleAfterMs })) as { seq: number } | undefined;
+      const pick = this.dueNow(now) ?? (this.stmt.orphan.get({ now, stale: now - this.heartbeat.staleAfterMs }) as { seq: number } | undefined);
       if (!pick) return undefined;
       return toJob(this.stmt.take.get({ seq: pick.seq, now, owner, instance, until: now + leaseMs }) as JobRow);
     });
     if (!job) this.scheduleWake();
     return job;
+  }
+
+  /**
+   * The waiting job to run next, inside the lease's operation: the earlier by (run_at, seq) of the first job
+   * above the watermark that never left the queue and the first put-back job that is due. The watermark moves
+   * up to the job taken, or to the top of the table when no such job is left: nothing waiting can be below it
+   * afterwards, since a new job gets a seq above every row (the top row is never purged) and a job that goes
+   * back to the queue is marked requeued. Moves made by a transaction that fails are undone (joinTransaction).
+   */
+  private dueNow(now: number): { seq: number } | undefined {
+    this.joinTransaction();
+    this.freshMark ??= (this.stmt.readMark.get() as number | undefined) ?? 0;
+    const fresh = this.stmt.fresh.get(this.freshMark) as { seq: number; run_at: number } | undefined;
+    const requeued = this.stmt.requeuedDue.get(now) as { seq: number; run_at: number } | undefined;
+    if (!fresh) {
+      this.freshMark = this.stmt.maxSeq.get() as number;
+      return requeued;
+    }
+    const freshFirst = fresh.run_at <= now && (!requeued || fresh.run_at < requeued.run_at || (fresh.run_at === requeued.run_at && fresh.seq < requeued.seq));
+    if (!freshFirst) {
+      this.freshMark = fresh.seq - 1;
+      return requeued;
+    }
+    this.freshMark = fresh.seq;
+    return fresh;
+  }
+
+  /** Stores the watermark for the next process to open the file (at most once a second: it is only a shortcut). */
+  private saveFreshMark(): void {
+    if (this.freshMark === undefined || this.freshMark === this.freshMarkAtTransactionStart) return;
+    const at = this.now();
+    if (at - this.freshMarkSavedAt < 1000) return;
+    this.stmt.saveMark.run(this.freshMark);
+    this.freshMarkSavedAt = at;
   }
 
   /** Wakes idle workers when the earliest delayed retry becomes due. */

@@ -92,6 +92,8 @@ export class SqliteRateLimiter implements RateLimiter {
         this.inTransaction = undefined;
       },
       discard: () => {
+        // A failed commit may come after finish: what it cached was never stored.
+        for (const route of windows.keys()) this.known.delete(route);
         this.inTransaction = undefined;
       },
     });

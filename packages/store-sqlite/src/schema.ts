@@ -1,11 +1,6 @@
 // The SQLite schema and its migrations, keyed by `PRAGMA user_version`.
 import type { Database } from 'better-sqlite3';
 
-const JOB_COLUMNS = [
-  'seq', 'id', 'route', 'event', 'delivery_id', 'payload', 'received_at', 'status', 'step', 'attempts', 'prompt', 'answer',
-  'receipt', 'errors', 'run_at', 'created_at', 'updated_at', 'finished_at', 'lease_owner', 'lease_instance', 'lease_until',
-].join(', ');
-
 /**
  * Rebuilds the jobs table from its current definition changed by `change` (SQLite cannot drop a column
  * constraint in place): rows copied in seq order, its indexes and triggers re-created as they were, except
@@ -17,12 +12,13 @@ function rebuildJobs(db: Database, change: (table: string) => string, dropped: s
     .filter((entry) => !dropped.includes(entry.name))
     .map((entry) => entry.sql);
   // A table rebuilt before (version 3) was renamed into place, so SQLite keeps its name quoted: CREATE TABLE "jobs".
+  const columns = (db.prepare(`SELECT name FROM pragma_table_info('jobs')`).pluck().all() as string[]).join(', ');
   const named = table.replace(/^CREATE TABLE "?jobs"?/, 'CREATE TABLE jobs_new');
   const rebuilt = change(named);
   if (!named.startsWith('CREATE TABLE jobs_new') || rebuilt === named) throw new Error(`unexpected jobs table in the SQLite store: ${table}`);
   db.exec(rebuilt);
   db.exec(`
-    INSERT INTO jobs_new (${JOB_COLUMNS}) SELECT ${JOB_COLUMNS} FROM jobs ORDER BY seq;
+    INSERT INTO jobs_new (${columns}) SELECT ${columns} FROM jobs ORDER BY seq;
     DROP TABLE jobs;
     ALTER TABLE jobs_new RENAME TO jobs;
   `);
@@ -130,6 +126,24 @@ const MIGRATIONS: Migration[] = [
     `);
     rebuildJobs(db, (table) => table.replace(/\bid TEXT NOT NULL UNIQUE\b/, 'id TEXT NOT NULL'));
   },
+  // 5: no index entry for a newly accepted job (docs/performance.md). Jobs that never left the queue are found
+  // in seq order from a watermark (queue_marks.fresh: no such job at or below it); a job put back in the queue
+  // (released, failed with a retry, a dead letter retried) is marked `requeued` and found through
+  // jobs_requeued; running jobs (for the orphan search) and dead letters have partial indexes of their own.
+  // Every job waiting now counts as requeued, so the watermark can start at the top.
+  `
+  ALTER TABLE jobs ADD COLUMN requeued INTEGER NOT NULL DEFAULT 0;
+  UPDATE jobs SET requeued = 1 WHERE status = 'pending';
+  DROP INDEX jobs_due;
+  CREATE INDEX jobs_requeued ON jobs (run_at, seq) WHERE status = 'pending' AND requeued = 1;
+  CREATE INDEX jobs_running ON jobs (run_at, seq) WHERE status = 'running';
+  CREATE INDEX jobs_dead ON jobs (seq) WHERE status = 'dead';
+  CREATE TABLE queue_marks (
+    name TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO queue_marks (name, seq) SELECT 'fresh', COALESCE(MAX(seq), 0) FROM jobs;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,7 +7,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** Work an operation leaves for the end of its transaction: `finish` runs just before the commit, `discard` after a rollback. */
+/** Work an operation leaves for the end of its transaction: `finish` runs just before the commit, `discard` after a rollback (a failed commit included). */
 export interface TransactionHook {
   finish(): void;
   discard(): void;
@@ -26,23 +26,28 @@ export class WriteBatch {
   private queue: Pending[] = [];
   private scheduled = false;
   private hooks: TransactionHook[] = [];
-  private readonly inTransaction: { immediate: (ops: Array<() => unknown>) => unknown[] };
+  private readonly transaction: { immediate: (ops: Array<() => unknown>) => unknown[] };
 
   constructor(db: Database, private readonly maxBatch = 500) {
     // IMMEDIATE takes the write lock up front, so a read-then-write inside one operation is atomic even
     // when another process (the CLI, a second gateway) uses the same file.
-    this.inTransaction = db.transaction((ops: Array<() => unknown>) => {
-      try {
-        const values = ops.map((op) => op());
-        for (const hook of this.hooks) hook.finish();
-        return values;
-      } catch (err) {
-        for (const hook of this.hooks) hook.discard();
-        throw err;
-      } finally {
-        this.hooks = [];
-      }
+    this.transaction = db.transaction((ops: Array<() => unknown>) => {
+      const values = ops.map((op) => op());
+      for (const hook of this.hooks) hook.finish();
+      return values;
     });
+  }
+
+  /** One transaction over `ops`; its hooks are discarded when anything fails, the commit included. */
+  private inTransaction(ops: Array<() => unknown>): unknown[] {
+    try {
+      return this.transaction.immediate(ops);
+    } catch (err) {
+      for (const hook of this.hooks) hook.discard();
+      throw err;
+    } finally {
+      this.hooks = [];
+    }
   }
 
   run<T>(op: () => T): Promise<T> {
@@ -70,7 +75,7 @@ export class WriteBatch {
       const batch = this.queue.splice(0, this.maxBatch);
       let values: unknown[];
       try {
-        values = this.inTransaction.immediate(batch.map((item) => item.op));
+        values = this.inTransaction(batch.map((item) => item.op));
       } catch (err) {
         if (batch.length === 1) batch[0].reject(err);
         else this.oneByOne(batch);
@@ -84,7 +89,7 @@ export class WriteBatch {
   private oneByOne(batch: Pending[]): void {
     for (const item of batch) {
       try {
-        item.resolve(this.inTransaction.immediate([item.op])[0]);
+        item.resolve(this.inTransaction([item.op])[0]);
       } catch (err) {
         item.reject(err);
       }
