@@ -20,7 +20,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT, webhookBinary } = require('./lib/servers');
-const { num, mb, ms, table, goal } = require('./lib/format');
+const { num, mb, ms, pct, table, goal } = require('./lib/format');
 const { cpuTimes, stealBetween } = require('./lib/steal');
 
 function parseArgs(argv) {
@@ -184,7 +184,7 @@ async function main() {
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());
-  const steal = Number.isFinite(stolen) ? `${stolen.toFixed(1)}%` : 'unknown';
+  const steal = Number.isFinite(stolen) ? pct(stolen) : 'unknown';
   const goals = sections.flatMap((s) => s.goals);
   const report = [
     `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}. CPU time stolen by the hypervisor during the run (\`/proc/stat\`): ${steal}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`,

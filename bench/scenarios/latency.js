@@ -58,8 +58,8 @@ async function run(options, log) {
   }
   await measure('echo');
   await measure('memory');
-  const median = (list) => [...list].sort((x, y) => x.p99 - y.p99)[Math.floor(list.length / 2)];
-  const fixed = Object.fromEntries(Object.entries(runs).map(([key, list]) => [key, median(list)]));
+  const medianRun = (list) => [...list].sort((x, y) => x.p99 - y.p99)[Math.floor(list.length / 2)];
+  const fixed = Object.fromEntries(Object.entries(runs).map(([key, list]) => [key, medianRun(list)]));
   const perRun = (key) => runs[key].map((r) => `${ms(r.p99)} (steal ${pct(r.stealPercent)})`).join(', ');
   const medianOf = rounds > 1 ? ` (median of ${rounds} runs)` : '';
   rows.push(

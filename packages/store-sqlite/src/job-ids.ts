@@ -12,7 +12,7 @@ export class JobIdFormat {
   /**
    * 24 random bits per open store, around the version and variant digits: two files (or two gateways on one
    * file at the same millisecond) never make the same id, and an id never names a row it was not made for,
-   * since the time and the seq come together (a seq is only reused after the newest rows were deleted).
+   * since the time and the seq come together (and since schema 5 a seq is never reused: the newest row stays).
    */
   private readonly middle: string;
 

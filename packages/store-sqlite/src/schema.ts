@@ -11,8 +11,8 @@ function rebuildJobs(db: Database, change: (table: string) => string, dropped: s
   const kept = (db.prepare(`SELECT name, sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL`).all() as Array<{ name: string; sql: string }>)
     .filter((entry) => !dropped.includes(entry.name))
     .map((entry) => entry.sql);
-  // A table rebuilt before (version 3) was renamed into place, so SQLite keeps its name quoted: CREATE TABLE "jobs".
   const columns = (db.prepare(`SELECT name FROM pragma_table_info('jobs')`).pluck().all() as string[]).join(', ');
+  // A table rebuilt before (version 3) was renamed into place, so SQLite keeps its name quoted: CREATE TABLE "jobs".
   const named = table.replace(/^CREATE TABLE "?jobs"?/, 'CREATE TABLE jobs_new');
   const rebuilt = change(named);
   if (!named.startsWith('CREATE TABLE jobs_new') || rebuilt === named) throw new Error(`unexpected jobs table in the SQLite store: ${table}`);
