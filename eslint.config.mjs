@@ -3,8 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // packages/core/src/generated: ajv's standalone validators, written by packages/core/scripts/gen-validators.js.
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '**/*.d.ts', 'packages/core/src/generated/**'] },
+  // packages/gateway/src/generated: ajv's standalone validators, written by packages/gateway/scripts/gen-validators.js.
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '**/*.d.ts', 'packages/gateway/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,7 +10,7 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper: {
     '^@hookwise/plugin-(.*)$': '<rootDir>/plugins/$1/src',
-    '^@hookwise/(core|server|cli|testing|platform-kit|store-sqlite|store-redis)$': '<rootDir>/packages/$1/src',
+    '^@hookwise/(core|gateway|kit|server|cli|testing|store-sqlite|store-redis)$': '<rootDir>/packages/$1/src',
   },
   testTimeout: 30_000,
   maxWorkers: 2,

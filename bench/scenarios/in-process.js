@@ -18,10 +18,10 @@ const mem = () => {
   const m = process.memoryUsage();
   return { rss: m.rss, heapUsed: m.heapUsed, external: m.external };
 };
-const quietLogger = () => require('@hookwise/core').createLogger({ level: 'warn', stream: require('node:fs').createWriteStream('/dev/null') });
+const quietLogger = () => require('@hookwise/gateway').createLogger({ level: 'warn', stream: require('node:fs').createWriteStream('/dev/null') });
 
 async function idsMemory(count) {
-  const { MemoryDeliveryIdCache } = require('@hookwise/core');
+  const { MemoryDeliveryIdCache } = require('@hookwise/gateway');
   const before = mem();
   const cache = new MemoryDeliveryIdCache();
   const t = performance.now();
@@ -123,7 +123,7 @@ async function events(store, count, seconds, mode = 'drain') {
 }
 
 async function subscriptions(count) {
-  const { createSubscriptionSource } = require('@hookwise/core');
+  const { createSubscriptionSource } = require('@hookwise/gateway');
   const home = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-subs-'));
   try {
     const entries = {};

@@ -1,15 +1,8 @@
 // Hookwise's core inside your own Express app: the webhook handler mounted on a path of yours, next to your own
 // endpoints, and the agent's answers delivered into the app itself by a deliverer defined right here.
 import express from 'express';
-import {
-  createGateway,
-  definePlugin,
-  loadPlugins,
-  validateConfigObject,
-  type DeliveryMessage,
-  type Gateway,
-  type GatewayOptions,
-} from '@hookwise/core';
+import { createGateway, loadPlugins, validateConfigObject, type Gateway, type GatewayOptions } from '@hookwise/gateway';
+import { definePlugin, type DeliveryMessage } from '@hookwise/core';
 
 export interface Answer {
   route: string;

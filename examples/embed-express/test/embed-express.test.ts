@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger } from '@hookwise/core';
+import { createLogger } from '@hookwise/gateway';
 import { signCodehostA, signGeneric } from '@hookwise/testing';
 import { createEmbeddedApp, type Answer, type EmbeddedApp } from '../src/app';
 

@@ -1,7 +1,8 @@
 // A serverless-style handler: `(event) -> {statusCode, headers, body}` around the core's pipeline. The gateway is
 // built once per function instance (on the first call) and reused by later calls.
 import { join } from 'node:path';
-import { Gateway, createLogger, errorMessage, loadConfig, loadPlugins, routeFromUrl, type HeaderMap, type IngestResult } from '@hookwise/core';
+import { Gateway, createLogger, loadConfig, loadPlugins, routeFromUrl, type IngestResult } from '@hookwise/gateway';
+import { errorMessage, type HeaderMap } from '@hookwise/core';
 import { FIRST_PARTY_PLUGINS, createStoreFor } from '@hookwise/server';
 
 /** The request as function platforms hand it over (API-gateway style). */

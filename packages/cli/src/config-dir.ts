@@ -1,6 +1,7 @@
 // Flags and helpers shared by the commands: the config dir ($HOOKWISE_HOME or ~/.hookwise) and error output.
 import { Flags } from '@oclif/core';
-import { HookwiseConfigError, errorMessage, resolveConfigDir } from '@hookwise/core';
+import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { resolveConfigDir } from '@hookwise/gateway';
 
 export const configDirFlag = Flags.string({
   description: 'Config directory (default: $HOOKWISE_HOME or ~/.hookwise).',

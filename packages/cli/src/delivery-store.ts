@@ -1,5 +1,6 @@
 // Opens the configured store for the `deliveries` commands and finds a job by delivery id (or job id).
-import { HookwiseError, createLogger, loadConfig, type Job, type Store } from '@hookwise/core';
+import { HookwiseError, type Job, type Store } from '@hookwise/core';
+import { createLogger, loadConfig } from '@hookwise/gateway';
 import { configDirFrom } from './config-dir';
 
 /** Runs `use` with the store the gateway uses (sqlite file or Redis), closing it afterwards. */

@@ -1,14 +1,6 @@
 // A gateway assembled from the config dir the way `gateway run` does it, but never started: the CLI asks it
 // which deliverers and skills exist and whether a route could serve, so the checks are the server's own.
-import {
-  DirectorySkillLibrary,
-  Gateway,
-  createLogger,
-  createMemoryStore,
-  loadConfig,
-  loadPlugins,
-  type LoadedConfig,
-} from '@hookwise/core';
+import { DirectorySkillLibrary, Gateway, createLogger, createMemoryStore, loadConfig, loadPlugins, type LoadedConfig } from '@hookwise/gateway';
 
 export interface OfflineGateway {
   loaded: LoadedConfig;

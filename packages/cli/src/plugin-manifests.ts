@@ -2,7 +2,8 @@
 // `hookwise` manifest field: what the plugin contributes, known without running any plugin code.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve } from 'node:path';
-import { PLUGIN_API_VERSION, candidateNames, type PluginSpec } from '@hookwise/core';
+import { PLUGIN_API_VERSION } from '@hookwise/core';
+import { candidateNames, type PluginSpec } from '@hookwise/gateway';
 
 export interface ListedPlugin {
   /** As written in config, or the package name of a first-party plugin. */

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument, YAMLMap } from 'yaml';
-import { parseDotenv } from '@hookwise/core';
+import { parseDotenv } from '@hookwise/gateway';
 
 export interface SetupAnswers {
   port: number;

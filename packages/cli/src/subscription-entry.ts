@@ -1,6 +1,6 @@
 // Builds a subscription entry from `webhook subscribe` flags, merged over the entry it replaces (if any).
 import { randomBytes } from 'node:crypto';
-import type { SubscriptionEntry } from '@hookwise/core';
+import type { SubscriptionEntry } from '@hookwise/gateway';
 import { parseCsv } from './csv-list';
 
 export interface SubscribeFlags {

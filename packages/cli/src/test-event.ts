@@ -1,7 +1,8 @@
 // The request `hookwise webhook test` sends: a signed JSON body, a unique X-Request-ID and an event type that
 // passes the route's filter, so a test reaches the agent instead of being skipped as a duplicate or ignored.
 import { randomUUID } from 'node:crypto';
-import { INSECURE_NO_AUTH, eventAccepted, hmacSha256Hex, type Route } from '@hookwise/core';
+import { INSECURE_NO_AUTH, eventAccepted, type Route } from '@hookwise/gateway';
+import { hmacSha256Hex } from '@hookwise/kit';
 
 export interface TestEvent {
   event: string;

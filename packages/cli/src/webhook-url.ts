@@ -1,5 +1,5 @@
 // Addresses of the gateway as the CLI shows them (to put into a sender) and as it reaches them (to send a test).
-import type { HookwiseConfig } from '@hookwise/core';
+import type { HookwiseConfig } from '@hookwise/gateway';
 
 const ANY_INTERFACE = new Set(['0.0.0.0', '::', '']);
 

@@ -54,7 +54,7 @@ describe('CLI start-up', () => {
       const { stdout, loaded } = await packagesLoadedBy(script, { HOOKWISE_HOME: home });
       expect(stdout).toMatch(/^ci\s+active\s+push\s+log/m);
       // What it does need: the core and the config finder. The config and subscription validators are generated
-      // ahead of time (packages/core/scripts/gen-validators.js), so ajv is not loaded either.
+      // ahead of time (packages/gateway/scripts/gen-validators.js), so ajv is not loaded either.
       expect(loaded).toEqual(expect.arrayContaining(['@hookwise/core', 'cosmiconfig']));
       for (const name of ['ajv', 'winston', 'yaml', 'proper-lockfile', 'express', 'better-sqlite3', '@hookwise/server', '@hookwise/store-sqlite']) expect(loaded).not.toContain(name);
       expect(loaded.filter((name) => name.startsWith('@hookwise/plugin-'))).toEqual([]);

@@ -1,5 +1,4 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
-import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, Verifier } from './contracts';
 
 export const PLUGIN_API_VERSION = 1;
@@ -8,9 +7,17 @@ export const PLUGIN_MARKER = Symbol.for('hookwise.plugin');
 /** JSON Schema for a contribution's options (validated with ajv, defaults applied, before create()). */
 export type OptionsSchema = Record<string, unknown>;
 
+/** The logger a plugin gets: the gateway's (winston) logger, tagged with { plugin, id }. */
+export interface PluginLogger {
+  error(message: string, meta?: Record<string, unknown>): unknown;
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+  info(message: string, meta?: Record<string, unknown>): unknown;
+  debug(message: string, meta?: Record<string, unknown>): unknown;
+  child(meta: Record<string, unknown>): PluginLogger;
+}
+
 export interface PluginContext {
-  /** winston child logger tagged with { plugin, id }. */
-  logger: Logger;
+  logger: PluginLogger;
   configDir: string;
   env: NodeJS.ProcessEnv;
   /** Aborted when the gateway shuts down. */

@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 // Types only at the top: Express (~140 modules) is loaded by createApp, so that the CLI commands that use this
 // package for its store, plugin list or skill dirs do not pay for it on every start.
 import type { Express, NextFunction, Request, Response } from 'express';
-import { routeFromUrl, type Gateway } from '@hookwise/core';
+import { routeFromUrl, type Gateway } from '@hookwise/gateway';
 
 /**
  * How `POST /webhooks/<route>` reaches the pipeline. 'direct' (the default): the core's node:http handler takes

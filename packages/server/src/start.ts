@@ -2,20 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import {
-  BUILTIN_SKILLS_DIR,
-  DirectorySkillLibrary,
-  Gateway,
-  HookwiseConfigError,
-  Redactor,
-  createLogger,
-  loadConfig,
-  loadPlugins,
-  type HookwiseConfig,
-  type LoadedConfig,
-  type LogFormat,
-  type RouteSource,
-} from '@hookwise/core';
+import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, Gateway, Redactor, createLogger, loadConfig, loadPlugins, type HookwiseConfig, type LoadedConfig, type LogFormat, type RouteSource } from '@hookwise/gateway';
+import { HookwiseConfigError } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { createApp, createRequestListener, type IngestPath } from './app';
 import { FIRST_PARTY_PLUGINS } from './first-party';
@@ -58,7 +46,7 @@ export function skillDirs(config: HookwiseConfig, configDir: string): string[] {
 
 /** The dynamic route source, when the subscriptions module provides one. */
 function defaultRouteSource(loaded: LoadedConfig, logger: Logger): RouteSource | undefined {
-  const core = require('@hookwise/core') as { createSubscriptionSource?: (o: { configDir: string; globalSecret?: string; logger: Logger }) => RouteSource };
+  const core = require('@hookwise/gateway') as { createSubscriptionSource?: (o: { configDir: string; globalSecret?: string; logger: Logger }) => RouteSource };
   return core.createSubscriptionSource?.({ configDir: loaded.configDir, globalSecret: loaded.config.platforms.webhook.extra.secret, logger });
 }
 

@@ -1,5 +1,6 @@
 // Picks the store backend named by `store.backend`: memory (built in), sqlite or redis (their own packages).
-import { HookwiseConfigError, createMemoryStore, errorMessage, type HookwiseConfig, type Store } from '@hookwise/core';
+import { HookwiseConfigError, errorMessage, type Store } from '@hookwise/core';
+import { createMemoryStore, type HookwiseConfig } from '@hookwise/gateway';
 import type { Logger } from 'winston';
 
 const BACKEND_PACKAGES: Record<string, string> = {

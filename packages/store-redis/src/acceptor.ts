@@ -1,7 +1,8 @@
 // The Redis store's accept step: a claim that stays pending until its job is stored, so no crash can turn the
 // sender's retry of an event that was never stored into a "duplicate".
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_ID_TTL_MS, HookwiseError, RATE_WINDOW_MS, type AcceptOutcome, type AcceptRequest, type JobInput } from '@hookwise/core';
+import { DELIVERY_ID_TTL_MS, RATE_WINDOW_MS } from '@hookwise/core';
+import { HookwiseError, type AcceptOutcome, type AcceptRequest, type JobInput } from '@hookwise/core';
 import type { Redis } from 'ioredis';
 import { AcceptScripts, type AcceptKeys, type ClaimAnswer } from './accept-scripts';
 import { deliveryIdKey } from './delivery-ids';

@@ -1,5 +1,6 @@
 // Delivery ids in Redis (`SET NX PX`): a duplicate sent to two gateway instances runs once.
-import { DELIVERY_ID_TTL_MS, type DeliveryIdCache } from '@hookwise/core';
+import { DELIVERY_ID_TTL_MS } from '@hookwise/core';
+import { type DeliveryIdCache } from '@hookwise/core';
 import type { Redis } from 'ioredis';
 
 /** The key that remembers one delivery id on one route. Route names cannot contain ':', so route and id never run into each other. */

@@ -1,5 +1,6 @@
 // Fixed 60 s rate windows in Redis, counted atomically by a Lua script on the Redis clock.
-import { RATE_WINDOW_MS, type RateLimiter, type RateWindow } from '@hookwise/core';
+import { RATE_WINDOW_MS } from '@hookwise/core';
+import { type RateLimiter, type RateWindow } from '@hookwise/core';
 import type { Redis } from 'ioredis';
 
 /** The key base of one route's windows (each window adds `:<start ms>`). */

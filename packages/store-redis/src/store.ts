@@ -1,11 +1,19 @@
 // Assembles the Redis store: several gateway instances on one Redis act as one.
-import { HookwiseError, type HookwiseConfig, type Store } from '@hookwise/core';
+import { HookwiseError, type Store, type StoreConfig } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { RedisAcceptor, type RedisAcceptOptions } from './acceptor';
 import { connectRedis, redactRedisUrl } from './connection';
 import { RedisDeliveryIdCache } from './delivery-ids';
 import { RedisJobQueue, type RedisJobQueueOptions } from './job-queue';
 import { RedisRateLimiter } from './rate-limiter';
+
+/** The `store:` block for this backend. */
+export interface RedisStoreConfig extends StoreConfig {
+  /** e.g. redis://127.0.0.1:6379 */
+  url?: string;
+  /** Key prefix. */
+  prefix?: string;
+}
 
 export const DEFAULT_PREFIX = 'hookwise';
 
@@ -41,7 +49,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 }
 
 /** The entry point the server calls for `store.backend: redis`. */
-export async function createStore(options: { config: HookwiseConfig['store']; configDir: string; logger: Logger }): Promise<Store> {
+export async function createStore(options: { config: RedisStoreConfig; configDir: string; logger: Logger }): Promise<Store> {
   const { url, prefix } = options.config;
   if (!url) throw new HookwiseError('HW_E_STORE', 'store.backend is redis but store.url is not set: set it to e.g. redis://127.0.0.1:6379 (a password goes in the URL or ${REDIS_URL})');
   const store = await openRedisStore({ url, prefix });

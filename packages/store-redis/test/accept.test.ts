@@ -1,6 +1,7 @@
 // The Redis store's accept on a real redis-server: a gateway that dies between the delivery-id claim and the
 // stored job never makes the sender's retry a duplicate, and duplicates still run once across gateways.
-import { DELIVERY_ID_TTL_MS, type AcceptRequest } from '@hookwise/core';
+import { DELIVERY_ID_TTL_MS } from '@hookwise/core';
+import { type AcceptRequest } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
 import type { RedisStore } from '../src';
 import { connectionOf, eventually, sleep, useRedisFixture } from './redis-fixture';

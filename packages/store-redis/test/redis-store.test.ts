@@ -1,4 +1,4 @@
-import { createLogger } from '@hookwise/core';
+import { createLogger } from '@hookwise/gateway';
 import { freePort, jobInput } from '@hookwise/testing';
 import { createStore, redactRedisUrl, type RedisStore, type RedisStoreOptions } from '../src';
 import { connectionOf, sleep, useRedisFixture } from './redis-fixture';

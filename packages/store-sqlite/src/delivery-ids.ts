@@ -1,5 +1,6 @@
 // Delivery ids in SQLite: remembered per route for an hour, so duplicates are caught across restarts.
-import { DELIVERY_ID_TTL_MS, type DeliveryIdCache } from '@hookwise/core';
+import { DELIVERY_ID_TTL_MS } from '@hookwise/core';
+import { type DeliveryIdCache } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { WriteBatch } from './write-batch';
 

@@ -1,5 +1,6 @@
 // Fixed 60 s rate windows in SQLite, one row per route; shared by every process using the file.
-import { RATE_WINDOW_MS, type RateLimiter, type RateWindow } from '@hookwise/core';
+import { RATE_WINDOW_MS } from '@hookwise/core';
+import { type RateLimiter, type RateWindow } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { WriteBatch } from './write-batch';
 

@@ -1,7 +1,7 @@
 // Opens the SQLite file (WAL, full sync) and assembles the store the gateway uses by default.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { HookwiseError, errorMessage, type AcceptOutcome, type AcceptRequest, type HookwiseConfig, type Store } from '@hookwise/core';
+import { HookwiseError, errorMessage, type AcceptOutcome, type AcceptRequest, type Store, type StoreConfig } from '@hookwise/core';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
@@ -11,6 +11,13 @@ import { SqliteJobQueue } from './job-queue';
 import { SqliteRateLimiter } from './rate-limiter';
 import { SCHEMA_VERSION, migrate } from './schema';
 import { WriteBatch } from './write-batch';
+
+/** The `store:` block for this backend. */
+export interface SqliteStoreConfig extends StoreConfig {
+  /** SQLite file, relative to the config dir (default hookwise.sqlite). */
+  path?: string;
+  synchronous?: 'normal' | 'full';
+}
 
 export const DEFAULT_FILE = 'hookwise.sqlite';
 
@@ -54,7 +61,7 @@ export interface SqliteStore extends Store {
 }
 
 /** The file the config points at: `store.path` relative to the config dir, default `<configDir>/hookwise.sqlite`. */
-export function resolveStoreFile(config: Pick<HookwiseConfig['store'], 'path'>, configDir: string): string {
+export function resolveStoreFile(config: Pick<SqliteStoreConfig, 'path'>, configDir: string): string {
   return path.resolve(configDir, config.path ?? DEFAULT_FILE);
 }
 
@@ -157,7 +164,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 }
 
 /** The entry point the server calls for `store.backend: sqlite`. */
-export async function createStore(options: { config: HookwiseConfig['store']; configDir: string; logger: Logger }): Promise<Store> {
+export async function createStore(options: { config: SqliteStoreConfig; configDir: string; logger: Logger }): Promise<Store> {
   const file = resolveStoreFile(options.config, options.configDir);
   const store = openSqliteStore({ file, logger: options.logger, synchronous: options.config.synchronous });
   options.logger.debug?.(`SQLite store at ${file}`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '@hookwise/core';
+import { createLogger } from '@hookwise/gateway';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';

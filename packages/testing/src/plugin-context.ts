@@ -2,7 +2,8 @@
 // registers with ctx.redact(), without the gateway's own scrubbing unless asked (so tests prove the plugin
 // keeps secrets out of its output by itself).
 import { Writable } from 'node:stream';
-import { createLogger, isHookwiseError, Redactor, type DeliverOptions, type DeliveryMessage, type HookwiseError, type PluginContext } from '@hookwise/core';
+import { createLogger, Redactor } from '@hookwise/gateway';
+import { isHookwiseError, type DeliverOptions, type DeliveryMessage, type HookwiseError, type PluginContext } from '@hookwise/core';
 
 export interface TestPluginContext {
   ctx: PluginContext;

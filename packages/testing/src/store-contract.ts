@@ -1,6 +1,7 @@
 // Contract tests for Store backends (delivery ids, rate windows, job queue); framework-neutral, node:assert.
 import assert from 'node:assert/strict';
-import { SequentialAcceptor, type AcceptOutcome, type AcceptRequest, type Job, type JobInput, type Store } from '@hookwise/core';
+import { SequentialAcceptor } from '@hookwise/gateway';
+import { type AcceptOutcome, type AcceptRequest, type Job, type JobInput, type Store } from '@hookwise/core';
 
 export interface StoreContractCase {
   name: string;

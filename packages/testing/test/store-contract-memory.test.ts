@@ -1,4 +1,4 @@
-import { createMemoryStore } from '@hookwise/core';
+import { createMemoryStore } from '@hookwise/gateway';
 import { storeContractCases } from '../src/store-contract';
 
 describe('memory store contract', () => {

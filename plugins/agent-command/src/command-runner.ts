@@ -1,6 +1,7 @@
 // The `command` agent runner: runs an agent CLI per task, prompt on stdin or in argv, stdout is the answer.
 import { delimiter, isAbsolute, resolve } from 'node:path';
-import { HookwiseError, errorMessage, runProcess, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
+import { HookwiseError, errorMessage, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
+import { runProcess } from '@hookwise/kit';
 import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
 

@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createLogger, formatSkills, PluginRegistry, Redactor, type AgentTask, type PluginContext } from '@hookwise/core';
+import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
+import { formatSkills } from '@hookwise/kit';
+import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { createCommandRunner, SKILLS_SEPARATOR, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
 
 let dir: string;

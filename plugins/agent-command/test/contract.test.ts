@@ -1,5 +1,5 @@
 // The agent runner contract from @hookwise/testing, with real child processes (node itself as the agent CLI).
-import { PluginRegistry } from '@hookwise/core';
+import { PluginRegistry } from '@hookwise/gateway';
 import { describeAgentRunnerContract } from '@hookwise/testing';
 import plugin, { createCommandRunner, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
 

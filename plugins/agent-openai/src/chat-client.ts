@@ -1,6 +1,6 @@
 // Sends Chat Completions requests with a per-request timeout, retrying 429/5xx/network errors as the server asks.
 import { HookwiseError, errorMessage } from '@hookwise/core';
-import type { Logger } from 'winston';
+import type { PluginLogger as Logger } from '@hookwise/core';
 import type { ChatErrorBody, ChatRequest, ChatResponse } from './chat-wire';
 import { retryAfterMs } from './retry-after';
 

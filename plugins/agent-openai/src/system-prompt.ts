@@ -1,5 +1,6 @@
 // The system message: what the agent is, the untrusted-input warning, the terminal tool's rules, then the skills.
-import { UNTRUSTED_INPUT_NOTE, formatSkills, type Skill } from '@hookwise/core';
+import { UNTRUSTED_INPUT_NOTE, formatSkills } from '@hookwise/kit';
+import { type Skill } from '@hookwise/core';
 
 export interface SystemPromptTools {
   terminal?: { cwd: string; timeoutSeconds: number; maxOutputBytes: number; allow?: readonly string[] };

@@ -1,5 +1,6 @@
 // The `terminal` function tool: one shell command per call, run with a timeout, an output cap and an optional allowlist.
-import { errorMessage, runProcess } from '@hookwise/core';
+import { errorMessage } from '@hookwise/core';
+import { runProcess } from '@hookwise/kit';
 import type { FunctionTool } from './chat-wire';
 
 export const TERMINAL_TOOL_NAME = 'terminal';

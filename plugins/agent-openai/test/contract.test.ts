@@ -1,5 +1,5 @@
 // The agent runner contract from @hookwise/testing, against the kit's local stand-in for a Chat Completions API.
-import { PluginRegistry } from '@hookwise/core';
+import { PluginRegistry } from '@hookwise/gateway';
 import { describeAgentRunnerContract } from '@hookwise/testing';
 import plugin, { createOpenAIRunner, type OpenAIRunnerOptions } from '@hookwise/plugin-agent-openai';
 

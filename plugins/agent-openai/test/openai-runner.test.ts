@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createLogger, PluginRegistry, Redactor, UNTRUSTED_INPUT_NOTE, type AgentTask, type PluginContext } from '@hookwise/core';
+import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
+import { UNTRUSTED_INPUT_NOTE } from '@hookwise/kit';
+import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { createOpenAIRunner, retryAfterMs, terminalToolDefinition, type OpenAIRunnerOptions } from '@hookwise/plugin-agent-openai';
 import { completion, startChatServer, type ChatServer } from './chat-server';
 

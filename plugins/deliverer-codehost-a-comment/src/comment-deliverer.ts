@@ -2,7 +2,7 @@
 // (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
 // comment limit, and turning the CLI's failures into errors that say what to do.
 import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
-import { chunkText } from '@hookwise/platform-kit';
+import { chunkText } from '@hookwise/kit';
 import { runCli, type CliResult } from './cli-run';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 

@@ -1,16 +1,7 @@
 // platform_01: the Telegram Bot API. sendMessage per chunk (4096 characters), forum topics through
 // message_thread_id, getMe as the start() check. Answers are sent as plain text (no parse_mode): agent
 // markdown would otherwise have to be escaped for MarkdownV2 and a stray character fails the whole message.
-import {
-  classifyHttpStatus,
-  definePlatform,
-  extraValue,
-  joinUrl,
-  platformOptionsSchema,
-  type HttpResponse,
-  type PlatformFailure,
-  type PlatformOptions,
-} from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface BotApiOptions extends PlatformOptions {
   token: string;

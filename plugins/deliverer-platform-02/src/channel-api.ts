@@ -1,7 +1,7 @@
 // platform_02: Discord. Either a bot token (POST /api/v10/channels/{id}/messages, `Authorization: Bot`)
 // or a channel webhook URL (no target needed). 2000 characters per message; mentions in agent text are
 // never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a server.
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface ChannelApiOptions extends PlatformOptions {
   api_base: string;

@@ -1,6 +1,6 @@
 // platform_03: Slack. Either a bot token (chat.postMessage, `{channel, text}`; HTTP 200 with `ok:false` is
 // an error) or an incoming-webhook URL (posts to the channel it was created for; answers "ok" as text).
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface WorkspaceApiOptions extends PlatformOptions {
   api_base: string;

@@ -1,7 +1,7 @@
 // platform_04: Signal through the signal-cli daemon's HTTP JSON-RPC endpoint (`signal-cli -a <account>
 // daemon --http=127.0.0.1:8080`): POST /api/v1/rpc, method `send` with `account` and `recipient`, or
 // `groupId` for targets written `group:<id>`. GET /api/v1/check is the start() check.
-import { definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface JsonRpcDaemonOptions extends PlatformOptions {
   api_base: string;

@@ -1,7 +1,7 @@
 // platform_05: SMS through Twilio Programmable Messaging. Form-encoded From/To/Body with HTTP Basic auth
 // (Account SID + Auth Token) to the Messages resource; markdown is stripped (SMS shows it literally) and
 // answers are split at Twilio's 1600-character body limit.
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface SmsGatewayOptions extends PlatformOptions {
   api_base: string;

@@ -1,16 +1,7 @@
 // platform_06: the WhatsApp Business Cloud API (Graph API). One text message per chunk to
 // /{version}/{phone_number_id}/messages; Graph errors are read by their `code`, because WhatsApp answers
 // most failures with HTTP 400 and the code is what says "wait", "fix the token" or "outside the 24-hour window".
-import {
-  classifyHttpStatus,
-  definePlatform,
-  joinUrl,
-  platformOptionsSchema,
-  retryAfterFromHeaders,
-  type HttpResponse,
-  type PlatformFailure,
-  type PlatformOptions,
-} from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface CloudApiOptions extends PlatformOptions {
   api_base: string;

@@ -2,19 +2,7 @@
 // rendered to org.matrix.custom.html) sent with PUT .../send/m.room.message/{txnId}; the transaction id is
 // derived from route, delivery id and chunk index, so the homeserver drops a retried chunk it already has.
 import { HookwiseError } from '@hookwise/core';
-import {
-  classifyHttpStatus,
-  definePlatform,
-  deliveryKey,
-  joinUrl,
-  markdownToHtml,
-  platformOptionsSchema,
-  retryAfterFromHeaders,
-  type HttpResponse,
-  type OutgoingChunk,
-  type PlatformFailure,
-  type PlatformOptions,
-} from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, deliveryKey, joinUrl, markdownToHtml, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface ClientServerOptions extends PlatformOptions {
   /** The homeserver's client-server API base, e.g. https://matrix.example.org. */

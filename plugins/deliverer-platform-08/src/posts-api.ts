@@ -1,15 +1,6 @@
 // platform_08: Mattermost REST API v4. One post per chunk (POST /api/v4/posts), optionally as a reply in a
 // thread (root_id); Mattermost renders markdown itself, so answers go out as written.
-import {
-  classifyHttpStatus,
-  definePlatform,
-  extraValue,
-  joinUrl,
-  platformOptionsSchema,
-  type HttpResponse,
-  type PlatformFailure,
-  type PlatformOptions,
-} from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface PostsApiOptions extends PlatformOptions {
   /** The Mattermost server, e.g. https://chat.example.com. */

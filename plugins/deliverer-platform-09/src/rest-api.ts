@@ -2,20 +2,7 @@
 // (shown in the HA sidebar); with `notify.<service>` it goes through that notify service (mobile app push,
 // a chat integration, ...). Both are service calls: POST /api/services/<domain>/<service>.
 import { HookwiseError } from '@hookwise/core';
-import {
-  classifyHttpStatus,
-  definePlatform,
-  deliveryKey,
-  extraValue,
-  joinUrl,
-  platformOptionsSchema,
-  renderChunkTemplate,
-  type HttpRequest,
-  type HttpResponse,
-  type OutgoingChunk,
-  type PlatformFailure,
-  type PlatformOptions,
-} from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, deliveryKey, extraValue, joinUrl, platformOptionsSchema, renderChunkTemplate, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface RestApiOptions extends PlatformOptions {
   /** The Home Assistant URL, e.g. http://homeassistant.local:8123. */

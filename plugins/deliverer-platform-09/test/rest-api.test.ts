@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import { deliveryKey } from '@hookwise/platform-kit';
+import { deliveryKey } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { restApiPlatform, type RestApiOptions } from '@hookwise/plugin-deliverer-platform-09';
 

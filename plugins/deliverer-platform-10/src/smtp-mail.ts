@@ -2,18 +2,7 @@
 // markdown as text/plain, rendered HTML as text/html); only answers beyond MESSAGE_LIMIT are split into
 // several mails. TLS: `secure` for implicit TLS (port 465), otherwise STARTTLS whenever the server offers it.
 import { isHookwiseError } from '@hookwise/core';
-import {
-  definePlatform,
-  deliveryKey,
-  extraValue,
-  failureToError,
-  markdownToHtml,
-  platformOptionsSchema,
-  renderChunkTemplate,
-  type OutgoingChunk,
-  type PlatformOptions,
-  type PlatformRuntime,
-} from '@hookwise/platform-kit';
+import { definePlatform, deliveryKey, extraValue, failureToError, markdownToHtml, platformOptionsSchema, renderChunkTemplate, type OutgoingChunk, type PlatformOptions, type PlatformRuntime } from '@hookwise/kit';
 import { classifySmtpError, type SmtpError } from './smtp-failure';
 
 export interface SmtpMailOptions extends PlatformOptions {

@@ -2,7 +2,7 @@
 // `{msgtype:"text", text:{content}}` or `{msgtype:"markdown", markdown:{title, text}}`; the optional signing
 // secret adds `timestamp` (ms) and `sign` to the query. The robot is its own target: it posts to its group.
 import { createHmac } from 'node:crypto';
-import { checkErrorCode, definePlatform, joinUrl, markdownToPlainText, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { checkErrorCode, definePlatform, joinUrl, markdownToPlainText, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface CustomRobotOptions extends PlatformOptions {
   api_base: string;

@@ -3,7 +3,7 @@
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
 // Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.
 import { createHash, createHmac } from 'node:crypto';
-import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface OpenPlatformOptions extends PlatformOptions {
   api_base: string;

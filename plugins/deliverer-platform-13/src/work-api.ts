@@ -3,7 +3,7 @@
 // `user:<userid>` (`party:<id>`, `tag:<id>`). Or a group robot: `webhook/send?key=...`. HTTP 200 with
 // `{errcode, errmsg}`; text messages are limited to 2048 bytes.
 import { HookwiseError } from '@hookwise/core';
-import { checkErrorCode, definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { checkErrorCode, definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface WorkApiOptions extends PlatformOptions {
   api_base: string;

@@ -1,7 +1,7 @@
 // platform_14: WeChat Official Account customer-service messages. An access token from app_id/app_secret
 // (`/cgi-bin/token`), then `POST /cgi-bin/message/custom/send?access_token=...` with
 // `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.
-import { checkErrorCode, definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/platform-kit';
+import { checkErrorCode, definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface OfficialAccountOptions extends PlatformOptions {
   api_base: string;

@@ -2,7 +2,7 @@
 // with `{chatGuid, tempGuid, message, method?}`; answers `{status, message, data, error?}`. The password rides
 // in the query string, so it is registered as a secret and never shown.
 import { createHash } from 'node:crypto';
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/platform-kit';
+import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
 
 export interface ServerApiOptions extends PlatformOptions {
   api_base: string;

@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import type { HttpResponse } from '@hookwise/platform-kit';
+import type { HttpResponse } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer, type ScriptedReply } from '@hookwise/testing';
 import plugin, { checkServerResponse, serverApiPlatform, tempGuid, type ServerApiOptions } from '@hookwise/plugin-deliverer-platform-15';
 

@@ -1,5 +1,6 @@
 // Code host A: `X-CodeHostA-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`.
-import { definePlugin, verifyHexHmacHeader, type Verifier } from '@hookwise/core';
+import { definePlugin, type Verifier } from '@hookwise/core';
+import { verifyHexHmacHeader } from '@hookwise/kit';
 
 export const HEADER = 'x-codehosta-signature-256';
 

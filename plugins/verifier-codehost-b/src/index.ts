@@ -1,5 +1,6 @@
 // Code host B: `X-CodeHostB-Token` carries the secret itself (not an HMAC); compared in constant time.
-import { constantTimeEqual, definePlugin, headerValue, type Verifier } from '@hookwise/core';
+import { constantTimeEqual } from '@hookwise/kit';
+import { definePlugin, headerValue, type Verifier } from '@hookwise/core';
 
 export const HEADER = 'x-codehostb-token';
 

@@ -1,5 +1,6 @@
 // Generic senders: `X-Webhook-Signature: <hex HMAC-SHA256 of the raw body>`.
-import { definePlugin, verifyHexHmacHeader, type Verifier } from '@hookwise/core';
+import { definePlugin, type Verifier } from '@hookwise/core';
+import { verifyHexHmacHeader } from '@hookwise/kit';
 
 export const HEADER = 'x-webhook-signature';
 

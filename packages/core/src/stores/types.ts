@@ -1,4 +1,17 @@
-// Store interfaces the pipeline and the workers depend on; backends: memory (here), sqlite, redis.
+// Store interfaces the pipeline and the workers depend on; backends are `store` plugins (memory, sqlite, redis, yours).
+
+/** How long a delivery id is remembered per route (SPEC: 1 hour). */
+export const DELIVERY_ID_TTL_MS = 60 * 60 * 1000;
+/** The rate limit's fixed window. */
+export const RATE_WINDOW_MS = 60 * 1000;
+
+/** The `store:` block of config.yaml: the backend's id plus its own options (validated by its optionsSchema). */
+export interface StoreConfig {
+  backend: string;
+  max_pending: number;
+  lease_seconds?: number;
+  [option: string]: unknown;
+}
 
 /** Remembers delivery ids per route so that a repeated delivery runs once. */
 export interface DeliveryIdCache {

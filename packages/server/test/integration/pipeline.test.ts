@@ -1,7 +1,7 @@
 // SPEC 4.1, 6 and 7 over a real HTTP connection to the real host: status codes, bodies and log text.
 import { request } from 'node:http';
 import { codehostAFixture, signCodehostA, signGeneric, startTestGateway, type CodehostAFixture, type TestGateway } from '@hookwise/testing';
-import { toRoute, type Route, type RouteSource } from '@hookwise/core';
+import { toRoute, type Route, type RouteSource } from '@hookwise/gateway';
 
 const fixture = (file: string) => codehostAFixture(file.replace(/\.json$/, '') as CodehostAFixture);
 const SECRET = 'it-is-a-test-secret-0123456789';

@@ -1,7 +1,7 @@
 // `hookwise gateway setup`: enables the webhook adapter and sets the port and the global HMAC secret.
 import { createInterface } from 'node:readline/promises';
 import { Command, Flags } from '@oclif/core';
-import { DEFAULT_PORT, readDotenv } from '@hookwise/core';
+import { DEFAULT_PORT, readDotenv } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { applySetup, generateSecret, readExistingSettings } from '../../setup-config';
 

@@ -1,7 +1,7 @@
 // `hookwise plugins list`: the plugins a gateway with this config would load, from their package manifests only.
 import { Command } from '@oclif/core';
 import { dirname } from 'node:path';
-import { loadConfig } from '@hookwise/core';
+import { loadConfig } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
 import { renderTable } from '../../text-table';

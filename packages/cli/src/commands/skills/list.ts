@@ -1,6 +1,6 @@
 // `hookwise skills list`: the skills a route can name, from <config_dir>/skills, skills.dirs and the built-ins.
 import { Command } from '@oclif/core';
-import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig } from '@hookwise/core';
+import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig } from '@hookwise/gateway';
 import { dirname, resolve } from 'node:path';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { renderTable } from '../../text-table';

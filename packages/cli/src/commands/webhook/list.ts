@@ -1,6 +1,6 @@
 // `hookwise webhook list`: the dynamic subscriptions, whether each one is active, and their URLs (never secrets).
 import { Command } from '@oclif/core';
-import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/core';
+import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { renderTable } from '../../text-table';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';

@@ -1,6 +1,7 @@
 // `hookwise webhook remove <name>`: deletes a dynamic subscription; the running gateway answers 404 for it next.
 import { Args, Command } from '@oclif/core';
-import { HookwiseError, loadConfig, staticRoutes, updateSubscriptions } from '@hookwise/core';
+import { HookwiseError } from '@hookwise/core';
+import { loadConfig, staticRoutes, updateSubscriptions } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 
 export default class WebhookRemove extends Command {

@@ -1,6 +1,7 @@
 // `hookwise webhook subscribe <name>`: creates or updates a dynamic subscription and prints its URL and secret.
 import { Args, Command, Flags } from '@oclif/core';
-import { HookwiseConfigError, invalidRouteNameMessage, isValidRouteName, toRoute, updateSubscriptions } from '@hookwise/core';
+import { HookwiseConfigError } from '@hookwise/core';
+import { invalidRouteNameMessage, isValidRouteName, toRoute, updateSubscriptions } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';

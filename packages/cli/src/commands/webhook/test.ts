@@ -1,6 +1,6 @@
 // `hookwise webhook test <name>`: sends a signed test event to the running gateway and prints its answer.
 import { Args, Command, Flags } from '@oclif/core';
-import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig } from '@hookwise/core';
+import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { buildTestEvent, parsePayloadFlag } from '../../test-event';
 import { localBaseUrl, webhookUrl } from '../../webhook-url';

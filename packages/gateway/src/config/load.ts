@@ -1,0 +1,111 @@
+// Finds, parses, expands and validates config.yaml; every problem names its key path.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ErrorObject } from 'ajv';
+import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { validateConfig } from '../generated/config-validator';
+import { expandEnv, parseBoolean, parseDotenv } from './env';
+import type { HookwiseConfig } from './schema';
+
+export const CONFIG_SEARCH_PLACES = ['config.yaml', 'config.yml', 'config.json'];
+
+export interface LoadedConfig {
+  config: HookwiseConfig;
+  configDir: string;
+  /** The file the config came from; undefined when the directory has none (defaults only). */
+  configFile?: string;
+  /** process.env merged over .env (real environment variables win). */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LoadConfigOptions {
+  configDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `$HOOKWISE_HOME`, else `~/.hookwise`. */
+export function resolveConfigDir(env: NodeJS.ProcessEnv = process.env, explicit?: string): string {
+  return resolve(explicit ?? (env.HOOKWISE_HOME || join(homedir(), '.hookwise')));
+}
+
+export function readDotenv(configDir: string): Record<string, string> {
+  const file = join(configDir, '.env');
+  return existsSync(file) ? parseDotenv(readFileSync(file, 'utf8')) : {};
+}
+
+function keyPath(error: ErrorObject): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+  return path || '(root)';
+}
+
+export function describeSchemaError(error: ErrorObject): string {
+  const at = keyPath(error);
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${at}: unknown key '${(error.params as { additionalProperty: string }).additionalProperty}'`;
+    case 'enum':
+      return `${at}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'type':
+      return `${at}: must be ${(error.params as { type: string }).type}`;
+    default:
+      return `${at}: ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** Validates a raw config object in place (defaults applied); throws HookwiseConfigError listing every problem. */
+export function validateConfigObject(raw: unknown, source = 'config'): HookwiseConfig {
+  const value = (raw ?? {}) as Record<string, unknown>;
+  // ajv's validator of configSchema, generated ahead of time (scripts/gen-validators.js): ajv is not loaded here.
+  if (!validateConfig(value)) {
+    const problems = [...new Set((validateConfig.errors ?? []).filter((e) => e.keyword !== 'anyOf').map(describeSchemaError))];
+    throw new HookwiseConfigError(problems, `${source} is not valid`);
+  }
+  return value as unknown as HookwiseConfig;
+}
+
+function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, problems: string[]): void {
+  const platforms = ((raw.platforms ??= {}) as Record<string, unknown>);
+  const webhook = ((platforms.webhook ??= {}) as Record<string, unknown>);
+  const extra = ((webhook.extra ??= {}) as Record<string, unknown>);
+  const enabled = parseBoolean(env.WEBHOOK_ENABLED);
+  if (enabled !== undefined) webhook.enabled = enabled;
+  if (env.WEBHOOK_PORT) {
+    const port = Number(env.WEBHOOK_PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`WEBHOOK_PORT: '${env.WEBHOOK_PORT}' is not a port number (0-65535)`);
+    else extra.port = port;
+  }
+  if (env.WEBHOOK_HOST) extra.host = env.WEBHOOK_HOST;
+  if (env.WEBHOOK_SECRET) extra.secret = env.WEBHOOK_SECRET;
+}
+
+/** Loads `<config_dir>/config.yaml` (or .yml/.json) with `.env`, `${VAR}` expansion and env overrides. */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const baseEnv = options.env ?? process.env;
+  const configDir = resolveConfigDir(baseEnv, options.configDir);
+  // Real environment variables win over .env, except empty ones: an exported-but-empty variable is taken as unset.
+  const env: NodeJS.ProcessEnv = readDotenv(configDir);
+  for (const [key, value] of Object.entries(baseEnv)) if (value !== '' || env[key] === undefined) env[key] = value;
+  // Required here, not at the top: importing @hookwise/core stays cheap for code that never loads a config.
+  const { cosmiconfigSync } = require('cosmiconfig') as typeof import('cosmiconfig');
+  const explorer = cosmiconfigSync('hookwise', { searchPlaces: CONFIG_SEARCH_PLACES, searchStrategy: 'none', cache: false });
+  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
+  try {
+    found = explorer.search(configDir);
+  } catch (err) {
+    throw new HookwiseConfigError([`${errorMessage(err)}`], `the config file in ${configDir} does not parse (fix the syntax error)`);
+  }
+  if (found && !found.isEmpty && (typeof found.config !== 'object' || Array.isArray(found.config) || found.config === null)) {
+    throw new HookwiseConfigError([`(root): must be a mapping of keys (platforms, agent, store, ...)`], `${found.filepath} is not valid`);
+  }
+  const problems: string[] = [];
+  const raw = expandEnv(found?.config ?? {}, env, problems) as Record<string, unknown>;
+  applyEnvOverrides(raw, env, problems);
+  if (problems.length) throw new HookwiseConfigError(problems, `${found?.filepath ?? configDir} is not valid`);
+  const config = validateConfigObject(raw, found?.filepath ?? 'config');
+  return { config, configDir, configFile: found?.filepath, env };
+}

@@ -1,0 +1,223 @@
+// The one JSON Schema of config.yaml (validated at startup, defaults applied) and of a subscription entry; docs are
+// generated from it. Their ajv validators are generated ahead of time (src/generated/*.ts, no ajv at run time):
+// after changing a schema, regenerate them with
+//   npm run build && node packages/gateway/scripts/gen-validators.js && npm run build
+// (test/validators.test.ts fails until then) and docs/configuration-reference.md with node scripts/config-reference.js.
+
+export const ROUTE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
+export const DEFAULT_PORT = 8644;
+export const DEFAULT_RATE_LIMIT = 30;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const stringList = { type: 'array', items: { type: 'string' } } as const;
+
+export const routeSchema = {
+  type: 'object',
+  description: 'A webhook route: POST /webhooks/<name>.',
+  additionalProperties: false,
+  properties: {
+    description: { type: 'string', description: 'What the route is for.' },
+    enabled: { type: 'boolean', default: true, description: 'A disabled route answers 404.' },
+    events: { ...stringList, description: 'Event types to accept; empty or unset accepts all.' },
+    secret: { type: 'string', description: 'Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification.' },
+    prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
+    skills: { ...stringList, description: 'Skills loaded for the agent run.' },
+    deliver: { type: 'string', default: 'log', description: 'Deliverer id: log, codehost_a_comment, platform_01..platform_15 or a plugin id.' },
+    deliver_extra: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+      description: 'Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates.',
+    },
+    agent: {
+      type: 'object',
+      description: 'Overrides the global agent block for this route (runner and its options).',
+      properties: { runner: { type: 'string' } },
+    },
+  },
+} as const;
+
+/** One entry of webhook_subscriptions.json: the route schema plus its timestamps; no defaults are applied (toRoute does that). */
+export const subscriptionEntrySchema = {
+  ...routeSchema,
+  properties: {
+    ...routeSchema.properties,
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+} as const;
+
+export const configSchema = {
+  $id: 'https://hookwise.dev/schema/config.json',
+  title: 'Hookwise config.yaml',
+  type: 'object',
+  additionalProperties: false,
+  default: {},
+  properties: {
+    platforms: {
+      type: 'object',
+      default: {},
+      description: 'The webhook adapter and the delivery platforms, by id.',
+      properties: {
+        webhook: {
+          type: 'object',
+          default: {},
+          additionalProperties: false,
+          properties: {
+            enabled: { type: 'boolean', default: false, description: 'Enables the webhook adapter (env WEBHOOK_ENABLED).' },
+            extra: {
+              type: 'object',
+              default: {},
+              additionalProperties: false,
+              properties: {
+                host: { type: 'string', default: '0.0.0.0', description: 'Interface to bind (env WEBHOOK_HOST).' },
+                port: { type: 'integer', minimum: 0, maximum: 65535, default: DEFAULT_PORT, description: 'HTTP port (env WEBHOOK_PORT).' },
+                secret: { type: 'string', description: 'Global fallback secret (env WEBHOOK_SECRET).' },
+                rate_limit: { type: 'integer', minimum: 1, default: DEFAULT_RATE_LIMIT, description: 'Requests per minute per route (fixed window).' },
+                max_body_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_BODY_BYTES, description: 'Largest accepted body in bytes.' },
+                public_url: { type: 'string', description: 'Base URL printed for subscriptions, when the gateway sits behind a proxy.' },
+                shutdown_timeout_seconds: {
+                  type: 'number',
+                  minimum: 0,
+                  default: 10,
+                  description: 'On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start.',
+                },
+                routes: { type: 'object', default: {}, additionalProperties: routeSchema, description: 'Static routes by name.' },
+              },
+            },
+          },
+        },
+      },
+      additionalProperties: {
+        type: 'object',
+        description: 'A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).',
+        properties: {
+          enabled: { type: 'boolean', default: false },
+          home_channel: { type: ['string', 'number'] },
+          api_base: { type: 'string' },
+        },
+      },
+    },
+    agent: {
+      type: 'object',
+      default: {},
+      description: 'The agent runner and its options.',
+      properties: {
+        runner: { type: 'string', default: 'echo', description: 'echo, command, openai or a plugin id.' },
+        timeout_seconds: { type: 'number', exclusiveMinimum: 0, default: 300, description: 'A run longer than this is aborted and retried.' },
+        concurrency: { type: 'integer', minimum: 1, default: 2, description: 'Simultaneous agent runs.' },
+      },
+    },
+    retry: {
+      type: 'object',
+      default: {},
+      additionalProperties: false,
+      description: 'Retries of failed agent runs and deliveries (exponential backoff with jitter).',
+      properties: {
+        max_attempts: { type: 'integer', minimum: 1, default: 5, description: 'Attempts per step before the job becomes a dead letter.' },
+        base_delay_seconds: { type: 'number', minimum: 0, default: 2, description: 'Delay before the first retry; doubles each time.' },
+        max_delay_seconds: { type: 'number', minimum: 0, default: 600, description: 'Longest delay between retries.' },
+      },
+    },
+    store: {
+      type: 'object',
+      default: {},
+      additionalProperties: false,
+      description: 'Where delivery ids, rate-limit windows and jobs live.',
+      properties: {
+        backend: { type: 'string', default: 'sqlite', description: 'sqlite (default, a file in the config dir), memory (lost on restart) or redis.' },
+        path: { type: 'string', description: 'SQLite file (relative to the config dir).' },
+        url: { type: 'string', description: 'Redis URL, e.g. redis://127.0.0.1:6379.' },
+        max_pending: { type: 'integer', minimum: 1, default: 10000, description: 'Above this many pending jobs new events get 503.' },
+        prefix: { type: 'string', description: 'Key prefix (redis).' },
+        synchronous: {
+          type: 'string',
+          enum: ['normal', 'full'],
+          default: 'normal',
+          description:
+            'SQLite durability. normal: an accepted event survives a crash or kill of the gateway (WAL, no fsync per commit). full: it also survives a power loss, at one fsync per grouped commit.',
+        },
+        lease_seconds: {
+          type: 'number',
+          minimum: 1,
+          default: 30,
+          description: 'How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway\'s jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis).',
+        },
+      },
+    },
+    log: {
+      type: 'object',
+      default: {},
+      additionalProperties: false,
+      properties: {
+        level: { type: 'string', enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
+        format: { type: 'string', enum: ['pretty', 'json'], default: 'pretty' },
+      },
+    },
+    skills: {
+      type: 'object',
+      default: {},
+      additionalProperties: false,
+      properties: { dirs: { ...stringList, description: 'Extra skill directories (relative to the config dir).' } },
+    },
+    plugins: {
+      type: 'array',
+      default: [],
+      description: 'Third-party plugins: package names, short names, relative paths, or [name, options].',
+      items: {
+        anyOf: [
+          { type: 'string' },
+          { type: 'array', minItems: 1, maxItems: 2, items: [{ type: 'string' }, { type: 'object' }] },
+        ],
+      },
+    },
+  },
+} as const;
+
+export interface RouteConfig {
+  description?: string;
+  enabled?: boolean;
+  events?: string[];
+  secret?: string;
+  prompt?: string;
+  skills?: string[];
+  deliver?: string;
+  deliver_extra?: Record<string, string | number | boolean>;
+  agent?: { runner?: string; [key: string]: unknown };
+}
+
+export interface PlatformConfig {
+  enabled?: boolean;
+  home_channel?: string | number;
+  api_base?: string;
+  [key: string]: unknown;
+}
+
+export type PluginSpec = string | [string, Record<string, unknown>?];
+
+export interface WebhookAdapterConfig {
+  enabled: boolean;
+  extra: {
+    host: string;
+    port: number;
+    secret?: string;
+    rate_limit: number;
+    max_body_bytes: number;
+    public_url?: string;
+    shutdown_timeout_seconds?: number;
+    routes: Record<string, RouteConfig>;
+  };
+}
+
+export interface HookwiseConfig {
+  platforms: {
+    webhook: WebhookAdapterConfig;
+    [platform: string]: PlatformConfig | WebhookAdapterConfig;
+  };
+  agent: { runner: string; timeout_seconds: number; concurrency: number; [key: string]: unknown };
+  retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
+  store: { backend: string; path?: string; url?: string; max_pending: number; prefix?: string; lease_seconds?: number; synchronous?: 'normal' | 'full' };
+  log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json' };
+  skills: { dirs?: string[] };
+  plugins: PluginSpec[];
+}

@@ -1,0 +1,267 @@
+// Assembles a gateway from a loaded config: plugins, route table, stores, pipeline and workers. Used by the
+// Express host, by tests and by apps that embed Hookwise.
+import { isIP } from 'node:net';
+import type { Logger } from 'winston';
+import type { AgentRunner, Deliverer, Skill } from '@hookwise/core';
+import { builtinPlugin } from './builtins';
+import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
+import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
+import type { LoadedPlugin } from './loader';
+import { Redactor, createLogger } from './logger';
+import { createWebhookHandler } from './node-handler';
+import { WebhookPipeline, type NamedVerifier } from './pipeline';
+import { PluginRegistry, type CreateContext } from './registry';
+import { RouteTable, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes';
+import type { SkillLibrary } from './skills';
+import { createMemoryStore } from './stores/memory';
+import type { Store } from '@hookwise/core';
+import { WorkerPool } from './worker';
+
+export interface GatewayOptions {
+  config: HookwiseConfig;
+  configDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Plugins to register besides the built-ins (log deliverer, echo agent). */
+  plugins?: LoadedPlugin[];
+  store?: Store;
+  logger?: Logger;
+  redactor?: Redactor;
+  /** Dynamic routes (the subscriptions file). */
+  routeSource?: RouteSource;
+  skills?: SkillLibrary;
+  /** Worker tuning for tests. */
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency']);
+
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+function agentOptions(block: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(block).filter(([k]) => !AGENT_KEYS_NOT_OPTIONS.has(k)));
+}
+
+function platformOptions(platform: PlatformConfig | undefined): Record<string, unknown> {
+  const { enabled: _enabled, ...rest } = platform ?? {};
+  return rest;
+}
+
+export class Gateway {
+  readonly registry: PluginRegistry;
+  readonly routes: RouteTable;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly redactor: Redactor;
+  readonly pipeline: WebhookPipeline;
+  readonly workers: WorkerPool;
+  readonly handler: ReturnType<typeof createWebhookHandler>;
+  private readonly shutdown = new AbortController();
+  private readonly deliverers = new Map<string, Promise<Deliverer>>();
+  private readonly agents = new Map<string, Promise<AgentRunner>>();
+  private verifiers: NamedVerifier[] = [];
+  private shuttingDown = false;
+
+  constructor(readonly options: GatewayOptions) {
+    const { config } = options;
+    this.redactor = options.redactor ?? new Redactor();
+    this.logger = options.logger ?? createLogger({ level: config.log.level, format: config.log.format, redactor: this.redactor });
+    this.registry = new PluginRegistry([{ plugin: builtinPlugin, source: '@hookwise/core', options: {} }, ...(options.plugins ?? [])]);
+    this.store = options.store ?? createMemoryStore();
+    this.routes = new RouteTable(staticRoutes(config), options.routeSource);
+    const extra = config.platforms.webhook.extra;
+    this.redactor.add(extra.secret);
+    for (const route of this.routes.staticRoutes()) if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+    // Subscriptions get the same checks as static routes, and their secrets join the redaction as they are read.
+    options.routeSource?.setCheck?.((route) => {
+      if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+      return this.routeProblems(route);
+    });
+    this.pipeline = new WebhookPipeline({
+      routes: this.routes,
+      verifiers: this.verifiers,
+      store: this.store,
+      limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
+      logger: this.logger,
+      isShuttingDown: () => this.shuttingDown,
+    });
+    this.workers = new WorkerPool({
+      jobs: this.store.jobs,
+      routes: this.routes,
+      agentFor: (route) => this.agentFor(route),
+      delivererFor: (route) => this.delivererFor(route),
+      skillsFor: (route) => this.skillsFor(route),
+      retry: {
+        maxAttempts: config.retry.max_attempts,
+        baseDelayMs: config.retry.base_delay_seconds * 1000,
+        maxDelayMs: config.retry.max_delay_seconds * 1000,
+      },
+      concurrency: config.agent.concurrency,
+      agentTimeoutMs: config.agent.timeout_seconds * 1000,
+      logger: this.logger,
+      leaseMs: options.leaseMs,
+      pollMs: options.pollMs,
+    });
+    this.handler = createWebhookHandler(this.pipeline, this.logger);
+  }
+
+  get config(): HookwiseConfig {
+    return this.options.config;
+  }
+
+  private platform(id: string): PlatformConfig | undefined {
+    return this.config.platforms[id] as PlatformConfig | undefined;
+  }
+
+  private createContext(): CreateContext {
+    return {
+      logger: this.logger,
+      configDir: this.options.configDir,
+      env: this.options.env ?? process.env,
+      signal: this.shutdown.signal,
+      redact: (secret) => this.redactor.add(secret),
+    };
+  }
+
+  /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
+  routeProblems(route: Route, host = this.config.platforms.webhook.extra.host): string[] {
+    const problems: string[] = [];
+    const where = `route '${route.name}'`;
+    if (!isValidRouteName(route.name)) problems.push(`${where}: ${invalidRouteNameMessage(route.name)}`);
+    if (!route.secret) {
+      problems.push(`${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`);
+    } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
+      problems.push(`${where} uses INSECURE_NO_AUTH while the gateway binds ${host}: anyone who can reach it could trigger the agent; bind 127.0.0.1 (platforms.webhook.extra.host) or give the route a real secret`);
+    }
+    const deliverer = this.registry.get('deliverer', route.deliver);
+    if (!deliverer) {
+      problems.push(`${where}: unknown deliver type '${route.deliver}'; known: ${this.registry.ids('deliverer').sort().join(', ')}`);
+    } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.platform(route.deliver)?.enabled !== true) {
+      problems.push(`${where} delivers to '${route.deliver}', which is not enabled: set platforms.${route.deliver}.enabled: true and its credentials (see the plugin's README)`);
+    }
+    for (const skill of route.skills) {
+      if (!this.options.skills?.get(skill)) problems.push(`${where}: unknown skill '${skill}'; add <config_dir>/skills/${skill}/SKILL.md or remove it from skills:`);
+    }
+    const runner = route.agent?.runner ?? this.config.agent.runner;
+    if (!this.registry.get('agent', runner)) problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
+    return problems;
+  }
+
+  /** Validates every static route and creates the verifiers, runners and deliverers they need. */
+  async start(): Promise<void> {
+    const problems: string[] = [];
+    for (const route of this.routes.staticRoutes()) problems.push(...this.routeProblems(route));
+    if (!this.registry.get('agent', this.config.agent.runner)) {
+      problems.push(`agent.runner: unknown agent runner '${this.config.agent.runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
+    }
+    if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
+
+    const ctx = this.createContext();
+    for (const entry of this.registry.list('verifier')) {
+      this.verifiers.push({ id: entry.contribution.id, verifier: await this.registry.create('verifier', entry.contribution.id, {}, ctx) });
+    }
+    // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
+    const eagerDeliverers = new Set<string>(this.routes.staticRoutes().map((r) => r.deliver));
+    for (const [id, platform] of Object.entries(this.config.platforms)) {
+      if (id !== 'webhook' && (platform as PlatformConfig).enabled === true && this.registry.get('deliverer', id)) eagerDeliverers.add(id);
+    }
+    const createProblems: string[] = [];
+    for (const id of eagerDeliverers) {
+      try {
+        await this.delivererFor({ deliver: id } as Route);
+      } catch (err) {
+        createProblems.push(errorMessage(err));
+      }
+    }
+    for (const route of this.routes.staticRoutes()) {
+      try {
+        await this.agentFor(route);
+      } catch (err) {
+        createProblems.push(errorMessage(err));
+      }
+    }
+    if (createProblems.length) throw new HookwiseConfigError([...new Set(createProblems)], 'the gateway cannot start');
+    if (this.config.agent.runner === 'echo') {
+      this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
+    }
+    this.workers.start();
+  }
+
+  /** Starts an enabled deliverer's connectivity check; bad credentials stop startup, an unreachable service only warns. */
+  private async startDeliverer(id: string, deliverer: Deliverer): Promise<void> {
+    if (!deliverer.start) return;
+    try {
+      await deliverer.start();
+    } catch (err) {
+      if (!isRetryable(err)) throw err;
+      this.logger.warn(`deliverer '${id}' could not be reached at startup (deliveries will be retried): ${errorMessage(err)}`);
+    }
+  }
+
+  delivererFor(route: Pick<Route, 'deliver'>): Promise<Deliverer> {
+    const id = route.deliver;
+    let pending = this.deliverers.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const { options, problems } = this.registry.validateOptions('deliverer', id, platformOptions(this.platform(id)), `platforms.${id}`);
+        if (problems.length) throw new HookwiseConfigError(problems, `deliverer '${id}' is not configured correctly`);
+        const deliverer = await this.registry.create('deliverer', id, options, this.createContext());
+        await this.startDeliverer(id, deliverer);
+        return deliverer;
+      })();
+      pending.catch(() => this.deliverers.delete(id));
+      this.deliverers.set(id, pending);
+    }
+    return pending;
+  }
+
+  agentFor(route: Pick<Route, 'agent' | 'name'>): Promise<AgentRunner> {
+    const block: Record<string, unknown> = route.agent ? { ...route.agent } : { ...this.config.agent };
+    const runner = String(block.runner ?? this.config.agent.runner);
+    const options = agentOptions(block);
+    const key = `${runner}\u0000${JSON.stringify(options)}`;
+    let pending = this.agents.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const where = route.agent ? `route '${route.name}' agent` : 'agent';
+        const validated = this.registry.validateOptions('agent', runner, options, where);
+        if (validated.problems.length) throw new HookwiseConfigError(validated.problems, `agent runner '${runner}' is not configured correctly`);
+        return this.registry.create('agent', runner, validated.options, this.createContext());
+      })();
+      pending.catch(() => this.agents.delete(key));
+      this.agents.set(key, pending);
+    }
+    return pending;
+  }
+
+  skillsFor(route: Route): Skill[] {
+    return route.skills.map((name) => this.options.skills?.get(name)).filter((s): s is Skill => s !== undefined);
+  }
+
+  /** Stops accepting, lets running jobs finish until the deadline, stops plugins and closes the store. */
+  async stop(deadlineMs = 10_000): Promise<{ unfinished: string[] }> {
+    this.shuttingDown = true;
+    const result = await this.workers.stop(deadlineMs);
+    this.shutdown.abort();
+    for (const pending of [...this.deliverers.values(), ...this.agents.values()]) {
+      try {
+        const instance = await pending;
+        await instance.stop?.();
+      } catch {
+        /* already reported */
+      }
+    }
+    await this.store.close();
+    return result;
+  }
+}
+
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const gateway = new Gateway(options);
+  await gateway.start();
+  return gateway;
+}

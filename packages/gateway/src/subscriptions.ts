@@ -1,0 +1,165 @@
+// Dynamic subscriptions: the layout of `<config_dir>/webhook_subscriptions.json`, its validation, and the
+// RouteSource that the running gateway re-reads whenever the file changes (no restart needed).
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'winston';
+import { describeSchemaError } from './config/load';
+import type { RouteConfig } from './config/schema';
+import { HookwiseError, errorMessage } from '@hookwise/core';
+import { validateSubscriptionEntry } from './generated/subscription-validator';
+import { invalidRouteNameMessage, isValidRouteName, toRoute, type Route, type RouteSource } from './routes';
+
+export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
+
+/** One entry of the subscriptions file: a route plus its description and timestamps. */
+export interface SubscriptionEntry {
+  description?: string;
+  events: string[];
+  secret: string;
+  prompt?: string;
+  skills: string[];
+  deliver: string;
+  deliver_extra: Record<string, string>;
+  /** ISO 8601 timestamps. */
+  created_at: string;
+  updated_at: string;
+}
+
+/** The whole file: an object keyed by route name. */
+export type SubscriptionEntries = Record<string, SubscriptionEntry>;
+
+export function subscriptionsPath(configDir: string): string {
+  return join(configDir, SUBSCRIPTIONS_FILE);
+}
+
+/** Problems of one entry, each naming the subscription; empty when the entry can serve requests. */
+export function subscriptionProblems(name: string, entry: unknown, globalSecret?: string): string[] {
+  const where = `subscription '${name}'`;
+  const problems: string[] = [];
+  if (!isValidRouteName(name)) problems.push(`${where}: ${invalidRouteNameMessage(name)}`);
+  // subscriptionEntrySchema's validator, generated ahead of time (scripts/gen-validators.js): no ajv at run time.
+  if (!validateSubscriptionEntry(entry)) {
+    for (const error of validateSubscriptionEntry.errors ?? []) problems.push(`${where}: ${describeSchemaError(error).replace(/^\(root\): /, '')}`);
+    return problems;
+  }
+  // Without any secret the HMAC key would be empty, which anyone can sign with: refuse instead.
+  if (!(entry as RouteConfig).secret && !globalSecret) {
+    problems.push(`${where} has no secret: re-create it with \`hookwise webhook subscribe ${name}\` or set platforms.webhook.extra.secret`);
+  }
+  return problems;
+}
+
+/** Parses the file text strictly (the CLI uses this before it writes, so a broken file is never overwritten). */
+export function parseSubscriptionsText(text: string, file: string): SubscriptionEntries {
+  let data: unknown;
+  try {
+    data = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    throw new HookwiseError('HW_E_SUBSCRIPTIONS', `${file} does not parse (${errorMessage(err)}): fix the JSON or move the file away`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new HookwiseError('HW_E_SUBSCRIPTIONS', `${file} must hold a JSON object keyed by route name: fix it or move the file away`);
+  }
+  return data as SubscriptionEntries;
+}
+
+/** Reads the file; a file that does not exist means no subscriptions. */
+export function readSubscriptions(configDir: string): SubscriptionEntries {
+  const file = subscriptionsPath(configDir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new HookwiseError('HW_E_SUBSCRIPTIONS', `cannot read ${file}: ${errorMessage(err)}`, { cause: err });
+  }
+  return parseSubscriptionsText(text, file);
+}
+
+export interface SubscriptionSourceOptions {
+  configDir: string;
+  /** Fallback for entries without their own secret (hand-written ones). */
+  globalSecret?: string;
+  logger: Logger;
+  /**
+   * Further checks per route, e.g. `(route) => gateway.routeProblems(route)` (deliverer, skills, runner,
+   * INSECURE_NO_AUTH on a public interface); a route with problems is skipped with a warning.
+   */
+  check?: (route: Route) => string[];
+}
+
+/**
+ * The subscriptions as a RouteSource. `current()` costs one stat per call and re-reads the file only when
+ * its mtime, size or inode changed, so a subscription works on the next request and an unchanged file is
+ * never parsed twice. Problems are logged once per change of the file, never per request.
+ */
+export class SubscriptionSource implements RouteSource {
+  readonly file: string;
+  private routes: ReadonlyMap<string, Route> = new Map();
+  /** Stat signature of the file version last read; 'missing' when there is none. */
+  private version?: string;
+
+  constructor(private options: SubscriptionSourceOptions) {
+    this.file = subscriptionsPath(options.configDir);
+  }
+
+  /**
+   * Sets the per-route check once the gateway exists (it is built after its route source), e.g.
+   * `source.setCheck((route) => gateway.routeProblems(route))`; the file is read again with the new check.
+   */
+  setCheck(check: (route: Route) => string[]): void {
+    this.options = { ...this.options, check };
+    this.version = undefined;
+  }
+
+  current(): ReadonlyMap<string, Route> {
+    const version = this.statVersion();
+    if (version !== this.version) {
+      this.version = version;
+      this.reload(version);
+    }
+    return this.routes;
+  }
+
+  private statVersion(): string {
+    try {
+      const stat = statSync(this.file);
+      return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : `error:${code ?? errorMessage(err)}`;
+    }
+  }
+
+  private reload(version: string): void {
+    const { logger } = this.options;
+    if (version === 'missing') {
+      if (this.routes.size) logger.info(`${this.file} was removed: no subscriptions are active`);
+      this.routes = new Map();
+      return;
+    }
+    let entries: SubscriptionEntries;
+    try {
+      entries = parseSubscriptionsText(readFileSync(this.file, 'utf8'), this.file);
+    } catch (err) {
+      logger.error(`${errorMessage(err)}; the ${this.routes.size} subscription(s) read before stay active until the file is fixed`);
+      return;
+    }
+    const routes = new Map<string, Route>();
+    for (const [name, entry] of Object.entries(entries)) {
+      let problems = subscriptionProblems(name, entry, this.options.globalSecret);
+      const route = problems.length ? undefined : toRoute(name, entry as RouteConfig, 'subscription', this.options.globalSecret);
+      if (route && (entry as RouteConfig).enabled === false) continue;
+      if (route && this.options.check) problems = this.options.check(route);
+      if (route && !problems.length) routes.set(name, route);
+      else logger.warn(`skipping ${problems.join('; ')}`, { file: this.file });
+    }
+    this.routes = routes;
+  }
+}
+
+/** The dynamic route source the server plugs into its route table (see packages/server/src/start.ts). */
+export function createSubscriptionSource(options: SubscriptionSourceOptions): SubscriptionSource {
+  return new SubscriptionSource(options);
+}
+

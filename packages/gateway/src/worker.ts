@@ -1,0 +1,196 @@
+// Worker pool: leases jobs, renders the prompt, runs the agent, delivers; retries with backoff, keeps dead letters.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'winston';
+import type { AgentRunner, Deliverer, Skill } from '@hookwise/core';
+import { HookwiseError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
+import type { Route, RouteTable } from './routes';
+import type { Job, JobQueue, JobStep } from '@hookwise/core';
+import { renderExtra, renderPrompt } from '@hookwise/core';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface WorkerDeps {
+  jobs: JobQueue;
+  routes: RouteTable;
+  agentFor(route: Route): AgentRunner | Promise<AgentRunner>;
+  delivererFor(route: Route): Deliverer | Promise<Deliverer>;
+  skillsFor(route: Route): Skill[];
+  retry: RetryPolicy;
+  concurrency: number;
+  agentTimeoutMs: number;
+  logger: Logger;
+  /** How long a lease lasts; renewed at a third of it while the job runs. */
+  leaseMs?: number;
+  /** How often idle workers look for due or orphaned jobs even without a wake-up. */
+  pollMs?: number;
+  random?: () => number;
+}
+
+/** Exponential backoff with jitter: base * 2^(attempt-1), capped, then scaled into [50%, 100%]. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp * (0.5 + random() * 0.5));
+}
+
+export class WorkerPool {
+  readonly owner = `worker-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private running = false;
+  private pumping = false;
+  private readonly active = new Map<string, AbortController>();
+  private idle: Array<() => void> = [];
+  private unsubscribe?: () => void;
+  private poller?: NodeJS.Timeout;
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: WorkerDeps) {
+    this.leaseMs = deps.leaseMs ?? 30_000;
+  }
+
+  get inFlight(): number {
+    return this.active.size;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.deps.jobs.onReady?.(() => this.pump());
+    this.poller = setInterval(() => this.pump(), this.deps.pollMs ?? 1000);
+    this.poller.unref();
+    this.pump();
+  }
+
+  /** Takes jobs while there is room; one pump at a time so that concurrency is never exceeded. */
+  pump(): void {
+    // At capacity there is nothing to take: every accepted job announces itself, so this is the common case under load.
+    if (!this.running || this.pumping || this.active.size >= this.deps.concurrency) return;
+    this.pumping = true;
+    void (async () => {
+      try {
+        while (this.running && this.active.size < this.deps.concurrency) {
+          const job = await this.deps.jobs.lease(this.owner, this.leaseMs);
+          if (!job) break;
+          const controller = new AbortController();
+          this.active.set(job.id, controller);
+          void this.process(job, controller).finally(() => {
+            this.active.delete(job.id);
+            if (this.active.size === 0) for (const resolve of this.idle.splice(0)) resolve();
+            this.pump();
+          });
+        }
+      } catch (err) {
+        this.deps.logger.error(`worker could not lease a job: ${errorMessage(err)}`);
+      } finally {
+        this.pumping = false;
+      }
+    })();
+  }
+
+  /** Stops taking jobs, lets running ones finish until the deadline, then aborts and hands back the rest. */
+  async stop(deadlineMs: number): Promise<{ unfinished: string[] }> {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.poller) clearInterval(this.poller);
+    if (this.active.size > 0) {
+      await Promise.race([new Promise<void>((r) => this.idle.push(r)), new Promise((r) => setTimeout(r, deadlineMs).unref())]);
+    }
+    const unfinished = [...this.active.keys()];
+    for (const [id, controller] of this.active) {
+      controller.abort(new HookwiseError('HW_E_SHUTTING_DOWN', 'gateway shutting down'));
+      await this.deps.jobs.release(id).catch(() => undefined);
+    }
+    return { unfinished };
+  }
+
+  private async process(job: Job, controller: AbortController): Promise<void> {
+    const { logger, jobs } = this.deps;
+    const renew = setInterval(() => {
+      void jobs.renew(job.id, this.owner, this.leaseMs).catch(() => undefined);
+    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    renew.unref();
+    let step: JobStep = job.step;
+    let attempt = job.attempts;
+    try {
+      const route = this.deps.routes.get(job.route);
+      if (!route) throw new HookwiseError('HW_E_UNKNOWN_ROUTE', `route '${job.route}' no longer exists`, { retryable: false });
+      let answer = job.answer;
+      if (step === 'agent' || answer === undefined) {
+        const prompt = renderPrompt(route.prompt, job.payload);
+        answer = await this.runAgent(route, job, prompt, controller.signal);
+        if (controller.signal.aborted) return;
+        await jobs.saveAnswer(job.id, prompt, answer);
+        step = 'deliver';
+        attempt = 1;
+      }
+      const deliverer = await this.deps.delivererFor(route);
+      const receipt = await deliverer.deliver(
+        { text: answer, route: route.name, event: job.event, deliveryId: job.deliveryId, extra: renderExtra(route.deliverExtra, job.payload) },
+        { signal: controller.signal, attempt },
+      );
+      if (controller.signal.aborted) return;
+      await jobs.complete(job.id, receipt ?? {});
+      logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${route.deliver}`, { route: route.name, delivery_id: job.deliveryId });
+    } catch (err) {
+      if (controller.signal.aborted && !this.running) return; // handed back by stop()
+      await this.recordFailure(job, step, attempt, err);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<string> {
+    // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
+    // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
+    // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
+    const controller = new AbortController();
+    const onShutdown = () => controller.abort(shutdown.reason);
+    let timer: NodeJS.Timeout | undefined;
+    // A runner that ignores its signal still loses the race against the timeout.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+        reject(new HookwiseError('HW_E_AGENT_TIMEOUT', `agent run exceeded ${this.deps.agentTimeoutMs / 1000}s`, { retryable: true }));
+      }, this.deps.agentTimeoutMs);
+    });
+    if (shutdown.aborted) onShutdown();
+    else shutdown.addEventListener('abort', onShutdown, { once: true });
+    try {
+      const runner = await this.deps.agentFor(route);
+      const run = runner.run(
+        { prompt, skills: this.deps.skillsFor(route), route: route.name, event: job.event, deliveryId: job.deliveryId },
+        { signal: controller.signal },
+      );
+      const result = await Promise.race([run, timedOut]);
+      if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
+      return result.text;
+    } finally {
+      clearTimeout(timer);
+      shutdown.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  private async recordFailure(job: Job, step: JobStep, attempt: number, err: unknown): Promise<void> {
+    const { logger, retry } = this.deps;
+    const retryable = isRetryable(err);
+    const message = errorMessage(err);
+    const willRetry = retryable && attempt < retry.maxAttempts;
+    let retryAt: number | null = null;
+    if (willRetry) {
+      let delay = backoffDelay(attempt, retry, this.deps.random);
+      const hinted = isHookwiseError(err) ? err.retryAfterSeconds : undefined;
+      if (hinted !== undefined) delay = Math.max(delay, hinted * 1000);
+      retryAt = Date.now() + delay;
+      logger.warn(`${step} step of ${job.deliveryId} on route '${job.route}' failed (attempt ${attempt}/${retry.maxAttempts}), retrying in ${Math.round(delay / 1000)}s: ${message}`, { route: job.route, delivery_id: job.deliveryId });
+    } else {
+      logger.error(`${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${message}`, { route: job.route, delivery_id: job.deliveryId });
+    }
+    try {
+      await this.deps.jobs.fail(job.id, { at: Date.now(), step, attempt, message, retryable }, retryAt);
+    } catch (storeErr) {
+      logger.error(`could not record the failure of job ${job.id}: ${errorMessage(storeErr)}`);
+    }
+  }
+}
