@@ -1,5 +1,6 @@
-// The three things a plugin can contribute: a Verifier, a Deliverer and an AgentRunner.
-// Plain interfaces on purpose: plugins bring their own copy of core, so nothing here relies on instanceof.
+// What a plugin can contribute: a Source (a sender's webhook style), a Deliverer and an AgentRunner (the Store
+// interface is in stores/types.ts). Plain interfaces on purpose: plugins bring their own copy of core, so nothing
+// here relies on instanceof.
 
 /** Header map as Node gives it: lower-case names, string or string[] values. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -11,10 +12,70 @@ export interface VerifyRequest {
 
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
 
+/**
+ * The first plugin contract (API 1): checks one secret. Still loaded, as a source that only verifies; new plugins
+ * contribute a Source.
+ */
 export interface Verifier {
   /** Lower-case header names this verifier reads; the pipeline picks the verifier whose header is present. */
   readonly headers: string[];
   verify(req: VerifyRequest, secret: string): VerifyResult;
+}
+
+/** A request as a source sees it: the exact bytes, the headers and where the sender posted it. */
+export interface SourceRequest {
+  headers: HeaderMap;
+  rawBody: Buffer;
+  /**
+   * The URL the sender posted to, as the sender saw it: `platforms.webhook.extra.public_url` (or the Host
+   * header) + the request path and query. Senders that sign the URL (Twilio) need it.
+   */
+  url: string;
+  /** Epoch milliseconds at receipt; timestamped styles compare against it. */
+  receivedAt: number;
+}
+
+/**
+ * The verdict of a source: which secret matched (its position in the route's `secrets`, never the value), or
+ * why the request failed. `missing: true` when the request carries no signature of this style at all
+ * (answered `401 Missing signature` instead of `Invalid signature`).
+ */
+export type SourceVerdict = { ok: true; secretIndex: number } | { ok: false; reason: string; missing?: boolean };
+
+/** A synchronous answer a sender expects instead of `202` (URL verification, PING, endpoint validation). */
+export interface HandshakeAnswer {
+  status: number;
+  /** An object is sent as JSON; a string as text/plain unless `contentType` says otherwise. */
+  body: string | Record<string, unknown>;
+  contentType?: string;
+}
+
+/**
+ * Everything sender-specific about a webhook: which headers mark its style, how it is verified, where its event
+ * type and delivery id are, how its body becomes a payload object, and the handshake it expects.
+ */
+export interface Source {
+  /**
+   * Lower-case header names that mark a request in this style (the signature header first). A route that does
+   * not name its source picks the first source whose header is present.
+   */
+  readonly headers: string[];
+  /** Checks the request against each of the route's secrets (rotation: any one may match). Never throws for bad input. */
+  verify(req: SourceRequest, secrets: readonly string[]): SourceVerdict;
+  /**
+   * The payload object when the sender does not post a JSON object (a form, a JSON array); undefined means the
+   * body cannot be parsed (400). Without it: a JSON object, or a form whose `payload` field is one.
+   */
+  parse?(req: SourceRequest): Record<string, unknown> | undefined;
+  /** The sender's event type, matched by a route's `events`; undefined falls back to the payload's `event_type`. */
+  eventType?(req: SourceRequest, payload: Record<string, unknown>): string | undefined;
+  /** The sender's delivery id, the same on its retries; undefined falls back to `X-Request-ID`, then a generated id. */
+  deliveryId?(req: SourceRequest, payload: Record<string, unknown>): string | undefined;
+  /**
+   * Runs after verification: an answer here is sent at once and nothing is queued (URL verification, PING).
+   * `secret` is the one that matched, for handshakes that must prove knowledge of it (Zoom).
+   */
+  handshake?(req: SourceRequest, payload: Record<string, unknown>, secret: string): HandshakeAnswer | undefined;
 }
 
 /** A loaded skill document (Agent Skills format: SKILL.md with name/description front matter). */

@@ -1,7 +1,11 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
-import type { AgentRunner, Deliverer, Verifier } from './contracts';
+import type { AgentRunner, Deliverer, Source, Verifier } from './contracts';
+import type { Store, StoreConfig } from './stores/types';
 
-export const PLUGIN_API_VERSION = 1;
+/** The plugin API this core provides. 2 added the `source` and `store` kinds; API 1 plugins still load. */
+export const PLUGIN_API_VERSION = 2;
+/** The oldest plugin API still loaded. */
+export const OLDEST_PLUGIN_API_VERSION = 1;
 export const PLUGIN_MARKER = Symbol.for('hookwise.plugin');
 
 /** JSON Schema for a contribution's options (validated with ajv, defaults applied, before create()). */
@@ -34,7 +38,13 @@ interface ContributionBase<K extends string, T, O> {
   create(options: O, ctx: PluginContext): T | Promise<T>;
 }
 
+/** A sender's webhook style; options come from a route's (or the global) `source_options`. */
+export type SourceContribution<O = Record<string, unknown>> = ContributionBase<'source', Source, O>;
+/** API 1's signature check, loaded as a source that only verifies. */
 export type VerifierContribution<O = Record<string, unknown>> = ContributionBase<'verifier', Verifier, O>;
+/** A store backend, chosen by `store.backend`; its options are the `store:` block. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type StoreContribution<O extends StoreConfig = any> = ContributionBase<'store', Store, O>;
 export interface DelivererContribution<O = Record<string, unknown>> extends ContributionBase<'deliverer', Deliverer, O> {
   /**
    * A platform deliverer must be switched on with `platforms.<id>.enabled: true`; a route that delivers
@@ -45,7 +55,12 @@ export interface DelivererContribution<O = Record<string, unknown>> extends Cont
 export type AgentContribution<O = Record<string, unknown>> = ContributionBase<'agent', AgentRunner, O>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Contribution = VerifierContribution<any> | DelivererContribution<any> | AgentContribution<any>;
+export type Contribution =
+  | SourceContribution<any>
+  | VerifierContribution<any>
+  | DelivererContribution<any>
+  | AgentContribution<any>
+  | StoreContribution<any>;
 export type ContributionKind = Contribution['kind'];
 
 export interface PluginMeta {
@@ -61,8 +76,23 @@ export interface HookwisePlugin {
   contributes: Contribution[];
 }
 
-export function definePlugin(def: { meta: PluginMeta; contributes: Contribution[] }): HookwisePlugin {
-  return { [PLUGIN_MARKER]: true, meta: def.meta, contributes: def.contributes };
+/** The fields of a plugin's package.json that name it: the one place its name, version and API live. */
+export interface PluginPackageJson {
+  name: string;
+  version: string;
+  /** The static manifest (`hookwise.api`, `hookwise.contributes`), read without running the plugin's code. */
+  hookwise?: { api?: number };
+}
+
+export type PluginDefinition =
+  | { meta: PluginMeta; contributes: Contribution[] }
+  /** `require('../package.json')`: name, version and `hookwise.api` (default the current API) come from it. */
+  | { package: PluginPackageJson; contributes: Contribution[] };
+
+export function definePlugin(def: PluginDefinition): HookwisePlugin {
+  const meta: PluginMeta =
+    'package' in def ? { name: def.package.name, version: def.package.version, api: def.package.hookwise?.api ?? PLUGIN_API_VERSION } : def.meta;
+  return { [PLUGIN_MARKER]: true, meta, contributes: def.contributes };
 }
 
 /** Shape check (never instanceof): plugins may carry their own copy of @hookwise/core. */

@@ -1,7 +1,7 @@
 // Resolves and loads plugin packages named in config; every failure is collected and reported together.
 import { isAbsolute, resolve } from 'node:path';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
-import { PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
+import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
 import type { PluginSpec } from './config/schema';
 
 export interface LoadedPlugin {
@@ -73,8 +73,8 @@ export function pluginFromModule(mod: unknown, source: string): HookwisePlugin |
   if (!isHookwisePlugin(candidate)) {
     return `${source} does not export a Hookwise plugin: default-export definePlugin({ meta, contributes }) from @hookwise/core`;
   }
-  if (candidate.meta.api !== PLUGIN_API_VERSION) {
-    return `${candidate.meta.name}@${candidate.meta.version} needs plugin API ${candidate.meta.api}, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`;
+  if (!(candidate.meta.api >= OLDEST_PLUGIN_API_VERSION && candidate.meta.api <= PLUGIN_API_VERSION)) {
+    return `${candidate.meta.name}@${candidate.meta.version} needs plugin API ${candidate.meta.api}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;
   }
   return candidate;
 }

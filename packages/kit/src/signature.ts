@@ -1,33 +1,112 @@
-// Signature primitives shared by verifier plugins: HMAC-SHA256 hex digests and constant-time comparison.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { HeaderMap, VerifyResult } from '@hookwise/core';
-import { headerValue } from '@hookwise/core';
+// Signature primitives for source plugins: HMAC digests, constant-time comparison, trying each of a route's
+// secrets (rotation), signature lists in one header (`t=..,v1=..`) and replay windows for timestamped styles.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { headerValue, type HeaderMap, type SourceVerdict, type VerifyResult } from '@hookwise/core';
 
-export function hmacSha256Hex(secret: string, body: Buffer | string): string {
-  return createHmac('sha256', secret).update(body).digest('hex');
+export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
+
+export function hmacDigest(algorithm: HmacAlgorithm, secret: string | Buffer, data: Buffer | string, encoding: 'hex' | 'base64'): string {
+  return createHmac(algorithm, secret).update(data).digest(encoding);
 }
 
-/** Constant-time equality of two strings; different lengths and non-ASCII input are simply unequal. */
+export function hmacSha256Hex(secret: string | Buffer, body: Buffer | string): string {
+  return hmacDigest('sha256', secret, body, 'hex');
+}
+
+/**
+ * Constant-time equality of two strings, also in their lengths: both sides are hashed first, so neither the
+ * position of the first difference nor the length of the expected value shows in the time taken.
+ */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  if (left.length !== right.length) return false;
-  return timingSafeEqual(left, right);
+  const left = createHash('sha256').update(a, 'utf8').digest();
+  const right = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(left, right) && a === b;
+}
+
+/**
+ * Checks every secret (the time taken does not depend on which one matched) and returns the position of the
+ * first that matches, or -1. `matches` must itself compare in constant time.
+ */
+export function matchingSecretIndex(secrets: readonly string[], matches: (secret: string) => boolean): number {
+  let found = -1;
+  secrets.forEach((secret, index) => {
+    if (matches(secret) && found === -1) found = index;
+  });
+  return found;
+}
+
+/** A verdict from `matchingSecretIndex`: ok with the matching position, else `reason`. */
+export function verdictForSecrets(secrets: readonly string[], matches: (secret: string) => boolean, reason = 'digest does not match'): SourceVerdict {
+  const index = matchingSecretIndex(secrets, matches);
+  return index >= 0 ? { ok: true, secretIndex: index } : { ok: false, reason };
+}
+
+/** A source verdict for a request without this style's signature header. */
+export function missingHeader(header: string): SourceVerdict {
+  return { ok: false, reason: `missing ${header} header`, missing: true };
+}
+
+/**
+ * Splits a header holding several `key=value` items (`t=1492774577,v1=5257a8...,v1=...` or `ts=1671552777;h1=...`)
+ * into pairs, in order; items without `=` are left out. Repeated keys (several signatures) are all kept.
+ */
+export function parseSignatureList(value: string, separator: ',' | ';' | ' ' = ','): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const item of value.split(separator)) {
+    const at = item.indexOf('=');
+    if (at <= 0) continue;
+    pairs.push([item.slice(0, at).trim(), item.slice(at + 1).trim()]);
+  }
+  return pairs;
+}
+
+/** The values of `key` in a parsed signature list (`v1` may appear several times). */
+export function signatureValues(pairs: ReadonlyArray<[string, string]>, key: string): string[] {
+  return pairs.filter(([k]) => k === key).map(([, v]) => v);
+}
+
+/**
+ * Why a sender's timestamp is outside the replay window, or undefined when it is inside. `timestamp` is in
+ * seconds since the epoch as the sender wrote it; a value that is not a number is refused too.
+ */
+export function timestampProblem(timestamp: string | number | undefined, receivedAtMs: number, toleranceSeconds: number): string | undefined {
+  if (timestamp === undefined || timestamp === '') return 'no timestamp';
+  const seconds = typeof timestamp === 'number' ? timestamp : /^\d{1,12}$/.test(timestamp.trim()) ? Number(timestamp.trim()) : Number.NaN;
+  if (!Number.isFinite(seconds)) return 'the timestamp is not a number of seconds';
+  const skew = Math.round(receivedAtMs / 1000 - seconds);
+  if (skew > toleranceSeconds) return `the timestamp is ${skew} s old (tolerance ${toleranceSeconds} s): a replayed or delayed request`;
+  if (-skew > toleranceSeconds) return `the timestamp is ${-skew} s in the future (tolerance ${toleranceSeconds} s): check the sender's clock`;
+  return undefined;
+}
+
+/** The JSON Schema of the `tolerance_seconds` option every timestamped source offers, with the sender's default. */
+export function toleranceOption(defaultSeconds: number): Record<string, unknown> {
+  return {
+    type: 'integer',
+    minimum: 1,
+    default: defaultSeconds,
+    description: `Replay window: requests whose signed timestamp is further than this from now are refused (default ${defaultSeconds} s, the sender's documented value).`,
+  };
 }
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
 /**
- * Checks `header` against the hex HMAC-SHA256 of the body, after an optional prefix such as `sha256=`.
- * Malformed values are a clean failure with a reason, never an exception.
+ * Checks `header` against the hex HMAC-SHA256 of the body, after an optional prefix such as `sha256=`, with any of
+ * `secrets`. Malformed values are a clean failure with a reason, never an exception.
  */
-export function verifyHexHmacHeader(headers: HeaderMap, header: string, rawBody: Buffer, secret: string, prefix = ''): VerifyResult {
+export function verifyHexHmac(headers: HeaderMap, header: string, rawBody: Buffer, secrets: readonly string[], prefix = ''): SourceVerdict {
   const value = headerValue(headers, header);
-  if (value === undefined) return { ok: false, reason: `missing ${header} header` };
+  if (value === undefined) return missingHeader(header);
   const trimmed = value.trim();
   if (prefix && !trimmed.toLowerCase().startsWith(prefix)) return { ok: false, reason: `${header} does not start with '${prefix}'` };
-  const digest = trimmed.slice(prefix.length);
+  const digest = trimmed.slice(prefix.length).toLowerCase();
   if (!HEX_SHA256.test(digest)) return { ok: false, reason: `${header} is not a 64-digit hex digest` };
-  const expected = hmacSha256Hex(secret, rawBody);
-  return constantTimeEqual(digest.toLowerCase(), expected) ? { ok: true } : { ok: false, reason: 'digest does not match' };
+  return verdictForSecrets(secrets, (secret) => constantTimeEqual(digest, hmacSha256Hex(secret, rawBody)));
+}
+
+/** The API 1 form of `verifyHexHmac`: one secret, a VerifyResult. */
+export function verifyHexHmacHeader(headers: HeaderMap, header: string, rawBody: Buffer, secret: string, prefix = ''): VerifyResult {
+  const verdict = verifyHexHmac(headers, header, rawBody, [secret], prefix);
+  return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason };
 }
