@@ -32,7 +32,10 @@ export interface PluginContext {
 
 interface ContributionBase<K extends string, T, O> {
   kind: K;
+  /** The real name users write (`github`, `telegram`, `sqlite`). */
   id: string;
+  /** Other names that mean the same contribution everywhere (config, subscriptions, CLI), e.g. the SPEC's `platform_01`. */
+  aliases?: string[];
   description?: string;
   optionsSchema?: OptionsSchema;
   create(options: O, ctx: PluginContext): T | Promise<T>;

@@ -8,3 +8,4 @@ export * from './deliverer-contract';
 export * from './agent-runner-contract';
 export * from './manifest-contract';
 export * from './fixtures';
+export * from './source-conformance';
