@@ -1,8 +1,8 @@
-// Jest contract tests for a plugin package's manifest: the `hookwise` field of package.json (read by
 /// <reference types="jest" />
+// Jest contract tests for a plugin package's manifest: the `hookwise` field of package.json (read by
 // `hookwise plugins list` without running plugin code) must say what the plugin really contributes, and the
 // package must be publishable (main/types/exports, files, peer dependency on @hookwise/core).
-import { PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
+import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
 
 export interface HookwiseManifest {
   api: number;
@@ -31,14 +31,14 @@ export function manifestOf(plugin: HookwisePlugin): HookwiseManifest {
 
 export function describePluginManifestContract(pkg: PluginPackageJson, loadPlugin: () => unknown): void {
   describe(`${pkg.name}: package manifest contract`, () => {
-    it('default-exports a Hookwise plugin whose meta matches package.json', () => {
+    it('default-exports a Hookwise plugin whose meta is its package.json (name, version, hookwise.api)', () => {
       const mod = loadPlugin() as { default?: unknown };
       const plugin = mod?.default ?? mod;
       expect(isHookwisePlugin(plugin)).toBe(true);
       const { meta } = plugin as HookwisePlugin;
-      expect(meta.name).toBe(pkg.name);
-      expect(meta.version).toBe(pkg.version);
-      expect(meta.api).toBe(PLUGIN_API_VERSION);
+      expect(meta).toEqual({ name: pkg.name, version: pkg.version, api: pkg.hookwise?.api });
+      expect(meta.api).toBeGreaterThanOrEqual(OLDEST_PLUGIN_API_VERSION);
+      expect(meta.api).toBeLessThanOrEqual(PLUGIN_API_VERSION);
     });
 
     it('lists exactly the kinds and ids it contributes in the "hookwise" field', () => {

@@ -1,7 +1,8 @@
 // Every first-party plugin the server ships: its package.json "hookwise" field says what it contributes
 // (so `hookwise plugins list` can read it without running plugin code) and the package is publishable.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PLUGIN_API_VERSION } from '@hookwise/core';
 import { FIRST_PARTY_PLUGINS } from '@hookwise/server';
 import { describePluginManifestContract, type PluginPackageJson } from '../src/manifest-contract';
 
@@ -19,11 +20,27 @@ for (const name of FIRST_PARTY_PLUGINS) {
   const pkg = JSON.parse(readFileSync(join(root, 'plugins', folder, 'package.json'), 'utf8')) as PluginPackageJson;
   // Resolved through jest's moduleNameMapper to the plugin's src.
   describePluginManifestContract(pkg, () => require(name) as unknown);
+
+  describe(`${name}: identity from package.json only`, () => {
+    it('is written for the plugin API this Hookwise provides', () => {
+      expect(pkg.hookwise?.api).toBe(PLUGIN_API_VERSION);
+    });
+
+    // package.json is the one place: definePlugin({ package: require('../package.json') }) reads it.
+    it('does not repeat its name, version or API in its sources', () => {
+      const srcDir = join(root, 'plugins', folder, 'src');
+      for (const file of readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+        const text = readFileSync(join(srcDir, file), 'utf8');
+        expect({ file, name: text.includes(`'${pkg.name}'`) || text.includes(`"${pkg.name}"`) }).toEqual({ file, name: false });
+        expect({ file, meta: /\bmeta\s*:\s*\{|\bapi\s*:\s*(\d|PLUGIN_API_VERSION)/.test(text) }).toEqual({ file, meta: false });
+      }
+    });
+  });
 }
 
 describe('every workspace package', () => {
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
-  const { readdirSync, existsSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
+  const { existsSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
   // Plugins still being written join this check when the server starts shipping them.
   const shipped = new Set(FIRST_PARTY_PLUGINS.map((name) => name.replace('@hookwise/plugin-', '')));
   const dirs = [

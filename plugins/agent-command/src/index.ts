@@ -1,4 +1,4 @@
-import { definePlugin, PLUGIN_API_VERSION } from '@hookwise/core';
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { createCommandRunner } from './command-runner';
 import { commandOptionsSchema, type CommandRunnerOptions } from './options';
 
@@ -7,7 +7,7 @@ export { commandOptionsSchema, PROMPT_PLACEHOLDER, type CommandRunnerOptions } f
 export { composePrompt, SKILLS_SEPARATOR } from './prompt-layout';
 
 export default definePlugin({
-  meta: { name: '@hookwise/plugin-agent-command', version: '0.1.0', api: PLUGIN_API_VERSION },
+  package: require('../package.json') as PluginPackageJson,
   contributes: [
     {
       kind: 'agent',

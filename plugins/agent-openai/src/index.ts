@@ -1,4 +1,4 @@
-import { definePlugin, PLUGIN_API_VERSION } from '@hookwise/core';
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { createOpenAIRunner } from './openai-runner';
 import { openaiOptionsSchema, type OpenAIRunnerOptions } from './options';
 
@@ -11,7 +11,7 @@ export { buildSystemPrompt } from './system-prompt';
 export { refusal as terminalRefusal, runTerminalCommand, terminalToolDefinition } from './terminal-tool';
 
 export default definePlugin({
-  meta: { name: '@hookwise/plugin-agent-openai', version: '0.1.0', api: PLUGIN_API_VERSION },
+  package: require('../package.json') as PluginPackageJson,
   contributes: [
     {
       kind: 'agent',

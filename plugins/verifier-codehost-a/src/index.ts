@@ -1,5 +1,5 @@
 // Code host A: `X-CodeHostA-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`.
-import { definePlugin, type Verifier } from '@hookwise/core';
+import { definePlugin, type PluginPackageJson, type Verifier } from '@hookwise/core';
 import { verifyHexHmacHeader } from '@hookwise/kit';
 
 export const HEADER = 'x-codehosta-signature-256';
@@ -12,6 +12,6 @@ export function createCodehostAVerifier(): Verifier {
 }
 
 export default definePlugin({
-  meta: { name: '@hookwise/plugin-verifier-codehost-a', version: '0.1.0', api: 1 },
+  package: require('../package.json') as PluginPackageJson,
   contributes: [{ kind: 'verifier', id: 'codehost_a', description: 'X-CodeHostA-Signature-256 (sha256=HMAC-SHA256 hex)', create: createCodehostAVerifier }],
 });

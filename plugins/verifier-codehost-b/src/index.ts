@@ -1,6 +1,6 @@
 // Code host B: `X-CodeHostB-Token` carries the secret itself (not an HMAC); compared in constant time.
 import { constantTimeEqual } from '@hookwise/kit';
-import { definePlugin, headerValue, type Verifier } from '@hookwise/core';
+import { definePlugin, headerValue, type PluginPackageJson, type Verifier } from '@hookwise/core';
 
 export const HEADER = 'x-codehostb-token';
 
@@ -16,6 +16,6 @@ export function createCodehostBVerifier(): Verifier {
 }
 
 export default definePlugin({
-  meta: { name: '@hookwise/plugin-verifier-codehost-b', version: '0.1.0', api: 1 },
+  package: require('../package.json') as PluginPackageJson,
   contributes: [{ kind: 'verifier', id: 'codehost_b', description: 'X-CodeHostB-Token (plain secret)', create: createCodehostBVerifier }],
 });

@@ -1,5 +1,5 @@
 // Generic senders: `X-Webhook-Signature: <hex HMAC-SHA256 of the raw body>`.
-import { definePlugin, type Verifier } from '@hookwise/core';
+import { definePlugin, type PluginPackageJson, type Verifier } from '@hookwise/core';
 import { verifyHexHmacHeader } from '@hookwise/kit';
 
 export const HEADER = 'x-webhook-signature';
@@ -12,6 +12,6 @@ export function createGenericVerifier(): Verifier {
 }
 
 export default definePlugin({
-  meta: { name: '@hookwise/plugin-verifier-generic', version: '0.1.0', api: 1 },
+  package: require('../package.json') as PluginPackageJson,
   contributes: [{ kind: 'verifier', id: 'generic', description: 'X-Webhook-Signature (HMAC-SHA256 hex)', create: createGenericVerifier }],
 });
