@@ -11,6 +11,7 @@ import { describeRequest, sendHttp, type HttpRequest, type HttpResponse } from '
 import { markdownToPlainText } from './markdown';
 import type { PlatformOptions } from './options-schema';
 import { SecretScrubber } from './secret-scrubber';
+import { sleep } from './sleep';
 import { resolveTarget } from './target';
 
 /** One message-sized piece of an answer, with everything needed to address it. */
@@ -126,22 +127,6 @@ interface DeliveryProgress {
 interface SentPart {
   id: string | undefined;
   already?: AlreadyDelivered;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new HookwiseError('HW_E_DELIVERY', 'delivery cancelled', { retryable: true }));
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort(): void {
-      clearTimeout(timer);
-      reject(new HookwiseError('HW_E_DELIVERY', 'delivery cancelled', { retryable: true }));
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
@@ -273,7 +258,9 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       if (failure.kind === 'rate_limited' && wait !== undefined && wait <= maxWait && retries < maxRetries) {
         retries++;
         this.ctx.logger.warn(`${this.label}: rate limited; waiting ${wait}s as the platform asked (inline retry ${retries}/${maxRetries})`);
-        await sleep(wait * 1000, signal);
+        await sleep(wait * 1000, signal).catch(() => {
+          throw new HookwiseError('HW_E_DELIVERY', 'delivery cancelled', { retryable: true });
+        });
         continue;
       }
       throw failureToError(failure, { label: this.label, credentialsHint: this.def.credentialsHint, where: describeRequest(req, this.scrubber) });

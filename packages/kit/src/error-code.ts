@@ -1,7 +1,8 @@
 // Reads the numeric error code that many platform APIs put in the body of an HTTP 200 answer (`errcode`,
 // `code`): 0 is success, anything else a failure whose kind the platform's code table decides. One reader
 // for all of them, so that each plugin only lists what its codes mean.
-import { classifyHttpStatus, retryAfterFromHeaders, type FailureKind, type PlatformFailure } from './failure';
+import { classifyHttpStatus, type FailureKind, type PlatformFailure } from './failure';
+import { retryAfterFromHeaders } from './retry-after';
 import type { HttpResponse } from './http';
 
 export interface ErrorCodeRules {

@@ -3,6 +3,7 @@
 // flags and wording for every platform.
 import { HookwiseError } from '@hookwise/core';
 import type { HttpResponse } from './http';
+import { retryAfterFromHeaders } from './retry-after';
 
 export type FailureKind =
   /** Credentials rejected: not retryable, the user must fix the config. */
@@ -41,16 +42,6 @@ export interface AlreadyDelivered {
 
 /** What a `checkResponse` hook may return besides undefined (accepted, or let the HTTP status decide). */
 export type ResponseVerdict = PlatformFailure | AlreadyDelivered;
-
-/** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
-export function retryAfterFromHeaders(headers: Headers, now: () => number = Date.now): number | undefined {
-  const value = headers.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - now()) / 1000);
-}
 
 /** The platform's own words from common error body shapes, else the start of the body. */
 export function errorDetail(res: HttpResponse): string {

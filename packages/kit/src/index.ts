@@ -14,3 +14,5 @@ export * from './chunk-template';
 export * from './signature';
 export * from './process';
 export * from './agent-prompt';
+export * from './retry-after';
+export * from './sleep';

@@ -1,8 +1,8 @@
 // Sends Chat Completions requests with a per-request timeout, retrying 429/5xx/network errors as the server asks.
 import { HookwiseError, errorMessage } from '@hookwise/core';
 import type { PluginLogger as Logger } from '@hookwise/core';
+import { retryAfterFromHeaders, sleep } from '@hookwise/kit';
 import type { ChatErrorBody, ChatRequest, ChatResponse } from './chat-wire';
-import { retryAfterMs } from './retry-after';
 
 export interface ChatClientOptions {
   baseUrl: string;
@@ -21,28 +21,13 @@ const MAX_INLINE_WAIT_MS = 60_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export class ChatCompletionsClient {
   readonly url: string;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: ChatClientOptions) {
     this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    this.sleep = options.sleep ?? abortableSleep;
+    this.sleep = options.sleep ?? sleep;
   }
 
   async create(body: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
@@ -91,8 +76,9 @@ export class ChatCompletionsClient {
   private failure(res: Response, text: string): { error: HookwiseError; waitMs?: number } {
     const { message, code } = this.describeErrorBody(text);
     const base = `model server answered ${res.status}${message ? `: ${message}` : ''}`;
-    const waitMs = retryAfterMs(res.headers);
-    const retryAfterSeconds = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
+    const hinted = retryAfterFromHeaders(res.headers);
+    const waitMs = hinted === undefined ? undefined : Math.round(hinted * 1000);
+    const retryAfterSeconds = hinted === undefined ? undefined : Math.ceil(hinted);
     // A 429 for an exhausted quota or balance will not clear by waiting.
     const quota = code === 'insufficient_quota' || code === 'credit_balance_exhausted';
     if ((res.status === 429 && !quota) || res.status >= 500) {

@@ -6,7 +6,6 @@ export { createOpenAIRunner, type OpenAIRunnerDeps } from './openai-runner';
 export { openaiOptionsSchema, type OpenAIRunnerOptions, type TerminalOptions } from './options';
 export { ChatCompletionsClient } from './chat-client';
 export type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './chat-wire';
-export { retryAfterMs } from './retry-after';
 export { buildSystemPrompt } from './system-prompt';
 export { refusal as terminalRefusal, runTerminalCommand, terminalToolDefinition } from './terminal-tool';
 

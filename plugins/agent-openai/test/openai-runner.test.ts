@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
 import { UNTRUSTED_INPUT_NOTE } from '@hookwise/kit';
 import { type AgentTask, type PluginContext } from '@hookwise/core';
-import plugin, { createOpenAIRunner, retryAfterMs, terminalToolDefinition, type OpenAIRunnerOptions } from '@hookwise/plugin-agent-openai';
+import plugin, { createOpenAIRunner, terminalToolDefinition, type OpenAIRunnerOptions } from '@hookwise/plugin-agent-openai';
 import { completion, startChatServer, type ChatServer } from './chat-server';
 
 const API_KEY = 'sk-test-0123456789abcdef';
@@ -182,16 +182,5 @@ describe('openai agent runner', () => {
     await run(options({ tools: ['terminal'], terminal: { cwd: dir, timeout_seconds: 0.3 } }));
     const tool = (server.requests[1].body.messages as Array<{ role: string; content: string }>)[3];
     expect(tool.content).toMatch(/^timed out after 0\.3s; the command and its children were killed/);
-  });
-});
-
-describe('retryAfterMs', () => {
-  it('reads retry-after-ms, Retry-After seconds and an HTTP date', () => {
-    expect(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
-    expect(retryAfterMs(new Headers({ 'retry-after': '4' }))).toBe(4000);
-    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
-    expect(retryAfterMs(new Headers({ 'retry-after': 'Wed, 21 Oct 2026 07:28:05 GMT' }), now)).toBe(5000);
-    expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
-    expect(retryAfterMs(new Headers())).toBeUndefined();
   });
 });
