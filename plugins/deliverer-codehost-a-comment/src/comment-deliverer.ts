@@ -2,8 +2,7 @@
 // (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
 // comment limit, and turning the CLI's failures into errors that say what to do.
 import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
-import { chunkText } from '@hookwise/kit';
-import { runCli, type CliResult } from './cli-run';
+import { chunkText, runProcess, type ProcessResult } from '@hookwise/kit';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 
 export interface CommentOptions {
@@ -16,10 +15,15 @@ const ID = 'codehost_a_comment';
 /** What `gh pr comment` prints when the number is an issue (or nothing at all), not a pull request. */
 const NOT_A_PULL_REQUEST = /could not resolve to a ?pull ?request/i;
 
+/** What explainFailure reads of a finished run of the client. */
+export type CliOutcome = Pick<ProcessResult, 'exitCode' | 'stderr' | 'timedOut'> & Partial<Pick<ProcessResult, 'aborted'>>;
+
 /** Why a failed run failed, from what the client printed; the client's wording is the only signal. */
-export function explainFailure(result: CliResult, cli: string, target: string, kind: CommentKind = 'pr'): HookwiseError {
+export function explainFailure(result: CliOutcome, cli: string, target: string, kind: CommentKind = 'pr'): HookwiseError {
   const said = result.stderr.trim().replace(/\s+/g, ' ').slice(0, 300) || `exit code ${result.exitCode}`;
   const base = `${ID}: '${cli} ${kind} comment' on ${target} failed: ${said}`;
+  // Killed because the gateway is shutting down: whether the comment was posted is unknown, so the job is retried.
+  if (result.aborted) return new HookwiseError('HW_E_DELIVERY', `${base} (cancelled: the gateway is shutting down)`, { retryable: true });
   if (result.timedOut) return new HookwiseError('HW_E_DELIVERY', `${base} (timed out; raise platforms.${ID}.timeout_seconds if the host is slow)`, { retryable: true });
   if (/auth login|not logged|authenticat|HTTP 401|bad credentials|token.*(invalid|expired)/i.test(said)) {
     return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The client is not authenticated: run '${cli} auth login' as the gateway's user (or set GH_TOKEN in <config_dir>/.env)`, { retryable: false });
@@ -62,12 +66,14 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
       if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post`, { retryable: false });
       const bodies = chunkText(msg.text, COMMENT_LIMIT);
       const plan = planComment(kindOption, msg.event);
-      const post = async (kind: CommentKind, body: string): Promise<CliResult> => {
+      const post = async (kind: CommentKind, body: string): Promise<ProcessResult> => {
         // Cancelled (gateway shutting down) before this comment started: post nothing, the job is retried later.
         if (opts.signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${ID}: delivery to ${target} cancelled before posting`, { retryable: true });
         const args = [kind, 'comment', String(prNumber), '--repo', repo, '--body-file', '-'];
         try {
-          return await runCli(cli, args, { env, stdin: body, timeoutMs: options.timeout_seconds * 1000, signal: opts.signal });
+          // The kit's runProcess hands the client's process group to the reaper, so a gateway killed with
+          // SIGKILL does not leave it posting behind the restarted gateway's back.
+          return await runProcess({ command: cli, args, env, input: body, timeoutMs: options.timeout_seconds * 1000, signal: opts.signal });
         } catch (err) {
           throw cannotStart(err as NodeJS.ErrnoException, cli);
         }
