@@ -12,6 +12,9 @@ export interface SubscribeFlags {
   'deliver-chat-id'?: string;
   'deliver-extra'?: string[];
   secret?: string;
+  'rotate-secret'?: boolean;
+  source?: string;
+  'source-option'?: string[];
 }
 
 /** 32 random bytes, base64url: 43 characters, safe in URLs, headers and YAML. */
@@ -20,14 +23,39 @@ export function generateSecret(): string {
 }
 
 /** `key=value` pairs; the value may itself contain '='. */
-export function parseKeyValues(pairs: readonly string[]): Record<string, string> {
+export function parseKeyValues(pairs: readonly string[], flag = '--deliver-extra repo=owner/name'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new Error(`--deliver-extra expects key=value (e.g. --deliver-extra repo=owner/name), got '${pair}'`);
+    if (at <= 0) throw new Error(`${flag.split(' ')[0]} expects key=value (e.g. ${flag}), got '${pair}'`);
     out[pair.slice(0, at).trim()] = pair.slice(at + 1);
   }
   return out;
+}
+
+/** `key=value` source options; values that read as JSON (numbers, booleans) are taken as such. */
+function sourceOptionValues(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, text] of Object.entries(parseKeyValues(pairs, '--source-option tolerance_seconds=600'))) {
+    try {
+      out[key] = JSON.parse(text);
+    } catch {
+      out[key] = text;
+    }
+  }
+  return out;
+}
+
+/** The entry's secret, or with --rotate-secret a new one first and the current one kept second. */
+function secretsFor(flags: SubscribeFlags, existing: SubscriptionEntry | undefined): Pick<SubscriptionEntry, 'secret' | 'secrets'> {
+  const current = existing?.secrets?.[0] ?? existing?.secret;
+  if (flags['rotate-secret']) {
+    const fresh = flags.secret ?? generateSecret();
+    return current ? { secrets: [fresh, current] } : { secret: fresh };
+  }
+  if (flags.secret !== undefined) return { secret: flags.secret };
+  if (existing?.secrets) return { secrets: existing.secrets };
+  return { secret: current ?? generateSecret() };
 }
 
 /**
@@ -48,7 +76,7 @@ export function buildEntry(flags: SubscribeFlags, existing: SubscriptionEntry | 
   const entry: SubscriptionEntry = {
     description: flags.description ?? existing?.description,
     events: flags.events !== undefined ? parseCsv(flags.events) : (existing?.events ?? []),
-    secret: flags.secret ?? existing?.secret ?? generateSecret(),
+    ...secretsFor(flags, existing),
     prompt: flags.prompt ?? existing?.prompt,
     skills: flags.skills !== undefined ? parseCsv(flags.skills) : (existing?.skills ?? []),
     deliver: flags.deliver ?? existing?.deliver ?? 'log',
@@ -56,6 +84,10 @@ export function buildEntry(flags: SubscribeFlags, existing: SubscriptionEntry | 
     created_at: existing?.created_at ?? now.toISOString(),
     updated_at: now.toISOString(),
   };
+  const source = flags.source ?? existing?.source;
+  if (source !== undefined) entry.source = source;
+  const sourceOptions = flags['source-option']?.length ? sourceOptionValues(flags['source-option']) : existing?.source_options;
+  if (sourceOptions !== undefined) entry.source_options = sourceOptions;
   // Keep the file tidy: no `"prompt": null`-style noise for unset optional fields.
   if (entry.description === undefined) delete entry.description;
   if (entry.prompt === undefined) delete entry.prompt;

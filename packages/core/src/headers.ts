@@ -7,3 +7,12 @@ export function headerValue(headers: HeaderMap, name: string): string | undefine
   if (Array.isArray(value)) return value[0];
   return value === undefined || value === '' ? undefined : value;
 }
+
+/** The value of the first of `names` that is present (a sender's real header name, then its aliases). */
+export function firstHeaderValue(headers: HeaderMap, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = headerValue(headers, name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}

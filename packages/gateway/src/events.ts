@@ -1,16 +1,4 @@
-// Reads the event type of a request and matches it against a route's `events` filter.
-import { headerValue, type HeaderMap } from '@hookwise/core';
-
-/** `X-CodeHostA-Event`, else `X-CodeHostB-Event`, else the payload's `event_type`; '' when none. */
-export function readEventType(headers: HeaderMap, payload: unknown): string {
-  const fromHeader = headerValue(headers, 'x-codehosta-event') ?? headerValue(headers, 'x-codehostb-event');
-  if (fromHeader !== undefined) return fromHeader;
-  if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
-    const value = (payload as Record<string, unknown>).event_type;
-    if (typeof value === 'string' || typeof value === 'number') return String(value);
-  }
-  return '';
-}
+// Matches an event type (read by the request's source) against a route's `events` filter.
 
 /** Code host B names events like `Merge Request Hook`; the normalised form is `merge_request`. */
 export function normaliseEventType(event: string): string {

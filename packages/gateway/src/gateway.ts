@@ -2,14 +2,14 @@
 // Express host, by tests and by apps that embed Hookwise.
 import { isIP } from 'node:net';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, Skill } from '@hookwise/core';
+import type { AgentRunner, Deliverer, Skill, Source, Verifier } from '@hookwise/core';
 import { builtinPlugin } from './builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
 import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
 import type { LoadedPlugin } from './loader';
 import { Redactor, createLogger } from './logger';
 import { createWebhookHandler } from './node-handler';
-import { WebhookPipeline, type NamedVerifier } from './pipeline';
+import { WebhookPipeline, type NamedSource } from './pipeline';
 import { PluginRegistry, type CreateContext } from './registry';
 import { RouteTable, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes';
 import type { SkillLibrary } from './skills';
@@ -46,6 +46,25 @@ function agentOptions(block: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(block).filter(([k]) => !AGENT_KEYS_NOT_OPTIONS.has(k)));
 }
 
+/** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
+export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
+
+/** An API 1 verifier seen as a source: it checks each secret in turn and reads nothing else. */
+export function sourceFromVerifier(verifier: Verifier): Source {
+  return {
+    headers: verifier.headers.map((h) => h.toLowerCase()),
+    verify(req, secrets) {
+      let last = 'no secret';
+      for (const [index, secret] of secrets.entries()) {
+        const result = verifier.verify({ headers: req.headers, rawBody: req.rawBody }, secret);
+        if (result.ok) return { ok: true, secretIndex: index };
+        last = result.reason;
+      }
+      return { ok: false, reason: last };
+    },
+  };
+}
+
 function platformOptions(platform: PlatformConfig | undefined): Record<string, unknown> {
   const { enabled: _enabled, ...rest } = platform ?? {};
   return rest;
@@ -63,7 +82,9 @@ export class Gateway {
   private readonly shutdown = new AbortController();
   private readonly deliverers = new Map<string, Promise<Deliverer>>();
   private readonly agents = new Map<string, Promise<AgentRunner>>();
-  private verifiers: NamedVerifier[] = [];
+  private readonly sources = new Map<string, Promise<NamedSource>>();
+  /** What routes that pin no source accept; filled by start(). */
+  private specSources: NamedSource[] = [];
   private shuttingDown = false;
 
   constructor(readonly options: GatewayOptions) {
@@ -74,16 +95,20 @@ export class Gateway {
     this.store = options.store ?? createMemoryStore();
     this.routes = new RouteTable(staticRoutes(config), options.routeSource);
     const extra = config.platforms.webhook.extra;
-    this.redactor.add(extra.secret);
-    for (const route of this.routes.staticRoutes()) if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+    const redactRoute = (route: Route) => {
+      for (const secret of route.secrets) if (secret !== INSECURE_NO_AUTH) this.redactor.add(secret);
+    };
+    for (const secret of [extra.secret, ...(extra.secrets ?? [])]) if (secret !== INSECURE_NO_AUTH) this.redactor.add(secret);
+    for (const route of this.routes.staticRoutes()) redactRoute(route);
     // Subscriptions get the same checks as static routes, and their secrets join the redaction as they are read.
     options.routeSource?.setCheck?.((route) => {
-      if (route.secret !== INSECURE_NO_AUTH) this.redactor.add(route.secret);
+      redactRoute(route);
       return this.routeProblems(route);
     });
     this.pipeline = new WebhookPipeline({
       routes: this.routes,
-      verifiers: this.verifiers,
+      sourcesFor: (route) => (route.source === undefined ? this.specSources : this.sourceFor(route).then((named) => [named])),
+      publicUrl: extra.public_url?.replace(/\/+$/, ''),
       store: this.store,
       limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
       logger: this.logger,
@@ -113,8 +138,18 @@ export class Gateway {
     return this.options.config;
   }
 
+  /** `platforms.<id>` under the deliverer's real name or any of its aliases (`telegram` or `platform_01`). */
   private platform(id: string): PlatformConfig | undefined {
-    return this.config.platforms[id] as PlatformConfig | undefined;
+    for (const name of this.registry.namesOf('deliverer', id)) {
+      const block = this.config.platforms[name] as PlatformConfig | undefined;
+      if (block) return block;
+    }
+    return undefined;
+  }
+
+  /** Where a platform's config block is (the spelling the user wrote), for messages. */
+  private platformKey(id: string): string {
+    return this.registry.namesOf('deliverer', id).find((name) => this.config.platforms[name]) ?? this.registry.canonicalId('deliverer', id);
   }
 
   private createContext(): CreateContext {
@@ -139,10 +174,12 @@ export class Gateway {
     }
     const deliverer = this.registry.get('deliverer', route.deliver);
     if (!deliverer) {
-      problems.push(`${where}: unknown deliver type '${route.deliver}'; known: ${this.registry.ids('deliverer').sort().join(', ')}`);
+      problems.push(`${where}: unknown deliver type '${route.deliver}'; known: ${this.registry.describeIds('deliverer')}`);
     } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.platform(route.deliver)?.enabled !== true) {
-      problems.push(`${where} delivers to '${route.deliver}', which is not enabled: set platforms.${route.deliver}.enabled: true and its credentials (see the plugin's README)`);
+      const key = this.platformKey(route.deliver);
+      problems.push(`${where} delivers to '${route.deliver}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);
     }
+    problems.push(...this.sourceProblems(route));
     for (const skill of route.skills) {
       if (!this.options.skills?.get(skill)) problems.push(`${where}: unknown skill '${skill}'; add <config_dir>/skills/${skill}/SKILL.md or remove it from skills:`);
     }
@@ -151,7 +188,39 @@ export class Gateway {
     return problems;
   }
 
-  /** Validates every static route and creates the verifiers, runners and deliverers they need. */
+  /** An unknown `source:` or options its source refuses. */
+  private sourceProblems(route: Route): string[] {
+    if (route.source === undefined) return [];
+    const where = `route '${route.name}'`;
+    const kind = this.registry.get('source', route.source) ? 'source' : this.registry.get('verifier', route.source) ? 'verifier' : undefined;
+    if (!kind) return [`${where}: unknown source '${route.source}'; known: ${this.registry.describeIds('source')} (docs/sources.md; install the plugin of another sender)`];
+    if (kind === 'verifier') return [];
+    return this.registry.validateOptions('source', route.source, route.sourceOptions ?? {}, `${where} source_options`).problems;
+  }
+
+  /** The source a route pins, created once per (source, options). */
+  sourceFor(route: Pick<Route, 'name' | 'source' | 'sourceOptions'>): Promise<NamedSource> {
+    const id = route.source ?? 'generic';
+    const key = `${id}\u0000${JSON.stringify(route.sourceOptions ?? {})}`;
+    let pending = this.sources.get(key);
+    if (!pending) {
+      pending = (async () => {
+        if (!this.registry.get('source', id) && this.registry.get('verifier', id)) {
+          const canonical = this.registry.canonicalId('verifier', id);
+          return { id: canonical, source: sourceFromVerifier(await this.registry.create('verifier', canonical, {}, this.createContext())) };
+        }
+        const canonical = this.registry.canonicalId('source', id);
+        const validated = this.registry.validateOptions('source', canonical, route.sourceOptions ?? {}, `route '${route.name}' source_options`);
+        if (validated.problems.length) throw new HookwiseConfigError(validated.problems, `source '${id}' is not configured correctly`);
+        return { id: canonical, source: await this.registry.create('source', canonical, validated.options, this.createContext()) };
+      })();
+      pending.catch(() => this.sources.delete(key));
+      this.sources.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Validates every static route and creates the sources, runners and deliverers they need. */
   async start(): Promise<void> {
     const problems: string[] = [];
     for (const route of this.routes.staticRoutes()) problems.push(...this.routeProblems(route));
@@ -160,10 +229,12 @@ export class Gateway {
     }
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
-    const ctx = this.createContext();
-    for (const entry of this.registry.list('verifier')) {
-      this.verifiers.push({ id: entry.contribution.id, verifier: await this.registry.create('verifier', entry.contribution.id, {}, ctx) });
-    }
+    // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
+    const unpinned = [
+      ...SPEC_SOURCES.filter((id) => this.registry.get('source', id)),
+      ...this.registry.list('verifier').map((e) => e.contribution.id),
+    ];
+    for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
     const eagerDeliverers = new Set<string>(this.routes.staticRoutes().map((r) => r.deliver));
     for (const [id, platform] of Object.entries(this.config.platforms)) {
@@ -180,6 +251,7 @@ export class Gateway {
     for (const route of this.routes.staticRoutes()) {
       try {
         await this.agentFor(route);
+        if (route.source !== undefined) await this.sourceFor(route);
       } catch (err) {
         createProblems.push(errorMessage(err));
       }
@@ -203,11 +275,11 @@ export class Gateway {
   }
 
   delivererFor(route: Pick<Route, 'deliver'>): Promise<Deliverer> {
-    const id = route.deliver;
+    const id = this.registry.canonicalId('deliverer', route.deliver);
     let pending = this.deliverers.get(id);
     if (!pending) {
       pending = (async () => {
-        const { options, problems } = this.registry.validateOptions('deliverer', id, platformOptions(this.platform(id)), `platforms.${id}`);
+        const { options, problems } = this.registry.validateOptions('deliverer', id, platformOptions(this.platform(id)), `platforms.${this.platformKey(id)}`);
         if (problems.length) throw new HookwiseConfigError(problems, `deliverer '${id}' is not configured correctly`);
         const deliverer = await this.registry.create('deliverer', id, options, this.createContext());
         await this.startDeliverer(id, deliverer);

@@ -18,9 +18,9 @@ export function routeFromUrl(url: string | undefined): string | undefined {
 }
 
 export function sendResult(res: ServerResponse, result: IngestResult, closeConnection = false): void {
-  const body = JSON.stringify(result.body);
+  const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
   const headers: Record<string, string | number> = {
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': result.contentType ?? 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     ...(result.headers ?? {}),
   };
@@ -35,7 +35,7 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
   return (req, res) => {
     const route = routeFromUrl(req.url) ?? '';
     pipeline
-      .handle({ route, headers: req.headers, body: req })
+      .handle({ route, headers: req.headers, body: req, url: req.url })
       .then((result) => sendResult(res, result, !req.readableEnded && !req.complete))
       .catch((err: unknown) => {
         logger.error(`webhook handling failed on route '${route}': ${errorMessage(err)}`);

@@ -1,26 +1,40 @@
 // The request pipeline of DESIGN 3, framework-free: route, size, rate limit, verify, parse, dedupe, filter, enqueue.
+// Everything sender-specific (headers, signatures, event type, delivery id, handshakes) is asked of a Source.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
-import type { HeaderMap, Verifier } from '@hookwise/core';
+import {
+  ERROR_CATALOGUE,
+  errorMessage,
+  headerValue,
+  type AcceptOutcome,
+  type AcceptRequest,
+  type ErrorCode,
+  type HeaderMap,
+  type Source,
+  type SourceRequest,
+  type SourceVerdict,
+  type Store,
+} from '@hookwise/core';
 import { BodyTooLargeError, parsePayload, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from './config/schema';
-import { ERROR_CATALOGUE, errorMessage, type ErrorCode } from '@hookwise/core';
-import { headerValue } from '@hookwise/core';
-import { eventAccepted, readEventType } from './events';
-import type { RouteTable } from './routes';
+import { eventAccepted } from './events';
+import type { Route, RouteTable } from './routes';
 import { SequentialAcceptor } from './stores/accept';
-import type { AcceptOutcome, AcceptRequest, Store } from '@hookwise/core';
 
 export interface IngestRequest {
   route: string;
   headers: HeaderMap;
   /** The raw body: a stream (read here with the size limit) or bytes already read. */
   body: NodeJS.ReadableStream | Buffer;
+  /** The request target as received (path and query), for sources that sign the URL. */
+  url?: string;
 }
 
 export interface IngestResult {
   status: number;
-  body: Record<string, unknown>;
+  /** An object is sent as JSON; a string (a handshake's text answer) as is, with `contentType`. */
+  body: Record<string, unknown> | string;
+  contentType?: string;
   headers?: Record<string, string>;
 }
 
@@ -31,14 +45,20 @@ export interface PipelineLimits {
   maxPending: number;
 }
 
-export interface NamedVerifier {
+export interface NamedSource {
   id: string;
-  verifier: Verifier;
+  source: Source;
 }
 
 export interface PipelineDeps {
   routes: RouteTable;
-  verifiers: NamedVerifier[];
+  /**
+   * The sources a route accepts: the one it pins (`source:`), or, for a route that pins none, the SPEC's styles
+   * (GitHub, GitLab, generic, and API 1 verifier plugins) in the order their event and delivery headers are read.
+   */
+  sourcesFor(route: Route): NamedSource[] | Promise<NamedSource[]>;
+  /** `platforms.webhook.extra.public_url`: the origin senders post to, for sources that sign the URL. */
+  publicUrl?: string;
   store: Store;
   limits: PipelineLimits;
   logger: Logger;
@@ -54,8 +74,23 @@ export function generateDeliveryId(): string {
   return `${Date.now()}-${randomBytes(6).toString('hex')}`;
 }
 
-export function readDeliveryId(headers: HeaderMap): string | undefined {
-  return headerValue(headers, 'x-codehosta-delivery') ?? headerValue(headers, 'x-request-id');
+/** The payload's own `event_type` (SPEC 4.1), the fallback after the source's event header. */
+export function payloadEventType(payload: Record<string, unknown>): string | undefined {
+  const value = payload.event_type;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/** The first answer any of `sources` gives; a source that throws is skipped. */
+function firstAnswer(sources: readonly NamedSource[], ask: (source: Source) => string | undefined): string | undefined {
+  for (const { source } of sources) {
+    try {
+      const value = ask(source);
+      if (value !== undefined && value !== '') return value;
+    } catch {
+      /* a broken header is no event type; the next source or the fallback answers */
+    }
+  }
+  return undefined;
 }
 
 const rateLimited = (retryAfterSeconds: number): IngestResult => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
@@ -103,22 +138,39 @@ export class WebhookPipeline {
     }
     if (raw.length > limits.maxBodyBytes) return fail('HW_E_PAYLOAD_TOO_LARGE');
 
-    // 4. Verification.
+    // 4. Verification by the route's source (pinned), or by the SPEC style whose header is present.
+    const candidates = await this.deps.sourcesFor(route);
+    const pinned = route.source !== undefined;
+    const sourceReq: SourceRequest = { headers: req.headers, rawBody: raw, url: this.fullUrl(req), receivedAt: Date.now() };
+    const chosen = pinned ? candidates[0] : candidates.find(({ source }) => source.headers.some((h) => headerValue(req.headers, h) !== undefined));
+    let secret = '';
     if (route.secret !== INSECURE_NO_AUTH) {
-      const verdict = this.verify(route.name, route.secret ?? '', req.headers, raw);
-      if (verdict) return verdict;
+      const verdict = this.verify(route, chosen, sourceReq);
+      if (!verdict.ok) return verdict.result;
+      secret = route.secrets[verdict.secretIndex] ?? '';
     }
     // 5. Parse. A request that passed verification counts against the rate limit even when its body is bad.
-    const parsed = parsePayload(raw, req.headers);
+    const parsed = chosen?.source.parse ? this.parseBySource(chosen, sourceReq) : parsePayload(raw, req.headers);
     if (!parsed?.payload) {
       const counted = await store.rateLimiter.hit(route.name, limits.rateLimit);
       return counted.allowed ? fail('HW_E_BAD_BODY') : rateLimited(counted.retryAfterSeconds);
     }
+    const { payload } = parsed;
+
+    // A handshake (URL verification, PING) is answered at once; nothing is queued.
+    const handshake = chosen?.source.handshake?.(sourceReq, payload, secret);
+    if (handshake) {
+      logger.info(`answered the ${chosen?.id} handshake on route '${route.name}'`, { route: route.name, source: chosen?.id });
+      const isText = typeof handshake.body === 'string';
+      return { status: handshake.status, body: handshake.body, contentType: handshake.contentType ?? (isText ? 'text/plain; charset=utf-8' : undefined) };
+    }
 
     // 6.-8. Count the hit, claim the delivery id, filter, enqueue: one store step (atomic where the store can).
-    const { payload } = parsed;
-    const deliveryId = readDeliveryId(req.headers) ?? generateDeliveryId();
-    const event = readEventType(req.headers, payload);
+    // A pinned route asks its source; one that pins none asks the SPEC styles in order (GitHub's headers, then
+    // GitLab's, then the generic X-Request-ID), whichever style verified it.
+    const askable = pinned ? candidates.slice(0, 1) : candidates;
+    const deliveryId = firstAnswer(askable, (s) => s.deliveryId?.(sourceReq, payload)) ?? generateDeliveryId();
+    const event = firstAnswer(askable, (s) => s.eventType?.(sourceReq, payload)) ?? payloadEventType(payload) ?? '';
     const wanted = eventAccepted(route.events, event);
     let result: AcceptOutcome;
     try {
@@ -129,7 +181,7 @@ export class WebhookPipeline {
         maxPending: limits.maxPending,
         // The JSON text as received goes along, so a durable store does not serialise the payload again.
         job: wanted ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now() } : undefined,
-        hints: { payloadJson: parsed.json },
+        hints: parsed.json === undefined ? undefined : { payloadJson: parsed.json },
       });
     } catch (err) {
       logger.error(`could not enqueue event on route '${route.name}': ${errorMessage(err)}`);
@@ -156,23 +208,48 @@ export class WebhookPipeline {
     return { status: 202, body: { status: 'accepted', route: route.name, event, delivery_id: deliveryId } };
   }
 
-  private verify(routeName: string, secret: string, headers: HeaderMap, rawBody: Buffer): IngestResult | undefined {
-    const chosen = this.deps.verifiers.find(({ verifier }) => verifier.headers.some((h) => headerValue(headers, h.toLowerCase()) !== undefined));
-    if (!chosen) {
-      this.deps.logger.warn(`Missing signature on route '${routeName}': no recognised signature header`, { route: routeName });
-      return fail('HW_E_MISSING_SIGNATURE');
-    }
-    let ok = false;
-    let reason = '';
+  /** The sender's URL of a request: the configured public origin (or the Host header) and the path as received. */
+  private fullUrl(req: IngestRequest): string {
+    const path = req.url ?? `/webhooks/${req.route}`;
+    const origin = this.deps.publicUrl ?? `http://${headerValue(req.headers, 'host') ?? 'localhost'}`;
+    return `${origin}${path}`;
+  }
+
+  private parseBySource(chosen: NamedSource, req: SourceRequest): { payload?: Record<string, unknown>; json?: string } | undefined {
     try {
-      const result = chosen.verifier.verify({ headers, rawBody }, secret);
-      ok = result.ok;
-      if (!result.ok) reason = result.reason;
+      const payload = chosen.source.parse?.(req);
+      return payload && typeof payload === 'object' && !Array.isArray(payload) ? { payload } : undefined;
     } catch (err) {
-      reason = `verifier error: ${errorMessage(err)}`;
+      this.deps.logger.warn(`source '${chosen.id}' could not parse the body: ${errorMessage(err)}`);
+      return undefined;
     }
-    if (ok) return undefined;
-    this.deps.logger.warn(`Invalid signature on route '${routeName}' (${chosen.id}: ${reason})`, { route: routeName, verifier: chosen.id });
-    return fail('HW_E_INVALID_SIGNATURE');
+  }
+
+  private verify(route: Route, chosen: NamedSource | undefined, req: SourceRequest): { ok: true; secretIndex: number } | { ok: false; result: IngestResult } {
+    const { logger } = this.deps;
+    const meta = { route: route.name, source: chosen?.id };
+    if (!chosen) {
+      logger.warn(`Missing signature on route '${route.name}': no recognised signature header (accepted: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, X-Webhook-Signature; pin a source with \`source:\` for other senders)`, meta);
+      return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
+    }
+    let verdict: SourceVerdict;
+    try {
+      verdict = chosen.source.verify(req, route.secrets);
+    } catch (err) {
+      verdict = { ok: false, reason: `source error: ${errorMessage(err)}` };
+    }
+    if (verdict.ok) {
+      if (verdict.secretIndex > 0) {
+        logger.info(`route '${route.name}' verified with secret #${verdict.secretIndex + 1} of ${route.secrets.length} (${chosen.id}): senders still use an older secret; remove it once none does`, { ...meta, secret_index: verdict.secretIndex });
+      }
+      return { ok: true, secretIndex: verdict.secretIndex };
+    }
+    const origin = route.secretOrigin === 'global' ? 'the global secret' : `the ${route.secretOrigin ?? 'route'}'s own secret`;
+    if (verdict.missing) {
+      logger.warn(`Missing signature on route '${route.name}' (${chosen.id}: ${verdict.reason})`, meta);
+      return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
+    }
+    logger.warn(`Invalid signature on route '${route.name}' (${chosen.id}: ${verdict.reason}; checked against ${origin}${route.secrets.length > 1 ? `s (${route.secrets.length})` : ''})`, meta);
+    return { ok: false, result: fail('HW_E_INVALID_SIGNATURE') };
   }
 }

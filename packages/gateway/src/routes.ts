@@ -3,11 +3,19 @@ import { ROUTE_NAME_PATTERN, type HookwiseConfig, type RouteConfig } from './con
 
 export interface Route {
   name: string;
-  source: 'static' | 'subscription';
+  /** Where the route is defined. */
+  origin: 'static' | 'subscription';
   description?: string;
   events: string[];
-  /** The route's own secret, else the global one; undefined only for an invalid (refused) route. */
+  /** The first of `secrets`; undefined only for an invalid (refused) route. */
   secret?: string;
+  /** The route's own secrets (rotation: [new, old]), else the global ones. */
+  secrets: string[];
+  /** Where the secrets come from, for messages that must never show them. */
+  secretOrigin?: 'route' | 'subscription' | 'global';
+  /** The pinned source id (the route's, else the global default); undefined accepts any of the SPEC's styles. */
+  source?: string;
+  sourceOptions?: Record<string, unknown>;
   prompt?: string;
   skills: string[];
   deliver: string;
@@ -30,16 +38,41 @@ export function invalidRouteNameMessage(name: string): string {
   return `invalid route name '${name}': use lower-case letters, digits, '-' and '_', starting with a letter or digit`;
 }
 
-/** Builds a Route from a route entry (config or subscription), with the global secret as fallback. */
-export function toRoute(name: string, entry: RouteConfig, source: Route['source'], globalSecret?: string): Route {
+/** What a route falls back to when its entry leaves them out: `platforms.webhook.extra`'s secrets and source. */
+export interface RouteDefaults {
+  secrets?: string[];
+  source?: string;
+  sourceOptions?: Record<string, unknown>;
+}
+
+/** A `secret`/`secrets` pair as one list (empty strings dropped). */
+export function secretList(entry: { secret?: string; secrets?: string[] }): string[] {
+  return (entry.secrets ?? (entry.secret ? [entry.secret] : [])).filter((s) => s !== '');
+}
+
+/** The global fallbacks of a config. */
+export function routeDefaults(config: HookwiseConfig): RouteDefaults {
+  const extra = config.platforms.webhook.extra;
+  return { secrets: secretList(extra), source: extra.source, sourceOptions: extra.source_options };
+}
+
+/** Builds a Route from a route entry (config or subscription), with the global secrets and source as fallback. */
+export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'], defaults: RouteDefaults = {}): Route {
   const deliverExtra: Record<string, string> = {};
   for (const [key, value] of Object.entries(entry.deliver_extra ?? {})) deliverExtra[key] = String(value);
+  const own = secretList(entry);
+  const secrets = own.length ? own : (defaults.secrets ?? []);
+  const ownSource = entry.source !== undefined;
   return {
     name,
-    source,
+    origin,
     description: entry.description,
     events: entry.events ?? [],
-    secret: entry.secret || globalSecret || undefined,
+    secret: secrets[0],
+    secrets,
+    secretOrigin: own.length ? (origin === 'static' ? 'route' : 'subscription') : secrets.length ? 'global' : undefined,
+    source: ownSource ? entry.source : defaults.source,
+    sourceOptions: ownSource ? entry.source_options : (entry.source_options ?? defaults.sourceOptions),
     prompt: entry.prompt,
     skills: entry.skills ?? [],
     deliver: entry.deliver ?? 'log',
@@ -50,10 +83,11 @@ export function toRoute(name: string, entry: RouteConfig, source: Route['source'
 
 export function staticRoutes(config: HookwiseConfig): Map<string, Route> {
   const extra = config.platforms.webhook.extra;
+  const defaults = routeDefaults(config);
   const routes = new Map<string, Route>();
   for (const [name, entry] of Object.entries(extra.routes ?? {})) {
     if (entry.enabled === false) continue;
-    routes.set(name, toRoute(name, entry, 'static', extra.secret));
+    routes.set(name, toRoute(name, entry, 'static', defaults));
   }
   return routes;
 }

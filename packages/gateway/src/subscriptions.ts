@@ -7,7 +7,7 @@ import { describeSchemaError } from './config/load';
 import type { RouteConfig } from './config/schema';
 import { HookwiseError, errorMessage } from '@hookwise/core';
 import { validateSubscriptionEntry } from './generated/subscription-validator';
-import { invalidRouteNameMessage, isValidRouteName, toRoute, type Route, type RouteSource } from './routes';
+import { invalidRouteNameMessage, isValidRouteName, secretList, toRoute, type Route, type RouteDefaults, type RouteSource } from './routes';
 
 export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
 
@@ -15,7 +15,11 @@ export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
 export interface SubscriptionEntry {
   description?: string;
   events: string[];
-  secret: string;
+  /** The secret, or `secrets` while a rotation is under way (`webhook subscribe --rotate-secret`). */
+  secret?: string;
+  secrets?: string[];
+  source?: string;
+  source_options?: Record<string, unknown>;
   prompt?: string;
   skills: string[];
   deliver: string;
@@ -33,7 +37,8 @@ export function subscriptionsPath(configDir: string): string {
 }
 
 /** Problems of one entry, each naming the subscription; empty when the entry can serve requests. */
-export function subscriptionProblems(name: string, entry: unknown, globalSecret?: string): string[] {
+export function subscriptionProblems(name: string, entry: unknown, defaults: RouteDefaults | string = {}): string[] {
+  const fallback = typeof defaults === 'string' ? { secrets: [defaults] } : defaults;
   const where = `subscription '${name}'`;
   const problems: string[] = [];
   if (!isValidRouteName(name)) problems.push(`${where}: ${invalidRouteNameMessage(name)}`);
@@ -43,7 +48,7 @@ export function subscriptionProblems(name: string, entry: unknown, globalSecret?
     return problems;
   }
   // Without any secret the HMAC key would be empty, which anyone can sign with: refuse instead.
-  if (!(entry as RouteConfig).secret && !globalSecret) {
+  if (secretList(entry as RouteConfig).length === 0 && !fallback.secrets?.length) {
     problems.push(`${where} has no secret: re-create it with \`hookwise webhook subscribe ${name}\` or set platforms.webhook.extra.secret`);
   }
   return problems;
@@ -79,7 +84,9 @@ export function readSubscriptions(configDir: string): SubscriptionEntries {
 export interface SubscriptionSourceOptions {
   configDir: string;
   /** Fallback for entries without their own secret (hand-written ones). */
+  /** The global secret (older callers); `defaults` takes the global secrets and source. */
   globalSecret?: string;
+  defaults?: RouteDefaults;
   logger: Logger;
   /**
    * Further checks per route, e.g. `(route) => gateway.routeProblems(route)` (deliverer, skills, runner,
@@ -99,8 +106,11 @@ export class SubscriptionSource implements RouteSource {
   /** Stat signature of the file version last read; 'missing' when there is none. */
   private version?: string;
 
+  private readonly defaults: RouteDefaults;
+
   constructor(private options: SubscriptionSourceOptions) {
     this.file = subscriptionsPath(options.configDir);
+    this.defaults = options.defaults ?? { secrets: options.globalSecret ? [options.globalSecret] : [] };
   }
 
   /**
@@ -147,8 +157,8 @@ export class SubscriptionSource implements RouteSource {
     }
     const routes = new Map<string, Route>();
     for (const [name, entry] of Object.entries(entries)) {
-      let problems = subscriptionProblems(name, entry, this.options.globalSecret);
-      const route = problems.length ? undefined : toRoute(name, entry as RouteConfig, 'subscription', this.options.globalSecret);
+      let problems = subscriptionProblems(name, entry, this.defaults);
+      const route = problems.length ? undefined : toRoute(name, entry as RouteConfig, 'subscription', this.defaults);
       if (route && (entry as RouteConfig).enabled === false) continue;
       if (route && this.options.check) problems = this.options.check(route);
       if (route && !problems.length) routes.set(name, route);

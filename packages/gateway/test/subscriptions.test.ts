@@ -59,7 +59,7 @@ describe('SubscriptionSource', () => {
     expect(source.current().has('ci')).toBe(false);
     writeEntries({ ci: entry({ events: ['push'], deliver_extra: { chat_id: '42' } }) });
     const route = source.current().get('ci');
-    expect(route).toMatchObject({ name: 'ci', source: 'subscription', events: ['push'], secret: 'a-long-enough-secret', deliver: 'log', deliverExtra: { chat_id: '42' } });
+    expect(route).toMatchObject({ name: 'ci', origin: 'subscription', events: ['push'], secret: 'a-long-enough-secret', deliver: 'log', deliverExtra: { chat_id: '42' } });
   });
 
   it('does not re-read the file while its mtime, size and inode stay the same', () => {

@@ -14,5 +14,6 @@ export * from './chunk-template';
 export * from './signature';
 export * from './process';
 export * from './agent-prompt';
+export * from './standard-webhooks';
 export * from './retry-after';
 export * from './sleep';

@@ -9,3 +9,4 @@ export * from './agent-runner-contract';
 export * from './manifest-contract';
 export * from './fixtures';
 export * from './source-conformance';
+export * from './esm-signer';

@@ -80,7 +80,16 @@ function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv,
     else extra.port = port;
   }
   if (env.WEBHOOK_HOST) extra.host = env.WEBHOOK_HOST;
-  if (env.WEBHOOK_SECRET) extra.secret = env.WEBHOOK_SECRET;
+  if (env.WEBHOOK_SECRET) {
+    // A comma-separated list rotates: `WEBHOOK_SECRET=new,old`.
+    const secrets = env.WEBHOOK_SECRET.split(',').map((s) => s.trim()).filter(Boolean);
+    if (secrets.length > 1) {
+      extra.secrets = secrets;
+      delete extra.secret;
+    } else {
+      extra.secret = secrets[0] ?? env.WEBHOOK_SECRET;
+    }
+  }
 }
 
 /** Loads `<config_dir>/config.yaml` (or .yml/.json) with `.env`, `${VAR}` expansion and env overrides. */

@@ -3,6 +3,7 @@
 // after changing a schema, regenerate them with
 //   npm run build && node packages/gateway/scripts/gen-validators.js && npm run build
 // (test/validators.test.ts fails until then) and docs/configuration-reference.md with node scripts/config-reference.js.
+import type { StoreConfig } from '@hookwise/core';
 
 export const ROUTE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
@@ -21,9 +22,20 @@ export const routeSchema = {
     enabled: { type: 'boolean', default: true, description: 'A disabled route answers 404.' },
     events: { ...stringList, description: 'Event types to accept; empty or unset accepts all.' },
     secret: { type: 'string', description: 'Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification.' },
+    secrets: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description: 'Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret.',
+    },
+    source: {
+      type: 'string',
+      description: 'The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic.',
+    },
+    source_options: { type: 'object', description: "Options of the route's source (e.g. tolerance_seconds), validated by the source." },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
-    deliver: { type: 'string', default: 'log', description: 'Deliverer id: log, codehost_a_comment, platform_01..platform_15 or a plugin id.' },
+    deliver: { type: 'string', default: 'log', description: 'Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id.' },
     deliver_extra: {
       type: 'object',
       additionalProperties: { type: ['string', 'number', 'boolean'] },
@@ -72,7 +84,10 @@ export const configSchema = {
               properties: {
                 host: { type: 'string', default: '0.0.0.0', description: 'Interface to bind (env WEBHOOK_HOST).' },
                 port: { type: 'integer', minimum: 0, maximum: 65535, default: DEFAULT_PORT, description: 'HTTP port (env WEBHOOK_PORT).' },
-                secret: { type: 'string', description: 'Global fallback secret (env WEBHOOK_SECRET).' },
+                secret: { type: 'string', description: 'Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates).' },
+                secrets: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Global fallback secrets for rotation ([new, old]), instead of secret.' },
+                source: { type: 'string', description: 'Default source for routes without their own (unset: any of github, gitlab and generic).' },
+                source_options: { type: 'object', description: 'Options of the default source.' },
                 rate_limit: { type: 'integer', minimum: 1, default: DEFAULT_RATE_LIMIT, description: 'Requests per minute per route (fixed window).' },
                 max_body_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_BODY_BYTES, description: 'Largest accepted body in bytes.' },
                 public_url: { type: 'string', description: 'Base URL printed for subscriptions, when the gateway sits behind a proxy.' },
@@ -122,21 +137,19 @@ export const configSchema = {
     store: {
       type: 'object',
       default: {},
-      additionalProperties: false,
-      description: 'Where delivery ids, rate-limit windows and jobs live.',
+      // The backend's own keys (sqlite: path, synchronous; redis: url, prefix; ...) are checked by its optionsSchema
+      // when the store is opened, where the backend is known; problems name `store.<key>` all the same.
+      additionalProperties: true,
+      description:
+        'Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.',
       properties: {
-        backend: { type: 'string', default: 'sqlite', description: 'sqlite (default, a file in the config dir), memory (lost on restart) or redis.' },
-        path: { type: 'string', description: 'SQLite file (relative to the config dir).' },
-        url: { type: 'string', description: 'Redis URL, e.g. redis://127.0.0.1:6379.' },
-        max_pending: { type: 'integer', minimum: 1, default: 10000, description: 'Above this many pending jobs new events get 503.' },
-        prefix: { type: 'string', description: 'Key prefix (redis).' },
-        synchronous: {
+        backend: {
           type: 'string',
-          enum: ['normal', 'full'],
-          default: 'normal',
+          default: 'sqlite',
           description:
-            'SQLite durability. normal: an accepted event survives a crash or kill of the gateway (WAL, no fsync per commit). full: it also survives a power loss, at one fsync per grouped commit.',
+            'sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir.',
         },
+        max_pending: { type: 'integer', minimum: 1, default: 10000, description: 'Above this many pending jobs new events get 503.' },
         lease_seconds: {
           type: 'number',
           minimum: 1,
@@ -179,6 +192,9 @@ export interface RouteConfig {
   enabled?: boolean;
   events?: string[];
   secret?: string;
+  secrets?: string[];
+  source?: string;
+  source_options?: Record<string, unknown>;
   prompt?: string;
   skills?: string[];
   deliver?: string;
@@ -201,6 +217,9 @@ export interface WebhookAdapterConfig {
     host: string;
     port: number;
     secret?: string;
+    secrets?: string[];
+    source?: string;
+    source_options?: Record<string, unknown>;
     rate_limit: number;
     max_body_bytes: number;
     public_url?: string;
@@ -216,7 +235,8 @@ export interface HookwiseConfig {
   };
   agent: { runner: string; timeout_seconds: number; concurrency: number; [key: string]: unknown };
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
-  store: { backend: string; path?: string; url?: string; max_pending: number; prefix?: string; lease_seconds?: number; synchronous?: 'normal' | 'full' };
+  /** `backend`, `max_pending`, `lease_seconds`, and the backend's own options (validated by its optionsSchema). */
+  store: StoreConfig;
   log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json' };
   skills: { dirs?: string[] };
   plugins: PluginSpec[];

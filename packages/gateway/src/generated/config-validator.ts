@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET)."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, codehost_a_comment, platform_01..platform_15 or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":false,"description":"Where delivery ids, rate-limit windows and jobs live.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart) or redis."},"path":{"type":"string","description":"SQLite file (relative to the config dir)."},"url":{"type":"string","description":"Redis URL, e.g. redis://127.0.0.1:6379."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"prefix":{"type":"string","description":"Key prefix (redis)."},"synchronous":{"type":"string","enum":["normal","full"],"default":"normal","description":"SQLite durability. normal: an accepted event survives a crash or kill of the gateway (WAL, no fsync per commit). full: it also survives a power loss, at one fsync per grouped commit."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":false,"description":"Where delivery ids, rate-limit windows and jobs live.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart) or redis."},"path":{"type":"string","description":"SQLite file (relative to the config dir)."},"url":{"type":"string","description":"Redis URL, e.g. redis://127.0.0.1:6379."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"prefix":{"type":"string","description":"Key prefix (redis)."},"synchronous":{"type":"string","enum":["normal","full"],"default":"normal","description":"SQLite durability. normal: an accepted event survives a crash or kill of the gateway (WAL, no fsync per commit). full: it also survives a power loss, at one fsync per grouped commit."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -157,7 +157,7 @@ if(data7.routes === undefined){
 data7.routes = {};
 }
 for(const key3 in data7){
-if(!((((((((key3 === "host") || (key3 === "port")) || (key3 === "secret")) || (key3 === "rate_limit")) || (key3 === "max_body_bytes")) || (key3 === "public_url")) || (key3 === "shutdown_timeout_seconds")) || (key3 === "routes"))){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties, key3))){
 const err7 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -223,9 +223,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-let data11 = data7.rate_limit;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err13 = {instancePath:instancePath+"/platforms/webhook/extra/rate_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/rate_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data7.secrets !== undefined){
+let data11 = data7.secrets;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err13 = {instancePath:instancePath+"/platforms/webhook/extra/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -234,9 +236,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data11 == "number"){
-if(data11 < 1 || isNaN(data11)){
-const err14 = {instancePath:instancePath+"/platforms/webhook/extra/rate_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/rate_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data11[i0] !== "string"){
+const err14 = {instancePath:instancePath+"/platforms/webhook/extra/secrets/" + i0,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -246,9 +249,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-let data12 = data7.max_body_bytes;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err15 = {instancePath:instancePath+"/platforms/webhook/extra/max_body_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/max_body_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err15 = {instancePath:instancePath+"/platforms/webhook/extra/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -257,9 +260,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data12 == "number"){
-if(data12 < 1 || isNaN(data12)){
-const err16 = {instancePath:instancePath+"/platforms/webhook/extra/max_body_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/max_body_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data7.source !== undefined){
+if(typeof data7.source !== "string"){
+const err16 = {instancePath:instancePath+"/platforms/webhook/extra/source",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -269,9 +273,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data7.public_url !== undefined){
-if(typeof data7.public_url !== "string"){
-const err17 = {instancePath:instancePath+"/platforms/webhook/extra/public_url",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/public_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data7.source_options !== undefined){
+let data14 = data7.source_options;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+const err17 = {instancePath:instancePath+"/platforms/webhook/extra/source_options",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -281,10 +286,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-let data14 = data7.shutdown_timeout_seconds;
-if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err18 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+let data15 = data7.rate_limit;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err18 = {instancePath:instancePath+"/platforms/webhook/extra/rate_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/rate_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -293,9 +297,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data15 == "number"){
+if(data15 < 1 || isNaN(data15)){
+const err19 = {instancePath:instancePath+"/platforms/webhook/extra/rate_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/rate_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -304,20 +308,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-let data15 = data7.routes;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key4 in data15){
-let data16 = data15[key4];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.enabled === undefined){
-data16.enabled = true;
 }
-if(data16.deliver === undefined){
-data16.deliver = "log";
-}
-for(const key5 in data16){
-if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties, key5))){
-const err20 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+let data16 = data7.max_body_bytes;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err20 = {instancePath:instancePath+"/platforms/webhook/extra/max_body_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/max_body_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -326,10 +320,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data16.description !== undefined){
-if(typeof data16.description !== "string"){
-const err21 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data16 == "number"){
+if(data16 < 1 || isNaN(data16)){
+const err21 = {instancePath:instancePath+"/platforms/webhook/extra/max_body_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/max_body_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -339,8 +332,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(typeof data16.enabled !== "boolean"){
-const err22 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data7.public_url !== undefined){
+if(typeof data7.public_url !== "string"){
+const err22 = {instancePath:instancePath+"/platforms/webhook/extra/public_url",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/public_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -349,13 +343,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data16.events !== undefined){
-let data19 = data16.events;
-if(Array.isArray(data19)){
-const len0 = data19.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data19[i0] !== "string"){
-const err23 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i0,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data18 = data7.shutdown_timeout_seconds;
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)){
+const err23 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -365,9 +357,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
 else {
-const err24 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err24 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -376,10 +367,20 @@ vErrors.push(err24);
 }
 errors++;
 }
+let data19 = data7.routes;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key4 in data19){
+let data20 = data19[key4];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.enabled === undefined){
+data20.enabled = true;
 }
-if(data16.secret !== undefined){
-if(typeof data16.secret !== "string"){
-const err25 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.deliver === undefined){
+data20.deliver = "log";
+}
+for(const key5 in data20){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties, key5))){
+const err25 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -389,9 +390,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data16.prompt !== undefined){
-if(typeof data16.prompt !== "string"){
-const err26 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.description !== undefined){
+if(typeof data20.description !== "string"){
+const err26 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -401,13 +402,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data16.skills !== undefined){
-let data23 = data16.skills;
-if(Array.isArray(data23)){
-const len1 = data23.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data23[i1] !== "string"){
-const err27 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i1,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data20.enabled !== "boolean"){
+const err27 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -416,10 +412,13 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.events !== undefined){
+let data23 = data20.events;
+if(Array.isArray(data23)){
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data23[i1] !== "string"){
+const err28 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i1,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -429,8 +428,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(typeof data16.deliver !== "string"){
-const err29 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err29 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -439,13 +439,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data16.deliver_extra !== undefined){
-let data26 = data16.deliver_extra;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key6 in data26){
-let data27 = data26[key6];
-if(((typeof data27 !== "string") && (!(typeof data27 == "number"))) && (typeof data27 !== "boolean")){
-const err30 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+}
+if(data20.secret !== undefined){
+if(typeof data20.secret !== "string"){
+const err30 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -455,9 +452,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.secrets !== undefined){
+let data26 = data20.secrets;
+if(Array.isArray(data26)){
+if(data26.length < 1){
+const err31 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -466,13 +465,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data16.agent !== undefined){
-let data28 = data16.agent;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.runner !== undefined){
-if(typeof data28.runner !== "string"){
-const err32 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len2 = data26.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data26[i2] !== "string"){
+const err32 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets/" + i2,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -484,7 +480,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err33 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -494,9 +490,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.source !== undefined){
+if(typeof data20.source !== "string"){
+const err34 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -506,9 +502,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.source_options !== undefined){
+let data29 = data20.source_options;
+if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
+const err35 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source_options",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -518,8 +515,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.prompt !== undefined){
+if(typeof data20.prompt !== "string"){
+const err36 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -529,8 +527,13 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.skills !== undefined){
+let data31 = data20.skills;
+if(Array.isArray(data31)){
+const len3 = data31.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data31[i3] !== "string"){
+const err37 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i3,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -540,8 +543,9 @@ vErrors.push(err37);
 errors++;
 }
 }
+}
 else {
-const err38 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err38 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -550,19 +554,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-let data30 = data.agent;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.runner === undefined){
-data30.runner = "echo";
 }
-if(data30.timeout_seconds === undefined){
-data30.timeout_seconds = 300;
-}
-if(data30.concurrency === undefined){
-data30.concurrency = 2;
-}
-if(typeof data30.runner !== "string"){
-const err39 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data20.deliver !== "string"){
+const err39 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -571,10 +565,13 @@ vErrors.push(err39);
 }
 errors++;
 }
-let data32 = data30.timeout_seconds;
-if(typeof data32 == "number"){
-if(data32 <= 0 || isNaN(data32)){
-const err40 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data20.deliver_extra !== undefined){
+let data34 = data20.deliver_extra;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key6 in data34){
+let data35 = data34[key6];
+if(((typeof data35 !== "string") && (!(typeof data35 == "number"))) && (typeof data35 !== "boolean")){
+const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -584,8 +581,9 @@ vErrors.push(err40);
 errors++;
 }
 }
+}
 else {
-const err41 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -594,9 +592,13 @@ vErrors.push(err41);
 }
 errors++;
 }
-let data33 = data30.concurrency;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err42 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data20.agent !== undefined){
+let data36 = data20.agent;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.runner !== undefined){
+if(typeof data36.runner !== "string"){
+const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -605,9 +607,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(typeof data33 == "number"){
-if(data33 < 1 || isNaN(data33)){
-const err43 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -619,7 +622,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -628,20 +631,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-let data34 = data.retry;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.max_attempts === undefined){
-data34.max_attempts = 5;
 }
-if(data34.base_delay_seconds === undefined){
-data34.base_delay_seconds = 2;
 }
-if(data34.max_delay_seconds === undefined){
-data34.max_delay_seconds = 600;
-}
-for(const key7 in data34){
-if(!(((key7 === "max_attempts") || (key7 === "base_delay_seconds")) || (key7 === "max_delay_seconds"))){
-const err45 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+else {
+const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -651,9 +644,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-let data35 = data34.max_attempts;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-const err46 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err46 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -662,9 +654,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(typeof data35 == "number"){
-if(data35 < 1 || isNaN(data35)){
-const err47 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err47 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -674,10 +666,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-let data36 = data34.base_delay_seconds;
-if(typeof data36 == "number"){
-if(data36 < 0 || isNaN(data36)){
-const err48 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err48 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -686,9 +676,19 @@ vErrors.push(err48);
 }
 errors++;
 }
+let data38 = data.agent;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.runner === undefined){
+data38.runner = "echo";
 }
-else {
-const err49 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data38.timeout_seconds === undefined){
+data38.timeout_seconds = 300;
+}
+if(data38.concurrency === undefined){
+data38.concurrency = 2;
+}
+if(typeof data38.runner !== "string"){
+const err49 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -697,10 +697,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-let data37 = data34.max_delay_seconds;
-if(typeof data37 == "number"){
-if(data37 < 0 || isNaN(data37)){
-const err50 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+let data40 = data38.timeout_seconds;
+if(typeof data40 == "number"){
+if(data40 <= 0 || isNaN(data40)){
+const err50 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -711,7 +711,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err51 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -720,9 +720,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data41 = data38.concurrency;
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
+const err52 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -731,23 +731,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-let data38 = data.store;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.backend === undefined){
-data38.backend = "sqlite";
-}
-if(data38.max_pending === undefined){
-data38.max_pending = 10000;
-}
-if(data38.synchronous === undefined){
-data38.synchronous = "normal";
-}
-if(data38.lease_seconds === undefined){
-data38.lease_seconds = 30;
-}
-for(const key8 in data38){
-if(!(((((((key8 === "backend") || (key8 === "path")) || (key8 === "url")) || (key8 === "max_pending")) || (key8 === "prefix")) || (key8 === "synchronous")) || (key8 === "lease_seconds"))){
-const err53 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(typeof data41 == "number"){
+if(data41 < 1 || isNaN(data41)){
+const err53 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -757,8 +743,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(typeof data38.backend !== "string"){
-const err54 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err54 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -767,9 +754,20 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data38.path !== undefined){
-if(typeof data38.path !== "string"){
-const err55 = {instancePath:instancePath+"/store/path",schemaPath:"#/properties/store/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data42 = data.retry;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.max_attempts === undefined){
+data42.max_attempts = 5;
+}
+if(data42.base_delay_seconds === undefined){
+data42.base_delay_seconds = 2;
+}
+if(data42.max_delay_seconds === undefined){
+data42.max_delay_seconds = 600;
+}
+for(const key7 in data42){
+if(!(((key7 === "max_attempts") || (key7 === "base_delay_seconds")) || (key7 === "max_delay_seconds"))){
+const err55 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -779,9 +777,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data38.url !== undefined){
-if(typeof data38.url !== "string"){
-const err56 = {instancePath:instancePath+"/store/url",schemaPath:"#/properties/store/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data43 = data42.max_attempts;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
+const err56 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -790,10 +788,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-let data42 = data38.max_pending;
-if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
-const err57 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data43 == "number"){
+if(data43 < 1 || isNaN(data43)){
+const err57 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -802,9 +799,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data42 == "number"){
-if(data42 < 1 || isNaN(data42)){
-const err58 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data44 = data42.base_delay_seconds;
+if(typeof data44 == "number"){
+if(data44 < 0 || isNaN(data44)){
+const err58 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -814,9 +813,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data38.prefix !== undefined){
-if(typeof data38.prefix !== "string"){
-const err59 = {instancePath:instancePath+"/store/prefix",schemaPath:"#/properties/store/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err59 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -825,10 +823,10 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-let data44 = data38.synchronous;
-if(typeof data44 !== "string"){
-const err60 = {instancePath:instancePath+"/store/synchronous",schemaPath:"#/properties/store/properties/synchronous/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data45 = data42.max_delay_seconds;
+if(typeof data45 == "number"){
+if(data45 < 0 || isNaN(data45)){
+const err60 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -837,8 +835,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(!((data44 === "normal") || (data44 === "full"))){
-const err61 = {instancePath:instancePath+"/store/synchronous",schemaPath:"#/properties/store/properties/synchronous/enum",keyword:"enum",params:{allowedValues: schema11.properties.store.properties.synchronous.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err61 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -847,10 +846,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-let data45 = data38.lease_seconds;
-if(typeof data45 == "number"){
-if(data45 < 1 || isNaN(data45)){
-const err62 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err62 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -859,9 +857,23 @@ vErrors.push(err62);
 }
 errors++;
 }
+let data46 = data.store;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.backend === undefined){
+data46.backend = "sqlite";
 }
-else {
-const err63 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data46.max_pending === undefined){
+data46.max_pending = 10000;
+}
+if(data46.synchronous === undefined){
+data46.synchronous = "normal";
+}
+if(data46.lease_seconds === undefined){
+data46.lease_seconds = 30;
+}
+for(const key8 in data46){
+if(!(((((((key8 === "backend") || (key8 === "path")) || (key8 === "url")) || (key8 === "max_pending")) || (key8 === "prefix")) || (key8 === "synchronous")) || (key8 === "lease_seconds"))){
+const err63 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -871,8 +883,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-else {
-const err64 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data46.backend !== "string"){
+const err64 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -881,17 +893,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-let data46 = data.log;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.level === undefined){
-data46.level = "info";
-}
-if(data46.format === undefined){
-data46.format = "pretty";
-}
-for(const key9 in data46){
-if(!((key9 === "level") || (key9 === "format"))){
-const err65 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(data46.path !== undefined){
+if(typeof data46.path !== "string"){
+const err65 = {instancePath:instancePath+"/store/path",schemaPath:"#/properties/store/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -901,9 +905,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-let data47 = data46.level;
-if(typeof data47 !== "string"){
-const err66 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.url !== undefined){
+if(typeof data46.url !== "string"){
+const err66 = {instancePath:instancePath+"/store/url",schemaPath:"#/properties/store/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -912,8 +916,10 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(!((((data47 === "error") || (data47 === "warn")) || (data47 === "info")) || (data47 === "debug"))){
-const err67 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+let data50 = data46.max_pending;
+if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
+const err67 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -922,9 +928,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-let data48 = data46.format;
-if(typeof data48 !== "string"){
-const err68 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data50 == "number"){
+if(data50 < 1 || isNaN(data50)){
+const err68 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -933,8 +939,10 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(!((data48 === "pretty") || (data48 === "json"))){
-const err69 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+if(data46.prefix !== undefined){
+if(typeof data46.prefix !== "string"){
+const err69 = {instancePath:instancePath+"/store/prefix",schemaPath:"#/properties/store/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -944,8 +952,9 @@ vErrors.push(err69);
 errors++;
 }
 }
-else {
-const err70 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data52 = data46.synchronous;
+if(typeof data52 !== "string"){
+const err70 = {instancePath:instancePath+"/store/synchronous",schemaPath:"#/properties/store/properties/synchronous/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -954,11 +963,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-let data49 = data.skills;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key10 in data49){
-if(!(key10 === "dirs")){
-const err71 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(!((data52 === "normal") || (data52 === "full"))){
+const err71 = {instancePath:instancePath+"/store/synchronous",schemaPath:"#/properties/store/properties/synchronous/enum",keyword:"enum",params:{allowedValues: schema11.properties.store.properties.synchronous.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -967,14 +973,10 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-if(data49.dirs !== undefined){
-let data50 = data49.dirs;
-if(Array.isArray(data50)){
-const len2 = data50.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data50[i2] !== "string"){
-const err72 = {instancePath:instancePath+"/skills/dirs/" + i2,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data53 = data46.lease_seconds;
+if(typeof data53 == "number"){
+if(data53 < 1 || isNaN(data53)){
+const err72 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -984,9 +986,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
 else {
-const err73 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err73 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -996,9 +997,8 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
 else {
-const err74 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err74 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1007,16 +1007,17 @@ vErrors.push(err74);
 }
 errors++;
 }
-let data52 = data.plugins;
-if(Array.isArray(data52)){
-const len3 = data52.length;
-for(let i3=0; i3<len3; i3++){
-let data53 = data52[i3];
-const _errs119 = errors;
-let valid23 = false;
-const _errs120 = errors;
-if(typeof data53 !== "string"){
-const err75 = {instancePath:instancePath+"/plugins/" + i3,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data54 = data.log;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.level === undefined){
+data54.level = "info";
+}
+if(data54.format === undefined){
+data54.format = "pretty";
+}
+for(const key9 in data54){
+if(!((key9 === "level") || (key9 === "format"))){
+const err75 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1025,13 +1026,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-var _valid0 = _errs120 === errors;
-valid23 = valid23 || _valid0;
-if(!valid23){
-const _errs122 = errors;
-if(Array.isArray(data53)){
-if(data53.length > 2){
-const err76 = {instancePath:instancePath+"/plugins/" + i3,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+let data55 = data54.level;
+if(typeof data55 !== "string"){
+const err76 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1040,8 +1038,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data53.length < 1){
-const err77 = {instancePath:instancePath+"/plugins/" + i3,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(!((((data55 === "error") || (data55 === "warn")) || (data55 === "info")) || (data55 === "debug"))){
+const err77 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1050,10 +1048,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-const len4 = data53.length;
-if(len4 > 0){
-if(typeof data53[0] !== "string"){
-const err78 = {instancePath:instancePath+"/plugins/" + i3+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data56 = data54.format;
+if(typeof data56 !== "string"){
+const err78 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1062,11 +1059,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(len4 > 1){
-let data55 = data53[1];
-if(!(data55 && typeof data55 == "object" && !Array.isArray(data55))){
-const err79 = {instancePath:instancePath+"/plugins/" + i3+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data56 === "pretty") || (data56 === "json"))){
+const err79 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1076,9 +1070,8 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
 else {
-const err80 = {instancePath:instancePath+"/plugins/" + i3,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err80 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1087,11 +1080,11 @@ vErrors.push(err80);
 }
 errors++;
 }
-var _valid0 = _errs122 === errors;
-valid23 = valid23 || _valid0;
-}
-if(!valid23){
-const err81 = {instancePath:instancePath+"/plugins/" + i3,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+let data57 = data.skills;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+for(const key10 in data57){
+if(!(key10 === "dirs")){
+const err81 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1100,21 +1093,14 @@ vErrors.push(err81);
 }
 errors++;
 }
-else {
-errors = _errs119;
-if(vErrors !== null){
-if(_errs119){
-vErrors.length = _errs119;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data57.dirs !== undefined){
+let data58 = data57.dirs;
+if(Array.isArray(data58)){
+const len4 = data58.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data58[i4] !== "string"){
+const err82 = {instancePath:instancePath+"/skills/dirs/" + i4,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1124,13 +1110,153 @@ vErrors.push(err82);
 errors++;
 }
 }
+}
 else {
-const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err83 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err83];
 }
 else {
 vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+let data60 = data.plugins;
+if(Array.isArray(data60)){
+const len5 = data60.length;
+for(let i5=0; i5<len5; i5++){
+let data61 = data60[i5];
+const _errs135 = errors;
+let valid27 = false;
+const _errs136 = errors;
+if(typeof data61 !== "string"){
+const err85 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+var _valid0 = _errs136 === errors;
+valid27 = valid27 || _valid0;
+if(!valid27){
+const _errs138 = errors;
+if(Array.isArray(data61)){
+if(data61.length > 2){
+const err86 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(data61.length < 1){
+const err87 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const len6 = data61.length;
+if(len6 > 0){
+if(typeof data61[0] !== "string"){
+const err88 = {instancePath:instancePath+"/plugins/" + i5+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(len6 > 1){
+let data63 = data61[1];
+if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
+const err89 = {instancePath:instancePath+"/plugins/" + i5+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+var _valid0 = _errs138 === errors;
+valid27 = valid27 || _valid0;
+}
+if(!valid27){
+const err91 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+else {
+errors = _errs135;
+if(vErrors !== null){
+if(_errs135){
+vErrors.length = _errs135;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+else {
+const err93 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
 }
 errors++;
 }

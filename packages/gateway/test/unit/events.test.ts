@@ -1,13 +1,6 @@
-import { eventAccepted, normaliseEventType, readEventType } from '../../src/events';
+import { eventAccepted, normaliseEventType } from '../../src/events';
 
 describe('event types', () => {
-  it('reads X-CodeHostA-Event, then X-CodeHostB-Event, then event_type in the payload', () => {
-    expect(readEventType({ 'x-codehosta-event': 'push', 'x-codehostb-event': 'Push Hook' }, { event_type: 'x' })).toBe('push');
-    expect(readEventType({ 'x-codehostb-event': 'Merge Request Hook' }, { event_type: 'x' })).toBe('Merge Request Hook');
-    expect(readEventType({}, { event_type: 'deploy' })).toBe('deploy');
-    expect(readEventType({}, { other: 1 })).toBe('');
-  });
-
   it("normalises code host B's names", () => {
     expect(normaliseEventType('Merge Request Hook')).toBe('merge_request');
     expect(normaliseEventType('Push Hook')).toBe('push');

@@ -122,7 +122,7 @@ describe('WorkerPool through the gateway', () => {
   async function accept(gw: Gateway, payload: object) {
     const res = await gw.pipeline.handle({ route: 'r', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(payload)) });
     expect(res.status).toBe(202);
-    return String(res.body.delivery_id);
+    return String((res.body as Record<string, unknown>).delivery_id);
   }
 
   it('delivers the rendered answer with rendered deliver_extra', async () => {

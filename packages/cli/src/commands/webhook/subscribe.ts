@@ -1,7 +1,7 @@
 // `hookwise webhook subscribe <name>`: creates or updates a dynamic subscription and prints its URL and secret.
 import { Args, Command, Flags } from '@oclif/core';
 import { HookwiseConfigError } from '@hookwise/core';
-import { invalidRouteNameMessage, isValidRouteName, toRoute, updateSubscriptions } from '@hookwise/gateway';
+import { invalidRouteNameMessage, isValidRouteName, routeDefaults, toRoute, updateSubscriptions } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';
@@ -41,6 +41,9 @@ export default class WebhookSubscribe extends Command {
     description: Flags.string({ description: 'What the subscription is for.' }),
     skills: Flags.string({ description: 'Comma-separated skills loaded for the agent run.' }),
     secret: Flags.string({ description: 'Use this HMAC secret instead of a generated one (32 random bytes, base64url).' }),
+    'rotate-secret': Flags.boolean({ description: 'Generate a new secret and keep the current one as the second of `secrets` until senders have switched (run again to drop it).' }),
+    source: Flags.string({ description: 'The sender style the route accepts: github, gitlab, generic, stripe, slack, ... (docs/sources.md); unset: any of github, gitlab and generic.' }),
+    'source-option': Flags.string({ description: 'An option of the source, key=value (e.g. tolerance_seconds=600); repeatable.', multiple: true }),
   };
 
   async run(): Promise<SubscribeResult> {
@@ -64,14 +67,14 @@ export default class WebhookSubscribe extends Command {
         result = await updateSubscriptions(loaded.configDir, (entries) => {
           const existing = Object.hasOwn(entries, name) ? entries[name] : undefined;
           const entry = buildEntry(flags, existing, new Date());
-          const problems = gateway.routeProblems(toRoute(name, entry, 'subscription', config.platforms.webhook.extra.secret));
+          const problems = gateway.routeProblems(toRoute(name, entry, 'subscription', routeDefaults(config)));
           if (problems.length) throw new HookwiseConfigError(problems, `subscription '${name}' was not saved`);
           entries[name] = entry;
           return {
             name,
             created: !existing,
             url: webhookUrl(publicBaseUrl(config), name),
-            secret: entry.secret,
+            secret: entry.secrets?.[0] ?? entry.secret ?? '',
             events: entry.events,
             deliver: entry.deliver,
             skills: entry.skills,
@@ -83,7 +86,7 @@ export default class WebhookSubscribe extends Command {
     } catch (err) {
       this.error(userMessage(err), { exit: 1 });
     }
-    this.report(result, flags.secret !== undefined, adapterEnabled);
+    this.report(result, flags.secret !== undefined || flags['rotate-secret'] === true, adapterEnabled);
     return result;
   }
 
@@ -97,8 +100,9 @@ export default class WebhookSubscribe extends Command {
     if (result.skills.length) this.log(`  Skills:   ${result.skills.join(', ')}`);
     if (showSecret) {
       this.log('');
-      this.log('Give the sender this URL and secret: it signs each body with HMAC-SHA256 (X-Webhook-Signature: <hex>,');
-      this.log('or X-CodeHostA-Signature-256: sha256=<hex> as code host A does). Keep the secret private.');
+      this.log('Give the sender this URL and secret (GitHub: Settings > Webhooks, content type application/json; GitLab:');
+      this.log('the secret token). Generic senders sign each body with HMAC-SHA256 (X-Webhook-Signature: <hex>). Keep the');
+      this.log('secret private. Other senders (Stripe, Slack, ...): --source, see docs/sources.md.');
     }
     this.log(`Try it: hookwise webhook test ${result.name}`);
     if (!adapterEnabled) this.warn('the webhook adapter is not enabled yet: run `hookwise gateway setup` or set WEBHOOK_ENABLED=true');

@@ -91,6 +91,6 @@ export default class WebhookTest extends Command {
     }
     const problems = subscriptionProblems(name, entries[name], globalSecret);
     if (problems.length) throw new Error(`the gateway skips this subscription: ${problems.join('; ')}`);
-    return toRoute(name, entries[name] as RouteConfig, 'subscription', globalSecret);
+    return toRoute(name, entries[name] as RouteConfig, 'subscription', { secrets: globalSecret ? [globalSecret] : [] });
   }
 }
