@@ -1,5 +1,7 @@
-// One catalogue of every error a user or plugin author can meet, each with a stable HW_E_* code.
+// One catalogue of every error a user or plugin author can meet, each with a stable HW_E_* code and a section
+// in docs/errors.md (what it means, what to do) that its docsUrl points to.
 
+/** Where docs/errors.md is published; a code's section is `#<code in lower case>`. */
 export const DOCS_BASE = 'https://hookwise.dev/docs/errors';
 
 export const ERROR_CATALOGUE = {
@@ -40,6 +42,7 @@ export interface HookwiseErrorOptions {
 }
 
 const HOOKWISE_ERROR = Symbol.for('hookwise.error');
+const HOOKWISE_CONFIG_ERROR = Symbol.for('hookwise.config-error');
 
 export class HookwiseError extends Error {
   readonly code: ErrorCode;
@@ -68,9 +71,15 @@ export class HookwiseError extends Error {
     return ERROR_CATALOGUE[this.code].status;
   }
 
+  /** The docs/errors.md section for this code. */
   get docsUrl(): string {
-    return `${DOCS_BASE}#${this.code.toLowerCase()}`;
+    return docsUrlOf(this.code);
   }
+}
+
+/** The docs/errors.md section for a code. */
+function docsUrlOf(code: ErrorCode): string {
+  return `${DOCS_BASE}#${code.toLowerCase()}`;
 }
 
 /** Recognises HookwiseErrors from any copy of core (plugins may bundle their own). */
@@ -108,11 +117,46 @@ export function wrapPluginError(err: unknown, where: { plugin: string; kind: str
   );
 }
 
-/** Several configuration or load errors reported together. */
+/** Several configuration or load problems reported together; never an HTTP answer, always shown to a person. */
 export class HookwiseConfigError extends AggregateError {
-  readonly code = 'HW_E_CONFIG';
-  constructor(readonly problems: string[], heading = 'Invalid configuration') {
-    super(problems.map((p) => new Error(p)), `${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  readonly code: ErrorCode;
+  readonly [HOOKWISE_CONFIG_ERROR] = true;
+
+  /**
+   * `code` says which docs section explains the problems: HW_E_CONFIG (the default) for the config file, or e.g.
+   * HW_E_PLUGIN_LOAD, HW_E_SUBSCRIPTIONS, HW_E_STORE. The message lists every problem and ends with that link.
+   */
+  constructor(
+    readonly problems: string[],
+    heading = 'Invalid configuration',
+    code: ErrorCode = 'HW_E_CONFIG',
+  ) {
+    super(
+      problems.map((p) => new Error(p)),
+      `${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee ${docsUrlOf(code)}`,
+    );
     this.name = 'HookwiseConfigError';
+    this.code = code;
   }
+
+  get docsUrl(): string {
+    return docsUrlOf(this.code);
+  }
+}
+
+/** Recognises HookwiseConfigErrors from any copy of core, like isHookwiseError. */
+export function isHookwiseConfigError(err: unknown): err is HookwiseConfigError {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[HOOKWISE_CONFIG_ERROR] === true;
+}
+
+/**
+ * What to show a person (CLI output, a job that failed for good): the message and, for Hookwise errors, the
+ * docs link. Messages themselves carry no link (they are composed into other messages and stored with jobs),
+ * except a HookwiseConfigError's, which is a whole report already ending with it. HTTP answers use the
+ * catalogue's fixed texts, never this.
+ */
+export function describeError(err: unknown): string {
+  if (isHookwiseConfigError(err)) return err.message;
+  if (isHookwiseError(err)) return `${err.message} (see ${err.docsUrl})`;
+  return errorMessage(err);
 }

@@ -57,7 +57,7 @@ export class PluginRegistry {
         for (const alias of contribution.aliases ?? []) this.aliases.set(`${contribution.kind}:${alias}`, key);
       }
     }
-    if (problems.length) throw new HookwiseConfigError(problems, 'plugins conflict');
+    if (problems.length) throw new HookwiseConfigError(problems, 'plugins conflict', 'HW_E_PLUGIN_LOAD');
   }
 
   /** The contribution by its id or one of its aliases. */

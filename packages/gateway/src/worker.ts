@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, Skill } from '@hookwise/core';
-import { HookwiseError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
+import { HookwiseError, describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
 import type { Route, RouteTable } from './routes';
 import type { Job, JobQueue, JobStep } from '@hookwise/core';
 import { renderExtra, renderPrompt } from '@hookwise/core';
@@ -185,7 +185,8 @@ export class WorkerPool {
       retryAt = Date.now() + delay;
       logger.warn(`${step} step of ${job.deliveryId} on route '${job.route}' failed (attempt ${attempt}/${retry.maxAttempts}), retrying in ${Math.round(delay / 1000)}s: ${message}`, { route: job.route, delivery_id: job.deliveryId });
     } else {
-      logger.error(`${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${message}`, { route: job.route, delivery_id: job.deliveryId });
+      // The link to the error's docs section is for the person reading the log; the stored message stays plain.
+      logger.error(`${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${describeError(err)}`, { route: job.route, delivery_id: job.deliveryId });
     }
     try {
       await this.deps.jobs.fail(job.id, { at: Date.now(), step, attempt, message, retryable }, retryAt);
