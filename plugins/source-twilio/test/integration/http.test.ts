@@ -1,0 +1,37 @@
+// The over-HTTP conformance tests of @hookwise/testing for the Twilio source: a real gateway, requests signed by the
+// Twilio SDK over the URL they are posted to, as Twilio signs the URL configured in its console.
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
+import { describeSourceOverHttp } from '@hookwise/testing';
+
+const TOKENS: [string, string] = ['f3d1c2b4a5968778695a4b3c2d1e0f00', '0a1b2c3d4e5f60718293a4b5c6d7e8f9'];
+const WRONG = 'ffffffffffffffffffffffffffffffff';
+
+// An incoming message with the parameters of https://www.twilio.com/docs/messaging/guides/webhook-request.
+const INBOUND_SMS = new URLSearchParams({
+  ToCountry: 'US',
+  ToState: 'CA',
+  SmsMessageSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  NumMedia: '0',
+  SmsSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  SmsStatus: 'received',
+  Body: 'Is the build green?',
+  To: '+15558675310',
+  NumSegments: '1',
+  MessageSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+  AccountSid: 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+  From: '+14017122661',
+  ApiVersion: '2010-04-01',
+}).toString();
+
+describeSourceOverHttp('twilio', {
+  source: 'twilio',
+  secrets: TOKENS,
+  body: INBOUND_SMS,
+  contentType: 'application/x-www-form-urlencoded',
+  event: 'message.received',
+  sign: ({ body, key, url, deliveryId }) => {
+    const token = key === 'wrong' ? WRONG : TOKENS[key];
+    const params = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
+    return { 'X-Twilio-Signature': getExpectedTwilioSignature(token, url, params), 'I-Twilio-Idempotency-Token': deliveryId };
+  },
+});
