@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { loadConfig } from '../../src/config/load';
 import { configSchema, routeSchema, subscriptionEntrySchema } from '../../src/config/schema';
-import { HookwiseConfigError } from '@hookwise/core';
+import { isHookwiseConfigError } from '@hookwise/core';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'hw-config-'));
@@ -17,7 +17,7 @@ function problemsOf(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(HookwiseConfigError);
+    expect(isHookwiseConfigError(err)).toBe(true);
     return (err as Error).message;
   }
   throw new Error('expected a config error');

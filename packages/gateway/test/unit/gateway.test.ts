@@ -1,7 +1,7 @@
 // The gateway without HTTP: startup refusals, plugin errors, worker retries, dead letters and agent timeouts.
 import { Writable } from 'node:stream';
 import { Gateway } from '../../src/gateway';
-import { HookwiseConfigError, HookwiseError } from '@hookwise/core';
+import { HookwiseError, isHookwiseConfigError } from '@hookwise/core';
 import { createLogger } from '../../src/logger';
 import { definePlugin } from '@hookwise/core';
 import { validateConfigObject } from '../../src/config/load';
@@ -61,7 +61,7 @@ describe('Gateway startup', () => {
       logger: quietLogger().logger,
     });
     const err = await gw.start().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HookwiseConfigError);
+    expect(isHookwiseConfigError(err)).toBe(true);
     const message = (err as Error).message;
     expect(message).toContain("route 'Bad Name': invalid route name");
     expect(message).toContain("route 'nosecret' has no secret");
