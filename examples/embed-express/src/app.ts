@@ -81,7 +81,7 @@ export async function createEmbeddedApp(options: EmbeddedAppOptions): Promise<Em
 
   const configDir = options.configDir ?? process.cwd();
   // Only the plugins this app needs; they are ordinary packages resolved from configDir, then the app.
-  const plugins = loadPlugins(['@hookwise/plugin-source-generic', '@hookwise/plugin-source-github'], { configDir });
+  const plugins = await loadPlugins(['@hookwise/plugin-source-generic', '@hookwise/plugin-source-github'], { configDir });
   const gateway = await createGateway({
     config,
     configDir,

@@ -1,9 +1,8 @@
 // A serverless-style handler: `(event) -> {statusCode, headers, body}` around the core's pipeline. The gateway is
 // built once per function instance (on the first call) and reused by later calls.
 import { join } from 'node:path';
-import { Gateway, createLogger, loadConfig, loadPlugins, routeFromUrl, type IngestResult } from '@hookwise/gateway';
+import { createLogger, loadConfig, openGateway, routeFromUrl, type Gateway, type IngestResult } from '@hookwise/gateway';
 import { errorMessage, type HeaderMap } from '@hookwise/core';
-import { FIRST_PARTY_PLUGINS, createStoreFor } from '@hookwise/server';
 
 /** The request as function platforms hand it over (API-gateway style). */
 export interface ServerlessEvent {
@@ -38,13 +37,11 @@ export interface ServerlessHandler {
 
 async function buildGateway(options: ServerlessHandlerOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
-  const { config, configDir, env: loadedEnv } = loadConfig({ configDir: options.configDir ?? (env.HOOKWISE_HOME || join(__dirname, '..', 'config')), env });
-  const logger = createLogger({ level: config.log.level, format: 'json', stream: options.logStream });
-  const plugins = loadPlugins([...FIRST_PARTY_PLUGINS, ...config.plugins], { configDir });
-  const store = await createStoreFor(config, configDir, logger);
-  const gateway = new Gateway({ config, configDir, env: loadedEnv, plugins, store, logger });
-  await gateway.start();
-  return gateway;
+  const loaded = loadConfig({ configDir: options.configDir ?? (env.HOOKWISE_HOME || join(__dirname, '..', 'config')), env });
+  // The same assembly as `hookwise gateway run` (plugins, store.backend, skills, subscriptions), without the HTTP server.
+  const opened = await openGateway(loaded, { logger: createLogger({ level: loaded.config.log.level, format: 'json', stream: options.logStream }) });
+  await opened.start();
+  return opened.gateway;
 }
 
 function toResult(result: IngestResult): ServerlessResult {

@@ -1,20 +1,20 @@
 // Opens the configured store for the `deliveries` commands and finds a job by delivery id (or job id).
 import { HookwiseError, type Job, type Store } from '@hookwise/core';
-import { createLogger, loadConfig } from '@hookwise/gateway';
+import { createLogger, loadConfig, openConfiguredStore } from '@hookwise/gateway';
 import { configDirFrom } from './config-dir';
 
-/** Runs `use` with the store the gateway uses (sqlite file or Redis), closing it afterwards. */
+/** Runs `use` with the store the gateway uses (sqlite file, Redis or a third-party store), closing it afterwards. */
 export async function withDeliveryStore<T>(configDirFlag: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
-  const { config, configDir } = loadConfig({ configDir: configDirFrom(configDirFlag) });
-  if (config.store.backend === 'memory') {
+  const loaded = loadConfig({ configDir: configDirFrom(configDirFlag) });
+  if (loaded.config.store.backend === 'memory') {
     throw new HookwiseError('HW_E_STORE', 'store.backend is memory: deliveries live only inside the running gateway and are gone when it stops; use sqlite (the default) or redis to inspect them');
   }
-  const { createStoreFor } = await import('@hookwise/server');
-  const store = await createStoreFor(config, configDir, createLogger({ level: 'warn', stream: process.stderr }));
+  // Opened as the gateway opens it (openGateway's store step), so a store package named by store.backend works too.
+  const opened = await openConfiguredStore(loaded, { logger: createLogger({ level: 'warn', stream: process.stderr }) });
   try {
-    return await use(store);
+    return await use(opened.store);
   } finally {
-    await store.close();
+    await opened.close();
   }
 }
 

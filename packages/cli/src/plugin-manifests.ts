@@ -2,8 +2,8 @@
 // `hookwise` manifest field: what the plugin contributes, known without running any plugin code.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve } from 'node:path';
-import { PLUGIN_API_VERSION } from '@hookwise/core';
-import { candidateNames, type PluginSpec } from '@hookwise/gateway';
+import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION } from '@hookwise/core';
+import { candidateNames, findPackageDir, type PluginSpec } from '@hookwise/gateway';
 
 export interface ListedPlugin {
   /** As written in config, or the package name of a first-party plugin. */
@@ -23,18 +23,6 @@ interface PackageJson {
   name?: string;
   version?: string;
   hookwise?: { api?: number; contributes?: Array<{ kind: string; id: string }> };
-}
-
-/** node_modules/<name>/package.json in `base` or any directory above it, as Node's resolver would find it. */
-function findInstalled(name: string, base: string): string | undefined {
-  let dir = resolve(base);
-  for (;;) {
-    const candidate = join(dir, 'node_modules', name, 'package.json');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 /** The nearest package.json at or above a file or directory. */
@@ -64,8 +52,8 @@ function locate(spec: string, bases: string[]): string | undefined {
   }
   for (const candidate of candidateNames(spec)) {
     for (const base of bases) {
-      const found = findInstalled(candidate, base);
-      if (found) return found;
+      const found = findPackageDir(candidate, base);
+      if (found) return join(found, 'package.json');
     }
   }
   return undefined;
@@ -88,7 +76,9 @@ export function listPlugins(options: { firstParty: readonly string[]; configured
     }
     const listed: ListedPlugin = { spec, source, name: pkg.name, version: pkg.version, api: pkg.hookwise?.api, contributes: pkg.hookwise?.contributes ?? [], path: dirname(file) };
     if (!pkg.hookwise) listed.problem = 'package.json has no "hookwise" field, so what it contributes is unknown until it loads';
-    else if (pkg.hookwise.api !== PLUGIN_API_VERSION) listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`;
+    else if (!(Number(pkg.hookwise.api) >= OLDEST_PLUGIN_API_VERSION && Number(pkg.hookwise.api) <= PLUGIN_API_VERSION)) {
+      listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;
+    }
     return listed;
   });
 }

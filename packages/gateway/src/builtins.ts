@@ -1,11 +1,10 @@
-// Built-in contributions: the `log` deliverer (writes the answer to the gateway log) and the `echo` agent.
-import { definePlugin, PLUGIN_API_VERSION } from '@hookwise/core';
-import type { AgentRunner, Deliverer } from '@hookwise/core';
-
-export const CORE_VERSION = '0.1.0';
+// Built-in contributions: the `log` deliverer (writes the answer to the gateway log), the `echo` agent and the
+// `memory` store.
+import { definePlugin, type AgentRunner, type Deliverer, type PluginPackageJson } from '@hookwise/core';
+import { createMemoryStore } from './stores/memory';
 
 export const builtinPlugin = definePlugin({
-  meta: { name: '@hookwise/core', version: CORE_VERSION, api: PLUGIN_API_VERSION },
+  package: require('../package.json') as PluginPackageJson,
   contributes: [
     {
       kind: 'deliverer',
@@ -36,6 +35,14 @@ export const builtinPlugin = definePlugin({
           },
         };
       },
+    },
+    {
+      kind: 'store',
+      id: 'memory',
+      description: 'Keeps delivery ids, rate windows and jobs inside the gateway process: lost on restart, one gateway only.',
+      // No options of its own: a key meant for another backend (path, url) is a mistake worth naming.
+      optionsSchema: { type: 'object', additionalProperties: false, properties: {} },
+      create: () => createMemoryStore(),
     },
   ],
 });

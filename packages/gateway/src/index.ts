@@ -1,4 +1,5 @@
-// Runs a gateway: pipeline, worker pool, plugin loader and registry, config, routes, subscriptions, memory store.
+// Runs a gateway: the composition root (openGateway), pipeline, worker pool, plugin loader and registry, config,
+// routes, subscriptions, the memory store and the store backend selection.
 export * from './events';
 export * from './body';
 export * from './routes';
@@ -19,3 +20,6 @@ export * from './config/env';
 export * from './config/load';
 export * from './subscriptions';
 export * from './subscription-store';
+export * from './stores/backend';
+export * from './first-party';
+export * from './open-gateway';

@@ -1,4 +1,3 @@
+// @hookwise/server: the HTTP host. A gateway is assembled by openGateway in @hookwise/gateway; this serves it.
 export * from './app';
 export * from './start';
-export * from './store';
-export * from './first-party';

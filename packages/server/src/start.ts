@@ -1,13 +1,11 @@
-// Starts a gateway from a config dir: config, logger, plugins, store, skills, routes, HTTP server, shutdown.
+// Serves a gateway over HTTP: the gateway comes from openGateway (@hookwise/gateway), this adds the HTTP server,
+// its timeouts, the listening line and a graceful close; runGateway adds the signals.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, Gateway, Redactor, createLogger, loadConfig, loadPlugins, type HookwiseConfig, type LoadedConfig, type LogFormat, type RouteSource } from '@hookwise/gateway';
+import { loadConfig, openGateway, type Gateway, type LoadedConfig, type LogFormat, type OpenGatewayOptions, type RouteSource } from '@hookwise/gateway';
 import { HookwiseConfigError } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { createApp, createRequestListener, type IngestPath } from './app';
-import { FIRST_PARTY_PLUGINS } from './first-party';
-import { createStoreFor } from './store';
 
 export interface StartOptions {
   configDir?: string;
@@ -24,6 +22,8 @@ export interface StartOptions {
   routeSource?: RouteSource;
   /** How webhook POSTs reach the pipeline (default 'direct'; 'express' is kept for comparison, see docs/performance.md). */
   ingest?: IngestPath;
+  /** Plugin loader overrides (tests). */
+  loader?: OpenGatewayOptions['loader'];
   /** Worker tuning for tests. */
   leaseMs?: number;
   pollMs?: number;
@@ -40,56 +40,31 @@ export interface RunningGateway {
   close(deadlineMs?: number): Promise<{ unfinished: string[] }>;
 }
 
-export function skillDirs(config: HookwiseConfig, configDir: string): string[] {
-  return [join(configDir, 'skills'), ...(config.skills.dirs ?? []).map((d) => join(configDir, d)), BUILTIN_SKILLS_DIR];
-}
-
-/** The dynamic route source, when the subscriptions module provides one. */
-function defaultRouteSource(loaded: LoadedConfig, logger: Logger): RouteSource | undefined {
-  const core = require('@hookwise/gateway') as { createSubscriptionSource?: (o: { configDir: string; globalSecret?: string; logger: Logger }) => RouteSource };
-  return core.createSubscriptionSource?.({ configDir: loaded.configDir, globalSecret: loaded.config.platforms.webhook.extra.secret, logger });
-}
-
 export async function startGateway(options: StartOptions = {}): Promise<RunningGateway> {
   const loaded = loadConfig({ configDir: options.configDir, env: options.env });
   const { config, configDir } = loaded;
   const extra = config.platforms.webhook.extra;
   if (options.port !== undefined) extra.port = options.port;
   if (options.host !== undefined) extra.host = options.host;
+  // Checked before any plugin loads or the store opens: nothing would be served.
   if (!config.platforms.webhook.enabled) {
     throw new HookwiseConfigError(
       [`platforms.webhook.enabled is false in ${loaded.configFile ?? `${configDir} (no config.yaml)`}: run \`hookwise gateway setup\`, or set WEBHOOK_ENABLED=true`],
       'the webhook adapter is disabled',
     );
   }
-  const redactor = new Redactor();
-  const logger =
-    options.logger ??
-    createLogger({ level: options.logLevel ?? config.log.level, format: options.logFormat ?? config.log.format, redactor, stream: options.logStream });
-  const plugins = loadPlugins([...FIRST_PARTY_PLUGINS, ...config.plugins], { configDir, requireFn: require });
-  const skills = new DirectorySkillLibrary(skillDirs(config, configDir));
-  for (const problem of skills.problems) logger.warn(problem);
-  const store = await createStoreFor(config, configDir, logger);
-  const routeSource = options.routeSource ?? defaultRouteSource(loaded, logger);
-  const gateway = new Gateway({
-    config,
-    configDir,
-    env: loaded.env,
-    plugins,
-    store,
-    logger,
-    redactor,
-    skills,
-    routeSource,
-    leaseMs: options.leaseMs ?? (config.store.lease_seconds === undefined ? undefined : config.store.lease_seconds * 1000),
+  const opened = await openGateway(loaded, {
+    logger: options.logger,
+    logLevel: options.logLevel,
+    logFormat: options.logFormat,
+    logStream: options.logStream,
+    routeSource: options.routeSource,
+    loader: options.loader,
+    leaseMs: options.leaseMs,
     pollMs: options.pollMs,
   });
-  try {
-    await gateway.start();
-  } catch (err) {
-    await store.close().catch(() => undefined);
-    throw err;
-  }
+  const { gateway, logger } = opened;
+  await opened.start();
 
   const app = createApp(gateway);
   const server = createServer(createRequestListener(gateway, app, options.ingest));
@@ -104,7 +79,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       resolve();
     });
   }).catch(async (err: NodeJS.ErrnoException) => {
-    await gateway.stop(0);
+    await opened.close(0);
     if (err.code === 'EADDRINUSE') {
       throw new HookwiseConfigError([`port ${extra.port} on ${extra.host} is already in use: stop the other process or choose another port (--port, WEBHOOK_PORT)`], 'the gateway cannot start');
     }
@@ -121,7 +96,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     closing ??= (async () => {
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const result = await gateway.stop(deadlineMs);
+      const result = await opened.close(deadlineMs);
       server.closeAllConnections();
       await serverClosed;
       return result;

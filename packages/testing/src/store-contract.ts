@@ -1,4 +1,6 @@
-// Contract tests for Store backends (delivery ids, rate windows, job queue); framework-neutral, node:assert.
+// Contract tests for Store backends (delivery ids, rate windows, job queue): framework-neutral cases (node:assert),
+// and describeStoreContract, which runs them as jest tests.
+/// <reference types="jest" />
 import assert from 'node:assert/strict';
 import { SequentialAcceptor } from '@hookwise/gateway';
 import { type AcceptOutcome, type AcceptRequest, type Job, type JobInput, type Store } from '@hookwise/core';
@@ -289,4 +291,17 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       off();
     }),
   ];
+}
+
+/**
+ * Jest: every contract case as an `it` in one `describe`, e.g. `describeStoreContract('my-store', () => openMyStore())`.
+ * Each case gets a fresh, empty store from `open` and closes it. A store package should pass this before it is
+ * named by `store.backend`.
+ */
+export function describeStoreContract(name: string, open: () => Promise<Store>, options: Omit<StoreContractOptions, 'open'> = {}): void {
+  // Cases that wait for a lease to be taken over may take up to takeoverWithinMs, beyond jest's default 5 s.
+  const timeoutMs = (options.takeoverWithinMs ?? 10_000) + 20_000;
+  describe(`${name}: store contract`, () => {
+    for (const c of storeContractCases({ ...options, open })) it(c.name, c.run, timeoutMs);
+  });
 }

@@ -1,6 +1,5 @@
+// The memory store (the built-in plugin's `memory` contribution) against the store contract.
 import { createMemoryStore } from '@hookwise/gateway';
-import { storeContractCases } from '../src/store-contract';
+import { describeStoreContract } from '../src/store-contract';
 
-describe('memory store contract', () => {
-  for (const c of storeContractCases({ open: async () => createMemoryStore() })) it(c.name, c.run);
-});
+describeStoreContract('memory', async () => createMemoryStore());

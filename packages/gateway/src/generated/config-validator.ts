@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":false,"description":"Where delivery ids, rate-limit windows and jobs live.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart) or redis."},"path":{"type":"string","description":"SQLite file (relative to the config dir)."},"url":{"type":"string","description":"Redis URL, e.g. redis://127.0.0.1:6379."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"prefix":{"type":"string","description":"Key prefix (redis)."},"synchronous":{"type":"string","enum":["normal","full"],"default":"normal","description":"SQLite durability. normal: an accepted event survives a crash or kill of the gateway (WAL, no fsync per commit). full: it also survives a power loss, at one fsync per grouped commit."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -865,15 +865,11 @@ data46.backend = "sqlite";
 if(data46.max_pending === undefined){
 data46.max_pending = 10000;
 }
-if(data46.synchronous === undefined){
-data46.synchronous = "normal";
-}
 if(data46.lease_seconds === undefined){
 data46.lease_seconds = 30;
 }
-for(const key8 in data46){
-if(!(((((((key8 === "backend") || (key8 === "path")) || (key8 === "url")) || (key8 === "max_pending")) || (key8 === "prefix")) || (key8 === "synchronous")) || (key8 === "lease_seconds"))){
-const err63 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(typeof data46.backend !== "string"){
+const err63 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -882,9 +878,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(typeof data46.backend !== "string"){
-const err64 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data48 = data46.max_pending;
+if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
+const err64 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -893,9 +889,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data46.path !== undefined){
-if(typeof data46.path !== "string"){
-const err65 = {instancePath:instancePath+"/store/path",schemaPath:"#/properties/store/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data48 == "number"){
+if(data48 < 1 || isNaN(data48)){
+const err65 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -905,9 +901,10 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data46.url !== undefined){
-if(typeof data46.url !== "string"){
-const err66 = {instancePath:instancePath+"/store/url",schemaPath:"#/properties/store/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data49 = data46.lease_seconds;
+if(typeof data49 == "number"){
+if(data49 < 1 || isNaN(data49)){
+const err66 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -917,9 +914,8 @@ vErrors.push(err66);
 errors++;
 }
 }
-let data50 = data46.max_pending;
-if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
-const err67 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err67 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -928,9 +924,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(typeof data50 == "number"){
-if(data50 < 1 || isNaN(data50)){
-const err68 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err68 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -939,10 +935,17 @@ vErrors.push(err68);
 }
 errors++;
 }
+let data50 = data.log;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.level === undefined){
+data50.level = "info";
 }
-if(data46.prefix !== undefined){
-if(typeof data46.prefix !== "string"){
-const err69 = {instancePath:instancePath+"/store/prefix",schemaPath:"#/properties/store/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data50.format === undefined){
+data50.format = "pretty";
+}
+for(const key8 in data50){
+if(!((key8 === "level") || (key8 === "format"))){
+const err69 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -952,9 +955,9 @@ vErrors.push(err69);
 errors++;
 }
 }
-let data52 = data46.synchronous;
-if(typeof data52 !== "string"){
-const err70 = {instancePath:instancePath+"/store/synchronous",schemaPath:"#/properties/store/properties/synchronous/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data51 = data50.level;
+if(typeof data51 !== "string"){
+const err70 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -963,8 +966,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(!((data52 === "normal") || (data52 === "full"))){
-const err71 = {instancePath:instancePath+"/store/synchronous",schemaPath:"#/properties/store/properties/synchronous/enum",keyword:"enum",params:{allowedValues: schema11.properties.store.properties.synchronous.enum},message:"must be equal to one of the allowed values"};
+if(!((((data51 === "error") || (data51 === "warn")) || (data51 === "info")) || (data51 === "debug"))){
+const err71 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -973,10 +976,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-let data53 = data46.lease_seconds;
-if(typeof data53 == "number"){
-if(data53 < 1 || isNaN(data53)){
-const err72 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data52 = data50.format;
+if(typeof data52 !== "string"){
+const err72 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -985,9 +987,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!((data52 === "pretty") || (data52 === "json"))){
+const err73 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -998,7 +999,7 @@ errors++;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err74 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1007,17 +1008,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-let data54 = data.log;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.level === undefined){
-data54.level = "info";
-}
-if(data54.format === undefined){
-data54.format = "pretty";
-}
-for(const key9 in data54){
-if(!((key9 === "level") || (key9 === "format"))){
-const err75 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+let data53 = data.skills;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key9 in data53){
+if(!(key9 === "dirs")){
+const err75 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1027,9 +1022,13 @@ vErrors.push(err75);
 errors++;
 }
 }
-let data55 = data54.level;
-if(typeof data55 !== "string"){
-const err76 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data53.dirs !== undefined){
+let data54 = data53.dirs;
+if(Array.isArray(data54)){
+const len4 = data54.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data54[i4] !== "string"){
+const err76 = {instancePath:instancePath+"/skills/dirs/" + i4,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1038,8 +1037,10 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(!((((data55 === "error") || (data55 === "warn")) || (data55 === "info")) || (data55 === "debug"))){
-const err77 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1048,9 +1049,10 @@ vErrors.push(err77);
 }
 errors++;
 }
-let data56 = data54.format;
-if(typeof data56 !== "string"){
-const err78 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1059,8 +1061,16 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(!((data56 === "pretty") || (data56 === "json"))){
-const err79 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+let data56 = data.plugins;
+if(Array.isArray(data56)){
+const len5 = data56.length;
+for(let i5=0; i5<len5; i5++){
+let data57 = data56[i5];
+const _errs127 = errors;
+let valid27 = false;
+const _errs128 = errors;
+if(typeof data57 !== "string"){
+const err79 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1069,9 +1079,13 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid0 = _errs128 === errors;
+valid27 = valid27 || _valid0;
+if(!valid27){
+const _errs130 = errors;
+if(Array.isArray(data57)){
+if(data57.length > 2){
+const err80 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1080,11 +1094,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-let data57 = data.skills;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key10 in data57){
-if(!(key10 === "dirs")){
-const err81 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data57.length < 1){
+const err81 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1093,14 +1104,10 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data57.dirs !== undefined){
-let data58 = data57.dirs;
-if(Array.isArray(data58)){
-const len4 = data58.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data58[i4] !== "string"){
-const err82 = {instancePath:instancePath+"/skills/dirs/" + i4,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len6 = data57.length;
+if(len6 > 0){
+if(typeof data57[0] !== "string"){
+const err82 = {instancePath:instancePath+"/plugins/" + i5+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1110,9 +1117,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(len6 > 1){
+let data59 = data57[1];
+if(!(data59 && typeof data59 == "object" && !Array.isArray(data59))){
+const err83 = {instancePath:instancePath+"/plugins/" + i5+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1124,7 +1132,7 @@ errors++;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err84 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1133,16 +1141,11 @@ vErrors.push(err84);
 }
 errors++;
 }
-let data60 = data.plugins;
-if(Array.isArray(data60)){
-const len5 = data60.length;
-for(let i5=0; i5<len5; i5++){
-let data61 = data60[i5];
-const _errs135 = errors;
-let valid27 = false;
-const _errs136 = errors;
-if(typeof data61 !== "string"){
-const err85 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs130 === errors;
+valid27 = valid27 || _valid0;
+}
+if(!valid27){
+const err85 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1151,86 +1154,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-var _valid0 = _errs136 === errors;
-valid27 = valid27 || _valid0;
-if(!valid27){
-const _errs138 = errors;
-if(Array.isArray(data61)){
-if(data61.length > 2){
-const err86 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err86];
-}
 else {
-vErrors.push(err86);
-}
-errors++;
-}
-if(data61.length < 1){
-const err87 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-const len6 = data61.length;
-if(len6 > 0){
-if(typeof data61[0] !== "string"){
-const err88 = {instancePath:instancePath+"/plugins/" + i5+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-if(len6 > 1){
-let data63 = data61[1];
-if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
-const err89 = {instancePath:instancePath+"/plugins/" + i5+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-}
-}
-else {
-const err90 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-var _valid0 = _errs138 === errors;
-valid27 = valid27 || _valid0;
-}
-if(!valid27){
-const err91 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-else {
-errors = _errs135;
+errors = _errs127;
 if(vErrors !== null){
-if(_errs135){
-vErrors.length = _errs135;
+if(_errs127){
+vErrors.length = _errs127;
 }
 else {
 vErrors = null;
@@ -1240,23 +1168,23 @@ vErrors = null;
 }
 }
 else {
-const err92 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err86 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err92];
+vErrors = [err86];
 }
 else {
-vErrors.push(err92);
+vErrors.push(err86);
 }
 errors++;
 }
 }
 else {
-const err93 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err87 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err93];
+vErrors = [err87];
 }
 else {
-vErrors.push(err93);
+vErrors.push(err87);
 }
 errors++;
 }

@@ -15,13 +15,15 @@ describe('gateway startup with the first-party plugins', () => {
     await expect(startTestGateway({ config })).rejects.toThrow(/platforms\.platform_01.*token/);
   });
 
-  it('loads every first-party deliverer so that each deliver type is known', async () => {
+  it('loads every first-party plugin so that each deliver type, source, runner and store is known', async () => {
     const gw = await startTestGateway({ config: route('log') });
     try {
       const ids = gw.gateway.registry.ids('deliverer').sort();
       expect(ids).toEqual(['codehost_a_comment', 'log', ...Array.from({ length: 15 }, (_, i) => `platform_${String(i + 1).padStart(2, '0')}`)].sort());
-      expect(gw.gateway.registry.ids('verifier').sort()).toEqual(['codehost_a', 'codehost_b', 'generic']);
+      expect(gw.gateway.registry.ids('source').sort()).toEqual(['generic', 'github', 'gitlab']);
       expect(gw.gateway.registry.ids('agent').sort()).toEqual(['command', 'echo', 'openai']);
+      // Stores are plugins too: the built-in memory store and the two first-party packages.
+      expect(gw.gateway.registry.ids('store').sort()).toEqual(['memory', 'redis', 'sqlite']);
     } finally {
       await gw.stop();
     }

@@ -1,7 +1,7 @@
 // `hookwise plugins list`: the plugins a gateway with this config would load, from their package manifests only.
 import { Command } from '@oclif/core';
 import { dirname } from 'node:path';
-import { loadConfig } from '@hookwise/gateway';
+import { FIRST_PARTY_PLUGINS, loadConfig } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
 import { renderTable } from '../../text-table';
@@ -18,12 +18,11 @@ export default class PluginsList extends Command {
     let listed: ListedPlugin[];
     try {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
-      const { FIRST_PARTY_PLUGINS } = await import('@hookwise/server');
       listed = listPlugins({
         firstParty: FIRST_PARTY_PLUGINS,
         configured: config.plugins,
         configDir,
-        gatewayDir: dirname(require.resolve('@hookwise/server')),
+        gatewayDir: dirname(require.resolve('@hookwise/gateway')),
       });
     } catch (err) {
       this.error(userMessage(err), { exit: 1 });

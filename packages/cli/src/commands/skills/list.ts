@@ -1,6 +1,6 @@
 // `hookwise skills list`: the skills a route can name, from <config_dir>/skills, skills.dirs and the built-ins.
 import { Command } from '@oclif/core';
-import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig } from '@hookwise/gateway';
+import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig, skillDirs } from '@hookwise/gateway';
 import { dirname, resolve } from 'node:path';
 import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
 import { renderTable } from '../../text-table';
@@ -25,7 +25,6 @@ export default class SkillsList extends Command {
     let problems: string[];
     try {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
-      const { skillDirs } = await import('@hookwise/server');
       const library = new DirectorySkillLibrary(skillDirs(config, configDir));
       problems = library.problems;
       listed = library.list().map((skill) => ({

@@ -53,7 +53,7 @@ export default class WebhookSubscribe extends Command {
     let result: SubscribeResult;
     let adapterEnabled = true;
     try {
-      const offline = openOfflineGateway(configDirFrom(flags['config-dir']));
+      const offline = await openOfflineGateway(configDirFrom(flags['config-dir']));
       const { gateway, loaded } = offline;
       try {
         const { config } = loaded;

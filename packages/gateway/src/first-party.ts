@@ -1,4 +1,5 @@
-// First-party plugins, loaded by default before the config's own `plugins:` list.
+// First-party plugins, loaded by default before the config's own `plugins:` list: the gateway depends on each, so
+// they resolve from here wherever the gateway is installed.
 export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-source-github',
   '@hookwise/plugin-source-gitlab',
@@ -21,4 +22,6 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-platform-14',
   '@hookwise/plugin-deliverer-platform-10',
   '@hookwise/plugin-deliverer-platform-15',
+  '@hookwise/store-sqlite',
+  '@hookwise/store-redis',
 ];
