@@ -85,7 +85,7 @@ function writeConfig(configDir: string, answersDir: string): void {
 
 describe('packed packages installed outside the workspace', () => {
   it('are real copies, not links into the workspace', () => {
-    for (const name of ['@hookwise/core', '@hookwise/server', '@hookwise/cli', '@hookwise/plugin-verifier-generic', 'hookwise-plugin-file-drop']) {
+    for (const name of ['@hookwise/core', '@hookwise/server', '@hookwise/cli', '@hookwise/plugin-source-generic', 'hookwise-plugin-file-drop']) {
       const dir = join(project, 'node_modules', name);
       expect(lstatSync(dir).isSymbolicLink()).toBe(false);
       expect(realpathSync(dir).startsWith(realpathSync(root))).toBe(false);
@@ -100,7 +100,7 @@ describe('packed packages installed outside the workspace', () => {
     const { stdout } = await run(bin(), ['plugins', 'list', '--json'], { cwd: project, env: env(configDir) });
     const listed = JSON.parse(stdout) as Array<{ spec: string; name?: string; source: string; contributes: unknown[]; problem?: string }>;
     expect(listed.find((p) => p.spec === 'file-drop')).toMatchObject({ name: 'hookwise-plugin-file-drop', source: 'config', contributes: [{ kind: 'deliverer', id: 'file_drop' }] });
-    expect(listed.find((p) => p.name === '@hookwise/plugin-verifier-generic')).toMatchObject({ source: 'first-party', contributes: [{ kind: 'verifier', id: 'generic' }] });
+    expect(listed.find((p) => p.name === '@hookwise/plugin-source-generic')).toMatchObject({ source: 'first-party', contributes: [{ kind: 'source', id: 'generic' }] });
     expect(listed.filter((p) => p.problem)).toEqual([]);
     // Listing never creates the answers directory: no plugin code ran.
     expect(existsSync(join(work, 'unused'))).toBe(false);
