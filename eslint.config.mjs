@@ -14,4 +14,40 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  // Which package may import which (docs/architecture.md): plugins -> kit -> core; stores -> core;
+  // gateway -> core. Core is the contract package: nothing of ours, nothing at run time from node_modules or
+  // Node itself, only types. Type imports count for our packages too, so a plugin cannot lean on the gateway's types.
+  importRules('packages/core/src/**/*.ts', '^(?![.]{1,2}/)', '@hookwise/core is the contract package: it imports nothing at run time (only `import type`), and no package of ours at all.', [
+    { group: ['@hookwise/*'], message: '@hookwise/core is the contract package: it imports no other package of ours.' },
+    // Our packages are left to the pattern above: a type import matching a pattern that allows types passes.
+    { regex: '^(?![.]{1,2}/|@hookwise/)', allowTypeImports: true, message: '@hookwise/core has no runtime dependencies: import only types from outside core (`import type`).' },
+  ]),
+  importRules('packages/kit/src/**/*.ts', ...ours(['core'], 'The kit builds on @hookwise/core only.')),
+  importRules('packages/store-*/src/**/*.ts', ...ours(['core'], 'A store depends on @hookwise/core only (it is loaded as a plugin).')),
+  importRules('packages/gateway/src/**/*.ts', ...ours(['core'], 'The gateway depends on @hookwise/core only; the hosts (server, CLI) depend on it, not the other way.')),
+  importRules('plugins/*/src/**/*.ts', ...ours(['core', 'kit'], 'A first-party plugin imports only @hookwise/core and @hookwise/kit of our packages, like a third-party one.')),
 );
+
+/** Arguments for importRules forbidding every @hookwise/* package (our plugins included) except the ones named. */
+function ours(allowed, message) {
+  const regex = `^@hookwise/(?!(${allowed.join('|')})$)`;
+  return [regex, message, [{ regex, message }]];
+}
+
+/**
+ * The rules for the source files of a folder: no-restricted-imports for `import`/`export from` (type imports
+ * count unless a pattern allows them), and the same for `require()` and `import()` with a literal name, which
+ * that rule does not see. `callRegex` is what those calls may not name.
+ */
+function importRules(files, callRegex, message, patterns) {
+  // esquery ends a /regex/ at the first slash, so slashes in it are escaped.
+  const literal = `/${callRegex.replaceAll('/', '\\/')}/`;
+  const calls = [`CallExpression[callee.name='require'][arguments.0.value=${literal}]`, `ImportExpression[source.value=${literal}]`];
+  return {
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+      'no-restricted-syntax': ['error', ...calls.map((selector) => ({ selector, message }))],
+    },
+  };
+}
