@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   // Which package may import which (docs/architecture.md): plugins -> kit -> core; stores -> core;
-  // gateway -> core. Core is the contract package: nothing of ours, nothing at run time from node_modules or
+  // gateway -> core (and plugins, by name), never a host. Core is the contract package: nothing of ours, nothing at run time from node_modules or
   // Node itself, only types. Type imports count for our packages too, so a plugin cannot lean on the gateway's types.
   importRules('packages/core/src/**/*.ts', '^(?![.]{1,2}/)', '@hookwise/core is the contract package: it imports nothing at run time (only `import type`), and no package of ours at all.', [
     { group: ['@hookwise/*'], message: '@hookwise/core is the contract package: it imports no other package of ours.' },
@@ -24,13 +24,20 @@ export default tseslint.config(
   ]),
   importRules('packages/kit/src/**/*.ts', ...ours(['core'], 'The kit builds on @hookwise/core only.')),
   importRules('packages/store-*/src/**/*.ts', ...ours(['core'], 'A store depends on @hookwise/core only (it is loaded as a plugin).')),
-  importRules('packages/gateway/src/**/*.ts', ...ours(['core'], 'The gateway depends on @hookwise/core only; the hosts (server, CLI) depend on it, not the other way.')),
+  // The gateway loads first-party plugins and stores by name, so only the hosts are kept out of it.
+  importRules('packages/gateway/src/**/*.ts', ...forbidden(['server', 'cli', 'testing'], 'The hosts (server, CLI) and the test kit depend on the gateway, not the other way.')),
   importRules('plugins/*/src/**/*.ts', ...ours(['core', 'kit'], 'A first-party plugin imports only @hookwise/core and @hookwise/kit of our packages, like a third-party one.')),
 );
 
 /** Arguments for importRules forbidding every @hookwise/* package (our plugins included) except the ones named. */
 function ours(allowed, message) {
   const regex = `^@hookwise/(?!(${allowed.join('|')})$)`;
+  return [regex, message, [{ regex, message }]];
+}
+
+/** Arguments for importRules forbidding the @hookwise/* packages named. */
+function forbidden(names, message) {
+  const regex = `^@hookwise/(${names.join('|')})$`;
   return [regex, message, [{ regex, message }]];
 }
 

@@ -19,6 +19,7 @@ const CASES: Array<[file: string, code: string, allowed: boolean]> = [
   ['packages/kit/src/sample.ts', "import { PluginRegistry } from '@hookwise/gateway';\nexport const a = PluginRegistry;\n", false],
   ['packages/store-sqlite/src/sample.ts', "import { sleep } from '@hookwise/kit';\nexport const a = sleep;\n", false],
   ['packages/gateway/src/sample.ts', "import { startGateway } from '@hookwise/server';\nexport const a = startGateway;\n", false],
+  ['packages/gateway/src/sample.ts', "import { HookwiseError } from '@hookwise/core';\nexport const a = [HookwiseError, import('@hookwise/store-sqlite')];\n", true],
 ];
 
 const SCRIPT = `
