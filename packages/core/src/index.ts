@@ -2,6 +2,7 @@
 export * from './contracts';
 export * from './errors';
 export * from './plugin';
-export * from './template';
+// The renderer's limits and payload dump are details of the SPEC's templating rules, not API.
+export { renderExtra, renderPrompt, renderTemplate } from './template';
 export * from './headers';
 export * from './stores/types';

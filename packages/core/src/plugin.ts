@@ -57,13 +57,15 @@ export interface DelivererContribution<O = Record<string, unknown>> extends Cont
 }
 export type AgentContribution<O = Record<string, unknown>> = ContributionBase<'agent', AgentRunner, O>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// Options are `any` here: each contribution's create() takes its own options type, checked by its schema at run time.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 export type Contribution =
   | SourceContribution<any>
   | VerifierContribution<any>
   | DelivererContribution<any>
   | AgentContribution<any>
   | StoreContribution<any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
 export type ContributionKind = Contribution['kind'];
 
 export interface PluginMeta {

@@ -24,7 +24,7 @@ export function dumpPayload(payload: unknown): string {
 }
 
 /** Walks own properties only; numeric segments index arrays. Never touches prototypes. */
-export function lookupPath(payload: unknown, path: string): unknown {
+function lookupPath(payload: unknown, path: string): unknown {
   let current: unknown = payload;
   for (const segment of path.split('.')) {
     if (current === null || typeof current !== 'object') return MISSING;
