@@ -1,0 +1,128 @@
+// Discord interactions endpoint: `X-Signature-Ed25519` (hex) over `X-Signature-Timestamp` + body, checked with the
+// application's Ed25519 PUBLIC key (the route's secrets hold public keys here), and the PING handshake.
+import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption } from '@hookwise/kit';
+
+export const SIGNATURE_HEADER = 'x-signature-ed25519';
+export const TIMESTAMP_HEADER = 'x-signature-timestamp';
+/**
+ * Discord documents no replay window: it does not retry an interaction, and an answer is due within three seconds.
+ * Five minutes (the common window for signed timestamps) refuses old captured requests and leaves room for clock skew.
+ */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Interaction types (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-type). */
+export const INTERACTION_TYPES: Readonly<Record<number, string>> = {
+  1: 'ping',
+  2: 'application_command',
+  3: 'message_component',
+  4: 'application_command_autocomplete',
+  5: 'modal_submit',
+};
+
+export interface DiscordSourceOptions {
+  tolerance_seconds?: number;
+}
+
+const PUBLIC_KEY_HEX = /^[0-9a-fA-F]{64}$/;
+const SIGNATURE_HEX = /^[0-9a-fA-F]{128}$/;
+// DER SubjectPublicKeyInfo header for an Ed25519 key (RFC 8410); the 32 raw key bytes follow it.
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** A header's first value, trimmed; undefined when absent or blank. */
+function header(req: SourceRequest, name: string): string | undefined {
+  const value = headerValue(req.headers, name)?.trim();
+  return value ? value : undefined;
+}
+
+// Route secrets rarely change, and importing a key costs more than verifying with it; the map is bounded because
+// secrets are configuration, but a hot reload may bring new ones.
+const keyCache = new Map<string, KeyObject | null>();
+const KEY_CACHE_LIMIT = 64;
+
+/** The Ed25519 public key a route secret holds (64 hex digits, as the Developer Portal shows it), or undefined. */
+export function ed25519PublicKey(secret: string): KeyObject | undefined {
+  const cached = keyCache.get(secret);
+  if (cached !== undefined) return cached ?? undefined;
+  let key: KeyObject | null = null;
+  const hex = secret.trim();
+  if (PUBLIC_KEY_HEX.test(hex)) {
+    try {
+      key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' });
+    } catch {
+      key = null;
+    }
+  }
+  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+  keyCache.set(secret, key);
+  return key ?? undefined;
+}
+
+export function verifyDiscord(req: SourceRequest, secrets: readonly string[], toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SourceVerdict {
+  const signature = header(req, SIGNATURE_HEADER);
+  if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
+  const timestamp = header(req, TIMESTAMP_HEADER);
+  if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
+  if (!SIGNATURE_HEX.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a 128-digit hex Ed25519 signature` };
+  const unusable = secrets.map((secret, index) => (ed25519PublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);
+  const keyNote = unusable.length ? ` (secret${unusable.length > 1 ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route is not a 64-hex-digit Ed25519 public key)` : '';
+  const signed = Buffer.concat([Buffer.from(timestamp, 'utf8'), req.rawBody]);
+  const bytes = Buffer.from(signature, 'hex');
+  const index = matchingSecretIndex(secrets, (secret) => {
+    const key = ed25519PublicKey(secret);
+    if (!key) return false;
+    try {
+      return verifySignature(null, signed, key, bytes);
+    } catch {
+      return false;
+    }
+  });
+  if (index < 0) return { ok: false, reason: `the signature does not verify with the route's public keys${keyNote}` };
+  const problem = timestampProblem(timestamp, req.receivedAt, toleranceSeconds);
+  return problem ? { ok: false, reason: `${TIMESTAMP_HEADER}: ${problem}` } : { ok: true, secretIndex: index };
+}
+
+/** `application_command`, `message_component`, `application_command_autocomplete`, `modal_submit` (`interaction_<n>` for a type added later). */
+export function discordEventType(payload: Record<string, unknown>): string | undefined {
+  const type = payload.type;
+  if (typeof type !== 'number' || !Number.isInteger(type)) return undefined;
+  return INTERACTION_TYPES[type] ?? `interaction_${type}`;
+}
+
+/** The interaction's `id` (a snowflake): unique per interaction. */
+export function discordDeliveryId(payload: Record<string, unknown>): string | undefined {
+  const id = payload.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+export function createDiscordSource(options: DiscordSourceOptions = {}): Source {
+  const tolerance = options.tolerance_seconds ?? DEFAULT_TOLERANCE_SECONDS;
+  return {
+    headers: [SIGNATURE_HEADER, TIMESTAMP_HEADER],
+    verify: (req, secrets) => verifyDiscord(req, secrets, tolerance),
+    eventType: (_req, payload) => discordEventType(payload),
+    deliveryId: (_req, payload) => discordDeliveryId(payload),
+    // PING (type 1), sent when the Interactions Endpoint URL is saved: answered PONG (type 1), as Discord requires.
+    handshake: (_req, payload) => (payload.type === 1 ? { status: 200, body: { type: 1 } } : undefined),
+  };
+}
+
+const contribution: SourceContribution<DiscordSourceOptions> = {
+  kind: 'source',
+  id: 'discord',
+  description: 'Discord interactions: X-Signature-Ed25519 over X-Signature-Timestamp + body with the application public key, PING answered',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      tolerance_seconds: {
+        ...toleranceOption(DEFAULT_TOLERANCE_SECONDS),
+        description: `Replay window: requests whose X-Signature-Timestamp is further than this from now are refused (default ${DEFAULT_TOLERANCE_SECONDS} s; Discord documents none and never retries).`,
+      },
+    },
+  },
+  create: (options) => createDiscordSource(options),
+};
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [contribution] });
