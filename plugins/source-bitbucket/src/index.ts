@@ -1,6 +1,6 @@
 // Bitbucket webhooks: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>`, the event in `X-Event-Key`, the
 // delivery in `X-Request-UUID` (Cloud) or `X-Request-Id` (Data Center, which signs the same way).
-import { definePlugin, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution } from '@hookwise/core';
+import { definePlugin, firstHeaderValue, headerValue, type PluginPackageJson, type Source, type SourceContribution } from '@hookwise/core';
 import { verifyHexHmac } from '@hookwise/kit';
 
 /**
@@ -18,20 +18,13 @@ export const DELIVERY_HEADERS = ['x-request-uuid', 'x-request-id'];
 /** The event key of Data Center's "Test connection" button; Cloud has no test delivery. */
 export const PING_EVENT = 'diagnostics:ping';
 
-function firstHeader(headers: HeaderMap, names: readonly string[]): string | undefined {
-  for (const name of names) {
-    const value = headerValue(headers, name);
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
 
 export function createBitbucketSource(): Source {
   return {
     headers: [SIGNATURE_HEADER, EVENT_HEADER],
     verify: (req, secrets) => verifyHexHmac(req.headers, SIGNATURE_HEADER, req.rawBody, secrets, 'sha256='),
     eventType: (req) => headerValue(req.headers, EVENT_HEADER),
-    deliveryId: (req) => firstHeader(req.headers, DELIVERY_HEADERS),
+    deliveryId: (req) => firstHeaderValue(req.headers, DELIVERY_HEADERS),
     // Data Center's test button only asks whether the URL answers; queuing it would run an agent on nothing.
     handshake: (req) => (headerValue(req.headers, EVENT_HEADER) === PING_EVENT ? { status: 200, body: { status: 'pong', event: PING_EVENT } } : undefined),
   };

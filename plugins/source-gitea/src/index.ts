@@ -1,7 +1,7 @@
 // Gitea and Forgejo webhooks: `X-Gitea-Signature` / `X-Forgejo-Signature` hold the hex HMAC-SHA256 (no prefix) of
 // the JSON payload, the event in `X-Gitea-Event-Type` (or the coarser `X-Gitea-Event`), the delivery in
 // `X-Gitea-Delivery`. Forgejo sends every X-Gitea-* header as well as its own X-Forgejo-* ones.
-import { definePlugin, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution, type SourceVerdict } from '@hookwise/core';
+import { definePlugin, firstHeaderValue, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, hmacSha256Hex, missingHeader, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADERS = ['x-gitea-signature', 'x-forgejo-signature'];
@@ -23,13 +23,6 @@ export interface GiteaSourceOptions {
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
-function firstHeader(headers: HeaderMap, names: readonly string[]): string | undefined {
-  for (const name of names) {
-    const value = headerValue(headers, name);
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
 
 /**
  * The bytes Gitea signed. A webhook with content type `application/json` posts the payload as the body. One with
@@ -63,8 +56,8 @@ export function createGiteaSource(options: GiteaSourceOptions = {}): Source {
   return {
     headers: [...SIGNATURE_HEADERS, ...DELIVERY_HEADERS],
     verify: (req, secrets) => verifyGiteaSignature(req.headers, req.rawBody, secrets),
-    eventType: (req) => firstHeader(req.headers, primary) ?? firstHeader(req.headers, fallback),
-    deliveryId: (req) => firstHeader(req.headers, DELIVERY_HEADERS),
+    eventType: (req) => firstHeaderValue(req.headers, primary) ?? firstHeaderValue(req.headers, fallback),
+    deliveryId: (req) => firstHeaderValue(req.headers, DELIVERY_HEADERS),
   };
 }
 
