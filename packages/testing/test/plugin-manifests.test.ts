@@ -1,23 +1,28 @@
-// Every first-party plugin the server ships: its package.json "hookwise" field says what it contributes
-// (so `hookwise plugins list` can read it without running plugin code) and the package is publishable.
+// Every first-party plugin the gateway ships (plugins/* and the store packages): its package.json "hookwise" field
+// says what it contributes (so `hookwise plugins list` can read it without running plugin code) and the package is
+// publishable.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLUGIN_API_VERSION } from '@hookwise/core';
-import { FIRST_PARTY_PLUGINS } from '@hookwise/server';
+import { FIRST_PARTY_PLUGINS } from '@hookwise/gateway';
 import { describePluginManifestContract, type PluginPackageJson } from '../src/manifest-contract';
 
 const root = join(__dirname, '..', '..', '..');
-const serverPackage = JSON.parse(readFileSync(join(root, 'packages', 'server', 'package.json'), 'utf8')) as PluginPackageJson;
+const gatewayPackage = JSON.parse(readFileSync(join(root, 'packages', 'gateway', 'package.json'), 'utf8')) as PluginPackageJson;
+
+/** plugins/<x> for @hookwise/plugin-<x>, packages/<x> for the other @hookwise/<x> (the stores). */
+const folderOf = (name: string): string =>
+  name.startsWith('@hookwise/plugin-') ? join(root, 'plugins', name.slice('@hookwise/plugin-'.length)) : join(root, 'packages', name.slice('@hookwise/'.length));
 
 describe('first-party plugins', () => {
-  it('are all dependencies of @hookwise/server, so installing the server installs them', () => {
-    for (const name of FIRST_PARTY_PLUGINS) expect(serverPackage.dependencies).toHaveProperty([name]);
+  it('are all dependencies of @hookwise/gateway, so installing the gateway installs them', () => {
+    for (const name of FIRST_PARTY_PLUGINS) expect(gatewayPackage.dependencies).toHaveProperty([name]);
   });
 });
 
 for (const name of FIRST_PARTY_PLUGINS) {
-  const folder = name.replace('@hookwise/plugin-', '');
-  const pkg = JSON.parse(readFileSync(join(root, 'plugins', folder, 'package.json'), 'utf8')) as PluginPackageJson;
+  const folder = folderOf(name);
+  const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as PluginPackageJson;
   // Resolved through jest's moduleNameMapper to the plugin's src.
   describePluginManifestContract(pkg, () => require(name) as unknown);
 
@@ -28,7 +33,7 @@ for (const name of FIRST_PARTY_PLUGINS) {
 
     // package.json is the one place: definePlugin({ package: require('../package.json') }) reads it.
     it('does not repeat its name, version or API in its sources', () => {
-      const srcDir = join(root, 'plugins', folder, 'src');
+      const srcDir = join(folder, 'src');
       for (const file of readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
         const text = readFileSync(join(srcDir, file), 'utf8');
         expect({ file, name: text.includes(`'${pkg.name}'`) || text.includes(`"${pkg.name}"`) }).toEqual({ file, name: false });
@@ -42,11 +47,9 @@ describe('every workspace package', () => {
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
   const { existsSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
   // Plugins still being written join this check when the server starts shipping them.
-  const shipped = new Set(FIRST_PARTY_PLUGINS.map((name) => name.replace('@hookwise/plugin-', '')));
-  const dirs = [
-    ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)),
-    ...[...shipped].map((name) => join(root, 'plugins', name)),
-  ].filter((dir) => existsSync(join(dir, 'package.json')));
+  const dirs = [...new Set([...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)), ...FIRST_PARTY_PLUGINS.map(folderOf)])].filter((dir) =>
+    existsSync(join(dir, 'package.json')),
+  );
 
   it.each(dirs)('%s ships README.md and a LICENSE equal to the root one (node scripts/sync-license.js)', (dir) => {
     expect(existsSync(join(dir, 'README.md'))).toBe(true);
