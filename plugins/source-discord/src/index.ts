@@ -66,7 +66,8 @@ export function verifyDiscord(req: SourceRequest, secrets: readonly string[], to
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   if (!SIGNATURE_HEX.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a 128-digit hex Ed25519 signature` };
   const unusable = secrets.map((secret, index) => (ed25519PublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);
-  const keyNote = unusable.length ? ` (secret${unusable.length > 1 ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route is not a 64-hex-digit Ed25519 public key)` : '';
+  const many = unusable.length > 1;
+  const keyNote = unusable.length ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} a 64-hex-digit Ed25519 public key)` : '';
   const signed = Buffer.concat([Buffer.from(timestamp, 'utf8'), req.rawBody]);
   const bytes = Buffer.from(signature, 'hex');
   const index = matchingSecretIndex(secrets, (secret) => {

@@ -1,0 +1,148 @@
+// Twilio SendGrid signed Event Webhook: `X-Twilio-Email-Event-Webhook-Signature`, a base64 ECDSA (P-256, SHA-256)
+// signature of `X-Twilio-Email-Event-Webhook-Timestamp` + body, checked with the verification PUBLIC key from
+// SendGrid's settings. The body is a JSON array of events; the payload is `{ events: [...] }`.
+import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption } from '@hookwise/kit';
+
+export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
+export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
+/** SendGrid documents no replay window (its SDK helpers check the signature only); five minutes is the usual one. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+/** The event type of a batch holding several kinds of events. */
+export const MIXED_EVENT = 'mixed';
+
+export interface SendgridSourceOptions {
+  tolerance_seconds?: number;
+}
+
+// A DER ECDSA P-256 signature is at most 72 bytes: 96 base64 characters. Anything far longer is not one.
+const BASE64 = /^[A-Za-z0-9+/]{8,200}={0,2}$/;
+
+/** A header's first value, trimmed; undefined when absent or blank. */
+function header(req: SourceRequest, name: string): string | undefined {
+  const value = headerValue(req.headers, name)?.trim();
+  return value ? value : undefined;
+}
+
+// Importing a key costs more than verifying with it, and route secrets rarely change; bounded for hot reloads.
+const keyCache = new Map<string, KeyObject | null>();
+const KEY_CACHE_LIMIT = 64;
+
+/**
+ * The P-256 public key a route secret holds: the base64 DER (SubjectPublicKeyInfo) string SendGrid shows as the
+ * "Verification Key", or the same key as PEM. Undefined for anything else (another curve included).
+ */
+export function sendgridPublicKey(secret: string): KeyObject | undefined {
+  const cached = keyCache.get(secret);
+  if (cached !== undefined) return cached ?? undefined;
+  let key: KeyObject | null = null;
+  try {
+    const text = secret.trim();
+    const candidate = text.includes('-----BEGIN')
+      ? createPublicKey({ key: text, format: 'pem' })
+      : /^[A-Za-z0-9+/\s]+={0,2}$/.test(text)
+        ? createPublicKey({ key: Buffer.from(text.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' })
+        : null;
+    if (candidate?.asymmetricKeyType === 'ec' && candidate.asymmetricKeyDetails?.namedCurve === 'prime256v1') key = candidate;
+  } catch {
+    key = null;
+  }
+  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+  keyCache.set(secret, key);
+  return key ?? undefined;
+}
+
+export function verifySendgrid(req: SourceRequest, secrets: readonly string[], toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SourceVerdict {
+  const signature = header(req, SIGNATURE_HEADER);
+  if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
+  const timestamp = header(req, TIMESTAMP_HEADER);
+  if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
+  if (!BASE64.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a base64 ECDSA signature` };
+  const unusable = secrets.map((secret, index) => (sendgridPublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);
+  const many = unusable.length > 1;
+  const keyNote = unusable.length ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} a P-256 public key in base64 or PEM)` : '';
+  const signed = Buffer.concat([Buffer.from(timestamp, 'utf8'), req.rawBody]);
+  const bytes = Buffer.from(signature, 'base64');
+  const index = matchingSecretIndex(secrets, (secret) => {
+    const key = sendgridPublicKey(secret);
+    if (!key) return false;
+    try {
+      // DER-encoded (r, s), as SendGrid signs and its SDKs read it.
+      return verifySignature('sha256', signed, { key, dsaEncoding: 'der' }, bytes);
+    } catch {
+      return false;
+    }
+  });
+  if (index < 0) return { ok: false, reason: `the signature does not verify with the route's verification keys${keyNote}` };
+  const problem = timestampProblem(timestamp, req.receivedAt, toleranceSeconds);
+  return problem ? { ok: false, reason: `${TIMESTAMP_HEADER}: ${problem}` } : { ok: true, secretIndex: index };
+}
+
+/** The batch as `{ events: [...] }`; undefined (400) when the body is not a JSON array. */
+export function parseSendgrid(req: SourceRequest): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(req.rawBody.toString('utf8'));
+    return Array.isArray(value) ? { events: value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function eventsOf(payload: Record<string, unknown>): Array<Record<string, unknown>> {
+  const events = payload.events;
+  if (!Array.isArray(events)) return [];
+  return events.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !Array.isArray(e));
+}
+
+/** The kind of every event in the batch when they share one (`delivered`, `bounce`, `open`, ...), else `mixed`. */
+export function sendgridEventType(payload: Record<string, unknown>): string | undefined {
+  const kinds = new Set(eventsOf(payload).map((e) => e.event).filter((k): k is string => typeof k === 'string' && k !== ''));
+  if (kinds.size === 0) return undefined;
+  return kinds.size === 1 ? [...kinds][0] : MIXED_EVENT;
+}
+
+/**
+ * A batch of one event: its `sg_event_id`. Otherwise `batch-<32 hex digits>`: the SHA-256 of the batch's sorted
+ * `sg_event_id`s (of the raw body when there are none). The same batch posted again gets the same id; a batch
+ * regrouped differently gets another one, so its events are processed again rather than lost.
+ */
+export function sendgridDeliveryId(req: SourceRequest, payload: Record<string, unknown>): string {
+  const events = eventsOf(payload);
+  const ids = events.map((e) => e.sg_event_id).filter((id): id is string => typeof id === 'string' && id !== '');
+  if (events.length === 1 && ids.length === 1) return ids[0];
+  const hash = createHash('sha256');
+  if (ids.length > 0) hash.update([...ids].sort().join('\n'));
+  else hash.update(req.rawBody);
+  return `batch-${hash.digest('hex').slice(0, 32)}`;
+}
+
+export function createSendgridSource(options: SendgridSourceOptions = {}): Source {
+  const tolerance = options.tolerance_seconds ?? DEFAULT_TOLERANCE_SECONDS;
+  return {
+    headers: [SIGNATURE_HEADER, TIMESTAMP_HEADER],
+    verify: (req, secrets) => verifySendgrid(req, secrets, tolerance),
+    parse: parseSendgrid,
+    eventType: (_req, payload) => sendgridEventType(payload),
+    deliveryId: sendgridDeliveryId,
+  };
+}
+
+const contribution: SourceContribution<SendgridSourceOptions> = {
+  kind: 'source',
+  id: 'sendgrid',
+  description: 'Twilio SendGrid signed Event Webhook: ECDSA P-256 signature of timestamp + body with the verification key; {events: [...]}',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      tolerance_seconds: {
+        ...toleranceOption(DEFAULT_TOLERANCE_SECONDS),
+        description: `Replay window: requests whose X-Twilio-Email-Event-Webhook-Timestamp is further than this from now are refused (default ${DEFAULT_TOLERANCE_SECONDS} s; SendGrid documents none).`,
+      },
+    },
+  },
+  create: (options) => createSendgridSource(options),
+};
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [contribution] });
