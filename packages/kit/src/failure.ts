@@ -17,7 +17,11 @@ export type FailureKind =
   /** Server error or outage: retryable. */
   | 'unavailable'
   /** A cached access token expired: the kit refreshes it once and repeats the request. */
-  | 'token_expired';
+  | 'token_expired'
+  /** The platform or the gateway's settings are wrong (a redirect, an unregistered sender): not retryable. */
+  | 'config'
+  /** A 2xx answer that is not the platform's documented success: not retried, the message may have gone out. */
+  | 'unconfirmed';
 
 export interface PlatformFailure {
   kind: FailureKind;
@@ -40,8 +44,21 @@ export interface AlreadyDelivered {
   messageId?: string;
 }
 
+/**
+ * A response check's verdict that the message was sent, but some of the recipients it addressed did not get it
+ * (WeCom's `invaliduser` with errcode 0, a Signal group member whose send failed). Counted as sent, never
+ * repeated (the others have it); the failed recipients are listed in the receipt and logged as a warning.
+ */
+export interface PartialDelivery {
+  kind: 'partial';
+  /** What went wrong for the failed recipients (the kit scrubs it). */
+  message: string;
+  /** The recipients that did not get the message, as the platform names them. */
+  failed: string[];
+}
+
 /** What a `checkResponse` hook may return besides undefined (accepted, or let the HTTP status decide). */
-export type ResponseVerdict = PlatformFailure | AlreadyDelivered;
+export type ResponseVerdict = PlatformFailure | AlreadyDelivered | PartialDelivery;
 
 /** The platform's own words from common error body shapes, else the start of the body. */
 export function errorDetail(res: HttpResponse): string {
@@ -53,7 +70,8 @@ export function errorDetail(res: HttpResponse): string {
       if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
     }
   }
-  const text = res.text.trim().replace(/\s+/g, ' ');
+  // Only the start is shown, so only the start is normalised (an error page can be megabytes).
+  const text = res.text.slice(0, 1000).trim().replace(/\s+/g, ' ');
   return text.length > 200 ? `${text.slice(0, 200)}...` : text || '(empty body)';
 }
 
@@ -92,5 +110,13 @@ export function failureToError(failure: PlatformFailure, ctx: FailureContext): H
       return new HookwiseError('HW_E_DELIVERY', `${base}. Rate limited${retryAfterSeconds !== undefined ? `; retry after ${retryAfterSeconds}s` : ''}`, { retryable: true, retryAfterSeconds });
     case 'unavailable':
       return new HookwiseError('HW_E_DELIVERY', `${base}. The service is unavailable; will retry`, { retryable: true, retryAfterSeconds });
+    case 'config':
+      return new HookwiseError('HW_E_CONFIG', `${base}. This is a configuration problem and will not be retried`, { retryable: false });
+    case 'unconfirmed':
+      return new HookwiseError(
+        'HW_E_DELIVERY',
+        `${base}. The answer is not the platform's success answer (is api_base or the webhook URL pointing at the platform, not a proxy or another service?); not retried, as the message may have been posted`,
+        { retryable: false },
+      );
   }
 }

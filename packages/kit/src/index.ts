@@ -17,3 +17,5 @@ export * from './agent-prompt';
 export * from './standard-webhooks';
 export * from './retry-after';
 export * from './sleep';
+export * from './pacing';
+export * from './progress';

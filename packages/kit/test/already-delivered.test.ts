@@ -19,6 +19,7 @@ function checkDuplicate(res: HttpResponse): ResponseVerdict | undefined {
 const common = {
   title: 'Keyed',
   limit: 100,
+  maxParts: 20,
   optionsSchema: platformOptionsSchema({ properties: { key: { type: 'string' } }, required: ['key'] }),
   secrets: (o: Options) => [o.key],
   credentialsHint: 'check platforms.platform_97.key',
@@ -28,6 +29,7 @@ const common = {
 const viaRequest = definePlatform<Options>({
   ...common,
   id: 'platform_97',
+  success: { describe: 'an id', test: (res: HttpResponse) => typeof (res.json as { id?: unknown }).id === 'string' },
   request: (chunk, o) => ({ method: 'POST', url: joinUrl(o.api_base, 'send', { key: o.key }), json: { to: chunk.target, part: chunk.index, text: chunk.text } }),
   // Reads only success bodies; must not be asked about a duplicate answer.
   messageId: (res) => {

@@ -10,6 +10,7 @@ describe('OutgoingChunk context', () => {
       id: 'platform_98',
       title: 'Recorder',
       limit: 100,
+      maxParts: 20,
       optionsSchema: platformOptionsSchema({ properties: {}, apiBase: null }),
       secrets: () => [],
       credentialsHint: 'none',
@@ -27,7 +28,7 @@ describe('OutgoingChunk context', () => {
 describe('platformOptionsSchema', () => {
   it('leaves api_base out entirely with apiBase: null (a platform without an HTTP API)', () => {
     const schema = platformOptionsSchema({ properties: { host: { type: 'string' } }, required: ['host'], apiBase: null }) as { properties: Record<string, unknown>; required: string[] };
-    expect(Object.keys(schema.properties)).toEqual(['enabled', 'home_channel', 'timeout_seconds', 'host']);
+    expect(Object.keys(schema.properties)).toEqual(['enabled', 'home_channel', 'timeout_seconds', 'allowed_targets', 'max_parts', 'host']);
     expect(schema.required).toEqual(['host']);
   });
 

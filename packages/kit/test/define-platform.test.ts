@@ -12,6 +12,8 @@ const platform = definePlatform<Options>({
   id: 'platform_99',
   title: 'Example',
   limit: 100,
+  maxParts: 20,
+  success: { describe: 'errcode 0 and a msgid', test: (res) => typeof (res.json as { msgid?: unknown }).msgid === 'string' },
   optionsSchema: platformOptionsSchema({ properties: { app_secret: { type: 'string' } }, required: ['app_secret'] }),
   secrets: (o) => [o.app_secret],
   credentialsHint: 'check platforms.platform_99.app_secret',
@@ -72,7 +74,7 @@ describe('definePlatform', () => {
   });
 
   it('reports options the schema cannot check at create time', () => {
-    const strict = definePlatform<Options>({ ...{ id: 'platform_98', title: 'X', limit: 100, optionsSchema: {}, secrets: () => [], credentialsHint: '' }, configProblems: () => ['set token or webhook_url'], request: () => ({ url: 'http://x' }) });
+    const strict = definePlatform<Options>({ ...{ id: 'platform_98', title: 'X', limit: 100, maxParts: 1, optionsSchema: {}, secrets: () => [], credentialsHint: '' }, configProblems: () => ['set token or webhook_url'], request: () => ({ url: 'http://x' }), success: { describe: 'x', test: () => true } });
     expect(() => strict.create({ api_base: 'http://x', app_secret: 'y' }, createTestPluginContext().ctx)).toThrow('platforms.platform_98: set token or webhook_url');
   });
 });

@@ -11,6 +11,8 @@ const platform = definePlatform<Options>({
   id: 'platform_98',
   title: 'Two modes',
   limit: 100,
+  maxParts: 20,
+  success: { describe: 'any answer', test: () => true },
   optionsSchema: platformOptionsSchema({ properties: { webhook: { type: 'boolean' } } }),
   secrets: () => [],
   credentialsHint: 'check platforms.platform_98',
