@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isProcessAlive } from '@hookwise/testing';
 
 const REPO = resolve(__dirname, '../../..');
 const CORE_SRC = resolve(__dirname, '../src');
@@ -75,20 +76,6 @@ ${body}
   return { child, output: () => output, exited };
 }
 
-/** Alive and not a zombie waiting for a reaping init. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(pid, 0) succeeded
-  }
-}
-
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 8000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -129,12 +116,12 @@ describePosix('process reaper', () => {
     const parent = startParent(SLEEPING_PARENT);
     const sleep = await pidFrom('sleep.pid');
     const reaper = await pidFrom('reaper.pid');
-    expect(isAlive(sleep)).toBe(true);
-    expect(isAlive(reaper)).toBe(true);
+    expect(isProcessAlive(sleep)).toBe(true);
+    expect(isProcessAlive(reaper)).toBe(true);
 
     parent.child.kill('SIGKILL');
-    await waitFor('the sleep to be gone', () => !isAlive(sleep), 5000);
-    await waitFor('the reaper to be gone', () => !isAlive(reaper), 5000);
+    await waitFor('the sleep to be gone', () => !isProcessAlive(sleep), 5000);
+    await waitFor('the reaper to be gone', () => !isProcessAlive(reaper), 5000);
   });
 
   it('kill -9 of the parent ends grandchildren in the group too', async () => {
@@ -146,11 +133,11 @@ setInterval(() => {}, 1000);
     const leader = await pidFrom('leader.pid');
     const grandchild = await pidFrom('grandchild.pid');
     await spawned();
-    expect(isAlive(grandchild)).toBe(true);
+    expect(isProcessAlive(grandchild)).toBe(true);
 
     parent.child.kill('SIGKILL');
-    await waitFor('the grandchild to be gone', () => !isAlive(grandchild), 5000);
-    await waitFor('the leader to be gone', () => !isAlive(leader), 5000);
+    await waitFor('the grandchild to be gone', () => !isProcessAlive(grandchild), 5000);
+    await waitFor('the leader to be gone', () => !isProcessAlive(leader), 5000);
   });
 
   it('the reaper ignores INT, TERM and HUP (Ctrl-C in a terminal) and still cleans up', async () => {
@@ -159,10 +146,10 @@ setInterval(() => {}, 1000);
     const reaper = await pidFrom('reaper.pid');
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.kill(reaper, signal);
     await new Promise((r) => setTimeout(r, 200));
-    expect(isAlive(reaper)).toBe(true);
+    expect(isProcessAlive(reaper)).toBe(true);
 
     parent.child.kill('SIGKILL');
-    await waitFor('the sleep to be gone', () => !isAlive(sleep), 5000);
+    await waitFor('the sleep to be gone', () => !isProcessAlive(sleep), 5000);
   });
 
   it('a reaper that died is replaced at once, and the replacement knows the groups that were already running', async () => {
@@ -192,8 +179,8 @@ setInterval(() => {}, 1000);
     await spawned();
 
     parent.child.kill('SIGKILL');
-    await waitFor('both sleeps to be gone', () => !isAlive(first) && !isAlive(second), 5000);
-    await waitFor('the replacement reaper to be gone', () => !isAlive(replacement), 5000);
+    await waitFor('both sleeps to be gone', () => !isProcessAlive(first) && !isProcessAlive(second), 5000);
+    await waitFor('the replacement reaper to be gone', () => !isProcessAlive(replacement), 5000);
   });
 
   it('a parent that exits while a child runs takes the child group with it; a finished child is left alone', async () => {
@@ -211,8 +198,8 @@ setInterval(() => {}, 1000);
     const reaper = await pidFrom('reaper.pid');
     expect(await parent.exited).toBe(0);
     expect(parent.output()).toBe('');
-    await waitFor('the background sleep to be gone', () => !isAlive(background), 5000);
-    await waitFor('the reaper to be gone', () => !isAlive(reaper), 5000);
+    await waitFor('the background sleep to be gone', () => !isProcessAlive(background), 5000);
+    await waitFor('the reaper to be gone', () => !isProcessAlive(reaper), 5000);
   });
 
   it('does not keep the parent alive: one short run, then the parent exits on its own and leaves nothing', async () => {
@@ -229,6 +216,6 @@ sh('true').then((result) => {
     clearTimeout(timer);
     expect(exitedAt).toBe(0);
     expect(parent.output()).toBe('');
-    await waitFor('the reaper to be gone', () => !isAlive(reaper), 2000);
+    await waitFor('the reaper to be gone', () => !isProcessAlive(reaper), 2000);
   });
 });

@@ -10,3 +10,4 @@ export * from './manifest-contract';
 export * from './fixtures';
 export * from './source-conformance';
 export * from './esm-signer';
+export * from './process-liveness';

@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isProcessAlive } from '@hookwise/testing';
 
 const REPO = resolve(__dirname, '../../../..');
 const CLI_BIN = join(REPO, 'packages', 'cli', 'bin', 'run.js');
@@ -13,20 +14,6 @@ const posix = process.platform !== 'win32' && existsSync('/bin/sh');
 const SECRET = 'reaper-test-secret';
 
 if (!built) throw new Error('the gateway is not built: run `npm run build` before this test (it runs the built CLI and plugins)');
-
-/** Alive and not a zombie (after the gateway dies, `gh` is re-parented to an init that may reap it late). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 async function waitFor(what: string, condition: () => boolean, output: () => string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -48,7 +35,7 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
   afterEach(() => {
     // A failed test must not leave its processes behind.
     if (gateway && gateway.exitCode === null && gateway.signalCode === null) gateway.kill('SIGKILL');
-    if (ghPid !== undefined && isAlive(ghPid)) process.kill(ghPid, 'SIGKILL');
+    if (ghPid !== undefined && isProcessAlive(ghPid)) process.kill(ghPid, 'SIGKILL');
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -104,7 +91,7 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
 
     await waitFor('the gateway to start gh', () => existsSync(pidFile), () => output);
     ghPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(isAlive(ghPid)).toBe(true);
+    expect(isProcessAlive(ghPid)).toBe(true);
     // runProcess tells the reaper about the group in the tick of the spawn; gh writing its pid takes longer,
     // but a moment's margin keeps a loaded machine off the gap documented in process-reaper.ts.
     await new Promise((r) => setTimeout(r, 200));
@@ -113,6 +100,6 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
     gateway.kill('SIGKILL');
     await exited;
     const pid = ghPid;
-    await waitFor(`gh (pid ${pid}) to end after the gateway's kill -9`, () => !isAlive(pid), () => output, 5_000);
+    await waitFor(`gh (pid ${pid}) to end after the gateway's kill -9`, () => !isProcessAlive(pid), () => output, 5_000);
   }, 60_000);
 });
