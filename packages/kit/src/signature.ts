@@ -30,9 +30,17 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export function matchingSecretIndex(secrets: readonly string[], matches: (secret: string) => boolean): number {
   let found = -1;
   secrets.forEach((secret, index) => {
-    if (matches(secret) && found === -1) found = index;
+    // An empty key is one anyone can sign with: it never matches, whatever the config says.
+    if (secret !== '' && matches(secret) && found === -1) found = index;
   });
   return found;
+}
+
+/** Whether any of the offered signatures equals `expected`; every one is compared, so timing shows none of them. */
+export function anyConstantTimeEqual(offered: readonly string[], expected: string): boolean {
+  let match = false;
+  for (const candidate of offered) if (constantTimeEqual(candidate, expected)) match = true;
+  return match;
 }
 
 /** A verdict from `matchingSecretIndex`: ok with the matching position, else `reason`. */
@@ -52,13 +60,17 @@ export function missingHeader(header: string): SourceVerdict {
  */
 export function parseSignatureList(value: string, separator: ',' | ';' | ' ' = ','): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
-  for (const item of value.split(separator)) {
+  // A 64 KiB header could hold thousands of signatures, each an HMAC to compare: read a sender's worth only.
+  for (const item of value.split(separator, MAX_SIGNATURE_ITEMS)) {
     const at = item.indexOf('=');
     if (at <= 0) continue;
     pairs.push([item.slice(0, at).trim(), item.slice(at + 1).trim()]);
   }
   return pairs;
 }
+
+/** How many items of a signature list are read; senders send a handful (one per secret they rotate). */
+export const MAX_SIGNATURE_ITEMS = 32;
 
 /** The values of `key` in a parsed signature list (`v1` may appear several times). */
 export function signatureValues(pairs: ReadonlyArray<[string, string]>, key: string): string[] {
@@ -67,11 +79,17 @@ export function signatureValues(pairs: ReadonlyArray<[string, string]>, key: str
 
 /**
  * Why a sender's timestamp is outside the replay window, or undefined when it is inside. `timestamp` is in
- * seconds since the epoch as the sender wrote it; a value that is not a number is refused too.
+ * seconds (or `unit` milliseconds) since the epoch as the sender wrote it; a value that is not a number is refused.
  */
-export function timestampProblem(timestamp: string | number | undefined, receivedAtMs: number, toleranceSeconds: number): string | undefined {
+export function timestampProblem(
+  timestamp: string | number | undefined,
+  receivedAtMs: number,
+  toleranceSeconds: number,
+  unit: 'seconds' | 'milliseconds' = 'seconds',
+): string | undefined {
   if (timestamp === undefined || timestamp === '') return 'no timestamp';
-  const seconds = typeof timestamp === 'number' ? timestamp : /^\d{1,12}$/.test(timestamp.trim()) ? Number(timestamp.trim()) : Number.NaN;
+  const raw = typeof timestamp === 'number' ? timestamp : /^\d{1,15}$/.test(timestamp.trim()) ? Number(timestamp.trim()) : Number.NaN;
+  const seconds = unit === 'milliseconds' ? raw / 1000 : raw;
   if (!Number.isFinite(seconds)) return 'the timestamp is not a number of seconds';
   const skew = Math.round(receivedAtMs / 1000 - seconds);
   if (skew > toleranceSeconds) return `the timestamp is ${skew} s old (tolerance ${toleranceSeconds} s): a replayed or delayed request`;

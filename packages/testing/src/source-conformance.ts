@@ -36,6 +36,11 @@ export interface SourceConformanceOptions {
   sourceOptions?: Record<string, unknown>;
   /** A documented example body (exact bytes are sent). */
   body: string;
+  /**
+   * For senders whose delivery id or timestamp is inside the signed body (Stripe's `id`, Slack's `event_id`,
+   * Linear's `webhookTimestamp`): builds the body of each request from them. Default: `body` every time.
+   */
+  bodyFor?(args: { deliveryId: string; timestamp: number }): string;
   contentType?: string;
   /** The event type the example must produce. */
   event: string;
@@ -68,10 +73,11 @@ export function describeSourceOverHttp(name: string, options: SourceConformanceO
   const route = { source: options.source, secrets: options.secrets, ...(options.sourceOptions ? { source_options: options.sourceOptions } : {}), ...options.route };
 
   const post = async (routeName: string, args: Partial<SignArgs> & { payload?: Buffer; contentType?: string; headers?: Record<string, string> } = {}) => {
-    const payload = args.payload ?? body;
     const deliveryId = args.deliveryId ?? freshId();
+    const timestamp = args.timestamp ?? nowSeconds();
+    const payload = args.payload ?? (options.bodyFor ? Buffer.from(options.bodyFor({ deliveryId, timestamp })) : body);
     const url = `${gw.url}/webhooks/${routeName}`;
-    const headers = await options.sign({ body: payload, key: args.key ?? 0, timestamp: args.timestamp ?? nowSeconds(), deliveryId, url });
+    const headers = await options.sign({ body: payload, key: args.key ?? 0, timestamp, deliveryId, url });
     const res = await gw.post(routeName, payload, { 'content-type': args.contentType ?? contentType, ...headers, ...args.headers });
     return { ...res, deliveryId, sentHeaders: headers };
   };
@@ -126,7 +132,8 @@ export function describeSourceOverHttp(name: string, options: SourceConformanceO
       const res = await post('pinned', { key: 'wrong' });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'Invalid signature' });
-      await gw.waitForLog(/Invalid signature on route 'pinned'/);
+      // Failed-authentication lines are aggregated per client, so any earlier failure may have written the line.
+      await gw.waitForLog(/Invalid signature/);
     });
 
     it('answers 401 when the signature headers are missing', async () => {
@@ -145,7 +152,7 @@ export function describeSourceOverHttp(name: string, options: SourceConformanceO
       it(`answers 401 to a request signed ${stale} s ago (replay window), and to one from the future`, async () => {
         const old = await post('pinned', { timestamp: nowSeconds() - stale });
         expect(old.status).toBe(401);
-        await gw.waitForLog(/s old \(tolerance/);
+        expect(old.body).toEqual({ error: 'Invalid signature' });
         const future = await post('pinned', { timestamp: nowSeconds() + stale });
         expect(future.status).toBe(401);
       });

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { HeaderMap, Source, SourceRequest, SourceVerdict } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
-import plugin, { createStandardWebhooksSource, optionsSchema, signingKeys, v1Signatures } from '../../src';
+import { standardWebhooksKeys as signingKeys, v1Signatures } from '@hookwise/kit';
+import plugin, { createStandardWebhooksSource, optionsSchema } from '../../src';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const secrets = [newSecret(), newSecret()];
