@@ -6,6 +6,7 @@ import { loadConfig, openGateway, type Gateway, type LoadedConfig, type LogForma
 import { HookwiseConfigError } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { createApp, createRequestListener, type IngestPath } from './app';
+import { watchConfigFile, type ConfigWatcher } from './config-watch';
 
 export interface StartOptions {
   configDir?: string;
@@ -36,6 +37,8 @@ export interface RunningGateway {
   /** e.g. http://127.0.0.1:8644 */
   url: string;
   port: number;
+  /** Logs that config.yaml changed and needs a restart (it is not reloaded); undefined without a config.yaml. */
+  configWatcher?: ConfigWatcher;
   /** Graceful stop: no new connections, running jobs finish until the deadline. */
   close(deadlineMs?: number): Promise<{ unfinished: string[] }>;
 }
@@ -90,10 +93,12 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const routes = gateway.routes.all().map((r) => r.name);
   logger.info(`Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`);
+  const configWatcher = loaded.configFile ? watchConfigFile({ file: loaded.configFile, configDir, env: options.env, logger }) : undefined;
 
   let closing: Promise<{ unfinished: string[] }> | undefined;
   const close = (deadlineMs = (extra.shutdown_timeout_seconds ?? 10) * 1000) => {
     closing ??= (async () => {
+      configWatcher?.close();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const result = await opened.close(deadlineMs);
@@ -103,7 +108,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     })();
     return closing;
   };
-  return { gateway, server, loaded, url, port, close };
+  return { gateway, server, loaded, url, port, configWatcher, close };
 }
 
 /** Runs until SIGTERM/SIGINT, then shuts down gracefully and says what was left. */
@@ -121,5 +126,10 @@ export async function runGateway(options: StartOptions = {}): Promise<RunningGat
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  // SIGHUP would end the process (node's default); config.yaml is not reloaded, so say whether a restart is needed.
+  process.on('SIGHUP', () => {
+    if (running.configWatcher) running.configWatcher.check('SIGHUP received');
+    else logger.info('SIGHUP received: the gateway runs without a config.yaml; nothing to apply');
+  });
   return running;
 }
