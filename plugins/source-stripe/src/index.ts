@@ -1,6 +1,6 @@
 // Stripe: `Stripe-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` keyed with the endpoint's whsec_ secret.
 import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, hmacDigest, missingHeader, parseSignatureList, signatureValues, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
+import { MAX_SIGNATURE_ITEMS, anyConstantTimeEqual, hmacDigest, missingHeader, parseSignatureList, signatureValues, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'stripe-signature';
 /** Stripe's libraries' DEFAULT_TOLERANCE. */
@@ -12,7 +12,7 @@ export interface StripeOptions {
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 // A real header carries one v1 per active secret (two while the endpoint's secret is rolled); far more is abuse.
-const MAX_SIGNATURES = 32;
+const MAX_SIGNATURES = MAX_SIGNATURE_ITEMS;
 
 const stringField = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -35,14 +35,8 @@ export function createStripeSource(options: StripeOptions = {}): Source {
     const signed = Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), req.rawBody]);
     const verdict = verdictForSecrets(
       secrets,
-      (secret) => {
-        if (secret === '') return false;
-        // The whole endpoint secret, whsec_ prefix included, is the HMAC key.
-        const expected = hmacDigest('sha256', secret, signed, 'hex');
-        let hit = false;
-        for (const candidate of offered) hit = constantTimeEqual(candidate, expected) || hit;
-        return hit;
-      },
+      // The whole endpoint secret, whsec_ prefix included, is the HMAC key.
+      (secret) => anyConstantTimeEqual(offered, hmacDigest('sha256', secret, signed, 'hex')),
       'no v1 signature matches (is the secret the endpoint signing secret, whsec_..., of this endpoint?)',
     );
     if (!verdict.ok) return verdict;

@@ -21,9 +21,10 @@ describeSourceOverHttp('Slack', {
   source: 'slack',
   secrets: SECRETS,
   body: APP_MENTION,
+  // The Events API's delivery id is the body's event_id: one per request the kit makes.
+  bodyFor: ({ deliveryId }) => JSON.stringify({ ...JSON.parse(APP_MENTION), event_id: `Ev${deliveryId}` }),
+  expectedDeliveryId: (deliveryId) => `Ev${deliveryId}`,
   event: 'app_mention',
-  // The Events API's delivery id is the body's event_id, the same for every request the kit makes.
-  expectedDeliveryId: () => 'Ev123ABC456',
   sign: ({ body, key, timestamp }) => slackHeaders(key === 'wrong' ? WRONG : SECRETS[key], timestamp, body),
   staleSeconds: 600,
   handshakes: [
