@@ -88,6 +88,16 @@ describeStoreContract(`${STORE} installed in the config dir, named by store.back
   return (await openConfiguredStore(loaded, { firstParty: [], logger: quiet, loader: { requireFn } })).store;
 });
 
+describe('hookwise plugins list with the installed packages', () => {
+  it('shows the ESM plugin and the store package named by store.backend from their manifests, without running them', async () => {
+    const { stdout } = await run(process.execPath, [CLI_BIN, 'plugins', 'list', '--json'], { cwd: work, env: { PATH: process.env.PATH, HOME: work, HOOKWISE_HOME: configDir } });
+    const listed = JSON.parse(stdout) as Array<{ spec: string; name?: string; source: string; contributes: unknown[]; problem?: string }>;
+    expect(listed.find((p) => p.spec === 'esm-drop')).toMatchObject({ name: 'hookwise-plugin-esm-drop', source: 'config', contributes: [{ kind: 'deliverer', id: 'esm_drop' }] });
+    expect(listed.find((p) => p.spec === STORE)).toMatchObject({ name: STORE, source: 'store.backend', contributes: [{ kind: 'store', id: 'jsonfile' }] });
+    expect(listed.filter((p) => p.problem)).toEqual([]);
+  });
+});
+
 describe('hookwise gateway run with the installed packages', () => {
   it('imports the ESM plugin by its short name, delivers through it, and keeps the job in the installed store', async () => {
     const env = { PATH: process.env.PATH, HOME: work, HOOKWISE_HOME: configDir };

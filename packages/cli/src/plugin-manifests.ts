@@ -8,7 +8,8 @@ import { candidateNames, findPackageDir, type PluginSpec } from '@hookwise/gatew
 export interface ListedPlugin {
   /** As written in config, or the package name of a first-party plugin. */
   spec: string;
-  source: 'first-party' | 'config';
+  /** Why it loads: first-party, the `plugins:` list, or `store.backend` naming a store package. */
+  source: 'first-party' | 'config' | 'store.backend';
   name?: string;
   version?: string;
   api?: number;
@@ -59,26 +60,42 @@ function locate(spec: string, bases: string[]): string | undefined {
   return undefined;
 }
 
-export function listPlugins(options: { firstParty: readonly string[]; configured: readonly PluginSpec[]; configDir: string; cwd?: string; gatewayDir: string }): ListedPlugin[] {
+export function listPlugins(options: {
+  firstParty: readonly string[];
+  configured: readonly PluginSpec[];
+  /** `store.backend`: listed as a package too when no plugin above contributes a store of that id (or `memory`). */
+  storeBackend?: string;
+  configDir: string;
+  cwd?: string;
+  gatewayDir: string;
+}): ListedPlugin[] {
   const bases = [options.configDir, options.cwd ?? process.cwd(), options.gatewayDir];
-  const specs = [
+  const specs: Array<{ spec: string; source: ListedPlugin['source'] }> = [
     ...options.firstParty.map((spec) => ({ spec, source: 'first-party' as const })),
     ...options.configured.map((entry) => ({ spec: Array.isArray(entry) ? entry[0] : entry, source: 'config' as const })),
   ];
-  return specs.map(({ spec, source }) => {
-    const file = locate(spec, bases);
-    if (!file) return { spec, source, contributes: [], problem: `not installed: npm install ${isPathSpec(spec) ? spec : candidateNames(spec).at(-1)}` };
-    let pkg: PackageJson;
-    try {
-      pkg = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
-    } catch (err) {
-      return { spec, source, contributes: [], path: dirname(file), problem: `unreadable package.json: ${(err as Error).message}` };
-    }
-    const listed: ListedPlugin = { spec, source, name: pkg.name, version: pkg.version, api: pkg.hookwise?.api, contributes: pkg.hookwise?.contributes ?? [], path: dirname(file) };
-    if (!pkg.hookwise) listed.problem = 'package.json has no "hookwise" field, so what it contributes is unknown until it loads';
-    else if (!(Number(pkg.hookwise.api) >= OLDEST_PLUGIN_API_VERSION && Number(pkg.hookwise.api) <= PLUGIN_API_VERSION)) {
-      listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;
-    }
-    return listed;
-  });
+  const listed = specs.map(({ spec, source }) => manifestOf(spec, source, bases));
+  const backend = options.storeBackend;
+  const storeIds = new Set(['memory', ...listed.flatMap((p) => p.contributes.filter((c) => c.kind === 'store').map((c) => c.id))]);
+  // The gateway loads such a backend by package name (openStoreBackend), so it is one of the plugins it runs.
+  if (backend && !storeIds.has(backend) && !listed.some((p) => p.spec === backend || p.name === backend)) listed.push(manifestOf(backend, 'store.backend', bases));
+  return listed;
+}
+
+/** One plugin's manifest, as far as its package.json tells (no plugin code runs). */
+function manifestOf(spec: string, source: ListedPlugin['source'], bases: string[]): ListedPlugin {
+  const file = locate(spec, bases);
+  if (!file) return { spec, source, contributes: [], problem: `not installed: npm install ${isPathSpec(spec) ? spec : candidateNames(spec).at(-1)}` };
+  let pkg: PackageJson;
+  try {
+    pkg = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+  } catch (err) {
+    return { spec, source, contributes: [], path: dirname(file), problem: `unreadable package.json: ${(err as Error).message}` };
+  }
+  const listed: ListedPlugin = { spec, source, name: pkg.name, version: pkg.version, api: pkg.hookwise?.api, contributes: pkg.hookwise?.contributes ?? [], path: dirname(file) };
+  if (!pkg.hookwise) listed.problem = 'package.json has no "hookwise" field, so what it contributes is unknown until it loads';
+  else if (!(Number(pkg.hookwise.api) >= OLDEST_PLUGIN_API_VERSION && Number(pkg.hookwise.api) <= PLUGIN_API_VERSION)) {
+    listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;
+  }
+  return listed;
 }

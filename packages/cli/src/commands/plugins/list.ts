@@ -8,7 +8,7 @@ import { renderTable } from '../../text-table';
 
 export default class PluginsList extends Command {
   static override description =
-    'List the plugins the gateway loads (first-party, then the plugins: list of config.yaml) and what each contributes, read from the "hookwise" field of its package.json without running plugin code.';
+    'List the plugins the gateway loads (first-party, the plugins: list of config.yaml, and a store package named by store.backend) and what each contributes, read from the "hookwise" field of its package.json without running plugin code.';
   static override examples = ['<%= config.bin %> plugins list', '<%= config.bin %> plugins list --json'];
   static override enableJsonFlag = true;
   static override flags = { 'config-dir': configDirFlag };
@@ -21,6 +21,7 @@ export default class PluginsList extends Command {
       listed = listPlugins({
         firstParty: FIRST_PARTY_PLUGINS,
         configured: config.plugins,
+        storeBackend: config.store.backend,
         configDir,
         gatewayDir: dirname(require.resolve('@hookwise/gateway')),
       });
