@@ -64,6 +64,8 @@ export interface PlatformRuntime<O> {
   logger: PluginLogger;
   /** Scrubs this platform's secrets from a string (for messages a plugin builds itself). */
   scrub(text: string): string;
+  /** For send() hooks: throws the kit's error for a 2xx answer that is not the platform's success (`rule`). */
+  confirm(res: HttpResponse, rule: SuccessRule<O>, where: string): void;
 }
 
 /** What a send() hook reports for one part besides its message id. */
@@ -311,12 +313,14 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     const already = res.alreadyDelivered;
     // A "duplicate" answer is not the platform's success body: only the id the check read from it counts.
     if (already) return { id: already.messageId, already };
-    const success = this.def.success;
-    if (success && !success.test(res, this.options)) {
-      const failure: PlatformFailure = { kind: 'unconfirmed', message: `HTTP ${res.status} without ${success.describe}: ${errorDetail(res)}` };
-      throw failureToError(failure, { label: this.label, credentialsHint: this.def.credentialsHint, where: `part ${chunk.index + 1}/${chunk.count}` });
-    }
+    if (this.def.success) this.confirm(res, this.def.success, `part ${chunk.index + 1}/${chunk.count}`);
     return { id: this.def.messageId?.(res), partial: res.partial };
+  }
+
+  private confirm(res: HttpResponse, rule: SuccessRule<O>, where: string): void {
+    if (rule.test(res, this.options)) return;
+    const failure: PlatformFailure = { kind: 'unconfirmed', message: `HTTP ${res.status} without ${rule.describe}: ${errorDetail(res)}` };
+    throw failureToError(failure, { label: this.label, credentialsHint: this.def.credentialsHint, where });
   }
 
   /** `withToken` false for the token request itself, which must not wait for a token. */
@@ -326,6 +330,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       signal,
       logger: this.logger,
       scrub: (text) => this.scrub(text),
+      confirm: (res, rule, where) => this.confirm(res, rule, where),
       call: (request) => this.exchange(typeof request === 'function' ? request : () => request, signal, withToken),
     };
   }

@@ -44,3 +44,24 @@ export class Pacer {
     }
   }
 }
+
+/**
+ * A clock for tests: sleeping moves its time forward at once and is recorded, so that paced deliveries run
+ * instantly and a test can read how long they would have waited.
+ */
+export class VirtualClock implements Clock {
+  /** Every wait, in milliseconds, in order. */
+  readonly waits: number[] = [];
+
+  constructor(private time = 0) {}
+
+  now(): number {
+    return this.time;
+  }
+
+  async sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw signal.reason;
+    this.waits.push(ms);
+    this.time += ms;
+  }
+}

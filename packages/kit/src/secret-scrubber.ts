@@ -76,16 +76,16 @@ export function secretForms(secret: string): string[] {
 
 /**
  * The secret parts of a URL that is itself a credential (a channel webhook): the URL as written and as a
- * parser normalises it, without its query string, its path, and its last `segments` path segments (the
- * token of `/api/webhooks/{id}/{token}`), so that the token is scrubbed wherever a URL carrying it appears,
- * with or without a query string.
+ * parser normalises it, and its last `segments` path segments (the token of `/api/webhooks/{id}/{token}`),
+ * so that the token is scrubbed wherever it appears, with or without the rest of the URL or a query string,
+ * while the harmless rest of the address stays readable in error messages.
  */
 export function urlSecrets(url: string | undefined, segments = 1): string[] {
   if (!url) return [];
-  const out = [url, url.split(/[?#]/)[0]];
+  const out = [url];
   try {
     const parsed = new URL(url);
-    out.push(parsed.toString(), `${parsed.origin}${parsed.pathname}`, parsed.pathname);
+    out.push(parsed.toString());
     const parts = parsed.pathname.split('/').filter((part) => part !== '');
     for (const part of parts.slice(-segments)) out.push(decodeURIComponentSafe(part), part);
   } catch {

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_01.
+// The plugin object the gateway loads: one deliverer, telegram (alias platform_01).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { botApiPlatform } from './bot-api';
 

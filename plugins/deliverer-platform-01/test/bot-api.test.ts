@@ -1,4 +1,8 @@
+// Wire format from the Bot API reference (https://core.telegram.org/bots/api#making-requests,
+// https://core.telegram.org/bots/api#sendmessage): answers are {ok, result} or {ok:false, error_code,
+// description, parameters}; rates from the Bots FAQ (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this).
 import { isHookwiseError, type Deliverer, type HookwiseError } from '@hookwise/core';
+import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { botApiPlatform, type BotApiOptions } from '@hookwise/plugin-deliverer-platform-01';
 
@@ -14,9 +18,10 @@ afterEach(() => server.close());
 
 function setup(overrides: Partial<BotApiOptions> = {}) {
   const test = createTestPluginContext();
+  const clock = new VirtualClock();
   const options: BotApiOptions = { token: TOKEN, api_base: server.url, timeout_seconds: 5, home_channel: '-100200', ...overrides };
-  const deliverer = botApiPlatform.create(options, test.ctx) as Deliverer;
-  return { ...test, deliverer };
+  const deliverer: Deliverer = botApiPlatform.createDeliverer(options, test.ctx, { clock });
+  return { ...test, deliverer, clock };
 }
 
 const message = (text: string, extra: Record<string, string> = {}) => ({ text, route: 'ci', event: 'push', deliveryId: 'd-1', extra });
@@ -28,9 +33,9 @@ async function failure(p: Promise<unknown>): Promise<HookwiseError> {
   return err;
 }
 
-describe('platform_01 (Telegram Bot API)', () => {
-  it('is a plugin contributing the platform_01 deliverer that must be enabled', () => {
-    expect(plugin.contributes.map((c) => [c.kind, c.id])).toEqual([['deliverer', 'platform_01']]);
+describe('telegram (Telegram Bot API)', () => {
+  it('is a plugin contributing the telegram deliverer (alias platform_01) that must be enabled', () => {
+    expect(plugin.contributes.map((c) => [c.kind, c.id, c.aliases])).toEqual([['deliverer', 'telegram', ['platform_01']]]);
     expect(botApiPlatform.requiresEnabled).toBe(true);
   });
 
@@ -64,7 +69,7 @@ describe('platform_01 (Telegram Bot API)', () => {
     const err = await failure(deliverer.deliver(message('hello'), opts));
     expect(err.code).toBe('HW_E_DELIVERY_TARGET');
     expect(err.retryable).toBe(false);
-    expect(err.message).toMatch(/deliver_extra\.chat_id.*platforms\.platform_01\.home_channel/);
+    expect(err.message).toMatch(/deliver_extra\.chat_id.*platforms\.telegram\.home_channel/);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -104,7 +109,7 @@ describe('platform_01 (Telegram Bot API)', () => {
     const err = await failure(deliverer.deliver(message('hello'), opts));
     expect(err.code).toBe('HW_E_DELIVERY_AUTH');
     expect(err.retryable).toBe(false);
-    expect(err.message).toContain('platforms.platform_01.token');
+    expect(err.message).toContain('platforms.telegram.token');
     expect(err.message).toContain('/bot[REDACTED]/sendMessage');
     expect(err.message).not.toContain(TOKEN);
     expect(server.requests).toHaveLength(1);
@@ -139,6 +144,71 @@ describe('platform_01 (Telegram Bot API)', () => {
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.join('\n')).not.toContain(TOKEN);
     expect(logs.join('\n')).not.toContain(encodeURIComponent(TOKEN));
+  });
+
+  it('counts a 2xx without ok: true and result.message_id as a failure, not a delivery', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, body: '<html>captive portal</html>', headers: { 'content-type': 'text/html' } });
+    const err = await failure(deliverer.deliver(message('hello'), opts));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
+    expect(err.message).toContain('without ok: true with result.message_id');
+  });
+
+  it('does not follow a redirect: a configuration error naming the Location, without the token', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 301, headers: { location: `https://elsewhere.example/bot${TOKEN}/sendMessage?x=1` } });
+    const err = await failure(deliverer.deliver(message('hello'), opts));
+    expect([err.code, err.retryable]).toEqual(['HW_E_CONFIG', false]);
+    expect(err.message).toContain('Location https://elsewhere.example/bot[REDACTED]/sendMessage?...');
+    expect(err.message).not.toContain(TOKEN);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each(['..', '-100/../1', '@x?y=1', '12#3', 'chat', '@ab', '1\n2', 'https://t.me/x'])('refuses chat_id %j before sending', async (chatId) => {
+    const { deliverer } = setup();
+    const err = await failure(deliverer.deliver(message('hello', { chat_id: chatId }), opts));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(err.message).toContain('numeric chat id');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a forum topic id that is not a number', async () => {
+    const { deliverer } = setup();
+    const err = await failure(deliverer.deliver(message('hello', { chat_id: '-100777', thread_id: '1/../2' }), opts));
+    expect(err.code).toBe('HW_E_DELIVERY_TARGET');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('lets a templated chat_id reach only allowed_targets; home_channel is always allowed', async () => {
+    const { deliverer } = setup({ allowed_targets: ['-100777', '/@team_[a-z]+/'] });
+    await deliverer.deliver(message('a', { chat_id: '-100777' }), opts);
+    await deliverer.deliver(message('b', { chat_id: '@team_ops' }), { ...opts });
+    await deliverer.deliver(message('c'), opts);
+    const err = await failure(deliverer.deliver(message('d', { chat_id: '-100999' }), opts));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(err.message).toContain('not in platforms.telegram.allowed_targets');
+    expect(server.requests.map((r) => (r.json as { chat_id: unknown }).chat_id)).toEqual([-100777, '@team_ops', -100200]);
+  });
+
+  it('paces parts at 20 per minute in a group and one per second in a private chat', async () => {
+    const text = `${'a '.repeat(2000)}\n\n${'b '.repeat(2000)}\n\n${'c '.repeat(2000)}`;
+    const group = setup();
+    await group.deliverer.deliver(message(text, { chat_id: '-100777' }), opts);
+    expect(group.clock.waits).toEqual([3000, 3000]);
+    const direct = setup();
+    await direct.deliverer.deliver(message(text, { chat_id: '123456' }), opts);
+    expect(direct.clock.waits).toEqual([1000, 1000]);
+  });
+
+  it('sends at most max_parts messages, the last ending with a truncation notice', async () => {
+    const { deliverer } = setup({ max_parts: 2 });
+    const text = Array.from({ length: 5 }, (_, i) => `${i} ${'x '.repeat(1500)}`).join('\n\n');
+    const receipt = await deliverer.deliver(message(text), opts);
+    const texts = server.requests.map((r) => (r.json as { text: string }).text);
+    expect(texts).toHaveLength(2);
+    expect(texts[1]).toMatch(/\[Answer truncated: it had 5 parts, only the first 2 were sent \(max_parts\)\.\]$/);
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(4096);
+    expect(receipt.truncated).toEqual({ parts: 5, sent: 2 });
   });
 
   describe('start()', () => {

@@ -5,7 +5,7 @@ import { botApiPlatform } from '@hookwise/plugin-deliverer-platform-01';
 
 const TOKEN = '123456789:AAEcontractTokenForTheKit-0123456';
 
-describeDelivererContract('platform_01', ({ server, test }) => botApiPlatform.create({ token: TOKEN, api_base: server.url, timeout_seconds: 5, home_channel: '-100200' }, test.ctx) as Deliverer, {
+describeDelivererContract('telegram', ({ server, test }) => botApiPlatform.create({ token: TOKEN, api_base: server.url, timeout_seconds: 5, home_channel: '-100200' }, test.ctx) as Deliverer, {
   secrets: [TOKEN],
   api: (_req, scenario) =>
     scenario === 'deliver'

@@ -1,7 +1,8 @@
-// platform_02: Discord. Either a bot token (POST /api/v10/channels/{id}/messages, `Authorization: Bot`)
-// or a channel webhook URL (no target needed). 2000 characters per message; mentions in agent text are
-// never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a server.
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+// discord (formerly platform_02): Discord. Either a bot token (POST /api/v10/channels/{id}/messages,
+// `Authorization: Bot`) or a channel webhook URL (no target needed). 2000 characters per message; mentions in
+// agent text are never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a
+// server. Every request carries the User-Agent Discord's API reference asks for.
+import { classifyHttpStatus, definePlatform, joinUrl, pathSegment, platformOptionsSchema, retryAfterFromHeaders, urlSecrets, type HttpRequest, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface ChannelApiOptions extends PlatformOptions {
   api_base: string;
@@ -12,6 +13,17 @@ export interface ChannelApiOptions extends PlatformOptions {
 export const DEFAULT_API_BASE = 'https://discord.com';
 export const MESSAGE_LIMIT = 2000;
 const NO_PINGS = { parse: [] as string[] };
+/** Channel message sends are limited to about 5 per 5 seconds per channel (rate-limit headers; Discord does not publish the number). */
+export const CHANNEL_PACE_MS = 1000;
+/** Channel ids are snowflakes: 64-bit integers written in decimal. */
+const SNOWFLAKE = /^\d{17,20}$/;
+
+const pkg = require('../package.json') as { version: string; repository?: { url?: string } };
+/**
+ * "DiscordBot ($url, $versionNumber)", as the API reference's User Agent section requires of every HTTP
+ * client; the URL is the project's repository.
+ */
+export const USER_AGENT = `DiscordBot (${(pkg.repository?.url ?? 'https://example.invalid/hookwise').replace(/\.git$/, '')}, ${pkg.version})`;
 
 interface ApiError {
   code?: number;
@@ -43,10 +55,17 @@ function webhookUrl(options: ChannelApiOptions): string {
 }
 
 export const channelApiPlatform = definePlatform<ChannelApiOptions>({
-  id: 'platform_02',
+  id: 'discord',
+  aliases: ['platform_02'],
   title: 'Discord',
   description: 'Sends answers to a Discord channel with a bot token or a channel webhook URL.',
   limit: MESSAGE_LIMIT,
+  maxParts: 20,
+  paceMs: CHANNEL_PACE_MS,
+  targets: {
+    format: 'a channel id (a snowflake: 17 to 20 digits, Developer Mode > right-click the channel > Copy Channel ID)',
+    check: (target) => (SNOWFLAKE.test(target) ? undefined : 'it is not a channel id'),
+  },
   optionsSchema: platformOptionsSchema({
     apiBase: DEFAULT_API_BASE,
     properties: {
@@ -54,28 +73,31 @@ export const channelApiPlatform = definePlatform<ChannelApiOptions>({
       webhook_url: { type: 'string', pattern: '^https?://', description: 'Channel webhook URL (Channel settings > Integrations > Webhooks).' },
     },
   }),
-  secrets: (o) => [o.token, o.webhook_url, o.webhook_url?.split('/').pop()],
-  credentialsHint: 'check platforms.platform_02.token (Developer Portal > Bot) or platforms.platform_02.webhook_url (the webhook may have been deleted)',
+  // The webhook's token is the last path segment, also when the URL carries a query string (?thread_id=...).
+  secrets: (o) => [o.token, ...urlSecrets(o.webhook_url, 1)],
+  credentialsHint: 'check platforms.discord.token (Developer Portal > Bot) or platforms.discord.webhook_url (the webhook may have been deleted)',
   configProblems: (o) => (o.token || o.webhook_url ? [] : ['set token (bot) or webhook_url (channel webhook)']),
   needsTarget: (o) => !o.webhook_url,
-  request: (chunk, o) =>
+  request: (chunk, o): HttpRequest =>
     o.webhook_url
-      ? { method: 'POST', url: webhookUrl(o), json: { content: chunk.text, allowed_mentions: NO_PINGS } }
+      ? { method: 'POST', url: webhookUrl(o), headers: { 'user-agent': USER_AGENT }, json: { content: chunk.text, allowed_mentions: NO_PINGS } }
       : {
           method: 'POST',
-          url: joinUrl(o.api_base, `/api/v10/channels/${encodeURIComponent(chunk.target)}/messages`),
-          headers: { authorization: `Bot ${o.token}` },
+          url: joinUrl(o.api_base, `/api/v10/channels/${pathSegment(chunk.target, 'discord (Discord)')}/messages`),
+          headers: { authorization: `Bot ${o.token}`, 'user-agent': USER_AGENT },
           json: { content: chunk.text, allowed_mentions: NO_PINGS },
         },
   checkResponse: checkChannelApiResponse,
+  // Create Message (and Execute Webhook with ?wait=true) answer with the message object.
+  success: { describe: 'the created message with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },
   messageId: (res) => (res.json as { id?: string } | undefined)?.id,
   async start({ call, options, logger }) {
     if (options.webhook_url) {
-      const res = await call({ method: 'GET', url: options.webhook_url });
-      logger.info(`platform_02 (Discord): webhook '${(res.json as { name?: string }).name ?? '?'}' is valid`);
+      const res = await call({ method: 'GET', url: options.webhook_url, headers: { 'user-agent': USER_AGENT } });
+      logger.info(`discord (Discord): webhook '${(res.json as { name?: string }).name ?? '?'}' is valid`);
       return;
     }
-    const res = await call({ method: 'GET', url: joinUrl(options.api_base, '/api/v10/users/@me'), headers: { authorization: `Bot ${options.token}` } });
-    logger.info(`platform_02 (Discord): connected as ${(res.json as { username?: string }).username ?? 'unknown'}`);
+    const res = await call({ method: 'GET', url: joinUrl(options.api_base, '/api/v10/users/@me'), headers: { authorization: `Bot ${options.token}`, 'user-agent': USER_AGENT } });
+    logger.info(`discord (Discord): connected as ${(res.json as { username?: string }).username ?? 'unknown'}`);
   },
 });

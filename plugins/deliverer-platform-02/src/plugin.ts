@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_02.
+// The plugin object the gateway loads: one deliverer, discord (alias platform_02).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { channelApiPlatform } from './channel-api';
 
