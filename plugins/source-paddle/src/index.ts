@@ -2,7 +2,7 @@
 // while Paddle rotates the destination's secret key), the event in the payload's `event_type`, the delivery in its
 // `event_id` (or `notification_id`).
 import { definePlugin, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, hmacSha256Hex, missingHeader, parseSignatureList, signatureValues, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
+import { anyConstantTimeEqual, hmacSha256Hex, missingHeader, parseSignatureList, signatureValues, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'paddle-signature';
 
@@ -44,12 +44,7 @@ export function verifyPaddleSignature(headers: HeaderMap, rawBody: Buffer, secre
   // The signed payload is "<ts>:<raw body>", built from bytes so that a body that is not valid UTF-8 is hashed
   // exactly as received (the SDK's string form is the same bytes for every valid body).
   const signed = Buffer.concat([Buffer.from(`${ts}:`, 'ascii'), rawBody]);
-  const verdict = verdictForSecrets(secrets, (secret) => {
-    const expected = hmacSha256Hex(secret, signed);
-    let matched = false;
-    for (const signature of signatures) if (constantTimeEqual(signature, expected)) matched = true;
-    return matched;
-  });
+  const verdict = verdictForSecrets(secrets, (secret) => anyConstantTimeEqual(signatures, hmacSha256Hex(secret, signed)));
   if (!verdict.ok) return verdict;
   // The time is checked once the signature is known to be Paddle's, so a stale-time reason is never given for
   // a forged request.

@@ -1,7 +1,7 @@
 // PagerDuty v3 webhooks: `X-PagerDuty-Signature: v1=<hex HMAC-SHA256 of the body>[,v1=...]` (one per signing
 // secret while PagerDuty rotates one), the event in the payload's `event.event_type`, the delivery in `X-Webhook-Id`.
 import { definePlugin, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, hmacSha256Hex, missingHeader, parseSignatureList, signatureValues, verdictForSecrets } from '@hookwise/kit';
+import { anyConstantTimeEqual, hmacSha256Hex, missingHeader, parseSignatureList, signatureValues, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-pagerduty-signature';
 /** Unique to a webhook and repeated on each delivery attempt: PagerDuty's documented key for de-duplication. */
@@ -31,13 +31,7 @@ export function verifyPagerDutySignature(headers: HeaderMap, rawBody: Buffer, se
     .map((s) => s.toLowerCase())
     .filter((s) => HEX_SHA256.test(s));
   if (signatures.length === 0) return { ok: false, reason: `${SIGNATURE_HEADER} holds no v1=<64 hex digits> signature` };
-  return verdictForSecrets(secrets, (secret) => {
-    const expected = hmacSha256Hex(secret, rawBody);
-    // Every listed signature is compared (no early exit): which one matched does not show in the time taken.
-    let matched = false;
-    for (const signature of signatures) if (constantTimeEqual(signature, expected)) matched = true;
-    return matched;
-  });
+  return verdictForSecrets(secrets, (secret) => anyConstantTimeEqual(signatures, hmacSha256Hex(secret, rawBody)));
 }
 
 export function createPagerDutySource(): Source {

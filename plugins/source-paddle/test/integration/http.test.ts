@@ -35,8 +35,9 @@ describeSourceOverHttp('Paddle Billing', {
   secrets: SECRETS,
   body: EXAMPLE,
   event: 'transaction.completed',
-  // Paddle sends no delivery header: the id is the body's event_id, the same for every request the kit makes.
-  expectedDeliveryId: () => 'evt_01hv8x29ncbvskbkcecpxxfsvc',
+  // Paddle sends no delivery header: the delivery id is the body's event_id, one per request the kit makes.
+  bodyFor: ({ deliveryId }) => JSON.stringify({ ...JSON.parse(EXAMPLE), event_id: `evt_${deliveryId}` }),
+  expectedDeliveryId: (deliveryId) => `evt_${deliveryId}`,
   sign: ({ body, key, timestamp }) => ({
     'Paddle-Signature': paddleSignature(key === 'wrong' ? 'pdl_ntfset_not_this_destination' : SECRETS[key], timestamp, body),
   }),
