@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_03.
+// The plugin object the gateway loads: one deliverer, slack (alias platform_03).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { workspaceApiPlatform } from './workspace-api';
 

@@ -5,11 +5,11 @@ import { workspaceApiPlatform } from '@hookwise/plugin-deliverer-platform-03';
 
 const TOKEN = 'xoxb-1234567890-0987654321-ContractTokenForKit';
 
-describeDelivererContract('platform_03', ({ server, test }) => workspaceApiPlatform.create({ api_base: server.url, token: TOKEN, home_channel: 'C0HOME', timeout_seconds: 5 }, test.ctx) as Deliverer, {
+describeDelivererContract('slack', ({ server, test }) => workspaceApiPlatform.create({ api_base: server.url, token: TOKEN, home_channel: 'C0HOMEHOME1', timeout_seconds: 5 }, test.ctx) as Deliverer, {
   secrets: [TOKEN],
   api: (_req, scenario) =>
     scenario === 'deliver'
-      ? { json: { ok: true, channel: 'C0HOME', ts: '1700000000.000001' } }
+      ? { json: { ok: true, channel: 'C0HOMEHOME1', ts: '1700000000.000001' } }
       : scenario === 'retryable'
         ? { status: 503, body: 'service unavailable' }
         : { json: { ok: false, error: 'channel_not_found' } },
