@@ -1,6 +1,6 @@
 // Flags and helpers shared by the commands: the config dir ($HOOKWISE_HOME or ~/.hookwise) and error output.
 import { Flags } from '@oclif/core';
-import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { describeError } from '@hookwise/core';
 import { resolveConfigDir } from '@hookwise/gateway';
 
 export const configDirFlag = Flags.string({
@@ -14,6 +14,5 @@ export function configDirFrom(flag: string | undefined): string {
 
 /** A readable message for errors a user can fix (config problems are listed one per line). */
 export function userMessage(err: unknown): string {
-  if (err instanceof HookwiseConfigError) return err.message;
-  return errorMessage(err);
+  return describeError(err);
 }

@@ -213,6 +213,6 @@ async function loadOne(spec: PluginSpec, opts: LoadPluginsOptions): Promise<Load
 export async function loadPlugins(specs: readonly PluginSpec[], opts: LoadPluginsOptions): Promise<LoadedPlugin[]> {
   const results = await Promise.all(specs.map((spec) => loadOne(spec, opts)));
   const problems = results.filter((r): r is string => typeof r === 'string');
-  if (problems.length) throw new HookwiseConfigError(problems, 'plugins could not be loaded');
+  if (problems.length) throw new HookwiseConfigError(problems, 'plugins could not be loaded', 'HW_E_PLUGIN_LOAD');
   return results as LoadedPlugin[];
 }

@@ -40,6 +40,7 @@ async function loadBackendPackage(backend: string, known: string, opts: OpenBack
     throw new HookwiseConfigError(
       problems.map((p) => `store.backend: '${backend}' is no store id (known: ${known}) and no store package that loads: ${p}`),
       'the store cannot be opened',
+      'HW_E_STORE',
     );
   }
   const already = opts.plugins.find((p) => p.plugin.meta.name === loaded.plugin.meta.name);
@@ -66,6 +67,7 @@ export async function openStoreBackend(opts: OpenBackendOptions): Promise<Opened
             : `store.backend: ${loaded.plugin.meta.name} contributes several stores (${ids.join(', ')}); add it to plugins: and set store.backend to one of those ids`,
         ],
         'the store cannot be opened',
+        'HW_E_STORE',
       );
     }
     [id] = ids;
@@ -77,7 +79,7 @@ export async function openStoreBackend(opts: OpenBackendOptions): Promise<Opened
   const entry = registry.get('store', id)!;
   const own = Object.fromEntries(Object.entries(opts.config).filter(([key]) => !GATEWAY_STORE_KEYS.includes(key)));
   const { options, problems } = registry.validateOptions('store', id, own, 'store');
-  if (problems.length) throw new HookwiseConfigError(problems, `store '${id}' is not configured correctly`);
+  if (problems.length) throw new HookwiseConfigError(problems, `store '${id}' is not configured correctly`, 'HW_E_STORE');
   const contribution = entry.contribution as StoreContribution;
   const ctx: PluginContext = { ...opts.ctx, logger: opts.ctx.logger.child({ plugin: entry.pluginName, id }) };
   let store: Store;

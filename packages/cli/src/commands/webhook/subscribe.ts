@@ -68,7 +68,7 @@ export default class WebhookSubscribe extends Command {
           const existing = Object.hasOwn(entries, name) ? entries[name] : undefined;
           const entry = buildEntry(flags, existing, new Date());
           const problems = gateway.routeProblems(toRoute(name, entry, 'subscription', routeDefaults(config)));
-          if (problems.length) throw new HookwiseConfigError(problems, `subscription '${name}' was not saved`);
+          if (problems.length) throw new HookwiseConfigError(problems, `subscription '${name}' was not saved`, 'HW_E_SUBSCRIPTIONS');
           entries[name] = entry;
           return {
             name,
