@@ -1,10 +1,10 @@
 // The route table: static routes from config.yaml, then dynamic subscriptions (static wins on a name clash).
+import type { JobRoute } from '@hookwise/core';
 import { ROUTE_NAME_PATTERN, type HookwiseConfig, type RouteConfig } from './config/schema';
 
-export interface Route {
+/** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
+export interface Route extends JobRoute {
   name: string;
-  /** Where the route is defined. */
-  origin: 'static' | 'subscription';
   description?: string;
   events: string[];
   /** The first of `secrets`; undefined only for an invalid (refused) route. */
@@ -16,11 +16,6 @@ export interface Route {
   /** The pinned source id (the route's, else the global default); undefined accepts any of the SPEC's styles. */
   source?: string;
   sourceOptions?: Record<string, unknown>;
-  prompt?: string;
-  skills: string[];
-  deliver: string;
-  deliverExtra: Record<string, string>;
-  agent?: { runner?: string; [key: string]: unknown };
 }
 
 /** Where dynamic routes come from (the subscriptions file); `current()` may reload when the file changed. */
