@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_04.
+// The plugin object the gateway loads: one deliverer, signal (alias platform_04).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { jsonRpcDaemonPlatform } from './json-rpc-daemon';
 
