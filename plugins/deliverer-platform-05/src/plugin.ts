@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_05.
+// The plugin object the gateway loads: one deliverer, sms (alias platform_05).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { smsGatewayPlatform } from './sms-gateway';
 

@@ -1,6 +1,7 @@
-// platform_05: SMS through Twilio Programmable Messaging. Form-encoded From/To/Body with HTTP Basic auth
-// (Account SID + Auth Token) to the Messages resource; markdown is stripped (SMS shows it literally) and
-// answers are split at Twilio's 1600-character body limit.
+// sms (formerly platform_05): SMS through Twilio Programmable Messaging. Form-encoded From/To/Body with HTTP
+// Basic auth (Account SID + Auth Token) to the Messages resource; markdown is stripped (SMS shows it
+// literally) and answers are split at Twilio's 1600-character body limit, five messages at most by default
+// (every SMS costs money), one a second (a long code's throughput).
 import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface SmsGatewayOptions extends PlatformOptions {
@@ -13,6 +14,11 @@ export interface SmsGatewayOptions extends PlatformOptions {
 
 export const DEFAULT_API_BASE = 'https://api.twilio.com';
 export const MESSAGE_LIMIT = 1600;
+/** A US/Canada long code sends one message segment per second; Twilio queues what goes faster. */
+export const NUMBER_PACE_MS = 1000;
+const E164 = /^\+[1-9]\d{6,14}$/;
+/** A Message resource sid: SM... (SMS) or MM... (MMS), 32 hex digits. */
+const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
 
 /** Error codes that mean "this recipient cannot get the message" rather than "the request is wrong". */
 const TARGET_CODES = new Set([21211, 21214, 21217, 21407, 21408, 21610, 21612, 21614]);
@@ -33,11 +39,18 @@ function messagesUrl(o: SmsGatewayOptions, suffix: string): string {
 }
 
 export const smsGatewayPlatform = definePlatform<SmsGatewayOptions>({
-  id: 'platform_05',
+  id: 'sms',
+  aliases: ['platform_05'],
   title: 'Twilio SMS',
   description: 'Sends answers as SMS through Twilio Programmable Messaging.',
   limit: MESSAGE_LIMIT,
   format: 'plain',
+  maxParts: 5,
+  paceMs: NUMBER_PACE_MS,
+  targets: {
+    format: 'a phone number in E.164: +, country code and number, no spaces (+15551234567)',
+    check: (target) => (E164.test(target) ? undefined : 'it is not a phone number in E.164'),
+  },
   optionsSchema: platformOptionsSchema({
     apiBase: DEFAULT_API_BASE,
     properties: {
@@ -49,7 +62,7 @@ export const smsGatewayPlatform = definePlatform<SmsGatewayOptions>({
     required: ['account_sid', 'auth_token', 'from'],
   }),
   secrets: (o) => [o.auth_token],
-  credentialsHint: 'check platforms.platform_05.account_sid and auth_token (Twilio Console > Account Info)',
+  credentialsHint: 'check platforms.sms.account_sid and auth_token (Twilio Console > Account Info)',
   request: (chunk, o) => ({
     method: 'POST',
     url: messagesUrl(o, '/Messages.json'),
@@ -57,9 +70,11 @@ export const smsGatewayPlatform = definePlatform<SmsGatewayOptions>({
     form: { To: chunk.target, ...(o.from.startsWith('MG') ? { MessagingServiceSid: o.from } : { From: o.from }), Body: chunk.text },
   }),
   checkResponse: checkSmsResponse,
+  // Create a Message: 201 with the Message resource, whose sid is SM... (MM... for MMS).
+  success: { describe: 'a Message resource with its sid (SM...)', test: (res) => MESSAGE_SID.test(String((res.json as { sid?: unknown } | undefined)?.sid ?? '')) },
   messageId: (res) => (res.json as { sid?: string } | undefined)?.sid,
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: messagesUrl(options, '.json'), basicAuth: { username: options.account_sid, password: options.auth_token } });
-    logger.info(`platform_05 (Twilio SMS): account '${(res.json as { friendly_name?: string }).friendly_name ?? '?'}' is ${(res.json as { status?: string }).status ?? '?'}`);
+    logger.info(`sms (Twilio SMS): account '${(res.json as { friendly_name?: string }).friendly_name ?? '?'}' is ${(res.json as { status?: string }).status ?? '?'}`);
   },
 });

@@ -7,7 +7,7 @@ const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const AUTH_TOKEN = 'c0ntract0123456789abcdef01234567';
 
 describeDelivererContract(
-  'platform_05',
+  'sms',
   ({ server, test }) => smsGatewayPlatform.create({ api_base: server.url, account_sid: SID, auth_token: AUTH_TOKEN, from: '+15005550006', home_channel: '+15551230000', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [AUTH_TOKEN],
