@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_06.
+// The plugin object the gateway loads: one deliverer, whatsapp (alias platform_06).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { cloudApiPlatform } from './cloud-api';
 

@@ -1,4 +1,10 @@
+// Wire format from the WhatsApp Cloud API docs: send a text message and its answer
+// (https://developers.facebook.com/docs/whatsapp/cloud-api/reference/messages: {messaging_product, contacts,
+// messages: [{id: "wamid..."}]}), error codes (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes:
+// 130429 throughput, 131047 re-engagement, 131045 incorrect certificate, 133010 phone number not registered)
+// and the pair rate limit (https://developers.facebook.com/docs/whatsapp/cloud-api/overview#pair-rate-limits).
 import type { Deliverer } from '@hookwise/core';
+import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { cloudApiPlatform, type CloudApiOptions } from '@hookwise/plugin-deliverer-platform-06';
 
@@ -17,17 +23,20 @@ afterEach(() => server.close());
 
 function setup(overrides: Partial<CloudApiOptions> = {}) {
   const test = createTestPluginContext();
+  const clock = new VirtualClock();
   const options: CloudApiOptions = { api_base: server.url, token: TOKEN, phone_number_id: PHONE_ID, api_version: 'v21.0', home_channel: '15551230000', timeout_seconds: 5, ...overrides };
-  return { ...test, deliverer: cloudApiPlatform.create(options, test.ctx) as Deliverer };
+  const deliverer: Deliverer = cloudApiPlatform.createDeliverer(options, test.ctx, { clock });
+  return { ...test, deliverer, clock };
 }
 
 function graphError(code: number, message: string, extra: Record<string, unknown> = {}) {
   return { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbCdEfGh123', ...extra } };
 }
 
-describe('platform_06 (WhatsApp Cloud API)', () => {
-  it('contributes platform_06, which must be enabled, with api_version defaulting to v21.0', () => {
+describe('whatsapp (WhatsApp Cloud API)', () => {
+  it('contributes whatsapp (alias platform_06), which must be enabled, with api_version defaulting to v21.0', () => {
     expect(plugin.contributes).toEqual([cloudApiPlatform]);
+    expect([cloudApiPlatform.id, cloudApiPlatform.aliases]).toEqual(['whatsapp', ['platform_06']]);
     expect(cloudApiPlatform.requiresEnabled).toBe(true);
     const schema = cloudApiPlatform.optionsSchema as { properties: Record<string, { default?: unknown }>; required: string[] };
     expect([schema.properties.api_version.default, schema.properties.api_base.default]).toEqual(['v21.0', 'https://graph.facebook.com']);
@@ -63,6 +72,44 @@ describe('platform_06 (WhatsApp Cloud API)', () => {
     expect(receipt.ids).toEqual(['wamid.1', 'wamid.2', 'wamid.3']);
   });
 
+  it('spaces the parts to one person at the pair rate limit (one per 6 seconds)', async () => {
+    const { deliverer, clock } = setup();
+    await deliverer.deliver(deliveryMessage(Array.from({ length: 90 }, (_, i) => `line ${i} ${'x'.repeat(90)}`).join('\n')), deliverOptions());
+    expect(clock.waits).toEqual([6000, 6000]);
+  });
+
+  it('sends digits only: a leading + of chat_id is dropped', async () => {
+    const { deliverer } = setup();
+    await deliverer.deliver(deliveryMessage('hi', { chat_id: '+15557654321' }), deliverOptions());
+    expect((server.requests[0].json as { to: string }).to).toBe('15557654321');
+  });
+
+  it.each(['..', '1555', '+1 555 765 4321', '15557654321,15550000000', 'wa.me/15557654321'])('refuses recipient %j before sending', async (to) => {
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: to }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [131045, '(#131045) Incorrect certificate', 'registration problem'],
+    [133010, '(#133010) Phone number Not Registered', 'not registered on the WhatsApp Business Platform'],
+  ])('reports error %i as a configuration problem of the business number, not retried', async (code, message, says) => {
+    const { deliverer } = setup();
+    server.queue({ status: 400, json: graphError(code, message, { type: 'OAuthException', error_data: { messaging_product: 'whatsapp', details: message } }) });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_CONFIG', false]);
+    expect(err.message).toContain(says);
+  });
+
+  it('needs messages[0].id to count a part as sent', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, json: { messaging_product: 'whatsapp', contacts: [], messages: [] } });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
+    expect(err.message).toContain('messages[0].id');
+  });
+
   it('retries a throughput limit (error 130429) after the hinted wait', async () => {
     const { deliverer, logs } = setup();
     server.queue({ status: 400, json: graphError(130429, '(#130429) Rate limit hit') });
@@ -85,7 +132,7 @@ describe('platform_06 (WhatsApp Cloud API)', () => {
     const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_AUTH', false]);
     expect(err.message).toContain('error 190/463');
-    expect(err.message).toContain('platforms.platform_06.token');
+    expect(err.message).toContain('platforms.whatsapp.token');
     expect(server.requests).toHaveLength(1);
     expect(err.message + logs.join('\n')).not.toContain(TOKEN);
     expect(redacted).toContain(TOKEN);

@@ -6,7 +6,7 @@ import { cloudApiPlatform } from '@hookwise/plugin-deliverer-platform-06';
 const TOKEN = 'EAAGm0PX4ZCpsBAcontracttoken0123456789';
 
 describeDelivererContract(
-  'platform_06',
+  'whatsapp',
   ({ server, test }) => cloudApiPlatform.create({ api_base: server.url, token: TOKEN, phone_number_id: '106540352242922', api_version: 'v21.0', home_channel: '15551230000', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [TOKEN],
