@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_07.
+// The plugin object the gateway loads: one deliverer, matrix (alias platform_07).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { clientServerPlatform } from './client-server-api';
 

@@ -1,3 +1,7 @@
+// Wire format from the Matrix client-server API spec: PUT /_matrix/client/v3/rooms/{roomId}/send/{eventType}/{txnId}
+// (https://spec.matrix.org/v1.11/client-server-api/#put_matrixclientv3roomsroomidsendeventtypetxnid: answers
+// {"event_id": "$YUwRidLecu:example.com"}), the room directory (https://spec.matrix.org/v1.11/client-server-api/#get_matrixclientv3directoryroomroomalias:
+// {"room_id": "!abnjk1jdasj7:capuchin.org", "servers": [...]}) and standard errors ({errcode, error, retry_after_ms}).
 import type { Deliverer } from '@hookwise/core';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { clientServerPlatform, transactionId, type ClientServerOptions } from '@hookwise/plugin-deliverer-platform-07';
@@ -27,9 +31,10 @@ function setup(overrides: Partial<ClientServerOptions> = {}) {
 const sendPaths = () => server.requests.map((r) => r.path);
 const longText = Array.from({ length: 200 }, (_, i) => `line ${i} ${'y'.repeat(60)}`).join('\n');
 
-describe('platform_07 (Matrix)', () => {
-  it('contributes platform_07, which must be enabled, with api_base (the homeserver) and token required', () => {
+describe('matrix (Matrix)', () => {
+  it('contributes matrix (alias platform_07), which must be enabled, with api_base (the homeserver) and token required', () => {
     expect(plugin.contributes).toEqual([clientServerPlatform]);
+    expect([clientServerPlatform.id, clientServerPlatform.aliases]).toEqual(['matrix', ['platform_07']]);
     expect(clientServerPlatform.requiresEnabled).toBe(true);
     expect((clientServerPlatform.optionsSchema as { required: string[] }).required).toEqual(['api_base', 'token']);
   });
@@ -112,15 +117,51 @@ describe('platform_07 (Matrix)', () => {
     expect(redacted).toContain(TOKEN);
   });
 
-  it('reports M_FORBIDDEN (not in the room) as a bad target, and refuses a room alias before sending', async () => {
+  it('reports M_FORBIDDEN (not in the room) as a bad target', async () => {
     const { deliverer } = setup();
     server.queue({ status: 403, json: { errcode: 'M_FORBIDDEN', error: 'User @bot:matrix.example.org not in room' } });
     const forbidden = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
     expect([forbidden.code, forbidden.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
-    const alias = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: '#ops:example.org' }, 'delivery-2'), deliverOptions()));
-    expect([alias.code, alias.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
-    expect(alias.message).toContain('not a room id');
+  });
+
+  it('resolves a room alias through the room directory, then sends to the room id', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, json: { room_id: '!abnjk1jdasj7:capuchin.org', servers: ['capuchin.org', 'matrix.org'] } });
+    const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: '#monkeys:matrix.org' }), deliverOptions());
+    expect(server.requests.map((r) => [r.method, r.path.replace(/\/hookwise\..*$/, '/<txn>')])).toEqual([
+      ['GET', '/_matrix/client/v3/directory/room/%23monkeys%3Amatrix.org'],
+      ['PUT', '/_matrix/client/v3/rooms/!abnjk1jdasj7%3Acapuchin.org/send/m.room.message/<txn>'],
+    ]);
+    expect(receipt.target).toBe('#monkeys:matrix.org');
+  });
+
+  it('reports an unknown alias (M_NOT_FOUND) as a bad target', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 404, json: { errcode: 'M_NOT_FOUND', error: 'Room alias #monkeys:matrix.org not found.' } });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: '#monkeys:matrix.org' }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it.each(['..', '@bot:example.org', 'ops', '#ops', '! spaced:example.org'])('refuses room %j before sending', async (chatId) => {
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: chatId }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('keeps a room id with / ? # inside its own path segment', async () => {
+    const { deliverer } = setup();
+    await deliverer.deliver(deliveryMessage('hi', { chat_id: '!a/../../b?c#d:example.org' }), deliverOptions());
+    expect(server.requests[0].path).toMatch(/^\/_matrix\/client\/v3\/rooms\/!a%2F\.\.%2F\.\.%2Fb%3Fc%23d%3Aexample\.org\/send\/m\.room\.message\//);
+  });
+
+  it('needs an event_id to count a part as sent', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, json: {} });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
+    expect(err.message).toContain('without the event_id');
   });
 
   it('start() calls whoami with the access token', async () => {

@@ -6,7 +6,7 @@ import { clientServerPlatform } from '@hookwise/plugin-deliverer-platform-07';
 const TOKEN = 'syt_aG9va3dpc2U_contractToken_9z8y7x';
 
 describeDelivererContract(
-  'platform_07',
+  'matrix',
   ({ server, test }) => clientServerPlatform.create({ api_base: server.url, token: TOKEN, home_channel: '!room:example.org', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [TOKEN],
