@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_08.
+// The plugin object the gateway loads: one deliverer, mattermost (alias platform_08).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { postsApiPlatform } from './posts-api';
 

@@ -1,5 +1,6 @@
-// platform_08: Mattermost REST API v4. One post per chunk (POST /api/v4/posts), optionally as a reply in a
-// thread (root_id); Mattermost renders markdown itself, so answers go out as written.
+// mattermost (formerly platform_08): Mattermost REST API v4. One post per chunk (POST /api/v4/posts),
+// optionally as a reply in a thread (root_id); Mattermost renders markdown itself, so answers go out as
+// written.
 import { classifyHttpStatus, definePlatform, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface PostsApiOptions extends PlatformOptions {
@@ -10,6 +11,10 @@ export interface PostsApiOptions extends PlatformOptions {
 
 /** Mattermost's maximum post length (PostMessageMaxRunesV2); the kit counts UTF-16 units, which is stricter. */
 export const MESSAGE_LIMIT = 16383;
+/** Mattermost's default API rate limit: 10 requests per second per session (RateLimitSettings.PerSec). */
+export const PACE_MS = 100;
+/** Channel and post ids: 26 lower-case letters and digits. */
+const MM_ID = /^[a-z0-9]{26}$/;
 
 /** Mattermost errors: `{id, message, detailed_error, request_id, status_code}`. */
 export function checkPostsApiResponse(res: HttpResponse): PlatformFailure | undefined {
@@ -25,10 +30,21 @@ export function checkPostsApiResponse(res: HttpResponse): PlatformFailure | unde
 }
 
 export const postsApiPlatform = definePlatform<PostsApiOptions>({
-  id: 'platform_08',
+  id: 'mattermost',
+  aliases: ['platform_08'],
   title: 'Mattermost',
   description: 'Posts answers to a Mattermost channel, optionally as a thread reply.',
   limit: MESSAGE_LIMIT,
+  maxParts: 10,
+  paceMs: PACE_MS,
+  targets: {
+    format: 'a channel id: 26 lower-case letters and digits (Channel > View Info), not the channel name',
+    check: (target, { extra }) => {
+      if (!MM_ID.test(target)) return 'it is not a channel id';
+      const root = extraValue(extra, 'root_id', 'thread_id');
+      return root === undefined || MM_ID.test(root) ? undefined : `deliver_extra.root_id ${JSON.stringify(root.slice(0, 40))} is not a post id (26 lower-case letters and digits)`;
+    },
+  },
   optionsSchema: platformOptionsSchema({
     // No default: Mattermost is self-hosted.
     properties: {
@@ -38,7 +54,7 @@ export const postsApiPlatform = definePlatform<PostsApiOptions>({
     required: ['token'],
   }),
   secrets: (o) => [o.token],
-  credentialsHint: 'check platforms.platform_08.token (System Console > Integrations > Bot Accounts, or a personal access token)',
+  credentialsHint: 'check platforms.mattermost.token (System Console > Integrations > Bot Accounts, or a personal access token)',
   request: (chunk, o) => {
     const rootId = extraValue(chunk.extra, 'root_id', 'thread_id');
     return {
@@ -49,9 +65,11 @@ export const postsApiPlatform = definePlatform<PostsApiOptions>({
     };
   },
   checkResponse: checkPostsApiResponse,
+  // Create a post: 201 with the Post object.
+  success: { describe: 'the created post with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },
   messageId: (res) => (res.json as { id?: string } | undefined)?.id,
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: joinUrl(options.api_base, '/api/v4/users/me'), bearer: options.token });
-    logger.info(`platform_08 (Mattermost): connected as @${(res.json as { username?: string } | undefined)?.username ?? 'unknown'}`);
+    logger.info(`mattermost (Mattermost): connected as @${(res.json as { username?: string } | undefined)?.username ?? 'unknown'}`);
   },
 });

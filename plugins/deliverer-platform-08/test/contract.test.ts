@@ -6,7 +6,7 @@ import { postsApiPlatform } from '@hookwise/plugin-deliverer-platform-08';
 const TOKEN = 'contracttoken8kcr1pbtmrgzbg';
 
 describeDelivererContract(
-  'platform_08',
+  'mattermost',
   ({ server, test }) => postsApiPlatform.create({ api_base: server.url, token: TOKEN, home_channel: 'bq8wmsd5fpngdmbw1wsn9cbmjo', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [TOKEN],

@@ -1,4 +1,8 @@
+// Wire format from the Mattermost API reference: Create a post (https://developers.mattermost.com/api-documentation/#/operations/CreatePost:
+// 201 with the Post object {id, create_at, user_id, channel_id, root_id, message, ...}) and its error answers
+// ({id, message, detailed_error, request_id, status_code}).
 import type { Deliverer } from '@hookwise/core';
+import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { postsApiPlatform, type PostsApiOptions } from '@hookwise/plugin-deliverer-platform-08';
 
@@ -16,13 +20,33 @@ afterEach(() => server.close());
 function setup(overrides: Partial<PostsApiOptions> = {}) {
   const test = createTestPluginContext();
   const options: PostsApiOptions = { api_base: `${server.url}/`, token: TOKEN, home_channel: HOME, timeout_seconds: 5, ...overrides };
-  return { ...test, deliverer: postsApiPlatform.create(options, test.ctx) as Deliverer };
+  const clock = new VirtualClock();
+  const deliverer: Deliverer = postsApiPlatform.createDeliverer(options, test.ctx, { clock });
+  return { ...test, deliverer, clock };
 }
 
 const mmError = (status: number, id: string, message: string) => ({ status, json: { id, message, detailed_error: '', request_id: 'r8k3n1x', status_code: status } });
 
-describe('platform_08 (Mattermost)', () => {
-  it('contributes platform_08, which must be enabled, with api_base and token required', () => {
+describe('mattermost (Mattermost)', () => {
+  it('refuses a channel name, a hostile id or a root_id that is no post id, before sending', async () => {
+    const { deliverer } = setup();
+    for (const extra of [{ chat_id: 'town-square' }, { chat_id: '..' }, { chat_id: `${CHANNEL}/x` }, { root_id: '../../users/me' }]) {
+      const err = await rejectionOf(deliverer.deliver(deliveryMessage('a', extra), deliverOptions()));
+      expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('needs the created post\'s id to count a part as sent, and paces parts at 10 per second', async () => {
+    const { deliverer, clock } = setup();
+    server.queue({ status: 200, json: { status: 'OK' } });
+    expect((await rejectionOf(deliverer.deliver(deliveryMessage('a'), deliverOptions()))).retryable).toBe(false);
+    await deliverer.deliver(deliveryMessage(`${'x'.repeat(16000)}\n\n${'y'.repeat(16000)}`, {}, 'd-2'), deliverOptions());
+    expect(clock.waits.slice(-1)).toEqual([100]);
+  });
+
+  it('contributes mattermost (alias platform_08), which must be enabled, with api_base and token required', () => {
+    expect([postsApiPlatform.id, postsApiPlatform.aliases]).toEqual(['mattermost', ['platform_08']]);
     expect(plugin.contributes).toEqual([postsApiPlatform]);
     expect(postsApiPlatform.requiresEnabled).toBe(true);
     expect((postsApiPlatform.optionsSchema as { required: string[] }).required).toEqual(['api_base', 'token']);
