@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_09.
+// The plugin object the gateway loads: one deliverer, homeassistant (alias platform_09).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { restApiPlatform } from './rest-api';
 

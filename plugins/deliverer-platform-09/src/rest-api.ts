@@ -1,7 +1,7 @@
-// platform_09: the Home Assistant REST API. Without a target the answer becomes a persistent notification
-// (shown in the HA sidebar); with `notify.<service>` it goes through that notify service (mobile app push,
-// a chat integration, ...). Both are service calls: POST /api/services/<domain>/<service>.
-import { HookwiseError } from '@hookwise/core';
+// homeassistant (formerly platform_09): the Home Assistant REST API. Without a target the answer becomes a
+// persistent notification (shown in the HA sidebar); with `notify.<service>` it goes through that notify
+// service (mobile app push, a chat integration, ...). Both are service calls: POST
+// /api/services/<domain>/<service>, answered with the list of states the call changed.
 import { classifyHttpStatus, definePlatform, deliveryKey, extraValue, joinUrl, platformOptionsSchema, renderChunkTemplate, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface RestApiOptions extends PlatformOptions {
@@ -16,28 +16,23 @@ export interface RestApiOptions extends PlatformOptions {
 export const MESSAGE_LIMIT = 4000;
 export const DEFAULT_TITLE = 'Hookwise: {route}';
 
-const NOTIFY_TARGET = /^notify\.([a-z0-9_]+)$/;
+const NOTIFY_TARGET = /^notify\.([a-z0-9_]{1,100})$/;
+const PERSISTENT = 'persistent_notification';
 
 /** Where a chunk goes: the notify service named by chat_id / home_channel, else a persistent notification. */
 function serviceCall(chunk: OutgoingChunk, o: RestApiOptions): { path: string; json: Record<string, string> } {
-  const target = extraValue(chunk.extra, 'chat_id') ?? o.home_channel?.trim();
+  const target = chunk.target;
   const title = extraValue(chunk.extra, 'title') ?? o.title ?? DEFAULT_TITLE;
   const rendered = renderChunkTemplate(title, chunk);
-  if (!target || target === 'persistent_notification') {
+  if (!target || target === PERSISTENT) {
     // A fixed notification_id per chunk: a retried delivery replaces its notification instead of adding one.
     return {
       path: '/api/services/persistent_notification/create',
       json: { message: chunk.text, title: rendered, notification_id: `hookwise_${deliveryKey(chunk, '_')}` },
     };
   }
-  const notify = NOTIFY_TARGET.exec(target);
-  if (!notify) {
-    throw new HookwiseError(
-      'HW_E_DELIVERY_TARGET',
-      `platform_09 (Home Assistant): target '${target}' is not a notify service: use "notify.<service>" (e.g. notify.mobile_app_pixel_7, see Developer tools > Actions), or no chat_id for a persistent notification`,
-      { retryable: false },
-    );
-  }
+  // Checked by the kit before anything is sent (targets.check); the service name is [a-z0-9_] only.
+  const notify = NOTIFY_TARGET.exec(target)!;
   return { path: `/api/services/notify/${notify[1]}`, json: { message: chunk.text, ...(rendered ? { title: rendered } : {}) } };
 }
 
@@ -51,10 +46,16 @@ export function checkRestApiResponse(res: HttpResponse): PlatformFailure | undef
 }
 
 export const restApiPlatform = definePlatform<RestApiOptions>({
-  id: 'platform_09',
+  id: 'homeassistant',
+  aliases: ['platform_09'],
   title: 'Home Assistant',
   description: 'Sends answers as Home Assistant persistent notifications or through a notify service.',
   limit: MESSAGE_LIMIT,
+  maxParts: 5,
+  targets: {
+    format: '"notify.<service>" (e.g. notify.mobile_app_pixel_7, see Developer tools > Actions), "persistent_notification", or no chat_id for a persistent notification',
+    check: (target) => (target === PERSISTENT || NOTIFY_TARGET.test(target) ? undefined : 'it is not a notify service'),
+  },
   optionsSchema: platformOptionsSchema({
     // No default: the user's own Home Assistant.
     properties: {
@@ -65,16 +66,19 @@ export const restApiPlatform = definePlatform<RestApiOptions>({
     required: ['token'],
   }),
   secrets: (o) => [o.token],
-  credentialsHint: 'check platforms.platform_09.token (a long-lived access token from your Home Assistant profile > Security)',
+  credentialsHint: 'check platforms.homeassistant.token (a long-lived access token from your Home Assistant profile > Security)',
   // Optional target: without chat_id and home_channel the answer is a persistent notification.
   needsTarget: () => false,
+  optionalTarget: true,
   request: (chunk, o): HttpRequest => {
     const call = serviceCall(chunk, o);
     return { method: 'POST', url: joinUrl(o.api_base, call.path), bearer: o.token, json: call.json };
   },
   checkResponse: checkRestApiResponse,
+  // POST /api/services/<domain>/<service>: "Returns a list of states that have changed while the service was being executed."
+  success: { describe: 'the JSON list of changed states', test: (res) => Array.isArray(res.json) },
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: joinUrl(options.api_base, '/api/'), bearer: options.token });
-    logger.info(`platform_09 (Home Assistant): ${(res.json as { message?: string } | undefined)?.message ?? 'connected'}`);
+    logger.info(`homeassistant (Home Assistant): ${(res.json as { message?: string } | undefined)?.message ?? 'connected'}`);
   },
 });

@@ -6,7 +6,7 @@ import { restApiPlatform } from '@hookwise/plugin-deliverer-platform-09';
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.contract.c2lnbmF0dXJlX2NvbnRyYWN0';
 
 describeDelivererContract(
-  'platform_09',
+  'homeassistant',
   ({ server, test }) => restApiPlatform.create({ api_base: server.url, token: TOKEN, timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [TOKEN],

@@ -1,3 +1,6 @@
+// Wire format from the Home Assistant REST API docs (https://developers.home-assistant.io/docs/api/rest/:
+// POST /api/services/<domain>/<service> with a bearer token, answered with the list of changed states;
+// GET /api/ answers {"message": "API running."}; errors as "401: Unauthorized" text).
 import type { Deliverer } from '@hookwise/core';
 import { deliveryKey } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
@@ -20,9 +23,10 @@ function setup(overrides: Partial<RestApiOptions> = {}) {
 
 const notificationId = (index: number) => `hookwise_${deliveryKey({ route: 'test-route', deliveryId: 'delivery-1', index }, '_')}`;
 
-describe('platform_09 (Home Assistant)', () => {
-  it('contributes platform_09, which must be enabled; home_channel is optional, api_base and token required', () => {
+describe('homeassistant (Home Assistant)', () => {
+  it('contributes homeassistant (alias platform_09), which must be enabled; home_channel is optional, api_base and token required', () => {
     expect(plugin.contributes).toEqual([restApiPlatform]);
+    expect([restApiPlatform.id, restApiPlatform.aliases]).toEqual(['homeassistant', ['platform_09']]);
     expect(restApiPlatform.requiresEnabled).toBe(true);
     const schema = restApiPlatform.optionsSchema as { required: string[]; properties: Record<string, { default?: unknown }> };
     expect(schema.required).toEqual(['api_base', 'token']);
@@ -38,7 +42,7 @@ describe('platform_09 (Home Assistant)', () => {
     expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.json).toEqual({ message: '**Backup** finished', title: 'Hookwise: test-route', notification_id: notificationId(0) });
-    expect(receipt).toEqual({ target: 'platform_09', ids: [] });
+    expect(receipt).toEqual({ target: 'homeassistant', ids: [] });
   });
 
   it('with chat_id notify.<service> calls that notify service with message and title', async () => {
@@ -61,6 +65,20 @@ describe('platform_09 (Home Assistant)', () => {
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
     expect(err.message).toContain('notify.<service>');
     expect(server.requests).toHaveLength(0);
+  });
+
+  it.each(['notify.../../states', 'notify.x/y', 'notify.', '..', 'notify.a?b'])('never lets chat_id %j change the service path', async (chatId) => {
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: chatId }), deliverOptions()));
+    expect(err.code).toBe('HW_E_DELIVERY_TARGET');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('needs the list of changed states to count a notification as sent', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, body: '<html>login</html>', headers: { 'content-type': 'text/html' } });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
   });
 
   it('splits answers at 4000 characters into numbered notifications with stable ids', async () => {
