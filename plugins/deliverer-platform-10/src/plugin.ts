@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_10.
+// The plugin object the gateway loads: one deliverer, email (alias platform_10).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { smtpMailPlatform } from './smtp-mail';
 

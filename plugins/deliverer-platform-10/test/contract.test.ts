@@ -2,7 +2,7 @@
 import type { Deliverer } from '@hookwise/core';
 import { describeDelivererContract } from '@hookwise/testing';
 import { smtpMailPlatform } from '@hookwise/plugin-deliverer-platform-10';
-import { PASSWORD, USER, startSmtpServer } from './smtp-stand-in';
+import { PASSWORD, TLS_CA, USER, startSmtpServer } from './smtp-stand-in';
 
 const servers: Array<Awaited<ReturnType<typeof startSmtpServer>>> = [];
 afterEach(async () => {
@@ -17,11 +17,11 @@ const REFUSALS = {
 } as const;
 
 describeDelivererContract(
-  'platform_10 (SMTP)',
+  'email (SMTP)',
   async ({ scenario, test }) => {
     const smtp = await startSmtpServer({ rejectRcpt: REFUSALS[scenario] });
     servers.push(smtp);
-    const options = { host: '127.0.0.1', port: smtp.port, secure: false, user: USER, password: PASSWORD, from: 'hookwise@example.com', home_channel: 'ops@example.com', timeout_seconds: 5 };
+    const options = { host: '127.0.0.1', port: smtp.port, secure: false, user: USER, password: PASSWORD, from: 'hookwise@example.com', home_channel: 'ops@example.com', timeout_seconds: 5, tls_ca: TLS_CA };
     return smtpMailPlatform.create(options, test.ctx) as Deliverer;
   },
   {

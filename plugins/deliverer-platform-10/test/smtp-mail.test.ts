@@ -1,9 +1,12 @@
+// Wire behaviour against a real SMTP server (smtp-server): STARTTLS (RFC 3207), AUTH (RFC 4954), reply codes
+// (RFC 5321: 451 temporary, 550 permanent), nodemailer's sendMail info (accepted/rejected recipients,
+// https://nodemailer.com/usage/#sending-mail) and its SMTP options (https://nodemailer.com/smtp/: requireTLS, tls.ca).
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Deliverer } from '@hookwise/core';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf } from '@hookwise/testing';
 import plugin, { smtpMailPlatform, type SmtpMailOptions } from '@hookwise/plugin-deliverer-platform-10';
-import { PASSWORD, USER, startSmtpServer } from './smtp-stand-in';
+import { PASSWORD, TLS_CA, USER, startSmtpServer } from './smtp-stand-in';
 
 /** Splits a raw message into its header block (unfolded) and body. */
 function headersOf(raw: string): Record<string, string> {
@@ -49,18 +52,20 @@ function setup(overrides: Partial<SmtpMailOptions> = {}) {
     subject: '[Hookwise] {route}: {event}',
     home_channel: 'ops@example.com',
     timeout_seconds: 5,
+    tls_ca: TLS_CA,
     ...overrides,
   };
   return { ...test, deliverer: smtpMailPlatform.create(options, test.ctx) as Deliverer };
 }
 
-describe('platform_10 (e-mail over SMTP)', () => {
+describe('email (e-mail over SMTP)', () => {
   beforeEach(async () => {
     smtp = await startSmtpServer();
   });
 
-  it('contributes platform_10, which must be enabled, with no api_base and host/from required', () => {
+  it('contributes email (alias platform_10), which must be enabled, with no api_base and host/from required', () => {
     expect(plugin.contributes).toEqual([smtpMailPlatform]);
+    expect([smtpMailPlatform.id, smtpMailPlatform.aliases]).toEqual(['email', ['platform_10']]);
     expect(smtpMailPlatform.requiresEnabled).toBe(true);
     const schema = smtpMailPlatform.optionsSchema as { required: string[]; properties: Record<string, unknown> };
     expect(schema.required).toEqual(['host', 'from']);
@@ -71,6 +76,7 @@ describe('platform_10 (e-mail over SMTP)', () => {
     const { deliverer } = setup();
     const receipt = await deliverer.deliver(deliveryMessage('**CI** failed on `main`\n\nSee [the log](https://ci.example/1).', { chat_id: 'dev@example.org' }), deliverOptions());
     expect(smtp.logins).toEqual([USER]);
+    expect(smtp.secured).toEqual([true]);
     expect(smtp.received).toHaveLength(1);
     const [mail] = smtp.received;
     expect([mail.from, mail.to]).toEqual(['hookwise@example.com', ['dev@example.org']]);
@@ -132,10 +138,52 @@ describe('platform_10 (e-mail over SMTP)', () => {
     const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_AUTH', false]);
     expect(err.message).toContain('535');
-    expect(err.message).toContain('platforms.platform_10.user and password');
+    expect(err.message).toContain('platforms.email.user and password');
     expect(err.message + logs.join('\n')).not.toContain(wrong);
     expect(redacted).toContain(wrong);
     expect(smtp.received).toHaveLength(0);
+  });
+
+  it.each(['dev@example.org,boss@example.org', 'dev@example.org, boss@example.org', 'Dev <dev@example.org>', 'dev@example.org\r\nBcc: x@evil.example', 'dev', '"a,b"@example.org', '..'])(
+    'refuses chat_id %j (a list or anything but a bare address) without connecting',
+    async (chatId) => {
+      const { deliverer } = setup();
+      const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: chatId }), deliverOptions()));
+      expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+      expect(smtp.logins).toEqual([]);
+    },
+  );
+
+  it('accepts a list in chat_id where the route or the platform allows it, each address checked against allowed_targets', async () => {
+    const byRoute = setup({ allowed_targets: ['/[a-z]+@example\\.org/'] });
+    await byRoute.deliverer.deliver(deliveryMessage('hi', { chat_id: 'dev@example.org, qa@example.org', allow_recipient_list: 'true' }), deliverOptions());
+    expect(smtp.received.at(-1)!.to).toEqual(['dev@example.org', 'qa@example.org']);
+    const outside = await rejectionOf(byRoute.deliverer.deliver(deliveryMessage('hi', { chat_id: 'dev@example.org,x@evil.example', allow_recipient_list: 'true' }, 'd-2'), deliverOptions()));
+    expect(outside.message).toContain('"x@evil.example" is not in platforms.email.allowed_targets');
+    const byPlatform = setup({ allow_recipient_list: true });
+    await byPlatform.deliverer.deliver(deliveryMessage('hi', { chat_id: 'a@example.org,b@example.org' }, 'd-3'), deliverOptions());
+    expect(smtp.received).toHaveLength(2);
+  });
+
+  it('reports recipients the server refused while it accepted others in the receipt (info.rejected)', async () => {
+    await smtp.close();
+    smtp = await startSmtpServer({ rejectRcpt: { code: 550, message: 'No such user' } });
+    const { deliverer, logs } = setup({ allow_recipient_list: true });
+    const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: 'gone@example.org,dev@example.org' }), deliverOptions());
+    expect(smtp.received.map((m) => m.to)).toEqual([['dev@example.org']]);
+    expect(receipt.partial).toEqual([{ index: 0, message: expect.stringContaining('gone@example.org'), failed: ['gone@example.org'] }]);
+    expect(logs.join('\n')).toContain('did not reach gone@example.org');
+  });
+
+  it('never sends credentials without TLS: a server without STARTTLS is a configuration error', async () => {
+    await smtp.close();
+    smtp = await startSmtpServer({ noTls: true });
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_CONFIG', false]);
+    expect(err.message).toContain('STARTTLS');
+    expect(smtp.logins).toEqual([]);
+    expect(() => setup({ require_tls: false })).toThrow(/require_tls: false would send the password in the clear/);
   });
 
   it('start() verifies the connection and the login', async () => {
@@ -149,14 +197,14 @@ describe('platform_10 (e-mail over SMTP)', () => {
   });
 });
 
-describe('platform_10 without a server', () => {
+describe('email without a server', () => {
   it('treats a refused connection as retryable', async () => {
     // A port that was just free: nothing listens there.
     const probe = net.createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    smtp = { port, received: [], logins: [], close: async () => undefined };
+    smtp = { port, received: [], logins: [], secured: [], close: async () => undefined };
     const { deliverer } = setup();
     const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', true]);
