@@ -97,6 +97,8 @@ export interface AgentTask {
 
 export interface AgentResult {
   text: string;
+  /** Tokens the run used, when the runner knows them: counted by the gateway's metrics (`hookwise_agent_tokens_total`). */
+  usage?: { inputTokens?: number; outputTokens?: number };
 }
 
 export interface AgentRunner {

@@ -1,0 +1,204 @@
+// A gateway's lifecycle events (accepted, rejected, agent runs, deliveries, retries, dead letters) and the typed
+// emitter the pipeline and the workers report to; metrics, traces and the dashboard are its listeners.
+import type { HeaderMap, JobStep } from '@hookwise/core';
+
+/** Why a webhook request was refused (bounded: used as a metric label). */
+export type RejectionReason =
+  | 'shutting_down'
+  | 'auth_throttled'
+  | 'unknown_route'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'missing_signature'
+  | 'invalid_signature'
+  | 'bad_body'
+  | 'backpressure'
+  | 'store_unavailable'
+  | 'other';
+
+/** What every request event carries. `headers` are the request's own: a listener that keeps them must drop secrets (redactHeaders). */
+interface RequestEvent {
+  /** The route name as requested (for `rejected`, possibly not a route at all: see `knownRoute`). */
+  route: string;
+  headers: HeaderMap;
+  /** Epoch ms at which the body had been read (the request's start for refusals made before that). */
+  receivedAt: number;
+}
+
+export interface AcceptedEvent extends RequestEvent {
+  jobId: string;
+  deliveryId: string;
+  event: string;
+}
+
+export interface DuplicateEvent extends RequestEvent {
+  deliveryId: string;
+  event: string;
+}
+
+export interface IgnoredEvent extends RequestEvent {
+  deliveryId: string;
+  event: string;
+}
+
+export interface RejectedEvent extends RequestEvent {
+  knownRoute: boolean;
+  status: number;
+  reason: RejectionReason;
+  /** The source that checked the signature, for missing_signature and invalid_signature ('none' when no source matched). */
+  source?: string;
+}
+
+/** What the workers report of a job. */
+interface JobEvent {
+  jobId: string;
+  route: string;
+  deliveryId: string;
+  event: string;
+  /** The attempt of the current step, from 1. */
+  attempt: number;
+}
+
+export interface AgentUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface AgentStartedEvent extends JobEvent {
+  runner: string;
+}
+
+export interface AgentFinishedEvent extends JobEvent {
+  runner: string;
+  outcome: 'ok' | 'error' | 'timeout';
+  durationMs: number;
+  /** The error's message when the run failed (already free of secrets, as the stored error is). */
+  error?: string;
+  /** Tokens used, when the runner reports them. */
+  usage?: AgentUsage;
+}
+
+export interface DeliveredEvent extends JobEvent {
+  destination: string;
+  durationMs: number;
+  receipt: unknown;
+}
+
+/** A failed step: `destination` and `durationMs` are the delivery attempt's when the delivery itself failed. */
+interface FailedStepEvent extends JobEvent {
+  step: JobStep;
+  error: string;
+  retryable: boolean;
+  destination?: string;
+  durationMs: number;
+}
+
+export interface RetryScheduledEvent extends FailedStepEvent {
+  maxAttempts: number;
+  delayMs: number;
+}
+
+export type DeadLetteredEvent = FailedStepEvent;
+
+export interface LifecycleEvents {
+  accepted: AcceptedEvent;
+  rejected: RejectedEvent;
+  duplicate: DuplicateEvent;
+  ignored: IgnoredEvent;
+  agent_started: AgentStartedEvent;
+  agent_finished: AgentFinishedEvent;
+  delivered: DeliveredEvent;
+  retry_scheduled: RetryScheduledEvent;
+  dead_lettered: DeadLetteredEvent;
+}
+
+export type LifecycleEventName = keyof LifecycleEvents;
+export type LifecycleListener<K extends LifecycleEventName> = (event: LifecycleEvents[K]) => void;
+
+export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = [
+  'accepted',
+  'rejected',
+  'duplicate',
+  'ignored',
+  'agent_started',
+  'agent_finished',
+  'delivered',
+  'retry_scheduled',
+  'dead_lettered',
+];
+
+type ListenerLists = { [K in LifecycleEventName]: ReadonlyArray<LifecycleListener<K>> };
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * Typed, synchronous emitter. Emitters call `has(name)` before they build an event object, so an event nobody
+ * listens to costs one property read. Lists are replaced, never mutated, so a listener that unsubscribes while
+ * an event is delivered does not disturb that delivery. A listener that throws is reported through `onError`
+ * and never reaches the pipeline or the worker.
+ */
+export class Lifecycle {
+  private lists: ListenerLists = {
+    accepted: NONE,
+    rejected: NONE,
+    duplicate: NONE,
+    ignored: NONE,
+    agent_started: NONE,
+    agent_finished: NONE,
+    delivered: NONE,
+    retry_scheduled: NONE,
+    dead_lettered: NONE,
+  };
+
+  constructor(private readonly onError: (name: LifecycleEventName, err: unknown) => void = () => undefined) {}
+
+  /** Adds a listener; returns the function that removes it again. */
+  on<K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>): () => void {
+    if (!LIFECYCLE_EVENTS.includes(name)) throw new TypeError(`unknown lifecycle event '${String(name)}'; known: ${LIFECYCLE_EVENTS.join(', ')}`);
+    this.lists = { ...this.lists, [name]: [...this.lists[name], listener] };
+    return () => this.off(name, listener);
+  }
+
+  off<K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>): void {
+    const list = this.lists[name] as ReadonlyArray<LifecycleListener<K>>;
+    const index = list.indexOf(listener);
+    if (index === -1) return;
+    this.lists = { ...this.lists, [name]: list.length === 1 ? NONE : [...list.slice(0, index), ...list.slice(index + 1)] };
+  }
+
+  /** Whether anyone listens: check it before building the event. */
+  has(name: LifecycleEventName): boolean {
+    return this.lists[name].length !== 0;
+  }
+
+  listenerCount(name: LifecycleEventName): number {
+    return this.lists[name].length;
+  }
+
+  emit<K extends LifecycleEventName>(name: K, event: LifecycleEvents[K]): void {
+    const list = this.lists[name] as ReadonlyArray<LifecycleListener<K>>;
+    for (const listener of list) {
+      try {
+        listener(event);
+      } catch (err) {
+        try {
+          this.onError(name, err);
+        } catch {
+          /* a failing error reporter must not reach the caller either */
+        }
+      }
+    }
+  }
+}
+
+/** Reports listener errors to a logger at most once a minute per event name, so a broken listener cannot flood the log. */
+export function throttledListenerErrors(warn: (message: string) => void, now: () => number = Date.now): (name: LifecycleEventName, err: unknown) => void {
+  const last = new Map<LifecycleEventName, number>();
+  return (name, err) => {
+    const at = now();
+    const before = last.get(name);
+    if (before !== undefined && at - before < 60_000) return;
+    last.set(name, at);
+    warn(`a '${name}' lifecycle listener failed (the event was still handled; repeats are logged once a minute): ${err instanceof Error ? err.message : String(err)}`);
+  };
+}
