@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_11.
+// The plugin object the gateway loads: one deliverer, dingtalk (alias platform_11).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { customRobotPlatform } from './custom-robot';
 

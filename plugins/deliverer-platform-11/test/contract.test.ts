@@ -7,7 +7,7 @@ const TOKEN = 'c0ntract1234567890abcdef1234567890abcdef1234567890abcdef12345678'
 const SECRET = 'SECcontract0123456789abcdef0123456789abcdef0123456789abcdef0123';
 
 describeDelivererContract(
-  'platform_11',
+  'dingtalk',
   ({ server, test }) => customRobotPlatform.create({ api_base: server.url, token: TOKEN, secret: SECRET, msgtype: 'text', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [TOKEN, SECRET],

@@ -1,5 +1,10 @@
+// Wire format from DingTalk's custom robot docs (https://open.dingtalk.com/document/orgapp/custom-robots-send-group-messages:
+// POST /robot/send?access_token=...[&timestamp&sign], answers {"errcode":0,"errmsg":"ok"}; signing in
+// https://open.dingtalk.com/document/orgapp/customize-robot-security-settings) and its limit ("每个机器人每分钟最多
+// 发送20条消息，如果超过20条，会限流10分钟", errcode 130101 "send too fast").
 import { createHmac } from 'node:crypto';
 import type { Deliverer } from '@hookwise/core';
+import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { customRobotPlatform, robotSignature, type CustomRobotOptions } from '@hookwise/plugin-deliverer-platform-11';
 
@@ -15,12 +20,15 @@ afterEach(() => server.close());
 function setup(overrides: Partial<CustomRobotOptions> = {}) {
   const test = createTestPluginContext();
   const options: CustomRobotOptions = { api_base: server.url, token: TOKEN, msgtype: 'text', timeout_seconds: 5, ...overrides };
-  return { ...test, deliverer: customRobotPlatform.create(options, test.ctx) as Deliverer };
+  const clock = new VirtualClock();
+  const deliverer: Deliverer = customRobotPlatform.createDeliverer(options, test.ctx, { clock });
+  return { ...test, deliverer, clock };
 }
 
-describe('platform_11 (DingTalk custom robot)', () => {
-  it('contributes platform_11, which must be enabled', () => {
+describe('dingtalk (DingTalk custom robot)', () => {
+  it('contributes dingtalk (alias platform_11), which must be enabled', () => {
     expect(plugin.contributes).toEqual([customRobotPlatform]);
+    expect([customRobotPlatform.id, customRobotPlatform.aliases]).toEqual(['dingtalk', ['platform_11']]);
     expect(customRobotPlatform.requiresEnabled).toBe(true);
   });
 
@@ -34,7 +42,7 @@ describe('platform_11 (DingTalk custom robot)', () => {
     expect(req.query.get('access_token')).toBe(TOKEN);
     expect(req.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(req.json).toEqual({ msgtype: 'text', text: { content: 'Build passed' } });
-    expect(receipt).toEqual({ target: 'platform_11', ids: [] });
+    expect(receipt).toEqual({ target: 'dingtalk', ids: [] });
   });
 
   it('signs with timestamp (ms) and base64 HMAC-SHA256 of "timestamp\\nsecret", URL-encoded', async () => {
@@ -74,28 +82,29 @@ describe('platform_11 (DingTalk custom robot)', () => {
   it('needs no chat id or home channel: the robot posts to its own group', async () => {
     const { deliverer } = setup({ home_channel: undefined });
     const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: 'ignored' }), deliverOptions());
-    expect(receipt.target).toBe('platform_11');
+    expect(receipt.target).toBe('dingtalk');
     expect(server.requests).toHaveLength(1);
   });
 
-  it('splits long answers at 15000 UTF-8 bytes', async () => {
-    const { deliverer } = setup();
+  it('splits long answers at 15000 UTF-8 bytes, one message every 3 seconds (20 per minute)', async () => {
+    const { deliverer, clock } = setup();
     const text = '部署完成，所有检查通过。'.repeat(1500);
     await deliverer.deliver(deliveryMessage(text), deliverOptions());
+    expect(clock.waits).toEqual([3000, 3000, 3000]);
     const parts = server.requests.map((r) => (r.json as { text: { content: string } }).text.content);
     expect(parts.length).toBe(4);
     for (const p of parts) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(15000);
     expect(parts.join('')).toBe(text);
   });
 
-  it('hands "send too fast" (130101) back for a retry after a minute, and the retry continues with the failed part', async () => {
+  it('hands "send too fast" (130101) back for a retry after the 10-minute throttle, and the retry continues with the failed part', async () => {
     const { deliverer } = setup();
     const text = `${'a '.repeat(7000)}\n\n${'b '.repeat(7000)}`;
     server.queue({ json: { errcode: 0, errmsg: 'ok' } }, { json: { errcode: 130101, errmsg: 'send too fast, exceed 20 times per minute' } });
     const err = await rejectionOf(deliverer.deliver(deliveryMessage(text), deliverOptions(1)));
-    expect([err.code, err.retryable, err.retryAfterSeconds]).toEqual(['HW_E_DELIVERY', true, 60]);
+    expect([err.code, err.retryable, err.retryAfterSeconds]).toEqual(['HW_E_DELIVERY', true, 600]);
     expect(err.message).toContain('130101');
-    expect(err.message).toContain('20 messages per minute');
+    expect(err.message).toContain('throttled for 10 minutes');
     await deliverer.deliver(deliveryMessage(text), deliverOptions(2));
     const parts = server.requests.map((r) => (r.json as { text: { content: string } }).text.content[0]);
     expect(parts).toEqual(['a', 'b', 'b']);
@@ -114,6 +123,20 @@ describe('platform_11 (DingTalk custom robot)', () => {
     expect(output).not.toContain(TOKEN);
     expect(output).not.toContain(SECRET);
     expect(redacted).toEqual(expect.arrayContaining([TOKEN, SECRET]));
+  });
+
+  it('reads the redirect of a throttled robot as the throttle, not as a configuration error', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 302, headers: { location: 'https://oapi.dingtalk.com/robot/limit' } });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable, err.retryAfterSeconds]).toEqual(['HW_E_DELIVERY', true, 600]);
+  });
+
+  it('needs errcode 0 to count a message as posted', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, body: 'OK' });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
   });
 
   it('keeps the token out of network errors', async () => {
