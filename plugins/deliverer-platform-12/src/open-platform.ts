@@ -1,9 +1,9 @@
-// platform_12: Feishu / Lark. App bot: a tenant access token from app_id/app_secret, then
+// feishu (formerly platform_12): Feishu / Lark. App bot: a tenant access token from app_id/app_secret, then
 // `POST /open-apis/im/v1/messages?receive_id_type=...` with `{receive_id, msg_type:"text", content, uuid}`.
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
 // Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.
 import { createHash, createHmac } from 'node:crypto';
-import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, urlSecrets, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface OpenPlatformOptions extends PlatformOptions {
   api_base: string;
@@ -18,6 +18,13 @@ export const FEISHU_API_BASE = 'https://open.feishu.cn';
 export const LARK_API_BASE = 'https://open.larksuite.com';
 /** Parts of at most 15,000 UTF-8 bytes keep a custom bot's request under its 20 KB body limit. */
 export const MESSAGE_LIMIT = 15000;
+/** Sending messages: 5 per second to one user or one group (shared by the bots in it). */
+export const APP_PACE_MS = 200;
+/** A custom bot: 100 messages per minute (and 5 per second). */
+export const WEBHOOK_PACE_MS = 600;
+/** Chat ids (oc_), open ids (ou_), union ids (on_). */
+const FEISHU_ID = /^(oc|ou|on)_[A-Za-z0-9]{1,64}$/;
+const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 /** Custom bot signature: base64(HMAC-SHA256(key = "<timestamp>\n<secret>", message = "")). */
 export function customBotSignature(secret: string, timestampSeconds: number): string {
@@ -48,7 +55,7 @@ const RULES: ErrorCodeRules = {
   },
   explanations: {
     230002: 'The bot is not a member of this chat: add the bot to the group',
-    19021: 'The custom bot signature was refused: check platforms.platform_12.secret and the gateway clock',
+    19021: 'The custom bot signature was refused: check platforms.feishu.secret and the gateway clock',
     19024: 'The message lacks the custom keyword the bot requires: add it to the route prompt',
     99991672: 'The app lacks a permission: enable im:message:send_as_bot (or im:message) and publish a new app version',
   },
@@ -68,10 +75,17 @@ export function checkOpenPlatformResponse(res: HttpResponse): PlatformFailure | 
 }
 
 export const openPlatform = definePlatform<OpenPlatformOptions>({
-  id: 'platform_12',
+  id: 'feishu',
+  aliases: ['platform_12'],
   title: 'Feishu/Lark',
   description: 'Sends answers to a Feishu or Lark chat with an app bot (tenant access token) or a custom bot webhook.',
   limit: MESSAGE_LIMIT,
+  maxParts: 10,
+  paceMs: (_target, o) => (o.webhook_url ? WEBHOOK_PACE_MS : APP_PACE_MS),
+  targets: {
+    format: 'a chat id (oc_...), an open id (ou_...), a union id (on_...) or one e-mail address',
+    check: (target) => (FEISHU_ID.test(target) || EMAIL.test(target) ? undefined : 'it is neither an oc_/ou_/on_ id nor an e-mail address'),
+  },
   limitUnit: 'utf8',
   optionsSchema: platformOptionsSchema({
     apiBase: FEISHU_API_BASE,
@@ -82,8 +96,9 @@ export const openPlatform = definePlatform<OpenPlatformOptions>({
       secret: { type: 'string', minLength: 8, description: 'Signing secret of the custom bot ("Set signature verification").' },
     },
   }),
-  secrets: (o) => [o.app_secret, o.webhook_url, o.webhook_url ? new URL(o.webhook_url).pathname : undefined, o.secret],
-  credentialsHint: 'check platforms.platform_12.app_id / app_secret (Developer Console > Credentials & Basic Info) or webhook_url / secret of the custom bot',
+  // The custom bot's token is the last path segment of .../open-apis/bot/v2/hook/<token>.
+  secrets: (o) => [o.app_secret, ...urlSecrets(o.webhook_url, 1), o.secret],
+  credentialsHint: 'check platforms.feishu.app_id / app_secret (Developer Console > Credentials & Basic Info) or webhook_url / secret of the custom bot',
   configProblems: (o) => {
     if (o.webhook_url) return [];
     if (o.app_id && o.app_secret) return [];
@@ -99,7 +114,7 @@ export const openPlatform = definePlatform<OpenPlatformOptions>({
       headers: { 'content-type': 'application/json; charset=utf-8' },
       json: { app_id: options.app_id, app_secret: options.app_secret },
     });
-    return issuedTokenFrom(res, { token: 'tenant_access_token', expiresIn: 'expire' }, 'platform_12 (Feishu/Lark)');
+    return issuedTokenFrom(res, { token: 'tenant_access_token', expiresIn: 'expire' }, 'feishu (Feishu/Lark)');
   },
   request(chunk, o) {
     if (o.webhook_url) {
@@ -118,14 +133,23 @@ export const openPlatform = definePlatform<OpenPlatformOptions>({
     };
   },
   checkResponse: checkOpenPlatformResponse,
+  // Send message: {code: 0, msg: "success", data: {message_id: "om_..."}}; a custom bot: {code: 0, data: {}, msg: "success"}
+  // (older bots: {StatusCode: 0, StatusMessage: "success"}).
+  success: {
+    describe: 'code 0 (and data.message_id from the message API)',
+    test: (res, o) => {
+      if (o.webhook_url) return errorCodeOf(res, 'code') === 0 || errorCodeOf(res, 'StatusCode') === 0;
+      return errorCodeOf(res, 'code') === 0 && typeof (res.json as { data?: { message_id?: unknown } }).data?.message_id === 'string';
+    },
+  },
   messageId: (res) => (res.json as { data?: { message_id?: string } } | undefined)?.data?.message_id,
   async start({ call, options, logger }) {
     if (options.webhook_url) {
-      logger.info('platform_12 (Feishu/Lark): using a custom bot webhook; it is checked by the first delivery');
+      logger.info('feishu (Feishu/Lark): using a custom bot webhook; it is checked by the first delivery');
       return;
     }
     const res = await call((token) => ({ url: joinUrl(options.api_base, '/open-apis/bot/v3/info'), bearer: token }));
     const bot = (res.json as { bot?: { app_name?: string } } | undefined)?.bot;
-    logger.info(`platform_12 (Feishu/Lark): connected as ${bot?.app_name ?? '?'}`);
+    logger.info(`feishu (Feishu/Lark): connected as ${bot?.app_name ?? '?'}`);
   },
 });

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_12.
+// The plugin object the gateway loads: one deliverer, feishu (alias platform_12).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { openPlatform } from './open-platform';
 

@@ -8,7 +8,7 @@ const APP_SECRET = 'appsecret-c0ntract9b7a6e5f4d3c2b1a';
 const TOKEN_PATH = '/open-apis/auth/v3/tenant_access_token/internal';
 
 describeDelivererContract(
-  'platform_12',
+  'feishu',
   ({ server, test }) => openPlatform.create({ api_base: server.url, app_id: 'cli_a1b2c3d4e5f6', app_secret: APP_SECRET, home_channel: 'oc_home', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [APP_SECRET, 't-g1044ab7contracttoken'],

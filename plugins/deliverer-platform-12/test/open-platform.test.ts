@@ -1,5 +1,10 @@
+// Wire format from the Feishu open platform docs: tenant_access_token/internal ({code, msg, tenant_access_token,
+// expire}), Send message (https://open.feishu.cn/document/server-docs/im-v1/message/create: {code: 0, msg:
+// "success", data: {message_id}}, uuid for de-duplication, 5 QPS per user/group), custom bots
+// (https://open.feishu.cn/document/client-docs/bot-v3/add-custom-bot: signed {timestamp, sign}, 100/min).
 import { createHmac } from 'node:crypto';
 import type { Deliverer } from '@hookwise/core';
+import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { messageUuid, openPlatform, type OpenPlatformOptions } from '@hookwise/plugin-deliverer-platform-12';
 
@@ -24,14 +29,31 @@ afterEach(() => server.close());
 function setup(overrides: Partial<OpenPlatformOptions> = {}) {
   const test = createTestPluginContext();
   const options: OpenPlatformOptions = { api_base: server.url, app_id: 'cli_a1b2c3d4e5f6', app_secret: APP_SECRET, home_channel: 'oc_home', timeout_seconds: 5, ...overrides };
-  return { ...test, deliverer: openPlatform.create(options, test.ctx) as Deliverer };
+  const clock = new VirtualClock();
+  const deliverer: Deliverer = openPlatform.createDeliverer(options, test.ctx, { clock });
+  return { ...test, deliverer, clock };
 }
 const sends = () => server.requests.filter((r) => r.path === '/open-apis/im/v1/messages');
 const tokenRequests = () => server.requests.filter((r) => r.path === TOKEN_PATH);
 
-describe('platform_12 (Feishu/Lark)', () => {
-  it('contributes platform_12, which must be enabled', () => {
+describe('feishu (Feishu/Lark)', () => {
+  it('contributes feishu (alias platform_12), which must be enabled', () => {
     expect(plugin.contributes).toEqual([openPlatform]);
+    expect([openPlatform.id, openPlatform.aliases]).toEqual(['feishu', ['platform_12']]);
+  });
+
+  it.each(['..', 'oc_abc/../x', 'general', 'a@b.c,d@e.f', 'user:ou_1'])('refuses receive id %j before sending', async (chatId) => {
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: chatId }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(sends()).toHaveLength(0);
+  });
+
+  it('needs code 0 with data.message_id to count a part as sent', async () => {
+    const { deliverer } = setup();
+    server.queue({ json: { code: 0, msg: 'ok', tenant_access_token: 't-x', expire: 7200 } }, { json: { code: 0, msg: 'success', data: {} } });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
     expect(openPlatform.requiresEnabled).toBe(true);
   });
 
@@ -92,13 +114,14 @@ describe('platform_12 (Feishu/Lark)', () => {
     expect(tokenRequests()).toHaveLength(3);
   });
 
-  it('splits long answers into parts of at most 15000 UTF-8 bytes, each with its own uuid', async () => {
-    const { deliverer } = setup();
+  it('splits long answers into parts of at most 15000 UTF-8 bytes, each with its own uuid, 5 per second', async () => {
+    const { deliverer, clock } = setup();
     await deliverer.deliver(deliveryMessage('发布成功，一切正常。'.repeat(1200)), deliverOptions());
     const parts = sends().map((r) => JSON.parse((r.json as { content: string }).content).text as string);
     expect(parts).toHaveLength(3);
     for (const p of parts) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(15000);
     expect(new Set(sends().map((r) => (r.json as { uuid: string }).uuid)).size).toBe(3);
+    expect(clock.waits).toEqual([200, 200]);
   });
 
   it('waits out a 99991400 rate limit as x-ogw-ratelimit-reset asks and sends again', async () => {
@@ -160,7 +183,7 @@ describe('platform_12 (Feishu/Lark)', () => {
     expect(ts).toBeLessThanOrEqual(after);
     const sign = createHmac('sha256', `${body.timestamp}\n${secret}`).update('').digest('base64');
     expect(req.json).toEqual({ timestamp: body.timestamp, sign, msg_type: 'text', content: { text: 'hi' } });
-    expect(receipt.target).toBe('platform_12');
+    expect(receipt.target).toBe('feishu');
 
     server.queue({ json: { code: 19021, msg: 'sign match fail or timestamp is not within one hour from current time', data: {} } });
     const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', {}, 'd2'), deliverOptions()));
