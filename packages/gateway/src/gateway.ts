@@ -6,6 +6,7 @@ import type { AgentRunner, Deliverer, Skill, Source, Verifier } from '@hookwise/
 import { builtinPlugin } from './builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
 import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
+import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './lifecycle';
 import type { LoadedPlugin } from './loader';
 import { Redactor, createLogger } from './logger';
 import { createWebhookHandler } from './node-handler';
@@ -78,6 +79,8 @@ export class Gateway {
   readonly redactor: Redactor;
   readonly pipeline: WebhookPipeline;
   readonly workers: WorkerPool;
+  /** What happens to requests and jobs, for metrics, traces and the dashboard (`on()`); costs nothing unheard. */
+  readonly lifecycle: Lifecycle;
   readonly handler: ReturnType<typeof createWebhookHandler>;
   private readonly shutdown = new AbortController();
   private readonly deliverers = new Map<string, Promise<Deliverer>>();
@@ -93,6 +96,7 @@ export class Gateway {
     this.logger = options.logger ?? createLogger({ level: config.log.level, format: config.log.format, redactor: this.redactor });
     this.registry = new PluginRegistry([{ plugin: builtinPlugin, source: '@hookwise/core', options: {} }, ...(options.plugins ?? [])]);
     this.store = options.store ?? createMemoryStore();
+    this.lifecycle = new Lifecycle(throttledListenerErrors((message) => this.logger.warn(message)));
     this.routes = new RouteTable(staticRoutes(config), options.routeSource);
     const extra = config.platforms.webhook.extra;
     const redactRoute = (route: Route) => {
@@ -107,6 +111,7 @@ export class Gateway {
     });
     this.pipeline = new WebhookPipeline({
       routes: this.routes,
+      lifecycle: this.lifecycle,
       sourcesFor: (route) => (route.source === undefined ? this.specSources : this.sourceFor(route).then((named) => [named])),
       publicUrl: extra.public_url?.replace(/\/+$/, ''),
       store: this.store,
@@ -116,6 +121,8 @@ export class Gateway {
     });
     this.workers = new WorkerPool({
       jobs: this.store.jobs,
+      lifecycle: this.lifecycle,
+      runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),
       routes: this.routes,
       agentFor: (route) => this.agentFor(route),
       delivererFor: (route) => this.delivererFor(route),
@@ -136,6 +143,15 @@ export class Gateway {
 
   get config(): HookwiseConfig {
     return this.options.config;
+  }
+
+  /** Listens to a lifecycle event (docs/architecture.md); returns the function that stops listening. */
+  on<K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>): () => void {
+    return this.lifecycle.on(name, listener);
+  }
+
+  off<K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>): void {
+    this.lifecycle.off(name, listener);
   }
 
   /** `platforms.<id>` under the deliverer's real name or any of its aliases (`telegram` or `platform_01`). */

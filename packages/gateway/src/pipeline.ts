@@ -17,6 +17,8 @@ import {
 } from '@hookwise/core';
 import { BodyTooLargeError, parsePayload, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from './config/schema';
+import type { Lifecycle } from './lifecycle';
+import { rejectionReason } from './rejection-reason';
 import { eventAccepted } from './events';
 import type { Route, RouteTable } from './routes';
 import { SequentialAcceptor } from './stores/accept';
@@ -63,6 +65,8 @@ export interface PipelineDeps {
   limits: PipelineLimits;
   logger: Logger;
   isShuttingDown?: () => boolean;
+  /** Told what became of each request (accepted, rejected, duplicate, ignored); only events someone listens to are built. */
+  lifecycle?: Lifecycle;
 }
 
 function fail(code: ErrorCode, message?: string, headers?: Record<string, string>): IngestResult {
@@ -93,6 +97,11 @@ function firstAnswer(sources: readonly NamedSource[], ask: (source: Source) => s
   return undefined;
 }
 
+/** The source that checks a request: the route's pinned one, or the first SPEC style whose header is present. */
+function chooseSource(route: Route, candidates: readonly NamedSource[], headers: HeaderMap): NamedSource | undefined {
+  return route.source !== undefined ? candidates[0] : candidates.find(({ source }) => source.headers.some((h) => headerValue(headers, h) !== undefined));
+}
+
 const rateLimited = (retryAfterSeconds: number): IngestResult => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
 
 export class WebhookPipeline {
@@ -114,7 +123,30 @@ export class WebhookPipeline {
     return length !== undefined && Number(length) > this.deps.limits.maxBodyBytes;
   }
 
-  async handle(req: IngestRequest): Promise<IngestResult> {
+  handle(req: IngestRequest): Promise<IngestResult> {
+    const answered = this.process(req);
+    // Nobody listening costs one property read: no wrapper, no event object.
+    if (!this.deps.lifecycle?.has('rejected')) return answered;
+    const startedAt = Date.now();
+    return answered.then(async (result) => {
+      if (result.status >= 400) await this.reportRejected(req, result, startedAt);
+      return result;
+    });
+  }
+
+  /** Emits `rejected`, with the source that checked the signature when that failed. */
+  private async reportRejected(req: IngestRequest, result: IngestResult, receivedAt: number): Promise<void> {
+    const route = this.deps.routes.get(req.route);
+    const reason = rejectionReason(result);
+    let source: string | undefined;
+    if (route && (reason === 'missing_signature' || reason === 'invalid_signature')) {
+      // A source that cannot be created was already answered for; the event must not turn into a 500.
+      source = await Promise.resolve(this.deps.sourcesFor(route)).then((candidates) => chooseSource(route, candidates, req.headers)?.id ?? 'none', () => 'none');
+    }
+    this.deps.lifecycle?.emit('rejected', { route: req.route, knownRoute: route !== undefined, status: result.status, reason, source, headers: req.headers, receivedAt });
+  }
+
+  private async process(req: IngestRequest): Promise<IngestResult> {
     const { routes, store, limits, logger } = this.deps;
     if (this.deps.isShuttingDown?.()) return fail('HW_E_SHUTTING_DOWN', undefined, { 'Retry-After': '5' });
 
@@ -142,7 +174,7 @@ export class WebhookPipeline {
     const candidates = await this.deps.sourcesFor(route);
     const pinned = route.source !== undefined;
     const sourceReq: SourceRequest = { headers: req.headers, rawBody: raw, url: this.fullUrl(req), receivedAt: Date.now() };
-    const chosen = pinned ? candidates[0] : candidates.find(({ source }) => source.headers.some((h) => headerValue(req.headers, h) !== undefined));
+    const chosen = chooseSource(route, candidates, req.headers);
     let secret = '';
     if (route.secret !== INSECURE_NO_AUTH) {
       const verdict = this.verify(route, chosen, sourceReq);
@@ -192,14 +224,17 @@ export class WebhookPipeline {
         return rateLimited(result.retryAfterSeconds);
       case 'duplicate':
         logger.info(`duplicate delivery ${deliveryId} on route '${route.name}' skipped`, { route: route.name, delivery_id: deliveryId });
+        if (this.deps.lifecycle?.has('duplicate')) this.deps.lifecycle.emit('duplicate', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
         return { status: 200, body: { status: 'duplicate', delivery_id: deliveryId } };
       case 'ignored':
         logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, { route: route.name, event, delivery_id: deliveryId });
+        if (this.deps.lifecycle?.has('ignored')) this.deps.lifecycle.emit('ignored', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
         return { status: 200, body: { status: 'ignored', event } };
       case 'backpressure':
         logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
         return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
       case 'accepted':
+        if (this.deps.lifecycle?.has('accepted')) this.deps.lifecycle.emit('accepted', { route: route.name, jobId: result.jobId, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
         break;
     }
     // debug, not info: one line per accepted request costs the hot path more than the rest of the pipeline;

@@ -1,8 +1,9 @@
 // Worker pool: leases jobs, renders the prompt, runs the agent, delivers; retries with backoff, keeps dead letters.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, Skill } from '@hookwise/core';
+import type { AgentResult, AgentRunner, Deliverer, Skill } from '@hookwise/core';
 import { HookwiseError, describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
+import type { Lifecycle } from './lifecycle';
 import type { Route, RouteTable } from './routes';
 import type { Job, JobQueue, JobStep } from '@hookwise/core';
 import { renderExtra, renderPrompt } from '@hookwise/core';
@@ -28,6 +29,10 @@ export interface WorkerDeps {
   /** How often idle workers look for due or orphaned jobs even without a wake-up. */
   pollMs?: number;
   random?: () => number;
+  /** Told about agent runs, deliveries, retries and dead letters; only events someone listens to are built. */
+  lifecycle?: Lifecycle;
+  /** The agent runner a route uses (its own or the global one), for lifecycle events. */
+  runnerOf?(route: Route): string;
 }
 
 /** Exponential backoff with jitter: base * 2^(attempt-1), capped, then scaled into [50%, 100%]. */
@@ -113,6 +118,9 @@ export class WorkerPool {
     renew.unref();
     let step: JobStep = job.step;
     let attempt = job.attempts;
+    // For the lifecycle events of a failure: when the failing step began, and where a delivery was going.
+    let stepStartedAt = performance.now();
+    let destination: string | undefined;
     try {
       const route = this.deps.routes.get(job.route);
       if (!route) throw new HookwiseError('HW_E_UNKNOWN_ROUTE', `route '${job.route}' no longer exists`, { retryable: false });
@@ -125,17 +133,24 @@ export class WorkerPool {
         step = 'deliver';
         attempt = 1;
       }
+      destination = route.deliver;
+      stepStartedAt = performance.now();
       const deliverer = await this.deps.delivererFor(route);
       const receipt = await deliverer.deliver(
         { text: answer, route: route.name, event: job.event, deliveryId: job.deliveryId, extra: renderExtra(route.deliverExtra, job.payload) },
         { signal: controller.signal, attempt },
       );
+      const deliveryMs = performance.now() - stepStartedAt;
       if (controller.signal.aborted) return;
       await jobs.complete(job.id, receipt ?? {});
       logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${route.deliver}`, { route: route.name, delivery_id: job.deliveryId });
+      const { lifecycle } = this.deps;
+      if (lifecycle?.has('delivered')) {
+        lifecycle.emit('delivered', { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt, destination: route.deliver, durationMs: deliveryMs, receipt: receipt ?? {} });
+      }
     } catch (err) {
       if (controller.signal.aborted && !this.running) return; // handed back by stop()
-      await this.recordFailure(job, step, attempt, err);
+      await this.recordFailure(job, step, attempt, err, { destination: step === 'deliver' ? destination : undefined, durationMs: performance.now() - stepStartedAt });
     } finally {
       clearInterval(renew);
     }
@@ -157,6 +172,11 @@ export class WorkerPool {
     });
     if (shutdown.aborted) onShutdown();
     else shutdown.addEventListener('abort', onShutdown, { once: true });
+    const { lifecycle } = this.deps;
+    const startedAt = performance.now();
+    if (lifecycle?.has('agent_started')) lifecycle.emit('agent_started', { ...this.jobEvent(route, job), runner: this.runnerName(route) });
+    let failure: unknown;
+    let usage: AgentResult['usage'];
     try {
       const runner = await this.deps.agentFor(route);
       const run = runner.run(
@@ -165,14 +185,32 @@ export class WorkerPool {
       );
       const result = await Promise.race([run, timedOut]);
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
+      usage = result.usage;
       return result.text;
+    } catch (err) {
+      failure = err;
+      throw err;
     } finally {
       clearTimeout(timer);
       shutdown.removeEventListener('abort', onShutdown);
+      if (lifecycle?.has('agent_finished')) {
+        const outcome = failure === undefined ? 'ok' : isHookwiseError(failure) && failure.code === 'HW_E_AGENT_TIMEOUT' ? 'timeout' : 'error';
+        const durationMs = performance.now() - startedAt;
+        lifecycle.emit('agent_finished', { ...this.jobEvent(route, job), runner: this.runnerName(route), outcome, durationMs, error: failure === undefined ? undefined : errorMessage(failure), usage });
+      }
     }
   }
 
-  private async recordFailure(job: Job, step: JobStep, attempt: number, err: unknown): Promise<void> {
+  /** What every agent event says of the job; the agent step's attempt is the job's. */
+  private jobEvent(route: Route, job: Job): { jobId: string; route: string; deliveryId: string; event: string; attempt: number } {
+    return { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt: job.attempts };
+  }
+
+  private runnerName(route: Route): string {
+    return this.deps.runnerOf?.(route) ?? route.agent?.runner ?? 'default';
+  }
+
+  private async recordFailure(job: Job, step: JobStep, attempt: number, err: unknown, failed: { destination?: string; durationMs: number }): Promise<void> {
     const { logger, retry } = this.deps;
     const retryable = isRetryable(err);
     const message = errorMessage(err);
@@ -192,6 +230,13 @@ export class WorkerPool {
       await this.deps.jobs.fail(job.id, { at: Date.now(), step, attempt, message, retryable }, retryAt);
     } catch (storeErr) {
       logger.error(`could not record the failure of job ${job.id}: ${errorMessage(storeErr)}`);
+    }
+    // After the store write, so that a listener that reads the job sees the retry or the dead letter.
+    const { lifecycle } = this.deps;
+    if (willRetry ? lifecycle?.has('retry_scheduled') : lifecycle?.has('dead_lettered')) {
+      const event = { jobId: job.id, route: job.route, deliveryId: job.deliveryId, event: job.event, attempt, step, error: message, retryable, ...failed };
+      if (willRetry) lifecycle?.emit('retry_scheduled', { ...event, maxAttempts: retry.maxAttempts, delayMs: Math.max(0, (retryAt ?? 0) - Date.now()) });
+      else lifecycle?.emit('dead_lettered', event);
     }
   }
 }
