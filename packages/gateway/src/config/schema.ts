@@ -4,6 +4,7 @@
 //   npm run build && node packages/gateway/scripts/gen-validators.js && npm run build
 // (test/validators.test.ts fails until then) and docs/configuration-reference.md with node scripts/config-reference.js.
 import type { StoreConfig } from '@hookwise/core';
+import { adminSchema, metricsSchema, tracingSchema, type AdminConfig, type MetricsConfig, type TracingConfig } from './observability-schema';
 
 export const ROUTE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
@@ -173,6 +174,9 @@ export const configSchema = {
       additionalProperties: false,
       properties: { dirs: { ...stringList, description: 'Extra skill directories (relative to the config dir).' } },
     },
+    admin: adminSchema,
+    metrics: metricsSchema,
+    tracing: tracingSchema,
     plugins: {
       type: 'array',
       default: [],
@@ -240,4 +244,8 @@ export interface HookwiseConfig {
   log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json' };
   skills: { dirs?: string[] };
   plugins: PluginSpec[];
+  /** Optional in the type for configs built in code; a loaded config always has them (defaults applied). */
+  admin?: AdminConfig;
+  metrics?: MetricsConfig;
+  tracing?: TracingConfig;
 }

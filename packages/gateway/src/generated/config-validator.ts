@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -31,11 +31,20 @@ data.log = {};
 if(data.skills === undefined){
 data.skills = {};
 }
+if(data.admin === undefined){
+data.admin = {};
+}
+if(data.metrics === undefined){
+data.metrics = {};
+}
+if(data.tracing === undefined){
+data.tracing = {};
+}
 if(data.plugins === undefined){
 data.plugins = [];
 }
 for(const key0 in data){
-if(!(((((((key0 === "platforms") || (key0 === "agent")) || (key0 === "retry")) || (key0 === "store")) || (key0 === "log")) || (key0 === "skills")) || (key0 === "plugins"))){
+if(!(func2.call(schema11.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1061,16 +1070,17 @@ vErrors.push(err78);
 }
 errors++;
 }
-let data56 = data.plugins;
-if(Array.isArray(data56)){
-const len5 = data56.length;
-for(let i5=0; i5<len5; i5++){
-let data57 = data56[i5];
-const _errs127 = errors;
-let valid27 = false;
-const _errs128 = errors;
-if(typeof data57 !== "string"){
-const err79 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data56 = data.admin;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.enabled === undefined){
+data56.enabled = false;
+}
+if(data56.ui === undefined){
+data56.ui = false;
+}
+for(const key10 in data56){
+if(!(((key10 === "enabled") || (key10 === "ui")) || (key10 === "token"))){
+const err79 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1079,13 +1089,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-var _valid0 = _errs128 === errors;
-valid27 = valid27 || _valid0;
-if(!valid27){
-const _errs130 = errors;
-if(Array.isArray(data57)){
-if(data57.length > 2){
-const err80 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+if(typeof data56.enabled !== "boolean"){
+const err80 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1094,8 +1100,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data57.length < 1){
-const err81 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data56.ui !== "boolean"){
+const err81 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1104,10 +1110,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-const len6 = data57.length;
-if(len6 > 0){
-if(typeof data57[0] !== "string"){
-const err82 = {instancePath:instancePath+"/plugins/" + i5+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.token !== undefined){
+if(typeof data56.token !== "string"){
+const err82 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1117,10 +1122,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(len6 > 1){
-let data59 = data57[1];
-if(!(data59 && typeof data59 == "object" && !Array.isArray(data59))){
-const err83 = {instancePath:instancePath+"/plugins/" + i5+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err83 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1129,10 +1133,17 @@ vErrors.push(err83);
 }
 errors++;
 }
+let data60 = data.metrics;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.enabled === undefined){
+data60.enabled = false;
 }
+if(data60.max_route_labels === undefined){
+data60.max_route_labels = 100;
 }
-else {
-const err84 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key11 in data60){
+if(!(((key11 === "enabled") || (key11 === "token")) || (key11 === "max_route_labels"))){
+const err84 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1141,11 +1152,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-var _valid0 = _errs130 === errors;
-valid27 = valid27 || _valid0;
 }
-if(!valid27){
-const err85 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(typeof data60.enabled !== "boolean"){
+const err85 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1154,21 +1163,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-else {
-errors = _errs127;
-if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data60.token !== undefined){
+if(typeof data60.token !== "string"){
+const err86 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1178,13 +1175,202 @@ vErrors.push(err86);
 errors++;
 }
 }
-else {
-const err87 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data63 = data60.max_route_labels;
+if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))){
+const err87 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err87];
 }
 else {
 vErrors.push(err87);
+}
+errors++;
+}
+if(typeof data63 == "number"){
+if(data63 < 1 || isNaN(data63)){
+const err88 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+let data64 = data.tracing;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.enabled === undefined){
+data64.enabled = false;
+}
+for(const key12 in data64){
+if(!(key12 === "enabled")){
+const err90 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(typeof data64.enabled !== "boolean"){
+const err91 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+let data66 = data.plugins;
+if(Array.isArray(data66)){
+const len5 = data66.length;
+for(let i5=0; i5<len5; i5++){
+let data67 = data66[i5];
+const _errs150 = errors;
+let valid30 = false;
+const _errs151 = errors;
+if(typeof data67 !== "string"){
+const err93 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+var _valid0 = _errs151 === errors;
+valid30 = valid30 || _valid0;
+if(!valid30){
+const _errs153 = errors;
+if(Array.isArray(data67)){
+if(data67.length > 2){
+const err94 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(data67.length < 1){
+const err95 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+const len6 = data67.length;
+if(len6 > 0){
+if(typeof data67[0] !== "string"){
+const err96 = {instancePath:instancePath+"/plugins/" + i5+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(len6 > 1){
+let data69 = data67[1];
+if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
+const err97 = {instancePath:instancePath+"/plugins/" + i5+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+var _valid0 = _errs153 === errors;
+valid30 = valid30 || _valid0;
+}
+if(!valid30){
+const err99 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+else {
+errors = _errs150;
+if(vErrors !== null){
+if(_errs150){
+vErrors.length = _errs150;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
 }
 errors++;
 }
