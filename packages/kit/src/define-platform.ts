@@ -131,9 +131,10 @@ export interface PlatformDefinition<O extends PlatformOptions> {
    * this message (a retry whose idempotency key or temporary id it has seen): the kit counts the part as sent,
    * without calling `messageId`, and lists it under `alreadyDelivered` in the receipt.
    * Return `{kind: 'partial', message, failed}` when some recipients did not get it: counted as sent, never
-   * repeated, the failed recipients listed under `partial` in the receipt.
+   * repeated, the failed recipients listed under `partial` in the receipt. `request` is what was sent (to
+   * tell, say, the one recipient addressed from some members of a group).
    */
-  checkResponse?(response: HttpResponse, options: O): ResponseVerdict | undefined;
+  checkResponse?(response: HttpResponse, options: O, request: HttpRequest): ResponseVerdict | undefined;
   /**
    * What a 3xx answer means for this platform, when it documents one (DingTalk redirects a throttled robot);
    * undefined: the kit's reading, a configuration error naming the Location.
@@ -349,7 +350,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       const res = await sendHttp(req, { signal, timeoutMs, scrubber: this.scrubber, label: this.label, redirects: 'return' });
       const verdict: ResponseVerdict | undefined = isRedirect(res)
         ? (this.def.redirect?.(res, this.options) ?? redirectFailure(res, req, this.scrubber))
-        : (this.def.checkResponse?.(res, this.options) ?? classifyHttpStatus(res));
+        : (this.def.checkResponse?.(res, this.options, req) ?? classifyHttpStatus(res));
       if (!verdict) return res;
       if (verdict.kind === 'already_delivered') return { ...res, alreadyDelivered: { ...verdict, message: this.scrub(verdict.message) } };
       if (verdict.kind === 'partial') return { ...res, partial: verdict };

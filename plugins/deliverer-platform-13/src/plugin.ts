@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_13.
+// The plugin object the gateway loads: one deliverer, wecom (alias platform_13).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { workApiPlatform } from './work-api';
 

@@ -7,7 +7,7 @@ const CORP_SECRET = 'corpsecret-C0ntract7Ts6Rq5Po4Nm3Lk2';
 const ACCESS_TOKEN = 'wecom-token-contract-abcdef';
 
 describeDelivererContract(
-  'platform_13',
+  'wecom',
   ({ server, test }) =>
     workApiPlatform.create({ api_base: server.url, corp_id: 'ww0123456789abcdef', corp_secret: CORP_SECRET, agent_id: 1000002, home_channel: 'wrHomeChat', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {

@@ -1,4 +1,10 @@
+// Wire format from the WeCom server API docs: gettoken ({errcode, errmsg, access_token, expires_in}), 发送应用消息
+// message/send (https://developer.work.weixin.qq.com/document/path/90236: answers {"errcode":0,"errmsg":"ok",
+// "invaliduser":"userid1|userid2","invalidparty":"partyid1|partyid2","invalidtag":"tagid1|tagid2",
+// "unlicenseduser":"userid3|userid4","msgid":"xxxx"}, 30 messages per minute per member), appchat/send and the
+// group robot (https://developer.work.weixin.qq.com/document/path/91770: 20 messages per minute).
 import type { Deliverer } from '@hookwise/core';
+import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { workApiPlatform, type WorkApiOptions } from '@hookwise/plugin-deliverer-platform-13';
 
@@ -19,14 +25,45 @@ afterEach(() => server.close());
 function setup(overrides: Partial<WorkApiOptions> = {}) {
   const test = createTestPluginContext();
   const options: WorkApiOptions = { api_base: server.url, corp_id: 'ww0123456789abcdef', corp_secret: CORP_SECRET, agent_id: 1000002, home_channel: 'wrHomeChat', timeout_seconds: 5, ...overrides };
-  return { ...test, deliverer: workApiPlatform.create(options, test.ctx) as Deliverer };
+  const clock = new VirtualClock();
+  const deliverer: Deliverer = workApiPlatform.createDeliverer(options, test.ctx, { clock });
+  return { ...test, deliverer, clock };
 }
 const sends = () => server.requests.filter((r) => r.path !== '/cgi-bin/gettoken');
 const tokens = () => server.requests.filter((r) => r.path === '/cgi-bin/gettoken');
 
-describe('platform_13 (WeCom)', () => {
-  it('contributes platform_13, which must be enabled', () => {
+describe('wecom (WeCom)', () => {
+  it('contributes wecom (alias platform_13), which must be enabled', () => {
     expect(plugin.contributes).toEqual([workApiPlatform]);
+    expect([workApiPlatform.id, workApiPlatform.aliases]).toEqual(['wecom', ['platform_13']]);
+  });
+
+  // Before: chat_id user:@all reached the whole company, and "a|b" several people.
+  it.each(['user:@all', 'user:@ALL', 'user:zhangsan|lisi', 'party:1|2', 'user:', 'party:abc', '..', 'wr chat', 'user:a/../b'])('refuses target %j before anything is sent', async (chatId) => {
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: chatId }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('counts errcode 0 with some invalid users of a tag as a partial success, naming them in the receipt', async () => {
+    const { deliverer, logs } = setup();
+    server.queue(
+      { json: { errcode: 0, errmsg: 'ok', access_token: 'wecom-token-x-abcdef', expires_in: 7200 } },
+      { json: { errcode: 0, errmsg: 'ok', invaliduser: 'userid1|userid2', invalidparty: '', invalidtag: '', unlicenseduser: '', msgid: 'xxxx', response_code: 'xyzxyz' } },
+    );
+    const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: 'tag:7' }), deliverOptions());
+    expect(sends()[0].json).toEqual({ totag: '7', msgtype: 'text', agentid: 1000002, text: { content: 'hi' } });
+    expect(receipt).toEqual({ target: 'tag:7', ids: ['xxxx'], partial: [{ index: 0, message: expect.stringContaining('user:userid1, user:userid2'), failed: ['user:userid1', 'user:userid2'] }] });
+    expect(logs.join('\n')).toContain('did not reach user:userid1, user:userid2');
+  });
+
+  it('needs errcode 0 to count a part as sent, and paces app messages at 30 per minute', async () => {
+    const { deliverer, clock } = setup();
+    server.queue({ json: { errcode: 0, errmsg: 'ok', access_token: 'wecom-token-x-abcdef', expires_in: 7200 } }, { status: 200, body: 'ok' });
+    expect((await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()))).retryable).toBe(false);
+    await deliverer.deliver(deliveryMessage('构建成功，测试全部通过。'.repeat(200), {}, 'd-2'), deliverOptions());
+    expect(clock.waits.slice(-3)).toEqual([2000, 2000, 2000]);
   });
 
   it('gets a token with corpid/corpsecret and sends {chatid, msgtype, text} to appchat/send', async () => {
