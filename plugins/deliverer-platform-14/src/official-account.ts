@@ -1,7 +1,8 @@
-// platform_14: WeChat Official Account customer-service messages. An access token from app_id/app_secret
-// (`/cgi-bin/token`), then `POST /cgi-bin/message/custom/send?access_token=...` with
-// `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.
-import { checkErrorCode, definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+// wechat (formerly platform_14): WeChat Official Account customer-service messages. A stable access token
+// from app_id/app_secret (`POST /cgi-bin/stable_token`: unlike `/cgi-bin/token`, another system fetching a
+// token for the same account does not invalidate ours), then `POST /cgi-bin/message/custom/send?access_token=...`
+// with `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.
+import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface OfficialAccountOptions extends PlatformOptions {
   api_base: string;
@@ -12,6 +13,8 @@ export interface OfficialAccountOptions extends PlatformOptions {
 export const DEFAULT_API_BASE = 'https://api.weixin.qq.com';
 /** Parts of at most 2048 UTF-8 bytes, the text size WeChat's message APIs accept. */
 export const MESSAGE_LIMIT = 2048;
+/** An openid: the follower's id for this account (28 characters today: letters, digits, - and _). */
+const OPENID = /^[A-Za-z0-9_-]{16,64}$/;
 
 
 export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure | undefined {
@@ -20,14 +23,15 @@ export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure
     messageField: 'errmsg',
     kinds: {
       token_expired: [40001, 40014, 41001, 42001],
-      rate_limited: [45047, 45009],
+      rate_limited: [45009],
       unavailable: [-1],
       auth: [40013, 40125, 40164, 48001],
       target: [40003, 43004],
+      // 45047 is listed nowhere else: not retried (the count resets only when the user writes again).
     },
     explanations: {
       45015: 'Reply window closed: customer-service messages reach a user only within 48 hours of their last message or interaction with the account; they must write to the account first. Not retried',
-      45047: 'Too many customer-service messages to this user since their last interaction',
+      45047: 'Too many customer-service messages to this user since their last interaction; more can only be sent after the user writes to the account again. Not retried (lower platforms.wechat.max_parts)',
       40164: "The gateway's IP is not in the account's IP whitelist (Settings and Development > Basic Configuration)",
       48001: 'The account lacks the customer-service message permission (a verified service account is needed)',
       43004: 'The user does not follow the account',
@@ -36,10 +40,17 @@ export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure
 }
 
 export const officialAccountPlatform = definePlatform<OfficialAccountOptions>({
-  id: 'platform_14',
+  id: 'wechat',
+  aliases: ['platform_14'],
   title: 'WeChat Official Account',
   description: 'Sends answers to a follower of a WeChat Official Account as customer-service messages.',
   limit: MESSAGE_LIMIT,
+  // Customer-service messages after one interaction are capped (errcode 45047): few parts.
+  maxParts: 5,
+  targets: {
+    format: "a follower's openid (e.g. oUpF8uMuAJO_M2pxb1Q9zNjWeS6o)",
+    check: (target) => (OPENID.test(target) ? undefined : 'it is not an openid'),
+  },
   limitUnit: 'utf8',
   optionsSchema: platformOptionsSchema({
     apiBase: DEFAULT_API_BASE,
@@ -50,10 +61,15 @@ export const officialAccountPlatform = definePlatform<OfficialAccountOptions>({
     required: ['app_id', 'app_secret'],
   }),
   secrets: (o) => [o.app_secret],
-  credentialsHint: 'check platforms.platform_14.app_id / app_secret (Settings and Development > Basic Configuration) and the IP whitelist',
+  credentialsHint: 'check platforms.wechat.app_id / app_secret (Settings and Development > Basic Configuration) and the IP whitelist',
   async token({ call, options }) {
-    const res = await call({ url: joinUrl(options.api_base, '/cgi-bin/token', { grant_type: 'client_credential', appid: options.app_id, secret: options.app_secret }) });
-    return issuedTokenFrom(res, { token: 'access_token', expiresIn: 'expires_in' }, 'platform_14 (WeChat Official Account)');
+    // Normal mode (force_refresh false): the platform renews the token 5 minutes before it expires.
+    const res = await call({
+      method: 'POST',
+      url: joinUrl(options.api_base, '/cgi-bin/stable_token'),
+      json: { grant_type: 'client_credential', appid: options.app_id, secret: options.app_secret, force_refresh: false },
+    });
+    return issuedTokenFrom(res, { token: 'access_token', expiresIn: 'expires_in' }, 'wechat (WeChat Official Account)');
   },
   request: (chunk, o) => ({
     method: 'POST',
@@ -61,8 +77,10 @@ export const officialAccountPlatform = definePlatform<OfficialAccountOptions>({
     json: { touser: chunk.target, msgtype: 'text', text: { content: chunk.text } },
   }),
   checkResponse: checkOfficialAccountResponse,
+  // message/custom/send answers {"errcode": 0, "errmsg": "ok"} when it sent the message.
+  success: { describe: 'errcode 0', test: (res) => errorCodeOf(res, 'errcode') === 0 },
   async start({ call, options, logger }) {
     await call((token) => ({ url: joinUrl(options.api_base, '/cgi-bin/get_api_domain_ip', { access_token: token ?? '' }) }));
-    logger.info('platform_14 (WeChat Official Account): app credentials accepted');
+    logger.info('wechat (WeChat Official Account): app credentials accepted');
   },
 });

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_14.
+// The plugin object the gateway loads: one deliverer, wechat (alias platform_14).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { officialAccountPlatform } from './official-account';
 
