@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, platform_15.
+// The plugin object the gateway loads: one deliverer, bluebubbles (alias platform_15).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { serverApiPlatform } from './server-api';
 

@@ -1,6 +1,7 @@
-// platform_15: a BlueBubbles server (iMessage bridged through a Mac). `POST /api/v1/message/text?password=...`
-// with `{chatGuid, tempGuid, message, method?}`; answers `{status, message, data, error?}`. The password rides
-// in the query string, so it is registered as a secret and never shown.
+// bluebubbles (formerly platform_15): a BlueBubbles server (iMessage bridged through a Mac). `POST
+// /api/v1/message/text?password=...` with `{chatGuid, tempGuid, message, method?}`; answers `{status, message,
+// data, error?}`. The password rides in the query string, so it is registered as a secret and scrubbed in
+// every form it takes there (a space becomes "+" or "%20") and never shown.
 import { createHash } from 'node:crypto';
 import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
 
@@ -13,6 +14,8 @@ export interface ServerApiOptions extends PlatformOptions {
 
 /** iMessage has no small hard limit; parts of 10,000 characters stay readable on a phone. */
 export const MESSAGE_LIMIT = 10000;
+/** A chat guid: service;-;address for a direct chat, service;+;chat id for a group. */
+const CHAT_GUID = /^(iMessage|SMS|RCS|any);[-+];[^\s;/?#]{1,200}$/;
 
 /** The same delivery part always gets the same tempGuid: the server refuses a second copy while the first is queued. */
 export function tempGuid(deliveryId: string, index: number): string {
@@ -54,10 +57,17 @@ export function checkServerResponse(res: HttpResponse): ResponseVerdict | undefi
 }
 
 export const serverApiPlatform = definePlatform<ServerApiOptions>({
-  id: 'platform_15',
+  id: 'bluebubbles',
+  aliases: ['platform_15'],
   title: 'BlueBubbles',
   description: 'Sends answers as iMessages through a BlueBubbles server.',
   limit: MESSAGE_LIMIT,
+  maxParts: 10,
+  // iMessage documents no rate; the server sends one message after the other.
+  targets: {
+    format: 'a chat guid: iMessage;-;+15555550123 (direct) or iMessage;+;chat123456789 (group)',
+    check: (target) => (CHAT_GUID.test(target) ? undefined : 'it is not a chat guid'),
+  },
   optionsSchema: platformOptionsSchema({
     // no default: the server is self-hosted, api_base is required
     properties: {
@@ -67,16 +77,24 @@ export const serverApiPlatform = definePlatform<ServerApiOptions>({
     required: ['password'],
   }),
   secrets: (o) => [o.password],
-  credentialsHint: 'check platforms.platform_15.password (BlueBubbles Server > Settings > Server Password)',
+  credentialsHint: 'check platforms.bluebubbles.password (BlueBubbles Server > Settings > Server Password)',
   request: (chunk, o) => ({
     method: 'POST',
     url: apiUrl(o, '/api/v1/message/text'),
     json: { chatGuid: chunk.target, tempGuid: tempGuid(chunk.deliveryId, chunk.index), message: chunk.text, ...(o.method ? { method: o.method } : {}) },
   }),
   checkResponse: checkServerResponse,
+  // POST /api/v1/message/text answers {status: 200, message: "Message sent!", data: <the message, with its guid>}.
+  success: {
+    describe: 'status 200 with the sent message in data',
+    test: (res) => {
+      const body = res.json as ServerAnswer | undefined;
+      return body?.status === 200 && typeof body.data === 'object' && body.data !== null;
+    },
+  },
   messageId: (res) => ((res.json as ServerAnswer | undefined)?.data as { guid?: string } | undefined)?.guid,
   async start({ call, options, logger }) {
     await call({ url: apiUrl(options, '/api/v1/ping') });
-    logger.info('platform_15 (BlueBubbles): server reachable and password accepted');
+    logger.info('bluebubbles (BlueBubbles): server reachable and password accepted');
   },
 });

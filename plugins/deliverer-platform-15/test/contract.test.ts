@@ -6,7 +6,7 @@ import { serverApiPlatform } from '@hookwise/plugin-deliverer-platform-15';
 const PASSWORD = 'bb-c0ntract p@ss/42';
 
 describeDelivererContract(
-  'platform_15',
+  'bluebubbles',
   ({ server, test }) => serverApiPlatform.create({ api_base: server.url, password: PASSWORD, home_channel: 'iMessage;-;+15555550123', timeout_seconds: 5 }, test.ctx) as Deliverer,
   {
     secrets: [PASSWORD, encodeURIComponent(PASSWORD)],

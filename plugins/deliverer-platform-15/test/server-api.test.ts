@@ -1,5 +1,9 @@
+// Wire format from the BlueBubbles server's REST API docs (https://docs.bluebubbles.app/server/developer-guides/rest-api-and-webhooks:
+// ?password= on every call; POST /api/v1/message/text {chatGuid, tempGuid, message, method} answered
+// {status: 200, message: "Message sent!", data: {...message}}; GET /api/v1/ping answered {status: 200, message:
+// "Ping received!", data: "pong"}; errors {status, message, error: {type, message}}).
 import type { Deliverer } from '@hookwise/core';
-import type { HttpResponse } from '@hookwise/kit';
+import { VirtualClock, type HttpResponse } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer, type ScriptedReply } from '@hookwise/testing';
 import plugin, { checkServerResponse, serverApiPlatform, tempGuid, type ServerApiOptions } from '@hookwise/plugin-deliverer-platform-15';
 
@@ -47,12 +51,39 @@ async function startSlowBlueBubbles() {
 function setup(overrides: Partial<ServerApiOptions> = {}) {
   const test = createTestPluginContext();
   const options: ServerApiOptions = { api_base: server.url, password: PASSWORD, home_channel: CHAT, timeout_seconds: 5, ...overrides };
-  return { ...test, deliverer: serverApiPlatform.create(options, test.ctx) as Deliverer };
+  const deliverer: Deliverer = serverApiPlatform.createDeliverer(options, test.ctx, { clock: new VirtualClock() });
+  return { ...test, deliverer };
 }
 
-describe('platform_15 (BlueBubbles)', () => {
-  it('contributes platform_15', () => {
+describe('bluebubbles (BlueBubbles)', () => {
+  it('contributes bluebubbles (alias platform_15)', () => {
     expect(plugin.contributes).toEqual([serverApiPlatform]);
+    expect([serverApiPlatform.id, serverApiPlatform.aliases]).toEqual(['bluebubbles', ['platform_15']]);
+  });
+
+  // Before: the query string carries the password with "+" for its space, a form nothing scrubbed; a proxy or a
+  // server that echoes the request line put it into the error text.
+  it('keeps a password with spaces out of an answer that echoes the request URL', async () => {
+    const { deliverer, logs } = setup();
+    server.queue({ status: 404, body: `Cannot POST /api/v1/message/text?password=${new URLSearchParams({ p: PASSWORD }).toString().slice(2)}` });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    const output = err.message + logs.join('\n');
+    expect(output).toContain('password=[REDACTED]');
+    for (const form of [PASSWORD, 'p%40ss+word', encodeURIComponent(PASSWORD), JSON.stringify(PASSWORD).slice(1, -1)]) expect(output).not.toContain(form);
+  });
+
+  it.each(['..', 'iMessage;-;', 'chat123', 'iMessage;-;+1555/../x', 'iMessage;-;a b', 'Telegram;-;1'])('refuses chat guid %j before sending', async (chatId) => {
+    const { deliverer } = setup();
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: chatId }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('needs status 200 with the sent message to count a part as sent', async () => {
+    const { deliverer } = setup();
+    server.queue({ status: 200, json: { status: 200, message: 'Success' } });
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi'), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY', false]);
   });
 
   it('posts {chatGuid, tempGuid, message} to /api/v1/message/text with the password in the query', async () => {
@@ -147,7 +178,7 @@ describe('platform_15 (BlueBubbles)', () => {
     const output = err.message + logs.join('\n');
     expect(output).not.toContain(PASSWORD);
     expect(output).not.toContain(encodeURIComponent(PASSWORD));
-    expect(redacted).toEqual(expect.arrayContaining([PASSWORD, encodeURIComponent(PASSWORD)]));
+    expect(redacted).toEqual(expect.arrayContaining([PASSWORD, encodeURIComponent(PASSWORD), new URLSearchParams({ p: PASSWORD }).toString().slice(2)]));
   });
 
   it('start() pings the server with the password', async () => {
