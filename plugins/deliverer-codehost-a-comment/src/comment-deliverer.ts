@@ -1,5 +1,5 @@
-// codehost_a_comment: posts the answer as a pull-request or issue comment with the code host's CLI
-// (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
+// github_comment (formerly codehost_a_comment): posts the answer as a pull-request or issue comment with the
+// code host's CLI (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
 // comment limit, and turning the CLI's failures into errors that say what to do.
 import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
 import { chunkText, runProcess, type ProcessResult } from '@hookwise/kit';
@@ -11,7 +11,7 @@ export interface CommentOptions {
 }
 
 export const COMMENT_LIMIT = 65536;
-const ID = 'codehost_a_comment';
+const ID = 'github_comment';
 /** What `gh pr comment` prints when the number is an issue (or nothing at all), not a pull request. */
 const NOT_A_PULL_REQUEST = /could not resolve to a ?pull ?request/i;
 
@@ -103,6 +103,7 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
 export const commentDeliverer: DelivererContribution<CommentOptions> = {
   kind: 'deliverer',
   id: ID,
+  aliases: ['codehost_a_comment'],
   description: "Posts the answer as a pull-request or issue comment with the code host's command-line client.",
   optionsSchema: {
     type: 'object',

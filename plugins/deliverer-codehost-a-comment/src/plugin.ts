@@ -1,4 +1,4 @@
-// The plugin object the gateway loads: one deliverer, codehost_a_comment.
+// The plugin object the gateway loads: one deliverer, github_comment (alias codehost_a_comment).
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { commentDeliverer } from './comment-deliverer';
 
