@@ -12,6 +12,8 @@ const config: Config = {
     '^@hookwise/plugin-(.*)$': '<rootDir>/plugins/$1/src',
     '^@hookwise/(core|gateway|kit|server|cli|testing|store-sqlite|store-redis)$': '<rootDir>/packages/$1/src',
   },
+  // Installs redis-server when it is missing and may be installed, or stops the run with the command to run.
+  globalSetup: '<rootDir>/scripts/jest-global-setup.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
