@@ -17,6 +17,8 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-source-paddle',
   '@hookwise/plugin-source-zoom',
   '@hookwise/plugin-source-twitch',
+  '@hookwise/plugin-source-discord',
+  '@hookwise/plugin-source-sendgrid',
   '@hookwise/plugin-agent-command',
   '@hookwise/plugin-agent-openai',
   '@hookwise/plugin-deliverer-platform-11',
