@@ -2,10 +2,9 @@
 // documented algorithm (v0=HMAC-SHA256 of "v0:<timestamp>:<body>"), and the endpoint.url_validation handshake.
 //
 // Zoom's delivery id comes from the body (event, event_ts and a hash of the body; Zoom sends no id header that
-// survives a retry), while the kit sends one example body and varies only a header id per delivery. So sign() does
-// what Zoom does for a new event: it gives the body its own meeting uuid, derived from the kit's delivery id and
-// written over the example's uuid in place (same length). The same kit id (a retry) gives the same bytes, another id
-// another event; expectedDeliveryId() computes the id the gateway must report from that same rule.
+// survives a retry). bodyFor() does what Zoom does for a new event: the example with a meeting uuid of its own,
+// derived from the kit's delivery id. The same kit id (a retry) gives the same bytes, another id another event;
+// expectedDeliveryId() computes the id the gateway must report by the same rule.
 import { createHash, createHmac } from 'node:crypto';
 import { describeSourceOverHttp } from '@hookwise/testing';
 
@@ -15,23 +14,21 @@ const WRONG = 'zoomSecretToken-Wrong0Wrong0Wrong0';
 // The meeting.started example of Zoom's webhook sample (github.com/zoom/webhook-sample, README), ids filled in.
 const UUID = '4444AAAiAAAAAiAiAiiAii==';
 const MEETING_STARTED = `{"event":"meeting.started","payload":{"account_id":"AAAAAABBBB","object":{"duration":0,"start_time":"2021-11-02T20:43:19Z","timezone":"America/Denver","topic":"Weekly sync","id":"85746065432","type":4,"uuid":"${UUID}","host_id":"x1yCzABCDEfg23HiJKl4mN"}},"event_ts":1635885799302}`;
-const UUID_AT = MEETING_STARTED.indexOf(UUID);
 // https://developers.zoom.us/docs/api/webhooks/#validate-your-webhook-endpoint
 const URL_VALIDATION = '{"payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"},"event_ts":1654503849680,"event":"endpoint.url_validation"}';
 
-/** A 24-character base64 meeting uuid per kit delivery id. */
-const uuidFor = (deliveryId: string) => createHash('sha256').update(deliveryId).digest().subarray(0, 16).toString('base64');
-const bodyFor = (deliveryId: string) => MEETING_STARTED.slice(0, UUID_AT) + uuidFor(deliveryId) + MEETING_STARTED.slice(UUID_AT + UUID.length);
+/** The example with a base64 meeting uuid of its own per kit delivery id. */
+const bodyFor = (deliveryId: string) => MEETING_STARTED.replace(UUID, createHash('sha256').update(deliveryId).digest().subarray(0, 16).toString('base64'));
 
 describeSourceOverHttp('zoom', {
   source: 'zoom',
   secrets: SECRETS,
   body: MEETING_STARTED,
   event: 'meeting.started',
+  bodyFor: ({ deliveryId }) => bodyFor(deliveryId),
   staleSeconds: 900,
   expectedDeliveryId: (deliveryId) => `meeting.started:1635885799302:${createHash('sha256').update(bodyFor(deliveryId)).digest('hex').slice(0, 16)}`,
   sign: ({ body, key, timestamp, deliveryId }) => {
-    if (body.subarray(0, UUID_AT).toString() === MEETING_STARTED.slice(0, UUID_AT)) body.write(uuidFor(deliveryId), UUID_AT, 'latin1');
     const secret = key === 'wrong' ? WRONG : SECRETS[key];
     const signature = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`v0:${timestamp}:`), body])).digest('hex');
     return { 'x-zm-signature': `v0=${signature}`, 'x-zm-request-timestamp': String(timestamp), 'x-zm-trackingid': `v=2.0;clid=us06;rid=WEB_${deliveryId}` };
