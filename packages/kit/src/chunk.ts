@@ -20,10 +20,14 @@ function isSpace(code: number): boolean {
   return code === SPACE || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x3000 || code === 0x1680 || code === 0x202f || code === 0x205f;
 }
 
-/** Fence state after text[from, to), given the state before it. */
-function fenceAfter(text: string, from: number, to: number, before: OpenFence | null): OpenFence | null {
+/**
+ * Fence state after text[from, to), given the state before it. With `lines`, the start of each whole line
+ * scanned and the state before it are recorded, so that the state at an earlier cut can be had from there.
+ */
+function fenceAfter(text: string, from: number, to: number, before: OpenFence | null, lines?: Array<[number, OpenFence | null]>): OpenFence | null {
   let state = before;
   for (let start = from; start <= to; ) {
+    lines?.push([start, state]);
     // Bounded by `to`: indexOf could run to the end of a long answer without newlines, once per chunk.
     let end = start;
     while (end < to && text.charCodeAt(end) !== NEWLINE) end++;
@@ -38,6 +42,14 @@ function fenceAfter(text: string, from: number, to: number, before: OpenFence | 
     start = end + 1;
   }
   return state;
+}
+
+/** Fence state at `cut`, from the line starts recorded by a scan that went further. */
+function fenceAt(text: string, cut: number, lines: Array<[number, OpenFence | null]>): OpenFence | null {
+  let k = lines.length - 1;
+  while (k > 0 && lines[k][0] > cut) k--;
+  const [start, state] = lines[k];
+  return fenceAfter(text, start, cut, state);
 }
 
 /** Last index i in [from, to] where text[i] is `code` (and, for a paragraph, text[i+1] too); -1 if none. */
@@ -80,12 +92,22 @@ function fittingEnd(text: string, pos: number, end: number, budget: number, unit
   let bytes = 0;
   let index = pos;
   while (index < end) {
-    const code = text.codePointAt(index)!;
-    // A lone surrogate is encoded as U+FFFD: 3 bytes, like the rest of the BMP above U+07FF.
-    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    const code = text.charCodeAt(index);
+    let size = 1;
+    let units = 1;
+    if (code >= 0x80) {
+      if (code < 0x800) size = 2;
+      else if (code >= 0xd800 && code <= 0xdbff && index + 1 < end && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+        size = 4;
+        units = 2;
+      } else {
+        // The rest of the BMP, and a lone surrogate (encoded as U+FFFD): 3 bytes.
+        size = 3;
+      }
+    }
     if (bytes + size > budget) break;
     bytes += size;
-    index += code >= 0x10000 ? 2 : 1;
+    index += units;
   }
   return index;
 }
@@ -120,12 +142,15 @@ export function chunkText(text: string, limit: number, unit: LengthUnit = 'utf16
       break;
     }
     let cut = findCut(text, pos, fit);
-    let closing = fenceAfter(text, pos, cut, state);
-    if (closing && measureText(text.slice(pos, cut), unit) + closing.marker.length + 1 > room) {
+    const lines: Array<[number, OpenFence | null]> = [];
+    let closing = fenceAfter(text, pos, cut, state, lines);
+    if (closing) {
       // Make room for the closing fence; the shorter cut may end before the fence opened, which is fine.
       const shorter = fittingEnd(text, pos, end, room - closing.marker.length - 1, unit);
-      cut = shorter > pos ? findCut(text, pos, shorter) : shorter;
-      closing = fenceAfter(text, pos, cut, state);
+      if (cut > shorter) {
+        cut = shorter > pos ? findCut(text, pos, shorter) : shorter;
+        closing = fenceAt(text, cut, lines);
+      }
     }
     if (cut <= pos) cut = Math.max(fit, pos + 1); // cannot happen with limit >= 16; never loop forever
     const pieceEnd = trimmedEnd(text, pos, cut);

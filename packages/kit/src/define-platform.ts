@@ -398,6 +398,7 @@ export interface PlatformContribution<O extends PlatformOptions> extends Deliver
 
 /** A platform plugin's deliverer contribution: `contributes: [definePlatform({...})]`. */
 export function definePlatform<O extends PlatformOptions>(def: PlatformDefinition<O>): PlatformContribution<O> {
+  if (def.request && !def.success) throw new Error(`${def.id}: a platform that sends with request() must state its success answer (success), or a 2xx from anything would count as delivered`);
   // The schema states the platform's own default for max_parts (shown by `hookwise config` and in docs).
   const schema = def.optionsSchema as { properties?: Record<string, Record<string, unknown>> };
   const optionsSchema: OptionsSchema = schema.properties?.max_parts

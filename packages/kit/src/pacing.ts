@@ -46,8 +46,9 @@ export class Pacer {
 }
 
 /**
- * A clock for tests: sleeping moves its time forward at once and is recorded, so that paced deliveries run
- * instantly and a test can read how long they would have waited.
+ * A clock for tests: a sleep is recorded and moves the time forward to its end as soon as it is awaited (not
+ * before: sleeps started together end together, as they would on a real clock), so that paced deliveries
+ * run instantly and a test can read how long they would have waited.
  */
 export class VirtualClock implements Clock {
   /** Every wait, in milliseconds, in order. */
@@ -62,6 +63,8 @@ export class VirtualClock implements Clock {
   async sleep(ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw signal.reason;
     this.waits.push(ms);
-    this.time += ms;
+    const end = this.time + ms;
+    await Promise.resolve();
+    this.time = Math.max(this.time, end);
   }
 }

@@ -36,11 +36,12 @@ function formEncode(text: string): string {
   return new URLSearchParams([['', text]]).toString().slice(1);
 }
 
-/** JSON string contents as JSON.stringify writes them, and as other encoders do (`\/`, `\uXXXX` for non-ASCII). */
+/** JSON string contents as JSON.stringify writes them, and as other encoders do (`\/`, `\uXXXX` for non-ASCII, either case). */
 function jsonForms(text: string): string[] {
   const plain = JSON.stringify(text).slice(1, -1);
   const ascii = plain.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return [plain, plain.replace(/\//g, '\\/'), ascii, ascii.replace(/\\u[0-9a-f]{4}/g, (u) => u.toUpperCase())];
+  const upper = ascii.replace(/\\u[0-9a-f]{4}/g, (u) => `\\u${u.slice(2).toUpperCase()}`);
+  return [plain, ascii, upper].flatMap((form) => [form, form.replace(/\//g, '\\/')]);
 }
 
 /**
@@ -62,7 +63,8 @@ function base64Fragments(text: string): string[] {
 
 /** Every form of `secret` worth scrubbing; the raw value first. */
 export function secretForms(secret: string): string[] {
-  const encoded = [encodeURIComponent(secret), formEncode(secret), percentEncode(secret, pathSafe), percentEncode(secret, querySafe)];
+  // In an http(s) path the URL parser also turns a backslash into a slash.
+  const encoded = [encodeURIComponent(secret), formEncode(secret), percentEncode(secret, pathSafe), percentEncode(secret.replace(/\\/g, '/'), pathSafe), percentEncode(secret, querySafe)];
   const forms = [
     secret,
     ...encoded,

@@ -30,7 +30,8 @@ const mmError = (status: number, id: string, message: string) => ({ status, json
 describe('mattermost (Mattermost)', () => {
   it('refuses a channel name, a hostile id or a root_id that is no post id, before sending', async () => {
     const { deliverer } = setup();
-    for (const extra of [{ chat_id: 'town-square' }, { chat_id: '..' }, { chat_id: `${CHANNEL}/x` }, { root_id: '../../users/me' }]) {
+    const hostile: Array<Record<string, string>> = [{ chat_id: 'town-square' }, { chat_id: '..' }, { chat_id: `${CHANNEL}/x` }, { root_id: '../../users/me' }];
+    for (const extra of hostile) {
       const err = await rejectionOf(deliverer.deliver(deliveryMessage('a', extra), deliverOptions()));
       expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
     }
