@@ -16,3 +16,9 @@ export function firstHeaderValue(headers: HeaderMap, names: readonly string[]): 
   }
   return undefined;
 }
+
+/** A header's first value trimmed; undefined when absent or blank (signature and timestamp headers). */
+export function headerText(headers: HeaderMap, name: string): string | undefined {
+  const value = headerValue(headers, name)?.trim();
+  return value ? value : undefined;
+}

@@ -19,3 +19,4 @@ export * from './retry-after';
 export * from './sleep';
 export * from './pacing';
 export * from './progress';
+export * from './public-key';

@@ -1,8 +1,8 @@
 // Discord interactions endpoint: `X-Signature-Ed25519` (hex) over `X-Signature-Timestamp` + body, checked with the
 // application's Ed25519 PUBLIC key (the route's secrets hold public keys here), and the PING handshake.
-import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption } from '@hookwise/kit';
+import { createPublicKey, verify as verifySignature } from 'node:crypto';
+import { definePlugin, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
+import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption, cachedPublicKeys } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-signature-ed25519';
 export const TIMESTAMP_HEADER = 'x-signature-timestamp';
@@ -30,39 +30,18 @@ const SIGNATURE_HEX = /^[0-9a-fA-F]{128}$/;
 // DER SubjectPublicKeyInfo header for an Ed25519 key (RFC 8410); the 32 raw key bytes follow it.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-/** A header's first value, trimmed; undefined when absent or blank. */
-function header(req: SourceRequest, name: string): string | undefined {
-  const value = headerValue(req.headers, name)?.trim();
-  return value ? value : undefined;
-}
-
-// Route secrets rarely change, and importing a key costs more than verifying with it; the map is bounded because
-// secrets are configuration, but a hot reload may bring new ones.
-const keyCache = new Map<string, KeyObject | null>();
-const KEY_CACHE_LIMIT = 64;
 
 /** The Ed25519 public key a route secret holds (64 hex digits, as the Developer Portal shows it), or undefined. */
-export function ed25519PublicKey(secret: string): KeyObject | undefined {
-  const cached = keyCache.get(secret);
-  if (cached !== undefined) return cached ?? undefined;
-  let key: KeyObject | null = null;
+export const ed25519PublicKey = cachedPublicKeys((secret) => {
   const hex = secret.trim();
-  if (PUBLIC_KEY_HEX.test(hex)) {
-    try {
-      key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' });
-    } catch {
-      key = null;
-    }
-  }
-  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-  keyCache.set(secret, key);
-  return key ?? undefined;
-}
+  if (!PUBLIC_KEY_HEX.test(hex)) return undefined;
+  return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' });
+});
 
 export function verifyDiscord(req: SourceRequest, secrets: readonly string[], toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SourceVerdict {
-  const signature = header(req, SIGNATURE_HEADER);
+  const signature = headerText(req.headers, SIGNATURE_HEADER);
   if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
-  const timestamp = header(req, TIMESTAMP_HEADER);
+  const timestamp = headerText(req.headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   if (!SIGNATURE_HEX.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a 128-digit hex Ed25519 signature` };
   const unusable = secrets.map((secret, index) => (ed25519PublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);

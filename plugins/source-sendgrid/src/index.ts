@@ -1,9 +1,9 @@
 // Twilio SendGrid signed Event Webhook: `X-Twilio-Email-Event-Webhook-Signature`, a base64 ECDSA (P-256, SHA-256)
 // signature of `X-Twilio-Email-Event-Webhook-Timestamp` + body, checked with the verification PUBLIC key from
 // SendGrid's settings. The body is a JSON array of events; the payload is `{ events: [...] }`.
-import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption } from '@hookwise/kit';
+import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
+import { definePlugin, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
+import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption, cachedPublicKeys } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -19,44 +19,25 @@ export interface SendgridSourceOptions {
 // A DER ECDSA P-256 signature is at most 72 bytes: 96 base64 characters. Anything far longer is not one.
 const BASE64 = /^[A-Za-z0-9+/]{8,200}={0,2}$/;
 
-/** A header's first value, trimmed; undefined when absent or blank. */
-function header(req: SourceRequest, name: string): string | undefined {
-  const value = headerValue(req.headers, name)?.trim();
-  return value ? value : undefined;
-}
-
-// Importing a key costs more than verifying with it, and route secrets rarely change; bounded for hot reloads.
-const keyCache = new Map<string, KeyObject | null>();
-const KEY_CACHE_LIMIT = 64;
 
 /**
  * The P-256 public key a route secret holds: the base64 DER (SubjectPublicKeyInfo) string SendGrid shows as the
  * "Verification Key", or the same key as PEM. Undefined for anything else (another curve included).
  */
-export function sendgridPublicKey(secret: string): KeyObject | undefined {
-  const cached = keyCache.get(secret);
-  if (cached !== undefined) return cached ?? undefined;
-  let key: KeyObject | null = null;
-  try {
-    const text = secret.trim();
-    const candidate = text.includes('-----BEGIN')
-      ? createPublicKey({ key: text, format: 'pem' })
-      : /^[A-Za-z0-9+/\s]+={0,2}$/.test(text)
-        ? createPublicKey({ key: Buffer.from(text.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' })
-        : null;
-    if (candidate?.asymmetricKeyType === 'ec' && candidate.asymmetricKeyDetails?.namedCurve === 'prime256v1') key = candidate;
-  } catch {
-    key = null;
-  }
-  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-  keyCache.set(secret, key);
-  return key ?? undefined;
-}
+export const sendgridPublicKey = cachedPublicKeys((secret) => {
+  const text = secret.trim();
+  const candidate = text.includes('-----BEGIN')
+    ? createPublicKey({ key: text, format: 'pem' })
+    : /^[A-Za-z0-9+/\s]+={0,2}$/.test(text)
+      ? createPublicKey({ key: Buffer.from(text.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' })
+      : undefined;
+  return candidate?.asymmetricKeyType === 'ec' && candidate.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? candidate : undefined;
+});
 
 export function verifySendgrid(req: SourceRequest, secrets: readonly string[], toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SourceVerdict {
-  const signature = header(req, SIGNATURE_HEADER);
+  const signature = headerText(req.headers, SIGNATURE_HEADER);
   if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
-  const timestamp = header(req, TIMESTAMP_HEADER);
+  const timestamp = headerText(req.headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   if (!BASE64.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a base64 ECDSA signature` };
   const unusable = secrets.map((secret, index) => (sendgridPublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);

@@ -3,7 +3,7 @@
 // `bodySHA256` query parameter Twilio adds to that URL. Form bodies become the payload's fields.
 import { createHash } from 'node:crypto';
 import { parse as parseLegacyQuery, stringify as stringifyLegacyQuery } from 'node:querystring';
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { definePlugin, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, matchingSecretIndex, missingHeader } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-twilio-signature';
@@ -20,11 +20,6 @@ export interface TwilioSourceOptions {
 /** HMAC-SHA1 is 20 bytes: 28 base64 characters, the last one padding. */
 const BASE64_SHA1 = /^[A-Za-z0-9+/]{27}=$/;
 
-/** A header's first value, trimmed; undefined when absent or blank. */
-function header(req: SourceRequest, name: string): string | undefined {
-  const value = headerValue(req.headers, name)?.trim();
-  return value ? value : undefined;
-}
 
 /** The URL's `bodySHA256` parameter; undefined for a form post (or a URL that does not parse). */
 export function bodyHashParam(url: string): string | undefined {
@@ -102,7 +97,7 @@ export function urlCandidates(url: string): string[] {
 }
 
 export function verifyTwilio(req: SourceRequest, secrets: readonly string[]): SourceVerdict {
-  const signature = header(req, SIGNATURE_HEADER);
+  const signature = headerText(req.headers, SIGNATURE_HEADER);
   if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
   if (!BASE64_SHA1.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a base64 HMAC-SHA1 (28 characters)` };
 
@@ -183,7 +178,7 @@ export function twilioEventType(payload: Record<string, unknown>, eventField?: s
  * which stays the same when Twilio calls again for the same status change.
  */
 export function twilioDeliveryId(req: SourceRequest, payload: Record<string, unknown>): string | undefined {
-  const token = header(req, IDEMPOTENCY_HEADER);
+  const token = headerText(req.headers, IDEMPOTENCY_HEADER);
   if (token !== undefined) return token;
   const candidates: Array<[sid: string | undefined, status: string | undefined]> = [
     [text(payload, 'RecordingSid'), text(payload, 'RecordingStatus')],

@@ -1,7 +1,7 @@
 // Twitch EventSub webhooks: `Twitch-Eventsub-Message-Signature: sha256=<hex HMAC-SHA256 of message id + timestamp +
 // body>` keyed with the subscription's secret, an RFC3339 timestamp no older than 10 minutes, the callback
 // verification challenge, and revocations (logged and acknowledged, never queued).
-import { definePlugin, headerValue, type HandshakeAnswer, type PluginLogger, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { definePlugin, type HandshakeAnswer, type PluginLogger, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'twitch-eventsub-message-signature';
@@ -22,11 +22,6 @@ const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
 // RFC3339 as Twitch writes it (nanoseconds, `Z`), with any fraction and a numeric offset also accepted.
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** A header's first value, trimmed; undefined when absent or blank. */
-function header(req: SourceRequest, name: string): string | undefined {
-  const value = headerValue(req.headers, name)?.trim();
-  return value ? value : undefined;
-}
 
 /**
  * Seconds since the epoch (with the fraction) of an RFC3339 time, or undefined when it is not one. Written out
@@ -50,11 +45,11 @@ export function signedContent(messageId: string, timestamp: string, rawBody: Buf
 }
 
 export function verifyTwitch(req: SourceRequest, secrets: readonly string[], toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SourceVerdict {
-  const signature = header(req, SIGNATURE_HEADER);
+  const signature = headerText(req.headers, SIGNATURE_HEADER);
   if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
-  const messageId = header(req, MESSAGE_ID_HEADER);
+  const messageId = headerText(req.headers, MESSAGE_ID_HEADER);
   if (messageId === undefined) return { ok: false, reason: `missing ${MESSAGE_ID_HEADER} header (it is part of the signed content)` };
-  const timestamp = header(req, TIMESTAMP_HEADER);
+  const timestamp = headerText(req.headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   const match = SIGNATURE.exec(signature);
   if (!match) return { ok: false, reason: `${SIGNATURE_HEADER} is not 'sha256=' and a 64-digit hex digest` };
@@ -81,12 +76,12 @@ function subscriptionField(payload: Record<string, unknown>, field: string): str
 
 /** `Twitch-Eventsub-Subscription-Type` (`channel.follow`, `stream.online`, ...), else the body's `subscription.type`. */
 export function twitchEventType(req: SourceRequest, payload: Record<string, unknown>): string | undefined {
-  return header(req, SUBSCRIPTION_TYPE_HEADER) ?? subscriptionField(payload, 'type');
+  return headerText(req.headers, SUBSCRIPTION_TYPE_HEADER) ?? subscriptionField(payload, 'type');
 }
 
 /** `Twitch-Eventsub-Message-Id`: Twitch resends a message it is unsure you received under the same id. */
 export function twitchDeliveryId(req: SourceRequest): string | undefined {
-  return header(req, MESSAGE_ID_HEADER);
+  return headerText(req.headers, MESSAGE_ID_HEADER);
 }
 
 /**
@@ -95,7 +90,7 @@ export function twitchDeliveryId(req: SourceRequest): string | undefined {
  * for a 2xx), nothing queued. `notification` (and any other type) goes on to the queue.
  */
 export function twitchHandshake(req: SourceRequest, payload: Record<string, unknown>, logger?: PluginLogger): HandshakeAnswer | undefined {
-  const messageType = header(req, MESSAGE_TYPE_HEADER);
+  const messageType = headerText(req.headers, MESSAGE_TYPE_HEADER);
   if (messageType === MESSAGE_TYPES.verification) {
     const challenge = payload.challenge;
     if (typeof challenge !== 'string' || challenge === '') return { status: 400, body: { error: 'webhook_callback_verification without a challenge' } };

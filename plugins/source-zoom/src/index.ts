@@ -1,7 +1,7 @@
 // Zoom webhooks: `x-zm-signature: v0=<hex HMAC-SHA256 of "v0:<x-zm-request-timestamp>:<body>">` keyed with the
 // app's Secret Token, a replay window on that timestamp, and the `endpoint.url_validation` challenge.
 import { createHash } from 'node:crypto';
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { definePlugin, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-zm-signature';
@@ -20,11 +20,6 @@ export interface ZoomSourceOptions {
 
 const SIGNATURE = /^v0=([0-9a-fA-F]{64})$/;
 
-/** A header's first value, trimmed; undefined when absent or blank. */
-function header(req: SourceRequest, name: string): string | undefined {
-  const value = headerValue(req.headers, name)?.trim();
-  return value ? value : undefined;
-}
 
 /** What Zoom signs: `v0:<timestamp>:` followed by the raw body bytes. */
 export function signedContent(timestamp: string, rawBody: Buffer): Buffer {
@@ -32,9 +27,9 @@ export function signedContent(timestamp: string, rawBody: Buffer): Buffer {
 }
 
 export function verifyZoom(req: SourceRequest, secrets: readonly string[], toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SourceVerdict {
-  const signature = header(req, SIGNATURE_HEADER);
+  const signature = headerText(req.headers, SIGNATURE_HEADER);
   if (signature === undefined) return missingHeader(SIGNATURE_HEADER);
-  const timestamp = header(req, TIMESTAMP_HEADER);
+  const timestamp = headerText(req.headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   const match = SIGNATURE.exec(signature);
   if (!match) return { ok: false, reason: `${SIGNATURE_HEADER} is not 'v0=' and a 64-digit hex digest` };

@@ -20,6 +20,7 @@ const RUNTIME = [
   'describeError',
   'errorMessage',
   'firstHeaderValue',
+  'headerText',
   'headerValue',
   'isHookwiseConfigError',
   'isHookwiseError',
