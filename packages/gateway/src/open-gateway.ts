@@ -9,6 +9,7 @@ import { FIRST_PARTY_PLUGINS } from './first-party';
 import { Gateway } from './gateway';
 import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './loader';
 import { Redactor, createLogger, type LogFormat } from './logger';
+import { observeGateway, type GatewayObservability } from './observability';
 import { routeDefaults, type RouteSource } from './routes';
 import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary } from './skills';
 import { openStoreBackend } from './stores/backend';
@@ -46,6 +47,8 @@ export interface OpenedGateway {
   skills: DirectorySkillLibrary;
   /** Every plugin registered besides the built-ins, in order (a store package named by `store.backend` included). */
   plugins: LoadedPlugin[];
+  /** What `metrics:`, `tracing:` and `admin:` turned on, attached by start() before the workers run. */
+  observability?: GatewayObservability;
   /** Validates the routes, creates what they use and starts the workers; on failure the store is closed. */
   start(): Promise<void>;
   /** Stops the gateway (running jobs finish until the deadline) and closes the store. */
@@ -120,10 +123,14 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
   });
   let closing: Promise<{ unfinished: string[] }> | undefined;
   const close = (deadlineMs?: number) => {
-    closing ??= gateway.stop(deadlineMs).finally(() => lifetime.abort());
+    // Listeners stay until the running jobs have finished, so that their last events are counted.
+    closing ??= gateway.stop(deadlineMs).finally(() => {
+      opened.observability?.close();
+      lifetime.abort();
+    });
     return closing;
   };
-  return {
+  const opened: OpenedGateway = {
     loaded,
     gateway,
     logger,
@@ -132,8 +139,12 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
     plugins,
     async start() {
       try {
+        // Before the workers start: jobs left from the last run are counted and traced too.
+        opened.observability ??= observeGateway(gateway);
         await gateway.start();
       } catch (err) {
+        opened.observability?.close();
+        opened.observability = undefined;
         await store.close().catch(() => undefined);
         lifetime.abort();
         throw err;
@@ -141,6 +152,7 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
     },
     close,
   };
+  return opened;
 }
 
 /** Only the configured store (with the plugins that may provide it): the CLI's `deliveries` commands read jobs with it. */

@@ -3,6 +3,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 // Types only at the top: Express (~140 modules) is loaded by createApp, so that the CLI commands that use this
 // package for its store, plugin list or skill dirs do not pay for it on every start.
 import type { Express, NextFunction, Request, Response } from 'express';
+import type { GatewayObservability } from '@hookwise/gateway';
+import { mountObservability } from './admin/observability-routes';
 import { routeFromUrl, type Gateway } from '@hookwise/gateway';
 
 /**
@@ -12,7 +14,7 @@ import { routeFromUrl, type Gateway } from '@hookwise/gateway';
  */
 export type IngestPath = 'direct' | 'express';
 
-export function createApp(gateway: Gateway): Express {
+export function createApp(gateway: Gateway, observability?: GatewayObservability): Express {
   const express = require('express') as typeof import('express');
   const app = express();
   app.disable('x-powered-by');
@@ -20,6 +22,8 @@ export function createApp(gateway: Gateway): Express {
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', platform: 'webhook' });
   });
+  // /metrics, /api and /ui, as far as metrics: and admin: turn them on (admin/observability-routes.ts).
+  mountObservability(app, gateway, observability);
   // No body parser: the verifiers need the exact bytes, and the core reads them with the size limit.
   app.post('/webhooks/:route', (req, res) => gateway.handler(req, res));
   app.all('/webhooks/:route', (req, res) => {

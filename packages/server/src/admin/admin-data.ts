@@ -1,0 +1,114 @@
+// What the admin API and the dashboard read: deliveries from the store (filtered), the queue depth, the routes, and
+// the activity journal's recent requests and per-minute counts. Store reads are bounded in time.
+import type { Job, JobStatus } from '@hookwise/core';
+import { errorMessage } from '@hookwise/core';
+import { eventAccepted, findJob, type ActivityJournal, type Gateway } from '@hookwise/gateway';
+
+export interface DeliveryFilters {
+  status?: JobStatus;
+  route?: string;
+  event?: string;
+  limit?: number;
+}
+
+export interface QueueDepth {
+  pending?: number;
+  running: number;
+  dead?: number;
+  /** Why the store could not say, when it could not. */
+  problem?: string;
+}
+
+export interface DeliverySummary {
+  id: string;
+  deliveryId: string;
+  route: string;
+  event: string;
+  status: JobStatus;
+  step: string;
+  attempts: number;
+  receivedAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+  lastError?: string;
+}
+
+const STATUSES = new Set<string>(['pending', 'running', 'done', 'dead']);
+export const MAX_LIST_LIMIT = 500;
+/** Dead letters are counted by listing them (JobQueue has no count by status), up to this many. */
+export const DEAD_COUNT_LIMIT = 1000;
+const STORE_READ_TIMEOUT_MS = 2000;
+
+export function summary(job: Job): DeliverySummary {
+  return {
+    id: job.id,
+    deliveryId: job.deliveryId,
+    route: job.route,
+    event: job.event,
+    status: job.status,
+    step: job.step,
+    attempts: job.attempts,
+    receivedAt: job.receivedAt,
+    updatedAt: job.updatedAt,
+    finishedAt: job.finishedAt,
+    lastError: job.errors.at(-1)?.message,
+  };
+}
+
+/** Filters from a query string: unknown statuses and out-of-range limits are the caller's error. */
+export function parseFilters(query: Record<string, unknown>): { filters: DeliveryFilters } | { problem: string } {
+  const text = (key: string) => (typeof query[key] === 'string' && query[key] !== '' ? (query[key] as string) : undefined);
+  const status = text('status');
+  if (status !== undefined && !STATUSES.has(status)) return { problem: `status must be one of pending, running, done, dead (got '${status}')` };
+  const limitText = text('limit');
+  const limit = limitText === undefined ? 50 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) return { problem: `limit must be an integer from 1 to ${MAX_LIST_LIMIT}` };
+  return { filters: { status: status as JobStatus | undefined, route: text('route'), event: text('event'), limit } };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms = STORE_READ_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export class AdminData {
+  constructor(
+    readonly gateway: Gateway,
+    readonly journal: ActivityJournal | undefined,
+  ) {}
+
+  /** Newest first. The store filters by status and route; the event filter (names compared as routes compare them) is applied here. */
+  async list(filters: DeliveryFilters): Promise<Job[]> {
+    const limit = filters.limit ?? 50;
+    const { jobs } = this.gateway.store;
+    if (filters.event === undefined) return withTimeout(jobs.list({ status: filters.status, route: filters.route, limit }));
+    const candidates = await withTimeout(jobs.list({ status: filters.status, route: filters.route, limit: Math.max(limit, 1000) }));
+    const wanted = filters.event;
+    return candidates.filter((job) => eventAccepted([wanted], job.event)).slice(0, limit);
+  }
+
+  async find(id: string): Promise<Job | undefined> {
+    return withTimeout(findJob(this.gateway.store.jobs, id));
+  }
+
+  async queue(): Promise<QueueDepth> {
+    const running = this.gateway.workers.inFlight;
+    try {
+      const { jobs } = this.gateway.store;
+      const [open, dead] = await withTimeout(Promise.all([jobs.pendingCount(), jobs.list({ status: 'dead', limit: DEAD_COUNT_LIMIT }).then((list) => list.length)]));
+      return { pending: Math.max(0, open - running), running, dead };
+    } catch (err) {
+      return { running, problem: errorMessage(err) };
+    }
+  }
+
+  routes(): string[] {
+    return this.gateway.routes
+      .all()
+      .map((route) => route.name)
+      .sort();
+  }
+}

@@ -1,0 +1,290 @@
+// Mounts what `metrics:` and `admin:` turn on: GET /metrics, the admin API under /api and the dashboard under /ui.
+// The API and the dashboard share one AdminAuth (admin token or loopback) and the same reads and actions.
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { errorMessage, type Job } from '@hookwise/core';
+import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type GatewayObservability } from '@hookwise/gateway';
+import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
+import { AdminData, parseFilters, summary } from './admin-data';
+import { ChangeStream } from './change-stream';
+import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel } from './dashboard-html';
+
+type Granted = Extract<AdminAccess, { ok: true }>;
+
+/** Where the dashboard's script and style sheet are: packages/server/ui, beside src and dist. */
+const ASSET_DIR = join(__dirname, '..', '..', 'ui');
+const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' };
+const LOGIN_FAILURES_PER_MINUTE = 20;
+
+/** The dashboard loads only its own files; no frames, no inline scripts. */
+const UI_HEADERS = {
+  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export function mountObservability(app: Express, gateway: Gateway, observability: GatewayObservability | undefined): void {
+  const config = gateway.config;
+  const metrics = observability?.metrics;
+  if (metrics) {
+    const token = config.metrics?.token;
+    const auth = token === undefined ? undefined : new AdminAuth(token);
+    app.get('/metrics', (req, res, next) => {
+      const granted = auth?.check(req);
+      if (granted && (!granted.ok || granted.via !== 'token')) {
+        res.status(401).set('www-authenticate', 'Bearer realm="hookwise-metrics"').type('text/plain').send('metrics.token is set: send Authorization: Bearer <metrics.token>\n');
+        return;
+      }
+      metrics
+        .text()
+        .then((text) => res.status(200).set('content-type', metrics.contentType).set('cache-control', 'no-store').send(text))
+        .catch(next);
+    });
+  }
+  if (!adminApiEnabled(config)) return;
+
+  const express = require('express') as typeof import('express');
+  const auth = new AdminAuth(config.admin?.token);
+  const data = new AdminData(gateway, observability?.journal);
+  const stream = new ChangeStream(gateway);
+
+  /** Checks access (and, for actions, the CSRF rule); answers itself when refused. */
+  const guard = (answer: 'json' | 'html') => (req: Request, res: Response, next: NextFunction) => {
+    const access = auth.check(req);
+    if (!access.ok) {
+      if (answer === 'json') res.status(access.status).json({ error: access.message });
+      else if (access.status === 401) res.status(401).set(UI_HEADERS).type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage() }));
+      else res.status(403).set(UI_HEADERS).type('html').send(page({ title: 'Not allowed', kind: 'refused', body: refusedPage(access.message) }));
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !auth.checkCsrf(req, access)) {
+      res.status(403).json({ error: 'this action needs the X-Hookwise-CSRF header of the dashboard page (or Authorization: Bearer <admin.token>) and a same-origin request' });
+      return;
+    }
+    res.locals.access = access;
+    next();
+  };
+  const api = express.Router();
+  api.use(guard('json'));
+  api.use((_req, res, next) => {
+    res.set('cache-control', 'no-store');
+    next();
+  });
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, _next: NextFunction) => {
+    handler(req, res).catch((err: unknown) => {
+      gateway.logger.error(`admin API ${req.method} ${req.path} failed: ${errorMessage(err)}`);
+      if (!res.headersSent) res.status(503).json({ error: `the store could not answer: ${errorMessage(err)}` });
+    });
+  };
+  const found = async (req: Request, res: Response): Promise<Job | undefined> => {
+    const job = await data.find(String(req.params.id));
+    if (!job) res.status(404).json({ error: `no delivery '${String(req.params.id)}' (done jobs are kept for 7 days)` });
+    return job;
+  };
+
+  api.get('/', (_req, res) => {
+    res.json({
+      endpoints: [
+        'GET /api/deliveries?status=&route=&event=&limit=',
+        'GET /api/deliveries/:id',
+        'POST /api/deliveries/:id/replay',
+        'POST /api/deliveries/:id/retry',
+        'POST /api/dead-letters/retry?route=',
+        'GET /api/stats',
+        'GET /api/requests',
+        'GET /api/stream (server-sent events)',
+      ],
+    });
+  });
+  api.get(
+    '/deliveries',
+    wrap(async (req, res) => {
+      const parsed = parseFilters(req.query as Record<string, unknown>);
+      if ('problem' in parsed) {
+        res.status(400).json({ error: parsed.problem });
+        return;
+      }
+      res.json({ deliveries: (await data.list(parsed.filters)).map(summary) });
+    }),
+  );
+  api.get(
+    '/deliveries/:id',
+    wrap(async (req, res) => {
+      const job = await found(req, res);
+      if (job) res.json({ delivery: job, activity: data.journal?.job(job.id) ?? null });
+    }),
+  );
+  api.post(
+    '/deliveries/:id/replay',
+    wrap(async (req, res) => {
+      const job = await found(req, res);
+      if (!job) return;
+      const copy = await replayJob(gateway.store.jobs, job);
+      gateway.logger.info(`replaying ${job.deliveryId} on route '${job.route}' as ${copy.deliveryId} (admin API)`, { route: job.route, delivery_id: copy.deliveryId });
+      gateway.workers.pump();
+      res.status(201).json({ replayed: job.deliveryId, delivery: summary(copy) });
+    }),
+  );
+  api.post(
+    '/deliveries/:id/retry',
+    wrap(async (req, res) => {
+      const job = await found(req, res);
+      if (!job) return;
+      if (!(await gateway.store.jobs.retryDead(job.id))) {
+        res.status(409).json({ error: `delivery '${job.deliveryId}' is ${job.status}, not a dead letter: only dead letters are retried (replay runs any event again)` });
+        return;
+      }
+      gateway.logger.info(`dead letter ${job.deliveryId} on route '${job.route}' put back in the queue (admin API)`, { route: job.route, delivery_id: job.deliveryId });
+      gateway.workers.pump();
+      const after = await data.find(job.id);
+      res.json({ retried: job.deliveryId, delivery: after ? summary(after) : null });
+    }),
+  );
+  api.post(
+    '/dead-letters/retry',
+    wrap(async (req, res) => {
+      const route = typeof req.query.route === 'string' && req.query.route !== '' ? req.query.route : undefined;
+      const retried = await retryDeadLetters(gateway.store.jobs, route);
+      if (retried.length) gateway.logger.info(`${retried.length} dead letter(s) put back in the queue (admin API)`);
+      gateway.workers.pump();
+      res.json({ retried });
+    }),
+  );
+  api.get(
+    '/stats',
+    wrap(async (_req, res) => {
+      res.json({ queue: await data.queue(), routes: data.routes(), minutes: data.journal?.series(30) ?? [] });
+    }),
+  );
+  api.get('/requests', (_req, res) => {
+    res.json({ requests: data.journal?.recentRequests() ?? [] });
+  });
+  api.get('/stream', (_req, res) => stream.attach(res));
+  app.use('/api', api);
+
+  if (config.admin?.ui) mountDashboard(app, express, { gateway, auth, data, guard });
+}
+
+function mountDashboard(
+  app: Express,
+  express: typeof import('express'),
+  deps: { gateway: Gateway; auth: AdminAuth; data: AdminData; guard: (answer: 'json' | 'html') => (req: Request, res: Response, next: NextFunction) => void },
+): void {
+  const { gateway, auth, data, guard } = deps;
+  const assets = new Map<string, Buffer>();
+  const ui = express.Router();
+  ui.use((_req, res, next) => {
+    res.set(UI_HEADERS);
+    next();
+  });
+  // Assets hold no data: served without a session, so that the sign-in page is styled too.
+  ui.get('/assets/:file', (req, res) => {
+    const file = String(req.params.file);
+    const type = ASSETS[file];
+    if (!type) {
+      res.status(404).type('text/plain').send('Not found\n');
+      return;
+    }
+    let body = assets.get(file);
+    if (!body) {
+      body = readFileSync(join(ASSET_DIR, file));
+      assets.set(file, body);
+    }
+    res.status(200).type(type).send(body);
+  });
+
+  let failures = { minute: 0, count: 0 };
+  ui.get('/login', (_req, res) => {
+    if (!auth.requiresToken) res.redirect(303, '/ui');
+    else res.type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage() }));
+  });
+  ui.post('/login', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
+    if (!auth.requiresToken || !auth.sameOrigin(req)) {
+      res.status(403).type('html').send(page({ title: 'Not allowed', kind: 'refused', body: refusedPage(auth.requiresToken ? 'sign-in from another site refused' : 'no admin.token is set: the dashboard serves loopback clients without signing in') }));
+      return;
+    }
+    const minute = Math.floor(Date.now() / 60_000);
+    if (failures.minute !== minute) failures = { minute, count: 0 };
+    if (failures.count >= LOGIN_FAILURES_PER_MINUTE) {
+      res.status(429).set('retry-after', '60').type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage('Too many failed sign-ins; wait a minute.') }));
+      return;
+    }
+    const token = typeof req.body?.token === 'string' ? (req.body.token as string) : '';
+    if (!auth.accepts(token)) {
+      failures.count += 1;
+      gateway.logger.warn('dashboard sign-in refused: wrong admin token');
+      res.status(401).type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage('That token was not accepted.') }));
+      return;
+    }
+    const session = auth.newSession();
+    const secure = req.secure || req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
+    res.set('set-cookie', `${SESSION_COOKIE}=${session.value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${session.maxAgeSeconds}${secure}`);
+    res.redirect(303, '/ui');
+  });
+  ui.post('/logout', (req, res) => {
+    if (!auth.sameOrigin(req)) {
+      res.status(403).type('text/plain').send('Cross-site sign-out refused\n');
+      return;
+    }
+    res.set('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+    res.redirect(303, auth.requiresToken ? '/ui/login' : '/ui');
+  });
+
+  ui.use(guard('html'));
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, _next: NextFunction) => {
+    handler(req, res).catch((err: unknown) => {
+      gateway.logger.error(`dashboard ${req.path} failed: ${errorMessage(err)}`);
+      if (!res.headersSent) res.status(503).type('html').send(page({ title: 'Unavailable', kind: 'refused', body: refusedPage(`the store could not answer: ${errorMessage(err)}`) }));
+    });
+  };
+  const shell = (req: Request, res: Response, title: string, kind: string, body: string) => {
+    const access = res.locals.access as Granted;
+    res.type('html').send(page({ title, kind, body, csrf: auth.csrfFor(req, access), signedIn: access.via === 'session' }));
+  };
+  const filtersOf = (req: Request) => {
+    const parsed = parseFilters(req.query as Record<string, unknown>);
+    return 'problem' in parsed ? { limit: 100 } : { ...parsed.filters, limit: parsed.filters.limit === 50 ? 100 : parsed.filters.limit };
+  };
+
+  ui.get(
+    '/',
+    wrap(async (req, res) => {
+      const filters = filtersOf(req);
+      const [jobs, queue] = await Promise.all([data.list(filters), data.queue()]);
+      shell(req, res, filters.status === 'dead' ? 'Dead letters' : 'Events', 'list', listPage({ jobs, filters, routes: data.routes(), queue, minutes: data.journal?.series(30), requests: data.journal?.recentRequests() }));
+    }),
+  );
+  ui.get(
+    '/deliveries/:id',
+    wrap(async (req, res) => {
+      const job = await data.find(String(req.params.id));
+      if (!job) {
+        res.status(404);
+        shell(req, res, 'Not found', 'refused', refusedPage(`no delivery '${String(req.params.id)}' (done jobs are kept for 7 days)`));
+        return;
+      }
+      shell(req, res, job.deliveryId, 'detail', detailPage(job, data.journal?.job(job.id)));
+    }),
+  );
+  // Fragments the page script swaps in on live updates: the same HTML the pages are made of.
+  ui.get(
+    '/fragments/events',
+    wrap(async (req, res) => {
+      res.type('html').send(eventRows(await data.list(filtersOf(req))));
+    }),
+  );
+  ui.get(
+    '/fragments/stats',
+    wrap(async (_req, res) => {
+      res.type('html').send(statsPanel(await data.queue(), data.journal?.series(30)));
+    }),
+  );
+  ui.get('/fragments/requests', (_req, res) => {
+    res.type('html').send(requestRows(data.journal?.recentRequests() ?? []));
+  });
+  app.use('/ui', ui);
+}
+

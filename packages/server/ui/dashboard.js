@@ -1,0 +1,131 @@
+// The dashboard's only script: live updates (server-sent events, then the server-rendered fragments swapped in),
+// filters without a reload, and the replay and retry buttons. Pages work without it, minus those.
+/* global document, window, EventSource, URLSearchParams, history, location */
+'use strict';
+
+(function () {
+  var csrfMeta = document.querySelector('meta[name="hookwise-csrf"]');
+  var csrf = csrfMeta ? csrfMeta.getAttribute('content') : '';
+  var kind = document.body.getAttribute('data-page');
+
+  /** POSTs an action with the page's CSRF token; resolves with the JSON answer or rejects with its error. */
+  function post(url) {
+    return fetch(url, { method: 'POST', headers: { 'x-hookwise-csrf': csrf }, credentials: 'same-origin' }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (body) {
+        if (!res.ok) throw new Error(body.error || 'HTTP ' + res.status);
+        return body;
+      });
+    });
+  }
+
+  function say(text, bad) {
+    var el = document.getElementById('action-result');
+    if (!el) return;
+    el.textContent = text;
+    el.className = bad ? 'error' : 'ok';
+  }
+
+  function live(state) {
+    var el = document.getElementById('live');
+    if (!el) return;
+    el.textContent = state;
+    el.setAttribute('data-state', state);
+  }
+
+  /** Replaces an element's content with a fragment the server rendered (and escaped). */
+  function swap(id, url) {
+    var el = document.getElementById(id);
+    if (!el) return Promise.resolve();
+    return fetch(url, { credentials: 'same-origin' }).then(function (res) {
+      if (!res.ok) throw new Error('HTTP ' + res.status);
+      return res.text();
+    }).then(function (html) {
+      el.innerHTML = html;
+    });
+  }
+
+  /** Subscribes to the gateway's change stream; EventSource reconnects by itself after a restart. */
+  function connect(onChange) {
+    var source = new EventSource('/api/stream');
+    source.addEventListener('open', function () { live('live'); });
+    source.addEventListener('error', function () { live('reconnecting'); });
+    source.addEventListener('changes', function (e) {
+      var message;
+      try { message = JSON.parse(e.data); } catch (err) { return; }
+      onChange(message);
+    });
+    window.addEventListener('pagehide', function () { source.close(); });
+  }
+
+  if (kind === 'list') {
+    var form = document.getElementById('filters');
+    var query = function () {
+      var params = new URLSearchParams();
+      for (var i = 0; i < form.elements.length; i += 1) {
+        var field = form.elements[i];
+        if (field.name && field.value) params.set(field.name, field.value);
+      }
+      return params.toString();
+    };
+    // One refresh at a time; changes that arrive meanwhile ask for one more.
+    var busy = false;
+    var again = false;
+    var refresh = function () {
+      if (busy) { again = true; return; }
+      busy = true;
+      var q = query();
+      Promise.all([swap('event-rows', '/ui/fragments/events?' + q), swap('stats', '/ui/fragments/stats'), swap('request-rows', '/ui/fragments/requests')])
+        .catch(function () { live('offline'); })
+        .then(function () {
+          busy = false;
+          if (again) { again = false; window.setTimeout(refresh, 250); }
+        });
+    };
+    var apply = function () {
+      history.replaceState(null, '', '/ui' + (query() ? '?' + query() : ''));
+      refresh();
+    };
+    form.addEventListener('change', apply);
+    form.addEventListener('submit', function (e) { e.preventDefault(); apply(); });
+    var retryDead = document.getElementById('retry-dead');
+    if (retryDead) {
+      retryDead.addEventListener('click', function () {
+        var route = retryDead.getAttribute('data-route');
+        post('/api/dead-letters/retry' + (route ? '?route=' + encodeURIComponent(route) : '')).then(function (body) {
+          say(body.retried.length ? 'Put ' + body.retried.length + ' dead letter(s) back in the queue.' : 'No dead letters to retry.');
+          refresh();
+        }, function (err) { say(err.message, true); });
+      });
+    }
+    connect(refresh);
+  }
+
+  if (kind === 'detail') {
+    var heading = document.getElementById('delivery');
+    var jobId = heading.getAttribute('data-job-id');
+    var replay = document.getElementById('replay');
+    replay.addEventListener('click', function () {
+      replay.disabled = true;
+      post('/api/deliveries/' + encodeURIComponent(jobId) + '/replay').then(function (body) {
+        location.assign('/ui/deliveries/' + encodeURIComponent(body.delivery.deliveryId));
+      }, function (err) { replay.disabled = false; say(err.message, true); });
+    });
+    var retry = document.getElementById('retry');
+    if (retry) {
+      retry.addEventListener('click', function () {
+        retry.disabled = true;
+        post('/api/deliveries/' + encodeURIComponent(jobId) + '/retry').then(function () { location.reload(); }, function (err) { retry.disabled = false; say(err.message, true); });
+      });
+    }
+    // A job still on its way: the page follows it until it is done.
+    if (heading.getAttribute('data-status') !== 'done') {
+      var reloading = false;
+      connect(function (message) {
+        if (!reloading && message.jobs && message.jobs.indexOf(jobId) !== -1) {
+          reloading = true;
+          window.setTimeout(function () { location.reload(); }, 200);
+        }
+      });
+    }
+  }
+})();
