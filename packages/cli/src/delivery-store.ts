@@ -18,10 +18,23 @@ export async function withDeliveryStore<T>(configDirFlag: string | undefined, us
   }
 }
 
+/** How many recent jobs a prefix is looked up in: the ones `deliveries list` could show, and many more. */
+const PREFIX_SCAN_LIMIT = 10_000;
+
+/**
+ * A job by its delivery id or job id, whole or by a unique prefix (as long ids are typed by hand): an exact match
+ * wins, a prefix that fits several deliveries is refused with the candidates.
+ */
 export async function findDelivery(store: Store, id: string): Promise<Job> {
-  const job = (await store.jobs.findByDeliveryId(id)) ?? (await store.jobs.get(id));
-  if (!job) throw new HookwiseError('HW_E_STORE', `no delivery '${id}' in the store: see \`hookwise deliveries list\` (done jobs are kept for 7 days)`);
-  return job;
+  const exact = (await store.jobs.findByDeliveryId(id)) ?? (await store.jobs.get(id));
+  if (exact) return exact;
+  const matches = id.length >= 4 ? (await store.jobs.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) {
+    const shown = matches.slice(0, 5).map((job) => job.deliveryId);
+    throw new HookwiseError('HW_E_STORE', `'${id}' is the start of ${matches.length} delivery ids (${shown.join(', ')}${matches.length > shown.length ? ', ...' : ''}): give more of it`);
+  }
+  throw new HookwiseError('HW_E_STORE', `no delivery '${id}' in the store: see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`);
 }
 
 export function isoTime(ms: number | undefined): string {

@@ -30,7 +30,7 @@ describe('hookwise webhook subscribe', () => {
     const updated = await runCli(['webhook', 'subscribe', 'other', '--prompt', 'Push to {ref}'], home);
     expect(updated.code).toBe(0);
     expect(updated.stdout).toContain("Subscription 'other' updated.");
-    expect(updated.stdout).toContain('Secret:   (unchanged)');
+    expect(updated.stdout).toContain("Secret:   (unchanged: the route's own secret)");
     expect(updated.stdout).not.toContain(secret);
     const entry = (JSON.parse(subscriptions()) as Record<string, Record<string, unknown>>).other;
     expect(entry).toMatchObject({ prompt: 'Push to {ref}', secret, events: ['push'], skills: ['webhook-subscriptions'], deliver: 'log' });

@@ -23,6 +23,8 @@ export * from './subscription-store';
 export * from './stores/backend';
 export * from './first-party';
 export * from './open-gateway';
+export * from './run-file';
+export * from './config/dotenv-mode';
 export * from './lifecycle';
 export * from './rejection-reason';
 export * from './header-redaction';

@@ -2,11 +2,12 @@
 // its timeouts, the listening line and a graceful close; runGateway adds the signals.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, openGateway, type Gateway, type GatewayObservability, type LoadedConfig, type LogFormat, type OpenGatewayOptions, type RouteSource } from '@hookwise/gateway';
+import { dotenvModeProblem, loadConfig, openGateway, removeRunFile, runFilePath, writeRunFile, type Gateway, type GatewayObservability, type LoadedConfig, type LogFormat, type OpenGatewayOptions, type RouteSource } from '@hookwise/gateway';
 import { HookwiseConfigError } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { createApp, createRequestListener, type IngestPath } from './app';
 import { watchConfigFile, type ConfigWatcher } from './config-watch';
+import { startedByPackageRunner, watchParent } from './parent-watch';
 
 export interface StartOptions {
   configDir?: string;
@@ -113,25 +114,54 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   return { gateway, server, loaded, url, port, observability: opened.observability, configWatcher, close };
 }
 
-/** Runs until SIGTERM/SIGINT, then shuts down gracefully and says what was left. */
+/**
+ * Runs until SIGTERM/SIGINT (or, when npx/npm started it, until that parent is gone), then shuts down gracefully
+ * and says what was left. Writes `<config_dir>/gateway.run.json` (pid and address) while it serves.
+ */
 export async function runGateway(options: StartOptions = {}): Promise<RunningGateway> {
   const running = await startGateway(options);
   const { logger } = running.gateway;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const { configDir } = running.loaded;
+  const envProblem = dotenvModeProblem(configDir);
+  if (envProblem) logger.warn(envProblem);
+  const extra = running.loaded.config.platforms.webhook.extra;
+  try {
+    writeRunFile(configDir, { pid: process.pid, url: localUrl(extra.host, running.port), host: extra.host, port: running.port, started_at: new Date().toISOString() });
+  } catch (err) {
+    // A read-only config dir: `webhook test` then takes the port from the config.
+    logger.debug(`could not write ${runFilePath(configDir)}: ${(err as Error).message}`);
+  }
+  // A crash or process.exit() elsewhere: the file must not outlive the process.
+  process.once('exit', () => removeRunFile(configDir));
+
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
     const seconds = running.loaded.config.platforms.webhook.extra.shutdown_timeout_seconds ?? 10;
-    logger.info(`${signal} received: no new webhooks; letting running jobs finish (up to ${seconds} s)`);
+    logger.info(`${why}: no new webhooks; letting running jobs finish (up to ${seconds} s)`);
     void running.close(seconds * 1000).then(({ unfinished }) => {
+      removeRunFile(configDir);
       if (unfinished.length) logger.warn(`${unfinished.length} job(s) unfinished at shutdown; they stay pending for the next start: ${unfinished.join(', ')}`);
       else logger.info('all running jobs finished; bye');
       process.exit(0);
     });
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', () => stop('SIGTERM received'));
+  process.once('SIGINT', () => stop('SIGINT received'));
+  if (startedByPackageRunner()) {
+    watchParent((parent) => stop(`the process that started the gateway (pid ${parent}: npx, npm or a script runner) ended`));
+  }
   // SIGHUP would end the process (node's default); config.yaml is not reloaded, so say whether a restart is needed.
   process.on('SIGHUP', () => {
     if (running.configWatcher) running.configWatcher.check('SIGHUP received');
     else logger.info('SIGHUP received: the gateway runs without a config.yaml; nothing to apply');
   });
   return running;
+}
+
+/** Where a client on this machine reaches a gateway bound to `host` (loopback for the any-address binds). */
+function localUrl(host: string, port: number): string {
+  const local = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
 }

@@ -1,11 +1,12 @@
 // `hookwise deliveries list`: accepted events and where each one stands (pending, running, done, dead).
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Job, JobStatus } from '@hookwise/core';
-import { configDirFlag, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag } from '../../config-dir';
 import { isoTime, withDeliveryStore } from '../../delivery-store';
 import { renderTable } from '../../text-table';
 
-export default class DeliveriesList extends Command {
+export default class DeliveriesList extends HookwiseCommand {
   static override description = 'List accepted events and their state, newest first.';
   static override examples = ['<%= config.bin %> deliveries list', '<%= config.bin %> deliveries list --status dead --route ci --json'];
   static override enableJsonFlag = true;
@@ -22,14 +23,15 @@ export default class DeliveriesList extends Command {
     try {
       jobs = await withDeliveryStore(flags['config-dir'], (store) => store.jobs.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit }));
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     if (!jobs.length) {
       this.log('No deliveries match.');
       return jobs;
     }
     const rows = jobs.map((j) => [j.deliveryId, j.route, j.event || '-', j.status, j.step, String(j.attempts), isoTime(j.receivedAt), j.errors.at(-1)?.message ?? '']);
-    this.log(renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'RECEIVED', 'LAST ERROR'], rows));
+    // Whole ids: a replay's id is its original's plus '-replay-<ms>', and the id is what the next command takes.
+    this.log(renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'RECEIVED', 'LAST ERROR'], rows, { whole: [0] }));
     return jobs;
   }
 }

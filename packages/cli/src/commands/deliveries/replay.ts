@@ -1,14 +1,15 @@
 // `hookwise deliveries replay <delivery-id>`: runs an accepted event again, as a new job with its own delivery id.
-import { Args, Command } from '@oclif/core';
+import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
-import { configDirFlag, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag } from '../../config-dir';
 import { findDelivery, withDeliveryStore } from '../../delivery-store';
 
-export default class DeliveriesReplay extends Command {
+export default class DeliveriesReplay extends HookwiseCommand {
   static override description = 'Run an accepted event again (agent and delivery) as a new job; the original stays as it is.';
   static override examples = ['<%= config.bin %> deliveries replay 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
   static override enableJsonFlag = true;
-  static override args = { id: Args.string({ description: 'Delivery id (or job id) to replay.', required: true }) };
+  static override args = { id: Args.string({ description: 'Delivery id or job id to replay, or a unique prefix of one (4 or more characters).', required: true }) };
   static override flags = { 'config-dir': configDirFlag };
 
   async run(): Promise<{ replayed: string; job: Job }> {
@@ -23,7 +24,7 @@ export default class DeliveriesReplay extends Command {
         return [found, copy] as const;
       });
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     this.log(`Replaying ${original.deliveryId} on route '${original.route}' as ${job.deliveryId}; a running gateway picks it up within seconds.`);
     return { replayed: original.deliveryId, job };

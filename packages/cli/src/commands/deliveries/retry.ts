@@ -1,9 +1,10 @@
 // `hookwise deliveries retry --dead`: puts dead letters back in the queue (a saved answer is delivered, not re-made).
-import { Command, Flags } from '@oclif/core';
-import { configDirFlag, userMessage } from '../../config-dir';
+import { Flags } from '@oclif/core';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag } from '../../config-dir';
 import { withDeliveryStore } from '../../delivery-store';
 
-export default class DeliveriesRetry extends Command {
+export default class DeliveriesRetry extends HookwiseCommand {
   static override description = 'Retry dead letters: each goes back to the queue at the step where it failed, with fresh attempts.';
   static override examples = ['<%= config.bin %> deliveries retry --dead', '<%= config.bin %> deliveries retry --dead --route ci'];
   static override enableJsonFlag = true;
@@ -25,7 +26,7 @@ export default class DeliveriesRetry extends Command {
         return done;
       });
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     this.log(retried.length ? `Put ${retried.length} dead letter(s) back in the queue: ${retried.join(', ')}` : 'No dead letters to retry.');
     return { retried };

@@ -1,14 +1,15 @@
 // `hookwise deliveries show <delivery-id>`: one job in full: prompt, answer, attempts, errors, timings.
-import { Args, Command } from '@oclif/core';
+import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
-import { configDirFlag, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag } from '../../config-dir';
 import { findDelivery, isoTime, withDeliveryStore } from '../../delivery-store';
 
-export default class DeliveriesShow extends Command {
+export default class DeliveriesShow extends HookwiseCommand {
   static override description = 'Show one delivery: its state, prompt, answer, attempts, errors and timings.';
   static override examples = ['<%= config.bin %> deliveries show 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
   static override enableJsonFlag = true;
-  static override args = { id: Args.string({ description: 'Delivery id (or job id).', required: true }) };
+  static override args = { id: Args.string({ description: 'Delivery id or job id, or a unique prefix of one (4 or more characters).', required: true }) };
   static override flags = { 'config-dir': configDirFlag };
 
   async run(): Promise<Job> {
@@ -17,7 +18,7 @@ export default class DeliveriesShow extends Command {
     try {
       job = await withDeliveryStore(flags['config-dir'], (store) => findDelivery(store, args.id));
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     this.log(`Delivery ${job.deliveryId} (job ${job.id})`);
     this.log(`  route: ${job.route}   event: ${job.event || '-'}   status: ${job.status}   step: ${job.step}   attempts: ${job.attempts}`);

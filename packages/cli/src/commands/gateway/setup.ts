@@ -1,11 +1,12 @@
 // `hookwise gateway setup`: enables the webhook adapter and sets the port and the global HMAC secret.
 import { createInterface } from 'node:readline/promises';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { DEFAULT_PORT, readDotenv } from '@hookwise/gateway';
+import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { applySetup, generateSecret, readExistingSettings } from '../../setup-config';
 
-export default class GatewaySetup extends Command {
+export default class GatewaySetup extends HookwiseCommand {
   static override description =
     'Enable the webhook adapter and set its port and global HMAC secret (interactive; --yes for scripts). Keeps the rest of config.yaml and its comments.';
   static override examples = ['<%= config.bin %> gateway setup', '<%= config.bin %> gateway setup --yes --port 9000', '<%= config.bin %> gateway setup --yes --secret "$MY_SECRET"'];

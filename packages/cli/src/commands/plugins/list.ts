@@ -1,12 +1,13 @@
 // `hookwise plugins list`: the plugins a gateway with this config would load, from their package manifests only.
-import { Command } from '@oclif/core';
+
 import { dirname } from 'node:path';
 import { FIRST_PARTY_PLUGINS, loadConfig } from '@hookwise/gateway';
-import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
 import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
 import { renderTable } from '../../text-table';
 
-export default class PluginsList extends Command {
+export default class PluginsList extends HookwiseCommand {
   static override description =
     'List the plugins the gateway loads (first-party, the plugins: list of config.yaml, and a store package named by store.backend) and what each contributes, read from the "hookwise" field of its package.json without running plugin code.';
   static override examples = ['<%= config.bin %> plugins list', '<%= config.bin %> plugins list --json'];
@@ -26,7 +27,7 @@ export default class PluginsList extends Command {
         gatewayDir: dirname(require.resolve('@hookwise/gateway')),
       });
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     this.log(
       renderTable(

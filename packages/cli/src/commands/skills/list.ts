@@ -1,8 +1,9 @@
 // `hookwise skills list`: the skills a route can name, from <config_dir>/skills, skills.dirs and the built-ins.
-import { Command } from '@oclif/core';
+
 import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig, skillDirs } from '@hookwise/gateway';
 import { dirname, resolve } from 'node:path';
-import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
 import { renderTable } from '../../text-table';
 
 export interface ListedSkill {
@@ -12,7 +13,7 @@ export interface ListedSkill {
   dir?: string;
 }
 
-export default class SkillsList extends Command {
+export default class SkillsList extends HookwiseCommand {
   static override description =
     'List the skills routes can load: <config_dir>/skills/<name>/SKILL.md, the skills.dirs of config.yaml, and the built-in skills (a user skill of the same name wins).';
   static override examples = ['<%= config.bin %> skills list', '<%= config.bin %> skills list --json'];
@@ -34,7 +35,7 @@ export default class SkillsList extends Command {
         dir: skill.dir,
       }));
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     for (const problem of problems) this.warn(problem);
     this.log(renderTable(['NAME', 'SOURCE', 'DESCRIPTION'], listed.map((s) => [s.name, s.builtin ? 'built-in' : (s.dir ?? ''), s.description])));

@@ -1,7 +1,8 @@
 // `hookwise webhook list`: the dynamic subscriptions, whether each one is active, and their URLs (never secrets).
-import { Command } from '@oclif/core';
+
 import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/gateway';
-import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
 import { renderTable } from '../../text-table';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
 
@@ -21,7 +22,7 @@ export interface ListedSubscription {
   problems: string[];
 }
 
-export default class WebhookList extends Command {
+export default class WebhookList extends HookwiseCommand {
   static override description = 'List the dynamic webhook subscriptions (secrets are not shown).';
   static override examples = ['<%= config.bin %> webhook list', '<%= config.bin %> webhook list --json'];
   static override enableJsonFlag = true;
@@ -59,7 +60,7 @@ export default class WebhookList extends Command {
           };
         });
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     if (!listed.length) {
       this.log('No subscriptions yet. Create one with: hookwise webhook subscribe <name> --events <types> --description <text>');

@@ -1,10 +1,11 @@
 // `hookwise webhook remove <name>`: deletes a dynamic subscription; the running gateway answers 404 for it next.
-import { Args, Command } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { HookwiseError } from '@hookwise/core';
 import { loadConfig, staticRoutes, updateSubscriptions } from '@hookwise/gateway';
-import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
 
-export default class WebhookRemove extends Command {
+export default class WebhookRemove extends HookwiseCommand {
   static override description = 'Delete a dynamic webhook subscription (static routes live in config.yaml and are not touched).';
   static override examples = ['<%= config.bin %> webhook remove ci'];
   static override enableJsonFlag = true;
@@ -31,7 +32,7 @@ export default class WebhookRemove extends Command {
         throw new HookwiseError('HW_E_SUBSCRIPTIONS', `no subscription named '${name}': see \`hookwise webhook list\` for the names`);
       });
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     this.log(`Subscription '${name}' removed; the gateway answers 404 for /webhooks/${name} from the next request on.`);
     return { name, removed: true };

@@ -1,8 +1,9 @@
 // `hookwise webhook subscribe <name>`: creates or updates a dynamic subscription and prints its URL and secret.
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { HookwiseConfigError } from '@hookwise/core';
 import { invalidRouteNameMessage, isValidRouteName, routeDefaults, toRoute, updateSubscriptions } from '@hookwise/gateway';
-import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
 import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
@@ -17,7 +18,7 @@ export interface SubscribeResult {
   skills: string[];
 }
 
-export default class WebhookSubscribe extends Command {
+export default class WebhookSubscribe extends HookwiseCommand {
   static override description =
     'Create a dynamic webhook subscription, or update the one of that name (its secret is kept unless --secret is given). ' +
     'Prints the webhook URL and the HMAC secret the sender signs with. The running gateway picks it up on the next request.';
@@ -84,7 +85,7 @@ export default class WebhookSubscribe extends Command {
         await offline.close();
       }
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
     this.report(result, flags.secret !== undefined || flags['rotate-secret'] === true, adapterEnabled);
     return result;
@@ -94,15 +95,22 @@ export default class WebhookSubscribe extends Command {
     const showSecret = result.created || secretGiven;
     this.log(`Subscription '${result.name}' ${result.created ? 'created' : 'updated'}.`);
     this.log(`  URL:      ${result.url}`);
-    this.log(`  Secret:   ${showSecret ? result.secret : '(unchanged)'}`);
+    this.log(`  Secret:   ${showSecret ? result.secret : "(unchanged: the route's own secret)"}`);
     this.log(`  Events:   ${result.events.length ? result.events.join(', ') : 'all'}`);
     this.log(`  Deliver:  ${result.deliver}`);
     if (result.skills.length) this.log(`  Skills:   ${result.skills.join(', ')}`);
+    this.log('');
+    // The global secret of `gateway setup` does not verify this route: say so, or a sender signing with it gets 401.
+    this.log(
+      `This route has its own secret${showSecret ? ' (above)' : ''}: senders of /webhooks/${result.name} must sign with it, not with the global ` +
+        'WEBHOOK_SECRET of `hookwise gateway setup`.',
+    );
     if (showSecret) {
-      this.log('');
       this.log('Give the sender this URL and secret (GitHub: Settings > Webhooks, content type application/json; GitLab:');
       this.log('the secret token). Generic senders sign each body with HMAC-SHA256 (X-Webhook-Signature: <hex>). Keep the');
       this.log('secret private. Other senders (Stripe, Slack, ...): --source, see docs/sources.md.');
+    } else {
+      this.log(`A new one: hookwise webhook subscribe ${result.name} --rotate-secret (the old one keeps working until you run it again).`);
     }
     this.log(`Try it: hookwise webhook test ${result.name}`);
     if (!adapterEnabled) this.warn('the webhook adapter is not enabled yet: run `hookwise gateway setup` or set WEBHOOK_ENABLED=true');

@@ -1,7 +1,8 @@
 // `hookwise webhook test <name>`: sends a signed test event to the running gateway and prints its answer.
-import { Args, Command, Flags } from '@oclif/core';
-import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig } from '@hookwise/gateway';
-import { configDirFlag, configDirFrom, userMessage } from '../../config-dir';
+import { Args, Flags } from '@oclif/core';
+import { loadConfig, readRunFile, readSubscriptions, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig } from '@hookwise/gateway';
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
 import { buildTestEvent, parsePayloadFlag } from '../../test-event';
 import { localBaseUrl, webhookUrl } from '../../webhook-url';
 
@@ -25,7 +26,7 @@ function hint(name: string, status: number, body: unknown): string | undefined {
   return undefined;
 }
 
-export default class WebhookTest extends Command {
+export default class WebhookTest extends HookwiseCommand {
   static override description =
     'Send a signed test event to a route of the running gateway (a subscription or a static route) and print the status and body of the answer.';
   static override examples = [
@@ -38,7 +39,9 @@ export default class WebhookTest extends Command {
     'config-dir': configDirFlag,
     payload: Flags.string({ description: 'JSON object to send (default: a small test payload with event_type).' }),
     event: Flags.string({ description: 'Event type to send (default: the payload\'s event_type if the route accepts it, else the route\'s first event, else "test").' }),
-    url: Flags.string({ description: 'Base URL of the gateway (default: from config.yaml, e.g. http://127.0.0.1:8644).' }),
+    url: Flags.string({
+      description: "Base URL of the gateway (default: the running gateway's address from gateway.run.json in the config dir, else config.yaml's host and port).",
+    }),
   };
 
   async run(): Promise<TestResult> {
@@ -51,10 +54,11 @@ export default class WebhookTest extends Command {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
       const globalSecret = config.platforms.webhook.extra.secret;
       route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, globalSecret);
-      url = webhookUrl(flags.url ?? localBaseUrl(config), name);
+      // The running gateway's own address first: it may have been started with --port or WEBHOOK_PORT.
+      url = webhookUrl(flags.url ?? readRunFile(configDir)?.url ?? localBaseUrl(config), name);
       event = buildTestEvent(route, flags.payload === undefined ? undefined : parsePayloadFlag(flags.payload), flags.event);
     } catch (err) {
-      this.error(userMessage(err), { exit: 1 });
+      this.fail(err);
     }
 
     let response: Response;

@@ -1,0 +1,44 @@
+// `hookwise doctor`: every check a gateway's start would make and more (config, secrets, routes, plugins, store,
+// agent, gh, platforms' credentials, the running gateway), as a table or --json; exit 1 when one fails.
+import { HookwiseCommand } from '../hookwise-command';
+import { configDirFlag, configDirFrom } from '../config-dir';
+import { runDoctor } from '../doctor-checks';
+import { renderTable } from '../text-table';
+import type { CheckResult } from '../tool-checks';
+
+export interface DoctorReport {
+  ok: boolean;
+  config_dir: string;
+  checks: CheckResult[];
+}
+
+export default class Doctor extends HookwiseCommand {
+  static override description =
+    "Check everything a gateway needs: config, secrets and .env, routes, plugins, store, agent runner and its command, gh, each enabled platform's credentials, and whether a gateway runs on this config dir. Prints a table (or --json); exits 1 when a check fails.";
+  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --json'];
+  static override enableJsonFlag = true;
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<DoctorReport> {
+    const { flags } = await this.parse(Doctor);
+    const configDir = configDirFrom(flags['config-dir']);
+    let checks: CheckResult[];
+    try {
+      checks = await runDoctor(configDir);
+    } catch (err) {
+      this.fail(err);
+    }
+    const report: DoctorReport = { ok: !checks.some((c) => c.status === 'fail'), config_dir: configDir, checks };
+    const rows = checks.map((c) => [c.status.toUpperCase(), c.check, c.fix ? `${c.detail}. Fix: ${c.fix}` : c.detail]);
+    this.log(`Config dir: ${configDir}`);
+    this.log(renderTable(['STATUS', 'CHECK', 'DETAIL'], rows, { whole: [1, 2] }));
+    const failed = checks.filter((c) => c.status === 'fail').length;
+    const warned = checks.filter((c) => c.status === 'warn').length;
+    this.log(`\n${failed ? `${failed} problem(s) stop the gateway` : 'Nothing stops the gateway'}${warned ? `; ${warned} warning(s)` : ''}.`);
+    if (!report.ok) {
+      if (this.jsonEnabled()) this.logJson(report);
+      this.exit(1);
+    }
+    return report;
+  }
+}
