@@ -87,9 +87,9 @@ export function classifyHttpStatus(res: HttpResponse, detail: string = errorDeta
 }
 
 export interface FailureContext {
-  /** e.g. "platform_01 (Telegram)". */
+  /** e.g. "telegram (Telegram)". */
   label: string;
-  /** What to do about rejected credentials, e.g. "check platforms.platform_01.token". */
+  /** What to do about rejected credentials, e.g. "check platforms.telegram.token". */
   credentialsHint: string;
   /** e.g. "POST https://api.telegram.org/bot[REDACTED]/sendMessage". */
   where: string;
