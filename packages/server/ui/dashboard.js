@@ -44,10 +44,16 @@
     });
   }
 
-  /** Subscribes to the gateway's change stream; EventSource reconnects by itself after a restart. */
+  /**
+   * Subscribes to the gateway's change stream; EventSource reconnects by itself after a restart. Changes made
+   * between the page's rendering and the stream's (re)opening are not sent, so each opening counts as one.
+   */
   function connect(onChange) {
     var source = new EventSource('/api/stream');
-    source.addEventListener('open', function () { live('live'); });
+    source.addEventListener('open', function () {
+      live('live');
+      onChange({ events: {}, jobs: null });
+    });
     source.addEventListener('error', function () { live('reconnecting'); });
     source.addEventListener('changes', function (e) {
       var message;
@@ -120,10 +126,21 @@
     // A job still on its way: the page follows it until it is done.
     if (heading.getAttribute('data-status') !== 'done') {
       var reloading = false;
+      var reload = function () {
+        if (reloading) return;
+        reloading = true;
+        window.setTimeout(function () { location.reload(); }, 200);
+      };
       connect(function (message) {
-        if (!reloading && message.jobs && message.jobs.indexOf(jobId) !== -1) {
-          reloading = true;
-          window.setTimeout(function () { location.reload(); }, 200);
+        if (message.jobs === null) {
+          // The stream (re)opened: reload only if the job changed since the page was rendered.
+          fetch('/api/deliveries/' + encodeURIComponent(jobId), { credentials: 'same-origin' })
+            .then(function (res) { return res.ok ? res.json() : null; })
+            .then(function (body) {
+              if (body && String(body.delivery.updatedAt) !== heading.getAttribute('data-updated')) reload();
+            }, function () {});
+        } else if (message.jobs.indexOf(jobId) !== -1) {
+          reload();
         }
       });
     }

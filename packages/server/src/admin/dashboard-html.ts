@@ -98,7 +98,9 @@ function barChart(title: string, series: Series[], unit = ''): string {
   const height = 64;
   const count = series[0]?.values.length ?? 0;
   const totals = Array.from({ length: count }, (_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
-  const max = Math.max(1, ...totals);
+  const peak = Math.max(0, ...totals);
+  // An empty chart still needs a scale; its caption says 0.
+  const max = peak > 0 ? peak : 1;
   const bar = count ? width / count : width;
   const rects: string[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -112,9 +114,8 @@ function barChart(title: string, series: Series[], unit = ''): string {
     }
   }
   const legend = series.map((s) => `<span class="key ${s.className}"></span>${esc(s.name)}`).join(' ');
-  const peak = Math.round(max * 100) / 100;
   return `<figure class="chart">
-<figcaption>${esc(title)} <small>(peak ${esc(peak)}${esc(unit)})</small></figcaption>
+<figcaption>${esc(title)} <small>(peak ${esc(Math.round(peak * 100) / 100)}${esc(unit)})</small></figcaption>
 <svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(title)}">
 <line class="axis" x1="0" y1="${height - 0.5}" x2="${width}" y2="${height - 0.5}"></line>
 ${rects.join('\n')}
@@ -137,7 +138,7 @@ export function statsPanel(queue: QueueDepth, minutes: MinuteCounts[] | undefine
       { name: 'delivered', className: 'ok', values: minutes.map((m) => m.delivered) },
       { name: 'failed attempts', className: 'bad', values: minutes.map((m) => m.failed) },
     ]),
-    barChart('Agent run time, average per minute', [{ name: 'average run', className: 'agent', values: minutes.map((m) => (m.agentRuns ? m.agentMsTotal / m.agentRuns / 1000 : 0)) }], ' s'),
+    barChart('Agent run time, average per minute', [{ name: 'average run', className: 'agent', values: minutes.map((m) => (m.agentRuns ? m.agentMsTotal / m.agentRuns : 0)) }], ' ms'),
   ];
   return `${counts}<div class="charts">${charts.join('\n')}</div>`;
 }
@@ -223,7 +224,7 @@ export function detailPage(job: Job, activity: JobActivity | undefined): string 
     : '<p class="muted" id="headers">Headers are kept in memory for events this gateway received since it started; this one came earlier or through another gateway.</p>';
   const field = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
   return `<p><a href="/ui">← events</a></p>
-<h1 id="delivery" data-job-id="${esc(job.id)}" data-delivery-id="${esc(job.deliveryId)}" data-status="${esc(job.status)}">${esc(job.deliveryId)} ${badge(job.status)}</h1>
+<h1 id="delivery" data-job-id="${esc(job.id)}" data-delivery-id="${esc(job.deliveryId)}" data-status="${esc(job.status)}" data-updated="${esc(job.updatedAt)}">${esc(job.deliveryId)} ${badge(job.status)}</h1>
 <p class="actions">
 <button type="button" id="replay" data-id="${esc(job.id)}">Replay</button>
 ${job.status === 'dead' ? `<button type="button" id="retry" data-id="${esc(job.id)}">Retry</button>` : ''}

@@ -1,0 +1,86 @@
+// Headless Debian Chromium for the dashboard tests, driven by playwright-core. Nothing is skipped: a missing
+// browser is installed with apt-get when the tests run as root (as CI does), and otherwise the tests fail saying how.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * The flags this machine needs: no sandbox (root), no GPU, and no background connections, which a closed network
+ * refuses many at a time (docs/operations.md, machines/node.md).
+ */
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Installs Debian's chromium when it is missing and we may (root, apt-get present); throws with what to do otherwise. */
+export function ensureChromium(): void {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: ['ignore', 'ignore', 'ignore'] }).status === 0;
+  if (!isRoot || !hasApt) {
+    throw new Error(`the dashboard tests need Debian's chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` as root (.ci/run does), then run the tests again`);
+  }
+  process.stderr.write(`installing chromium (apt-get) for the dashboard tests: ${CHROMIUM} is missing\n`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+    const run = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
+    if (run.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}): chromium could not be installed for the dashboard tests`);
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
+}
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A fresh browser with a new, empty profile (its own --user-data-dir, removed on close). */
+export async function launchChromium(): Promise<Browser> {
+  ensureChromium();
+  const profile = mkdtempSync(join(tmpdir(), 'hookwise-chromium-'));
+  // Playwright passes the profile as --user-data-dir itself (it refuses the flag in args).
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where screenshots go: HOOKWISE_UI_SCREENSHOTS, or a new temp dir. */
+export const screenshotDir = (() => {
+  let dir: string | undefined;
+  return () => {
+    dir ??= process.env.HOOKWISE_UI_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'hookwise-ui-screenshots-'));
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+})();
+
+/**
+ * Runs a step of a UI test; when it fails, the page's screenshot is saved and its path printed and added to the
+ * error. With HOOKWISE_UI_SCREENSHOTS set, a screenshot is kept after every step (to look at the pages).
+ */
+export async function step<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  const file = (suffix: string) => join(screenshotDir(), `${name.replace(/[^a-z0-9-]+/gi, '-')}${suffix}.png`);
+  try {
+    const result = await run();
+    if (process.env.HOOKWISE_UI_SCREENSHOTS) await page.screenshot({ path: file(''), fullPage: true });
+    return result;
+  } catch (err) {
+    const path = file('-FAILED');
+    const saved = await page.screenshot({ path, fullPage: true }).then(
+      () => true,
+      () => false,
+    );
+    if (saved) {
+      process.stderr.write(`dashboard test step '${name}' failed; screenshot: ${path}\n`);
+      if (err instanceof Error) err.message = `${err.message}\n(screenshot of the page: ${path})`;
+    }
+    throw err;
+  }
+}
