@@ -20,6 +20,7 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-source-discord',
   '@hookwise/plugin-source-sendgrid',
   '@hookwise/plugin-agent-command',
+  '@hookwise/plugin-agent-anthropic',
   '@hookwise/plugin-agent-openai',
   '@hookwise/plugin-deliverer-platform-11',
   '@hookwise/plugin-deliverer-codehost-a-comment',
