@@ -97,8 +97,13 @@ export interface AgentTask {
 
 export interface AgentResult {
   text: string;
-  /** Tokens the run used, when the runner knows them: counted by the gateway's metrics (`hookwise_agent_tokens_total`). */
-  usage?: { inputTokens?: number; outputTokens?: number };
+  /**
+   * Tokens the run used, summed over all its model requests, when the runner knows them: counted by the gateway's
+   * metrics (`hookwise_agent_tokens_total`). `inputTokens` counts every input token, cached ones included (as
+   * OpenAI's prompt_tokens do; a runner adds Anthropic's cache tokens in); the cache fields say how many of them
+   * were read from or written to the provider's prompt cache.
+   */
+  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number };
 }
 
 export interface AgentRunner {
