@@ -48,7 +48,7 @@ describe('examples/monitoring-alerts', () => {
     const alert = JSON.parse(body.toString('utf8')) as { alerts: unknown[] };
     const res = await gateway.post('alerts', body, { 'X-Webhook-Signature': signGeneric(SECRET, body), 'X-Request-ID': 'alert-1' });
     expect([res.status, res.body.status]).toEqual([202, 'accepted']);
-    await gateway.waitForLog("delivered alert-1 on route 'alerts' via platform_08");
+    await gateway.waitForLog("delivered alert-1 on route 'alerts' via mattermost");
 
     // start() checked the token, then one post.
     expect(mattermost.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v4/users/me', 'POST /api/v4/posts']);

@@ -46,7 +46,7 @@ process.stdin.on('end', () => {
   writeFileSync(agent, "process.stdin.pipe(process.stdout);\n");
 
   const doc = parseDocument(readFileSync(join(configDir, 'config.yaml'), 'utf8'));
-  doc.setIn(['platforms', 'codehost_a_comment', 'cli_path'], gh);
+  doc.setIn(['platforms', 'github_comment', 'cli_path'], gh);
   doc.setIn(['agent', 'command'], [process.execPath, agent]);
   return { configDir, config: doc.toString(), calls };
 }
@@ -61,14 +61,14 @@ describe('examples/pr-review', () => {
     gateway = await startTestGateway({ configDir, config, env: testEnv(), pollMs: 20 });
     const body = codehostAFixture('pull_request.opened');
     const res = await gateway.post('pr-review', body, {
-      'X-CodeHostA-Event': 'pull_request',
-      'X-CodeHostA-Delivery': 'pr-review-example-1',
-      'X-CodeHostA-Signature-256': signCodehostA(SECRET, body),
+      'X-GitHub-Event': 'pull_request',
+      'X-GitHub-Delivery': 'pr-review-example-1',
+      'X-Hub-Signature-256': signCodehostA(SECRET, body),
     });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'accepted', route: 'pr-review', event: 'pull_request', delivery_id: 'pr-review-example-1' });
 
-    await gateway.waitForLog("delivered pr-review-example-1 on route 'pr-review' via codehost_a_comment");
+    await gateway.waitForLog("delivered pr-review-example-1 on route 'pr-review' via github_comment");
     expect(existsSync(calls)).toBe(true);
     const call = JSON.parse(readFileSync(calls, 'utf8')) as { argv: string[]; stdin: string };
     expect(call.argv).toEqual(['pr', 'comment', '2', '--repo', 'Codertocat/Hello-World', '--body-file', '-']);
@@ -88,9 +88,9 @@ describe('examples/pr-review', () => {
     const { configDir, config } = prepareConfigDir();
     gateway = await startTestGateway({ configDir, config, env: testEnv() });
     const push = Buffer.from(JSON.stringify({ ref: 'refs/heads/main' }));
-    const ignored = await gateway.post('pr-review', push, { 'X-CodeHostA-Event': 'push', 'X-CodeHostA-Signature-256': signCodehostA(SECRET, push) });
+    const ignored = await gateway.post('pr-review', push, { 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': signCodehostA(SECRET, push) });
     expect([ignored.status, ignored.body]).toEqual([200, { status: 'ignored', event: 'push' }]);
-    const unsigned = await gateway.post('pr-review', codehostAFixture('pull_request.opened'), { 'X-CodeHostA-Event': 'pull_request' });
+    const unsigned = await gateway.post('pr-review', codehostAFixture('pull_request.opened'), { 'X-GitHub-Event': 'pull_request' });
     expect([unsigned.status, unsigned.body]).toEqual([401, { error: 'Missing signature' }]);
   });
 });
