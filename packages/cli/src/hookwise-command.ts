@@ -1,7 +1,7 @@
 // The base of every hookwise command: errors a user can fix end the command with their message (and their code
 // under --json, where the answer is `{"error": {"message", "code"}}` instead of oclif's internals), and a mistyped
 // flag gets a suggestion ("--event" -> "did you mean --events?").
-import { Command } from '@oclif/core';
+import { Command, Errors } from '@oclif/core';
 import { HookwiseConfigError, isHookwiseError } from '@hookwise/core';
 import { userMessage } from './config-dir';
 import { closestMatch } from './did-you-mean';
@@ -34,15 +34,16 @@ export abstract class HookwiseCommand extends Command {
   /** Ends the command with exit 1 and a message a user can act on; a Hookwise error keeps its code for --json. */
   protected fail(err: unknown): never {
     const code = isHookwiseError(err) || err instanceof HookwiseConfigError ? (err as { code: string }).code : undefined;
-    const failure = this.error(userMessage(err), { exit: 1, code }) as never;
-    return failure;
+    const failure: OclifError = new Errors.CLIError(userMessage(err), { exit: 1, code });
+    if (err instanceof HookwiseConfigError) failure.problems = err.problems;
+    throw failure;
   }
 
   protected override toErrorJson(err: unknown): JsonError {
     const e = err as OclifError;
     const json: JsonError = { error: { message: e instanceof Error ? e.message : String(err) } };
     if (typeof e.code === 'string' && e.code.startsWith('HW_E_')) json.error.code = e.code;
-    if (err instanceof HookwiseConfigError) json.error.problems = err.problems;
+    if (Array.isArray(e.problems)) json.error.problems = e.problems;
     return json;
   }
 

@@ -133,11 +133,11 @@ export async function checkCodeHostClient(options: { config: HookwiseConfig; rou
   const auth = await probe(located, ['auth', 'status'], env, options.configDir);
   results.push(
     auth.ok
-      ? { check: `${program} auth status`, status: 'ok', detail: 'logged in' }
+      ? { check, status: 'ok', detail: 'logged in (gh auth status)' }
       : {
-          check: `${program} auth status`,
+          check,
           status: 'warn',
-          detail: `not logged in (${auth.text})`,
+          detail: `not logged in: \`${program} auth status\` ${auth.text}`,
           fix: `run \`${program} auth login\` as the gateway's user, or set GH_TOKEN in ${join(options.configDir, '.env')}`,
         },
   );

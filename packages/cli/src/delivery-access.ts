@@ -1,0 +1,124 @@
+// Where the `deliveries` commands read and act: the running gateway's admin API when it serves one (admin.enabled,
+// found through gateway.run.json), so that a memory store is visible and a replay or retry starts at once; the
+// store itself otherwise (the gateway stopped, or the API is off).
+import { HookwiseError, errorMessage, type Job, type JobFilter, type Store } from '@hookwise/core';
+import { adminApiEnabled, loadConfig, readRunFile, replayJob, retryDeadLetters } from '@hookwise/gateway';
+import { configDirFrom } from './config-dir';
+import { findDelivery, withDeliveryStore } from './delivery-store';
+
+export interface Deliveries {
+  /** Where they come from: the admin API's address, or 'store'. */
+  readonly via: string;
+  list(filter: JobFilter): Promise<Job[]>;
+  /** By delivery id or job id, whole or a unique prefix of 4 or more characters. */
+  find(id: string): Promise<Job>;
+  /** Runs an event again as a new job (a delivery id of its own); returns the new job. */
+  replay(original: Job): Promise<Job>;
+  /** Puts the dead letters (of a route, or all) back in the queue; returns their delivery ids. */
+  retryDead(route?: string): Promise<string[]>;
+}
+
+const PROBE_TIMEOUT_MS = 2000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const PREFIX_SCAN_LIMIT = 500;
+
+function storeDeliveries(store: Store): Deliveries {
+  return {
+    via: 'store',
+    list: (filter) => store.jobs.list(filter),
+    find: (id) => findDelivery(store, id),
+    replay: (original) => replayJob(store.jobs, original),
+    retryDead: (route) => retryDeadLetters(store.jobs, route),
+  };
+}
+
+class AdminApiError extends HookwiseError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super('HW_E_STORE', message);
+  }
+}
+
+/** The admin API of a running gateway, as the dashboard uses it; a bearer token when admin.token is set. */
+class ApiDeliveries implements Deliveries {
+  constructor(
+    readonly via: string,
+    private readonly token: string | undefined,
+  ) {}
+
+  async request<T>(method: 'GET' | 'POST', path: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    // Without a token (loopback mode) an action must carry the CSRF header, which no other site's page can send.
+    else if (method === 'POST') headers['x-hookwise-csrf'] = 'hookwise-cli';
+    const res = await fetch(`${this.via}${path}`, { method, headers, signal: AbortSignal.timeout(timeoutMs) });
+    const body = (await res.json().catch(() => ({}))) as T & { error?: string };
+    if (!res.ok) throw new AdminApiError(res.status, `the gateway's admin API (${this.via}) answered ${res.status}: ${body.error ?? res.statusText}`);
+    return body;
+  }
+
+  async list(filter: JobFilter): Promise<Job[]> {
+    const query = new URLSearchParams({ full: '1' });
+    if (filter.status) query.set('status', filter.status);
+    if (filter.route) query.set('route', filter.route);
+    if (filter.limit) query.set('limit', String(Math.min(filter.limit, 500)));
+    return (await this.request<{ deliveries: Job[] }>('GET', `/api/deliveries?${query}`)).deliveries;
+  }
+
+  async find(id: string): Promise<Job> {
+    try {
+      return (await this.request<{ delivery: Job }>('GET', `/api/deliveries/${encodeURIComponent(id)}`)).delivery;
+    } catch (err) {
+      if (!(err instanceof AdminApiError && err.status === 404)) throw err;
+    }
+    // As with the store: a unique prefix of a delivery id or job id names it.
+    const matches = id.length >= 4 ? (await this.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
+    if (matches.length === 1) return matches[0];
+    if (matches.length > 1) {
+      const shown = matches.slice(0, 5).map((job) => job.deliveryId);
+      throw new HookwiseError('HW_E_STORE', `'${id}' is the start of ${matches.length} delivery ids (${shown.join(', ')}${matches.length > shown.length ? ', ...' : ''}): give more of it`);
+    }
+    throw new HookwiseError('HW_E_STORE', `no delivery '${id}' in the running gateway (${this.via}): see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`);
+  }
+
+  async replay(original: Job): Promise<Job> {
+    const made = await this.request<{ delivery: { id: string } }>('POST', `/api/deliveries/${encodeURIComponent(original.id)}/replay`);
+    return (await this.request<{ delivery: Job }>('GET', `/api/deliveries/${encodeURIComponent(made.delivery.id)}`)).delivery;
+  }
+
+  async retryDead(route?: string): Promise<string[]> {
+    return (await this.request<{ retried: string[] }>('POST', `/api/dead-letters/retry${route ? `?route=${encodeURIComponent(route)}` : ''}`)).retried;
+  }
+}
+
+/**
+ * The running gateway's admin API, if this config turns it on and the gateway answers; undefined to use the store.
+ * A gateway that refuses the CLI (a token that does not match) is an error, not a reason to read around it.
+ */
+async function runningApi(configDir: string): Promise<ApiDeliveries | undefined> {
+  const { config } = loadConfig({ configDir });
+  if (!adminApiEnabled(config)) return undefined;
+  const running = readRunFile(configDir);
+  if (!running) return undefined;
+  const api = new ApiDeliveries(running.url, config.admin?.token);
+  try {
+    await api.request('GET', '/api/', PROBE_TIMEOUT_MS);
+    return api;
+  } catch (err) {
+    if (err instanceof AdminApiError && (err.status === 401 || err.status === 403)) {
+      throw new HookwiseError('HW_E_STORE', `${err.message}; the CLI sends admin.token from config.yaml (or nothing, from loopback, when it is unset)`);
+    }
+    // Not listening (stopped meanwhile), or started before admin.enabled was set: the store answers instead.
+    if (process.env.HOOKWISE_DEBUG) process.stderr.write(`admin API at ${running.url} not usable (${errorMessage(err)}); reading the store\n`);
+    return undefined;
+  }
+}
+
+/** Runs `use` against the running gateway's admin API when there is one, else against the configured store. */
+export async function withDeliveries<T>(configDirFlag: string | undefined, use: (deliveries: Deliveries) => Promise<T>): Promise<T> {
+  const api = await runningApi(configDirFrom(configDirFlag));
+  if (api) return use(api);
+  return withDeliveryStore(configDirFlag, (store) => use(storeDeliveries(store)));
+}
