@@ -34,7 +34,7 @@ function storeDeliveries(store: Store): Deliveries {
 
 class AdminApiError extends HookwiseError {
   constructor(
-    readonly status: number,
+    readonly httpStatus: number,
     message: string,
   ) {
     super('HW_E_STORE', message);
@@ -71,7 +71,7 @@ class ApiDeliveries implements Deliveries {
     try {
       return (await this.request<{ delivery: Job }>('GET', `/api/deliveries/${encodeURIComponent(id)}`)).delivery;
     } catch (err) {
-      if (!(err instanceof AdminApiError && err.status === 404)) throw err;
+      if (!(err instanceof AdminApiError && err.httpStatus === 404)) throw err;
     }
     // As with the store: a unique prefix of a delivery id or job id names it.
     const matches = id.length >= 4 ? (await this.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
@@ -107,7 +107,7 @@ async function runningApi(configDir: string): Promise<ApiDeliveries | undefined>
     await api.request('GET', '/api/', PROBE_TIMEOUT_MS);
     return api;
   } catch (err) {
-    if (err instanceof AdminApiError && (err.status === 401 || err.status === 403)) {
+    if (err instanceof AdminApiError && (err.httpStatus === 401 || err.httpStatus === 403)) {
       throw new HookwiseError('HW_E_STORE', `${err.message}; the CLI sends admin.token from config.yaml (or nothing, from loopback, when it is unset)`);
     }
     // Not listening (stopped meanwhile), or started before admin.enabled was set: the store answers instead.

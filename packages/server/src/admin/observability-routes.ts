@@ -89,7 +89,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
   api.get('/', (_req, res) => {
     res.json({
       endpoints: [
-        'GET /api/deliveries?status=&route=&event=&limit=',
+        'GET /api/deliveries?status=&route=&event=&limit=&full=1',
         'GET /api/deliveries/:id',
         'POST /api/deliveries/:id/replay',
         'POST /api/deliveries/:id/retry',
@@ -108,7 +108,9 @@ export function mountObservability(app: Express, gateway: Gateway, observability
         res.status(400).json({ error: parsed.problem });
         return;
       }
-      res.json({ deliveries: (await data.list(parsed.filters)).map(summary) });
+      const jobs = await data.list(parsed.filters);
+      // full=1: whole jobs (payload, prompt, answer), as `hookwise deliveries list --json` prints them.
+      res.json({ deliveries: req.query.full === '1' ? jobs : jobs.map(summary) });
     }),
   );
   api.get(

@@ -3,7 +3,8 @@ import { Flags } from '@oclif/core';
 import type { Job, JobStatus } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { isoTime, withDeliveryStore } from '../../delivery-store';
+import { withDeliveries } from '../../delivery-access';
+import { isoTime } from '../../delivery-store';
 import { renderTable } from '../../text-table';
 
 export default class DeliveriesList extends HookwiseCommand {
@@ -21,7 +22,7 @@ export default class DeliveriesList extends HookwiseCommand {
     const { flags } = await this.parse(DeliveriesList);
     let jobs: Job[];
     try {
-      jobs = await withDeliveryStore(flags['config-dir'], (store) => store.jobs.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit }));
+      jobs = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit }));
     } catch (err) {
       this.fail(err);
     }

@@ -3,7 +3,7 @@ import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { findDelivery, withDeliveryStore } from '../../delivery-store';
+import { withDeliveries } from '../../delivery-access';
 
 export default class DeliveriesReplay extends HookwiseCommand {
   static override description = 'Run an accepted event again (agent and delivery) as a new job; the original stays as it is.';
@@ -17,11 +17,10 @@ export default class DeliveriesReplay extends HookwiseCommand {
     let original: Job;
     let job: Job;
     try {
-      [original, job] = await withDeliveryStore(flags['config-dir'], async (store) => {
-        const found = await findDelivery(store, args.id);
-        // A new delivery id: destinations that drop repeated ids must not swallow a replay someone asked for.
-        const copy = await store.jobs.enqueue({ route: found.route, event: found.event, payload: found.payload, deliveryId: `${found.deliveryId}-replay-${Date.now()}`, receivedAt: Date.now() });
-        return [found, copy] as const;
+      [original, job] = await withDeliveries(flags['config-dir'], async (deliveries) => {
+        const found = await deliveries.find(args.id);
+        // A new delivery id (replayJob): destinations that drop repeated ids must not swallow a replay someone asked for.
+        return [found, await deliveries.replay(found)] as const;
       });
     } catch (err) {
       this.fail(err);

@@ -2,7 +2,7 @@
 import { Flags } from '@oclif/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { withDeliveryStore } from '../../delivery-store';
+import { withDeliveries } from '../../delivery-access';
 
 export default class DeliveriesRetry extends HookwiseCommand {
   static override description = 'Retry dead letters: each goes back to the queue at the step where it failed, with fresh attempts.';
@@ -18,13 +18,7 @@ export default class DeliveriesRetry extends HookwiseCommand {
     const { flags } = await this.parse(DeliveriesRetry);
     let retried: string[];
     try {
-      retried = await withDeliveryStore(flags['config-dir'], async (store) => {
-        const done: string[] = [];
-        for (const job of await store.jobs.list({ status: 'dead', route: flags.route })) {
-          if (await store.jobs.retryDead(job.id)) done.push(job.deliveryId);
-        }
-        return done;
-      });
+      retried = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.retryDead(flags.route));
     } catch (err) {
       this.fail(err);
     }

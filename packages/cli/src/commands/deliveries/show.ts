@@ -3,7 +3,8 @@ import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { findDelivery, isoTime, withDeliveryStore } from '../../delivery-store';
+import { withDeliveries } from '../../delivery-access';
+import { isoTime } from '../../delivery-store';
 
 export default class DeliveriesShow extends HookwiseCommand {
   static override description = 'Show one delivery: its state, prompt, answer, attempts, errors and timings.';
@@ -16,7 +17,7 @@ export default class DeliveriesShow extends HookwiseCommand {
     const { args, flags } = await this.parse(DeliveriesShow);
     let job: Job;
     try {
-      job = await withDeliveryStore(flags['config-dir'], (store) => findDelivery(store, args.id));
+      job = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.find(args.id));
     } catch (err) {
       this.fail(err);
     }
