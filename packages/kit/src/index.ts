@@ -20,3 +20,7 @@ export * from './sleep';
 export * from './pacing';
 export * from './progress';
 export * from './public-key';
+export * from './agent-usage';
+export * from './agent-tools';
+export * from './mcp-client';
+export * from './model-request';
