@@ -3,7 +3,7 @@
 // adnanh/webhook when installed) on 127.0.0.1 only, prints markdown and writes docs/performance.md.
 // Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
 //   --quick            short runs (harness check, numbers not meaningful)
-//   --only a,b         phases: throughput, latency, memory, subscriptions, cli
+//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
@@ -13,6 +13,7 @@
 //                      memory-express, echo, adnanh
 //   --sizes a,b        throughput body sizes in KB (default 1,100)
 //   --cli-runs N       runs per command in the CLI start-up phase (default 10; quick 3)
+//   --observer-rounds N  alternating rounds of the lifecycle-observer variants (default 5; quick 1)
 //   --no-write         print only; leave docs/performance.md alone
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
@@ -20,7 +21,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT, webhookBinary } = require('./lib/servers');
-const { num, mb, ms, pct, table, goal } = require('./lib/format');
+const { num, mb, ms, pct, median, table, goal } = require('./lib/format');
 const { cpuTimes, stealBetween } = require('./lib/steal');
 
 function parseArgs(argv) {
@@ -32,7 +33,7 @@ function parseArgs(argv) {
   return {
     quick,
     write: !argv.includes('--no-write'),
-    only: value('--only', 'throughput,latency,memory,subscriptions,cli').split(','),
+    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer').split(','),
     duration: Number(value('--duration', quick ? 2 : 10)),
     warmup: quick ? 1 : 3,
     rounds: Number(value('--rounds', quick ? 1 : 2)),
@@ -48,6 +49,8 @@ function parseArgs(argv) {
     servers: argv.includes('--servers') ? ['baseline', ...value('--servers', '').split(',')] : undefined,
     sizes: value('--sizes', '1,100').split(',').map((kb) => Number(kb) * 1024),
     cliRuns: Number(value('--cli-runs', quick ? 3 : 10)),
+    observerRounds: Number(value('--observer-rounds', quick ? 1 : 5)),
+    observerRequests: Number(value('--observer-requests', quick ? 5000 : 30_000)),
   };
 }
 
@@ -153,6 +156,60 @@ async function subscriptionsPhase(options, log) {
   return { title: 'Subscriptions file reload', markdown: `${markdown}\n\nThe reload runs on the request that first sees the new mtime, so that request (and the event loop) waits for it.`, goals: [] };
 }
 
+/**
+ * The lifecycle observer (issue 22): CPU per request of the real pipeline without the observer, with it and nobody
+ * listening (the default), with a do-nothing listener on every event, and with metrics, journal and tracing on.
+ * Variants alternate, each run in a fresh process, the order rotated per round.
+ */
+async function observerPhase(options, log) {
+  const variants = ['none', 'unused', 'noop', 'all'];
+  const runs = Object.fromEntries(variants.map((v) => [v, []]));
+  for (let round = 0; round < options.observerRounds; round += 1) {
+    const order = variants.map((_, i) => variants[(i + round) % variants.length]);
+    for (const variant of order) {
+      const r = await inProcess(`observer-${variant}`, options.observerRequests, 120);
+      runs[variant].push(r);
+      log(`  round ${round + 1} ${variant}: ${num(r.usPerRequest, 1)} µs CPU per request, ${num(r.perSecond)} req/s; has() ${num(r.nsPerCheck, 1)} ns`);
+    }
+  }
+  const cpu = (v) => median(runs[v].map((r) => r.usPerRequest));
+  const none = cpu('none');
+  const spread = (v) => {
+    const xs = runs[v].map((r) => r.usPerRequest);
+    return Math.max(...xs) - Math.min(...xs);
+  };
+  const labels = {
+    none: 'observer taken out (as before it existed)',
+    unused: 'observer, nobody listening (the default)',
+    noop: 'a do-nothing listener on every event',
+    all: 'metrics + dashboard journal + tracing (no SDK)',
+  };
+  const rows = variants.map((v) => [
+    labels[v],
+    `${num(cpu(v), 1)} µs`,
+    v === 'none' ? '–' : `${cpu(v) >= none ? '+' : ''}${num(cpu(v) - none, 1)} µs (${pct(((cpu(v) - none) / none) * 100)})`,
+    `${num(median(runs[v].map((r) => r.perSecond)))}`,
+    runs[v].map((r) => num(r.usPerRequest, 1)).join(', '),
+  ]);
+  // Rounds run under the same conditions, so the difference within each round is the steadier measure.
+  const paired = median(runs.unused.map((r, i) => r.usPerRequest - (runs.none[i]?.usPerRequest ?? NaN)));
+  // Nothing measurable: the paired difference is within the spread of the runs without the observer.
+  const diff = paired;
+  const goals = [
+    {
+      name: 'the lifecycle observer costs nothing measurable when nobody listens (CPU per request, in-process pipeline)',
+      value: `${diff >= 0 ? '+' : ''}${num(diff, 2)} µs on ${num(none, 1)} µs (median of the per-round differences; runs without it vary by ${num(spread('none'), 1)} µs); one has() check ${num(median(runs.unused.map((r) => r.nsPerCheck)), 1)} ns`,
+      ok: Math.abs(diff) <= Math.max(spread('none'), none * 0.02),
+    },
+  ];
+  const markdown = [
+    table(['variant', 'CPU per request (median)', 'vs. without the observer', 'requests/s (median)', 'CPU per request, each run'], rows),
+    '',
+    `${num(options.observerRequests)} signed 1 KB requests per run through \`gateway.pipeline.handle()\` (memory store, 50 in flight, no sockets, nothing processed) after a warm-up, ${options.observerRounds} round(s), each variant in a fresh process and the order rotated per round. "Taken out" sets the pipeline's and the workers' emitter to undefined, which is what the code did before the observer existed apart from the optional-chaining reads. "has() check" is the test every emitter makes before building an event, timed alone.`,
+  ].join('\n');
+  return { title: 'Lifecycle observer', markdown, goals };
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const log = (line) => process.stderr.write(`${line}\n`);
@@ -181,6 +238,10 @@ async function main() {
   if (options.only.includes('cli')) {
     log('cli…');
     sections.push(await require('./scenarios/cli').run(options, log));
+  }
+  if (options.only.includes('observer')) {
+    log('observer…');
+    sections.push(await observerPhase(options, log));
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());

@@ -4,6 +4,10 @@
 //                             with the echo agent and the bench sink draining the queue
 //   events-sqlite-backlog      the same with a sleeping agent: every accepted event stays queued on disk
 //   subscriptions             reload cost of a subscriptions file with N entries
+//   observer-<variant>        CPU per request of the real pipeline (memory store, nothing processed) with the
+//                             lifecycle observer: none (taken out, as before it existed), unused (the default:
+//                             nobody listens), noop (a listener that does nothing on every event), metrics,
+//                             journal (admin.enabled), tracing (no OpenTelemetry SDK), all three
 'use strict';
 const { mkdtempSync, rmSync, statSync, writeFileSync, utimesSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -158,6 +162,78 @@ async function subscriptions(count) {
   }
 }
 
+/**
+ * CPU per accepted request through `gateway.pipeline.handle()` (no sockets: the observer's cost is a fraction of a
+ * microsecond, which HTTP noise would hide), after a warm-up; each variant runs in a fresh process.
+ */
+async function observer(variant, count) {
+  const { startGateway } = require('@hookwise/server');
+  const { LIFECYCLE_EVENTS } = require('@hookwise/gateway');
+  const { signedRequest, SECRET } = require('../lib/payload');
+  const home = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-observer-'));
+  const warmup = Math.min(5000, Math.floor(count / 4));
+  const turnedOn = {
+    metrics: { metrics: { enabled: true } },
+    journal: { admin: { enabled: true } },
+    tracing: { tracing: { enabled: true } },
+    all: { metrics: { enabled: true }, admin: { enabled: true }, tracing: { enabled: true } },
+  }[variant];
+  writeFileSync(
+    path.join(home, 'config.yaml'),
+    JSON.stringify({
+      platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
+      agent: { runner: 'bench_sleep', sleep_ms: 3600000, concurrency: 1, timeout_seconds: 7200 },
+      store: { backend: 'memory', max_pending: count + warmup + 1000 },
+      log: { level: 'warn' },
+      plugins: [path.join(__dirname, '..', 'lib', 'bench-plugin.js')],
+      ...(turnedOn ?? {}),
+    }),
+  );
+  const running = await startGateway({ configDir: home, logger: quietLogger() });
+  try {
+    const { gateway } = running;
+    if (variant === 'none') {
+      // As the code was before the observer: no emitter for the pipeline and the workers to ask.
+      gateway.pipeline.deps.lifecycle = undefined;
+      gateway.workers.deps.lifecycle = undefined;
+    } else if (variant === 'noop') {
+      for (const name of LIFECYCLE_EVENTS) gateway.on(name, () => undefined);
+    }
+    const { body, headers } = signedRequest(1024);
+    const base = { ...headers, 'content-length': String(body.length) };
+    let next = 0;
+    const send = async (end) => {
+      while (next < end) {
+        const i = next++;
+        const result = await gateway.pipeline.handle({ route: 'bench', headers: { ...base, 'x-codehosta-delivery': `o-${i}` }, body });
+        if (result.status !== 202) throw new Error(`request ${i} answered ${result.status}: ${JSON.stringify(result.body)}`);
+      }
+    };
+    const burst = (end) => Promise.all(Array.from({ length: 50 }, () => send(end)));
+    await burst(warmup);
+    gc();
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    await burst(warmup + count);
+    const used = process.cpuUsage(cpu);
+    const elapsed = performance.now() - t;
+    // The check every emitter makes, alone: what an event nobody listens to costs.
+    const checks = 10_000_000;
+    let heard = 0;
+    let nsPerCheck = Infinity;
+    // Three passes, the fastest kept: the first ones also measure the JIT compiling the loop.
+    for (let pass = 0; pass < 3; pass += 1) {
+      const c = performance.now();
+      for (let i = 0; i < checks; i += 1) if (gateway.lifecycle.has('accepted')) heard += 1;
+      nsPerCheck = Math.min(nsPerCheck, ((performance.now() - c) * 1e6) / checks);
+    }
+    return { variant, count, heard, usPerRequest: (used.user + used.system) / count, perSecond: count / (elapsed / 1000), nsPerCheck };
+  } finally {
+    await running.close(1000);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 const SCENARIOS = {
   'ids-memory': idsMemory,
   'ids-sqlite': idsSqlite,
@@ -165,6 +241,13 @@ const SCENARIOS = {
   'events-sqlite-backlog': (n, seconds) => events('sqlite', n, seconds, 'backlog'),
   'events-memory': (n, seconds) => events('memory', n, seconds),
   subscriptions,
+  'observer-none': (n) => observer('none', n),
+  'observer-unused': (n) => observer('unused', n),
+  'observer-noop': (n) => observer('noop', n),
+  'observer-metrics': (n) => observer('metrics', n),
+  'observer-journal': (n) => observer('journal', n),
+  'observer-tracing': (n) => observer('tracing', n),
+  'observer-all': (n) => observer('all', n),
 };
 
 if (require.main === module) {

@@ -2,7 +2,7 @@
 // job's request headers (secrets removed) and attempts with their timing, recent refused requests, and per-minute
 // counts for the charts. Bounded; lost on restart (the store keeps the jobs themselves).
 import type { JobStep } from '@hookwise/core';
-import { redactHeaders } from './header-redaction';
+import { keepableHeaders, shownHeaders } from './header-redaction';
 import type { AgentUsage, Lifecycle, LifecycleEventName, LifecycleListener, RejectionReason } from './lifecycle';
 
 export interface AttemptRecord {
@@ -85,7 +85,7 @@ export class ActivityJournal {
     on('accepted', (e) => {
       this.bucket().accepted += 1;
       const record = this.record(e.jobId);
-      record.headers = redactHeaders(e.headers, this.isSecret);
+      record.headers = keepableHeaders(e.headers);
       record.receivedAt = e.receivedAt;
     });
     on('rejected', (e) => {
@@ -112,9 +112,11 @@ export class ActivityJournal {
     });
   }
 
-  /** What this process saw of a job, if it is still among the recent ones. */
+  /** What this process saw of a job, if it is still among the recent ones; headers as they may be shown. */
   job(jobId: string): JobActivity | undefined {
-    return this.jobs.get(jobId);
+    const record = this.jobs.get(jobId);
+    if (!record?.headers) return record;
+    return { ...record, headers: shownHeaders(record.headers, this.isSecret) };
   }
 
   /** Refused, duplicate and ignored requests, newest first. */

@@ -42,10 +42,20 @@ export function derivedJobContext(jobId: string): { traceId: string; spanId: str
   return { traceId: digest.slice(0, 32), spanId: digest.slice(32, 48), traceFlags: 1 };
 }
 
+/** Whether a tracer provider was registered: the API's proxy then has a delegate other than its no-op one. */
+function sdkRegistered(api: typeof import('@opentelemetry/api')): boolean {
+  const provider = api.trace.getTracerProvider();
+  const delegate = provider instanceof api.ProxyTracerProvider ? provider.getDelegate() : provider;
+  return delegate.constructor.name !== 'NoopTracerProvider';
+}
+
 export function traceGateway(gateway: Gateway, options: GatewayTracingOptions = {}): GatewayTracing {
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const version = (require('../package.json') as { version: string }).version;
   const tracer: Tracer = api.trace.getTracer('@hookwise/gateway', version);
+  if (!sdkRegistered(api)) {
+    gateway.logger.warn('tracing.enabled is set but no OpenTelemetry SDK is registered in this process: spans are made and dropped; register one before the gateway starts (docs/operations.md#traces)');
+  }
   const maxJobs = options.maxJobs ?? 10_000;
   const receipts = new Map<string, SpanContext>();
 

@@ -53,6 +53,8 @@ describe('traces', () => {
     // The agent ran before the delivery, and each span lasted as long as its step.
     const ms = (t: [number, number]) => t[0] * 1000 + t[1] / 1e6;
     expect(ms(agent.endTime)).toBeLessThanOrEqual(ms(deliver.startTime) + 1);
+    // An SDK is registered here: no warning that spans go nowhere.
+    expect(gw.logText()).not.toContain('no OpenTelemetry SDK');
   });
 
   it('start a trace of their own without a traceparent, with one span per delivery attempt (the failed one marked as an error)', async () => {
