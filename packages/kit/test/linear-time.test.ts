@@ -47,12 +47,22 @@ const ADVERSARIAL: Record<string, string> = {
   'strike openers': repeatTo('~~a ', MB),
 };
 
+/**
+ * The CPU budget for 1 MB: 50 ms, or more on a machine that runs slower in this run than a quiet one (a busy CI
+ * core): judged against a same-run reference, two linear passes over the same text, which take 1-2 ms when quiet.
+ */
+function budgetMs(text: string): number {
+  const reference = cpuMs(() => Buffer.from(text, 'utf8').toString('latin1').split('\n').length, 5);
+  return Math.max(50, 25 * reference);
+}
+
 describe('linear time', () => {
-  it.each(Object.keys(ADVERSARIAL))('handles 1 MB of %s within 50 ms of CPU per converter', (name) => {
+  it.each(Object.keys(ADVERSARIAL))('handles 1 MB of %s within 50 ms of CPU per converter (scaled by a same-run reference)', (name) => {
     const text = ADVERSARIAL[name];
     for (const [converter, convert] of Object.entries(CONVERTERS)) {
-      const ms = cpuMs(() => convert(text), 3);
-      if (ms > 50) throw new Error(`${converter} took ${ms.toFixed(1)} ms of CPU for 1 MB of ${name}`);
+      const ms = cpuMs(() => convert(text), 5);
+      const budget = budgetMs(text);
+      if (ms > budget) throw new Error(`${converter} took ${ms.toFixed(1)} ms of CPU for 1 MB of ${name} (budget ${budget.toFixed(1)} ms)`);
     }
   });
 
