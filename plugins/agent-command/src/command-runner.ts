@@ -4,12 +4,15 @@ import { HookwiseError, errorMessage, type AgentResult, type AgentRunner, type A
 import { runProcess } from '@hookwise/kit';
 import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
+import { explainFailure, presetRun } from './presets';
 
 // Enough of stderr to see why an agent failed, short enough for a log line and a dead-letter record.
 const STDERR_TAIL_CHARS = 2000;
 
 export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginContext): AgentRunner {
-  const [program, ...args] = options.command;
+  // A preset brings its own argv per task (flags, system prompt) and reads the answer from the CLI's JSON.
+  const preset = presetRun(options);
+  const [program, ...args] = preset ? [preset.program] : options.command!;
   if (program.includes(PROMPT_PLACEHOLDER)) {
     throw new HookwiseError('HW_E_CONFIG', `agent.command: the program name cannot be the ${PROMPT_PLACEHOLDER} placeholder; put it in an argument`);
   }
@@ -18,7 +21,7 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
 
   return {
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
-      const text = composePrompt(task.prompt, task.skills);
+      const text = preset ? preset.input(task) : composePrompt(task.prompt, task.skills);
       const env: NodeJS.ProcessEnv = {
         ...(options.inherit_env ? ctx.env : {}),
         // So that `hookwise webhook ...` run by the agent acts on this gateway's config dir.
@@ -35,7 +38,7 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         result = await runProcess({
           command: program,
           // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
-          args: placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args,
+          args: preset ? preset.args(task) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args,
           input: placeholderMode ? undefined : text,
           cwd,
           env,
@@ -62,14 +65,14 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       }
       if (result.exitCode !== 0) {
         const how = result.exitSignal ? `was killed by ${result.exitSignal}` : `exited with code ${result.exitCode}`;
-        throw new HookwiseError('HW_E_AGENT', `agent command '${program}' ${how}${stderrTail(result.stderr)}`, { retryable: true, details: { exitCode: result.exitCode, signal: result.exitSignal } });
+        throw new HookwiseError('HW_E_AGENT', `agent command '${program}' ${how}${stderrTail(result.stderr)}${preset ? explainFailure(preset.preset, result.stdout) : ''}`, { retryable: true, details: { exitCode: result.exitCode, signal: result.exitSignal } });
       }
       let answer = result.stdout.trimEnd();
       if (result.stdoutTruncated) {
         ctx.logger.warn(`agent command '${program}' wrote more than max_output_bytes (${options.max_output_bytes}) to stdout; the answer was cut`, meta);
         answer += `\n\n[output cut at ${options.max_output_bytes} bytes]`;
       }
-      return { text: answer };
+      return preset ? preset.preset.parse(result.stdout) : { text: answer };
     },
   };
 }

@@ -2,8 +2,15 @@
 import type { OptionsSchema } from '@hookwise/core';
 
 export interface CommandRunnerOptions {
-  /** argv: program first, then its arguments; `{prompt}` inside an argument switches off stdin mode. */
-  command: string[];
+  /**
+   * argv: program first, then its arguments; `{prompt}` inside an argument switches off stdin mode. With a
+   * `preset`: the program to start instead of the preset's (e.g. an absolute path), arguments allowed.
+   */
+  command?: string[];
+  /** A known agent CLI (./presets): its non-interactive flags, skills channel and JSON output are built in. */
+  preset?: 'claude' | 'codex' | 'gemini' | 'opencode';
+  /** With a preset: arguments added after the preset's flags (`["--model", "sonnet"]`). */
+  args?: string[];
   /** Working directory; relative paths are taken from the config dir. Default: the config dir. */
   cwd?: string;
   /** Extra environment variables for the child (on top of the gateway's environment unless inherit_env is false). */
@@ -22,7 +29,7 @@ export const PROMPT_PLACEHOLDER = '{prompt}';
 
 export const commandOptionsSchema: OptionsSchema = {
   type: 'object',
-  required: ['command'],
+  anyOf: [{ required: ['command'] }, { required: ['preset'] }],
   additionalProperties: false,
   properties: {
     command: {
@@ -31,6 +38,8 @@ export const commandOptionsSchema: OptionsSchema = {
       items: { type: 'string' },
       description: 'argv of the agent CLI, e.g. ["claude", "-p"]; no shell is involved.',
     },
+    preset: { enum: ['claude', 'codex', 'gemini', 'opencode'], description: 'A known agent CLI: its non-interactive flags, skills channel and JSON output (answer and token usage) are built in.' },
+    args: { type: 'array', items: { type: 'string' }, description: 'With a preset: arguments after its flags, e.g. ["--model", "sonnet"].' },
     cwd: { type: 'string', minLength: 1 },
     env: { type: 'object', additionalProperties: { type: 'string' } },
     inherit_env: { type: 'boolean', default: true },

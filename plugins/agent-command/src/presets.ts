@@ -1,0 +1,321 @@
+// Presets of the `command` runner for the common agent CLIs (`preset: claude | codex | gemini | opencode`): their
+// non-interactive flags, how skills reach them, and the answer and token usage read from their JSON output.
+// Each output format is the one the CLI documents (named at each preset); the prompt always goes on stdin,
+// so no payload text can become an option.
+import { HookwiseError, errorMessage, type AgentResult, type AgentTask } from '@hookwise/core';
+import { UNTRUSTED_INPUT_NOTE, addUsage, formatSkills, sumCounts, tokenCount, usageFromAnthropic, usageOrUndefined, type TokenUsage } from '@hookwise/kit';
+import { composePrompt } from './prompt-layout';
+
+export interface CommandPreset {
+  /** The CLI's name in docs and errors. */
+  title: string;
+  /** The program and the arguments that make it run once, without questions, printing JSON. */
+  command: readonly string[];
+  /** After the user's `args` (e.g. codex's `-`: read the prompt from stdin). */
+  tail?: readonly string[];
+  /** Variables the CLI reads its credentials from: passed to it when the gateway has them. */
+  env: readonly string[];
+  /**
+   * Arguments carrying the system-prompt text (the untrusted-input note and the skills) the way the CLI takes
+   * it; undefined: the skills are laid out in the prompt on stdin (the `command` runner's layout).
+   */
+  systemPromptArgs?(text: string): string[];
+  /** Reads stdout of a successful exit: the answer and the usage, or a HookwiseError saying what went wrong. */
+  parse(stdout: string): AgentResult;
+  /** What stdout says about a failed exit (the CLI's own error message), or undefined. */
+  explain?(stdout: string): string | undefined;
+}
+
+export type PresetName = 'claude' | 'codex' | 'gemini' | 'opencode';
+
+/** The text a preset passes as (part of) the CLI's system prompt. */
+export function presetSystemPrompt(task: Pick<AgentTask, 'skills'>): string {
+  const skills = formatSkills(task.skills);
+  return skills ? `${UNTRUSTED_INPUT_NOTE}\n\n${skills}` : UNTRUSTED_INPUT_NOTE;
+}
+
+/** The stdin text: the prompt alone when the skills went into the system prompt, else the runner's layout. */
+export function presetInput(preset: CommandPreset, task: Pick<AgentTask, 'prompt' | 'skills'>): string {
+  return preset.systemPromptArgs ? task.prompt : composePrompt(task.prompt, task.skills);
+}
+
+/** argv after the program: the preset's flags, its system prompt, the user's args, then its tail. */
+export function presetArgs(preset: CommandPreset, programArgs: readonly string[], userArgs: readonly string[], task: Pick<AgentTask, 'skills'>): string[] {
+  const system = preset.systemPromptArgs ? preset.systemPromptArgs(presetSystemPrompt(task)) : [];
+  return [...programArgs, ...system, ...userArgs, ...(preset.tail ?? [])];
+}
+
+function failed(title: string, what: string, retryable: boolean): HookwiseError {
+  return new HookwiseError('HW_E_AGENT', `${title}: ${what}`, { retryable });
+}
+
+/** One JSON value from stdout; tolerates lines printed before it (update notices, warnings). */
+function parseJsonOutput(title: string, stdout: string): unknown {
+  const text = stdout.trim();
+  if (!text) throw failed(title, 'printed nothing on stdout where its JSON output was expected', true);
+  try {
+    return JSON.parse(text);
+  } catch {
+    const start = text.search(/^[[{]/m);
+    if (start > 0) {
+      try {
+        return JSON.parse(text.slice(start));
+      } catch {
+        /* reported below */
+      }
+    }
+    throw failed(title, `its output is not the JSON it documents (starts with ${JSON.stringify(text.slice(0, 120))}); is it an old version, or was the output cut at max_output_bytes?`, false);
+  }
+}
+
+/** JSON Lines: every line that is a JSON object; other lines (progress, warnings) are skipped. */
+function parseJsonLines(stdout: string): Array<Record<string, unknown>> {
+  const events: Array<Record<string, unknown>> = [];
+  for (const line of stdout.split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{')) continue;
+    try {
+      const value = JSON.parse(trimmed) as unknown;
+      if (value && typeof value === 'object' && !Array.isArray(value)) events.push(value as Record<string, unknown>);
+    } catch {
+      /* a partial line (output cut): the events before it still count */
+    }
+  }
+  return events;
+}
+
+const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+/** A TOML basic string ("..."): codex parses `-c key=value` values as TOML. */
+export function tomlString(text: string): string {
+  // JSON escapes quote, backslash and C0 controls the way TOML does; TOML also wants DEL escaped.
+  return JSON.stringify(text).replace(/\u007f/g, '\\u007F');
+}
+
+/**
+ * Claude Code: `claude -p --output-format json`, prompt on stdin. Output (docs: "Run Claude Code programmatically",
+ * code.claude.com/docs/en/headless, and the Agent SDK's SDKResultMessage): one object
+ * `{"type":"result","subtype":"success","is_error":false,"result":"...","session_id":"...","total_cost_usd":...,
+ * "usage":{"input_tokens","cache_creation_input_tokens","cache_read_input_tokens","output_tokens"}}`; with
+ * --verbose a list of messages ending with that object. Skills: `--append-system-prompt` (print mode).
+ */
+const claude: CommandPreset = {
+  title: 'Claude Code',
+  command: ['claude', '-p', '--output-format', 'json'],
+  env: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
+  systemPromptArgs: (text) => ['--append-system-prompt', text],
+  parse(stdout) {
+    const result = claudeResult(parseJsonOutput('Claude Code', stdout));
+    if (!result) throw failed('Claude Code', 'its JSON output has no "type": "result" object', false);
+    if (result.is_error === true || (typeof result.subtype === 'string' && result.subtype !== 'success')) {
+      throw failed('Claude Code', `the run ended with ${String(result.subtype ?? 'an error')}${claudeErrorText(result)}`, claudeRetryable(result));
+    }
+    if (typeof result.result !== 'string') throw failed('Claude Code', 'its result object has no "result" text', false);
+    const usage = usageFromAnthropic(result.usage);
+    return usage ? { text: result.result, usage } : { text: result.result };
+  },
+  explain(stdout) {
+    try {
+      const result = claudeResult(JSON.parse(stdout.trim()));
+      return result ? `${String(result.subtype ?? 'error')}${claudeErrorText(result)}` : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+function claudeResult(output: unknown): Record<string, unknown> | undefined {
+  const candidates = Array.isArray(output) ? [...output].reverse() : [output];
+  return candidates.map(record).find((m) => m.type === 'result');
+}
+
+function claudeErrorText(result: Record<string, unknown>): string {
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
+  const text = errors.length ? errors.join('; ') : typeof result.result === 'string' ? result.result : '';
+  return text ? `: ${text.slice(0, 500)}` : '';
+}
+
+/** Turn and budget limits end the same way again; an API error may clear (429, 529, 5xx). */
+function claudeRetryable(result: Record<string, unknown>): boolean {
+  if (result.subtype === 'error_max_turns' || result.subtype === 'error_max_budget_usd') return false;
+  const status = tokenCount(result.api_error_status);
+  return status === undefined || status === 429 || status >= 500;
+}
+
+/**
+ * OpenAI Codex CLI: `codex exec --json --skip-git-repo-check -` (`-`: instructions from stdin). Output (openai/codex
+ * docs/exec.md, "JSON output mode", and codex-rs/exec/src/exec_events.rs): JSON Lines of thread.started,
+ * turn.started, item.* (the answer is the last `agent_message` item's `text`), turn.completed with
+ * `usage: {input_tokens, cached_input_tokens, output_tokens}` (cached is part of input), turn.failed / error
+ * with a message. Skills: `-c developer_instructions="..."` (config-reference: "Additional developer
+ * instructions injected into the session"), a TOML string.
+ */
+const codex: CommandPreset = {
+  title: 'Codex',
+  command: ['codex', 'exec', '--json', '--skip-git-repo-check'],
+  tail: ['-'],
+  env: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
+  systemPromptArgs: (text) => ['-c', `developer_instructions=${tomlString(text)}`],
+  parse(stdout) {
+    const events = parseJsonLines(stdout);
+    let answer: string | undefined;
+    let usage: TokenUsage | undefined;
+    for (const event of events) {
+      const item = record(event.item);
+      if (event.type === 'item.completed' && item.type === 'agent_message' && typeof item.text === 'string') answer = item.text;
+      if (event.type === 'turn.completed') {
+        const u = record(event.usage);
+        usage = addUsage(usage, usageOrUndefined({ inputTokens: tokenCount(u.input_tokens), outputTokens: tokenCount(u.output_tokens), cachedInputTokens: tokenCount(u.cached_input_tokens) }));
+      }
+    }
+    const problem = codexError(events);
+    if (problem) throw failed('Codex', problem, true);
+    if (answer === undefined) throw failed('Codex', events.length ? 'its JSON events have no agent_message item (no answer)' : 'printed no JSON events; is it a version without `exec --json`?', false);
+    return usage ? { text: answer, usage } : { text: answer };
+  },
+  explain: (stdout) => codexError(parseJsonLines(stdout)),
+};
+
+function codexError(events: ReadonlyArray<Record<string, unknown>>): string | undefined {
+  for (const event of [...events].reverse()) {
+    if (event.type === 'turn.failed') return `the turn failed: ${String(record(event.error).message ?? 'no message')}`;
+    if (event.type === 'error') return `error: ${String(event.message ?? 'no message')}`;
+  }
+  return undefined;
+}
+
+/**
+ * Gemini CLI: `gemini --output-format json`, prompt on stdin (headless mode: stdin is not a terminal). Output
+ * (google-gemini/gemini-cli docs/cli/headless.md, "JSON output"): one object `{"response": "...", "stats":
+ * {"models": {"<model>": {"tokens": {"prompt", "candidates", "total", "cached", "thoughts", "tool"}}}}}`, or
+ * `{"error": {"type", "message", "code"}}`. `prompt` counts cached tokens; thoughts are output. Skills: in the
+ * prompt (its only system prompt switch, GEMINI_SYSTEM_MD, replaces the whole built-in prompt).
+ */
+const gemini: CommandPreset = {
+  title: 'Gemini CLI',
+  command: ['gemini', '--output-format', 'json'],
+  env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'],
+  parse(stdout) {
+    const output = record(parseJsonOutput('Gemini CLI', stdout));
+    const error = geminiError(output);
+    if (error) throw failed('Gemini CLI', error, true);
+    if (typeof output.response !== 'string') throw failed('Gemini CLI', 'its JSON output has no "response" text', false);
+    const usage = geminiUsage(output.stats);
+    return usage ? { text: output.response, usage } : { text: output.response };
+  },
+  explain(stdout) {
+    try {
+      return geminiError(record(JSON.parse(stdout.trim())));
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+function geminiError(output: Record<string, unknown>): string | undefined {
+  if (!output.error) return undefined;
+  const error = record(output.error);
+  return `${String(error.type ?? 'error')}: ${String(error.message ?? 'no message')}${error.code !== undefined ? ` (code ${String(error.code)})` : ''}`;
+}
+
+function geminiUsage(stats: unknown): TokenUsage | undefined {
+  let usage: TokenUsage | undefined;
+  for (const model of Object.values(record(record(stats).models))) {
+    const t = record(record(model).tokens);
+    usage = addUsage(usage, usageOrUndefined({ inputTokens: sumCounts(t.prompt, t.tool), outputTokens: sumCounts(t.candidates, t.thoughts), cachedInputTokens: tokenCount(t.cached) }));
+  }
+  return usage;
+}
+
+/**
+ * opencode: `opencode run --format json`, message on stdin. Output (anomalyco/opencode, `run` command: "json (raw
+ * JSON events)"): JSON Lines `{"type", "timestamp", "sessionID", "part"}`: step_start, text (`part.text`),
+ * tool_use, step_finish (`part.tokens: {input, output, reasoning, cache: {read, write}}`, input without the
+ * cache), error (`error.data.message`). The answer is the text of the last step that wrote any. Skills: in the
+ * prompt (`run` has no system prompt option).
+ */
+const opencode: CommandPreset = {
+  title: 'opencode',
+  command: ['opencode', 'run', '--format', 'json'],
+  env: [],
+  parse(stdout) {
+    const events = parseJsonLines(stdout);
+    let steps: string[][] = [[]];
+    let usage: TokenUsage | undefined;
+    for (const event of events) {
+      const part = record(event.part);
+      if (event.type === 'step_start') steps.push([]);
+      else if (event.type === 'text' && typeof part.text === 'string') steps[steps.length - 1].push(part.text);
+      else if (event.type === 'step_finish') {
+        const t = record(part.tokens);
+        const cache = record(t.cache);
+        usage = addUsage(
+          usage,
+          usageOrUndefined({ inputTokens: sumCounts(t.input, cache.read, cache.write), outputTokens: sumCounts(t.output, t.reasoning), cachedInputTokens: tokenCount(cache.read), cacheWriteTokens: tokenCount(cache.write) }),
+        );
+      }
+    }
+    steps = steps.filter((texts) => texts.some((t) => t.trim()));
+    const problem = opencodeError(events);
+    if (steps.length === 0) throw failed('opencode', problem ?? (events.length ? 'its JSON events have no text (no answer)' : 'printed no JSON events; is it a version without `run --format json`?'), problem !== undefined);
+    const text = steps[steps.length - 1].join('\n');
+    return usage ? { text, usage } : { text };
+  },
+  explain: (stdout) => opencodeError(parseJsonLines(stdout)),
+};
+
+function opencodeError(events: ReadonlyArray<Record<string, unknown>>): string | undefined {
+  const errors = events.filter((e) => e.type === 'error').map((e) => {
+    const error = record(e.error);
+    return String(record(error.data).message ?? error.name ?? 'error');
+  });
+  return errors.length ? errors.join('; ') : undefined;
+}
+
+export const PRESETS: Readonly<Record<PresetName, CommandPreset>> = { claude, codex, gemini, opencode };
+
+/** The preset of `name`, or a non-retryable error listing the known ones (the schema normally catches this first). */
+export function commandPreset(name: string): CommandPreset {
+  const preset = (PRESETS as Record<string, CommandPreset | undefined>)[name];
+  if (!preset) throw new HookwiseError('HW_E_AGENT', `agent.preset '${name}' is not known; the presets are ${Object.keys(PRESETS).join(', ')}`, { retryable: false });
+  return preset;
+}
+
+/** For error messages: what a preset's output says, without letting a parser problem hide the exit status. */
+export function explainFailure(preset: CommandPreset, stdout: string): string {
+  try {
+    const why = preset.explain?.(stdout);
+    return why ? `; ${preset.title} says: ${why}` : '';
+  } catch (err) {
+    return `; (its output could not be read: ${errorMessage(err)})`;
+  }
+}
+
+/** What the runner needs of a preset for one configuration: the program, and per task its argv and stdin. */
+export interface PresetRun {
+  preset: CommandPreset;
+  program: string;
+  args(task: Pick<AgentTask, 'skills'>): string[];
+  input(task: Pick<AgentTask, 'prompt' | 'skills'>): string;
+}
+
+/**
+ * The preset of `options.preset`, or undefined. `options.command`, when set, replaces the preset's program (an
+ * absolute path, or `["npx", "-y", "@anthropic-ai/claude-code"]`); `options.args` come after the preset's flags.
+ */
+export function presetRun(options: { preset?: string; command?: string[]; args?: string[] }): PresetRun | undefined {
+  if (!options.preset) return undefined;
+  const preset = commandPreset(options.preset);
+  const userArgs = options.args ?? [];
+  if ([...(options.command ?? []), ...userArgs].some((a) => a.includes('{prompt}'))) {
+    throw new HookwiseError('HW_E_AGENT', `agent.preset ${options.preset}: the prompt always goes on stdin with a preset; remove {prompt} from agent.command and agent.args`, { retryable: false });
+  }
+  const [defaultProgram, ...flags] = preset.command;
+  const [program, ...programArgs] = options.command?.length ? options.command : [defaultProgram];
+  return {
+    preset,
+    program,
+    args: (task) => presetArgs(preset, [...programArgs, ...flags], userArgs, task),
+    input: (task) => presetInput(preset, task),
+  };
+}
