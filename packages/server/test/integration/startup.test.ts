@@ -38,7 +38,7 @@ describe('gateway startup with the first-party plugins', () => {
       expect(gw.gateway.registry.ids('source').sort()).toEqual(
         ['bitbucket', 'discord', 'generic', 'gitea', 'github', 'gitlab', 'linear', 'paddle', 'pagerduty', 'sendgrid', 'sentry', 'shopify', 'slack', 'standard-webhooks', 'stripe', 'twilio', 'twitch', 'zoom'],
       );
-      expect(gw.gateway.registry.ids('agent').sort()).toEqual(['command', 'echo', 'openai']);
+      expect(gw.gateway.registry.ids('agent').sort()).toEqual(['anthropic', 'command', 'echo', 'openai']);
       // Stores are plugins too: the built-in memory store and the two first-party packages.
       expect(gw.gateway.registry.ids('store').sort()).toEqual(['memory', 'redis', 'sqlite']);
     } finally {
