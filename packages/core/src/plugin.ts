@@ -28,6 +28,11 @@ export interface PluginContext {
   signal: AbortSignal;
   /** Registers a secret (token, password) so that it is scrubbed from every log line. */
   redact(secret: string | undefined): void;
+  /**
+   * Whether `value` is one of the gateway's secrets (route and global secrets, registered credentials); a plugin
+   * that starts child processes keeps such environment variables from them. Absent in older gateways.
+   */
+  isSecret?(value: string): boolean;
 }
 
 interface ContributionBase<K extends string, T, O> {

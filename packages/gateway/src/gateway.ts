@@ -2,7 +2,9 @@
 // Express host, by tests and by apps that embed Hookwise.
 import { isIP } from 'node:net';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, Skill, Source, Verifier } from '@hookwise/core';
+import type { AgentRunner, Deliverer, Skill, Source, StoreHealth, Verifier } from '@hookwise/core';
+import { AuthFailureThrottle } from './auth-throttle';
+import { TrustedProxies, trustedProxyProblem } from './client-address';
 import { builtinPlugin } from './builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
 import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
@@ -14,6 +16,8 @@ import { WebhookPipeline, type NamedSource } from './pipeline';
 import { PluginRegistry, type CreateContext } from './registry';
 import { RouteTable, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes';
 import type { SkillLibrary } from './skills';
+import { secretsProblems } from './secret-policy';
+import { StoreStatus } from './store-status';
 import { createMemoryStore } from './stores/memory';
 import type { Store } from '@hookwise/core';
 import { WorkerPool } from './worker';
@@ -82,6 +86,9 @@ export class Gateway {
   /** What happens to requests and jobs, for metrics, traces and the dashboard (`on()`); costs nothing unheard. */
   readonly lifecycle: Lifecycle;
   readonly handler: ReturnType<typeof createWebhookHandler>;
+  /** The store's state as /health reports it, kept from the gateway's own store calls. */
+  readonly storeStatus: StoreStatus;
+  private readonly authThrottle: AuthFailureThrottle;
   private readonly shutdown = new AbortController();
   private readonly deliverers = new Map<string, Promise<Deliverer>>();
   private readonly agents = new Map<string, Promise<AgentRunner>>();
@@ -109,6 +116,10 @@ export class Gateway {
       redactRoute(route);
       return this.routeProblems(route);
     });
+    this.storeStatus = new StoreStatus(this.store);
+    this.authThrottle = new AuthFailureThrottle({ limit: extra.auth_failure_limit ?? 60, logger: this.logger });
+    // Bad entries are reported by start(); the valid ones are used meanwhile.
+    const proxies = (extra.trusted_proxies ?? []).filter((entry) => trustedProxyProblem(entry) === undefined);
     this.pipeline = new WebhookPipeline({
       routes: this.routes,
       lifecycle: this.lifecycle,
@@ -118,6 +129,9 @@ export class Gateway {
       limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
       logger: this.logger,
       isShuttingDown: () => this.shuttingDown,
+      authThrottle: this.authThrottle,
+      trustedProxies: proxies.length ? new TrustedProxies(proxies) : undefined,
+      storeStatus: this.storeStatus,
     });
     this.workers = new WorkerPool({
       jobs: this.store.jobs,
@@ -137,6 +151,7 @@ export class Gateway {
       logger: this.logger,
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
+      storeStatus: this.storeStatus,
     });
     this.handler = createWebhookHandler(this.pipeline, this.logger);
   }
@@ -152,6 +167,11 @@ export class Gateway {
 
   off<K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>): void {
     this.lifecycle.off(name, listener);
+  }
+
+  /** What /health reports of the store, from memory (never a store call). */
+  storeHealth(): StoreHealth {
+    return this.storeStatus.health();
   }
 
   /** `platforms.<id>` under the deliverer's real name or any of its aliases (`telegram` or `platform_01`). */
@@ -175,6 +195,7 @@ export class Gateway {
       env: this.options.env ?? process.env,
       signal: this.shutdown.signal,
       redact: (secret) => this.redactor.add(secret),
+      isSecret: (value) => this.redactor.has(value),
     };
   }
 
@@ -185,6 +206,9 @@ export class Gateway {
     if (!isValidRouteName(route.name)) problems.push(`${where}: ${invalidRouteNameMessage(route.name)}`);
     if (!route.secret) {
       problems.push(`${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`);
+    } else if (route.secretOrigin !== 'global' && secretsProblems(where, route.secrets).length) {
+      // The global secrets are checked once, by start(), under their own key.
+      problems.push(...secretsProblems(where, route.secrets));
     } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
       problems.push(`${where} uses INSECURE_NO_AUTH while the gateway binds ${host}: anyone who can reach it could trigger the agent; bind 127.0.0.1 (platforms.webhook.extra.host) or give the route a real secret`);
     }
@@ -239,6 +263,12 @@ export class Gateway {
   /** Validates every static route and creates the sources, runners and deliverers they need. */
   async start(): Promise<void> {
     const problems: string[] = [];
+    const extra = this.config.platforms.webhook.extra;
+    problems.push(...secretsProblems('platforms.webhook.extra (or WEBHOOK_SECRET)', extra.secrets ?? [extra.secret], extra.secrets !== undefined));
+    for (const entry of extra.trusted_proxies ?? []) {
+      const problem = trustedProxyProblem(entry);
+      if (problem) problems.push(`platforms.webhook.extra.trusted_proxies: ${problem}`);
+    }
     for (const route of this.routes.staticRoutes()) problems.push(...this.routeProblems(route));
     if (!this.registry.get('agent', this.config.agent.runner)) {
       problems.push(`agent.runner: unknown agent runner '${this.config.agent.runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
@@ -333,6 +363,7 @@ export class Gateway {
   /** Stops accepting, lets running jobs finish until the deadline, stops plugins and closes the store. */
   async stop(deadlineMs = 10_000): Promise<{ unfinished: string[] }> {
     this.shuttingDown = true;
+    this.authThrottle.close();
     const result = await this.workers.stop(deadlineMs);
     this.shutdown.abort();
     for (const pending of [...this.deliverers.values(), ...this.agents.values()]) {

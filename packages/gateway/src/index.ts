@@ -34,3 +34,8 @@ export * from './tracing';
 export * from './observability';
 export * from './delivery-actions';
 export * from './config/observability-schema';
+export * from './auth-throttle';
+export * from './client-address';
+export * from './store-status';
+export * from './job-route';
+export * from './secret-policy';

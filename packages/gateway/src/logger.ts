@@ -9,11 +9,17 @@ export class Redactor {
   private pattern?: RegExp;
 
   add(secret: string | undefined): void {
-    // Very short values would scrub ordinary words; secrets that short are refused elsewhere anyway.
-    if (!secret || secret.length < 4 || this.secrets.has(secret)) return;
+    // Whatever its length: a short credential a plugin registers is still a credential (issue 20). Webhook
+    // secrets under 16 characters are refused at load (secret-policy.ts), so ordinary words are rarely hit.
+    if (!secret || this.secrets.has(secret)) return;
     this.secrets.add(secret);
     const escaped = [...this.secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.pattern = new RegExp(escaped.join('|'), 'g');
+  }
+
+  /** Whether `value` is one of the registered secrets (child processes leave such variables out). */
+  has(value: string): boolean {
+    return this.secrets.has(value);
   }
 
   redact(text: string): string {

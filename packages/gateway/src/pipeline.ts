@@ -1,4 +1,4 @@
-// The request pipeline of DESIGN 3, framework-free: route, size, rate limit, verify, parse, dedupe, filter, enqueue.
+// The request pipeline of DESIGN 3, framework-free: throttle, route, size, rate limit, verify, parse, dedupe, filter, enqueue.
 // Everything sender-specific (headers, signatures, event type, delivery id, handshakes) is asked of a Source.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
@@ -10,17 +10,22 @@ import {
   type AcceptRequest,
   type ErrorCode,
   type HeaderMap,
+  type JobRoute,
   type Source,
   type SourceRequest,
   type SourceVerdict,
   type Store,
 } from '@hookwise/core';
+import type { AuthFailureThrottle } from './auth-throttle';
 import { BodyTooLargeError, parsePayload, readBodyLimited } from './body';
+import type { TrustedProxies } from './client-address';
 import { INSECURE_NO_AUTH } from './config/schema';
 import type { Lifecycle } from './lifecycle';
 import { rejectionReason } from './rejection-reason';
 import { eventAccepted } from './events';
+import { jobRouteOf } from './job-route';
 import type { Route, RouteTable } from './routes';
+import type { StoreStatus } from './store-status';
 import { SequentialAcceptor } from './stores/accept';
 
 export interface IngestRequest {
@@ -30,6 +35,11 @@ export interface IngestRequest {
   body: NodeJS.ReadableStream | Buffer;
   /** The request target as received (path and query), for sources that sign the URL. */
   url?: string;
+  /**
+   * The TCP peer's address (node: `req.socket.remoteAddress`). The failed-authentication throttle keys by it, or
+   * by X-Forwarded-For when the peer is one of `trusted_proxies`; without it that throttle does not apply.
+   */
+  remoteAddress?: string;
 }
 
 export interface IngestResult {
@@ -67,6 +77,12 @@ export interface PipelineDeps {
   isShuttingDown?: () => boolean;
   /** Told what became of each request (accepted, rejected, duplicate, ignored); only events someone listens to are built. */
   lifecycle?: Lifecycle;
+  /** `auth_failure_limit`: refuses clients that fail verification too often, and aggregates their warnings. */
+  authThrottle?: AuthFailureThrottle;
+  /** `trusted_proxies`: whose X-Forwarded-For names the client. */
+  trustedProxies?: TrustedProxies;
+  /** Told how store calls went, for /health. */
+  storeStatus?: StoreStatus;
 }
 
 function fail(code: ErrorCode, message?: string, headers?: Record<string, string>): IngestResult {
@@ -104,8 +120,16 @@ function chooseSource(route: Route, candidates: readonly NamedSource[], headers:
 
 const rateLimited = (retryAfterSeconds: number): IngestResult => fail('HW_E_RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
 
+/**
+ * The store failed (another process holds the SQLite lock, Redis is unreachable): nothing was stored, and the
+ * sender should retry, so 503 with Retry-After, never 500. docs/security.md lists the 5xx answers.
+ */
+const storeUnavailable = (): IngestResult => ({ status: 503, body: { error: 'Store unavailable, retry later' }, headers: { 'Retry-After': '5' } });
+
 export class WebhookPipeline {
   private readonly accept: (request: AcceptRequest) => Promise<AcceptOutcome>;
+  /** A route's JobRoute and its JSON, made once per Route object (subscriptions get new objects when their file changes). */
+  private readonly jobRoutes = new WeakMap<Route, { definition: JobRoute; json: string }>();
 
   constructor(private readonly deps: PipelineDeps) {
     const { store } = deps;
@@ -121,6 +145,13 @@ export class WebhookPipeline {
   tooLargeByHeader(headers: HeaderMap): boolean {
     const length = headerValue(headers, 'content-length');
     return length !== undefined && Number(length) > this.deps.limits.maxBodyBytes;
+  }
+
+  /** The client the throttle keys by: the peer, or behind a trusted proxy the X-Forwarded-For hop it names. */
+  clientOf(req: Pick<IngestRequest, 'remoteAddress' | 'headers'>): string | undefined {
+    const { trustedProxies } = this.deps;
+    if (req.remoteAddress === undefined) return undefined;
+    return trustedProxies ? trustedProxies.clientOf(req.remoteAddress, req.headers) : req.remoteAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
   }
 
   handle(req: IngestRequest): Promise<IngestResult> {
@@ -150,6 +181,11 @@ export class WebhookPipeline {
     const { routes, store, limits, logger } = this.deps;
     if (this.deps.isShuttingDown?.()) return fail('HW_E_SHUTTING_DOWN', undefined, { 'Retry-After': '5' });
 
+    // 0. A client over auth_failure_limit is refused before anything is read or verified.
+    const client = this.clientOf(req);
+    const blockedFor = this.deps.authThrottle?.blockedFor(client) ?? 0;
+    if (blockedFor > 0) return { status: 429, body: { error: 'Too many failed authentications, retry later' }, headers: { 'Retry-After': String(blockedFor) } };
+
     // 1. Route.
     const route = routes.get(req.route);
     if (!route) return fail('HW_E_UNKNOWN_ROUTE', `Unknown route: ${req.route}`);
@@ -157,8 +193,14 @@ export class WebhookPipeline {
     // 2. Size: by Content-Length first, then while reading.
     if (this.tooLargeByHeader(req.headers)) return fail('HW_E_PAYLOAD_TOO_LARGE');
 
-    // 3. Rate limit: peek now, count only after verification.
-    const window = await store.rateLimiter.check(route.name, limits.rateLimit);
+    // 3. Rate limit: peek now; only accepted work is counted (in accept).
+    let window;
+    try {
+      window = await store.rateLimiter.check(route.name, limits.rateLimit);
+    } catch (err) {
+      this.storeFailed(route, err);
+      return storeUnavailable();
+    }
     if (!window.allowed) return rateLimited(window.retryAfterSeconds);
 
     let raw: Buffer;
@@ -177,16 +219,13 @@ export class WebhookPipeline {
     const chosen = chooseSource(route, candidates, req.headers);
     let secret = '';
     if (route.secret !== INSECURE_NO_AUTH) {
-      const verdict = this.verify(route, chosen, sourceReq);
+      const verdict = this.verify(route, chosen, sourceReq, client);
       if (!verdict.ok) return verdict.result;
       secret = route.secrets[verdict.secretIndex] ?? '';
     }
-    // 5. Parse. A request that passed verification counts against the rate limit even when its body is bad.
+    // 5. Parse. A bad body is answered 400 without using the route's window: only accepted work counts.
     const parsed = chosen?.source.parse ? this.parseBySource(chosen, sourceReq) : parsePayload(raw, req.headers);
-    if (!parsed?.payload) {
-      const counted = await store.rateLimiter.hit(route.name, limits.rateLimit);
-      return counted.allowed ? fail('HW_E_BAD_BODY') : rateLimited(counted.retryAfterSeconds);
-    }
+    if (!parsed?.payload) return fail('HW_E_BAD_BODY');
     const { payload } = parsed;
 
     // A handshake (URL verification, PING) is answered at once; nothing is queued.
@@ -206,19 +245,22 @@ export class WebhookPipeline {
     const wanted = eventAccepted(route.events, event);
     let result: AcceptOutcome;
     try {
+      // The job carries its route's definition (no secrets), so it still runs if the route is removed meanwhile.
+      const jobRoute = wanted ? this.jobRoute(route) : undefined;
       result = await this.accept({
         route: route.name,
         deliveryId,
         rateLimit: limits.rateLimit,
         maxPending: limits.maxPending,
-        // The JSON text as received goes along, so a durable store does not serialise the payload again.
-        job: wanted ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now() } : undefined,
-        hints: parsed.json === undefined ? undefined : { payloadJson: parsed.json },
+        job: jobRoute ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now(), routeDefinition: jobRoute.definition } : undefined,
+        // The JSON texts go along, so a durable store does not serialise the payload or the route again.
+        hints: { payloadJson: parsed.json, routeDefinitionJson: jobRoute?.json },
       });
     } catch (err) {
-      logger.error(`could not enqueue event on route '${route.name}': ${errorMessage(err)}`);
-      return fail('HW_E_INTERNAL', 'Could not store the event, retry later', { 'Retry-After': '5' });
+      this.storeFailed(route, err);
+      return storeUnavailable();
     }
+    this.deps.storeStatus?.succeeded('accept');
     switch (result.outcome) {
       case 'rate_limited':
         return rateLimited(result.retryAfterSeconds);
@@ -243,6 +285,23 @@ export class WebhookPipeline {
     return { status: 202, body: { status: 'accepted', route: route.name, event, delivery_id: deliveryId } };
   }
 
+  private jobRoute(route: Route): { definition: JobRoute; json: string } {
+    let made = this.jobRoutes.get(route);
+    if (!made) {
+      const definition = jobRouteOf(route);
+      made = { definition, json: JSON.stringify(definition) };
+      this.jobRoutes.set(route, made);
+    }
+    return made;
+  }
+
+  /** A store call failed: logged, and remembered for /health until a call works again. */
+  private storeFailed(route: Route, err: unknown): void {
+    const message = errorMessage(err);
+    this.deps.storeStatus?.failed('accept', message);
+    this.deps.logger.error(`could not store an event on route '${route.name}' (answered 503, the sender retries): ${message}`, { route: route.name });
+  }
+
   /** The sender's URL of a request: the configured public origin (or the Host header) and the path as received. */
   private fullUrl(req: IngestRequest): string {
     const path = req.url ?? `/webhooks/${req.route}`;
@@ -260,11 +319,15 @@ export class WebhookPipeline {
     }
   }
 
-  private verify(route: Route, chosen: NamedSource | undefined, req: SourceRequest): { ok: true; secretIndex: number } | { ok: false; result: IngestResult } {
-    const { logger } = this.deps;
-    const meta = { route: route.name, source: chosen?.id };
+  private verify(route: Route, chosen: NamedSource | undefined, req: SourceRequest, client: string | undefined): { ok: true; secretIndex: number } | { ok: false; result: IngestResult } {
+    const { logger, authThrottle } = this.deps;
+    const meta = client === undefined ? { route: route.name, source: chosen?.id } : { route: route.name, source: chosen?.id, client };
+    // Counted per client; only the first failure of a client's minute is logged at once (auth-throttle.ts).
+    const warn = (kind: 'Missing signature' | 'Invalid signature', line: string): void => {
+      if (!authThrottle || authThrottle.failed(client, route.name, kind)) logger.warn(line, meta);
+    };
     if (!chosen) {
-      logger.warn(`Missing signature on route '${route.name}': no recognised signature header (accepted: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, X-Webhook-Signature; pin a source with \`source:\` for other senders)`, meta);
+      warn('Missing signature', `Missing signature on route '${route.name}': no recognised signature header (accepted: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, X-Webhook-Signature; pin a source with \`source:\` for other senders)`);
       return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
     }
     let verdict: SourceVerdict;
@@ -281,10 +344,10 @@ export class WebhookPipeline {
     }
     const origin = route.secretOrigin === 'global' ? 'the global secret' : `the ${route.secretOrigin ?? 'route'}'s own secret`;
     if (verdict.missing) {
-      logger.warn(`Missing signature on route '${route.name}' (${chosen.id}: ${verdict.reason})`, meta);
+      warn('Missing signature', `Missing signature on route '${route.name}' (${chosen.id}: ${verdict.reason})`);
       return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
     }
-    logger.warn(`Invalid signature on route '${route.name}' (${chosen.id}: ${verdict.reason}; checked against ${origin}${route.secrets.length > 1 ? `s (${route.secrets.length})` : ''})`, meta);
+    warn('Invalid signature', `Invalid signature on route '${route.name}' (${chosen.id}: ${verdict.reason}; checked against ${origin}${route.secrets.length > 1 ? `s (${route.secrets.length})` : ''})`);
     return { ok: false, result: fail('HW_E_INVALID_SIGNATURE') };
   }
 }

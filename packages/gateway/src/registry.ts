@@ -31,6 +31,7 @@ export interface CreateContext {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   redact(secret: string | undefined): void;
+  isSecret?(value: string): boolean;
 }
 
 // Created on the first options schema: plugin schemas are not ours, so ajv still checks them against the

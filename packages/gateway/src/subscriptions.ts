@@ -150,7 +150,11 @@ export class SubscriptionSource implements RouteSource {
     }
     let entries: SubscriptionEntries;
     try {
-      entries = parseSubscriptionsText(readFileSync(this.file, 'utf8'), this.file);
+      const text = readFileSync(this.file, 'utf8');
+      // An empty file is what a failed or half-done write leaves (a full disk, an editor's truncate): it would
+      // drop every subscription without a word (issue 20). No subscriptions is written as `{}`.
+      if (text.trim() === '') throw new HookwiseError('HW_E_SUBSCRIPTIONS', `${this.file} is empty: restore it (or write {} for no subscriptions)`);
+      entries = parseSubscriptionsText(text, this.file);
     } catch (err) {
       logger.error(`${errorMessage(err)}; the ${this.routes.size} subscription(s) read before stay active until the file is fixed`);
       return;

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { AgentResult, AgentRunner, Deliverer, Skill } from '@hookwise/core';
 import { HookwiseError, describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
+import { routeFromJob } from './job-route';
+import type { StoreStatus } from './store-status';
 import type { Lifecycle } from './lifecycle';
 import type { Route, RouteTable } from './routes';
 import type { Job, JobQueue, JobStep } from '@hookwise/core';
@@ -33,6 +35,8 @@ export interface WorkerDeps {
   lifecycle?: Lifecycle;
   /** The agent runner a route uses (its own or the global one), for lifecycle events. */
   runnerOf?(route: Route): string;
+  /** Told whether leasing worked, for /health (a failing store is reported without a query of its own). */
+  storeStatus?: StoreStatus;
 }
 
 /** Exponential backoff with jitter: base * 2^(attempt-1), capped, then scaled into [50%, 100%]. */
@@ -50,6 +54,8 @@ export class WorkerPool {
   private unsubscribe?: () => void;
   private poller?: NodeJS.Timeout;
   private readonly leaseMs: number;
+  /** The last lease failure's message while leasing fails; undefined while it works. */
+  private leaseProblem?: string;
 
   constructor(private readonly deps: WorkerDeps) {
     this.leaseMs = deps.leaseMs ?? 30_000;
@@ -77,6 +83,7 @@ export class WorkerPool {
       try {
         while (this.running && this.active.size < this.deps.concurrency) {
           const job = await this.deps.jobs.lease(this.owner, this.leaseMs);
+          this.leaseWorked();
           if (!job) break;
           const controller = new AbortController();
           this.active.set(job.id, controller);
@@ -87,11 +94,30 @@ export class WorkerPool {
           });
         }
       } catch (err) {
-        this.deps.logger.error(`worker could not lease a job: ${errorMessage(err)}`);
+        this.leaseFailed(err);
       } finally {
         this.pumping = false;
       }
     })();
+  }
+
+  /**
+   * A failing store fails every poll (once a second): the first failure is logged, repeats only when the reason
+   * changes, and the recovery once, so that a store locked for an hour does not write 3,600 identical lines.
+   */
+  private leaseFailed(err: unknown): void {
+    const message = errorMessage(err);
+    this.deps.storeStatus?.failed('lease', message);
+    if (message === this.leaseProblem) return;
+    this.leaseProblem = message;
+    this.deps.logger.error(`worker could not lease a job: ${message}; retrying every poll (this line repeats only when the reason changes)`);
+  }
+
+  private leaseWorked(): void {
+    this.deps.storeStatus?.succeeded('lease');
+    if (this.leaseProblem === undefined) return;
+    this.leaseProblem = undefined;
+    this.deps.logger.info('worker: the store answers again; leasing jobs');
   }
 
   /** Stops taking jobs, lets running ones finish until the deadline, then aborts and hands back the rest. */
@@ -122,8 +148,7 @@ export class WorkerPool {
     let stepStartedAt = performance.now();
     let destination: string | undefined;
     try {
-      const route = this.deps.routes.get(job.route);
-      if (!route) throw new HookwiseError('HW_E_UNKNOWN_ROUTE', `route '${job.route}' no longer exists`, { retryable: false });
+      const route = this.routeOf(job);
       let answer = job.answer;
       if (step === 'agent' || answer === undefined) {
         const prompt = renderPrompt(route.prompt, job.payload);
@@ -154,6 +179,20 @@ export class WorkerPool {
     } finally {
       clearInterval(renew);
     }
+  }
+
+  /**
+   * The route a job runs with: the route's current definition while it exists (a fix to a route applies to its
+   * waiting and retried jobs), else the definition the job was accepted under (docs/security.md).
+   */
+  private routeOf(job: Job): Route {
+    const current = this.deps.routes.get(job.route);
+    if (current) return current;
+    if (job.routeDefinition) {
+      this.deps.logger.info(`route '${job.route}' no longer exists; delivery ${job.deliveryId} runs with the route definition it was accepted under`, { route: job.route, delivery_id: job.deliveryId });
+      return routeFromJob(job.route, job.routeDefinition);
+    }
+    throw new HookwiseError('HW_E_UNKNOWN_ROUTE', `route '${job.route}' no longer exists and the job was stored without its route definition (by an older version): add the route again and retry the dead letter`, { retryable: false });
   }
 
   private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<string> {

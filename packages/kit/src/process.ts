@@ -8,7 +8,10 @@ export interface RunProcessOptions {
   command: string;
   args?: readonly string[];
   cwd?: string;
-  /** The child's complete environment (not merged with process.env here). */
+  /**
+   * The child's complete environment (not merged with process.env here). Default: `childEnvironment(process.env)`,
+   * the few variables programs need to run and nothing secret, never the gateway's whole environment.
+   */
   env?: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed; without it stdin is not connected at all. */
   input?: string;
@@ -37,6 +40,90 @@ export interface ProcessResult {
   aborted: boolean;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+}
+
+/**
+ * What every child gets from its parent's environment unless told otherwise: what programs need to find
+ * themselves, their home, the locale and a temp dir. Nothing here holds a credential.
+ */
+export const BASE_CHILD_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TERM', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+
+/** Names that hold credentials by convention: never passed by `inherit` unless listed by name. */
+const SECRET_NAME = /(^|_)(SECRET|SECRETS|TOKEN|PASSWORD|PASSWD|PASS|API_KEY|APIKEY|PRIVATE_KEY|CREDENTIALS?|AUTH)(_|$)/i;
+
+/** True for a variable name that holds a credential by convention (WEBHOOK_SECRET, GH_TOKEN, OPENAI_API_KEY, ...). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+export interface ChildEnvironmentOptions {
+  /** Names passed from `from` as they are, secrets included: the allowlist. */
+  allow?: readonly string[];
+  /** Values set for the child (win over everything else). */
+  set?: Readonly<Record<string, string>>;
+  /**
+   * Pass all of `from`, except variables whose name looks like a credential or whose value `isSecret` knows,
+   * unless they are in `allow`. Default false: only BASE_CHILD_ENV and `allow`.
+   */
+  inherit?: boolean;
+  /** The gateway's own secrets by value (route secrets may sit in any variable): never passed unless allowed. */
+  isSecret?: (value: string) => boolean;
+}
+
+/**
+ * A child's environment built from `from` (the gateway's): BASE_CHILD_ENV and the LC_* locale variables, the
+ * names in `allow`, then `set`. A webhook secret, a route secret or a token (GH_TOKEN) reaches an agent only
+ * when the configuration names it.
+ */
+export function childEnvironment(from: NodeJS.ProcessEnv, options: ChildEnvironmentOptions = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  const allowed = new Set(options.allow ?? []);
+  for (const [name, value] of Object.entries(from)) {
+    if (value === undefined) continue;
+    if (allowed.has(name)) env[name] = value;
+    else if (BASE_CHILD_ENV.includes(name) || name.startsWith('LC_')) env[name] = value;
+    else if (options.inherit && !isSecretName(name) && !options.isSecret?.(value)) env[name] = value;
+  }
+  return { ...env, ...options.set };
+}
+
+/** Linux's limit on one argument or environment entry (MAX_ARG_STRLEN, 32 pages), its terminating NUL included. */
+export const MAX_ARG_BYTES = 128 * 1024;
+
+/** A child that cannot be started because of what it would be given (not because the program is missing). */
+export class ProcessInputError extends Error {
+  readonly code = 'ERR_HOOKWISE_PROCESS_INPUT';
+
+  constructor(
+    message: string,
+    /** Where the bad value is: `argument 2`, `environment variable HOOKWISE_EVENT`. */
+    readonly where: string,
+  ) {
+    super(message);
+    this.name = 'ProcessInputError';
+  }
+}
+
+/**
+ * Why argv (the program first, then its arguments) or the environment cannot be handed to a child, or
+ * undefined: a NUL byte (the OS ends the string there, and node refuses it) or an entry longer than one argument
+ * may be. Checked before spawning, so that the error says so instead of looking like a missing program.
+ */
+export function processInputProblem(args: readonly string[], env: NodeJS.ProcessEnv | undefined): ProcessInputError | undefined {
+  for (const [index, arg] of args.entries()) {
+    const where = index === 0 ? 'the program name' : `argument ${index}`;
+    if (arg.includes('\u0000')) return new ProcessInputError(`${where} contains a NUL byte, which cannot be passed to a program`, where);
+    const bytes = Buffer.byteLength(arg) + 1;
+    if (bytes > MAX_ARG_BYTES) return new ProcessInputError(`${where} is ${bytes - 1} bytes, more than one command-line argument can hold (${MAX_ARG_BYTES - 1})`, where);
+  }
+  for (const [name, value] of Object.entries(env ?? {})) {
+    if (value === undefined) continue;
+    const where = `environment variable ${name}`;
+    if (name.includes('\u0000') || value.includes('\u0000')) return new ProcessInputError(`${where} contains a NUL byte, which cannot be passed to a program`, where);
+    const bytes = Buffer.byteLength(name) + Buffer.byteLength(value) + 2;
+    if (bytes > MAX_ARG_BYTES) return new ProcessInputError(`${where} is ${bytes - 2} bytes, more than one environment entry can hold (${MAX_ARG_BYTES - 2})`, where);
+  }
+  return undefined;
 }
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -69,8 +156,9 @@ function groupExists(pid: number): boolean {
  * SIGTERM to the group, SIGKILL after the grace period. When the leader exits, whatever it left running in
  * its group is terminated too, so a run never leaves processes behind. The group is also handed to the
  * process reaper (./process-reaper), which ends it the same way if this process dies first, even by SIGKILL.
- * Rejects only when the program cannot be started (e.g. ENOENT); every other outcome resolves with a
- * ProcessResult.
+ * Rejects only when the program cannot be started: a ProcessInputError when an argument or variable cannot be
+ * passed (NUL byte, too long), otherwise the spawn error (ENOENT, EACCES, E2BIG for everything together); every
+ * other outcome resolves with a ProcessResult.
  */
 export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -82,10 +170,16 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ stdout: '', stderr: '', exitCode: null, exitSignal: null, timedOut: false, aborted: true, stdoutTruncated: false, stderrTruncated: false });
       return;
     }
+    const env = options.env ?? childEnvironment(process.env);
+    const problem = processInputProblem([options.command, ...(options.args ?? [])], env);
+    if (problem) {
+      reject(problem);
+      return;
+    }
     ensureReaper();
     const child = spawn(options.command, [...(options.args ?? [])], {
       cwd: options.cwd,
-      env: options.env,
+      env,
       detached: true,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,

@@ -5,7 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { GatewayObservability } from '@hookwise/gateway';
 import { mountObservability } from './admin/observability-routes';
-import { routeFromUrl, type Gateway } from '@hookwise/gateway';
+import { MALFORMED_PATH_RESULT, hasMalformedPath, routeFromUrl, sendResult, type Gateway } from '@hookwise/gateway';
 
 /**
  * How `POST /webhooks/<route>` reaches the pipeline. 'direct' (the default): the core's node:http handler takes
@@ -19,8 +19,14 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Also when Express serves webhooks itself (ingest: 'express'): its router would throw on such a path (500).
+  app.use((req, res, next) => (hasMalformedPath(req.url) ? sendResult(res, MALFORMED_PATH_RESULT, true) : next()));
+  // From memory only: the store's state as the gateway's own calls last found it, so /health answers at once
+  // even while the store is locked or unreachable. The SPEC's body while healthy; 503 with the reason when not.
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', platform: 'webhook' });
+    const store = gateway.storeHealth();
+    if (store.ok) res.json({ status: 'ok', platform: 'webhook' });
+    else res.status(503).json({ status: 'degraded', platform: 'webhook', reason: store.reason });
   });
   // /metrics, /api and /ui, as far as metrics: and admin: turn them on (admin/observability-routes.ts).
   mountObservability(app, gateway, observability);
@@ -32,7 +38,12 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
   app.use((req, res) => {
     res.status(404).json({ error: `Not found: ${req.method} ${req.path}` });
   });
-  app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((err: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    // Express marks what the client got wrong (a path that does not decode, ...) with a 4xx status.
+    if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+      if (!res.headersSent) res.status(err.status).json({ error: err.status === 400 ? 'Bad request' : err.message });
+      return;
+    }
     gateway.logger.error(`request failed: ${err.message}`);
     if (!res.headersSent) res.status(500).json({ error: 'Internal error' });
   });
@@ -43,8 +54,10 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
 export function createRequestListener(gateway: Gateway, app: Express, ingest: IngestPath = 'direct'): RequestListener {
   if (ingest === 'express') return app;
   return (req: IncomingMessage, res: ServerResponse) => {
+    // Any method, any path: a path that does not decode is the client's error (400), before any router sees it.
+    if (hasMalformedPath(req.url)) sendResult(res, MALFORMED_PATH_RESULT, true);
     // Anything the pattern does not take (other methods, odd spellings) keeps Express's behaviour.
-    if (req.method === 'POST' && routeFromUrl(req.url) !== undefined) gateway.handler(req, res);
+    else if (req.method === 'POST' && routeFromUrl(req.url) !== undefined) gateway.handler(req, res);
     else app(req, res);
   };
 }

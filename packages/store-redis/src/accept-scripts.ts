@@ -30,20 +30,20 @@ end
 
 /**
  * KEYS: claim, reservations, lookup, rate key base.
- * ARGV: count the hit ('1'/'0'), rate limit, rate window ms, job id ('' for an ignored event), max pending,
- * pending claim ms, dedupe ttl ms, lookup ttl ms, bullmq job key prefix.
- * Answers, in the order of the pipeline's checks: {'rate_limited', ms left}, {'duplicate'}, {'busy'} (another
- * request's claim is pending and fresh: ask again), {'ignored'}, {'backpressure'}, {'claimed'}.
+ * ARGV: rate limit, rate window ms, job id ('' for an ignored event), max pending, pending claim ms, dedupe ttl
+ * ms, lookup ttl ms, bullmq job key prefix.
+ * Answers, in the order of the pipeline's checks: {'rate_limited', ms left} (the window is full; nothing is
+ * counted), {'duplicate'}, {'busy'} (another request's claim is pending and fresh: ask again), {'ignored'},
+ * {'backpressure'}, {'claimed'}. Only 'claimed' counts a hit: replays and ignored events use none of the window.
  */
 const CLAIM_LUA = `${SHARED_FUNCTIONS}
 local claim_key, reservations, lookup, rate_base = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local job_id, max_pending, pending_ms = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
-local ttl, job_prefix = tonumber(ARGV[7]), ARGV[9]
+local limit, window_ms = tonumber(ARGV[1]), tonumber(ARGV[2])
+local job_id, max_pending, pending_ms = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local ttl, job_prefix = tonumber(ARGV[6]), ARGV[8]
 local now = now_ms()
-if ARGV[1] == '1' then
-  local allowed, left = rate_window(rate_base, tonumber(ARGV[2]), tonumber(ARGV[3]), true, now)
-  if not allowed then return { 'rate_limited', left } end
-end
+local allowed, left = rate_window(rate_base, limit, window_ms, false, now)
+if not allowed then return { 'rate_limited', left } end
 local current = redis.call('GET', claim_key)
 if current then
   local owner, since = pending_job_id(current)
@@ -63,9 +63,11 @@ if job_id == '' then
 end
 redis.call('ZREMRANGEBYSCORE', reservations, '-inf', now - pending_ms)
 if queued(job_prefix) + redis.call('ZCARD', reservations) >= max_pending then return { 'backpressure' } end
+-- Accepted work: the one answer that counts against the window (the peek above saw room; nothing ran since).
+rate_window(rate_base, limit, window_ms, true, now)
 redis.call('SET', claim_key, 'pending:' .. now .. ':' .. job_id, 'PX', ttl)
 redis.call('ZADD', reservations, now, job_id)
-redis.call('SET', lookup, job_id, 'PX', tonumber(ARGV[8]))
+redis.call('SET', lookup, job_id, 'PX', tonumber(ARGV[7]))
 return { 'claimed' }
 `;
 
@@ -99,7 +101,6 @@ export interface AcceptKeys {
 }
 
 export interface ClaimArgs {
-  countHit: boolean;
   rateLimit: number;
   rateWindowMs: number;
   /** Empty for an event the route's filter ignores. */
@@ -133,7 +134,6 @@ export class AcceptScripts {
       keys.reservations,
       keys.lookup,
       keys.rateBase,
-      args.countHit ? '1' : '0',
       args.rateLimit,
       args.rateWindowMs,
       args.jobId,

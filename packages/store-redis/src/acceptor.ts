@@ -30,8 +30,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /**
  * Makes the decisions of `SequentialAcceptor` (rate limit, duplicate, filter, backpressure, enqueue, in that
- * order), with three round trips: one script counts the hit, claims the id as *pending* (with the delivery-id
- * lookup) and checks backpressure; bullmq stores the job; a second script makes the claim final for the full
+ * order; only accepted work counts against the window), with three round trips: one script peeks at the window,
+ * checks backpressure, then counts the hit and claims the id as *pending* (with the delivery-id lookup); bullmq stores the job; a second script makes the claim final for the full
  * hour. A request that finds a pending claim whose job is stored answers duplicate; one whose claim is fresh
  * waits for it to settle (if it does not within `claimWaitMs`, the request fails and the sender retries later);
  * one that is older than `pendingClaimMs` without a job was left by a claimer that died, and is taken over.
@@ -57,9 +57,8 @@ export class RedisAcceptor {
     };
   }
 
-  private claim(request: AcceptRequest, keys: AcceptKeys, jobId: string, countHit: boolean): Promise<ClaimAnswer> {
+  private claim(request: AcceptRequest, keys: AcceptKeys, jobId: string): Promise<ClaimAnswer> {
     return this.scripts.claim(keys, {
-      countHit,
       rateLimit: request.rateLimit,
       rateWindowMs: RATE_WINDOW_MS,
       jobId,
@@ -71,16 +70,16 @@ export class RedisAcceptor {
     });
   }
 
-  /** Claims as `claim` does, asking again (without counting the hit twice) while another request's claim is pending. */
+  /** Claims as `claim` does, asking again while another request's claim is pending (only a claim counts a hit). */
   private async claimWhenSettled(request: AcceptRequest, keys: AcceptKeys, jobId: string): Promise<SettledAnswer> {
     const deadline = Date.now() + this.claimWaitMs;
-    let answer = await this.claim(request, keys, jobId, true);
+    let answer = await this.claim(request, keys, jobId);
     while (answer[0] === 'busy') {
       if (Date.now() >= deadline) {
         throw new HookwiseError('HW_E_STORE', `delivery ${request.deliveryId} on route '${request.route}' is still being accepted by another request after ${this.claimWaitMs} ms; nothing was accepted, the sender should retry`);
       }
       await sleep(BUSY_POLL_MS);
-      answer = await this.claim(request, keys, jobId, false);
+      answer = await this.claim(request, keys, jobId);
     }
     return answer as SettledAnswer;
   }

@@ -9,17 +9,35 @@ import { Worker } from 'node:worker_threads';
  * the build and under ts-jest.
  */
 const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('synchronous = ' + workerData.synchronous);
-const stop = new Int32Array(workerData.stop);
-while (Atomics.load(stop, 0) === 0) {
-  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (result.busy !== 0 || result.checkpointed >= result.log) Atomics.wait(stop, 0, 0, workerData.idleMs);
+const { workerData, parentPort } = require('node:worker_threads');
+let db;
+try {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.file, { fileMustExist: true });
+  db.pragma('synchronous = ' + workerData.synchronous);
+  const stop = new Int32Array(workerData.stop);
+  while (Atomics.load(stop, 0) === 0) {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (result.busy !== 0 || result.checkpointed >= result.log) Atomics.wait(stop, 0, 0, workerData.idleMs);
+  }
+} catch (err) {
+  // Sent as plain fields: an error thrown out of a thread reaches the parent as a bare object, which
+  // printed as [object Object] in the store's warning (issue 20).
+  parentPort.postMessage({ failed: true, message: String((err && err.message) || err), code: err && err.code ? String(err.code) : undefined });
+} finally {
+  if (db) db.close();
 }
-db.close();
 `;
+
+/** An Error from whatever a thread reported: a real Error, a cloned one (a plain object) or a message. */
+export function threadError(reported: unknown): Error {
+  if (reported instanceof Error) return reported;
+  const fields = (reported ?? {}) as { message?: unknown; code?: unknown };
+  const message = typeof fields.message === 'string' && fields.message ? fields.message : JSON.stringify(reported) ?? String(reported);
+  const err = new Error(typeof fields.code === 'string' && !message.includes(fields.code) ? `${fields.code}: ${message}` : message);
+  if (typeof fields.code === 'string') (err as NodeJS.ErrnoException).code = fields.code;
+  return err;
+}
 
 export interface CheckpointerOptions {
   file: string;
@@ -54,7 +72,10 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   // The thread must never keep a process alive that is otherwise done.
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('error', (err) => options.onError(err));
+  worker.on('error', (err: unknown) => options.onError(threadError(err)));
+  worker.on('message', (message: { failed?: boolean }) => {
+    if (message?.failed) options.onError(threadError(message));
+  });
   return {
     async stop() {
       // Held until the thread has closed its connection: an unref'd thread's exit does not keep the process

@@ -1,6 +1,6 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
 import { EventEmitter } from 'node:events';
-import { type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobStatus, type JobStep } from '@hookwise/core';
+import { type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobRoute, type JobStatus, type JobStep } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import { JobIdFormat, seqInJobId } from './job-ids';
@@ -25,6 +25,7 @@ interface JobRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  route_def: string | null;
 }
 
 function toJob(row: JobRow): Job {
@@ -47,6 +48,7 @@ function toJob(row: JobRow): Job {
   if (row.answer !== null) job.answer = row.answer;
   if (row.receipt !== null) job.receipt = JSON.parse(row.receipt) as unknown;
   if (row.finished_at !== null) job.finishedAt = row.finished_at;
+  if (row.route_def !== null) job.routeDefinition = JSON.parse(row.route_def) as JobRoute;
   return job;
 }
 
@@ -84,8 +86,8 @@ export class SqliteJobQueue implements JobQueue {
     this.events.setMaxListeners(0);
     this.stmt = {
       insert: db.prepare(`
-        INSERT INTO jobs (seq, id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?)`),
+        INSERT INTO jobs (seq, id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at, route_def)
+        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?, ?)`),
       maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM jobs').pluck(),
       // Ids of jobs written before schema 4 carry no seq.
       legacySeq: db.prepare('SELECT seq FROM legacy_job_ids WHERE id = ?').pluck(),
@@ -165,7 +167,8 @@ export class SqliteJobQueue implements JobQueue {
     this.lastSeqInTransaction ??= this.stmt.maxSeq.get() as number;
     const seq = this.lastSeqInTransaction + 1;
     const id = this.ids.format(seq, now);
-    this.stmt.insert.run(seq, id, input.route, input.event, input.deliveryId, payload, input.receivedAt, now, now, now);
+    const routeDef = input.routeDefinition === undefined ? null : (hints.routeDefinitionJson ?? JSON.stringify(input.routeDefinition));
+    this.stmt.insert.run(seq, id, input.route, input.event, input.deliveryId, payload, input.receivedAt, now, now, now, routeDef);
     this.lastSeqInTransaction = seq;
     this.insertedInTransaction += 1;
     return id;
@@ -218,7 +221,8 @@ export class SqliteJobQueue implements JobQueue {
       const pick = this.dueNow(now) ?? (this.stmt.orphan.get({ now, stale: now - this.heartbeat.staleAfterMs }) as { seq: number } | undefined);
       if (!pick) return undefined;
       return toJob(this.stmt.take.get({ seq: pick.seq, now, owner, instance, until: now + leaseMs }) as JobRow);
-    });
+      // One attempt while the file is locked elsewhere: the worker asks again at its next poll.
+    }, 0);
     if (!job) this.scheduleWake();
     return job;
   }

@@ -10,6 +10,8 @@ const PEEK_REUSE_MS = 100;
 interface Window {
   start: number;
   count: number;
+  /** Counted in the current transaction: only such windows are written at its commit. */
+  changed?: boolean;
 }
 
 export class SqliteRateLimiter implements RateLimiter {
@@ -60,8 +62,17 @@ export class SqliteRateLimiter implements RateLimiter {
     return this.writes.run(() => this.hitNow(route, limit));
   }
 
+  /** The window inside the current WriteBatch operation, without counting (exact: it reads what the transaction sees). */
+  peekNow(route: string, limit: number): RateWindow {
+    return this.countNow(route, limit, false);
+  }
+
   /** `hit` inside the current WriteBatch operation: counted in the transaction's window, written at its commit. */
   hitNow(route: string, limit: number): RateWindow {
+    return this.countNow(route, limit, true);
+  }
+
+  private countNow(route: string, limit: number, count: boolean): RateWindow {
     const windows = this.windowsOfTransaction();
     const now = this.now();
     const start = now - (now % this.windowMs);
@@ -75,7 +86,10 @@ export class SqliteRateLimiter implements RateLimiter {
       window.count = 0;
     }
     const result = this.answer(window.count, start, limit, now);
-    if (result.allowed) window.count += 1;
+    if (result.allowed && count) {
+      window.count += 1;
+      window.changed = true;
+    }
     return result;
   }
 
@@ -87,8 +101,9 @@ export class SqliteRateLimiter implements RateLimiter {
       finish: () => {
         const at = this.now();
         for (const [route, w] of windows) {
-          this.writeStmt.run(route, w.start, w.count);
-          this.known.set(route, { ...w, at });
+          // A window only peeked at (duplicates, ignored events) is not written: nothing in it changed.
+          if (w.changed) this.writeStmt.run(route, w.start, w.count);
+          this.known.set(route, { start: w.start, count: w.count, at });
         }
         this.inTransaction = undefined;
       },

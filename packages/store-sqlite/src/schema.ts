@@ -144,6 +144,11 @@ const MIGRATIONS: Migration[] = [
   ) WITHOUT ROWID;
   INSERT INTO queue_marks (name, seq) SELECT 'fresh', COALESCE(MAX(seq), 0) FROM jobs;
   `,
+  // 6: the route definition a job was accepted under (JSON, no secrets), so that it still runs when its route
+  // is removed before it does (issue 20). Jobs written before have none and need their route to exist.
+  `
+  ALTER TABLE jobs ADD COLUMN route_def TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 // Opens the SQLite file (WAL, full sync) and assembles the store the gateway uses by default.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { HookwiseError, errorMessage, type AcceptOutcome, type AcceptRequest, type Store, type StoreConfig } from '@hookwise/core';
+import { HookwiseError, errorMessage, type AcceptOutcome, type AcceptRequest, type Store, type StoreConfig, type StoreHealth } from '@hookwise/core';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
@@ -10,7 +10,7 @@ import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
 import { SqliteRateLimiter } from './rate-limiter';
 import { SCHEMA_VERSION, migrate } from './schema';
-import { WriteBatch } from './write-batch';
+import { BUSY_TIMEOUT_MS, WriteBatch, describeSqliteError } from './write-batch';
 
 /** The `store:` block for this backend. */
 export interface SqliteStoreConfig extends StoreConfig {
@@ -43,6 +43,14 @@ export interface SqliteStoreOptions {
   backgroundCheckpoints?: boolean;
 }
 
+/**
+ * How long a request's accept may wait (between attempts, off the event loop) for a write lock another process
+ * holds, before it is answered 503 with Retry-After: long enough for a CLI command's short write.
+ */
+export const ACCEPT_LOCK_WAIT_MS = 50;
+/** How long opening the file (migrations, the integrity check) waits for a lock: nothing is served yet. */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
+
 /** SQLite's own default: a commit that finds this many pages in the log checkpoints them. */
 const AUTOCHECKPOINT_PAGES = 1000;
 /** With the checkpoint thread running, the event loop checkpoints only if the log grows this large (32 MB). */
@@ -58,6 +66,8 @@ export interface SqliteStore extends Store {
   purge(): Promise<void>;
   /** The connection's `synchronous` setting, as configured. */
   synchronousMode(): 'normal' | 'full';
+  /** From memory: failing while the last commit failed (the file locked by another process, or broken). */
+  health(): StoreHealth;
 }
 
 /** The file the config points at: `store.path` relative to the config dir, default `<configDir>/hookwise.sqlite`. */
@@ -77,9 +87,28 @@ function openDatabase(file: string, synchronous: 'normal' | 'full'): Database.Da
   // before the commit returns); FULL adds an fsync per commit so that it also survives a power loss. The fsync
   // runs on the event loop (better-sqlite3 is synchronous) and costs about 2 ms here, so it is opt-in.
   db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-  // The CLI and other processes may hold the write lock briefly; wait for it rather than fail.
-  db.pragma('busy_timeout = 5000');
+  // Opening may wait for another process's lock; once serving, waits happen between attempts (WriteBatch).
+  db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
   return db;
+}
+
+/**
+ * PRAGMA quick_check: a file with damaged pages would otherwise start, report healthy and answer every webhook
+ * with an error. It reads every page once (seconds for a file of gigabytes), only when the store opens.
+ */
+function checkIntegrity(db: Database.Database, file: string): void {
+  if (file === ':memory:') return;
+  let problems: string[];
+  try {
+    problems = (db.pragma('quick_check(5)') as Array<{ quick_check: string }>).map((row) => row.quick_check);
+  } catch (err) {
+    problems = [describeSqliteError(err)];
+  }
+  if (problems.length === 1 && problems[0] === 'ok') return;
+  throw new HookwiseError(
+    'HW_E_STORE',
+    `the SQLite store ${file} is damaged (PRAGMA quick_check: ${problems.join('; ')}): stop every gateway using it, move the file away (with its -wal and -shm files; \`sqlite3 <file> .recover\` may save its jobs) and start again with a fresh file, or restore a backup`,
+  );
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
@@ -87,15 +116,23 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   let db: Database.Database;
   try {
     db = openDatabase(file, options.synchronous ?? 'normal');
+  } catch (err) {
+    throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
+  }
+  try {
+    checkIntegrity(db, file);
     migrate(db, file, SCHEMA_VERSION, (from, to) => {
       // A fresh file starts at 0; an existing one may take a while (versions 3 and 4 rebuild the jobs table once each).
       if (from > 0) options.logger?.info(`SQLite store: upgrading ${file} from schema ${from} to ${to}`);
     });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   } catch (err) {
-    throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${errorMessage(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
+    db.close();
+    if (err instanceof HookwiseError) throw err;
+    throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
   }
   const now = options.now ?? Date.now;
-  const writes = new WriteBatch(db);
+  const writes = new WriteBatch(db, undefined, now);
   const heartbeat = new InstanceHeartbeat(db, writes, now, options.heartbeatMs ?? 1000, options.staleAfterMs ?? 5000);
   const deliveryIds = new SqliteDeliveryIdCache(db, writes, now);
   const jobs = new SqliteJobQueue(db, writes, heartbeat, { now, doneRetentionMs: options.doneRetentionMs ?? 7 * 24 * 60 * 60 * 1000 });
@@ -111,7 +148,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       file,
       synchronous,
       onError: (err) => {
-        options.logger?.warn(`SQLite store: the checkpoint thread failed (${errorMessage(err)}); checkpointing on the main thread again`);
+        options.logger?.warn(`SQLite store: the checkpoint thread failed (${describeSqliteError(err)}); checkpointing on the main thread again`);
         if (!closed) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
       },
     });
@@ -124,7 +161,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (backgroundCheckpoints && !checkpointer && !closed) startBackgroundCheckpoints();
     const { route, deliveryId, job } = request;
     const result = await writes.run((): AcceptOutcome => {
-      const window = rateLimiter.hitNow(route, request.rateLimit);
+      // The SPEC's order of answers, but only accepted work is counted: a replayed (duplicate) or ignored event
+      // never uses up the route's window. One transaction, so the peek and the count see the same window.
+      const window = rateLimiter.peekNow(route, request.rateLimit);
       if (!window.allowed) return { outcome: 'rate_limited', retryAfterSeconds: window.retryAfterSeconds };
       if (deliveryIds.claimedNow(route, deliveryId)) return { outcome: 'duplicate' };
       if (!job) {
@@ -132,9 +171,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         return { outcome: 'ignored' };
       }
       if (jobs.pendingNow() >= request.maxPending) return { outcome: 'backpressure' };
+      rateLimiter.hitNow(route, request.rateLimit);
       // The job row claims the delivery id (SqliteDeliveryIdCache): nothing else to write.
       return { outcome: 'accepted', jobId: jobs.insertNow(job, request.hints ?? {}, now()) };
-    });
+    }, ACCEPT_LOCK_WAIT_MS);
     if (result.outcome === 'accepted') jobs.announce();
     return result;
   };
@@ -150,13 +190,17 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     accept,
     purge,
     synchronousMode: () => (db.pragma('synchronous', { simple: true }) === 2 ? 'full' : 'normal'),
+    health: () => {
+      const state = writes.health();
+      return state.ok ? { ok: true } : { ok: false, reason: state.reason };
+    },
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(purger);
       heartbeat.stop();
       await jobs.close();
-      writes.flush();
+      writes.close();
       await checkpointer?.stop();
       db.close();
     },

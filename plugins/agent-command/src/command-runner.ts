@@ -1,13 +1,52 @@
 // The `command` agent runner: runs an agent CLI per task, prompt on stdin or in argv, stdout is the answer.
 import { delimiter, isAbsolute, resolve } from 'node:path';
 import { HookwiseError, errorMessage, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { runProcess } from '@hookwise/kit';
+import { MAX_ARG_BYTES, ProcessInputError, childEnvironment, runProcess } from '@hookwise/kit';
 import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
 import { explainFailure, presetRun } from './presets';
 
 // Enough of stderr to see why an agent failed, short enough for a log line and a dead-letter record.
 const STDERR_TAIL_CHARS = 2000;
+
+/** `env:` as the allowlist and the values to set: a list of NAME / NAME=value, or a map of values. */
+function envOption(env: CommandRunnerOptions['env']): { allow: string[]; set: Record<string, string> } {
+  if (!env) return { allow: [], set: {} };
+  if (!Array.isArray(env)) return { allow: [], set: { ...env } };
+  const allow: string[] = [];
+  const set: Record<string, string> = {};
+  for (const entry of env) {
+    const at = entry.indexOf('=');
+    if (at < 0) allow.push(entry);
+    else set[entry.slice(0, at)] = entry.slice(at + 1);
+  }
+  return { allow, set };
+}
+
+/**
+ * The index of each argument that is exactly `{prompt}` and has no `--` before it: there, a prompt starting with
+ * `-` would be read as an option by the agent (`--dangerously-skip-permissions` in an issue title).
+ */
+function optionExposedArgs(args: readonly string[]): number[] {
+  const endOfOptions = args.indexOf('--');
+  return args.flatMap((arg, index) => (arg === PROMPT_PLACEHOLDER && (endOfOptions < 0 || index < endOfOptions) ? [index] : []));
+}
+
+/** Why the prompt cannot go to the child as configured, or undefined. Not retryable: the same payload fails again. */
+function promptProblem(program: string, text: string, placeholderMode: boolean, exposed: readonly number[]): string | undefined {
+  if (!placeholderMode) return undefined;
+  if (text.includes('\u0000')) {
+    return `the prompt contains a NUL byte (from the payload), which cannot be passed in a command-line argument; send the prompt on stdin (remove ${PROMPT_PLACEHOLDER} from agent.command) or leave that field out of the route's prompt`;
+  }
+  const bytes = Buffer.byteLength(text);
+  if (bytes >= MAX_ARG_BYTES) {
+    return `the prompt is ${bytes} bytes, more than one command-line argument can hold (${MAX_ARG_BYTES - 1}); send it on stdin (remove ${PROMPT_PLACEHOLDER} from agent.command) or shorten the route's prompt template`;
+  }
+  if (exposed.length && text.startsWith('-')) {
+    return `the prompt starts with '-', so ${program} would read it as an option; put "--" before ${PROMPT_PLACEHOLDER} in agent.command (if ${program} supports it), write it as part of an option (--message=${PROMPT_PLACEHOLDER}), or send the prompt on stdin`;
+  }
+  return undefined;
+}
 
 export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginContext): AgentRunner {
   // A preset brings its own argv per task (flags, system prompt) and reads the answer from the CLI's JSON.
@@ -18,21 +57,30 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
   }
   const placeholderMode = args.some((a) => a.includes(PROMPT_PLACEHOLDER));
   const cwd = options.cwd ? (isAbsolute(options.cwd) ? options.cwd : resolve(ctx.configDir, options.cwd)) : ctx.configDir;
+  const exposed = optionExposedArgs(args);
+  const { allow, set } = envOption(options.env);
 
   return {
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       const text = preset ? preset.input(task) : composePrompt(task.prompt, task.skills);
-      const env: NodeJS.ProcessEnv = {
-        ...(options.inherit_env ? ctx.env : {}),
-        // So that `hookwise webhook ...` run by the agent acts on this gateway's config dir.
-        HOOKWISE_HOME: ctx.configDir,
-        ...options.env,
-        HOOKWISE_ROUTE: task.route,
-        HOOKWISE_EVENT: task.event,
-        HOOKWISE_DELIVERY_ID: task.deliveryId,
-        HOOKWISE_SKILL_DIRS: task.skills.flatMap((s) => (s.dir ? [s.dir] : [])).join(delimiter),
-      };
+      // A clean environment: the basics, what `env:` lists, and nothing secret unless listed (issue 20).
+      const env = childEnvironment(ctx.env, {
+        allow: preset ? [...allow, ...preset.preset.env] : allow,
+        inherit: options.inherit_env,
+        isSecret: ctx.isSecret,
+        set: {
+          // So that `hookwise webhook ...` run by the agent acts on this gateway's config dir.
+          HOOKWISE_HOME: ctx.configDir,
+          ...set,
+          HOOKWISE_ROUTE: task.route,
+          HOOKWISE_EVENT: task.event,
+          HOOKWISE_DELIVERY_ID: task.deliveryId,
+          HOOKWISE_SKILL_DIRS: task.skills.flatMap((s) => (s.dir ? [s.dir] : [])).join(delimiter),
+        },
+      });
       const meta = { route: task.route, delivery_id: task.deliveryId };
+      const refused = promptProblem(program, text, placeholderMode, exposed);
+      if (refused) throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: ${refused}`, { retryable: false });
       let result;
       try {
         result = await runProcess({
@@ -51,6 +99,13 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
           },
         });
       } catch (err) {
+        if (err instanceof ProcessInputError) {
+          // The event type or delivery id (sender-chosen) in HOOKWISE_*, or a configured argument: not a missing program.
+          throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: ${err.message}${err.where.startsWith('environment variable HOOKWISE_') ? ' (it comes from the request)' : ''}`, { retryable: false, cause: err });
+        }
+        if ((err as NodeJS.ErrnoException).code === 'E2BIG') {
+          throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: its arguments and environment together are larger than the system allows (E2BIG); send the prompt on stdin (remove ${PROMPT_PLACEHOLDER} from agent.command)`, { retryable: false, cause: err });
+        }
         throw new HookwiseError(
           'HW_E_AGENT',
           `agent command '${program}' could not be started in ${cwd}: ${errorMessage(err)}; check that it is installed and on PATH (or give an absolute path in agent.command) and that agent.cwd exists`,

@@ -13,9 +13,15 @@ export interface CommandRunnerOptions {
   args?: string[];
   /** Working directory; relative paths are taken from the config dir. Default: the config dir. */
   cwd?: string;
-  /** Extra environment variables for the child (on top of the gateway's environment unless inherit_env is false). */
-  env?: Record<string, string>;
-  /** Pass the gateway's own environment to the child. Default true (agent CLIs read their API keys from it). */
+  /**
+   * What the child gets besides the basics (PATH, HOME, locale, ...): a list of variable names passed from the
+   * gateway's environment (the allowlist; `NAME=value` entries set a value), or a map of values to set.
+   */
+  env?: Record<string, string> | string[];
+  /**
+   * Pass the rest of the gateway's environment too, except credentials (names like *_SECRET, *_TOKEN, *_API_KEY
+   * and the values of the gateway's secrets) unless `env` lists them. Default false.
+   */
   inherit_env: boolean;
   /** The runner's own time limit in seconds; the worker's `agent.timeout_seconds` applies as well. */
   timeout_seconds?: number;
@@ -41,8 +47,14 @@ export const commandOptionsSchema: OptionsSchema = {
     preset: { enum: ['claude', 'codex', 'gemini', 'opencode'], description: 'A known agent CLI: its non-interactive flags, skills channel and JSON output (answer and token usage) are built in.' },
     args: { type: 'array', items: { type: 'string' }, description: 'With a preset: arguments after its flags, e.g. ["--model", "sonnet"].' },
     cwd: { type: 'string', minLength: 1 },
-    env: { type: 'object', additionalProperties: { type: 'string' } },
-    inherit_env: { type: 'boolean', default: true },
+    env: {
+      description: 'Variables for the child besides PATH, HOME and the locale: names passed from the gateway environment (["ANTHROPIC_API_KEY"]; "NAME=value" sets one), or a map of values.',
+      oneOf: [
+        { type: 'object', additionalProperties: { type: 'string' } },
+        { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*(=.*)?$' } },
+      ],
+    },
+    inherit_env: { type: 'boolean', default: false, description: 'Also pass the rest of the gateway environment, credentials excepted unless listed in env.' },
     timeout_seconds: { type: 'number', exclusiveMinimum: 0 },
     kill_grace_seconds: { type: 'number', minimum: 0, default: 5 },
     max_output_bytes: { type: 'integer', minimum: 1, default: 1048576 },

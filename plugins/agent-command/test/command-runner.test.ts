@@ -179,7 +179,7 @@ describe('command agent runner', () => {
     const registry = new PluginRegistry([{ plugin, source: 'test', options: {} }]);
     const ok = registry.validateOptions('agent', 'command', { command: ['claude', '-p'] }, 'agent');
     expect(ok.problems).toEqual([]);
-    expect(ok.options).toEqual({ command: ['claude', '-p'], inherit_env: true, kill_grace_seconds: 5, max_output_bytes: 1048576 });
+    expect(ok.options).toEqual({ command: ['claude', '-p'], inherit_env: false, kill_grace_seconds: 5, max_output_bytes: 1048576 });
     expect(registry.validateOptions('agent', 'command', {}, 'agent').problems.join('\n')).toContain('command');
   });
 });

@@ -37,12 +37,29 @@ export interface RateLimiter {
 export type JobStatus = 'pending' | 'running' | 'done' | 'dead';
 export type JobStep = 'agent' | 'deliver';
 
+/**
+ * What a job needs of its route to run, without its secrets: stored with the job when it is accepted, so that a
+ * job whose route was removed (a subscription deleted, a static route taken out of config.yaml) still runs as
+ * it was accepted. The worker uses the route's current definition while the route exists.
+ */
+export interface JobRoute {
+  origin: 'static' | 'subscription';
+  prompt?: string;
+  skills: string[];
+  deliver: string;
+  deliverExtra: Record<string, string>;
+  /** The route's own `agent:` block; absent when it uses the global one. */
+  agent?: { runner?: string; [key: string]: unknown };
+}
+
 export interface JobInput {
   route: string;
   event: string;
   deliveryId: string;
   payload: unknown;
   receivedAt: number;
+  /** The route definition the job was accepted under (absent in jobs stored by older versions). */
+  routeDefinition?: JobRoute;
 }
 
 export interface JobError {
@@ -81,6 +98,8 @@ export interface JobFilter {
 export interface EnqueueHints {
   /** The payload's JSON text as received: `JSON.parse(payloadJson)` equals `input.payload`. */
   payloadJson?: string;
+  /** `JSON.stringify(input.routeDefinition)`, made once per route instead of once per job. */
+  routeDefinitionJson?: string;
 }
 
 export interface JobQueue {
@@ -115,7 +134,11 @@ export interface JobQueue {
 export interface AcceptRequest {
   route: string;
   deliveryId: string;
-  /** The route's rate limit (requests per window): the hit is counted here. */
+  /**
+   * The route's rate limit (requests per window). Only an accepted event is counted: a full window answers
+   * rate_limited first, but duplicates, ignored events and refusals for backpressure use none of it, so a
+   * replayed request cannot close the route for its real sender.
+   */
   rateLimit: number;
   /** Above this many pending jobs the event is refused (backpressure) and its id not remembered. */
   maxPending: number;
@@ -124,13 +147,24 @@ export interface AcceptRequest {
   hints?: EnqueueHints;
 }
 
-/** The answer to an AcceptRequest, in the order the checks run: rate limit, duplicate, filter, backpressure. */
+/**
+ * The answer to an AcceptRequest, in the order the checks run: rate limit (the window is full), duplicate,
+ * filter, backpressure; then the hit is counted with the enqueue (a window that filled meanwhile answers
+ * rate_limited, and the id is not remembered).
+ */
 export type AcceptOutcome =
   | { outcome: 'rate_limited'; retryAfterSeconds: number }
   | { outcome: 'duplicate' }
   | { outcome: 'ignored' }
   | { outcome: 'backpressure' }
   | { outcome: 'accepted'; jobId: string };
+
+/** What `/health` reports of a store: answered from what the store already knows, never by a query. */
+export interface StoreHealth {
+  ok: boolean;
+  /** Why the store is failing, for people (no secrets): e.g. "the SQLite file is locked by another process". */
+  reason?: string;
+}
 
 export interface Store {
   deliveryIds: DeliveryIdCache;
@@ -142,5 +176,7 @@ export interface Store {
    * the same decisions with the three interfaces above and gives the claim back when the enqueue fails.
    */
   accept?(request: AcceptRequest): Promise<AcceptOutcome>;
+  /** Optional: whether the store works, from memory (the last operations' outcome); must never block or throw. */
+  health?(): StoreHealth;
   close(): Promise<void>;
 }

@@ -10,6 +10,8 @@ export const ROUTE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
 export const DEFAULT_PORT = 8644;
 export const DEFAULT_RATE_LIMIT = 30;
+/** Failed verifications per client address per minute before it is refused (`auth_failure_limit`). */
+export const DEFAULT_AUTH_FAILURE_LIMIT = 60;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const stringList = { type: 'array', items: { type: 'string' } } as const;
@@ -92,6 +94,20 @@ export const configSchema = {
                 rate_limit: { type: 'integer', minimum: 1, default: DEFAULT_RATE_LIMIT, description: 'Requests per minute per route (fixed window).' },
                 max_body_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_BODY_BYTES, description: 'Largest accepted body in bytes.' },
                 public_url: { type: 'string', description: 'Base URL printed for subscriptions, when the gateway sits behind a proxy.' },
+                auth_failure_limit: {
+                  type: 'integer',
+                  minimum: 0,
+                  default: DEFAULT_AUTH_FAILURE_LIMIT,
+                  description:
+                    'Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off.',
+                },
+                trusted_proxies: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  default: [],
+                  description:
+                    'Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted.',
+                },
                 shutdown_timeout_seconds: {
                   type: 'number',
                   minimum: 0,
@@ -227,6 +243,8 @@ export interface WebhookAdapterConfig {
     rate_limit: number;
     max_body_bytes: number;
     public_url?: string;
+    auth_failure_limit: number;
+    trusted_proxies: string[];
     shutdown_timeout_seconds?: number;
     routes: Record<string, RouteConfig>;
   };

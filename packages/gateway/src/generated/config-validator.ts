@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"type":"string","default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -158,6 +158,12 @@ data7.rate_limit = 30;
 }
 if(data7.max_body_bytes === undefined){
 data7.max_body_bytes = 1048576;
+}
+if(data7.auth_failure_limit === undefined){
+data7.auth_failure_limit = 60;
+}
+if(data7.trusted_proxies === undefined){
+data7.trusted_proxies = [];
 }
 if(data7.shutdown_timeout_seconds === undefined){
 data7.shutdown_timeout_seconds = 10;
@@ -353,10 +359,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-let data18 = data7.shutdown_timeout_seconds;
-if(typeof data18 == "number"){
-if(data18 < 0 || isNaN(data18)){
-const err23 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+let data18 = data7.auth_failure_limit;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err23 = {instancePath:instancePath+"/platforms/webhook/extra/auth_failure_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/auth_failure_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -365,9 +370,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)){
+const err24 = {instancePath:instancePath+"/platforms/webhook/extra/auth_failure_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/auth_failure_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -376,20 +381,13 @@ vErrors.push(err24);
 }
 errors++;
 }
-let data19 = data7.routes;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key4 in data19){
-let data20 = data19[key4];
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.enabled === undefined){
-data20.enabled = true;
 }
-if(data20.deliver === undefined){
-data20.deliver = "log";
-}
-for(const key5 in data20){
-if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties, key5))){
-const err25 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+let data19 = data7.trusted_proxies;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data19[i1] !== "string"){
+const err25 = {instancePath:instancePath+"/platforms/webhook/extra/trusted_proxies/" + i1,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/trusted_proxies/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -399,9 +397,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data20.description !== undefined){
-if(typeof data20.description !== "string"){
-const err26 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err26 = {instancePath:instancePath+"/platforms/webhook/extra/trusted_proxies",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/trusted_proxies/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -410,9 +408,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(typeof data20.enabled !== "boolean"){
-const err27 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data21 = data7.shutdown_timeout_seconds;
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)){
+const err27 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -421,13 +420,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data20.events !== undefined){
-let data23 = data20.events;
-if(Array.isArray(data23)){
-const len1 = data23.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data23[i1] !== "string"){
-const err28 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i1,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err28 = {instancePath:instancePath+"/platforms/webhook/extra/shutdown_timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/shutdown_timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -436,10 +431,20 @@ vErrors.push(err28);
 }
 errors++;
 }
+let data22 = data7.routes;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key4 in data22){
+let data23 = data22[key4];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.enabled === undefined){
+data23.enabled = true;
 }
+if(data23.deliver === undefined){
+data23.deliver = "log";
 }
-else {
-const err29 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key5 in data23){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties, key5))){
+const err29 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -449,9 +454,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data20.secret !== undefined){
-if(typeof data20.secret !== "string"){
-const err30 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.description !== undefined){
+if(typeof data23.description !== "string"){
+const err30 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -461,11 +466,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data20.secrets !== undefined){
-let data26 = data20.secrets;
-if(Array.isArray(data26)){
-if(data26.length < 1){
-const err31 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data23.enabled !== "boolean"){
+const err31 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -474,10 +476,13 @@ vErrors.push(err31);
 }
 errors++;
 }
+if(data23.events !== undefined){
+let data26 = data23.events;
+if(Array.isArray(data26)){
 const len2 = data26.length;
 for(let i2=0; i2<len2; i2++){
 if(typeof data26[i2] !== "string"){
-const err32 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets/" + i2,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err32 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i2,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -489,7 +494,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err33 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -499,9 +504,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data20.source !== undefined){
-if(typeof data20.source !== "string"){
-const err34 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.secret !== undefined){
+if(typeof data23.secret !== "string"){
+const err34 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -511,10 +516,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data20.source_options !== undefined){
-let data29 = data20.source_options;
-if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
-const err35 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source_options",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.secrets !== undefined){
+let data29 = data23.secrets;
+if(Array.isArray(data29)){
+if(data29.length < 1){
+const err35 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -523,10 +529,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data20.prompt !== undefined){
-if(typeof data20.prompt !== "string"){
-const err36 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data29[i3] !== "string"){
+const err36 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets/" + i3,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -536,13 +542,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data20.skills !== undefined){
-let data31 = data20.skills;
-if(Array.isArray(data31)){
-const len3 = data31.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data31[i3] !== "string"){
-const err37 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i3,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err37 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -552,9 +554,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.source !== undefined){
+if(typeof data23.source !== "string"){
+const err38 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -564,8 +566,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(typeof data20.deliver !== "string"){
-const err39 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.source_options !== undefined){
+let data32 = data23.source_options;
+if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+const err39 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source_options",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -574,13 +578,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data20.deliver_extra !== undefined){
-let data34 = data20.deliver_extra;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key6 in data34){
-let data35 = data34[key6];
-if(((typeof data35 !== "string") && (!(typeof data35 == "number"))) && (typeof data35 !== "boolean")){
-const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+}
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -590,9 +591,13 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.skills !== undefined){
+let data34 = data23.skills;
+if(Array.isArray(data34)){
+const len4 = data34.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data34[i4] !== "string"){
+const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -602,12 +607,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data20.agent !== undefined){
-let data36 = data20.agent;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.runner !== undefined){
-if(typeof data36.runner !== "string"){
-const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -617,9 +619,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data23.deliver !== "string"){
+const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -628,10 +629,13 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.deliver_extra !== undefined){
+let data37 = data23.deliver_extra;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key6 in data37){
+let data38 = data37[key6];
+if(((typeof data38 !== "string") && (!(typeof data38 == "number"))) && (typeof data38 !== "boolean")){
+const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -643,7 +647,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -653,8 +657,12 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.agent !== undefined){
+let data39 = data23.agent;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.runner !== undefined){
+if(typeof data39.runner !== "string"){
+const err46 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -664,8 +672,9 @@ vErrors.push(err46);
 errors++;
 }
 }
+}
 else {
-const err47 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err47 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -675,8 +684,9 @@ vErrors.push(err47);
 errors++;
 }
 }
+}
 else {
-const err48 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err48 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -685,19 +695,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-let data38 = data.agent;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.runner === undefined){
-data38.runner = "echo";
 }
-if(data38.timeout_seconds === undefined){
-data38.timeout_seconds = 300;
 }
-if(data38.concurrency === undefined){
-data38.concurrency = 2;
-}
-if(typeof data38.runner !== "string"){
-const err49 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err49 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -706,10 +707,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-let data40 = data38.timeout_seconds;
-if(typeof data40 == "number"){
-if(data40 <= 0 || isNaN(data40)){
-const err50 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err50 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -720,7 +720,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err51 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -729,9 +729,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-let data41 = data38.concurrency;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err52 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err52 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -740,9 +740,19 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(typeof data41 == "number"){
-if(data41 < 1 || isNaN(data41)){
-const err53 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data41 = data.agent;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.runner === undefined){
+data41.runner = "echo";
+}
+if(data41.timeout_seconds === undefined){
+data41.timeout_seconds = 300;
+}
+if(data41.concurrency === undefined){
+data41.concurrency = 2;
+}
+if(typeof data41.runner !== "string"){
+const err53 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -751,10 +761,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data43 = data41.timeout_seconds;
+if(typeof data43 == "number"){
+if(data43 <= 0 || isNaN(data43)){
+const err54 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -763,20 +773,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-let data42 = data.retry;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.max_attempts === undefined){
-data42.max_attempts = 5;
 }
-if(data42.base_delay_seconds === undefined){
-data42.base_delay_seconds = 2;
-}
-if(data42.max_delay_seconds === undefined){
-data42.max_delay_seconds = 600;
-}
-for(const key7 in data42){
-if(!(((key7 === "max_attempts") || (key7 === "base_delay_seconds")) || (key7 === "max_delay_seconds"))){
-const err55 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+else {
+const err55 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -785,10 +784,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-let data43 = data42.max_attempts;
-if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
-const err56 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data44 = data41.concurrency;
+if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
+const err56 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -797,9 +795,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data43 == "number"){
-if(data43 < 1 || isNaN(data43)){
-const err57 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data44 == "number"){
+if(data44 < 1 || isNaN(data44)){
+const err57 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -809,10 +807,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-let data44 = data42.base_delay_seconds;
-if(typeof data44 == "number"){
-if(data44 < 0 || isNaN(data44)){
-const err58 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err58 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -821,9 +818,20 @@ vErrors.push(err58);
 }
 errors++;
 }
+let data45 = data.retry;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.max_attempts === undefined){
+data45.max_attempts = 5;
 }
-else {
-const err59 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data45.base_delay_seconds === undefined){
+data45.base_delay_seconds = 2;
+}
+if(data45.max_delay_seconds === undefined){
+data45.max_delay_seconds = 600;
+}
+for(const key7 in data45){
+if(!(((key7 === "max_attempts") || (key7 === "base_delay_seconds")) || (key7 === "max_delay_seconds"))){
+const err59 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -832,10 +840,10 @@ vErrors.push(err59);
 }
 errors++;
 }
-let data45 = data42.max_delay_seconds;
-if(typeof data45 == "number"){
-if(data45 < 0 || isNaN(data45)){
-const err60 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+let data46 = data45.max_attempts;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
+const err60 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -844,9 +852,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data46 == "number"){
+if(data46 < 1 || isNaN(data46)){
+const err61 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -856,8 +864,10 @@ vErrors.push(err61);
 errors++;
 }
 }
-else {
-const err62 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data47 = data45.base_delay_seconds;
+if(typeof data47 == "number"){
+if(data47 < 0 || isNaN(data47)){
+const err62 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -866,19 +876,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-let data46 = data.store;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.backend === undefined){
-data46.backend = "sqlite";
 }
-if(data46.max_pending === undefined){
-data46.max_pending = 10000;
-}
-if(data46.lease_seconds === undefined){
-data46.lease_seconds = 30;
-}
-if(typeof data46.backend !== "string"){
-const err63 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err63 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -887,9 +887,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-let data48 = data46.max_pending;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err64 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data48 = data45.max_delay_seconds;
+if(typeof data48 == "number"){
+if(data48 < 0 || isNaN(data48)){
+const err64 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -898,9 +899,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data48 == "number"){
-if(data48 < 1 || isNaN(data48)){
-const err65 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err65 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -910,10 +911,8 @@ vErrors.push(err65);
 errors++;
 }
 }
-let data49 = data46.lease_seconds;
-if(typeof data49 == "number"){
-if(data49 < 1 || isNaN(data49)){
-const err66 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+else {
+const err66 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -922,9 +921,19 @@ vErrors.push(err66);
 }
 errors++;
 }
+let data49 = data.store;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.backend === undefined){
+data49.backend = "sqlite";
 }
-else {
-const err67 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data49.max_pending === undefined){
+data49.max_pending = 10000;
+}
+if(data49.lease_seconds === undefined){
+data49.lease_seconds = 30;
+}
+if(typeof data49.backend !== "string"){
+const err67 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -933,9 +942,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data51 = data49.max_pending;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
+const err68 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -944,17 +953,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-let data50 = data.log;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.level === undefined){
-data50.level = "info";
-}
-if(data50.format === undefined){
-data50.format = "pretty";
-}
-for(const key8 in data50){
-if(!((key8 === "level") || (key8 === "format"))){
-const err69 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(typeof data51 == "number"){
+if(data51 < 1 || isNaN(data51)){
+const err69 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -964,9 +965,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-let data51 = data50.level;
-if(typeof data51 !== "string"){
-const err70 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data52 = data49.lease_seconds;
+if(typeof data52 == "number"){
+if(data52 < 1 || isNaN(data52)){
+const err70 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -975,8 +977,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(!((((data51 === "error") || (data51 === "warn")) || (data51 === "info")) || (data51 === "debug"))){
-const err71 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err71 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -985,9 +988,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-let data52 = data50.format;
-if(typeof data52 !== "string"){
-const err72 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err72 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -996,8 +999,17 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(!((data52 === "pretty") || (data52 === "json"))){
-const err73 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+let data53 = data.log;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.level === undefined){
+data53.level = "info";
+}
+if(data53.format === undefined){
+data53.format = "pretty";
+}
+for(const key8 in data53){
+if(!((key8 === "level") || (key8 === "format"))){
+const err73 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1007,8 +1019,9 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data54 = data53.level;
+if(typeof data54 !== "string"){
+const err74 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1017,11 +1030,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-let data53 = data.skills;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-for(const key9 in data53){
-if(!(key9 === "dirs")){
-const err75 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(!((((data54 === "error") || (data54 === "warn")) || (data54 === "info")) || (data54 === "debug"))){
+const err75 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1030,14 +1040,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data53.dirs !== undefined){
-let data54 = data53.dirs;
-if(Array.isArray(data54)){
-const len4 = data54.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data54[i4] !== "string"){
-const err76 = {instancePath:instancePath+"/skills/dirs/" + i4,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data55 = data53.format;
+if(typeof data55 !== "string"){
+const err76 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1046,10 +1051,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((data55 === "pretty") || (data55 === "json"))){
+const err77 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1059,9 +1062,8 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
 else {
-const err78 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err78 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1070,17 +1072,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-let data56 = data.admin;
+let data56 = data.skills;
 if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-if(data56.enabled === undefined){
-data56.enabled = false;
-}
-if(data56.ui === undefined){
-data56.ui = false;
-}
-for(const key10 in data56){
-if(!(((key10 === "enabled") || (key10 === "ui")) || (key10 === "token"))){
-const err79 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+for(const key9 in data56){
+if(!(key9 === "dirs")){
+const err79 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1090,8 +1086,13 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(typeof data56.enabled !== "boolean"){
-const err80 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data56.dirs !== undefined){
+let data57 = data56.dirs;
+if(Array.isArray(data57)){
+const len5 = data57.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data57[i5] !== "string"){
+const err80 = {instancePath:instancePath+"/skills/dirs/" + i5,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1100,8 +1101,10 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(typeof data56.ui !== "boolean"){
-const err81 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1110,9 +1113,10 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(data56.token !== undefined){
-if(typeof data56.token !== "string"){
-const err82 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1121,10 +1125,17 @@ vErrors.push(err82);
 }
 errors++;
 }
+let data59 = data.admin;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.enabled === undefined){
+data59.enabled = false;
 }
+if(data59.ui === undefined){
+data59.ui = false;
 }
-else {
-const err83 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key10 in data59){
+if(!(((key10 === "enabled") || (key10 === "ui")) || (key10 === "token"))){
+const err83 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1133,17 +1144,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-let data60 = data.metrics;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.enabled === undefined){
-data60.enabled = false;
 }
-if(data60.max_route_labels === undefined){
-data60.max_route_labels = 100;
-}
-for(const key11 in data60){
-if(!(((key11 === "enabled") || (key11 === "token")) || (key11 === "max_route_labels"))){
-const err84 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(typeof data59.enabled !== "boolean"){
+const err84 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1152,9 +1155,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(typeof data60.enabled !== "boolean"){
-const err85 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data59.ui !== "boolean"){
+const err85 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1163,9 +1165,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data60.token !== undefined){
-if(typeof data60.token !== "string"){
-const err86 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.token !== undefined){
+if(typeof data59.token !== "string"){
+const err86 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1175,9 +1177,9 @@ vErrors.push(err86);
 errors++;
 }
 }
-let data63 = data60.max_route_labels;
-if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))){
-const err87 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err87 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1186,9 +1188,17 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(typeof data63 == "number"){
-if(data63 < 1 || isNaN(data63)){
-const err88 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data63 = data.metrics;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.enabled === undefined){
+data63.enabled = false;
+}
+if(data63.max_route_labels === undefined){
+data63.max_route_labels = 100;
+}
+for(const key11 in data63){
+if(!(((key11 === "enabled") || (key11 === "token")) || (key11 === "max_route_labels"))){
+const err88 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1198,9 +1208,8 @@ vErrors.push(err88);
 errors++;
 }
 }
-}
-else {
-const err89 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data63.enabled !== "boolean"){
+const err89 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1209,14 +1218,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-let data64 = data.tracing;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.enabled === undefined){
-data64.enabled = false;
-}
-for(const key12 in data64){
-if(!(key12 === "enabled")){
-const err90 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(data63.token !== undefined){
+if(typeof data63.token !== "string"){
+const err90 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1226,8 +1230,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(typeof data64.enabled !== "boolean"){
-const err91 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data66 = data63.max_route_labels;
+if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))){
+const err91 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1236,9 +1241,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data66 == "number"){
+if(data66 < 1 || isNaN(data66)){
+const err92 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1247,16 +1252,10 @@ vErrors.push(err92);
 }
 errors++;
 }
-let data66 = data.plugins;
-if(Array.isArray(data66)){
-const len5 = data66.length;
-for(let i5=0; i5<len5; i5++){
-let data67 = data66[i5];
-const _errs150 = errors;
-let valid30 = false;
-const _errs151 = errors;
-if(typeof data67 !== "string"){
-const err93 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1265,13 +1264,14 @@ vErrors.push(err93);
 }
 errors++;
 }
-var _valid0 = _errs151 === errors;
-valid30 = valid30 || _valid0;
-if(!valid30){
-const _errs153 = errors;
-if(Array.isArray(data67)){
-if(data67.length > 2){
-const err94 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+let data67 = data.tracing;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.enabled === undefined){
+data67.enabled = false;
+}
+for(const key12 in data67){
+if(!(key12 === "enabled")){
+const err94 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1280,8 +1280,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data67.length < 1){
-const err95 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(typeof data67.enabled !== "boolean"){
+const err95 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1290,10 +1291,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-const len6 = data67.length;
-if(len6 > 0){
-if(typeof data67[0] !== "string"){
-const err96 = {instancePath:instancePath+"/plugins/" + i5+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err96 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1302,11 +1302,16 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(len6 > 1){
-let data69 = data67[1];
-if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
-const err97 = {instancePath:instancePath+"/plugins/" + i5+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data69 = data.plugins;
+if(Array.isArray(data69)){
+const len6 = data69.length;
+for(let i6=0; i6<len6; i6++){
+let data70 = data69[i6];
+const _errs156 = errors;
+let valid32 = false;
+const _errs157 = errors;
+if(typeof data70 !== "string"){
+const err97 = {instancePath:instancePath+"/plugins/" + i6,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1315,10 +1320,13 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid0 = _errs157 === errors;
+valid32 = valid32 || _valid0;
+if(!valid32){
+const _errs159 = errors;
+if(Array.isArray(data70)){
+if(data70.length > 2){
+const err98 = {instancePath:instancePath+"/plugins/" + i6,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1327,11 +1335,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-var _valid0 = _errs153 === errors;
-valid30 = valid30 || _valid0;
-}
-if(!valid30){
-const err99 = {instancePath:instancePath+"/plugins/" + i5,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data70.length < 1){
+const err99 = {instancePath:instancePath+"/plugins/" + i6,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1340,21 +1345,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-else {
-errors = _errs150;
-if(vErrors !== null){
-if(_errs150){
-vErrors.length = _errs150;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len7 = data70.length;
+if(len7 > 0){
+if(typeof data70[0] !== "string"){
+const err100 = {instancePath:instancePath+"/plugins/" + i6+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1364,13 +1358,74 @@ vErrors.push(err100);
 errors++;
 }
 }
-else {
-const err101 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(len7 > 1){
+let data72 = data70[1];
+if(!(data72 && typeof data72 == "object" && !Array.isArray(data72))){
+const err101 = {instancePath:instancePath+"/plugins/" + i6+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err101];
 }
 else {
 vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/plugins/" + i6,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+var _valid0 = _errs159 === errors;
+valid32 = valid32 || _valid0;
+}
+if(!valid32){
+const err103 = {instancePath:instancePath+"/plugins/" + i6,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+else {
+errors = _errs156;
+if(vErrors !== null){
+if(_errs156){
+vErrors.length = _errs156;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+else {
+const err105 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
 }
 errors++;
 }

@@ -1,14 +1,15 @@
-// The accept step for stores without an atomic `accept()`: rate-limit hit, id claim, filter, backpressure, enqueue.
+// The accept step for stores without an atomic `accept()`: window peek, id claim, filter, backpressure, counted enqueue.
 import type { AcceptOutcome, AcceptRequest, Store } from '@hookwise/core';
 
 /** How long a pending-job count may be reused while it stays well under the backpressure limit. */
 const PENDING_COUNT_REUSE_MS = 250;
 
 /**
- * Makes the decisions of `Store.accept` with the store's separate operations. The hit and the claim are issued
- * together (a batching store commits them at once); a full window, a refused or a failed enqueue gives the
- * claim back, so every answer is the one the sequential order (count, claim, enqueue) gives and nothing is
- * remembered for an event that was not accepted.
+ * Makes the decisions of `Store.accept` with the store's separate operations, in the SPEC's order: a full
+ * window (peeked, not counted), a duplicate, an ignored event, backpressure; only then is the hit counted, with
+ * the enqueue, so that replays and ignored events never use up the route's window. The peek and the claim are
+ * issued together (a batching store commits them at once); a full window (also one that filled meanwhile), a
+ * refused or a failed enqueue gives the claim back, so nothing is remembered for an event that was not accepted.
  */
 export class SequentialAcceptor {
   // Backpressure without a count query per request: the last pending count read from the store, when, and
@@ -60,18 +61,18 @@ export class SequentialAcceptor {
   async accept(request: AcceptRequest): Promise<AcceptOutcome> {
     const { deliveryIds, rateLimiter, jobs } = this.store;
     const { route, deliveryId } = request;
-    const hit = rateLimiter.hit(route, request.rateLimit);
+    const peek = rateLimiter.check(route, request.rateLimit);
     const claim = deliveryIds.claim(route, deliveryId);
-    // Awaited below; this only keeps a failure that arrives while we wait for `hit` from counting as unhandled.
+    // Awaited below; this only keeps a failure that arrives while we wait for the peek from counting as unhandled.
     claim.catch(() => undefined);
     const giveBack = async (): Promise<void> => {
       if (await claim.catch(() => false)) await deliveryIds.release(route, deliveryId).catch(() => undefined);
     };
     try {
-      const counted = await hit;
-      if (!counted.allowed) {
+      const window = await peek;
+      if (!window.allowed) {
         await giveBack();
-        return { outcome: 'rate_limited', retryAfterSeconds: counted.retryAfterSeconds };
+        return { outcome: 'rate_limited', retryAfterSeconds: window.retryAfterSeconds };
       }
       if (!(await claim)) return { outcome: 'duplicate' };
       if (!request.job) return { outcome: 'ignored' };
@@ -85,6 +86,12 @@ export class SequentialAcceptor {
     }
     let enqueued = false;
     try {
+      // Counted only now: this is the first answer that accepts work.
+      const counted = await rateLimiter.hit(route, request.rateLimit);
+      if (!counted.allowed) {
+        await giveBack();
+        return { outcome: 'rate_limited', retryAfterSeconds: counted.retryAfterSeconds };
+      }
       const job = await jobs.enqueue(request.job, request.hints);
       enqueued = true;
       return { outcome: 'accepted', jobId: job.id };

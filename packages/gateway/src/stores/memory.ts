@@ -117,8 +117,8 @@ class JsonText {
  * each job a hidden class and a property array of its own, about 0.5 KB).
  */
 function pendingJob(id: string, input: JobInput, payload: unknown, at: number): Job {
-  const { route, event, deliveryId, receivedAt } = input;
-  return { route, event, deliveryId, payload, receivedAt, id, status: 'pending', attempts: 0, step: 'agent', errors: [], runAt: at, createdAt: at, updatedAt: at };
+  const { route, event, deliveryId, receivedAt, routeDefinition } = input;
+  return { route, event, deliveryId, payload, receivedAt, routeDefinition, id, status: 'pending', attempts: 0, step: 'agent', errors: [], runAt: at, createdAt: at, updatedAt: at };
 }
 
 /** A caller's copy of a queued job: nothing it changes reaches the queue, and the payload is an object again. */

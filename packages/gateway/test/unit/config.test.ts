@@ -27,7 +27,7 @@ describe('loadConfig', () => {
   it('applies defaults when the directory has no config file', () => {
     const { config, configFile } = loadConfig({ configDir: dirWith({}), env: {} });
     expect(configFile).toBeUndefined();
-    expect(config.platforms.webhook).toEqual({ enabled: false, extra: { host: '0.0.0.0', port: 8644, rate_limit: 30, max_body_bytes: 1048576, shutdown_timeout_seconds: 10, routes: {} } });
+    expect(config.platforms.webhook).toEqual({ enabled: false, extra: { host: '0.0.0.0', port: 8644, rate_limit: 30, max_body_bytes: 1048576, auth_failure_limit: 60, trusted_proxies: [], shutdown_timeout_seconds: 10, routes: {} } });
     expect(config.agent).toMatchObject({ runner: 'echo', concurrency: 2 });
   });
 

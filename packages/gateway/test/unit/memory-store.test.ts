@@ -91,7 +91,7 @@ describe('MemoryJobQueue', () => {
       updatedAt: 2_000,
     };
     for (const job of [withText, withObject, await jobs.get(withText.id), await jobs.get(withObject.id)]) {
-      expect(Object.keys(job ?? {})).toEqual(['route', 'event', 'deliveryId', 'payload', 'receivedAt', 'id', 'status', 'attempts', 'step', 'errors', 'runAt', 'createdAt', 'updatedAt']);
+      expect(Object.keys(job ?? {})).toEqual(['route', 'event', 'deliveryId', 'payload', 'receivedAt', 'routeDefinition', 'id', 'status', 'attempts', 'step', 'errors', 'runAt', 'createdAt', 'updatedAt']);
       expect(plain(job)).toEqual({ ...expected, deliveryId: job?.deliveryId, id: job?.id });
     }
   });

@@ -1,0 +1,27 @@
+// The route definition a job carries (JobRoute): taken from a Route when the event is accepted, and turned back
+// into a Route by the worker when the route has been removed since.
+import type { JobRoute } from '@hookwise/core';
+import type { Route } from './routes';
+
+/** What a job needs of its route to run, without its secrets, names of sources or event filter. */
+export function jobRouteOf(route: Route): JobRoute {
+  const definition: JobRoute = { origin: route.origin, skills: route.skills, deliver: route.deliver, deliverExtra: route.deliverExtra };
+  if (route.prompt !== undefined) definition.prompt = route.prompt;
+  if (route.agent !== undefined) definition.agent = route.agent;
+  return definition;
+}
+
+/** A Route to run a job with when `name` is gone: what the job was accepted under (it is verified already). */
+export function routeFromJob(name: string, definition: JobRoute): Route {
+  return {
+    name,
+    origin: definition.origin,
+    events: [],
+    secrets: [],
+    prompt: definition.prompt,
+    skills: definition.skills ?? [],
+    deliver: definition.deliver,
+    deliverExtra: definition.deliverExtra ?? {},
+    agent: definition.agent,
+  };
+}
