@@ -22,5 +22,7 @@ export * from './progress';
 export * from './public-key';
 export * from './agent-usage';
 export * from './agent-tools';
+export * from './terminal-tool';
 export * from './mcp-client';
 export * from './model-request';
+export * from './runner-tools';

@@ -34,6 +34,8 @@ export interface ChatResponse {
     message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; refusal?: string | null };
     finish_reason?: string | null;
   }>;
+  /** prompt_tokens counts cached tokens too; prompt_tokens_details.cached_tokens says how many (when the server caches). */
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
 }
 
 /** Error body: `{"error": {"message", "type", "param", "code"}}`; compatible servers vary, so every field is optional. */

@@ -1,13 +1,16 @@
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { createOpenAIRunner } from './openai-runner';
+import { terminalToolDefinition as kitTerminalTool } from '@hookwise/kit';
+import { createOpenAIRunner, functionTool } from './openai-runner';
 import { openaiOptionsSchema, type OpenAIRunnerOptions } from './options';
 
-export { createOpenAIRunner, type OpenAIRunnerDeps } from './openai-runner';
+export { createOpenAIRunner, functionTool, type OpenAIRunnerDeps } from './openai-runner';
 export { openaiOptionsSchema, type OpenAIRunnerOptions, type TerminalOptions } from './options';
 export { ChatCompletionsClient } from './chat-client';
 export type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './chat-wire';
-export { buildSystemPrompt } from './system-prompt';
-export { refusal as terminalRefusal, runTerminalCommand, terminalToolDefinition } from './terminal-tool';
+// The terminal tool and the system prompt live in the kit (shared with the anthropic runner); kept here for importers.
+export { buildSystemPrompt, refusal as terminalRefusal, runTerminalCommand } from '@hookwise/kit';
+/** The terminal tool as this runner sends it (a Chat Completions function tool). */
+export const terminalToolDefinition = functionTool(kitTerminalTool);
 
 export default definePlugin({
   package: require('../package.json') as PluginPackageJson,
@@ -15,7 +18,7 @@ export default definePlugin({
     {
       kind: 'agent',
       id: 'openai',
-      description: 'OpenAI-compatible Chat Completions client, with an optional terminal tool loop.',
+      description: "OpenAI-compatible Chat Completions client, with an optional terminal tool and MCP servers' tools.",
       optionsSchema: openaiOptionsSchema,
       create: (options: OpenAIRunnerOptions, ctx) => createOpenAIRunner(options, ctx),
     },

@@ -1,15 +1,8 @@
 // Options of the `openai` agent runner (the config's `agent:` block minus runner/timeout_seconds/concurrency).
 import type { OptionsSchema } from '@hookwise/core';
+import { mcpServersSchema, terminalOptionsSchema, type McpServerOptions, type TerminalOptions } from '@hookwise/kit';
 
-export interface TerminalOptions {
-  /** Working directory of every command; relative paths are taken from the config dir. Default: the config dir. */
-  cwd?: string;
-  timeout_seconds: number;
-  /** Stdout (and the stderr tail) shown to the model is cut at this many bytes each. */
-  max_output_bytes: number;
-  /** When set, a command must start with one of these prefixes and may not use shell operators. */
-  allow?: string[];
-}
+export type { TerminalOptions } from '@hookwise/kit';
 
 export interface OpenAIRunnerOptions {
   base_url: string;
@@ -26,6 +19,8 @@ export interface OpenAIRunnerOptions {
   /** Most model requests in one run (each tool round trip is one step). */
   max_steps: number;
   terminal: TerminalOptions;
+  /** MCP servers whose tools the model may call. */
+  mcp_servers: McpServerOptions[];
 }
 
 export const openaiOptionsSchema: OptionsSchema = {
@@ -42,16 +37,7 @@ export const openaiOptionsSchema: OptionsSchema = {
     max_retries: { type: 'integer', minimum: 0, maximum: 10, default: 3 },
     tools: { type: 'array', uniqueItems: true, items: { enum: ['terminal'] }, default: [] },
     max_steps: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-    terminal: {
-      type: 'object',
-      additionalProperties: false,
-      default: {},
-      properties: {
-        cwd: { type: 'string', minLength: 1 },
-        timeout_seconds: { type: 'number', exclusiveMinimum: 0, default: 60 },
-        max_output_bytes: { type: 'integer', minimum: 1, default: 16384 },
-        allow: { type: 'array', items: { type: 'string', minLength: 1 } },
-      },
-    },
+    terminal: terminalOptionsSchema,
+    mcp_servers: mcpServersSchema,
   },
 };

@@ -1,5 +1,5 @@
 // The openai runner against a local server speaking the Chat Completions wire format; request bodies asserted.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -10,6 +10,8 @@ import plugin, { createOpenAIRunner, terminalToolDefinition, type OpenAIRunnerOp
 import { completion, startChatServer, type ChatServer } from './chat-server';
 
 const API_KEY = 'sk-test-0123456789abcdef';
+// The reference MCP filesystem server from npm, started with this node over stdio.
+const FILESYSTEM_SERVER = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
 const task: AgentTask = { prompt: 'Summarise the push to main', skills: [], route: 'ci', event: 'push', deliveryId: 'd-9' };
 
 let server: ChatServer | undefined;
@@ -55,7 +57,7 @@ describe('openai agent runner', () => {
     server = await startChatServer([completion('All good: 3 commits.')]);
     const skills = [{ name: 'release-notes', description: 'Write release notes', body: 'Group commits by type.' }];
     const result = await run(options({ temperature: 0.2, max_tokens: 300 }), context(), { ...task, skills });
-    expect(result).toEqual({ text: 'All good: 3 commits.' });
+    expect(result).toEqual({ text: 'All good: 3 commits.', usage: { inputTokens: 10, outputTokens: 5 } });
     expect(server.requests).toHaveLength(1);
     const [req] = server.requests;
     expect(req.method).toBe('POST');
@@ -182,5 +184,61 @@ describe('openai agent runner', () => {
     await run(options({ tools: ['terminal'], terminal: { cwd: dir, timeout_seconds: 0.3 } }));
     const tool = (server.requests[1].body.messages as Array<{ role: string; content: string }>)[3];
     expect(tool.content).toMatch(/^timed out after 0\.3s; the command and its children were killed/);
+  });
+  it('sums the usage of every request of the tool loop, cached prompt tokens included', async () => {
+    // The usage object as the Chat Completions reference shows it (prompt_tokens_details.cached_tokens counts
+    // the part of prompt_tokens read from the cache).
+    const first = completion(null, [{ id: 'call_u', command: 'true' }]);
+    (first.body as { usage: unknown }).usage = { prompt_tokens: 19, completion_tokens: 10, total_tokens: 29, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } };
+    const second = completion('done');
+    (second.body as { usage: unknown }).usage = { prompt_tokens: 2006, completion_tokens: 300, total_tokens: 2306, prompt_tokens_details: { cached_tokens: 1920 } };
+    server = await startChatServer([first, second]);
+    const result = await run(options({ tools: ['terminal'], terminal: { cwd: dir } }));
+    expect(result).toEqual({ text: 'done', usage: { inputTokens: 2025, outputTokens: 310, cachedInputTokens: 1920 } });
+  });
+
+  it('reports no usage when the server sends none (some local servers)', async () => {
+    const reply = completion('no counts');
+    delete (reply.body as { usage?: unknown }).usage;
+    server = await startChatServer([reply]);
+    expect(await run(options({}))).toEqual({ text: 'no counts' });
+  });
+
+  it('offers the tools of an MCP server (the real filesystem server over stdio), calls the one the model asks for and sends its result back', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'release 1.2 is on Friday\n');
+    server = await startChatServer([
+      {
+        body: {
+          id: 'chatcmpl-mcp',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model: 'test-model',
+          choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_fs', type: 'function', function: { name: 'fs__read_text_file', arguments: JSON.stringify({ path: join(dir, 'notes.txt') }) } }] }, finish_reason: 'tool_calls' }],
+          usage: { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 },
+        },
+      },
+      completion('The release is on Friday.'),
+    ]);
+    const runner = createOpenAIRunner(
+      options({ mcp_servers: [{ name: 'fs', command: process.execPath, args: [FILESYSTEM_SERVER, dir], tools: ['read_text_file', 'list_directory'] }] }),
+      context(),
+      { sleep },
+    );
+    try {
+      const result = await runner.run(task, { signal: new AbortController().signal });
+      expect(result).toEqual({ text: 'The release is on Friday.', usage: { inputTokens: 60, outputTokens: 12 } });
+    } finally {
+      await runner.stop?.();
+    }
+    const [first, second] = server.requests;
+    const offered = first.body.tools as Array<{ type: string; function: { name: string; description: string; parameters: { properties: Record<string, unknown> } } }>;
+    expect(offered.map((t) => t.function.name)).toEqual(['fs__read_text_file', 'fs__list_directory']);
+    expect(offered[0].type).toBe('function');
+    expect(offered[0].function.description).toContain('(tool "read_text_file" of the MCP server "fs")');
+    expect(offered[0].function.parameters.properties).toHaveProperty('path');
+    expect((first.body.messages as Array<{ content: string }>)[0].content).toContain('MCP servers (fs)');
+    const toolMessage = (second.body.messages as Array<{ role: string; tool_call_id?: string; content: string }>)[3];
+    expect(toolMessage).toEqual({ role: 'tool', tool_call_id: 'call_fs', content: 'release 1.2 is on Friday\n' });
+    expect(logText()).toContain("MCP server 'fs' connected: 2 of its");
   });
 });
