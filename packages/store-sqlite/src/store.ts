@@ -105,9 +105,12 @@ function checkIntegrity(db: Database.Database, file: string): void {
     problems = [describeSqliteError(err)];
   }
   if (problems.length === 1 && problems[0] === 'ok') return;
+  // SQLite writes several findings per row, one per line: one line for the message, the first few findings.
+  let found = problems.join('\n').split(/\s*\n\s*/).filter((line) => line && !line.startsWith('***')).join('; ');
+  if (found.length > 400) found = `${found.slice(0, 400)}...`;
   throw new HookwiseError(
     'HW_E_STORE',
-    `the SQLite store ${file} is damaged (PRAGMA quick_check: ${problems.join('; ')}): stop every gateway using it, move the file away (with its -wal and -shm files; \`sqlite3 <file> .recover\` may save its jobs) and start again with a fresh file, or restore a backup`,
+    `the SQLite store ${file} is damaged (PRAGMA quick_check: ${found}): stop every gateway using it, move the file away (with its -wal and -shm files; \`sqlite3 <file> .recover\` may save its jobs) and start again with a fresh file, or restore a backup`,
   );
 }
 
