@@ -107,7 +107,7 @@ export class McpServers {
     const handlers: AgentToolHandler[] = [];
     const taken = new Set<string>();
     for (const server of this.servers) {
-      const connection = await this.connection(server, signal);
+      const connection = await whileRunning(this.connection(server), signal);
       for (const tool of connection.tools) {
         const name = uniqueToolName(server.name, tool.name, taken);
         taken.add(name);
@@ -139,10 +139,11 @@ export class McpServers {
     );
   }
 
-  private connection(server: McpServerOptions, signal: AbortSignal): Promise<Connection> {
+  /** The open connection, or the one being opened; it outlives the run that opened it, so no run's signal ends it. */
+  private connection(server: McpServerOptions): Promise<Connection> {
     let pending = this.connections.get(server.name);
     if (!pending) {
-      pending = this.open(server, signal);
+      pending = this.open(server);
       this.connections.set(server.name, pending);
       // A failed open is not cached: the next run tries again (the server may have been down for a moment).
       pending.catch(() => {
@@ -152,17 +153,16 @@ export class McpServers {
     return pending;
   }
 
-  private async open(server: McpServerOptions, signal: AbortSignal): Promise<Connection> {
+  private async open(server: McpServerOptions): Promise<Connection> {
     const { Client: ClientClass } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
     const client = new ClientClass(this.clientInfo, { capabilities: {} });
     const where = server.command ? `'${server.command}'` : describeUrl(server.url!);
     const transport = server.command ? this.stdioTransport(server) : this.httpTransport(server);
     const timeout = server.timeout_seconds * 1000;
     try {
-      await client.connect(transport, { signal, timeout });
+      await client.connect(transport, { timeout });
     } catch (err) {
       await client.close().catch(() => undefined);
-      if (signal.aborted) throw err;
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
       throw new HookwiseError(
         'HW_E_AGENT',
@@ -179,13 +179,12 @@ export class McpServers {
     try {
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout });
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
         tools.push(...(page.tools as McpToolInfo[]));
         cursor = page.nextCursor;
       } while (cursor);
     } catch (err) {
       await client.close().catch(() => undefined);
-      if (signal.aborted) throw err;
       throw new HookwiseError('HW_E_AGENT', `MCP server '${server.name}' (${where}) did not list its tools: ${errorMessage(err)}`, { retryable: true, cause: err });
     }
     const allowed = server.tools ? tools.filter((t) => server.tools!.includes(t.name)) : tools;
@@ -217,7 +216,7 @@ export class McpServers {
   }
 
   private async call(server: McpServerOptions, tool: string, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
-    const { client } = await this.connection(server, signal);
+    const { client } = await whileRunning(this.connection(server), signal);
     let result: McpCallResult;
     try {
       result = (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: server.timeout_seconds * 1000 })) as McpCallResult;
@@ -228,6 +227,26 @@ export class McpServers {
     }
     return { content: capToolOutput(renderCallResult(result), server.max_output_bytes), isError: result.isError === true };
   }
+}
+
+/** Waits for `promise` unless the run is stopped first: then a retryable error, the promise left to finish alone. */
+function whileRunning<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  const stopped = () => new HookwiseError('HW_E_AGENT', `stopped while connecting to MCP servers: ${errorMessage(signal.reason ?? 'aborted')}`, { retryable: true, cause: signal.reason });
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 /** `<server>__<tool>` within the 64 characters and the characters every provider accepts; unique in the run. */
