@@ -54,7 +54,7 @@ async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs:
 
 const ROUTE = '      routes:\n        ci:\n          secret: INSECURE_NO_AUTH\n          prompt: "test {event_type}"\n';
 
-it('writes gateway.run.json (pid, port) that `webhook test` uses while config.yaml names another port; removes it and frees the port on SIGTERM', async () => {
+it('writes gateway.run.json (pid, port) that `gateway status` and `webhook test` use while config.yaml names another port; removes it and frees the port on SIGTERM', async () => {
   const dir = home();
   // config.yaml says a port nothing listens on; the gateway runs on another one (--port 0 picks a free one).
   writeConfig(dir, await closedPort(), ROUTE);
@@ -66,6 +66,9 @@ it('writes gateway.run.json (pid, port) that `webhook test` uses while config.ya
     const file = runFile(dir);
     port = file.port;
     expect(file).toMatchObject({ pid: gateway.child.pid, url: `http://127.0.0.1:${port}` });
+    const status = await runCli(['gateway', 'status', '--json'], dir);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual({ running: true, healthy: true, pid: gateway.child.pid, url: `http://127.0.0.1:${port}`, health: 200 });
     const test = await runCli(['webhook', 'test', 'ci'], dir);
     expect(test.stdout).toContain(`POST http://127.0.0.1:${port}/webhooks/ci`);
     expect(test.stdout).toContain('HTTP 202');
@@ -75,6 +78,9 @@ it('writes gateway.run.json (pid, port) that `webhook test` uses while config.ya
   }
   expect(existsSync(join(dir, 'gateway.run.json'))).toBe(false);
   expect(await portIsFree(port)).toBe(true);
+  const stopped = await runCli(['gateway', 'status'], dir);
+  expect(stopped.code).toBe(1);
+  expect(stopped.stdout).toContain('No gateway runs on this config dir');
 });
 
 it('warns at start when .env can be read by others, with the chmod to run; not when it is 0600', async () => {
