@@ -1,6 +1,6 @@
 // The job queue on bullmq: manual fetching with a token per lease, a short self-renewed lock, stalled-job takeover.
 import { randomUUID } from 'node:crypto';
-import type { Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
+import type { DestinationState, Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
 import { Job as BullJob, Queue, Worker, type JobType } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
@@ -12,6 +12,7 @@ interface JobData extends JobInput {
   prompt?: string;
   answer?: string;
   errors: JobError[];
+  destinations?: DestinationState[];
   runAt: number;
   createdAt: number;
   updatedAt: number;
@@ -215,6 +216,11 @@ export class RedisJobQueue implements JobQueue {
   async saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
     const { job } = await this.load(jobId);
     await job.updateData({ ...job.data, prompt, answer, step: 'deliver', attempts: 1, updatedAt: Date.now() });
+  }
+
+  async saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void> {
+    const { job } = await this.load(jobId);
+    await job.updateData({ ...job.data, destinations, updatedAt: Date.now() });
   }
 
   /**

@@ -5,6 +5,7 @@ import { RedisAcceptor, type RedisAcceptOptions } from './acceptor';
 import { connectRedis, redactRedisUrl } from './connection';
 import { RedisDeliveryIdCache } from './delivery-ids';
 import { RedisJobQueue, type RedisJobQueueOptions } from './job-queue';
+import { RedisProgressKV } from './progress';
 import { RedisRateLimiter } from './rate-limiter';
 
 /** The `store:` block for this backend. */
@@ -38,6 +39,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     deliveryIds: new RedisDeliveryIdCache(client, prefix),
     rateLimiter: new RedisRateLimiter(client, prefix),
     jobs,
+    progress: new RedisProgressKV(client, prefix),
     accept: (request) => acceptor.accept(request),
     async close() {
       if (closed) return;

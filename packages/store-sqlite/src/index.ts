@@ -4,4 +4,5 @@ export { createStore, openSqliteStore, resolveStoreFile, DEFAULT_FILE, type Sqli
 export { SqliteJobQueue } from './job-queue';
 export { SqliteDeliveryIdCache } from './delivery-ids';
 export { SqliteRateLimiter } from './rate-limiter';
+export { SqliteProgressKV } from './progress';
 export { WriteBatch } from './write-batch';

@@ -1,6 +1,6 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
 import { EventEmitter } from 'node:events';
-import { type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobRoute, type JobStatus, type JobStep } from '@hookwise/core';
+import { type DestinationState, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobRoute, type JobStatus, type JobStep } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import { JobIdFormat, seqInJobId } from './job-ids';
@@ -26,6 +26,7 @@ interface JobRow {
   updated_at: number;
   finished_at: number | null;
   route_def: string | null;
+  destinations: string | null;
 }
 
 function toJob(row: JobRow): Job {
@@ -49,6 +50,7 @@ function toJob(row: JobRow): Job {
   if (row.receipt !== null) job.receipt = JSON.parse(row.receipt) as unknown;
   if (row.finished_at !== null) job.finishedAt = row.finished_at;
   if (row.route_def !== null) job.routeDefinition = JSON.parse(row.route_def) as JobRoute;
+  if (row.destinations !== null) job.destinations = JSON.parse(row.destinations) as DestinationState[];
   return job;
 }
 
@@ -78,7 +80,7 @@ export class SqliteJobQueue implements JobQueue {
   private freshMarkSavedAt = 0;
   private readonly ids = new JobIdFormat();
   private readonly stmt: Record<
-    'insert' | 'maxSeq' | 'nextRunAt' | 'legacySeq' | 'countInserted' | 'fresh' | 'requeuedDue' | 'readMark' | 'saveMark' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
+    'insert' | 'maxSeq' | 'nextRunAt' | 'legacySeq' | 'countInserted' | 'fresh' | 'requeuedDue' | 'readMark' | 'saveMark' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'saveDestinations' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
     Statement
   >;
 
@@ -114,6 +116,7 @@ export class SqliteJobQueue implements JobQueue {
       // A job is addressed by its seq (the table's key) and its id, which must match: a stale id finds nothing.
       renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE seq = @seq AND id = @id AND status = 'running' AND lease_owner = @owner`),
       saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 1, updated_at = @now WHERE seq = @seq AND id = @id`),
+      saveDestinations: db.prepare(`UPDATE jobs SET destinations = @destinations, updated_at = @now WHERE seq = @seq AND id = @id`),
       complete: db.prepare(`
         UPDATE jobs SET status = 'done', receipt = @receipt, updated_at = @now, finished_at = @now,
           lease_owner = NULL, lease_instance = NULL, lease_until = NULL
@@ -289,6 +292,10 @@ export class SqliteJobQueue implements JobQueue {
   /** The first delivery attempt runs at once under the same lease, so the delivery step starts at attempt 1. */
   saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
     return this.mustChange(jobId, this.stmt.saveAnswer, { prompt, answer });
+  }
+
+  saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void> {
+    return this.mustChange(jobId, this.stmt.saveDestinations, { destinations: JSON.stringify(destinations) });
   }
 
   complete(jobId: string, receipt: unknown): Promise<void> {

@@ -149,6 +149,18 @@ const MIGRATIONS: Migration[] = [
   `
   ALTER TABLE jobs ADD COLUMN route_def TEXT;
   `,
+  // 7: fan-out and exactly-once delivery (issue 19): each destination's delivery state on its job (JSON: status,
+  // attempts, errors, receipt), and delivery progress (parts a platform accepted, idempotency keys) by key with
+  // an expiry, so a restart resumes a half-sent answer instead of sending it again.
+  `
+  ALTER TABLE jobs ADD COLUMN destinations TEXT;
+  CREATE TABLE progress (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX progress_expiry ON progress (expires_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

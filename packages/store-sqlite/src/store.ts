@@ -8,6 +8,7 @@ import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { SqliteDeliveryIdCache } from './delivery-ids';
 import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
+import { SqliteProgressKV } from './progress';
 import { SqliteRateLimiter } from './rate-limiter';
 import { SCHEMA_VERSION, migrate } from './schema';
 import { BUSY_TIMEOUT_MS, WriteBatch, describeSqliteError } from './write-batch';
@@ -60,6 +61,7 @@ export interface SqliteStore extends Store {
   readonly file: string;
   readonly jobs: SqliteJobQueue;
   readonly deliveryIds: SqliteDeliveryIdCache;
+  readonly progress: SqliteProgressKV;
   /** Hit, claim, backpressure check and enqueue in one transaction. */
   accept(request: AcceptRequest): Promise<AcceptOutcome>;
   /** Deletes expired delivery ids, old done jobs and long-gone instances now. */
@@ -139,8 +141,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const heartbeat = new InstanceHeartbeat(db, writes, now, options.heartbeatMs ?? 1000, options.staleAfterMs ?? 5000);
   const deliveryIds = new SqliteDeliveryIdCache(db, writes, now);
   const jobs = new SqliteJobQueue(db, writes, heartbeat, { now, doneRetentionMs: options.doneRetentionMs ?? 7 * 24 * 60 * 60 * 1000 });
+  const progress = new SqliteProgressKV(db, writes, now);
   const purge = async (): Promise<void> => {
-    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge()]);
+    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge(), progress.purge()]);
   };
   const rateLimiter = new SqliteRateLimiter(db, writes, now);
   let checkpointer: Checkpointer | undefined;
@@ -190,6 +193,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     deliveryIds,
     rateLimiter,
     jobs,
+    progress,
     accept,
     purge,
     synchronousMode: () => (db.pragma('synchronous', { simple: true }) === 2 ? 'full' : 'normal'),

@@ -46,10 +46,39 @@ export interface JobRoute {
   origin: 'static' | 'subscription';
   prompt?: string;
   skills: string[];
+  /** The destinations' names joined with ',' (one name for a single destination), for people and logs. */
   deliver: string;
+  /** The route-wide deliver_extra (with a single destination, that destination's). */
   deliverExtra: Record<string, string>;
+  /**
+   * Every destination with its own deliver_extra (the route-wide one with the destination's `extra` over it);
+   * absent in jobs stored by older versions, which had one destination: `deliver` with `deliverExtra`.
+   */
+  destinations?: RouteDestination[];
   /** The route's own `agent:` block; absent when it uses the global one. */
   agent?: { runner?: string; [key: string]: unknown };
+}
+
+/** One place a route's answers go: a deliverer id (or alias) and its rendered-later deliver_extra templates. */
+export interface RouteDestination {
+  to: string;
+  extra: Record<string, string>;
+}
+
+/**
+ * The delivery step of one destination of a job: each destination has its own attempts, errors and receipt,
+ * so one destination failing never makes the worker post again to another that already has the answer.
+ */
+export interface DestinationState {
+  /** The destination as the route names it (unique within the route). */
+  destination: string;
+  status: 'pending' | 'delivered' | 'dead';
+  /** Delivery attempts made to this destination (counted afresh when a dead letter is retried). */
+  attempts: number;
+  /** The deliverer's receipt, once delivered. */
+  receipt?: unknown;
+  deliveredAt?: number;
+  errors: JobError[];
 }
 
 export interface JobInput {
@@ -66,6 +95,8 @@ export interface JobError {
   at: number;
   step: JobStep;
   attempt: number;
+  /** The destination a delivery error belongs to (routes delivering to several). */
+  destination?: string;
   message: string;
   retryable: boolean;
 }
@@ -80,6 +111,8 @@ export interface Job extends JobInput {
   /** The agent's answer, stored before delivery so that a delivery retry never re-runs the agent. */
   answer?: string;
   receipt?: unknown;
+  /** Per-destination delivery state, once the delivery step has begun (set by `saveDestinations`). */
+  destinations?: DestinationState[];
   errors: JobError[];
   /** Epoch ms before which a pending job is not leased. */
   runAt: number;
@@ -113,6 +146,12 @@ export interface JobQueue {
    * (the first delivery attempt runs at once under the same lease; each later lease adds one).
    */
   saveAnswer(jobId: string, prompt: string, answer: string): Promise<void>;
+  /**
+   * Stores the per-destination delivery state of a job (the whole list, replacing the previous one), written
+   * after every destination's attempt so that a restart or a retry never delivers again to a destination whose
+   * receipt is stored. Kept through complete, fail, release and retryDead.
+   */
+  saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void>;
   complete(jobId: string, receipt: unknown): Promise<void>;
   /** Records a failed attempt: back to pending until `retryAt`, or a dead letter when `retryAt` is null. */
   fail(jobId: string, error: JobError, retryAt: number | null): Promise<void>;
@@ -159,6 +198,17 @@ export type AcceptOutcome =
   | { outcome: 'backpressure' }
   | { outcome: 'accepted'; jobId: string };
 
+/**
+ * A small key-value space for delivery progress (which parts of an answer a platform accepted, idempotency
+ * keys): keyed by route + delivery id + destination by its users, kept across restarts by persistent stores.
+ * Values are JSON-serialisable; an entry is forgotten after its TTL.
+ */
+export interface ProgressKV {
+  get(key: string): Promise<unknown | undefined>;
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
 /** What `/health` reports of a store: answered from what the store already knows, never by a query. */
 export interface StoreHealth {
   ok: boolean;
@@ -176,6 +226,11 @@ export interface Store {
    * the same decisions with the three interfaces above and gives the claim back when the enqueue fails.
    */
   accept?(request: AcceptRequest): Promise<AcceptOutcome>;
+  /**
+   * Optional: delivery progress that survives restarts (memory, SQLite and Redis have it). Without it the
+   * gateway keeps progress in memory, so a restart mid-answer may send parts again.
+   */
+  progress?: ProgressKV;
   /** Optional: whether the store works, from memory (the last operations' outcome); must never block or throw. */
   health?(): StoreHealth;
   close(): Promise<void>;

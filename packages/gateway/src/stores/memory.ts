@@ -1,7 +1,7 @@
 // In-memory stores: a delivery-id cache, a fixed-window rate limiter and a job queue.
 import { createHash, hash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { DELIVERY_ID_TTL_MS, RATE_WINDOW_MS, type DeliveryIdCache, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type RateLimiter, type RateWindow, type Store } from '@hookwise/core';
+import { DELIVERY_ID_TTL_MS, RATE_WINDOW_MS, type DeliveryIdCache, type DestinationState, type ProgressKV, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type RateLimiter, type RateWindow, type Store } from '@hookwise/core';
 
 
 /** SHA-256 of a string as a 32-character latin1 ("binary") string; `crypto.hash` (Node 20.12+) is one call instead of a Hash object. */
@@ -428,6 +428,12 @@ export class MemoryJobQueue implements JobQueue {
     Object.assign(job, { prompt, answer, step: 'deliver', attempts: 1, updatedAt: this.now() });
   }
 
+  async saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void> {
+    const job = this.mustGet(jobId);
+    // A copy: the worker keeps changing its own list.
+    Object.assign(job, { destinations: structuredClone(destinations), updatedAt: this.now() });
+  }
+
   async complete(jobId: string, receipt: unknown): Promise<void> {
     const job = this.mustGet(jobId);
     const at = this.now();
@@ -506,7 +512,41 @@ export class MemoryJobQueue implements JobQueue {
   }
 }
 
+/** Most progress entries kept (the oldest go first); an entry is one delivery to one destination in progress. */
+export const MEMORY_PROGRESS_KEPT = 10_000;
+
+/** Delivery progress in this process (gone with it, like the rest of the memory store). */
+export class MemoryProgressKV implements ProgressKV {
+  private readonly entries = new Map<string, { value: unknown; expiresAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async get(key: string): Promise<unknown | undefined> {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return structuredClone(entry.value);
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    // Re-inserted so that the Map's order stays oldest-write first for the trim below.
+    this.entries.delete(key);
+    this.entries.set(key, { value: structuredClone(value), expiresAt: this.now() + ttlMs });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= MEMORY_PROGRESS_KEPT) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+}
+
 export function createMemoryStore(): Store {
   const jobs = new MemoryJobQueue();
-  return { deliveryIds: new MemoryDeliveryIdCache(), rateLimiter: new MemoryRateLimiter(), jobs, close: () => jobs.close() };
+  return { deliveryIds: new MemoryDeliveryIdCache(), rateLimiter: new MemoryRateLimiter(), jobs, progress: new MemoryProgressKV(), close: () => jobs.close() };
 }
