@@ -1,7 +1,7 @@
 // config.yaml changed while the gateway runs: it is not reloaded (routes, secrets, limits, plugins and the store
 // are fixed at start), so the change is named in the log with what to do, once per change, and on SIGHUP.
 import { createHash } from 'node:crypto';
-import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Logger } from 'winston';
 import { errorMessage } from '@hookwise/core';
 import { loadConfig } from '@hookwise/gateway';
@@ -17,6 +17,16 @@ function digest(file: string): string | undefined {
     return createHash('sha256').update(readFileSync(file)).digest('hex');
   } catch {
     return undefined;
+  }
+}
+
+/** mtime, size and inode: what changes when the file is written or replaced; 'missing' when it cannot be read. */
+function statOf(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return 'missing';
   }
 }
 
@@ -52,12 +62,18 @@ export function watchConfigFile(options: { file: string; configDir: string; env?
       { file },
     );
   };
-  const listener = (current: Stats, previous: Stats): void => {
-    if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size || current.ino !== previous.ino) check('changed');
-  };
-  watchFile(file, { interval: options.intervalMs ?? 2000, persistent: false }, listener);
+  // Its own timer instead of fs.watchFile: the first stat is taken here, synchronously, so a change made right
+  // after the gateway starts is not taken for the starting point.
+  let seen = statOf(file);
+  const timer = setInterval(() => {
+    const now = statOf(file);
+    if (now === seen) return;
+    seen = now;
+    check('changed');
+  }, options.intervalMs ?? 2000);
+  timer.unref();
   return {
     check,
-    close: () => unwatchFile(file, listener),
+    close: () => clearInterval(timer),
   };
 }

@@ -119,7 +119,16 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
  * and says what was left. Writes `<config_dir>/gateway.run.json` (pid and address) while it serves.
  */
 export async function runGateway(options: StartOptions = {}): Promise<RunningGateway> {
+  // SIGHUP would end the process (node's default), also while it starts; config.yaml is not reloaded, so the
+  // handler says whether a restart is needed. Registered first: a SIGHUP during startup must not kill it either.
+  let started: RunningGateway | undefined;
+  process.on('SIGHUP', () => {
+    if (!started) return; // the config being loaded is the one on disk now
+    if (started.configWatcher) started.configWatcher.check('SIGHUP received');
+    else started.gateway.logger.info('SIGHUP received: the gateway runs without a config.yaml; nothing to apply');
+  });
   const running = await startGateway(options);
+  started = running;
   const { logger } = running.gateway;
   const { configDir } = running.loaded;
   const envProblem = dotenvModeProblem(configDir);
@@ -152,11 +161,6 @@ export async function runGateway(options: StartOptions = {}): Promise<RunningGat
   if (startedByPackageRunner()) {
     watchParent((parent) => stop(`the process that started the gateway (pid ${parent}: npx, npm or a script runner) ended`));
   }
-  // SIGHUP would end the process (node's default); config.yaml is not reloaded, so say whether a restart is needed.
-  process.on('SIGHUP', () => {
-    if (running.configWatcher) running.configWatcher.check('SIGHUP received');
-    else logger.info('SIGHUP received: the gateway runs without a config.yaml; nothing to apply');
-  });
   return running;
 }
 
