@@ -119,6 +119,12 @@ export interface DeliveryMessage {
   deliveryId: string;
   /** The route's `deliver_extra`, rendered against the payload. */
   extra: Record<string, string>;
+  /**
+   * The destination's name in the route: its deliverer id, or `<id>#2` for a second entry of the same id.
+   * With route and deliveryId it identifies one delivery to one place: the key of idempotency keys and progress
+   * (see `idempotencyKey` in @hookwise/kit). Absent when a deliverer is called outside the worker.
+   */
+  destination?: string;
 }
 
 export interface Receipt {

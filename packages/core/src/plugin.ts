@@ -1,6 +1,6 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
 import type { AgentRunner, Deliverer, Source, Verifier } from './contracts';
-import type { Store, StoreConfig } from './stores/types';
+import type { ProgressKV, Store, StoreConfig } from './stores/types';
 
 /** The plugin API this core provides. 2 added the `source` and `store` kinds; API 1 plugins still load. */
 export const PLUGIN_API_VERSION = 2;
@@ -33,6 +33,11 @@ export interface PluginContext {
    * that starts child processes keeps such environment variables from them. Absent in older gateways.
    */
   isSecret?(value: string): boolean;
+  /**
+   * Delivery progress kept in the gateway's store (survives restarts with SQLite and Redis): deliverers key it
+   * by route + delivery id + destination and keep there what a retry must not send again. Absent in older gateways.
+   */
+  progress?: ProgressKV;
 }
 
 interface ContributionBase<K extends string, T, O> {

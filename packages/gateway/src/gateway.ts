@@ -18,8 +18,8 @@ import { RouteTable, invalidRouteNameMessage, isValidRouteName, staticRoutes, ty
 import type { SkillLibrary } from './skills';
 import { secretsProblems } from './secret-policy';
 import { StoreStatus } from './store-status';
-import { createMemoryStore } from './stores/memory';
-import type { Store } from '@hookwise/core';
+import { MemoryProgressKV, createMemoryStore } from './stores/memory';
+import type { ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './worker';
 
 export interface GatewayOptions {
@@ -79,6 +79,8 @@ export class Gateway {
   readonly registry: PluginRegistry;
   readonly routes: RouteTable;
   readonly store: Store;
+  /** Delivery progress for deliverers (PluginContext.progress): the store's, else in memory. */
+  private readonly progress: ProgressKV;
   readonly logger: Logger;
   readonly redactor: Redactor;
   readonly pipeline: WebhookPipeline;
@@ -103,6 +105,8 @@ export class Gateway {
     this.logger = options.logger ?? createLogger({ level: config.log.level, format: config.log.format, redactor: this.redactor });
     this.registry = new PluginRegistry([{ plugin: builtinPlugin, source: '@hookwise/core', options: {} }, ...(options.plugins ?? [])]);
     this.store = options.store ?? createMemoryStore();
+    // Deliverers keep half-sent answers and idempotency keys here; a store without it: this process's memory.
+    this.progress = this.store.progress ?? new MemoryProgressKV();
     this.lifecycle = new Lifecycle(throttledListenerErrors((message) => this.logger.warn(message)));
     this.routes = new RouteTable(staticRoutes(config), options.routeSource);
     const extra = config.platforms.webhook.extra;
@@ -196,6 +200,7 @@ export class Gateway {
       signal: this.shutdown.signal,
       redact: (secret) => this.redactor.add(secret),
       isSecret: (value) => this.redactor.has(value),
+      progress: this.progress,
     };
   }
 
@@ -212,12 +217,16 @@ export class Gateway {
     } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
       problems.push(`${where} uses INSECURE_NO_AUTH while the gateway binds ${host}: anyone who can reach it could trigger the agent; bind 127.0.0.1 (platforms.webhook.extra.host) or give the route a real secret`);
     }
-    const deliverer = this.registry.get('deliverer', route.deliver);
-    if (!deliverer) {
-      problems.push(`${where}: unknown deliver type '${route.deliver}'; known: ${this.registry.describeIds('deliverer')}`);
-    } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.platform(route.deliver)?.enabled !== true) {
-      const key = this.platformKey(route.deliver);
-      problems.push(`${where} delivers to '${route.deliver}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);
+    // Every destination of a fan-out is checked: a typo in the second must not wait for the first delivery.
+    for (const destination of route.destinations ?? [{ to: route.deliver, extra: route.deliverExtra }]) {
+      const id = destination.to;
+      const deliverer = this.registry.get('deliverer', id);
+      if (!deliverer) {
+        problems.push(`${where}: unknown deliver type '${id}'; known: ${this.registry.describeIds('deliverer')}`);
+      } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.platform(id)?.enabled !== true) {
+        const key = this.platformKey(id);
+        problems.push(`${where} delivers to '${id}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);
+      }
     }
     problems.push(...this.sourceProblems(route));
     for (const skill of route.skills) {
@@ -282,7 +291,7 @@ export class Gateway {
     ];
     for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
-    const eagerDeliverers = new Set<string>(this.routes.staticRoutes().map((r) => r.deliver));
+    const eagerDeliverers = new Set<string>(this.routes.staticRoutes().flatMap((r) => (r.destinations ?? [{ to: r.deliver }]).map((d) => d.to)));
     for (const [id, platform] of Object.entries(this.config.platforms)) {
       if (id !== 'webhook' && (platform as PlatformConfig).enabled === true && this.registry.get('deliverer', id)) eagerDeliverers.add(id);
     }

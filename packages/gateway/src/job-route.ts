@@ -6,6 +6,8 @@ import type { Route } from './routes';
 /** What a job needs of its route to run, without its secrets, names of sources or event filter. */
 export function jobRouteOf(route: Route): JobRoute {
   const definition: JobRoute = { origin: route.origin, skills: route.skills, deliver: route.deliver, deliverExtra: route.deliverExtra };
+  // A single destination is what `deliver` and `deliverExtra` already say; only a fan-out needs the list.
+  if (route.destinations.length > 1 || route.destinations[0]?.name !== undefined) definition.destinations = route.destinations;
   if (route.prompt !== undefined) definition.prompt = route.prompt;
   if (route.agent !== undefined) definition.agent = route.agent;
   return definition;
@@ -22,6 +24,7 @@ export function routeFromJob(name: string, definition: JobRoute): Route {
     skills: definition.skills ?? [],
     deliver: definition.deliver,
     deliverExtra: definition.deliverExtra ?? {},
+    destinations: definition.destinations ?? [{ to: definition.deliver, extra: definition.deliverExtra ?? {} }],
     agent: definition.agent,
   };
 }

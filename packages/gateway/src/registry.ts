@@ -1,7 +1,7 @@
 // Holds every contribution by kind and id, validates options against their schemas and creates wrapped instances.
 import type { default as Ajv } from 'ajv';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, Source, Store, Verifier } from '@hookwise/core';
+import type { AgentRunner, Deliverer, ProgressKV, Source, Store, Verifier } from '@hookwise/core';
 import { HookwiseConfigError, wrapPluginError } from '@hookwise/core';
 import type { LoadedPlugin } from './loader';
 import type { Contribution, ContributionKind, PluginContext } from '@hookwise/core';
@@ -32,6 +32,8 @@ export interface CreateContext {
   signal: AbortSignal;
   redact(secret: string | undefined): void;
   isSecret?(value: string): boolean;
+  /** The store's delivery progress (PluginContext.progress). */
+  progress?: ProgressKV;
 }
 
 // Created on the first options schema: plugin schemas are not ours, so ajv still checks them against the

@@ -1,9 +1,11 @@
 // The route table: static routes from config.yaml, then dynamic subscriptions (static wins on a name clash).
-import type { JobRoute } from '@hookwise/core';
-import { ROUTE_NAME_PATTERN, type HookwiseConfig, type RouteConfig } from './config/schema';
+import type { JobRoute, RouteDestination } from '@hookwise/core';
+import { ROUTE_NAME_PATTERN, type DeliverConfig, type HookwiseConfig, type RouteConfig } from './config/schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
+  /** Always set on a Route (a job stored by an older version gets its one destination from `deliver`). */
+  destinations: RouteDestination[];
   name: string;
   description?: string;
   events: string[];
@@ -51,10 +53,40 @@ export function routeDefaults(config: HookwiseConfig): RouteDefaults {
   return { secrets: secretList(extra), source: extra.source, sourceOptions: extra.source_options };
 }
 
+function stringValues(extra: Record<string, string | number | boolean> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(extra ?? {})) out[key] = String(value);
+  return out;
+}
+
+/**
+ * The destinations of a `deliver` value with their deliver_extra: the route's shared one with an entry's own
+ * `extra` over it. A destination is named by its deliverer id; a second entry with the same id (two Slack
+ * channels) is named `<id>#2`, so that each keeps its own state, receipt and idempotency keys.
+ */
+export function destinationsOf(deliver: DeliverConfig | undefined, shared: Record<string, string>): RouteDestination[] {
+  const entries = deliver === undefined ? ['log'] : typeof deliver === 'string' ? [deliver] : deliver;
+  const seen = new Map<string, number>();
+  return entries.map((entry) => {
+    const to = typeof entry === 'string' ? entry : entry.to;
+    const own = typeof entry === 'string' ? {} : stringValues(entry.extra);
+    const n = (seen.get(to) ?? 0) + 1;
+    seen.set(to, n);
+    const destination: RouteDestination = { to, extra: { ...shared, ...own } };
+    if (n > 1) destination.name = `${to}#${n}`;
+    return destination;
+  });
+}
+
+/** The name a destination's state, receipt and progress are kept under. */
+export function destinationName(destination: RouteDestination): string {
+  return destination.name ?? destination.to;
+}
+
 /** Builds a Route from a route entry (config or subscription), with the global secrets and source as fallback. */
 export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'], defaults: RouteDefaults = {}): Route {
-  const deliverExtra: Record<string, string> = {};
-  for (const [key, value] of Object.entries(entry.deliver_extra ?? {})) deliverExtra[key] = String(value);
+  const deliverExtra = stringValues(entry.deliver_extra);
+  const destinations = destinationsOf(entry.deliver, deliverExtra);
   const own = secretList(entry);
   const secrets = own.length ? own : (defaults.secrets ?? []);
   const ownSource = entry.source !== undefined;
@@ -70,8 +102,9 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     sourceOptions: ownSource ? entry.source_options : (entry.source_options ?? defaults.sourceOptions),
     prompt: entry.prompt,
     skills: entry.skills ?? [],
-    deliver: entry.deliver ?? 'log',
+    deliver: destinations.map(destinationName).join(','),
     deliverExtra,
+    destinations,
     agent: entry.agent,
   };
 }

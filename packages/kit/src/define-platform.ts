@@ -12,7 +12,7 @@ import { describeRequest, isRedirect, redirectFailure, sendHttp, type HttpReques
 import { markdownToPlainText } from './markdown';
 import type { PlatformOptions } from './options-schema';
 import { Pacer, systemClock, type Clock } from './pacing';
-import { MemoryProgressStore, progressKey, type AlreadyDeliveredNote, type DeliveryProgress, type PartialNote, type ProgressStore } from './progress';
+import { KVProgressStore, MemoryProgressStore, progressKey, type AlreadyDeliveredNote, type DeliveryProgress, type PartialNote, type ProgressStore } from './progress';
 import { SecretScrubber } from './secret-scrubber';
 import { sleep } from './sleep';
 import { allowedTargetsTest, genericTargetProblem, optionalTarget, resolveTarget, showTarget, type ResolvedTarget, type TargetRules } from './target';
@@ -27,8 +27,10 @@ export interface OutgoingChunk {
   target: string;
   /** The rendered deliver_extra of the route. */
   extra: Record<string, string>;
-  /** The webhook delivery id: stable across retries, usable for idempotency keys. */
+  /** The webhook delivery id: stable across retries; idempotency keys use it with route and destination (deliveryKey). */
   deliveryId: string;
+  /** The route's name for this destination (the platform's id, or e.g. `slack#2` for a second Slack entry). */
+  destination: string;
   /** Route and event type of the webhook (subjects, titles; idempotency keys, as delivery ids are per route). */
   route: string;
   event: string;
@@ -197,7 +199,8 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     this.logger = scrubbingLogger(ctx.logger, (text) => this.scrub(text));
     this.clock = overrides.clock ?? systemClock;
     this.pacer = new Pacer(this.clock);
-    this.progress = overrides.progress ?? new MemoryProgressStore();
+    // The gateway's store when it gives one (kept across restarts), else this process's memory.
+    this.progress = overrides.progress ?? (ctx.progress ? new KVProgressStore(ctx.progress) : new MemoryProgressStore());
     const problems = def.configProblems?.(options) ?? [];
     if (problems.length) {
       throw new HookwiseError('HW_E_CONFIG', `platforms.${def.id}: ${problems.join('; ')}`, { retryable: false });
@@ -234,7 +237,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       const maxParts = this.options.max_parts ?? this.def.maxParts ?? DEFAULT_MAX_PARTS;
       const capped = capParts(chunkText(text, this.def.limit, this.def.limitUnit), maxParts, this.def.limit, truncationNotice, this.def.limitUnit);
       const chunks = capped.parts;
-      const key = progressKey(this.def.id, msg.route, msg.deliveryId);
+      const key = progressKey(this.def.id, msg.route, msg.deliveryId, msg.destination);
       const progress: DeliveryProgress = (await this.progress.load(key)) ?? { ids: [], already: [], partial: [] };
       const runtime = this.runtime(opts.signal);
       if (capped.total > chunks.length && progress.ids.length === 0) {
@@ -242,7 +245,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       }
       const pace = typeof this.def.paceMs === 'function' ? this.def.paceMs(target, this.options) : (this.def.paceMs ?? 0);
       for (let index = progress.ids.length; index < chunks.length; index++) {
-        const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra, deliveryId: msg.deliveryId, route: msg.route, event: msg.event };
+        const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra, deliveryId: msg.deliveryId, route: msg.route, destination: msg.destination ?? this.def.id, event: msg.event };
         const waited = await this.pacer.wait(target, pace, opts.signal).catch(() => {
           throw new HookwiseError('HW_E_DELIVERY', `${this.label}: delivery cancelled while waiting to send part ${index + 1}/${chunks.length} (the platform's per-chat rate)`, { retryable: true });
         });

@@ -1,6 +1,7 @@
 // What one delivery has already sent, part by part, so that a retried delivery resumes after the last part
 // the platform accepted instead of posting the answer again. Kept behind one small interface: the kit keeps
 // it in memory, a store-backed implementation can keep it across restarts.
+import type { ProgressKV } from '@hookwise/core';
 import { LRUCache } from 'lru-cache';
 
 /** A part the platform reported as already delivered, in the receipt's `alreadyDelivered` list. */
@@ -36,14 +37,17 @@ export interface ProgressStore {
   clear(key: string): Promise<void>;
 }
 
-/** The key of one delivery's progress on one destination. */
-export function progressKey(platformId: string, route: string, deliveryId: string): string {
-  return `${platformId}\n${route}\n${deliveryId}`;
+/**
+ * The key of one delivery's progress on one destination: route + delivery id + destination (the route's name
+ * for it, e.g. `slack` or `slack#2`), under the platform's id. Without a destination, the platform's id is it.
+ */
+export function progressKey(platformId: string, route: string, deliveryId: string, destination?: string): string {
+  return `${platformId}\n${route}\n${deliveryId}${destination === undefined || destination === platformId ? '' : `\n${destination}`}`;
 }
 
 const PROGRESS_LIMIT = 1000;
 /** A retry comes within the retry schedule (hours at most); older progress is forgotten. */
-const PROGRESS_TTL_MS = 24 * 60 * 60 * 1000;
+export const PROGRESS_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Progress in this process's memory: a restart forgets it (a store-backed ProgressStore does not). */
 export class MemoryProgressStore implements ProgressStore {
@@ -60,5 +64,27 @@ export class MemoryProgressStore implements ProgressStore {
 
   async clear(key: string): Promise<void> {
     this.entries.delete(key);
+  }
+}
+
+/**
+ * Progress kept in the gateway's store (PluginContext.progress: SQLite, Redis, memory), so a restart between two
+ * parts resumes after the last part the platform accepted. Each part is saved before the next one is sent.
+ */
+export class KVProgressStore implements ProgressStore {
+  constructor(private readonly kv: ProgressKV, private readonly ttlMs = PROGRESS_TTL_MS) {}
+
+  async load(key: string): Promise<DeliveryProgress | undefined> {
+    const found = (await this.kv.get(`delivery-progress\n${key}`)) as Partial<DeliveryProgress> | undefined;
+    if (!found || !Array.isArray(found.ids)) return undefined;
+    return { ids: [...found.ids], already: [...(found.already ?? [])], partial: [...(found.partial ?? [])] };
+  }
+
+  save(key: string, progress: DeliveryProgress): Promise<void> {
+    return this.kv.set(`delivery-progress\n${key}`, progress, this.ttlMs);
+  }
+
+  clear(key: string): Promise<void> {
+    return this.kv.delete(`delivery-progress\n${key}`);
   }
 }

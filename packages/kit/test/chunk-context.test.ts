@@ -21,7 +21,7 @@ describe('OutgoingChunk context', () => {
     });
     const d = platform.create({ home_channel: 'h' }, createTestPluginContext().ctx) as Deliverer;
     await d.deliver({ text: 'hello', route: 'ci', event: 'push', deliveryId: 'd-1', extra: {} }, deliverOptions());
-    expect(seen).toEqual([{ text: 'hello', index: 0, count: 1, target: 'h', extra: {}, deliveryId: 'd-1', route: 'ci', event: 'push' }]);
+    expect(seen).toEqual([{ text: 'hello', index: 0, count: 1, target: 'h', extra: {}, deliveryId: 'd-1', route: 'ci', destination: 'platform_98', event: 'push' }]);
   });
 });
 

@@ -62,6 +62,8 @@ export interface JobRoute {
 /** One place a route's answers go: a deliverer id (or alias) and its rendered-later deliver_extra templates. */
 export interface RouteDestination {
   to: string;
+  /** Set when `to` appears twice in one route: `<to>#2`, ... (the state and receipt are kept under it). */
+  name?: string;
   extra: Record<string, string>;
 }
 

@@ -38,11 +38,40 @@ export const routeSchema = {
     source_options: { type: 'object', description: "Options of the route's source (e.g. tolerance_seconds), validated by the source." },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
-    deliver: { type: 'string', default: 'log', description: 'Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id.' },
+    deliver: {
+      anyOf: [
+        { type: 'string' },
+        {
+          type: 'array',
+          minItems: 1,
+          items: {
+            anyOf: [
+              { type: 'string' },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['to'],
+                properties: {
+                  to: { type: 'string', description: 'Deliverer id of this destination.' },
+                  extra: {
+                    type: 'object',
+                    additionalProperties: { type: ['string', 'number', 'boolean'] },
+                    description: "This destination's delivery settings, over the route's deliver_extra; values are templates.",
+                  },
+                },
+              },
+            ],
+          },
+        },
+      ],
+      default: 'log',
+      description:
+        'Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}.',
+    },
     deliver_extra: {
       type: 'object',
       additionalProperties: { type: ['string', 'number', 'boolean'] },
-      description: 'Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates.',
+      description: 'Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry\'s own extra wins).',
     },
     agent: {
       type: 'object',
@@ -217,10 +246,15 @@ export interface RouteConfig {
   source_options?: Record<string, unknown>;
   prompt?: string;
   skills?: string[];
-  deliver?: string;
+  deliver?: DeliverConfig;
   deliver_extra?: Record<string, string | number | boolean>;
   agent?: { runner?: string; [key: string]: unknown };
 }
+
+/** One destination of a `deliver` list: an id, or an id with its own deliver_extra. */
+export type DeliverEntry = string | { to: string; extra?: Record<string, string | number | boolean> };
+/** `deliver`: one deliverer id (the SPEC's form), or a list of destinations (fan-out). */
+export type DeliverConfig = string | DeliverEntry[];
 
 export interface PlatformConfig {
   enabled?: boolean;

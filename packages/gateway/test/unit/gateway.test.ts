@@ -130,7 +130,7 @@ describe('WorkerPool through the gateway', () => {
     const id = await accept(gw, { name: 'ada', chat: '-100' });
     const job = await waitFor(async () => (await gw.store.jobs.findByDeliveryId(id))?.status === 'done' || undefined);
     expect(job).toBe(true);
-    expect(seen).toEqual([{ text: 'hi ada', route: 'r', event: '', deliveryId: id, extra: { chat_id: '-100' } }]);
+    expect(seen).toEqual([{ text: 'hi ada', route: 'r', event: '', deliveryId: id, extra: { chat_id: '-100' }, destination: 'recorder' }]);
     await gw.stop();
   });
 
