@@ -1,5 +1,6 @@
-// The request `hookwise webhook test` sends: a signed JSON body, a unique X-Request-ID and an event type that
-// passes the route's filter, so a test reaches the agent instead of being skipped as a duplicate or ignored.
+// The request `hookwise webhook test` sends: a JSON body signed in the style of the route's source (GitHub's for
+// routes that take any), a unique delivery id and an event type that passes the route's filter, so a test reaches
+// the agent instead of being skipped as a duplicate or ignored.
 import { randomUUID } from 'node:crypto';
 import { INSECURE_NO_AUTH, eventAccepted, type Route } from '@hookwise/gateway';
 import { hmacSha256Hex } from '@hookwise/kit';
@@ -18,20 +19,43 @@ export function chooseEvent(route: Pick<Route, 'events'>, payload: Record<string
   return route.events[0] ?? 'test';
 }
 
-export function buildTestEvent(route: Pick<Route, 'name' | 'events' | 'secret'>, payload: Record<string, unknown> | undefined, explicitEvent?: string): TestEvent {
+/** The sender styles `webhook test` can sign, by the source ids (and SPEC aliases) that take them. */
+const STYLE_OF_SOURCE: Record<string, 'github' | 'gitlab' | 'generic'> = {
+  github: 'github',
+  codehost_a: 'github',
+  gitlab: 'gitlab',
+  codehost_b: 'gitlab',
+  generic: 'generic',
+};
+
+export function buildTestEvent(route: Pick<Route, 'name' | 'events' | 'secret' | 'source'>, payload: Record<string, unknown> | undefined, explicitEvent?: string): TestEvent {
   const event = chooseEvent(route, payload, explicitEvent);
   const requestId = `hookwise-test-${randomUUID()}`;
   const body = JSON.stringify(
     payload ?? { event_type: event, test: true, message: `Test event for route '${route.name}' from hookwise webhook test`, request_id: requestId },
   );
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': 'hookwise-webhook-test',
-    'x-request-id': requestId,
-    // The header wins over the payload's event_type, so a given --payload is sent unchanged.
-    'x-codehosta-event': event,
-  };
-  if (route.secret && route.secret !== INSECURE_NO_AUTH) headers['x-webhook-signature'] = hmacSha256Hex(route.secret, body);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hookwise-webhook-test' };
+  const secret = route.secret && route.secret !== INSECURE_NO_AUTH ? route.secret : undefined;
+  // A route without `source:` takes any of the three styles; GitHub's names the event in a header, so a given
+  // --payload is sent unchanged whatever its event_type.
+  const style = route.source === undefined ? 'github' : STYLE_OF_SOURCE[route.source];
+  if (!style) {
+    throw new Error(
+      `route '${route.name}' accepts only source '${route.source}', and \`webhook test\` signs GitHub, GitLab and generic requests: send a test event from the sender itself (docs/sources.md)`,
+    );
+  }
+  if (style === 'github') {
+    Object.assign(headers, { 'x-github-event': event, 'x-github-delivery': requestId });
+    if (secret) headers['x-hub-signature-256'] = `sha256=${hmacSha256Hex(secret, body)}`;
+  } else if (style === 'gitlab') {
+    // GitLab sends the token itself, not a signature.
+    Object.assign(headers, { 'x-gitlab-event': event, 'idempotency-key': requestId });
+    if (secret) headers['x-gitlab-token'] = secret;
+  } else {
+    // Generic: the event type is the payload's event_type (set in the default payload).
+    headers['x-request-id'] = requestId;
+    if (secret) headers['x-webhook-signature'] = hmacSha256Hex(secret, body);
+  }
   return { event, body, headers };
 }
 

@@ -1,6 +1,6 @@
 // `hookwise webhook test <name>`: sends a signed test event to the running gateway and prints its answer.
 import { Args, Flags } from '@oclif/core';
-import { loadConfig, readRunFile, readSubscriptions, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig } from '@hookwise/gateway';
+import { loadConfig, readRunFile, readSubscriptions, routeDefaults, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig, type RouteDefaults } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { buildTestEvent, parsePayloadFlag } from '../../test-event';
@@ -21,7 +21,7 @@ function hint(name: string, status: number, body: unknown): string | undefined {
   if (status === 202) return 'Accepted: the agent runs in the background; its answer goes to the route\'s deliver target (see the gateway log).';
   if (status === 200 && state === 'ignored') return `The route's events filter ignored this event type: pass --event with one of its events.`;
   if (status === 404) return `The gateway does not know '${name}': is it running with the same config dir (HOOKWISE_HOME)?`;
-  if (status === 401) return `The gateway rejected the signature: it holds another secret for '${name}' (was the subscription re-created with --secret, or is another gateway on this port?).`;
+  if (status === 401) return `The gateway rejected the signature: it holds another secret for '${name}' (was the subscription re-created with --secret, was .env changed after the gateway started, or is another gateway on this port?). Its log names the secret it checked against.`;
   if (status === 429) return 'The route\'s rate limit is used up: wait a minute (see Retry-After).';
   return undefined;
 }
@@ -52,8 +52,7 @@ export default class WebhookTest extends HookwiseCommand {
     let event: ReturnType<typeof buildTestEvent>;
     try {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
-      const globalSecret = config.platforms.webhook.extra.secret;
-      route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, globalSecret);
+      route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, routeDefaults(config));
       // The running gateway's own address first: it may have been started with --port or WEBHOOK_PORT.
       url = webhookUrl(flags.url ?? readRunFile(configDir)?.url ?? localBaseUrl(config), name);
       event = buildTestEvent(route, flags.payload === undefined ? undefined : parsePayloadFlag(flags.payload), flags.event);
@@ -88,13 +87,13 @@ export default class WebhookTest extends HookwiseCommand {
     return result;
   }
 
-  private subscriptionRoute(configDir: string, name: string, globalSecret?: string): Route {
+  private subscriptionRoute(configDir: string, name: string, defaults: RouteDefaults): Route {
     const entries = readSubscriptions(configDir);
     if (!Object.hasOwn(entries, name)) {
       throw new Error(`no subscription or static route named '${name}': see \`hookwise webhook list\`, or create it with \`hookwise webhook subscribe ${name}\``);
     }
-    const problems = subscriptionProblems(name, entries[name], globalSecret);
+    const problems = subscriptionProblems(name, entries[name], defaults);
     if (problems.length) throw new Error(`the gateway skips this subscription: ${problems.join('; ')}`);
-    return toRoute(name, entries[name] as RouteConfig, 'subscription', { secrets: globalSecret ? [globalSecret] : [] });
+    return toRoute(name, entries[name] as RouteConfig, 'subscription', defaults);
   }
 }
