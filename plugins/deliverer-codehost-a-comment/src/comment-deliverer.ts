@@ -1,8 +1,8 @@
 // github_comment (formerly codehost_a_comment): posts the answer as a pull-request or issue comment with the
 // code host's CLI (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
 // comment limit, and turning the CLI's failures into errors that say what to do.
-import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
-import { chunkText, runProcess, type ProcessResult } from '@hookwise/kit';
+import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext, type ProgressKV } from '@hookwise/core';
+import { PROGRESS_TTL_MS, chunkText, progressKey, runProcess, type ProcessResult } from '@hookwise/kit';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 
 export interface CommentOptions {
@@ -51,14 +51,37 @@ function cannotStart(err: NodeJS.ErrnoException, cli: string): HookwiseError {
   return new HookwiseError('HW_E_DELIVERY', `${ID}: could not start '${cli}': ${err.message}`, { retryable: true });
 }
 
+/** The comments one delivery has posted so far, and the kind (pr or issue) the rest must use. */
+interface PostedComments {
+  kind: CommentKind;
+  urls: string[];
+}
+
+/** For a deliverer used without a gateway (tests, embedding): this process's memory, a few hundred entries. */
+class MemoryProgressKV implements ProgressKV {
+  private readonly entries = new Map<string, unknown>();
+  async get(key: string): Promise<unknown> {
+    return this.entries.get(key);
+  }
+  async set(key: string, value: unknown): Promise<void> {
+    this.entries.delete(key);
+    this.entries.set(key, structuredClone(value));
+    if (this.entries.size > 1000) this.entries.delete(this.entries.keys().next().value as string);
+  }
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+}
+
 export function createCommentDeliverer(options: CommentOptions, ctx: PluginContext): Deliverer {
   const cli = options.cli_path;
   // The client reads its own credentials (GH_TOKEN, its config); prompts would hang a headless gateway.
   const env: NodeJS.ProcessEnv = { ...process.env, ...ctx.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' };
   ctx.redact(env.GH_TOKEN);
   ctx.redact(env.GITHUB_TOKEN);
-  // Per delivery id: the comments already posted and the kind they were posted with.
-  const sent = new Map<string, { kind: CommentKind; urls: string[] }>();
+  // Per delivery to this destination (route + delivery id + destination): the comments already posted and the
+  // kind they were posted with. In the gateway's store when it gives one, so a restart does not post them again.
+  const sent: ProgressKV = ctx.progress ?? new MemoryProgressKV();
   return {
     async deliver(msg, opts) {
       const { repo, prNumber, kind: kindOption } = resolveCommentTarget(msg.extra);
@@ -80,7 +103,9 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
       };
       // Comments already posted for this delivery are not posted again when the job is retried, and the rest go
       // where the first one went.
-      const done = sent.get(msg.deliveryId) ?? { kind: plan.kind, urls: [] };
+      const key = progressKey(ID, msg.route, msg.deliveryId, msg.destination);
+      const saved = (await sent.get(key)) as PostedComments | undefined;
+      const done: PostedComments = saved ? { kind: saved.kind, urls: [...saved.urls] } : { kind: plan.kind, urls: [] };
       for (let i = done.urls.length; i < bodies.length; i++) {
         let result = await post(done.kind, bodies[i]);
         if (result.exitCode !== 0 && plan.issueIfNotPullRequest && done.kind === 'pr' && NOT_A_PULL_REQUEST.test(result.stderr)) {
@@ -90,11 +115,11 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
         }
         if (result.exitCode !== 0) throw explainFailure(result, cli, target, done.kind);
         done.urls.push(result.stdout.trim().split('\n').pop() ?? '');
-        sent.set(msg.deliveryId, done);
-        if (sent.size > 1000) sent.delete(sent.keys().next().value as string);
+        // Saved before the next comment is posted: a restart resumes after this one.
+        await sent.set(key, done, PROGRESS_TTL_MS);
         ctx.logger.debug(`${ID}: posted ${done.kind} comment ${i + 1}/${bodies.length} on ${target}`);
       }
-      sent.delete(msg.deliveryId);
+      await sent.delete(key);
       return { target, ids: done.urls.filter(Boolean) };
     },
   };

@@ -2,7 +2,7 @@
 // `Authorization: Bot`) or a channel webhook URL (no target needed). 2000 characters per message; mentions in
 // agent text are never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a
 // server. Every request carries the User-Agent Discord's API reference asks for.
-import { classifyHttpStatus, definePlatform, joinUrl, pathSegment, platformOptionsSchema, retryAfterFromHeaders, urlSecrets, type HttpRequest, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import { classifyHttpStatus, definePlatform, idempotencyDigest, joinUrl, pathSegment, platformOptionsSchema, retryAfterFromHeaders, urlSecrets, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface ChannelApiOptions extends PlatformOptions {
   api_base: string;
@@ -54,6 +54,14 @@ function webhookUrl(options: ChannelApiOptions): string {
   return url.toString();
 }
 
+/**
+ * Discord's nonce (at most 25 characters): one per part of one delivery to one destination, from route +
+ * delivery id + destination, so a retried part is recognised by enforce_nonce.
+ */
+export function messageNonce(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'destination' | 'index'>): string {
+  return `${idempotencyDigest(chunk).slice(0, 20)}.${chunk.index}`.slice(0, 25);
+}
+
 export const channelApiPlatform = definePlatform<ChannelApiOptions>({
   id: 'discord',
   aliases: ['platform_02'],
@@ -85,7 +93,9 @@ export const channelApiPlatform = definePlatform<ChannelApiOptions>({
           method: 'POST',
           url: joinUrl(o.api_base, `/api/v10/channels/${pathSegment(chunk.target, 'discord (Discord)')}/messages`),
           headers: { authorization: `Bot ${o.token}`, 'user-agent': USER_AGENT },
-          json: { content: chunk.text, allowed_mentions: NO_PINGS },
+          // Create Message: with enforce_nonce, a second message with this nonce from the bot within a few
+          // minutes returns the first instead of posting again (webhooks take no nonce).
+          json: { content: chunk.text, allowed_mentions: NO_PINGS, nonce: messageNonce(chunk), enforce_nonce: true },
         },
   checkResponse: checkChannelApiResponse,
   // Create Message (and Execute Webhook with ?wait=true) answer with the message object.

@@ -5,7 +5,7 @@
 import type { Deliverer } from '@hookwise/core';
 import { VirtualClock } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import plugin, { channelApiPlatform, USER_AGENT, type ChannelApiOptions } from '@hookwise/plugin-deliverer-platform-02';
+import plugin, { channelApiPlatform, messageNonce, USER_AGENT, type ChannelApiOptions } from '@hookwise/plugin-deliverer-platform-02';
 
 const TOKEN = 'MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.abcdefghijklmnopqrstuvwxyz012345';
 const HOOK_TOKEN = 'w3bh00k-t0ken-ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -43,7 +43,9 @@ describe('discord (Discord)', () => {
     expect(req.headers['user-agent']).toBe(USER_AGENT);
     expect(USER_AGENT).toMatch(/^DiscordBot \(https:\/\/\S+, \d+\.\d+\.\d+\)$/);
     expect(req.headers['content-type']).toBe('application/json');
-    expect(req.json).toEqual({ content: 'deploy @everyone done', allowed_mentions: { parse: [] } });
+    // Create Message's dedupe: one nonce per part of this delivery to this destination, enforced.
+    expect(req.json).toEqual({ content: 'deploy @everyone done', allowed_mentions: { parse: [] }, nonce: messageNonce({ route: 'test-route', deliveryId: 'delivery-1', destination: 'discord', index: 0 }), enforce_nonce: true });
+    expect((req.json as { nonce: string }).nonce.length).toBeLessThanOrEqual(25);
     expect(receipt).toEqual({ target: CHANNEL, ids: ['100'] });
   });
 

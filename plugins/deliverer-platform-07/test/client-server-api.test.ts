@@ -43,7 +43,7 @@ describe('matrix (Matrix)', () => {
     const { deliverer } = setup();
     const receipt = await deliverer.deliver(deliveryMessage('**CI** failed: see [log](https://ci.example/1)', { chat_id: '!other:example.org' }), deliverOptions());
     const [req] = server.requests;
-    const txn = transactionId({ route: 'test-route', deliveryId: 'delivery-1', index: 0 });
+    const txn = transactionId({ route: 'test-route', deliveryId: 'delivery-1', destination: 'matrix', index: 0 });
     expect([req.method, req.path]).toEqual(['PUT', `/_matrix/client/v3/rooms/!other%3Aexample.org/send/m.room.message/${txn}`]);
     expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(req.headers['content-type']).toBe('application/json');
@@ -69,7 +69,7 @@ describe('matrix (Matrix)', () => {
     expect(bodies.length).toBe(2);
     for (const b of bodies) expect(b.length).toBeLessThanOrEqual(8000);
     expect(bodies.join('\n')).toBe(longText);
-    expect(sendPaths().map((p) => p.split('/').pop())).toEqual([0, 1].map((index) => transactionId({ route: 'test-route', deliveryId: 'delivery-1', index })));
+    expect(sendPaths().map((p) => p.split('/').pop())).toEqual([0, 1].map((index) => transactionId({ route: 'test-route', deliveryId: 'delivery-1', destination: 'matrix', index })));
     expect(receipt.ids).toEqual(['$event1', '$event2']);
   });
 
@@ -81,8 +81,8 @@ describe('matrix (Matrix)', () => {
     expect(paths.slice(2)).toEqual(paths.slice(0, 2));
     expect(again).toEqual(first);
     // Another delivery id, or the same id on another route, is another transaction.
-    expect(transactionId({ route: 'test-route', deliveryId: 'delivery-2', index: 0 })).not.toBe(transactionId({ route: 'test-route', deliveryId: 'delivery-1', index: 0 }));
-    expect(transactionId({ route: 'other', deliveryId: 'delivery-1', index: 0 })).not.toBe(transactionId({ route: 'test-route', deliveryId: 'delivery-1', index: 0 }));
+    expect(transactionId({ route: 'test-route', deliveryId: 'delivery-2', index: 0 })).not.toBe(transactionId({ route: 'test-route', deliveryId: 'delivery-1', destination: 'matrix', index: 0 }));
+    expect(transactionId({ route: 'other', deliveryId: 'delivery-1', index: 0 })).not.toBe(transactionId({ route: 'test-route', deliveryId: 'delivery-1', destination: 'matrix', index: 0 }));
   });
 
   it('a job retried after a failed second chunk sends only that chunk, under its original transaction id', async () => {

@@ -1,7 +1,7 @@
 // mattermost (formerly platform_08): Mattermost REST API v4. One post per chunk (POST /api/v4/posts),
 // optionally as a reply in a thread (root_id); Mattermost renders markdown itself, so answers go out as
 // written.
-import { classifyHttpStatus, definePlatform, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import { classifyHttpStatus, definePlatform, deliveryKey, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface PostsApiOptions extends PlatformOptions {
   /** The Mattermost server, e.g. https://chat.example.com. */
@@ -61,7 +61,9 @@ export const postsApiPlatform = definePlatform<PostsApiOptions>({
       method: 'POST',
       url: joinUrl(o.api_base, '/api/v4/posts'),
       bearer: o.token,
-      json: { channel_id: chunk.target, message: chunk.text, ...(rootId ? { root_id: rootId } : {}) },
+      // pending_post_id: the server answers a repeated one with the post it already created instead of a second
+      // post, so a retried part is posted once.
+      json: { channel_id: chunk.target, message: chunk.text, ...(rootId ? { root_id: rootId } : {}), pending_post_id: `hookwise:${deliveryKey(chunk)}` },
     };
   },
   checkResponse: checkPostsApiResponse,

@@ -2,7 +2,7 @@
 // 201 with the Post object {id, create_at, user_id, channel_id, root_id, message, ...}) and its error answers
 // ({id, message, detailed_error, request_id, status_code}).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock, deliveryKey } from '@hookwise/kit';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { postsApiPlatform, type PostsApiOptions } from '@hookwise/plugin-deliverer-platform-08';
 
@@ -60,7 +60,7 @@ describe('mattermost (Mattermost)', () => {
     expect([req.method, req.path]).toEqual(['POST', '/api/v4/posts']);
     expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(req.headers['content-type']).toBe('application/json');
-    expect(req.json).toEqual({ channel_id: CHANNEL, message: '**CI** failed' });
+    expect(req.json).toEqual({ channel_id: CHANNEL, message: '**CI** failed', pending_post_id: `hookwise:${deliveryKey({ route: 'test-route', deliveryId: 'delivery-1', destination: 'mattermost', index: 0 })}` });
     expect(receipt).toEqual({ target: CHANNEL, ids: ['post1'] });
   });
 
@@ -69,8 +69,8 @@ describe('mattermost (Mattermost)', () => {
     await deliverer.deliver(deliveryMessage('a', { root_id: 'rootpost0000000000000000aa' }), deliverOptions());
     await deliverer.deliver(deliveryMessage('b', { thread_id: 'rootpost0000000000000000bb' }, 'delivery-2'), deliverOptions());
     expect(server.requests.map((r) => r.json)).toEqual([
-      { channel_id: HOME, message: 'a', root_id: 'rootpost0000000000000000aa' },
-      { channel_id: HOME, message: 'b', root_id: 'rootpost0000000000000000bb' },
+      { channel_id: HOME, message: 'a', root_id: 'rootpost0000000000000000aa', pending_post_id: `hookwise:${deliveryKey({ route: 'test-route', deliveryId: 'delivery-1', destination: 'mattermost', index: 0 })}` },
+      { channel_id: HOME, message: 'b', root_id: 'rootpost0000000000000000bb', pending_post_id: `hookwise:${deliveryKey({ route: 'test-route', deliveryId: 'delivery-2', destination: 'mattermost', index: 0 })}` },
     ]);
   });
 

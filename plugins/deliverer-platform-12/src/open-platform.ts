@@ -2,8 +2,8 @@
 // `POST /open-apis/im/v1/messages?receive_id_type=...` with `{receive_id, msg_type:"text", content, uuid}`.
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
 // Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.
-import { createHash, createHmac } from 'node:crypto';
-import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, urlSecrets, type ErrorCodeRules, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import { createHmac } from 'node:crypto';
+import { checkErrorCode, definePlatform, deliveryKey, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, urlSecrets, type ErrorCodeRules, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
 
 export interface OpenPlatformOptions extends PlatformOptions {
   api_base: string;
@@ -39,9 +39,12 @@ export function receiveIdType(target: string): 'open_id' | 'union_id' | 'email' 
   return 'chat_id';
 }
 
-/** Feishu drops a second message with the same uuid within an hour: retries of one part stay one message. */
-export function messageUuid(deliveryId: string, index: number): string {
-  return createHash('sha256').update(`${deliveryId}\n${index}`).digest('hex').slice(0, 32);
+/**
+ * Feishu drops a second message with the same uuid within an hour: retries of one part stay one message. From
+ * route + delivery id + destination (delivery ids are unique per route only) and the part: 32 hex, '.', index.
+ */
+export function messageUuid(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'destination' | 'index'>): string {
+  return deliveryKey(chunk);
 }
 
 const RULES: ErrorCodeRules = {
@@ -129,7 +132,7 @@ export const openPlatform = definePlatform<OpenPlatformOptions>({
       url: url.toString(),
       bearer: chunk.token,
       headers: { 'content-type': 'application/json; charset=utf-8' },
-      json: { receive_id: chunk.target, msg_type: 'text', content: JSON.stringify({ text: chunk.text }), uuid: messageUuid(chunk.deliveryId, chunk.index) },
+      json: { receive_id: chunk.target, msg_type: 'text', content: JSON.stringify({ text: chunk.text }), uuid: messageUuid(chunk) },
     };
   },
   checkResponse: checkOpenPlatformResponse,

@@ -67,7 +67,7 @@ describe('feishu (Feishu/Lark)', () => {
     expect([...send.query.keys()]).toEqual(['receive_id_type']);
     expect(send.headers.authorization).toBe('Bearer t-g1044ab7tenant1');
     expect(send.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(send.json).toEqual({ receive_id: 'oc_abc123', msg_type: 'text', content: JSON.stringify({ text: 'Build passed' }), uuid: messageUuid('delivery-1', 0) });
+    expect(send.json).toEqual({ receive_id: 'oc_abc123', msg_type: 'text', content: JSON.stringify({ text: 'Build passed' }), uuid: messageUuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'feishu', index: 0 }) });
     expect(receipt).toEqual({ target: 'oc_abc123', ids: ['om_2'] });
   });
 

@@ -2,8 +2,7 @@
 // /api/v1/message/text?password=...` with `{chatGuid, tempGuid, message, method?}`; answers `{status, message,
 // data, error?}`. The password rides in the query string, so it is registered as a secret and scrubbed in
 // every form it takes there (a space becomes "+" or "%20") and never shown.
-import { createHash } from 'node:crypto';
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
+import { classifyHttpStatus, definePlatform, deliveryKey, joinUrl, platformOptionsSchema, type HttpResponse, type OutgoingChunk, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
 
 export interface ServerApiOptions extends PlatformOptions {
   api_base: string;
@@ -17,9 +16,12 @@ export const MESSAGE_LIMIT = 10000;
 /** A chat guid: service;-;address for a direct chat, service;+;chat id for a group. */
 const CHAT_GUID = /^(iMessage|SMS|RCS|any);[-+];[^\s;/?#]{1,200}$/;
 
-/** The same delivery part always gets the same tempGuid: the server refuses a second copy while the first is queued. */
-export function tempGuid(deliveryId: string, index: number): string {
-  return `hookwise-${createHash('sha256').update(`${deliveryId}\n${index}`).digest('hex').slice(0, 32)}`;
+/**
+ * The same part of one delivery to one destination always gets the same tempGuid (route + delivery id +
+ * destination, then the part): the server refuses a second copy while the first is queued.
+ */
+export function tempGuid(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'destination' | 'index'>): string {
+  return `hookwise-${deliveryKey(chunk, '-')}`;
 }
 
 function apiUrl(o: ServerApiOptions, path: string): string {
@@ -81,7 +83,7 @@ export const serverApiPlatform = definePlatform<ServerApiOptions>({
   request: (chunk, o) => ({
     method: 'POST',
     url: apiUrl(o, '/api/v1/message/text'),
-    json: { chatGuid: chunk.target, tempGuid: tempGuid(chunk.deliveryId, chunk.index), message: chunk.text, ...(o.method ? { method: o.method } : {}) },
+    json: { chatGuid: chunk.target, tempGuid: tempGuid(chunk), message: chunk.text, ...(o.method ? { method: o.method } : {}) },
   }),
   checkResponse: checkServerResponse,
   // POST /api/v1/message/text answers {status: 200, message: "Message sent!", data: <the message, with its guid>}.

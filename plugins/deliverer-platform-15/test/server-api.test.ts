@@ -91,28 +91,28 @@ describe('bluebubbles (BlueBubbles)', () => {
     const receipt = await deliverer.deliver(deliveryMessage('Build passed', { chat_id: 'iMessage;+;chat123' }), deliverOptions());
     const [req] = server.requests;
     expect([req.method, req.path, Object.fromEntries(req.query)]).toEqual(['POST', '/api/v1/message/text', { password: PASSWORD }]);
-    expect(req.json).toEqual({ chatGuid: 'iMessage;+;chat123', tempGuid: tempGuid('delivery-1', 0), message: 'Build passed' });
+    expect(req.json).toEqual({ chatGuid: 'iMessage;+;chat123', tempGuid: tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: 0 }), message: 'Build passed' });
     expect(receipt).toEqual({ target: 'iMessage;+;chat123', ids: ['guid-1'] });
   });
 
   it('falls back to home_channel and sends the configured method', async () => {
     const { deliverer } = setup({ method: 'private-api' });
     await deliverer.deliver(deliveryMessage('hi'), deliverOptions());
-    expect(server.requests[0].json).toEqual({ chatGuid: CHAT, tempGuid: tempGuid('delivery-1', 0), message: 'hi', method: 'private-api' });
+    expect(server.requests[0].json).toEqual({ chatGuid: CHAT, tempGuid: tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: 0 }), message: 'hi', method: 'private-api' });
   });
 
   it('splits long answers, with one stable tempGuid per part', async () => {
     const { deliverer } = setup();
     await deliverer.deliver(deliveryMessage('word '.repeat(4500)), deliverOptions());
     const bodies = server.requests.map((r) => r.json as { tempGuid: string; message: string });
-    expect(bodies.map((b) => b.tempGuid)).toEqual([0, 1, 2].map((i) => tempGuid('delivery-1', i)));
+    expect(bodies.map((b) => b.tempGuid)).toEqual([0, 1, 2].map((i) => tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: i })));
     for (const b of bodies) expect(b.message.length).toBeLessThanOrEqual(10000);
-    expect(tempGuid('delivery-1', 1)).toBe(tempGuid('delivery-1', 1));
+    expect(tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: 1 })).toBe(tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: 1 }));
   });
 
   it('counts "already queued" for its own tempGuid as delivered and notes it in the receipt', async () => {
     const { deliverer, logs } = setup();
-    const guid = tempGuid('delivery-1', 0);
+    const guid = tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: 0 });
     server.queue(alreadyQueued(guid));
     const receipt = await deliverer.deliver(deliveryMessage('hi'), deliverOptions(2));
     expect(receipt).toEqual({
@@ -131,7 +131,7 @@ describe('bluebubbles (BlueBubbles)', () => {
     const first = await rejectionOf(deliverer.deliver(msg, deliverOptions(1)));
     expect([first.code, first.retryable, first.message]).toEqual(['HW_E_DELIVERY', true, expect.stringContaining('timed out after 0.5s')]);
 
-    const guid = tempGuid('delivery-1', 0);
+    const guid = tempGuid({ route: 'test-route', deliveryId: 'delivery-1', destination: 'bluebubbles', index: 0 });
     const receipt = await deliverer.deliver(msg, deliverOptions(2));
     expect(receipt).toEqual({
       target: CHAT,
