@@ -31,6 +31,15 @@ describe('hookwise gateway run refuses bad configs with a message and a non-zero
   });
 });
 
+it('names the real path of a missing skill, not a placeholder', async () => {
+  const dir = configDir(webhook('        ci:\n          secret: abcdefghijklmnop\n          skills: [code-review]\n'));
+  const result = await runCli(['gateway', 'run'], dir);
+  expect(result.code).not.toBe(0);
+  const text = result.stderr.replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ');
+  expect(text).toContain(`route 'ci': unknown skill 'code-review'; add ${join(dir, 'skills', 'code-review', 'SKILL.md')} or remove it from skills:`);
+  expect(text).not.toContain('<config_dir>');
+}, 60_000);
+
 describe('hookwise gateway setup', () => {
   // Each case starts the real binary several times; on a busy 2-core machine that takes a while.
   jest.setTimeout(120_000);

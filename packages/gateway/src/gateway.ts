@@ -1,6 +1,7 @@
 // Assembles a gateway from a loaded config: plugins, route table, stores, pipeline and workers. Used by the
 // Express host, by tests and by apps that embed Hookwise.
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, Skill, Source, StoreHealth, Verifier } from '@hookwise/core';
 import { AuthFailureThrottle } from './auth-throttle';
@@ -230,7 +231,8 @@ export class Gateway {
     }
     problems.push(...this.sourceProblems(route));
     for (const skill of route.skills) {
-      if (!this.options.skills?.get(skill)) problems.push(`${where}: unknown skill '${skill}'; add <config_dir>/skills/${skill}/SKILL.md or remove it from skills:`);
+      // The real path, not a placeholder: the reader copies it into `mkdir -p` / their editor.
+      if (!this.options.skills?.get(skill)) problems.push(`${where}: unknown skill '${skill}'; add ${join(this.options.configDir, 'skills', skill, 'SKILL.md')} or remove it from skills: (hookwise skills list shows the skills found)`);
     }
     const runner = route.agent?.runner ?? this.config.agent.runner;
     if (!this.registry.get('agent', runner)) problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
