@@ -64,6 +64,12 @@ function secretsFor(flags: SubscribeFlags, existing: SubscriptionEntry | undefin
  * deliver_extra, so that a `repo` meant for one deliverer does not linger for another. The secret is kept
  * unless --secret is given.
  */
+/** A --deliver value: one id as written, several comma-separated ids as a list. */
+export function deliverValue(flag: string): string | string[] {
+  const ids = parseCsv(flag);
+  return ids.length > 1 ? ids : (ids[0] ?? flag);
+}
+
 export function buildEntry(flags: SubscribeFlags, existing: SubscriptionEntry | undefined, now: Date): SubscriptionEntry {
   const deliveryGiven = flags.deliver !== undefined || flags['deliver-chat-id'] !== undefined || (flags['deliver-extra']?.length ?? 0) > 0;
   let deliverExtra = existing?.deliver_extra ?? {};
@@ -79,7 +85,8 @@ export function buildEntry(flags: SubscribeFlags, existing: SubscriptionEntry | 
     ...secretsFor(flags, existing),
     prompt: flags.prompt ?? existing?.prompt,
     skills: flags.skills !== undefined ? parseCsv(flags.skills) : (existing?.skills ?? []),
-    deliver: flags.deliver ?? existing?.deliver ?? 'log',
+    // `--deliver github_comment,slack`: a list of destinations (fan-out), sharing deliver_extra; one id stays a string.
+    deliver: flags.deliver !== undefined ? deliverValue(flags.deliver) : (existing?.deliver ?? 'log'),
     deliver_extra: deliverExtra,
     created_at: existing?.created_at ?? now.toISOString(),
     updated_at: now.toISOString(),

@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'winston';
 import { describeSchemaError } from './config/load';
-import type { RouteConfig } from './config/schema';
+import type { DeliverConfig, RouteConfig } from './config/schema';
 import { HookwiseError, errorMessage } from '@hookwise/core';
 import { validateSubscriptionEntry } from './generated/subscription-validator';
 import { invalidRouteNameMessage, isValidRouteName, secretList, toRoute, type Route, type RouteDefaults, type RouteSource } from './routes';
@@ -22,7 +22,8 @@ export interface SubscriptionEntry {
   source_options?: Record<string, unknown>;
   prompt?: string;
   skills: string[];
-  deliver: string;
+  /** One deliverer id, or a list of destinations (fan-out, `--deliver a,b`). */
+  deliver: DeliverConfig;
   deliver_extra: Record<string, string>;
   /** ISO 8601 timestamps. */
   created_at: string;

@@ -1,4 +1,4 @@
-// `hookwise deliveries show <delivery-id>`: one job in full: prompt, answer, attempts, errors, timings.
+// `hookwise deliveries show <delivery-id>`: one job in full: prompt, answer, attempts, errors, timings, each destination.
 import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
@@ -24,7 +24,14 @@ export default class DeliveriesShow extends HookwiseCommand {
     this.log(`Delivery ${job.deliveryId} (job ${job.id})`);
     this.log(`  route: ${job.route}   event: ${job.event || '-'}   status: ${job.status}   step: ${job.step}   attempts: ${job.attempts}`);
     this.log(`  received: ${isoTime(job.receivedAt)}   updated: ${isoTime(job.updatedAt)}   finished: ${isoTime(job.finishedAt)}${job.status === 'pending' ? `   next run: ${isoTime(job.runAt)}` : ''}`);
-    for (const e of job.errors) this.log(`  error: ${isoTime(e.at)} ${e.step} attempt ${e.attempt}${e.retryable ? '' : ' (not retryable)'}: ${e.message}`);
+    for (const e of job.errors) this.log(`  error: ${isoTime(e.at)} ${e.step}${e.destination ? ` to ${e.destination}` : ''} attempt ${e.attempt}${e.retryable ? '' : ' (not retryable)'}: ${e.message}`);
+    // Each destination on its own: a fan-out's delivered destinations are never sent to again.
+    for (const d of job.destinations ?? []) {
+      this.log(`  destination ${d.destination}: ${d.status}   attempts: ${d.attempts}${d.deliveredAt ? `   delivered: ${isoTime(d.deliveredAt)}` : ''}`);
+      if (d.receipt !== undefined) this.log(`    receipt: ${JSON.stringify(d.receipt)}`);
+      const last = d.errors.at(-1);
+      if (last && d.status !== 'delivered') this.log(`    last error: attempt ${last.attempt}${last.retryable ? '' : ' (not retryable)'}: ${last.message}`);
+    }
     if (job.receipt !== undefined) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
     this.log(`\nPrompt:\n${job.prompt ?? '(not rendered yet)'}`);
     this.log(`\nAnswer:\n${job.answer ?? '(no answer yet)'}`);

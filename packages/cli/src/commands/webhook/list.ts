@@ -51,7 +51,7 @@ export default class WebhookList extends HookwiseCommand {
             events: Array.isArray(entry.events) ? entry.events : [],
             prompt: entry.prompt,
             skills: Array.isArray(entry.skills) ? entry.skills : [],
-            deliver: typeof entry.deliver === 'string' ? entry.deliver : 'log',
+            deliver: deliverNames(entry.deliver as unknown),
             deliver_extra: entry.deliver_extra ?? {},
             created_at: entry.created_at,
             updated_at: entry.updated_at,
@@ -71,4 +71,11 @@ export default class WebhookList extends HookwiseCommand {
     for (const s of listed) for (const problem of s.problems) this.warn(problem);
     return listed;
   }
+}
+
+/** A subscription's destinations for the table: one id, or a list's ids joined with ','. */
+function deliverNames(deliver: unknown): string {
+  if (typeof deliver === 'string') return deliver;
+  if (!Array.isArray(deliver)) return 'log';
+  return deliver.map((d: unknown) => (typeof d === 'string' ? d : String((d as { to?: unknown }).to))).join(',');
 }

@@ -36,7 +36,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     'config-dir': configDirFlag,
     events: Flags.string({ description: 'Comma-separated event types to accept (empty: all events).' }),
     prompt: Flags.string({ description: 'Prompt template with {dot.notation} payload references (unset: the payload as JSON).' }),
-    deliver: Flags.string({ description: 'Where the answer goes: log, codehost_a_comment, platform_01..platform_15 or a plugin deliverer (default: log).' }),
+    deliver: Flags.string({ description: 'Where the answer goes: log, github_comment, telegram, slack, ... (or the SPEC names codehost_a_comment, platform_01..platform_15) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own.' }),
     'deliver-chat-id': Flags.string({ description: 'Target chat for platform deliverers (deliver_extra.chat_id); unset: the home channel.' }),
     'deliver-extra': Flags.string({ description: 'Extra delivery setting key=value (a template); repeatable.', multiple: true }),
     description: Flags.string({ description: 'What the subscription is for.' }),
@@ -77,7 +77,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
             url: webhookUrl(publicBaseUrl(config), name),
             secret: entry.secrets?.[0] ?? entry.secret ?? '',
             events: entry.events,
-            deliver: entry.deliver,
+            deliver: typeof entry.deliver === 'string' ? entry.deliver : entry.deliver.map((d) => (typeof d === 'string' ? d : d.to)).join(','),
             skills: entry.skills,
           };
         });
