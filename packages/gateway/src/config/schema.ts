@@ -211,6 +211,12 @@ export const configSchema = {
       properties: {
         level: { type: 'string', enum: ['error', 'warn', 'info', 'debug'], default: 'info' },
         format: { type: 'string', enum: ['pretty', 'json'], default: 'pretty' },
+        access: {
+          type: 'boolean',
+          default: true,
+          description:
+            'An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off.',
+        },
       },
     },
     skills: {
@@ -293,7 +299,7 @@ export interface HookwiseConfig {
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
   /** `backend`, `max_pending`, `lease_seconds`, and the backend's own options (validated by its optionsSchema). */
   store: StoreConfig;
-  log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json' };
+  log: { level: 'error' | 'warn' | 'info' | 'debug'; format: 'pretty' | 'json'; access: boolean };
   skills: { dirs?: string[] };
   plugins: PluginSpec[];
   /** Optional in the type for configs built in code; a loaded config always has them (defaults applied). */

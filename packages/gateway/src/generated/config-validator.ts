@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1180,8 +1180,11 @@ data57.level = "info";
 if(data57.format === undefined){
 data57.format = "pretty";
 }
+if(data57.access === undefined){
+data57.access = true;
+}
 for(const key10 in data57){
-if(!((key10 === "level") || (key10 === "format"))){
+if(!(((key10 === "level") || (key10 === "format")) || (key10 === "access"))){
 const err84 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err84];
@@ -1234,9 +1237,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-else {
-const err89 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data57.access !== "boolean"){
+const err89 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1245,11 +1247,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-let data60 = data.skills;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-for(const key11 in data60){
-if(!(key11 === "dirs")){
-const err90 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err90 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1258,14 +1258,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data60.dirs !== undefined){
-let data61 = data60.dirs;
-if(Array.isArray(data61)){
-const len6 = data61.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data61[i6] !== "string"){
-const err91 = {instancePath:instancePath+"/skills/dirs/" + i6,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data61 = data.skills;
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+for(const key11 in data61){
+if(!(key11 === "dirs")){
+const err91 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1275,9 +1272,13 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data61.dirs !== undefined){
+let data62 = data61.dirs;
+if(Array.isArray(data62)){
+const len6 = data62.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data62[i6] !== "string"){
+const err92 = {instancePath:instancePath+"/skills/dirs/" + i6,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1289,7 +1290,7 @@ errors++;
 }
 }
 else {
-const err93 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err93 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1298,17 +1299,10 @@ vErrors.push(err93);
 }
 errors++;
 }
-let data63 = data.admin;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(data63.enabled === undefined){
-data63.enabled = false;
 }
-if(data63.ui === undefined){
-data63.ui = false;
 }
-for(const key12 in data63){
-if(!(((key12 === "enabled") || (key12 === "ui")) || (key12 === "token"))){
-const err94 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err94 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1317,9 +1311,17 @@ vErrors.push(err94);
 }
 errors++;
 }
+let data64 = data.admin;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.enabled === undefined){
+data64.enabled = false;
 }
-if(typeof data63.enabled !== "boolean"){
-const err95 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data64.ui === undefined){
+data64.ui = false;
+}
+for(const key12 in data64){
+if(!(((key12 === "enabled") || (key12 === "ui")) || (key12 === "token"))){
+const err95 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1328,8 +1330,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(typeof data63.ui !== "boolean"){
-const err96 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(typeof data64.enabled !== "boolean"){
+const err96 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1338,9 +1341,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data63.token !== undefined){
-if(typeof data63.token !== "string"){
-const err97 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data64.ui !== "boolean"){
+const err97 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1349,10 +1351,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data64.token !== undefined){
+if(typeof data64.token !== "string"){
+const err98 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1361,17 +1362,10 @@ vErrors.push(err98);
 }
 errors++;
 }
-let data67 = data.metrics;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.enabled === undefined){
-data67.enabled = false;
 }
-if(data67.max_route_labels === undefined){
-data67.max_route_labels = 100;
 }
-for(const key13 in data67){
-if(!(((key13 === "enabled") || (key13 === "token")) || (key13 === "max_route_labels"))){
-const err99 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+else {
+const err99 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1380,9 +1374,17 @@ vErrors.push(err99);
 }
 errors++;
 }
+let data68 = data.metrics;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.enabled === undefined){
+data68.enabled = false;
 }
-if(typeof data67.enabled !== "boolean"){
-const err100 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data68.max_route_labels === undefined){
+data68.max_route_labels = 100;
+}
+for(const key13 in data68){
+if(!(((key13 === "enabled") || (key13 === "token")) || (key13 === "max_route_labels"))){
+const err100 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1391,9 +1393,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data67.token !== undefined){
-if(typeof data67.token !== "string"){
-const err101 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(typeof data68.enabled !== "boolean"){
+const err101 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1402,10 +1404,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-let data70 = data67.max_route_labels;
-if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
-const err102 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data68.token !== undefined){
+if(typeof data68.token !== "string"){
+const err102 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1414,9 +1415,10 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(typeof data70 == "number"){
-if(data70 < 1 || isNaN(data70)){
-const err103 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data71 = data68.max_route_labels;
+if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))){
+const err103 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1425,10 +1427,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data71 == "number"){
+if(data71 < 1 || isNaN(data71)){
+const err104 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1437,14 +1438,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-let data71 = data.tracing;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.enabled === undefined){
-data71.enabled = false;
 }
-for(const key14 in data71){
-if(!(key14 === "enabled")){
-const err105 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+else {
+const err105 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1453,9 +1450,14 @@ vErrors.push(err105);
 }
 errors++;
 }
+let data72 = data.tracing;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.enabled === undefined){
+data72.enabled = false;
 }
-if(typeof data71.enabled !== "boolean"){
-const err106 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key14 in data72){
+if(!(key14 === "enabled")){
+const err106 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1465,8 +1467,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-else {
-const err107 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data72.enabled !== "boolean"){
+const err107 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1475,16 +1477,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-let data73 = data.plugins;
-if(Array.isArray(data73)){
-const len7 = data73.length;
-for(let i7=0; i7<len7; i7++){
-let data74 = data73[i7];
-const _errs174 = errors;
-let valid38 = false;
-const _errs175 = errors;
-if(typeof data74 !== "string"){
-const err108 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err108 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1493,13 +1488,16 @@ vErrors.push(err108);
 }
 errors++;
 }
-var _valid2 = _errs175 === errors;
-valid38 = valid38 || _valid2;
-if(!valid38){
-const _errs177 = errors;
+let data74 = data.plugins;
 if(Array.isArray(data74)){
-if(data74.length > 2){
-const err109 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+const len7 = data74.length;
+for(let i7=0; i7<len7; i7++){
+let data75 = data74[i7];
+const _errs176 = errors;
+let valid38 = false;
+const _errs177 = errors;
+if(typeof data75 !== "string"){
+const err109 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1508,8 +1506,13 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data74.length < 1){
-const err110 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+var _valid2 = _errs177 === errors;
+valid38 = valid38 || _valid2;
+if(!valid38){
+const _errs179 = errors;
+if(Array.isArray(data75)){
+if(data75.length > 2){
+const err110 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1518,10 +1521,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-const len8 = data74.length;
-if(len8 > 0){
-if(typeof data74[0] !== "string"){
-const err111 = {instancePath:instancePath+"/plugins/" + i7+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data75.length < 1){
+const err111 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1530,11 +1531,10 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-if(len8 > 1){
-let data76 = data74[1];
-if(!(data76 && typeof data76 == "object" && !Array.isArray(data76))){
-const err112 = {instancePath:instancePath+"/plugins/" + i7+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len8 = data75.length;
+if(len8 > 0){
+if(typeof data75[0] !== "string"){
+const err112 = {instancePath:instancePath+"/plugins/" + i7+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1544,9 +1544,10 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
-else {
-const err113 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(len8 > 1){
+let data77 = data75[1];
+if(!(data77 && typeof data77 == "object" && !Array.isArray(data77))){
+const err113 = {instancePath:instancePath+"/plugins/" + i7+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1555,11 +1556,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-var _valid2 = _errs177 === errors;
-valid38 = valid38 || _valid2;
 }
-if(!valid38){
-const err114 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err114 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1568,11 +1568,24 @@ vErrors.push(err114);
 }
 errors++;
 }
+var _valid2 = _errs179 === errors;
+valid38 = valid38 || _valid2;
+}
+if(!valid38){
+const err115 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err115];
+}
 else {
-errors = _errs174;
+vErrors.push(err115);
+}
+errors++;
+}
+else {
+errors = _errs176;
 if(vErrors !== null){
-if(_errs174){
-vErrors.length = _errs174;
+if(_errs176){
+vErrors.length = _errs176;
 }
 else {
 vErrors = null;
@@ -1582,23 +1595,23 @@ vErrors = null;
 }
 }
 else {
-const err115 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-else {
-const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err116 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
+}
+errors++;
+}
+}
+else {
+const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
 }
 errors++;
 }
