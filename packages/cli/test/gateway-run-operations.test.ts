@@ -181,3 +181,57 @@ it('kill -TERM of the `npx hookwise gateway run` process stops the gateway and f
     }
   }
 });
+
+describe('the access log', () => {
+  const ROUTE_WITH_EVENTS = '      routes:\n        ci:\n          secret: INSECURE_NO_AUTH\n          events: [push]\n';
+  const post = (url: string, path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+  it('writes one line per request at info, also for 400 and 404 (pretty), without the query string', async () => {
+    const dir = home();
+    writeConfig(dir, 0, ROUTE_WITH_EVENTS);
+    const gateway = startCli(['gateway', 'run'], dir);
+    try {
+      await gateway.waitFor(/listening on/);
+      expect(await waitUntil(() => existsSync(join(dir, 'gateway.run.json')), 5000)).toBe(true);
+      const { url } = runFile(dir);
+      expect((await post(url, '/webhooks/ci', '{"event_type":"push"}', { 'x-request-id': 'access-1' })).status).toBe(202);
+      expect((await post(url, '/webhooks/ci', '{"event_type":"pull"}')).status).toBe(200);
+      expect((await post(url, '/webhooks/nope', '{}')).status).toBe(404);
+      expect((await post(url, '/webhooks/ci?token=query-secret-value', 'not json')).status).toBe(400);
+      await gateway.waitFor(/POST \/webhooks\/ci 202 accepted route=ci event=push delivery=access-1 [\d.]+ ms client=127\.0\.0\.1/);
+      await gateway.waitFor(/POST \/webhooks\/ci 200 ignored route=ci event=pull delivery=\S+ [\d.]+ ms client=127\.0\.0\.1/);
+      await gateway.waitFor(/POST \/webhooks\/nope 404 rejected:unknown_route route=nope [\d.]+ ms client=127\.0\.0\.1/);
+      await gateway.waitFor(/POST \/webhooks\/ci 400 rejected:bad_body route=ci [\d.]+ ms/);
+    } finally {
+      await gateway.stop();
+    }
+    expect(gateway.output()).not.toContain('query-secret-value');
+  });
+
+  it('writes JSON fields with --log-format json, and nothing with log.access: false', async () => {
+    const dir = home();
+    writeConfig(dir, 0, ROUTE_WITH_EVENTS);
+    const json = startCli(['gateway', 'run', '--log-format', 'json'], dir);
+    try {
+      await json.waitFor(/listening on/);
+      expect(await waitUntil(() => existsSync(join(dir, 'gateway.run.json')), 5000)).toBe(true);
+      expect((await post(runFile(dir).url, '/webhooks/ci', '{"event_type":"push"}', { 'x-request-id': 'access-json-1' })).status).toBe(202);
+      const [line] = await json.waitFor(/\{[^\n]*"access":true[^\n]*\}/);
+      expect(JSON.parse(line)).toMatchObject({ level: 'info', access: true, method: 'POST', path: '/webhooks/ci', status: 202, outcome: 'accepted', route: 'ci', event: 'push', delivery_id: 'access-json-1', client: '127.0.0.1', duration_ms: expect.any(Number) });
+    } finally {
+      await json.stop();
+    }
+    writeFileSync(join(dir, 'config.yaml'), `${readFileSync(join(dir, 'config.yaml'), 'utf8')}log:\n  access: false\n`);
+    const off = startCli(['gateway', 'run'], dir);
+    try {
+      await off.waitFor(/listening on/);
+      expect(await waitUntil(() => existsSync(join(dir, 'gateway.run.json')), 5000)).toBe(true);
+      expect((await post(runFile(dir).url, '/webhooks/ci', '{"event_type":"push"}', { 'x-request-id': 'access-off-1' })).status).toBe(202);
+      await off.waitFor(/delivered access-off-1/);
+    } finally {
+      await off.stop();
+    }
+    expect(off.output()).not.toMatch(/POST \/webhooks\/ci 202/);
+  });
+});

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { dotenvModeProblem, loadConfig, openGateway, removeRunFile, runFilePath, writeRunFile, type Gateway, type GatewayObservability, type LoadedConfig, type LogFormat, type OpenGatewayOptions, type RouteSource } from '@hookwise/gateway';
 import { HookwiseConfigError } from '@hookwise/core';
 import type { Logger } from 'winston';
+import { withAccessLog } from './access-log';
 import { createApp, createRequestListener, type IngestPath } from './app';
 import { watchConfigFile, type ConfigWatcher } from './config-watch';
 import { startedByPackageRunner, watchParent } from './parent-watch';
@@ -73,7 +74,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   await opened.start();
 
   const app = createApp(gateway, opened.observability);
-  const server = createServer(createRequestListener(gateway, app, options.ingest));
+  const listener = createRequestListener(gateway, app, options.ingest);
+  // log.access (default on): one line per request, from the lifecycle events; off, the listener is untouched.
+  const server = createServer(config.log.access === false ? listener : withAccessLog(listener, gateway, logger, options.logFormat ?? config.log.format));
   // Slow or stalled senders must not hold connections forever.
   server.headersTimeout = 15_000;
   server.requestTimeout = 30_000;

@@ -1,0 +1,88 @@
+// The access log: one line per HTTP request once its answer is sent (method, path, status, outcome, route, event,
+// delivery id, duration, client), so that 400s and 404s leave a trace too. What the pipeline decided comes from
+// the gateway's lifecycle events, matched to the request by its headers object; the rest from the request itself.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Logger } from 'winston';
+import { routeFromUrl, type Gateway } from '@hookwise/gateway';
+
+interface Decision {
+  outcome: string;
+  route?: string;
+  event?: string;
+  deliveryId?: string;
+}
+
+export interface AccessLine {
+  method: string;
+  /** Without the query string, which senders sometimes use for tokens. */
+  path: string;
+  status: number;
+  /** accepted, duplicate, ignored, rejected:<reason>; or the HTTP status class for other paths. */
+  outcome: string;
+  route?: string;
+  event?: string;
+  delivery_id?: string;
+  duration_ms: number;
+  client?: string;
+}
+
+/** `POST /webhooks/ci 202 accepted route=ci event=push delivery=abc 3.1 ms client=127.0.0.1` */
+export function formatAccessLine(line: AccessLine): string {
+  const parts = [line.method, line.path, String(line.status), line.outcome];
+  if (line.route !== undefined) parts.push(`route=${line.route}`);
+  if (line.event) parts.push(`event=${line.event}`);
+  if (line.delivery_id) parts.push(`delivery=${line.delivery_id}`);
+  parts.push(`${line.duration_ms} ms`);
+  if (line.client) parts.push(`client=${line.client}`);
+  return parts.join(' ');
+}
+
+/**
+ * Wraps a request listener so that every answered request is logged at info (GET /health at debug: health checks
+ * come every few seconds). `format` is the logger's: JSON lines carry the fields, pretty lines say them in words.
+ */
+export function withAccessLog(listener: RequestListener, gateway: Gateway, logger: Logger, format: 'pretty' | 'json'): RequestListener {
+  // At warn or error nothing would be written: no listener, no lifecycle events built for it (the benchmarks run so).
+  if (!logger.isLevelEnabled('info')) return listener;
+  // Keyed by the request's headers object, which the pipeline passes on unchanged into its lifecycle events.
+  const decisions = new WeakMap<object, Decision>();
+  gateway.on('accepted', (e) => decisions.set(e.headers, { outcome: 'accepted', route: e.route, event: e.event, deliveryId: e.deliveryId }));
+  gateway.on('duplicate', (e) => decisions.set(e.headers, { outcome: 'duplicate', route: e.route, event: e.event, deliveryId: e.deliveryId }));
+  gateway.on('ignored', (e) => decisions.set(e.headers, { outcome: 'ignored', route: e.route, event: e.event, deliveryId: e.deliveryId }));
+  gateway.on('rejected', (e) => decisions.set(e.headers, { outcome: `rejected:${e.reason}`, route: e.route }));
+
+  const write = (req: IncomingMessage, res: ServerResponse, started: bigint): void => {
+    const path = (req.url ?? '/').split('?')[0];
+    const decision = decisions.get(req.headers);
+    const isHealth = req.method === 'GET' && path === '/health';
+    const level = isHealth ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const line: AccessLine = {
+      method: req.method ?? '-',
+      path,
+      status: res.statusCode,
+      outcome: decision?.outcome ?? (res.statusCode < 400 ? 'ok' : res.statusCode < 500 ? 'client_error' : 'server_error'),
+      route: decision?.route ?? (req.method === 'POST' ? routeFromUrl(req.url) : undefined),
+      event: decision?.event,
+      delivery_id: decision?.deliveryId,
+      duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100,
+      client: gateway.pipeline.clientOf({ remoteAddress: req.socket?.remoteAddress, headers: req.headers }),
+    };
+    if (format === 'json') logger.log(level, `${line.method} ${line.path} ${line.status}`, { access: true, ...line });
+    else logger.log(level, formatAccessLine(line));
+  };
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      write(req, res, started);
+    };
+    // 'finish' once the answer is sent; 'close' also covers a client that went away first.
+    res.once('finish', done);
+    res.once('close', done);
+    listener(req, res);
+  };
+}
