@@ -1,6 +1,7 @@
 // Public keys held in route secrets (Discord's Ed25519 key, SendGrid's P-256 key), imported once and cached:
 // importing a key costs more than verifying with it, and route secrets rarely change.
 import type { KeyObject } from 'node:crypto';
+import { matchingSecretIndex } from './signature';
 
 // Bounded because a config reload may bring new secrets; clearing all at the bound is enough for configuration.
 const CACHE_LIMIT = 64;
@@ -24,4 +25,30 @@ export function cachedPublicKeys(parse: (secret: string) => KeyObject | undefine
     cache.set(secret, key);
     return key ?? undefined;
   };
+}
+
+/**
+ * The position of the first route secret whose public key verifies (`check` may throw: a malformed signature
+ * simply does not verify), or why none does, naming the secrets that are no such key by position only.
+ */
+export function publicKeyMatch(
+  secrets: readonly string[],
+  keyOf: (secret: string) => KeyObject | undefined,
+  check: (key: KeyObject) => boolean,
+  keyKind: string,
+): { index: number } | { index: -1; reason: string } {
+  const index = matchingSecretIndex(secrets, (secret) => {
+    const key = keyOf(secret);
+    if (!key) return false;
+    try {
+      return check(key);
+    } catch {
+      return false;
+    }
+  });
+  if (index >= 0) return { index };
+  const unusable = secrets.map((secret, i) => (keyOf(secret) ? 0 : i + 1)).filter((position) => position > 0);
+  const many = unusable.length > 1;
+  const note = unusable.length ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} ${keyKind})` : '';
+  return { index: -1, reason: `the signature does not verify with the route's public keys${note}` };
 }

@@ -2,7 +2,7 @@
 // application's Ed25519 PUBLIC key (the route's secrets hold public keys here), and the PING handshake.
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { definePlugin, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
-import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption, cachedPublicKeys } from '@hookwise/kit';
+import { missingHeader, timestampProblem, toleranceOption, cachedPublicKeys, publicKeyMatch } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-signature-ed25519';
 export const TIMESTAMP_HEADER = 'x-signature-timestamp';
@@ -44,21 +44,11 @@ export function verifyDiscord(req: SourceRequest, secrets: readonly string[], to
   const timestamp = headerText(req.headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   if (!SIGNATURE_HEX.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a 128-digit hex Ed25519 signature` };
-  const unusable = secrets.map((secret, index) => (ed25519PublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);
-  const many = unusable.length > 1;
-  const keyNote = unusable.length ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} a 64-hex-digit Ed25519 public key)` : '';
   const signed = Buffer.concat([Buffer.from(timestamp, 'utf8'), req.rawBody]);
   const bytes = Buffer.from(signature, 'hex');
-  const index = matchingSecretIndex(secrets, (secret) => {
-    const key = ed25519PublicKey(secret);
-    if (!key) return false;
-    try {
-      return verifySignature(null, signed, key, bytes);
-    } catch {
-      return false;
-    }
-  });
-  if (index < 0) return { ok: false, reason: `the signature does not verify with the route's public keys${keyNote}` };
+  const match = publicKeyMatch(secrets, ed25519PublicKey, (key) => verifySignature(null, signed, key, bytes), 'a 64-hex-digit Ed25519 public key');
+  if (match.index < 0) return { ok: false, reason: 'reason' in match ? match.reason : 'no key verifies' };
+  const index = match.index;
   const problem = timestampProblem(timestamp, req.receivedAt, toleranceSeconds);
   return problem ? { ok: false, reason: `${TIMESTAMP_HEADER}: ${problem}` } : { ok: true, secretIndex: index };
 }

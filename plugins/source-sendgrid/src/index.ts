@@ -3,7 +3,7 @@
 // SendGrid's settings. The body is a JSON array of events; the payload is `{ events: [...] }`.
 import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
 import { definePlugin, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
-import { matchingSecretIndex, missingHeader, timestampProblem, toleranceOption, cachedPublicKeys } from '@hookwise/kit';
+import { missingHeader, timestampProblem, toleranceOption, cachedPublicKeys, publicKeyMatch } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -40,22 +40,13 @@ export function verifySendgrid(req: SourceRequest, secrets: readonly string[], t
   const timestamp = headerText(req.headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: `missing ${TIMESTAMP_HEADER} header (it is part of the signed content)` };
   if (!BASE64.test(signature)) return { ok: false, reason: `${SIGNATURE_HEADER} is not a base64 ECDSA signature` };
-  const unusable = secrets.map((secret, index) => (sendgridPublicKey(secret) ? -1 : index + 1)).filter((position) => position > 0);
-  const many = unusable.length > 1;
-  const keyNote = unusable.length ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} a P-256 public key in base64 or PEM)` : '';
   const signed = Buffer.concat([Buffer.from(timestamp, 'utf8'), req.rawBody]);
   const bytes = Buffer.from(signature, 'base64');
-  const index = matchingSecretIndex(secrets, (secret) => {
-    const key = sendgridPublicKey(secret);
-    if (!key) return false;
-    try {
-      // DER-encoded (r, s), as SendGrid signs and its SDKs read it.
-      return verifySignature('sha256', signed, { key, dsaEncoding: 'der' }, bytes);
-    } catch {
-      return false;
-    }
-  });
-  if (index < 0) return { ok: false, reason: `the signature does not verify with the route's verification keys${keyNote}` };
+  // DER-encoded (r, s), as SendGrid signs and its SDKs read it.
+  const check = (key: Parameters<typeof verifySignature>[2]) => verifySignature('sha256', signed, { key, dsaEncoding: 'der' } as never, bytes);
+  const match = publicKeyMatch(secrets, sendgridPublicKey, check, 'a P-256 public key in base64 or PEM');
+  if (match.index < 0) return { ok: false, reason: 'reason' in match ? match.reason : 'no key verifies' };
+  const index = match.index;
   const problem = timestampProblem(timestamp, req.receivedAt, toleranceSeconds);
   return problem ? { ok: false, reason: `${TIMESTAMP_HEADER}: ${problem}` } : { ok: true, secretIndex: index };
 }

@@ -60,7 +60,7 @@ describe('sendgrid source: verify', () => {
     const req = signed(BATCH, { pair: STRANGER });
     const ew = new EventWebhook();
     expect(ew.verifySignature(ew.convertPublicKeyToECDSA(SENDGRID.base64), BATCH, req.headers['x-twilio-email-event-webhook-signature'] as string, nowSeconds)).toBe(false);
-    expect(source.verify(req, [SENDGRID.base64, OLD_KEY.base64])).toEqual({ ok: false, reason: "the signature does not verify with the route's verification keys" });
+    expect(source.verify(req, [SENDGRID.base64, OLD_KEY.base64])).toEqual({ ok: false, reason: "the signature does not verify with the route's public keys" });
   });
 
   it('refuses a changed body or timestamp', () => {
