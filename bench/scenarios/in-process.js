@@ -8,6 +8,8 @@
 //                             lifecycle observer: none (taken out, as before it existed), unused (the default:
 //                             nobody listens), noop (a listener that does nothing on every event), metrics,
 //                             journal (admin.enabled), tracing (no OpenTelemetry SDK), all three
+//   observer-ab               'none' and 'unused' in one process, in alternating blocks of requests, so that the
+//                             machine's load falls on both alike: CPU per request of each block
 'use strict';
 const { mkdtempSync, rmSync, statSync, writeFileSync, utimesSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -234,6 +236,68 @@ async function observer(variant, count) {
   }
 }
 
+/**
+ * Two pipelines of one gateway, one built without the emitter and one with it (nobody listening), given blocks of
+ * requests in turn; the first blocks warm both up. Returns each block's CPU per request.
+ */
+async function observerAb(count) {
+  const { startGateway } = require('@hookwise/server');
+  const { WebhookPipeline } = require('@hookwise/gateway');
+  const { signedRequest, SECRET } = require('../lib/payload');
+  const home = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-observer-ab-'));
+  const block = 1000;
+  const blocks = Math.max(4, Math.floor(count / block / 2) * 2);
+  const warmupBlocks = 6;
+  writeFileSync(
+    path.join(home, 'config.yaml'),
+    JSON.stringify({
+      platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
+      agent: { runner: 'bench_sleep', sleep_ms: 3600000, concurrency: 1, timeout_seconds: 7200 },
+      store: { backend: 'memory', max_pending: (blocks + warmupBlocks) * block * 2 + 1000 },
+      log: { level: 'warn' },
+      plugins: [path.join(__dirname, '..', 'lib', 'bench-plugin.js')],
+    }),
+  );
+  const running = await startGateway({ configDir: home, logger: quietLogger() });
+  try {
+    const { gateway } = running;
+    const pipelines = {
+      none: new WebhookPipeline({ ...gateway.pipeline.deps, lifecycle: undefined }),
+      unused: new WebhookPipeline({ ...gateway.pipeline.deps, lifecycle: gateway.lifecycle }),
+    };
+    const { body, headers } = signedRequest(1024);
+    const base = { ...headers, 'content-length': String(body.length) };
+    let next = 0;
+    const run = async (pipeline) => {
+      const end = next + block;
+      const send = async () => {
+        while (next < end) {
+          const i = next++;
+          const result = await pipeline.handle({ route: 'bench', headers: { ...base, 'x-codehosta-delivery': `ab-${i}` }, body });
+          if (result.status !== 202) throw new Error(`request ${i} answered ${result.status}`);
+        }
+      };
+      const cpu = process.cpuUsage();
+      await Promise.all(Array.from({ length: 50 }, send));
+      const used = process.cpuUsage(cpu);
+      return (used.user + used.system) / block;
+    };
+    const results = { none: [], unused: [] };
+    for (let b = 0; b < warmupBlocks + blocks; b += 1) {
+      // Which variant goes first alternates, so that neither always follows the other.
+      const order = b % 2 === 0 ? ['none', 'unused'] : ['unused', 'none'];
+      for (const variant of order) {
+        const us = await run(pipelines[variant]);
+        if (b >= warmupBlocks) results[variant].push(us);
+      }
+    }
+    return { block, blocks, none: results.none, unused: results.unused };
+  } finally {
+    await running.close(1000);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 const SCENARIOS = {
   'ids-memory': idsMemory,
   'ids-sqlite': idsSqlite,
@@ -248,6 +312,7 @@ const SCENARIOS = {
   'observer-journal': (n) => observer('journal', n),
   'observer-tracing': (n) => observer('tracing', n),
   'observer-all': (n) => observer('all', n),
+  'observer-ab': observerAb,
 };
 
 if (require.main === module) {
