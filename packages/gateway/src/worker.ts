@@ -161,7 +161,7 @@ export class WorkerPool {
   }
 
   private async process(job: Job, controller: AbortController): Promise<void> {
-    const { logger, jobs } = this.deps;
+    const { jobs } = this.deps;
     const renew = setInterval(() => {
       void jobs.renew(job.id, this.owner, this.leaseMs).catch(() => undefined);
     }, Math.max(1000, Math.floor(this.leaseMs / 3)));
