@@ -48,6 +48,8 @@ describe('hookwise gateway setup', () => {
     const setup = await runCli(['gateway', 'setup', '--yes', '--port', '9999', '--host', '127.0.0.1'], dir);
     expect(setup.code).toBe(0);
     expect(setup.stdout).toContain('Webhook adapter enabled on port 9999');
+    // The global secret does not verify subscriptions: setup says so before anyone signs with it.
+    expect(setup.stdout).toContain('a subscription (hookwise webhook subscribe <name>) gets its own secret instead');
     const yaml = readFileSync(join(dir, 'config.yaml'), 'utf8');
     expect(yaml).toContain('# my gateway');
     expect(yaml).toContain('runner: echo # the demo agent');

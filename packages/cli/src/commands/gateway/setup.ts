@@ -60,6 +60,7 @@ export default class GatewaySetup extends HookwiseCommand {
     this.log(`Config written to ${configFile}.`);
     this.log(`Global HMAC secret ${secretNote}: stored in ${envFile} as WEBHOOK_SECRET (mode 0600).`);
     if (secretNote === 'generated') this.log(`Secret (shown once; configure your senders with it): ${secret}`);
-    this.log('Next: add a route (hookwise webhook subscribe <name>) and start the gateway (hookwise gateway run).');
+    this.log('Next: add a route and start the gateway (hookwise gateway run). Routes in config.yaml without a secret of their');
+    this.log('own use this global secret; a subscription (hookwise webhook subscribe <name>) gets its own secret instead.');
   }
 }
