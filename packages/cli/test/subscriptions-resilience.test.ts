@@ -1,4 +1,5 @@
 // A broken subscriptions file never takes the gateway down: valid routes keep answering.
+// Secrets are 16 characters or more: shorter ones are refused at load (the gateway's secret policy).
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@hookwise/server';
@@ -36,23 +37,23 @@ async function start(): Promise<void> {
 }
 
 it('serves every valid route when one subscription entry is invalid, and warns naming it', async () => {
-  writeFileSync(subscriptionsFile(), JSON.stringify({ good: entry('good-secret-1'), broken: entry('broken-secret', { events: 'push' }), other: entry('other-secret-1') }));
+  writeFileSync(subscriptionsFile(), JSON.stringify({ good: entry('good-secret-0123456789'), broken: entry('broken-secret-0123456789', { events: 'push' }), other: entry('other-secret-0123456789') }));
   await start();
-  expect((await post('good', 'good-secret-1')).status).toBe(202);
-  expect((await post('other', 'other-secret-1')).status).toBe(202);
+  expect((await post('good', 'good-secret-0123456789')).status).toBe(202);
+  expect((await post('other', 'other-secret-0123456789')).status).toBe(202);
   expect((await post('fixed', 'static-route-secret')).status).toBe(202);
-  expect(await post('broken', 'broken-secret')).toEqual({ status: 404, body: { error: 'Unknown route: broken' } });
+  expect(await post('broken', 'broken-secret-0123456789')).toEqual({ status: 404, body: { error: 'Unknown route: broken' } });
   const warnings = logs.filter((l) => l.includes("subscription 'broken'"));
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toContain('events: must be array');
 });
 
 it('keeps the last good subscriptions when the file is corrupted while running, logging the error once', async () => {
-  writeFileSync(subscriptionsFile(), JSON.stringify({ good: entry('good-secret-1') }));
+  writeFileSync(subscriptionsFile(), JSON.stringify({ good: entry('good-secret-0123456789') }));
   await start();
-  expect((await post('good', 'good-secret-1')).status).toBe(202);
+  expect((await post('good', 'good-secret-0123456789')).status).toBe(202);
   writeFileSync(subscriptionsFile(), '{"good": {"secret": "good-sec');
-  for (let i = 0; i < 3; i++) expect((await post('good', 'good-secret-1')).status).toBe(202);
+  for (let i = 0; i < 3; i++) expect((await post('good', 'good-secret-0123456789')).status).toBe(202);
   expect((await post('fixed', 'static-route-secret')).status).toBe(202);
   const errors = logs.filter((l) => l.includes('does not parse'));
   expect(errors).toHaveLength(1);
@@ -63,10 +64,10 @@ it('starts and serves static routes when the file is corrupt from the beginning'
   writeFileSync(subscriptionsFile(), 'not json at all');
   await start();
   expect((await post('fixed', 'static-route-secret')).status).toBe(202);
-  expect((await post('good', 'good-secret-1')).status).toBe(404);
+  expect((await post('good', 'good-secret-0123456789')).status).toBe(404);
   // Fixing the file takes effect on the next request.
-  writeFileSync(subscriptionsFile(), JSON.stringify({ good: entry('good-secret-1') }));
-  expect((await post('good', 'good-secret-1')).status).toBe(202);
+  writeFileSync(subscriptionsFile(), JSON.stringify({ good: entry('good-secret-0123456789') }));
+  expect((await post('good', 'good-secret-0123456789')).status).toBe(202);
 });
 
 it('lets a static route win over a subscription of the same name', async () => {
