@@ -124,6 +124,21 @@ const rateLimited = (retryAfterSeconds: number): IngestResult => fail('HW_E_RATE
  * The store failed (another process holds the SQLite lock, Redis is unreachable): nothing was stored, and the
  * sender should retry, so 503 with Retry-After, never 500. docs/security.md lists the 5xx answers.
  */
+/**
+ * How long the request path waits for one store call. A store that does not answer (Redis unreachable: its
+ * commands wait for the reconnect) must not hold the sender's connection until the sender gives up; the call
+ * may still complete later, and the sender's retry then finds the event stored and is answered duplicate.
+ */
+export const STORE_CALL_TIMEOUT_MS = 5000;
+
+function withinDeadline<T>(call: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
+
 const storeUnavailable = (): IngestResult => ({ status: 503, body: { error: 'Store unavailable, retry later' }, headers: { 'Retry-After': '5' } });
 
 export class WebhookPipeline {
@@ -196,7 +211,7 @@ export class WebhookPipeline {
     // 3. Rate limit: peek now; only accepted work is counted (in accept).
     let window;
     try {
-      window = await store.rateLimiter.check(route.name, limits.rateLimit);
+      window = await withinDeadline(store.rateLimiter.check(route.name, limits.rateLimit), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
       this.storeFailed(route, err);
       return storeUnavailable();
@@ -247,7 +262,7 @@ export class WebhookPipeline {
     try {
       // The job carries its route's definition (no secrets), so it still runs if the route is removed meanwhile.
       const jobRoute = wanted ? this.jobRoute(route) : undefined;
-      result = await this.accept({
+      result = await withinDeadline(this.accept({
         route: route.name,
         deliveryId,
         rateLimit: limits.rateLimit,
@@ -255,7 +270,7 @@ export class WebhookPipeline {
         job: jobRoute ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now(), routeDefinition: jobRoute.definition } : undefined,
         // The JSON texts go along, so a durable store does not serialise the payload or the route again.
         hints: { payloadJson: parsed.json, routeDefinitionJson: jobRoute?.json },
-      });
+      }), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
       this.storeFailed(route, err);
       return storeUnavailable();

@@ -124,14 +124,15 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
 export async function runGateway(options: StartOptions = {}): Promise<RunningGateway> {
   // SIGHUP would end the process (node's default), also while it starts; config.yaml is not reloaded, so the
   // handler says whether a restart is needed. Registered first: a SIGHUP during startup must not kill it either.
-  let started: RunningGateway | undefined;
+  const state: { running?: RunningGateway } = {};
   process.on('SIGHUP', () => {
+    const started = state.running;
     if (!started) return; // the config being loaded is the one on disk now
     if (started.configWatcher) started.configWatcher.check('SIGHUP received');
     else started.gateway.logger.info('SIGHUP received: the gateway runs without a config.yaml; nothing to apply');
   });
   const running = await startGateway(options);
-  started = running;
+  state.running = running;
   const { logger } = running.gateway;
   const { configDir } = running.loaded;
   const envProblem = dotenvModeProblem(configDir);

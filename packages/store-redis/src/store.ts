@@ -17,6 +17,8 @@ export interface RedisStoreConfig extends StoreConfig {
 }
 
 export const DEFAULT_PREFIX = 'hookwise';
+/** How long closing waits for Redis before it drops the connection (Redis may be the reason for the shutdown). */
+const CLOSE_TIMEOUT_MS = 3000;
 
 export interface RedisStoreOptions extends RedisJobQueueOptions, RedisAcceptOptions {
   url: string;
@@ -41,10 +43,22 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     jobs,
     progress: new RedisProgressKV(client, prefix),
     accept: (request) => acceptor.accept(request),
+    // From ioredis's own state, no round trip: /health says 'degraded' while the connection is down (commands
+    // wait for it meanwhile, so the pipeline's 503 comes only from calls that fail).
+    health: () => (closed || client.status === 'ready' ? { ok: true } : { ok: false, reason: `the Redis connection is ${client.status} (reconnecting); events cannot be stored until it is back` }),
     async close() {
       if (closed) return;
       closed = true;
-      await jobs.close();
+      // bullmq's close waits for Redis; with Redis gone it would wait forever and the gateway would never exit.
+      let timer: NodeJS.Timeout | undefined;
+      const gone = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS);
+      });
+      const outcome = await Promise.race([jobs.close().then(() => 'closed' as const), gone]).finally(() => clearTimeout(timer));
+      if (outcome === 'timeout' || client.status !== 'ready') {
+        client.disconnect();
+        return;
+      }
       await client.quit().catch(() => client.disconnect());
     },
   };
