@@ -100,6 +100,11 @@ function openJsonFileStore(file) {
         Object.assign(job(jobId), { prompt, answer: text, step: 'deliver', attempts: 1, updatedAt: Date.now() });
         changed();
       },
+      // Each destination's delivery state of a fan-out route, written after every attempt.
+      async saveDestinations(jobId, destinations) {
+        Object.assign(job(jobId), { destinations: clone(destinations), updatedAt: Date.now() });
+        changed();
+      },
       async complete(jobId, receipt) {
         const now = Date.now();
         Object.assign(job(jobId), { status: 'done', receipt: clone(receipt), owner: undefined, finishedAt: now, updatedAt: now });

@@ -68,6 +68,8 @@ describe('examples/monitoring-alerts', () => {
         'Write a triage note for the on-call engineer in at most 8 lines of Markdown: what is affected, the most',
         'likely cause, and the first two things to check. For a resolved notification, one line is enough.',
       ].join('\n'),
+      // Mattermost's own dedupe key: the same on every retry of this part, so a retried post is not doubled.
+      pending_post_id: expect.stringMatching(/^hookwise:[0-9a-f]{32}\.0$/),
     });
   });
 

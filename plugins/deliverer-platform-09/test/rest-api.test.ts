@@ -21,7 +21,7 @@ function setup(overrides: Partial<RestApiOptions> = {}) {
   return { ...test, deliverer: restApiPlatform.create(options, test.ctx) as Deliverer };
 }
 
-const notificationId = (index: number) => `hookwise_${deliveryKey({ route: 'test-route', deliveryId: 'delivery-1', index }, '_')}`;
+const notificationId = (index: number) => `hookwise_${deliveryKey({ route: 'test-route', deliveryId: 'delivery-1', destination: 'homeassistant', index }, '_')}`;
 
 describe('homeassistant (Home Assistant)', () => {
   it('contributes homeassistant (alias platform_09), which must be enabled; home_channel is optional, api_base and token required', () => {
