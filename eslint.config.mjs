@@ -8,7 +8,24 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        fetch: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-require-imports': 'off',
@@ -17,16 +34,31 @@ export default tseslint.config(
   // Which package may import which (docs/architecture.md): plugins -> kit -> core; stores -> core;
   // gateway -> core (and plugins, by name), never a host. Core is the contract package: nothing of ours, nothing at run time from node_modules or
   // Node itself, only types. Type imports count for our packages too, so a plugin cannot lean on the gateway's types.
-  importRules('packages/core/src/**/*.ts', '^(?![.]{1,2}/)', '@hookwise/core is the contract package: it imports nothing at run time (only `import type`), and no package of ours at all.', [
-    { group: ['@hookwise/*'], message: '@hookwise/core is the contract package: it imports no other package of ours.' },
-    // Our packages are left to the pattern above: a type import matching a pattern that allows types passes.
-    { regex: '^(?![.]{1,2}/|@hookwise/)', allowTypeImports: true, message: '@hookwise/core has no runtime dependencies: import only types from outside core (`import type`).' },
-  ]),
+  importRules(
+    'packages/core/src/**/*.ts',
+    '^(?![.]{1,2}/)',
+    '@hookwise/core is the contract package: it imports nothing at run time (only `import type`), and no package of ours at all.',
+    [
+      { group: ['@hookwise/*'], message: '@hookwise/core is the contract package: it imports no other package of ours.' },
+      // Our packages are left to the pattern above: a type import matching a pattern that allows types passes.
+      {
+        regex: '^(?![.]{1,2}/|@hookwise/)',
+        allowTypeImports: true,
+        message: '@hookwise/core has no runtime dependencies: import only types from outside core (`import type`).',
+      },
+    ],
+  ),
   importRules('packages/kit/src/**/*.ts', ...ours(['core'], 'The kit builds on @hookwise/core only.')),
   importRules('packages/store-*/src/**/*.ts', ...ours(['core'], 'A store depends on @hookwise/core only (it is loaded as a plugin).')),
   // The gateway loads first-party plugins and stores by name, so only the hosts are kept out of it.
-  importRules('packages/gateway/src/**/*.ts', ...forbidden(['server', 'cli', 'testing'], 'The hosts (server, CLI) and the test kit depend on the gateway, not the other way.')),
-  importRules('plugins/*/src/**/*.ts', ...ours(['core', 'kit'], 'A first-party plugin imports only @hookwise/core and @hookwise/kit of our packages, like a third-party one.')),
+  importRules(
+    'packages/gateway/src/**/*.ts',
+    ...forbidden(['server', 'cli', 'testing'], 'The hosts (server, CLI) and the test kit depend on the gateway, not the other way.'),
+  ),
+  importRules(
+    'plugins/*/src/**/*.ts',
+    ...ours(['core', 'kit'], 'A first-party plugin imports only @hookwise/core and @hookwise/kit of our packages, like a third-party one.'),
+  ),
 );
 
 /** Arguments for importRules forbidding every @hookwise/* package (our plugins included) except the ones named. */

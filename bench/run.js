@@ -47,7 +47,9 @@ function parseArgs(argv) {
     eventsSeconds: Number(value('--events-seconds', quick ? 20 : 180)),
     subscriptions: Number(value('--subscriptions', 10_000)),
     servers: argv.includes('--servers') ? ['baseline', ...value('--servers', '').split(',')] : undefined,
-    sizes: value('--sizes', '1,100').split(',').map((kb) => Number(kb) * 1024),
+    sizes: value('--sizes', '1,100')
+      .split(',')
+      .map((kb) => Number(kb) * 1024),
     cliRuns: Number(value('--cli-runs', quick ? 3 : 10)),
     observerRounds: Number(value('--observer-rounds', quick ? 1 : 5)),
     observerRequests: Number(value('--observer-requests', quick ? 5000 : 30_000)),
@@ -62,18 +64,33 @@ function machine() {
   } catch {
     /* os value */
   }
-  return { cpu, nproc, node: process.version, memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`, kernel: os.release(), webhook: webhookBinary()?.version ?? 'not installed' };
+  return {
+    cpu,
+    nproc,
+    node: process.version,
+    memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`,
+    kernel: os.release(),
+    webhook: webhookBinary()?.version ?? 'not installed',
+  };
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(', ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
 
 /** Runs one in-process scenario in its own process (clean heap, --expose-gc) and returns its JSON. */
 function inProcess(name, count, timeoutSeconds) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'scenarios', 'in-process.js'), name, String(count), String(timeoutSeconds ?? 0)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', path.join(__dirname, 'scenarios', 'in-process.js'), name, String(count), String(timeoutSeconds ?? 0)],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), ((timeoutSeconds ?? 300) + 120) * 1000);
@@ -110,10 +127,16 @@ async function memoryPhase(options, log) {
       log(`  events (${store}): ${err.message}`);
     }
   }
-  const idRows = [
-    ['MemoryDeliveryIdCache', num(idsMemory.count), mb(idsMemory.rss), mb(idsMemory.heapDelta), '–', `${num(idsMemory.usPerClaim, 1)} µs`],
-  ];
-  if (idsSqlite) idRows.push(['SQLite store (grouped commits)', num(idsSqlite.count), mb(idsSqlite.rss), mb(idsSqlite.heapDelta), mb(idsSqlite.bytesOnDisk), `${num(idsSqlite.usPerClaim, 1)} µs`]);
+  const idRows = [['MemoryDeliveryIdCache', num(idsMemory.count), mb(idsMemory.rss), mb(idsMemory.heapDelta), '–', `${num(idsMemory.usPerClaim, 1)} µs`]];
+  if (idsSqlite)
+    idRows.push([
+      'SQLite store (grouped commits)',
+      num(idsSqlite.count),
+      mb(idsSqlite.rss),
+      mb(idsSqlite.heapDelta),
+      mb(idsSqlite.bytesOnDisk),
+      `${num(idsSqlite.usPerClaim, 1)} µs`,
+    ]);
   const eventRows = events.map((r) => [
     r.mode === 'backlog' ? `gateway (${r.store}), agent asleep: every event stays queued` : `gateway (${r.store}), echo agent draining, max_pending 1000`,
     `${num(r.accepted)} of ${num(r.count)}`,
@@ -153,7 +176,11 @@ async function subscriptionsPhase(options, log) {
     ['entries', 'file size', 'first load', 'reload after a change', 'lookup when unchanged (per request)'],
     [[num(r.count), mb(r.fileBytes), ms(r.firstLoadMs), ms(r.reloadMs), `${num(r.unchangedUsPerLookup, 1)} µs`]],
   );
-  return { title: 'Subscriptions file reload', markdown: `${markdown}\n\nThe reload runs on the request that first sees the new mtime, so that request (and the event loop) waits for it.`, goals: [] };
+  return {
+    title: 'Subscriptions file reload',
+    markdown: `${markdown}\n\nThe reload runs on the request that first sees the new mtime, so that request (and the event loop) waits for it.`,
+    goals: [],
+  };
 }
 
 /**
@@ -188,7 +215,7 @@ async function observerPhase(options, log) {
     unused: 'observer, nobody listening (the default)',
     noop: 'a do-nothing listener on every event',
     metrics: 'metrics.enabled',
-    journal: 'admin.enabled (the dashboard\'s journal)',
+    journal: "admin.enabled (the dashboard's journal)",
     tracing: 'tracing.enabled, no SDK registered',
     all: 'all three',
   };
@@ -214,7 +241,14 @@ async function observerPhase(options, log) {
     '',
     table(
       ['in one process, alternating blocks', 'CPU per request (median block)', 'difference, paired blocks (median)', 'quartiles of the differences'],
-      [['observer taken out / nobody listening', `${num(median(ab.none), 2)} / ${num(median(ab.unused), 2)} µs`, `${diff >= 0 ? '+' : ''}${num(diff, 3)} µs`, `${num(q1, 2)} to ${num(q3, 2)} µs`]],
+      [
+        [
+          'observer taken out / nobody listening',
+          `${num(median(ab.none), 2)} / ${num(median(ab.unused), 2)} µs`,
+          `${diff >= 0 ? '+' : ''}${num(diff, 3)} µs`,
+          `${num(q1, 2)} to ${num(q3, 2)} µs`,
+        ],
+      ],
     ),
     '',
     `${num(options.observerRequests)} signed 1 KB requests per run through \`gateway.pipeline.handle()\` (memory store, 50 in flight, no sockets, nothing processed) after a warm-up, ${options.observerRounds} round(s), each variant in a fresh process and the order rotated per round; on a loaded machine these runs differ by several µs from one another. The second table gives one process both pipelines (built the same way, one without the emitter) and ${num(ab.none.length)} pairs of ${num(ab.block)}-request blocks in turn after a warm-up, the order flipped every pair, so that both meet the same load: it is the comparison the goal uses. "Taken out" is a pipeline built without the emitter, which is what the code did before the observer existed apart from the optional-chaining reads; every variant's pipeline is built the same way. "has() check" is the test every emitter makes before building an event, timed alone.`,
@@ -264,7 +298,10 @@ async function main() {
     '',
     '### Goals',
     '',
-    table(['goal', 'measured', ''], goals.map((g) => [g.name, g.value, goal(g.ok)])),
+    table(
+      ['goal', 'measured', ''],
+      goals.map((g) => [g.name, g.value, goal(g.ok)]),
+    ),
     '',
     ...sections.flatMap((s) => [`### ${s.title}`, '', s.markdown, '']),
   ].join('\n');

@@ -347,7 +347,8 @@ describePluginManifestContract(require('../../package.json') as PluginPackageJso
 function generate(kind, name, options) {
   const root = options.root;
   if (!KINDS.includes(kind)) throw new Error(`unknown kind '${kind}'; one of ${KINDS.join(', ')}\n${USAGE}`);
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) throw new Error(`'${name}' is not a plugin name: lower-case letters and digits, words joined by '-'\n${USAGE}`);
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name))
+    throw new Error(`'${name}' is not a plugin name: lower-case letters and digits, words joined by '-'\n${USAGE}`);
   const folder = `${kind}-${name}`;
   const dir = join(root, 'plugins', folder);
   if (existsSync(dir)) throw new Error(`${relative(root, dir)} exists already`);
@@ -387,7 +388,10 @@ function generate(kind, name, options) {
   written.push(relative(root, join(dir, 'package.json')));
 
   const references = [{ path: '../../packages/core' }, ...(t.usesKit ? [{ path: '../../packages/kit' }] : [])];
-  write(join(dir, 'tsconfig.json'), `${JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' }, include: ['src'], references }, null, 2)}\n`);
+  write(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' }, include: ['src'], references }, null, 2)}\n`,
+  );
   const contributionName = `${camel(name)}${pascal(kind === 'agent' ? 'runner' : kind)}`;
   write(join(dir, 'src', 'index.ts'), `// ${packageName}: ${description}\nexport { default } from './plugin';\nexport * from './${name}';\n`);
   write(

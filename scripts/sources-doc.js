@@ -29,10 +29,16 @@ function sources() {
 
 function render() {
   const list = sources();
-  const rows = list.map(({ id, aliases, pkg }) => `| [\`${id}\`](#${id.replace(/[^a-z0-9-]/g, '')})${aliases.length ? ` (${aliases.map((a) => `\`${a}\``).join(', ')})` : ''} | ${pkg.description} |`);
+  const rows = list.map(
+    ({ id, aliases, pkg }) =>
+      `| [\`${id}\`](#${id.replace(/[^a-z0-9-]/g, '')})${aliases.length ? ` (${aliases.map((a) => `\`${a}\``).join(', ')})` : ''} | ${pkg.description} |`,
+  );
   const sections = list.map(({ id, readme, pkg }) => {
     // Each README starts with `# <package name>`: it becomes this guide's section for the source.
-    const body = readme.replace(/^# .*\n/, '').replace(/\]\(\.\.\/\.\.\/README\.md\)/g, '](../README.md)').trim();
+    const body = readme
+      .replace(/^# .*\n/, '')
+      .replace(/\]\(\.\.\/\.\.\/README\.md\)/g, '](../README.md)')
+      .trim();
     return `## ${id}\n\nPackage \`${pkg.name}\`.\n\n${body.replace(/^#{1,6} /gm, (h) => `#${h}`)}\n`;
   });
   return `# Sources: the senders Hookwise verifies

@@ -60,10 +60,14 @@ module.exports = definePlugin({
           run(task, { signal }) {
             return new Promise((resolve, reject) => {
               const timer = setTimeout(() => resolve({ text: 'ok' }), options.sleep_ms);
-              signal?.addEventListener('abort', () => {
-                clearTimeout(timer);
-                reject(new Error('aborted'));
-              }, { once: true });
+              signal?.addEventListener(
+                'abort',
+                () => {
+                  clearTimeout(timer);
+                  reject(new Error('aborted'));
+                },
+                { once: true },
+              );
             });
           },
         };

@@ -79,7 +79,12 @@ class RawConnection {
 /** The bytes of a POST: fixed headers prebuilt, the per-request ones appended. */
 function requestWriter(url, headers, body) {
   const target = new URL(url);
-  const fixed = [`POST ${target.pathname} HTTP/1.1`, `Host: ${target.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${body.length}`].join('\r\n');
+  const fixed = [
+    `POST ${target.pathname} HTTP/1.1`,
+    `Host: ${target.host}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${body.length}`,
+  ].join('\r\n');
   return (extra) => {
     const head = `${fixed}\r\n${Object.entries(extra)
       .map(([k, v]) => `${k}: ${v}\r\n`)

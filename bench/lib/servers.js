@@ -137,7 +137,11 @@ async function startBaseline() {
     env: { ...process.env, BENCH_PROBE_FILE: probeFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const server = track('node:http baseline', child, { probeFile, url: `http://127.0.0.1:${port}/webhooks/bench`, cleanup: () => rmSync(dir, { recursive: true, force: true }) });
+  const server = track('node:http baseline', child, {
+    probeFile,
+    url: `http://127.0.0.1:${port}/webhooks/bench`,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  });
   await waitReady(`http://127.0.0.1:${port}/health`, child, server.output);
   return server;
 }
@@ -189,7 +193,11 @@ async function startGateway(options = {}) {
   const nodeArgs = ['--require', PROBE, ...(options.nodeArgs ?? [])];
   const args =
     options.ingest === 'express'
-      ? [...nodeArgs, '-e', `require('@hookwise/server').runGateway({ configDir: ${JSON.stringify(home)}, ingest: 'express' }).catch((e) => { console.error(e); process.exit(1); })`]
+      ? [
+          ...nodeArgs,
+          '-e',
+          `require('@hookwise/server').runGateway({ configDir: ${JSON.stringify(home)}, ingest: 'express' }).catch((e) => { console.error(e); process.exit(1); })`,
+        ]
       : [...nodeArgs, path.join(ROOT, 'packages/cli/bin/run.js'), 'gateway', 'run'];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const label = options.label ?? `gateway (${options.store ?? 'sqlite'}${options.ingest === 'express' ? ', Express router' : ''})`;

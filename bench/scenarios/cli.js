@@ -82,7 +82,12 @@ function measure({ bin = BIN, commands = COMMANDS, runs, env }) {
     r.cpu = 0;
   }
   for (let round = 0; round < runs; round += 1) for (const r of results) if (!r.error) once(r);
-  return results.map((r) => ({ command: r.args.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' '), walls: r.walls, cpuMs: r.walls.length ? r.cpu / r.walls.length : NaN, error: r.error }));
+  return results.map((r) => ({
+    command: r.args.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' '),
+    walls: r.walls,
+    cpuMs: r.walls.length ? r.cpu / r.walls.length : NaN,
+    error: r.error,
+  }));
 }
 
 async function run(options, log) {
@@ -94,7 +99,14 @@ async function run(options, log) {
     for (const r of results) {
       log(r.error ? `  hookwise ${r.command}: ${r.error}` : `  hookwise ${r.command}: wall ${ms(median(r.walls))}, CPU ${ms(r.cpuMs)}`);
     }
-    const rows = results.map((r) => [`\`hookwise ${r.command}\``, String(r.walls.length), ms(median(r.walls)), ms(Math.min(...r.walls)), ms(r.cpuMs), r.error ?? '']);
+    const rows = results.map((r) => [
+      `\`hookwise ${r.command}\``,
+      String(r.walls.length),
+      ms(median(r.walls)),
+      ms(Math.min(...r.walls)),
+      ms(r.cpuMs),
+      r.error ?? '',
+    ]);
     const markdown = [
       `Each command ${runs} times in a fresh process (\`node packages/cli/bin/run.js …\`, after one untimed run), the commands taking turns; config dir with one static route, one subscription and the sqlite store. CPU: the child's user + system time, mean per run.`,
       '',

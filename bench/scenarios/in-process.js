@@ -34,7 +34,14 @@ async function idsMemory(count) {
   for (let i = 0; i < count; i += 1) await cache.claim('bench', `b${1763770000000 + i}-${i}`);
   const elapsed = performance.now() - t;
   const after = mem();
-  return { count, size: cache.size, rss: after.rss, rssDelta: after.rss - before.rss, heapDelta: after.heapUsed - before.heapUsed, usPerClaim: (elapsed * 1000) / count };
+  return {
+    count,
+    size: cache.size,
+    rss: after.rss,
+    rssDelta: after.rss - before.rss,
+    heapDelta: after.heapUsed - before.heapUsed,
+    usPerClaim: (elapsed * 1000) / count,
+  };
 }
 
 async function idsSqlite(count) {
@@ -55,7 +62,14 @@ async function idsSqlite(count) {
     const after = mem();
     await store.close();
     const bytesOnDisk = ['', '-wal', '-shm'].reduce((n, s) => n + (statSync(file + s, { throwIfNoEntry: false })?.size ?? 0), 0);
-    return { count, rss: after.rss, rssDelta: after.rss - before.rss, heapDelta: after.heapUsed - before.heapUsed, usPerClaim: (elapsed * 1000) / count, bytesOnDisk };
+    return {
+      count,
+      rss: after.rss,
+      rssDelta: after.rss - before.rss,
+      heapDelta: after.heapUsed - before.heapUsed,
+      usPerClaim: (elapsed * 1000) / count,
+      bytesOnDisk,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -79,7 +93,9 @@ async function events(store, count, seconds, mode = 'drain') {
   writeFileSync(
     path.join(home, 'config.yaml'),
     JSON.stringify({
-      platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
+      platforms: {
+        webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } },
+      },
       agent: mode === 'drain' ? { runner: 'echo', concurrency: 2 } : { runner: 'bench_sleep', sleep_ms: 3600000, concurrency: 1, timeout_seconds: 7200 },
       store: { backend: store, max_pending: mode === 'drain' ? 1000 : count + 1000 },
       log: { level: 'warn' },
@@ -109,7 +125,11 @@ async function events(store, count, seconds, mode = 'drain') {
       while (next < count && Date.now() < deadline) {
         const i = next++;
         for (;;) {
-          const result = await pipeline.handle({ route: 'bench', headers: { ...headers, 'content-length': String(body.length), 'x-codehosta-delivery': `e-${i}` }, body });
+          const result = await pipeline.handle({
+            route: 'bench',
+            headers: { ...headers, 'content-length': String(body.length), 'x-codehosta-delivery': `e-${i}` },
+            body,
+          });
           if (result.status === 202) break;
           refused += 1;
           await new Promise((r) => setTimeout(r, 20));
@@ -121,7 +141,20 @@ async function events(store, count, seconds, mode = 'drain') {
     clearInterval(sampler);
     const elapsed = performance.now() - t;
     const after = mem();
-    return { store, mode, count, accepted, refused503: refused, seconds: elapsed / 1000, perSecond: accepted / (elapsed / 1000), rss: after.rss, peakRss: Math.max(peakRss, after.rss), heapUsed: after.heapUsed, pending: await running.gateway.store.jobs.pendingCount(), rssSamples: pick(rssSamples, 5) };
+    return {
+      store,
+      mode,
+      count,
+      accepted,
+      refused503: refused,
+      seconds: elapsed / 1000,
+      perSecond: accepted / (elapsed / 1000),
+      rss: after.rss,
+      peakRss: Math.max(peakRss, after.rss),
+      heapUsed: after.heapUsed,
+      pending: await running.gateway.store.jobs.pendingCount(),
+      rssSamples: pick(rssSamples, 5),
+    };
   } finally {
     await running.close(1000);
     rmSync(home, { recursive: true, force: true });
@@ -135,7 +168,17 @@ async function subscriptions(count) {
     const entries = {};
     const now = new Date().toISOString();
     for (let i = 0; i < count; i += 1) {
-      entries[`sub-${i}`] = { description: `subscription ${i}`, events: ['push', 'pull_request'], secret: `s-${i}-0123456789abcdef`, prompt: 'New {event} on {repository.full_name}', skills: [], deliver: 'log', deliver_extra: {}, created_at: now, updated_at: now };
+      entries[`sub-${i}`] = {
+        description: `subscription ${i}`,
+        events: ['push', 'pull_request'],
+        secret: `s-${i}-0123456789abcdef`,
+        prompt: 'New {event} on {repository.full_name}',
+        skills: [],
+        deliver: 'log',
+        deliver_extra: {},
+        created_at: now,
+        updated_at: now,
+      };
     }
     const file = path.join(home, 'webhook_subscriptions.json');
     const text = JSON.stringify(entries, null, 2);
@@ -150,9 +193,12 @@ async function subscriptions(count) {
     const routes = source.current().size;
     // Unchanged file: what every request to a subscription route pays (one stat).
     const N = 20_000;
-    const unchanged = (time(() => {
-      for (let i = 0; i < N; i += 1) source.current().get(`sub-${i % count}`);
-    }) * 1000) / N;
+    const unchanged =
+      (time(() => {
+        for (let i = 0; i < N; i += 1) source.current().get(`sub-${i % count}`);
+      }) *
+        1000) /
+      N;
     // A changed file (one entry more, new mtime): the next request pays the reload.
     entries['sub-new'] = entries['sub-0'];
     writeFileSync(file, JSON.stringify(entries, null, 2));
@@ -183,7 +229,9 @@ async function observer(variant, count) {
   writeFileSync(
     path.join(home, 'config.yaml'),
     JSON.stringify({
-      platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
+      platforms: {
+        webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } },
+      },
       agent: { runner: 'bench_sleep', sleep_ms: 3600000, concurrency: 1, timeout_seconds: 7200 },
       store: { backend: 'memory', max_pending: count + warmup + 1000 },
       log: { level: 'warn' },
@@ -251,7 +299,9 @@ async function observerAb(count) {
   writeFileSync(
     path.join(home, 'config.yaml'),
     JSON.stringify({
-      platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } } },
+      platforms: {
+        webhook: { enabled: true, extra: { host: '127.0.0.1', port: 0, rate_limit: 1e9, routes: { bench: { secret: SECRET, deliver: 'bench_sink' } } } },
+      },
       agent: { runner: 'bench_sleep', sleep_ms: 3600000, concurrency: 1, timeout_seconds: 7200 },
       store: { backend: 'memory', max_pending: (blocks + warmupBlocks) * block * 2 + 1000 },
       log: { level: 'warn' },

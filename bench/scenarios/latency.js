@@ -10,7 +10,9 @@ const QUIET_STEAL_PERCENT = 2;
 
 function childCount(pid) {
   try {
-    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim()).length;
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.trim()).length;
   } catch {
     return 0;
   }
@@ -29,7 +31,19 @@ async function run(options, log) {
   const rows = [];
   const goals = [];
 
-  const row = (label, r) => [label, `${num(rate)} req/s`, num(r.rps), ms(r.p50), ms(r.p99), ms(r.max), ms(r.eld?.p99), ms(r.lateP99), pct(r.stealPercent), mb(r.peakRss), String(r.non2xx + r.errors + r.timeouts)];
+  const row = (label, r) => [
+    label,
+    `${num(rate)} req/s`,
+    num(r.rps),
+    ms(r.p50),
+    ms(r.p99),
+    ms(r.max),
+    ms(r.eld?.p99),
+    ms(r.lateP99),
+    pct(r.stealPercent),
+    mb(r.peakRss),
+    String(r.non2xx + r.errors + r.timeouts),
+  ];
 
   // 1. Fixed rate. A tail percentile from one 10 s run on a shared VM is mostly the machine's own stalls (the
   // bare server's p99 has ranged from 3 to over 400 ms between back-to-back runs), so the baseline and the goal
@@ -72,7 +86,9 @@ async function run(options, log) {
   // The runs that met little noise, listed apart: on a quiet machine the goal is judged by them.
   const quiet = (key) => runs[key].filter((r) => r.stealPercent < QUIET_STEAL_PERCENT).map((r) => ms(r.p99));
   const quietNote =
-    rounds > 1 ? `; runs with CPU steal under ${QUIET_STEAL_PERCENT}%: gateway ${quiet('gateway').join(', ') || 'none'}, bare ${quiet('baseline').join(', ') || 'none'}` : '';
+    rounds > 1
+      ? `; runs with CPU steal under ${QUIET_STEAL_PERCENT}%: gateway ${quiet('gateway').join(', ') || 'none'}, bare ${quiet('baseline').join(', ') || 'none'}`
+      : '';
   goals.push({
     name: `p99 acceptance latency < 10 ms at ${num(rate)} req/s (gateway, sqlite)`,
     value: `${ms(gwRun.p99)}${medianOf} (bare node:http in the same run: ${ms(fixed.baseline.p99)})${quietNote}`,
@@ -106,7 +122,11 @@ async function run(options, log) {
   }
   rows.push(row(`gateway (sqlite), ${children} agent runs in flight`, slowRun));
   log(`  gateway with ${children} slow runs at ${rate}/s: p99 ${slowRun.p99} ms, event-loop p99 ${slowRun.eld?.p99} ms`);
-  goals.push({ name: 'event-loop delay p99 < 20 ms with 100 slow agent runs in flight', value: `${ms(slowRun.eld?.p99)} (${children} runs seen)`, ok: (slowRun.eld?.p99 ?? Infinity) < 20 && children >= 100 });
+  goals.push({
+    name: 'event-loop delay p99 < 20 ms with 100 slow agent runs in flight',
+    value: `${ms(slowRun.eld?.p99)} (${children} runs seen)`,
+    ok: (slowRun.eld?.p99 ?? Infinity) < 20 && children >= 100,
+  });
 
   // 3. Receipt to delivery with the echo agent, at a moderate rate, for both stores.
   const deliveryRows = [];
@@ -125,7 +145,14 @@ async function run(options, log) {
         if (delivered >= sent.total) break;
         await sleep(250);
       }
-      deliveryRows.push([`gateway (${store}), echo agent, log-free sink`, `${num(options.deliveryRate)} req/s`, `${num(delivered)} / ${num(sent.total)}`, ms(last?.p50), ms(last?.p99), ms(last?.max)]);
+      deliveryRows.push([
+        `gateway (${store}), echo agent, log-free sink`,
+        `${num(options.deliveryRate)} req/s`,
+        `${num(delivered)} / ${num(sent.total)}`,
+        ms(last?.p50),
+        ms(last?.p99),
+        ms(last?.max),
+      ]);
       log(`  receipt-to-delivery (${store}): p50 ${last?.p50} ms, p99 ${last?.p99} ms`);
     } finally {
       await g.stop();
@@ -133,9 +160,29 @@ async function run(options, log) {
   }
 
   const markdown = [
-    table(['server', 'offered', 'answered 2xx/s', 'p50', 'p99', 'max', 'event-loop delay p99', 'generator late p99', 'CPU steal', 'peak RSS', 'non-2xx/errors/timeouts'], rows),
+    table(
+      [
+        'server',
+        'offered',
+        'answered 2xx/s',
+        'p50',
+        'p99',
+        'max',
+        'event-loop delay p99',
+        'generator late p99',
+        'CPU steal',
+        'peak RSS',
+        'non-2xx/errors/timeouts',
+      ],
+      rows,
+    ),
     '',
-    ...(rounds > 1 ? [`p99 of each run, in the order run: bare node:http ${perRun('baseline')}; gateway (sqlite), accepting ${perRun('gateway')}. The two took turns, each run in a fresh process; the table shows the run with the median p99.`, ''] : []),
+    ...(rounds > 1
+      ? [
+          `p99 of each run, in the order run: bare node:http ${perRun('baseline')}; gateway (sqlite), accepting ${perRun('gateway')}. The two took turns, each run in a fresh process; the table shows the run with the median p99.`,
+          '',
+        ]
+      : []),
     `Latency comes from an open-loop generator (\`bench/lib/paced.js\`): requests leave evenly spaced at the offered rate whether or not earlier answers are back, over up to 64 keep-alive connections, and each latency counts from the request's scheduled time, so a stall shows in full (no coordinated omission). "Generator late p99" is how late the generator itself sent (its requests go out on raw keep-alive sockets, \`bench/lib/raw-client.js\`): when the machine stalls both processes, it rises with every row's p99. "CPU steal" is the share of the machine's CPU time the hypervisor gave to other guests during the run (\`/proc/stat\`). ${options.duration} s after a ${options.warmup} s warm-up. The slow agent is the \`command\` runner running \`sleep ${options.slowSeconds}\` with agent.concurrency 100; "runs in flight" is the most child processes seen during the run.`,
     '',
     '**Receipt to delivery** (send time in the delivery id, measured in the deliverer):',

@@ -10,10 +10,20 @@ function contenders() {
   const list = [
     { key: 'baseline', label: 'bare node:http', start: () => startBaseline() },
     { key: 'gateway', label: 'gateway (sqlite)', start: () => startGateway({ store: 'sqlite', agent: parked }) },
-    { key: 'uuid', label: 'gateway (sqlite, random UUID delivery ids)', randomIds: true, sizes: [1024], start: () => startGateway({ store: 'sqlite', agent: parked }) },
+    {
+      key: 'uuid',
+      label: 'gateway (sqlite, random UUID delivery ids)',
+      randomIds: true,
+      sizes: [1024],
+      start: () => startGateway({ store: 'sqlite', agent: parked }),
+    },
     { key: 'express', label: 'gateway (sqlite, via Express router)', start: () => startGateway({ store: 'sqlite', agent: parked, ingest: 'express' }) },
     { key: 'memory', label: 'gateway (memory store)', start: () => startGateway({ store: 'memory', agent: parked }) },
-    { key: 'memory-express', label: 'gateway (memory store, via Express router)', start: () => startGateway({ store: 'memory', agent: parked, ingest: 'express' }) },
+    {
+      key: 'memory-express',
+      label: 'gateway (memory store, via Express router)',
+      start: () => startGateway({ store: 'memory', agent: parked, ingest: 'express' }),
+    },
     { key: 'echo', label: 'gateway (sqlite, echo agent draining)', start: () => startGateway({ store: 'sqlite', agent: { runner: 'echo', concurrency: 2 } }) },
   ];
   if (webhookBinary()) list.push({ key: 'adnanh', label: 'adnanh/webhook', start: () => startAdnanhWebhook() });
@@ -46,7 +56,9 @@ async function run(options, log) {
       for (const c of order) {
         const r = await oneRun(c, bytes, options);
         ((results[c.key] ??= {})[bytes] ??= []).push(r);
-        log(`  ${c.label} ${bytes / 1024} KB round ${round + 1}: ${num(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`);
+        log(
+          `  ${c.label} ${bytes / 1024} KB round ${round + 1}: ${num(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+        );
       }
     }
   }
@@ -91,9 +103,18 @@ async function run(options, log) {
     }
     if (bytes === 1024 && results.gateway) {
       const g = summary('gateway', bytes);
-      goals.push({ name: 'throughput ≥ 0.7× bare node:http at 1 KB (gateway, sqlite)', value: `${num(g.rps / base.rps, 2)}× (CPU per request: ${num(base.cpuUs / g.cpuUs, 2)}×)`, ok: g.rps / base.rps >= 0.7 });
+      goals.push({
+        name: 'throughput ≥ 0.7× bare node:http at 1 KB (gateway, sqlite)',
+        value: `${num(g.rps / base.rps, 2)}× (CPU per request: ${num(base.cpuUs / g.cpuUs, 2)}×)`,
+        ok: g.rps / base.rps >= 0.7,
+      });
       const m = summary('memory', bytes);
-      if (results.memory) goals.push({ name: '(for comparison) the same with the memory store', value: `${num(m.rps / base.rps, 2)}× (CPU per request: ${num(base.cpuUs / m.cpuUs, 2)}×)`, ok: undefined });
+      if (results.memory)
+        goals.push({
+          name: '(for comparison) the same with the memory store',
+          value: `${num(m.rps / base.rps, 2)}× (CPU per request: ${num(base.cpuUs / m.cpuUs, 2)}×)`,
+          ok: undefined,
+        });
       if (results.adnanh) {
         const a = summary('adnanh', bytes);
         goals.push({ name: 'throughput ahead of adnanh/webhook at 1 KB', value: `${num(g.rps)} vs ${num(a.rps)} req/s`, ok: g.rps > a.rps });
@@ -101,7 +122,24 @@ async function run(options, log) {
     }
   }
   const markdown = [
-    table(['body', 'server', 'req/s (2xx)', 'req/s vs baseline', 'p50', 'p99', 'server CPU per request', 'CPU efficiency vs baseline', 'CPU server / load generator', 'peak RSS', 'event-loop delay p99', 'CPU steal', 'non-2xx/errors'], rows),
+    table(
+      [
+        'body',
+        'server',
+        'req/s (2xx)',
+        'req/s vs baseline',
+        'p50',
+        'p99',
+        'server CPU per request',
+        'CPU efficiency vs baseline',
+        'CPU server / load generator',
+        'peak RSS',
+        'event-loop delay p99',
+        'CPU steal',
+        'non-2xx/errors',
+      ],
+      rows,
+    ),
     '',
     'Server CPU per request is the server process’s user+system time (its forked children included, for adnanh/webhook) divided by the 2xx answers; "CPU efficiency vs baseline" is baseline CPU per request ÷ this row’s, so 0.5× means twice the CPU per request. The load generator (autocannon) runs in the bench process on the same 2 cores; when it is near 100% it, not the server, limits req/s. "CPU steal" is the share of the machine’s CPU time the hypervisor gave to other guests during the run (`/proc/stat`): the noise that run met.',
     '',

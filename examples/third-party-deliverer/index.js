@@ -30,10 +30,14 @@ function createFileDropDeliverer(options, ctx) {
         await writeFile(file, `${header}${msg.text}\n`, { signal });
       } catch (err) {
         const code = err && err.code;
-        throw new HookwiseError('HW_E_DELIVERY', `file_drop: could not write ${file} (${code || err}); check that platforms.file_drop.dir is writable by the gateway user`, {
-          retryable: code === 'ABORT_ERR' || TRANSIENT.has(code),
-          cause: err,
-        });
+        throw new HookwiseError(
+          'HW_E_DELIVERY',
+          `file_drop: could not write ${file} (${code || err}); check that platforms.file_drop.dir is writable by the gateway user`,
+          {
+            retryable: code === 'ABORT_ERR' || TRANSIENT.has(code),
+            cause: err,
+          },
+        );
       }
       ctx.logger.info(`answer written to ${file}`, { route: msg.route, delivery_id: msg.deliveryId });
       return { target: file, ids: [file] };

@@ -76,7 +76,17 @@ function openJsonFileStore(file) {
     jobs: {
       async enqueue(input) {
         const now = Date.now();
-        const created = { ...clone(input), id: randomUUID(), status: 'pending', attempts: 0, step: 'agent', errors: [], runAt: now, createdAt: now, updatedAt: now };
+        const created = {
+          ...clone(input),
+          id: randomUUID(),
+          status: 'pending',
+          attempts: 0,
+          step: 'agent',
+          errors: [],
+          runAt: now,
+          createdAt: now,
+          updatedAt: now,
+        };
         state.jobs.push(created);
         changed(true);
         return clone(created);
@@ -143,7 +153,10 @@ function openJsonFileStore(file) {
       async list(filter = {}) {
         const matching = state.jobs.filter((j) => (!filter.status || j.status === filter.status) && (!filter.route || j.route === filter.route));
         // Newest first; jobs are appended in creation order.
-        return matching.reverse().slice(0, filter.limit ?? matching.length).map(clone);
+        return matching
+          .reverse()
+          .slice(0, filter.limit ?? matching.length)
+          .map(clone);
       },
       onReady(listener) {
         ready.on('ready', listener);

@@ -7,10 +7,10 @@ const { join, resolve } = require('node:path');
 // dist/, and oclif would only say "command gateway:run not found". Say what is missing instead.
 const root = resolve(__dirname, '..');
 if (!existsSync(join(root, 'dist', 'commands'))) {
-  process.stderr.write(`hookwise is not built: ${join(root, 'dist')} is missing. Run \`npm run build\` at the root of the Hookwise repository (or install the hookwise package: npm install -g hookwise).\n`);
+  process.stderr.write(
+    `hookwise is not built: ${join(root, 'dist')} is missing. Run \`npm run build\` at the root of the Hookwise repository (or install the hookwise package: npm install -g hookwise).\n`,
+  );
   process.exit(1);
 }
 
-require('@oclif/core')
-  .execute({ dir: __dirname })
-  .catch(require('@oclif/core/handle'));
+require('@oclif/core').execute({ dir: __dirname }).catch(require('@oclif/core/handle'));

@@ -74,13 +74,20 @@ class ApiDeliveries implements Deliveries {
       if (!(err instanceof AdminApiError && err.httpStatus === 404)) throw err;
     }
     // As with the store: a unique prefix of a delivery id or job id names it.
-    const matches = id.length >= 4 ? (await this.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
+    const matches =
+      id.length >= 4 ? (await this.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
     if (matches.length === 1) return matches[0];
     if (matches.length > 1) {
       const shown = matches.slice(0, 5).map((job) => job.deliveryId);
-      throw new HookwiseError('HW_E_STORE', `'${id}' is the start of ${matches.length} delivery ids (${shown.join(', ')}${matches.length > shown.length ? ', ...' : ''}): give more of it`);
+      throw new HookwiseError(
+        'HW_E_STORE',
+        `'${id}' is the start of ${matches.length} delivery ids (${shown.join(', ')}${matches.length > shown.length ? ', ...' : ''}): give more of it`,
+      );
     }
-    throw new HookwiseError('HW_E_STORE', `no delivery '${id}' in the running gateway (${this.via}): see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`);
+    throw new HookwiseError(
+      'HW_E_STORE',
+      `no delivery '${id}' in the running gateway (${this.via}): see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`,
+    );
   }
 
   async replay(original: Job): Promise<Job> {

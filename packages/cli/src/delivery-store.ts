@@ -7,7 +7,10 @@ import { configDirFrom } from './config-dir';
 export async function withDeliveryStore<T>(configDirFlag: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
   const loaded = loadConfig({ configDir: configDirFrom(configDirFlag) });
   if (loaded.config.store.backend === 'memory') {
-    throw new HookwiseError('HW_E_STORE', 'store.backend is memory: deliveries live only inside the running gateway and are gone when it stops; use sqlite (the default) or redis to inspect them');
+    throw new HookwiseError(
+      'HW_E_STORE',
+      'store.backend is memory: deliveries live only inside the running gateway and are gone when it stops; use sqlite (the default) or redis to inspect them',
+    );
   }
   // Opened as the gateway opens it (openGateway's store step), so a store package named by store.backend works too.
   const opened = await openConfiguredStore(loaded, { logger: createLogger({ level: 'warn', stream: process.stderr }) });
@@ -28,13 +31,20 @@ const PREFIX_SCAN_LIMIT = 10_000;
 export async function findDelivery(store: Store, id: string): Promise<Job> {
   const exact = (await store.jobs.findByDeliveryId(id)) ?? (await store.jobs.get(id));
   if (exact) return exact;
-  const matches = id.length >= 4 ? (await store.jobs.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
+  const matches =
+    id.length >= 4 ? (await store.jobs.list({ limit: PREFIX_SCAN_LIMIT })).filter((job) => job.deliveryId.startsWith(id) || job.id.startsWith(id)) : [];
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) {
     const shown = matches.slice(0, 5).map((job) => job.deliveryId);
-    throw new HookwiseError('HW_E_STORE', `'${id}' is the start of ${matches.length} delivery ids (${shown.join(', ')}${matches.length > shown.length ? ', ...' : ''}): give more of it`);
+    throw new HookwiseError(
+      'HW_E_STORE',
+      `'${id}' is the start of ${matches.length} delivery ids (${shown.join(', ')}${matches.length > shown.length ? ', ...' : ''}): give more of it`,
+    );
   }
-  throw new HookwiseError('HW_E_STORE', `no delivery '${id}' in the store: see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`);
+  throw new HookwiseError(
+    'HW_E_STORE',
+    `no delivery '${id}' in the store: see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`,
+  );
 }
 
 export function isoTime(ms: number | undefined): string {

@@ -68,9 +68,18 @@ function secretChecks(loaded: LoadedConfig): CheckResult[] {
   if (!globals.length) {
     results.push({ check: 'global secret', status: 'ok', detail: 'none set: every route needs its own secret (routes below)' });
   } else if (globals.some((s) => s !== INSECURE_NO_AUTH && s.length < MIN_SECRET_LENGTH)) {
-    results.push({ check: 'global secret', status: 'fail', detail: `shorter than ${MIN_SECRET_LENGTH} characters`, fix: 'generate one: hookwise gateway setup --yes --secret "$(openssl rand -hex 32)"' });
+    results.push({
+      check: 'global secret',
+      status: 'fail',
+      detail: `shorter than ${MIN_SECRET_LENGTH} characters`,
+      fix: 'generate one: hookwise gateway setup --yes --secret "$(openssl rand -hex 32)"',
+    });
   } else {
-    results.push({ check: 'global secret', status: 'ok', detail: `set${globals.length > 1 ? ` (${globals.length}, rotating)` : ''} (WEBHOOK_SECRET or platforms.webhook.extra.secret)` });
+    results.push({
+      check: 'global secret',
+      status: 'ok',
+      detail: `set${globals.length > 1 ? ` (${globals.length}, rotating)` : ''} (WEBHOOK_SECRET or platforms.webhook.extra.secret)`,
+    });
   }
   return results;
 }
@@ -78,7 +87,12 @@ function secretChecks(loaded: LoadedConfig): CheckResult[] {
 async function storeCheck(loaded: LoadedConfig): Promise<CheckResult> {
   const where = describeStore(loaded);
   if (loaded.config.store.backend === 'memory') {
-    return { check: 'store', status: 'warn', detail: 'memory: accepted events are lost when the gateway stops', fix: 'use store.backend: sqlite (the default) or redis in production' };
+    return {
+      check: 'store',
+      status: 'warn',
+      detail: 'memory: accepted events are lost when the gateway stops',
+      fix: 'use store.backend: sqlite (the default) or redis in production',
+    };
   }
   try {
     const opened = await openConfiguredStore(loaded, { logger: createLogger({ level: 'error', stream: process.stderr }) });
@@ -125,13 +139,30 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
       const all = [...listed.problems, ...problems];
       const check = `route '${listed.name}'`;
       if (all.length) results.push({ check, status: listed.status === 'hidden' ? 'warn' : 'fail', detail: all.join('; ') });
-      else results.push({ check, status: listed.secret === 'INSECURE_NO_AUTH' ? 'warn' : 'ok', detail: `${listed.origin}, secret: ${listed.secret === 'INSECURE_NO_AUTH' ? 'none (INSECURE_NO_AUTH, local testing only)' : listed.secret}, deliver: ${listed.deliver}` });
+      else
+        results.push({
+          check,
+          status: listed.secret === 'INSECURE_NO_AUTH' ? 'warn' : 'ok',
+          detail: `${listed.origin}, secret: ${listed.secret === 'INSECURE_NO_AUTH' ? 'none (INSECURE_NO_AUTH, local testing only)' : listed.secret}, deliver: ${listed.deliver}`,
+        });
     }
-    if (!routes.length) results.push({ check: 'routes', status: 'warn', detail: 'no routes: every webhook is answered 404', fix: 'hookwise webhook subscribe <name> --events <types>, or routes: in config.yaml' });
+    if (!routes.length)
+      results.push({
+        check: 'routes',
+        status: 'warn',
+        detail: 'no routes: every webhook is answered 404',
+        fix: 'hookwise webhook subscribe <name> --events <types>, or routes: in config.yaml',
+      });
 
     const runner = loaded.config.agent.runner;
     if (!gateway.registry.get('agent', runner)) results.push({ check: 'agent', status: 'fail', detail: `unknown agent runner '${runner}'` });
-    else if (runner === 'echo') results.push({ check: 'agent', status: 'warn', detail: 'echo: every answer is the rendered prompt', fix: 'configure a real runner (command or openai): docs/agents.md' });
+    else if (runner === 'echo')
+      results.push({
+        check: 'agent',
+        status: 'warn',
+        detail: 'echo: every answer is the rendered prompt',
+        fix: 'configure a real runner (command or openai): docs/agents.md',
+      });
     else {
       try {
         await gateway.agentFor({ name: '(global)' });
@@ -151,7 +182,10 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
       const before = captured.lines.length;
       try {
         await gateway.delivererFor({ deliver: id });
-        const unreachable = captured.lines.slice(before).map(messageOf).find((line) => line.includes(`'${gateway.registry.canonicalId('deliverer', id)}' could not be reached`));
+        const unreachable = captured.lines
+          .slice(before)
+          .map(messageOf)
+          .find((line) => line.includes(`'${gateway.registry.canonicalId('deliverer', id)}' could not be reached`));
         results.push(
           unreachable
             ? { check, status: 'warn', detail: unreachable, fix: 'check the network path to the service (deliveries are retried)' }
@@ -174,15 +208,29 @@ export async function runDoctor(configDir: string, env: NodeJS.ProcessEnv = proc
   try {
     loaded = loadConfig({ configDir, env });
   } catch (err) {
-    return [{ check: 'config', status: 'fail', detail: problemsOf(err).join('; '), fix: 'docs/configuration-reference.md; hookwise gateway setup writes a working one' }];
+    return [
+      {
+        check: 'config',
+        status: 'fail',
+        detail: problemsOf(err).join('; '),
+        fix: 'docs/configuration-reference.md; hookwise gateway setup writes a working one',
+      },
+    ];
   }
   results.push({ check: 'config', status: 'ok', detail: `${loaded.configFile ?? `${configDir} (no config.yaml: defaults)`} loads and validates` });
   if (!loaded.config.platforms.webhook.enabled) {
-    results.push({ check: 'webhook adapter', status: 'fail', detail: 'platforms.webhook.enabled is false', fix: 'run `hookwise gateway setup`, or set WEBHOOK_ENABLED=true' });
+    results.push({
+      check: 'webhook adapter',
+      status: 'fail',
+      detail: 'platforms.webhook.enabled is false',
+      fix: 'run `hookwise gateway setup`, or set WEBHOOK_ENABLED=true',
+    });
   }
   results.push(...secretChecks(loaded));
   const envProblem = dotenvModeProblem(loaded.configDir);
-  results.push(envProblem ? { check: '.env', status: 'warn', detail: envProblem } : { check: '.env', status: 'ok', detail: 'absent, or readable by its owner only' });
+  results.push(
+    envProblem ? { check: '.env', status: 'warn', detail: envProblem } : { check: '.env', status: 'ok', detail: 'absent, or readable by its owner only' },
+  );
   results.push(...(await gatewayChecks(loaded)));
   results.push(await storeCheck(loaded));
 
@@ -192,7 +240,11 @@ export async function runDoctor(configDir: string, env: NodeJS.ProcessEnv = proc
   } else {
     try {
       const health = await fetch(`${running.url}/health`, { signal: AbortSignal.timeout(5000) });
-      results.push({ check: 'gateway', status: health.ok ? 'ok' : 'warn', detail: `running (pid ${running.pid}) at ${running.url}: /health answered ${health.status}` });
+      results.push({
+        check: 'gateway',
+        status: health.ok ? 'ok' : 'warn',
+        detail: `running (pid ${running.pid}) at ${running.url}: /health answered ${health.status}`,
+      });
     } catch (err) {
       results.push({ check: 'gateway', status: 'warn', detail: `pid ${running.pid} at ${running.url} does not answer /health: ${errorMessage(err)}` });
     }

@@ -78,7 +78,8 @@ export function listPlugins(options: {
   const backend = options.storeBackend;
   const storeIds = new Set(['memory', ...listed.flatMap((p) => p.contributes.filter((c) => c.kind === 'store').map((c) => c.id))]);
   // The gateway loads such a backend by package name (openStoreBackend), so it is one of the plugins it runs.
-  if (backend && !storeIds.has(backend) && !listed.some((p) => p.spec === backend || p.name === backend)) listed.push(manifestOf(backend, 'store.backend', bases));
+  if (backend && !storeIds.has(backend) && !listed.some((p) => p.spec === backend || p.name === backend))
+    listed.push(manifestOf(backend, 'store.backend', bases));
   return listed;
 }
 
@@ -92,7 +93,15 @@ function manifestOf(spec: string, source: ListedPlugin['source'], bases: string[
   } catch (err) {
     return { spec, source, contributes: [], path: dirname(file), problem: `unreadable package.json: ${(err as Error).message}` };
   }
-  const listed: ListedPlugin = { spec, source, name: pkg.name, version: pkg.version, api: pkg.hookwise?.api, contributes: pkg.hookwise?.contributes ?? [], path: dirname(file) };
+  const listed: ListedPlugin = {
+    spec,
+    source,
+    name: pkg.name,
+    version: pkg.version,
+    api: pkg.hookwise?.api,
+    contributes: pkg.hookwise?.contributes ?? [],
+    path: dirname(file),
+  };
   if (!pkg.hookwise) listed.problem = 'package.json has no "hookwise" field, so what it contributes is unknown until it loads';
   else if (!(Number(pkg.hookwise.api) >= OLDEST_PLUGIN_API_VERSION && Number(pkg.hookwise.api) <= PLUGIN_API_VERSION)) {
     listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;

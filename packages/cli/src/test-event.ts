@@ -28,7 +28,11 @@ const STYLE_OF_SOURCE: Record<string, 'github' | 'gitlab' | 'generic'> = {
   generic: 'generic',
 };
 
-export function buildTestEvent(route: Pick<Route, 'name' | 'events' | 'secret' | 'source'>, payload: Record<string, unknown> | undefined, explicitEvent?: string): TestEvent {
+export function buildTestEvent(
+  route: Pick<Route, 'name' | 'events' | 'secret' | 'source'>,
+  payload: Record<string, unknown> | undefined,
+  explicitEvent?: string,
+): TestEvent {
   const event = chooseEvent(route, payload, explicitEvent);
   const requestId = `hookwise-test-${randomUUID()}`;
   const body = JSON.stringify(

@@ -13,5 +13,12 @@ export function renderTable(headers: string[], rows: string[][], options: { whol
   const whole = new Set(options.whole ?? []);
   const cells = [headers, ...rows.map((row) => row.map((value, i) => cell(value, whole.has(i))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
-  return cells.map((row) => row.map((value, i) => (i === row.length - 1 ? value : value.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((row) =>
+      row
+        .map((value, i) => (i === row.length - 1 ? value : value.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

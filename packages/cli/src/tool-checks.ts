@@ -25,7 +25,12 @@ const VERSION_TIMEOUT_MS = 10_000;
 
 /** Where `program` would be found: as a path (relative to `cwd`), or the first executable file on PATH. */
 export function locateProgram(program: string, path: string, cwd: string): string | undefined {
-  const candidates = program.includes('/') ? [isAbsolute(program) ? program : resolve(cwd, program)] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const candidates = program.includes('/')
+    ? [isAbsolute(program) ? program : resolve(cwd, program)]
+    : path
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
   for (const candidate of candidates) {
     try {
       if (!statSync(candidate).isFile()) continue;
@@ -75,7 +80,12 @@ function agentCommands(config: HookwiseConfig, routes: readonly Route[]): Array<
 }
 
 /** The agent CLIs of the `command` runner: on PATH and answering `--version`. */
-export async function checkAgentCommands(options: { config: HookwiseConfig; routes: readonly Route[]; configDir: string; env: NodeJS.ProcessEnv }): Promise<CheckResult[]> {
+export async function checkAgentCommands(options: {
+  config: HookwiseConfig;
+  routes: readonly Route[];
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const { where, argv, cwd } of agentCommands(options.config, options.routes)) {
     const program = argv[0];
@@ -96,14 +106,24 @@ export async function checkAgentCommands(options: { config: HookwiseConfig; rout
     results.push(
       version.ok
         ? { check, status: 'ok', detail: `${located}${version.text ? ` (${version.text})` : ''}` }
-        : { check, status: 'warn', detail: `${located} --version ${version.text}`, fix: `run \`${program} --version\` as the gateway's user and fix what it reports` },
+        : {
+            check,
+            status: 'warn',
+            detail: `${located} --version ${version.text}`,
+            fix: `run \`${program} --version\` as the gateway's user and fix what it reports`,
+          },
     );
   }
   return results;
 }
 
 /** `gh` when a route comments on pull requests or issues with it: on PATH, `--version`, `gh auth status`. */
-export async function checkCodeHostClient(options: { config: HookwiseConfig; routes: readonly Route[]; configDir: string; env: NodeJS.ProcessEnv }): Promise<CheckResult[]> {
+export async function checkCodeHostClient(options: {
+  config: HookwiseConfig;
+  routes: readonly Route[];
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<CheckResult[]> {
   const { config } = options;
   const platforms = config.platforms as Record<string, { enabled?: boolean; cli_path?: unknown } | undefined>;
   const users = options.routes.filter((route) => GH_DELIVERERS.has(route.deliver)).map((route) => route.name);
@@ -128,7 +148,10 @@ export async function checkCodeHostClient(options: { config: HookwiseConfig; rou
     ];
   }
   const version = await probe(located, ['--version'], env, options.configDir);
-  if (!version.ok) return [{ check, status: 'warn', detail: `${located} --version ${version.text}`, fix: `reinstall it, or set platforms.${key}.cli_path to a working client` }];
+  if (!version.ok)
+    return [
+      { check, status: 'warn', detail: `${located} --version ${version.text}`, fix: `reinstall it, or set platforms.${key}.cli_path to a working client` },
+    ];
   const results: CheckResult[] = [{ check, status: 'ok', detail: `${located}${version.text ? ` (${version.text})` : ''}; ${usedBy}` }];
   const auth = await probe(located, ['auth', 'status'], env, options.configDir);
   results.push(

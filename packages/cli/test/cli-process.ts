@@ -26,7 +26,10 @@ export function runCli(args: string[], home: string, env: NodeJS.ProcessEnv = {}
       process.execPath,
       [CLI_BIN, ...args],
       // OCLIF_COLUMNS: oclif wraps error text at the terminal width; one line per message keeps assertions simple.
-      { env: { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', ...env }, timeout: 60_000 },
+      {
+        env: { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', ...env },
+        timeout: 60_000,
+      },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -67,7 +70,12 @@ export async function closedPort(): Promise<number> {
 }
 
 /** POSTs a JSON body signed with the generic X-Webhook-Signature header. */
-export async function postSigned(url: string, secret: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function postSigned(
+  url: string,
+  secret: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-webhook-signature': createHmac('sha256', secret).update(body).digest('hex'), ...headers },

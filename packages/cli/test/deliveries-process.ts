@@ -92,8 +92,11 @@ export function cli(home: string, args: string[]): Promise<{ code: number; stdou
 }
 
 export async function post(url: string, deliveryId: string, payload: Record<string, unknown>): Promise<Response> {
-  return fetch(`${url}/webhooks/ci`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': deliveryId }, body: JSON.stringify(payload) });
+  return fetch(`${url}/webhooks/ci`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': deliveryId },
+    body: JSON.stringify(payload),
+  });
 }
 
 export const deliveredCount = (output: string, id: string): number => output.split('\n').filter((l) => l.includes(`delivered ${id} on route`)).length;
-

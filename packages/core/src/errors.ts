@@ -110,11 +110,13 @@ export function wrapPluginError(err: unknown, where: { plugin: string; kind: str
     err.method ??= where.method;
     return err;
   }
-  return new HookwiseError(
-    'HW_E_PLUGIN_CALL',
-    `${where.kind} '${where.id}' (plugin ${where.plugin}) failed in ${where.method}(): ${errorMessage(err)}`,
-    { cause: err, retryable: isRetryable(err), plugin: where.plugin, kind: where.kind, method: where.method },
-  );
+  return new HookwiseError('HW_E_PLUGIN_CALL', `${where.kind} '${where.id}' (plugin ${where.plugin}) failed in ${where.method}(): ${errorMessage(err)}`, {
+    cause: err,
+    retryable: isRetryable(err),
+    plugin: where.plugin,
+    kind: where.kind,
+    method: where.method,
+  });
 }
 
 /** Several configuration or load problems reported together; never an HTTP answer, always shown to a person. */

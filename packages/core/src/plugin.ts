@@ -69,12 +69,7 @@ export type AgentContribution<O = Record<string, unknown>> = ContributionBase<'a
 
 // Options are `any` here: each contribution's create() takes its own options type, checked by its schema at run time.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type Contribution =
-  | SourceContribution<any>
-  | VerifierContribution<any>
-  | DelivererContribution<any>
-  | AgentContribution<any>
-  | StoreContribution<any>;
+export type Contribution = SourceContribution<any> | VerifierContribution<any> | DelivererContribution<any> | AgentContribution<any> | StoreContribution<any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 export type ContributionKind = Contribution['kind'];
 

@@ -99,11 +99,27 @@ export class ActivityJournal {
       bucket.agentRuns += 1;
       bucket.agentMsTotal += e.durationMs;
       bucket.agentMsMax = Math.max(bucket.agentMsMax, e.durationMs);
-      this.attempt(e.jobId, { step: 'agent', attempt: e.attempt, startedAt: this.now() - e.durationMs, durationMs: e.durationMs, outcome: e.outcome, error: e.error, runner: e.runner, usage: e.usage });
+      this.attempt(e.jobId, {
+        step: 'agent',
+        attempt: e.attempt,
+        startedAt: this.now() - e.durationMs,
+        durationMs: e.durationMs,
+        outcome: e.outcome,
+        error: e.error,
+        runner: e.runner,
+        usage: e.usage,
+      });
     });
     on('delivered', (e) => {
       this.bucket().delivered += 1;
-      this.attempt(e.jobId, { step: 'deliver', attempt: e.attempt, startedAt: this.now() - e.durationMs, durationMs: e.durationMs, outcome: 'ok', destination: e.destination });
+      this.attempt(e.jobId, {
+        step: 'deliver',
+        attempt: e.attempt,
+        startedAt: this.now() - e.durationMs,
+        durationMs: e.durationMs,
+        outcome: 'ok',
+        destination: e.destination,
+      });
     });
     on('retry_scheduled', (e) => this.failed(e.jobId, e.step, e.attempt, e.durationMs, e.error, e.destination, { retryInMs: e.delayMs }));
     on('dead_lettered', (e) => {
@@ -158,7 +174,15 @@ export class ActivityJournal {
   }
 
   /** A failed step: an agent attempt is already recorded by agent_finished, a delivery attempt is recorded here. */
-  private failed(jobId: string, step: JobStep, attempt: number, durationMs: number, error: string, destination: string | undefined, then: AttemptRecord['then']): void {
+  private failed(
+    jobId: string,
+    step: JobStep,
+    attempt: number,
+    durationMs: number,
+    error: string,
+    destination: string | undefined,
+    then: AttemptRecord['then'],
+  ): void {
     const record = this.record(jobId);
     const last = record.attempts.at(-1);
     if (step === 'agent' && last?.step === 'agent' && last.attempt === attempt) {

@@ -12,7 +12,13 @@ export async function findJob(jobs: JobQueue, id: string): Promise<Job | undefin
  * that drop repeated ids do not swallow a replay someone asked for; the original stays as it is.
  */
 export function replayJob(jobs: JobQueue, original: Job, now = Date.now()): Promise<Job> {
-  return jobs.enqueue({ route: original.route, event: original.event, payload: original.payload, deliveryId: `${original.deliveryId}-replay-${now}`, receivedAt: now });
+  return jobs.enqueue({
+    route: original.route,
+    event: original.event,
+    payload: original.payload,
+    deliveryId: `${original.deliveryId}-replay-${now}`,
+    receivedAt: now,
+  });
 }
 
 /** Puts the dead letters (of one route, or all) back in the queue at the step where they failed; returns their delivery ids. */

@@ -211,12 +211,16 @@ export class Gateway {
     const where = `route '${route.name}'`;
     if (!isValidRouteName(route.name)) problems.push(`${where}: ${invalidRouteNameMessage(route.name)}`);
     if (!route.secret) {
-      problems.push(`${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`);
+      problems.push(
+        `${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`,
+      );
     } else if (route.secretOrigin !== 'global' && secretsProblems(where, route.secrets).length) {
       // The global secrets are checked once, by start(), under their own key.
       problems.push(...secretsProblems(where, route.secrets));
     } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
-      problems.push(`${where} uses INSECURE_NO_AUTH while the gateway binds ${host}: anyone who can reach it could trigger the agent; bind 127.0.0.1 (platforms.webhook.extra.host) or give the route a real secret`);
+      problems.push(
+        `${where} uses INSECURE_NO_AUTH while the gateway binds ${host}: anyone who can reach it could trigger the agent; bind 127.0.0.1 (platforms.webhook.extra.host) or give the route a real secret`,
+      );
     }
     // Every destination of a fan-out is checked: a typo in the second must not wait for the first delivery.
     for (const destination of route.destinations ?? [{ to: route.deliver, extra: route.deliverExtra }]) {
@@ -232,10 +236,14 @@ export class Gateway {
     problems.push(...this.sourceProblems(route));
     for (const skill of route.skills) {
       // The real path, not a placeholder: the reader copies it into `mkdir -p` / their editor.
-      if (!this.options.skills?.get(skill)) problems.push(`${where}: unknown skill '${skill}'; add ${join(this.options.configDir, 'skills', skill, 'SKILL.md')} or remove it from skills: (hookwise skills list shows the skills found)`);
+      if (!this.options.skills?.get(skill))
+        problems.push(
+          `${where}: unknown skill '${skill}'; add ${join(this.options.configDir, 'skills', skill, 'SKILL.md')} or remove it from skills: (hookwise skills list shows the skills found)`,
+        );
     }
     const runner = route.agent?.runner ?? this.config.agent.runner;
-    if (!this.registry.get('agent', runner)) problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
+    if (!this.registry.get('agent', runner))
+      problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     return problems;
   }
 
@@ -244,7 +252,10 @@ export class Gateway {
     if (route.source === undefined) return [];
     const where = `route '${route.name}'`;
     const kind = this.registry.get('source', route.source) ? 'source' : this.registry.get('verifier', route.source) ? 'verifier' : undefined;
-    if (!kind) return [`${where}: unknown source '${route.source}'; known: ${this.registry.describeIds('source')} (docs/sources.md; install the plugin of another sender)`];
+    if (!kind)
+      return [
+        `${where}: unknown source '${route.source}'; known: ${this.registry.describeIds('source')} (docs/sources.md; install the plugin of another sender)`,
+      ];
     if (kind === 'verifier') return [];
     return this.registry.validateOptions('source', route.source, route.sourceOptions ?? {}, `${where} source_options`).problems;
   }
@@ -287,10 +298,7 @@ export class Gateway {
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
     // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
-    const unpinned = [
-      ...SPEC_SOURCES.filter((id) => this.registry.get('source', id)),
-      ...this.registry.list('verifier').map((e) => e.contribution.id),
-    ];
+    const unpinned = [...SPEC_SOURCES.filter((id) => this.registry.get('source', id)), ...this.registry.list('verifier').map((e) => e.contribution.id)];
     for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
     const eagerDeliverers = new Set<string>(this.routes.staticRoutes().flatMap((r) => (r.destinations ?? [{ to: r.deliver }]).map((d) => d.to)));

@@ -206,6 +206,8 @@ export function throttledListenerErrors(warn: (message: string) => void, now: ()
     const before = last.get(name);
     if (before !== undefined && at - before < 60_000) return;
     last.set(name, at);
-    warn(`a '${name}' lifecycle listener failed (the event was still handled; repeats are logged once a minute): ${err instanceof Error ? err.message : String(err)}`);
+    warn(
+      `a '${name}' lifecycle listener failed (the event was still handled; repeats are logged once a minute): ${err instanceof Error ? err.message : String(err)}`,
+    );
   };
 }

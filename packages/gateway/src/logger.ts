@@ -78,9 +78,7 @@ export function createLogger(options: LoggerOptions = {}): winston.Logger {
   const enabledOnly = winston.format((info) => (logger.isLevelEnabled(info.level) ? info : false))();
   const last = options.format === 'json' ? winston.format.json() : pretty;
   const format = winston.format.combine(enabledOnly, redactFormat({ redactor: options.redactor }), winston.format.timestamp(), last);
-  const transport = options.stream
-    ? new winston.transports.Stream({ stream: options.stream })
-    : new winston.transports.Console();
+  const transport = options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console();
   const logger: winston.Logger = winston.createLogger({ level: options.level ?? 'info', format, transports: [transport], silent: options.silent });
   return logger;
 }

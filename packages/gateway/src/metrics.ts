@@ -95,7 +95,7 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
   });
   const deliveries = new client.Histogram({
     name: 'hookwise_delivery_duration_seconds',
-    help: 'Delivery attempts by destination (the route\'s deliver) and outcome (delivered, failed).',
+    help: "Delivery attempts by destination (the route's deliver) and outcome (delivered, failed).",
     labelNames: ['destination', 'outcome'] as const,
     buckets: DELIVERY_BUCKETS,
     registers: [registry],

@@ -26,7 +26,10 @@ export function adminApiEnabled(config: HookwiseConfig): boolean {
 /** Tokens too short to resist guessing; the config schema cannot say so without ajv at run time. */
 export function observabilityProblems(config: HookwiseConfig): string[] {
   const problems: string[] = [];
-  for (const [key, token] of [['admin.token', config.admin?.token], ['metrics.token', config.metrics?.token]] as const) {
+  for (const [key, token] of [
+    ['admin.token', config.admin?.token],
+    ['metrics.token', config.metrics?.token],
+  ] as const) {
     if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
       problems.push(`${key} is ${token.length} characters long: use at least ${MIN_TOKEN_LENGTH} (e.g. \`openssl rand -hex 24\`), kept in .env`);
     }
@@ -41,7 +44,9 @@ export function observeGateway(gateway: Gateway, config: HookwiseConfig = gatewa
   gateway.redactor.add(config.admin?.token);
   gateway.redactor.add(config.metrics?.token);
   const metrics = config.metrics?.enabled ? createGatewayMetrics(gateway, { maxRouteLabels: config.metrics.max_route_labels }) : undefined;
-  const journal = adminApiEnabled(config) ? new ActivityJournal(gateway.lifecycle, { isSecret: (value) => gateway.redactor.redact(value) !== value }) : undefined;
+  const journal = adminApiEnabled(config)
+    ? new ActivityJournal(gateway.lifecycle, { isSecret: (value) => gateway.redactor.redact(value) !== value })
+    : undefined;
   const tracing = config.tracing?.enabled ? traceGateway(gateway) : undefined;
   return {
     metrics,

@@ -105,9 +105,7 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
   const skills = new DirectorySkillLibrary(skillDirs(config, configDir));
   for (const problem of skills.problems) logger.warn(problem);
   const routeSource =
-    options.routeSource === null
-      ? undefined
-      : (options.routeSource ?? createSubscriptionSource({ configDir, defaults: routeDefaults(config), logger }));
+    options.routeSource === null ? undefined : (options.routeSource ?? createSubscriptionSource({ configDir, defaults: routeDefaults(config), logger }));
   const gateway = new Gateway({
     config,
     configDir,

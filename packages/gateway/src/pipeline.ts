@@ -187,9 +187,20 @@ export class WebhookPipeline {
     let source: string | undefined;
     if (route && (reason === 'missing_signature' || reason === 'invalid_signature')) {
       // A source that cannot be created was already answered for; the event must not turn into a 500.
-      source = await Promise.resolve(this.deps.sourcesFor(route)).then((candidates) => chooseSource(route, candidates, req.headers)?.id ?? 'none', () => 'none');
+      source = await Promise.resolve(this.deps.sourcesFor(route)).then(
+        (candidates) => chooseSource(route, candidates, req.headers)?.id ?? 'none',
+        () => 'none',
+      );
     }
-    this.deps.lifecycle?.emit('rejected', { route: req.route, knownRoute: route !== undefined, status: result.status, reason, source, headers: req.headers, receivedAt });
+    this.deps.lifecycle?.emit('rejected', {
+      route: req.route,
+      knownRoute: route !== undefined,
+      status: result.status,
+      reason,
+      source,
+      headers: req.headers,
+      receivedAt,
+    });
   }
 
   private async process(req: IngestRequest): Promise<IngestResult> {
@@ -262,15 +273,18 @@ export class WebhookPipeline {
     try {
       // The job carries its route's definition (no secrets), so it still runs if the route is removed meanwhile.
       const jobRoute = wanted ? this.jobRoute(route) : undefined;
-      result = await withinDeadline(this.accept({
-        route: route.name,
-        deliveryId,
-        rateLimit: limits.rateLimit,
-        maxPending: limits.maxPending,
-        job: jobRoute ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now(), routeDefinition: jobRoute.definition } : undefined,
-        // The JSON texts go along, so a durable store does not serialise the payload or the route again.
-        hints: { payloadJson: parsed.json, routeDefinitionJson: jobRoute?.json },
-      }), STORE_CALL_TIMEOUT_MS);
+      result = await withinDeadline(
+        this.accept({
+          route: route.name,
+          deliveryId,
+          rateLimit: limits.rateLimit,
+          maxPending: limits.maxPending,
+          job: jobRoute ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now(), routeDefinition: jobRoute.definition } : undefined,
+          // The JSON texts go along, so a durable store does not serialise the payload or the route again.
+          hints: { payloadJson: parsed.json, routeDefinitionJson: jobRoute?.json },
+        }),
+        STORE_CALL_TIMEOUT_MS,
+      );
     } catch (err) {
       this.storeFailed(route, err);
       return storeUnavailable();
@@ -281,22 +295,37 @@ export class WebhookPipeline {
         return rateLimited(result.retryAfterSeconds);
       case 'duplicate':
         logger.info(`duplicate delivery ${deliveryId} on route '${route.name}' skipped`, { route: route.name, delivery_id: deliveryId });
-        if (this.deps.lifecycle?.has('duplicate')) this.deps.lifecycle.emit('duplicate', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
+        if (this.deps.lifecycle?.has('duplicate'))
+          this.deps.lifecycle.emit('duplicate', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
         return { status: 200, body: { status: 'duplicate', delivery_id: deliveryId } };
       case 'ignored':
-        logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, { route: route.name, event, delivery_id: deliveryId });
-        if (this.deps.lifecycle?.has('ignored')) this.deps.lifecycle.emit('ignored', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
+        logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, {
+          route: route.name,
+          event,
+          delivery_id: deliveryId,
+        });
+        if (this.deps.lifecycle?.has('ignored'))
+          this.deps.lifecycle.emit('ignored', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
         return { status: 200, body: { status: 'ignored', event } };
       case 'backpressure':
         logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
         return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
       case 'accepted':
-        if (this.deps.lifecycle?.has('accepted')) this.deps.lifecycle.emit('accepted', { route: route.name, jobId: result.jobId, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
+        if (this.deps.lifecycle?.has('accepted'))
+          this.deps.lifecycle.emit('accepted', {
+            route: route.name,
+            jobId: result.jobId,
+            deliveryId,
+            event,
+            headers: req.headers,
+            receivedAt: sourceReq.receivedAt,
+          });
         break;
     }
     // debug, not info: one line per accepted request costs the hot path more than the rest of the pipeline;
     // the worker logs every delivery at info.
-    if (logger.isLevelEnabled('debug')) logger.debug(`accepted ${event || 'event'} on route '${route.name}' (delivery ${deliveryId})`, { route: route.name, event, delivery_id: deliveryId });
+    if (logger.isLevelEnabled('debug'))
+      logger.debug(`accepted ${event || 'event'} on route '${route.name}' (delivery ${deliveryId})`, { route: route.name, event, delivery_id: deliveryId });
     return { status: 202, body: { status: 'accepted', route: route.name, event, delivery_id: deliveryId } };
   }
 
@@ -334,7 +363,12 @@ export class WebhookPipeline {
     }
   }
 
-  private verify(route: Route, chosen: NamedSource | undefined, req: SourceRequest, client: string | undefined): { ok: true; secretIndex: number } | { ok: false; result: IngestResult } {
+  private verify(
+    route: Route,
+    chosen: NamedSource | undefined,
+    req: SourceRequest,
+    client: string | undefined,
+  ): { ok: true; secretIndex: number } | { ok: false; result: IngestResult } {
     const { logger, authThrottle } = this.deps;
     const meta = client === undefined ? { route: route.name, source: chosen?.id } : { route: route.name, source: chosen?.id, client };
     // Counted per client; only the first failure of a client's minute is logged at once (auth-throttle.ts).
@@ -342,7 +376,10 @@ export class WebhookPipeline {
       if (!authThrottle || authThrottle.failed(client, route.name, kind)) logger.warn(line, meta);
     };
     if (!chosen) {
-      warn('Missing signature', `Missing signature on route '${route.name}': no recognised signature header (accepted: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, X-Webhook-Signature; pin a source with \`source:\` for other senders)`);
+      warn(
+        'Missing signature',
+        `Missing signature on route '${route.name}': no recognised signature header (accepted: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, X-Webhook-Signature; pin a source with \`source:\` for other senders)`,
+      );
       return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
     }
     let verdict: SourceVerdict;
@@ -353,7 +390,10 @@ export class WebhookPipeline {
     }
     if (verdict.ok) {
       if (verdict.secretIndex > 0) {
-        logger.info(`route '${route.name}' verified with secret #${verdict.secretIndex + 1} of ${route.secrets.length} (${chosen.id}): senders still use an older secret; remove it once none does`, { ...meta, secret_index: verdict.secretIndex });
+        logger.info(
+          `route '${route.name}' verified with secret #${verdict.secretIndex + 1} of ${route.secrets.length} (${chosen.id}): senders still use an older secret; remove it once none does`,
+          { ...meta, secret_index: verdict.secretIndex },
+        );
       }
       return { ok: true, secretIndex: verdict.secretIndex };
     }
@@ -362,7 +402,10 @@ export class WebhookPipeline {
       warn('Missing signature', `Missing signature on route '${route.name}' (${chosen.id}: ${verdict.reason})`);
       return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
     }
-    warn('Invalid signature', `Invalid signature on route '${route.name}' (${chosen.id}: ${verdict.reason}; checked against ${origin}${route.secrets.length > 1 ? `s (${route.secrets.length})` : ''})`);
+    warn(
+      'Invalid signature',
+      `Invalid signature on route '${route.name}' (${chosen.id}: ${verdict.reason}; checked against ${origin}${route.secrets.length > 1 ? `s (${route.secrets.length})` : ''})`,
+    );
     return { ok: false, result: fail('HW_E_INVALID_SIGNATURE') };
   }
 }

@@ -53,7 +53,9 @@ export class PluginRegistry {
         const key = `${contribution.kind}:${contribution.id}`;
         const existing = this.get(contribution.kind, contribution.id);
         if (existing) {
-          problems.push(`${contribution.kind} '${contribution.id}' is contributed twice: by ${existing.pluginName} and by ${plugin.meta.name}; remove one of them from plugins:`);
+          problems.push(
+            `${contribution.kind} '${contribution.id}' is contributed twice: by ${existing.pluginName} and by ${plugin.meta.name}; remove one of them from plugins:`,
+          );
           continue;
         }
         this.entries.set(key, { contribution, pluginName: plugin.meta.name, pluginVersion: plugin.meta.version, baseOptions: options });
@@ -97,7 +99,12 @@ export class PluginRegistry {
   }
 
   /** Validates options (defaults applied); returns the problems, each naming `where` (a config key path). */
-  validateOptions(kind: ContributionKind, id: string, options: Record<string, unknown>, where: string): { options: Record<string, unknown>; problems: string[] } {
+  validateOptions(
+    kind: ContributionKind,
+    id: string,
+    options: Record<string, unknown>,
+    where: string,
+  ): { options: Record<string, unknown>; problems: string[] } {
     const entry = this.get(kind, id);
     if (!entry) return { options, problems: [`${where}: no ${kind} '${id}' is registered`] };
     const merged = structuredClone({ ...entry.baseOptions, ...options });

@@ -177,4 +177,3 @@ export class SubscriptionSource implements RouteSource {
 export function createSubscriptionSource(options: SubscriptionSourceOptions): SubscriptionSource {
   return new SubscriptionSource(options);
 }
-

@@ -54,7 +54,9 @@ export function traceGateway(gateway: Gateway, options: GatewayTracingOptions = 
   const version = (require('../package.json') as { version: string }).version;
   const tracer: Tracer = api.trace.getTracer('@hookwise/gateway', version);
   if (!sdkRegistered(api)) {
-    gateway.logger.warn('tracing.enabled is set but no OpenTelemetry SDK is registered in this process: spans are made and dropped; register one before the gateway starts (docs/operations.md#traces)');
+    gateway.logger.warn(
+      'tracing.enabled is set but no OpenTelemetry SDK is registered in this process: spans are made and dropped; register one before the gateway starts (docs/operations.md#traces)',
+    );
   }
   const maxJobs = options.maxJobs ?? 10_000;
   const receipts = new Map<string, SpanContext>();
@@ -92,37 +94,93 @@ export function traceGateway(gateway: Gateway, options: GatewayTracingOptions = 
   const stops: Array<() => void> = [];
   const on = <K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>) => stops.push(gateway.on(name, listener));
   on('accepted', (e) => {
-    const span = receipt(e.route, e.headers, e.receivedAt, 202, { 'hookwise.outcome': 'accepted', 'hookwise.event': e.event, 'hookwise.delivery_id': e.deliveryId, 'hookwise.job_id': e.jobId });
+    const span = receipt(e.route, e.headers, e.receivedAt, 202, {
+      'hookwise.outcome': 'accepted',
+      'hookwise.event': e.event,
+      'hookwise.delivery_id': e.deliveryId,
+      'hookwise.job_id': e.jobId,
+    });
     remember(e.jobId, span.spanContext());
   });
-  on('duplicate', (e) => receipt(e.route, e.headers, e.receivedAt, 200, { 'hookwise.outcome': 'duplicate', 'hookwise.event': e.event, 'hookwise.delivery_id': e.deliveryId }));
-  on('ignored', (e) => receipt(e.route, e.headers, e.receivedAt, 200, { 'hookwise.outcome': 'ignored', 'hookwise.event': e.event, 'hookwise.delivery_id': e.deliveryId }));
+  on('duplicate', (e) =>
+    receipt(e.route, e.headers, e.receivedAt, 200, { 'hookwise.outcome': 'duplicate', 'hookwise.event': e.event, 'hookwise.delivery_id': e.deliveryId }),
+  );
+  on('ignored', (e) =>
+    receipt(e.route, e.headers, e.receivedAt, 200, { 'hookwise.outcome': 'ignored', 'hookwise.event': e.event, 'hookwise.delivery_id': e.deliveryId }),
+  );
   on('rejected', (e) => {
     const attributes: Attributes = { 'hookwise.outcome': 'rejected', 'hookwise.reason': e.reason };
     if (e.source !== undefined) attributes['hookwise.source'] = e.source;
     receipt(e.route, e.headers, e.receivedAt, e.status, attributes, e.reason);
   });
   on('agent_finished', (e) => {
-    const attributes: Attributes = { 'hookwise.route': e.route, 'hookwise.job_id': e.jobId, 'hookwise.delivery_id': e.deliveryId, 'hookwise.attempt': e.attempt, 'hookwise.runner': e.runner, 'hookwise.outcome': e.outcome };
+    const attributes: Attributes = {
+      'hookwise.route': e.route,
+      'hookwise.job_id': e.jobId,
+      'hookwise.delivery_id': e.deliveryId,
+      'hookwise.attempt': e.attempt,
+      'hookwise.runner': e.runner,
+      'hookwise.outcome': e.outcome,
+    };
     // The GenAI semantic conventions' names, so trace backends that know them show the usage.
     if (e.usage?.inputTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = e.usage.inputTokens;
     if (e.usage?.outputTokens !== undefined) attributes['gen_ai.usage.output_tokens'] = e.usage.outputTokens;
     pastSpan('hookwise.agent', jobContext(e.jobId), e.durationMs, attributes, e.error);
   });
   on('delivered', (e) => {
-    pastSpan('hookwise.deliver', jobContext(e.jobId), e.durationMs, { 'hookwise.route': e.route, 'hookwise.job_id': e.jobId, 'hookwise.delivery_id': e.deliveryId, 'hookwise.attempt': e.attempt, 'hookwise.destination': e.destination, 'hookwise.outcome': 'delivered' });
+    pastSpan('hookwise.deliver', jobContext(e.jobId), e.durationMs, {
+      'hookwise.route': e.route,
+      'hookwise.job_id': e.jobId,
+      'hookwise.delivery_id': e.deliveryId,
+      'hookwise.attempt': e.attempt,
+      'hookwise.destination': e.destination,
+      'hookwise.outcome': 'delivered',
+    });
     receipts.delete(e.jobId);
   });
   // A failed delivery attempt is a span of its own; a failed agent run already has one (agent_finished).
   on('retry_scheduled', (e) => {
     if (e.step !== 'deliver') return;
-    pastSpan('hookwise.deliver', jobContext(e.jobId), e.durationMs, { 'hookwise.route': e.route, 'hookwise.job_id': e.jobId, 'hookwise.delivery_id': e.deliveryId, 'hookwise.attempt': e.attempt, 'hookwise.destination': e.destination ?? '', 'hookwise.outcome': 'retry_scheduled', 'hookwise.retry_in_ms': Math.round(e.delayMs) }, e.error);
+    pastSpan(
+      'hookwise.deliver',
+      jobContext(e.jobId),
+      e.durationMs,
+      {
+        'hookwise.route': e.route,
+        'hookwise.job_id': e.jobId,
+        'hookwise.delivery_id': e.deliveryId,
+        'hookwise.attempt': e.attempt,
+        'hookwise.destination': e.destination ?? '',
+        'hookwise.outcome': 'retry_scheduled',
+        'hookwise.retry_in_ms': Math.round(e.delayMs),
+      },
+      e.error,
+    );
   });
   on('dead_lettered', (e) => {
     if (e.step === 'deliver') {
-      pastSpan('hookwise.deliver', jobContext(e.jobId), e.durationMs, { 'hookwise.route': e.route, 'hookwise.job_id': e.jobId, 'hookwise.delivery_id': e.deliveryId, 'hookwise.attempt': e.attempt, 'hookwise.destination': e.destination ?? '', 'hookwise.outcome': 'dead_lettered' }, e.error);
+      pastSpan(
+        'hookwise.deliver',
+        jobContext(e.jobId),
+        e.durationMs,
+        {
+          'hookwise.route': e.route,
+          'hookwise.job_id': e.jobId,
+          'hookwise.delivery_id': e.deliveryId,
+          'hookwise.attempt': e.attempt,
+          'hookwise.destination': e.destination ?? '',
+          'hookwise.outcome': 'dead_lettered',
+        },
+        e.error,
+      );
     } else {
-      pastSpan('hookwise.dead_letter', jobContext(e.jobId), 0, { 'hookwise.route': e.route, 'hookwise.job_id': e.jobId, 'hookwise.delivery_id': e.deliveryId, 'hookwise.step': e.step, 'hookwise.attempt': e.attempt }, e.error);
+      pastSpan(
+        'hookwise.dead_letter',
+        jobContext(e.jobId),
+        0,
+        { 'hookwise.route': e.route, 'hookwise.job_id': e.jobId, 'hookwise.delivery_id': e.deliveryId, 'hookwise.step': e.step, 'hookwise.attempt': e.attempt },
+        e.error,
+      );
     }
   });
 

@@ -162,9 +162,12 @@ export class WorkerPool {
 
   private async process(job: Job, controller: AbortController): Promise<void> {
     const { jobs } = this.deps;
-    const renew = setInterval(() => {
-      void jobs.renew(job.id, this.owner, this.leaseMs).catch(() => undefined);
-    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        void jobs.renew(job.id, this.owner, this.leaseMs).catch(() => undefined);
+      },
+      Math.max(1000, Math.floor(this.leaseMs / 3)),
+    );
     renew.unref();
     let step: JobStep = job.step;
     let attempt = job.attempts;
@@ -195,7 +198,10 @@ export class WorkerPool {
       await jobs.complete(job.id, outcome.receipt);
     } catch (err) {
       if (controller.signal.aborted && !this.running) return; // handed back by stop()
-      await this.recordFailure(job, step, attempt, err, { destination: step === 'deliver' ? destination : undefined, durationMs: performance.now() - stepStartedAt });
+      await this.recordFailure(job, step, attempt, err, {
+        destination: step === 'deliver' ? destination : undefined,
+        durationMs: performance.now() - stepStartedAt,
+      });
     } finally {
       clearInterval(renew);
     }
@@ -233,7 +239,16 @@ export class WorkerPool {
         logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${name}`, { route: route.name, delivery_id: job.deliveryId });
         const { lifecycle } = this.deps;
         if (lifecycle?.has('delivered')) {
-          lifecycle.emit('delivered', { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt: state.attempts, destination: name, durationMs: performance.now() - startedAt, receipt: receipt ?? {} });
+          lifecycle.emit('delivered', {
+            jobId: job.id,
+            route: route.name,
+            deliveryId: job.deliveryId,
+            event: job.event,
+            attempt: state.attempts,
+            destination: name,
+            durationMs: performance.now() - startedAt,
+            receipt: receipt ?? {},
+          });
         }
       } catch (err) {
         if (signal.aborted && !this.running) return undefined;
@@ -269,10 +284,17 @@ export class WorkerPool {
     const current = this.deps.routes.get(job.route);
     if (current) return current;
     if (job.routeDefinition) {
-      this.deps.logger.info(`route '${job.route}' no longer exists; delivery ${job.deliveryId} runs with the route definition it was accepted under`, { route: job.route, delivery_id: job.deliveryId });
+      this.deps.logger.info(`route '${job.route}' no longer exists; delivery ${job.deliveryId} runs with the route definition it was accepted under`, {
+        route: job.route,
+        delivery_id: job.deliveryId,
+      });
       return routeFromJob(job.route, job.routeDefinition);
     }
-    throw new HookwiseError('HW_E_UNKNOWN_ROUTE', `route '${job.route}' no longer exists and the job was stored without its route definition (by an older version): add the route again and retry the dead letter`, { retryable: false });
+    throw new HookwiseError(
+      'HW_E_UNKNOWN_ROUTE',
+      `route '${job.route}' no longer exists and the job was stored without its route definition (by an older version): add the route again and retry the dead letter`,
+      { retryable: false },
+    );
   }
 
   private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<string> {
@@ -315,7 +337,14 @@ export class WorkerPool {
       if (lifecycle?.has('agent_finished')) {
         const outcome = failure === undefined ? 'ok' : isHookwiseError(failure) && failure.code === 'HW_E_AGENT_TIMEOUT' ? 'timeout' : 'error';
         const durationMs = performance.now() - startedAt;
-        lifecycle.emit('agent_finished', { ...this.jobEvent(route, job), runner: this.runnerName(route), outcome, durationMs, error: failure === undefined ? undefined : errorMessage(failure), usage });
+        lifecycle.emit('agent_finished', {
+          ...this.jobEvent(route, job),
+          runner: this.runnerName(route),
+          outcome,
+          durationMs,
+          error: failure === undefined ? undefined : errorMessage(failure),
+          usage,
+        });
       }
     }
   }
@@ -340,13 +369,23 @@ export class WorkerPool {
       const hinted = isHookwiseError(err) ? err.retryAfterSeconds : undefined;
       if (hinted !== undefined) delay = Math.max(delay, hinted * 1000);
       retryAt = Date.now() + delay;
-      logger.warn(`${step} step of ${job.deliveryId} on route '${job.route}' failed (attempt ${attempt}/${retry.maxAttempts}), retrying in ${Math.round(delay / 1000)}s: ${message}`, { route: job.route, delivery_id: job.deliveryId });
+      logger.warn(
+        `${step} step of ${job.deliveryId} on route '${job.route}' failed (attempt ${attempt}/${retry.maxAttempts}), retrying in ${Math.round(delay / 1000)}s: ${message}`,
+        { route: job.route, delivery_id: job.deliveryId },
+      );
     } else {
       // The link to the error's docs section is for the person reading the log; the stored message stays plain.
-      logger.error(`${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${describeError(err)}`, { route: job.route, delivery_id: job.deliveryId });
+      logger.error(
+        `${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${describeError(err)}`,
+        { route: job.route, delivery_id: job.deliveryId },
+      );
     }
     try {
-      await this.deps.jobs.fail(job.id, { at: Date.now(), step, attempt, ...(failed.destination ? { destination: failed.destination } : {}), message, retryable }, retryAt);
+      await this.deps.jobs.fail(
+        job.id,
+        { at: Date.now(), step, attempt, ...(failed.destination ? { destination: failed.destination } : {}), message, retryable },
+        retryAt,
+      );
     } catch (storeErr) {
       logger.error(`could not record the failure of job ${job.id}: ${errorMessage(storeErr)}`);
     }

@@ -17,7 +17,10 @@ export class CachedToken {
   private current?: { token: string; expiresAt: number };
   private pending?: Promise<string>;
 
-  constructor(private readonly issue: (signal: AbortSignal) => Promise<IssuedToken>, private readonly opts: CachedTokenOptions = {}) {}
+  constructor(
+    private readonly issue: (signal: AbortSignal) => Promise<IssuedToken>,
+    private readonly opts: CachedTokenOptions = {},
+  ) {}
 
   async get(signal: AbortSignal): Promise<string> {
     const now = (this.opts.now ?? Date.now)();

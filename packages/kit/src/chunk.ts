@@ -17,7 +17,19 @@ const SPACE = 32;
 
 function isSpace(code: number): boolean {
   // What String.prototype.trim() removes, for the characters an answer realistically holds.
-  return code === SPACE || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x3000 || code === 0x1680 || code === 0x202f || code === 0x205f;
+  return (
+    code === SPACE ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0xfeff ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x3000 ||
+    code === 0x1680 ||
+    code === 0x202f ||
+    code === 0x205f
+  );
 }
 
 /**
@@ -26,7 +38,7 @@ function isSpace(code: number): boolean {
  */
 function fenceAfter(text: string, from: number, to: number, before: OpenFence | null, lines?: Array<[number, OpenFence | null]>): OpenFence | null {
   let state = before;
-  for (let start = from; start <= to; ) {
+  for (let start = from; start <= to;) {
     lines?.push([start, state]);
     // Bounded by `to`: indexOf could run to the end of a long answer without newlines, once per chunk.
     let end = start;
@@ -187,7 +199,13 @@ export interface CappedParts {
  * Keeps the first `maxParts` of `parts`; when some are dropped, the last kept part is shortened so that
  * `notice(total, maxParts)` fits after it within `limit`, so the reader knows the answer goes on.
  */
-export function capParts(parts: string[], maxParts: number, limit: number, notice: (total: number, kept: number) => string, unit: LengthUnit = 'utf16'): CappedParts {
+export function capParts(
+  parts: string[],
+  maxParts: number,
+  limit: number,
+  notice: (total: number, kept: number) => string,
+  unit: LengthUnit = 'utf16',
+): CappedParts {
   const total = parts.length;
   if (total <= maxParts) return { parts, total };
   const note = notice(total, maxParts);

@@ -4,15 +4,42 @@
 // resolution and validation, allowed_targets, markdown handling, chunking, the cap on parts, pacing between
 // parts, HTTP without redirects, error mapping, inline 429 waits, token refresh, redaction, resuming a
 // half-sent answer.
-import { HookwiseError, isHookwiseError, type Deliverer, type DelivererContribution, type DeliverOptions, type DeliveryMessage, type OptionsSchema, type PluginContext, type PluginLogger, type Receipt } from '@hookwise/core';
+import {
+  HookwiseError,
+  isHookwiseError,
+  type Deliverer,
+  type DelivererContribution,
+  type DeliverOptions,
+  type DeliveryMessage,
+  type OptionsSchema,
+  type PluginContext,
+  type PluginLogger,
+  type Receipt,
+} from '@hookwise/core';
 import { CachedToken, type IssuedToken } from './cached-token';
 import { capParts, chunkText, type LengthUnit } from './chunk';
-import { classifyHttpStatus, errorDetail, failureToError, type AlreadyDelivered, type PartialDelivery, type PlatformFailure, type ResponseVerdict } from './failure';
+import {
+  classifyHttpStatus,
+  errorDetail,
+  failureToError,
+  type AlreadyDelivered,
+  type PartialDelivery,
+  type PlatformFailure,
+  type ResponseVerdict,
+} from './failure';
 import { describeRequest, isRedirect, redirectFailure, sendHttp, type HttpRequest, type HttpResponse } from './http';
 import { markdownToPlainText } from './markdown';
 import type { PlatformOptions } from './options-schema';
 import { Pacer, systemClock, type Clock } from './pacing';
-import { KVProgressStore, MemoryProgressStore, progressKey, type AlreadyDeliveredNote, type DeliveryProgress, type PartialNote, type ProgressStore } from './progress';
+import {
+  KVProgressStore,
+  MemoryProgressStore,
+  progressKey,
+  type AlreadyDeliveredNote,
+  type DeliveryProgress,
+  type PartialNote,
+  type ProgressStore,
+} from './progress';
 import { SecretScrubber } from './secret-scrubber';
 import { sleep } from './sleep';
 import { allowedTargetsTest, genericTargetProblem, optionalTarget, resolveTarget, showTarget, type ResolvedTarget, type TargetRules } from './target';
@@ -192,7 +219,12 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   private readonly progress: ProgressStore;
   private readonly allowed?: (id: string) => boolean;
 
-  constructor(readonly def: PlatformDefinition<O>, readonly options: O, private readonly ctx: PluginContext, overrides: PlatformDelivererOverrides = {}) {
+  constructor(
+    readonly def: PlatformDefinition<O>,
+    readonly options: O,
+    private readonly ctx: PluginContext,
+    overrides: PlatformDelivererOverrides = {},
+  ) {
     this.label = `${def.id} (${def.title})`;
     this.scrubber = new SecretScrubber();
     for (const secret of def.secrets(options)) for (const form of this.scrubber.add(secret)) ctx.redact(form);
@@ -241,13 +273,29 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       const progress: DeliveryProgress = (await this.progress.load(key)) ?? { ids: [], already: [], partial: [] };
       const runtime = this.runtime(opts.signal);
       if (capped.total > chunks.length && progress.ids.length === 0) {
-        this.logger.warn(`${this.label}: the answer to ${msg.deliveryId} has ${capped.total} parts; sending the first ${chunks.length} (platforms.${this.def.id}.max_parts)`);
+        this.logger.warn(
+          `${this.label}: the answer to ${msg.deliveryId} has ${capped.total} parts; sending the first ${chunks.length} (platforms.${this.def.id}.max_parts)`,
+        );
       }
       const pace = typeof this.def.paceMs === 'function' ? this.def.paceMs(target, this.options) : (this.def.paceMs ?? 0);
       for (let index = progress.ids.length; index < chunks.length; index++) {
-        const chunk: OutgoingChunk = { text: chunks[index], index, count: chunks.length, target, extra, deliveryId: msg.deliveryId, route: msg.route, destination: msg.destination ?? this.def.id, event: msg.event };
+        const chunk: OutgoingChunk = {
+          text: chunks[index],
+          index,
+          count: chunks.length,
+          target,
+          extra,
+          deliveryId: msg.deliveryId,
+          route: msg.route,
+          destination: msg.destination ?? this.def.id,
+          event: msg.event,
+        };
         const waited = await this.pacer.wait(target, pace, opts.signal).catch(() => {
-          throw new HookwiseError('HW_E_DELIVERY', `${this.label}: delivery cancelled while waiting to send part ${index + 1}/${chunks.length} (the platform's per-chat rate)`, { retryable: true });
+          throw new HookwiseError(
+            'HW_E_DELIVERY',
+            `${this.label}: delivery cancelled while waiting to send part ${index + 1}/${chunks.length} (the platform's per-chat rate)`,
+            { retryable: true },
+          );
         });
         if (waited > 0) this.logger.debug(`${this.label}: waited ${waited} ms before part ${index + 1}/${chunks.length} (per-chat rate)`);
         const sent = await this.sendChunk(chunk, runtime);
@@ -258,7 +306,9 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
           this.logger.info(`${this.label}: ${part} was already delivered (${sent.already.message}); counted as sent`);
         } else if (sent.partial) {
           progress.partial.push({ index, message: this.scrub(sent.partial.message), failed: sent.partial.failed.map((r) => this.scrub(r)) });
-          this.logger.warn(`${this.label}: ${part} did not reach ${sent.partial.failed.join(', ')} (${sent.partial.message}); the other recipients have it, so it is not sent again`);
+          this.logger.warn(
+            `${this.label}: ${part} did not reach ${sent.partial.failed.join(', ')} (${sent.partial.message}); the other recipients have it, so it is not sent again`,
+          );
         } else {
           this.logger.debug(`${this.label}: sent ${part}`);
         }
@@ -276,18 +326,29 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   /** The target of a message, checked: the platform's format, and allowed_targets for a chat_id. */
   private target(extra: Record<string, string>): ResolvedTarget | undefined {
     const needed = this.def.needsTarget?.(this.options) ?? true;
-    const resolved = needed ? resolveTarget(extra, this.options.home_channel, this.def.id) : this.def.optionalTarget ? optionalTarget(extra, this.options.home_channel) : undefined;
+    const resolved = needed
+      ? resolveTarget(extra, this.options.home_channel, this.def.id)
+      : this.def.optionalTarget
+        ? optionalTarget(extra, this.options.home_channel)
+        : undefined;
     if (!resolved) return undefined;
     const from = resolved.source === 'chat_id' ? 'deliver_extra.chat_id' : `platforms.${this.def.id}.home_channel`;
     const refuse = (why: string, what: string) =>
-      new HookwiseError('HW_E_DELIVERY_TARGET', this.scrub(`${this.label}: refused target ${showTarget(resolved.target)} from ${from}: ${why}. ${what}; not retried`), { retryable: false });
+      new HookwiseError(
+        'HW_E_DELIVERY_TARGET',
+        this.scrub(`${this.label}: refused target ${showTarget(resolved.target)} from ${from}: ${why}. ${what}; not retried`),
+        { retryable: false },
+      );
     const rules = this.def.targets;
     const problem = genericTargetProblem(resolved.target) ?? rules?.check(resolved.target, { options: this.options, source: resolved.source, extra });
     if (problem) throw refuse(problem, `Expected ${rules?.format ?? 'a valid id'}`);
     if (this.allowed && resolved.source === 'chat_id') {
       for (const recipient of rules?.recipients?.(resolved.target) ?? [resolved.target]) {
         if (!this.allowed(recipient)) {
-          throw refuse(`${showTarget(recipient)} is not in platforms.${this.def.id}.allowed_targets`, 'Add it there (an exact id or a /regex/) if answers may go to it');
+          throw refuse(
+            `${showTarget(recipient)} is not in platforms.${this.def.id}.allowed_targets`,
+            'Add it there (an exact id or a /regex/) if answers may go to it',
+          );
         }
       }
     }
@@ -297,7 +358,8 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   private async sendChunk(chunk: OutgoingChunk, runtime: PlatformRuntime<O>): Promise<SentPart> {
     // Checked here for every platform, HTTP or not (send() hooks such as SMTP do not see the kit's HTTP client):
     // a delivery cancelled by shutdown sends nothing more and is retried after the restart.
-    if (runtime.signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${this.label}: delivery cancelled before part ${chunk.index + 1}/${chunk.count} was sent`, { retryable: true });
+    if (runtime.signal.aborted)
+      throw new HookwiseError('HW_E_DELIVERY', `${this.label}: delivery cancelled before part ${chunk.index + 1}/${chunk.count} was sent`, { retryable: true });
     if (this.def.send) {
       // Any call a send() hook makes for this part (it may make several) can bring "already delivered".
       const seen: { already?: AlreadyDelivered; partial?: PartialDelivery } = {};
@@ -401,7 +463,8 @@ export interface PlatformContribution<O extends PlatformOptions> extends Deliver
 
 /** A platform plugin's deliverer contribution: `contributes: [definePlatform({...})]`. */
 export function definePlatform<O extends PlatformOptions>(def: PlatformDefinition<O>): PlatformContribution<O> {
-  if (def.request && !def.success) throw new Error(`${def.id}: a platform that sends with request() must state its success answer (success), or a 2xx from anything would count as delivered`);
+  if (def.request && !def.success)
+    throw new Error(`${def.id}: a platform that sends with request() must state its success answer (success), or a 2xx from anything would count as delivered`);
   // The schema states the platform's own default for max_parts (shown by `hookwise config` and in docs).
   const schema = def.optionsSchema as { properties?: Record<string, Record<string, unknown>> };
   const optionsSchema: OptionsSchema = schema.properties?.max_parts

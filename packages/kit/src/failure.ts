@@ -103,11 +103,16 @@ export function failureToError(failure: PlatformFailure, ctx: FailureContext): H
     case 'token_expired':
       return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The credentials were rejected: ${ctx.credentialsHint}`, { retryable: false });
     case 'target':
-      return new HookwiseError('HW_E_DELIVERY_TARGET', `${base}. Check deliver_extra.chat_id / home_channel and that the bot may post there`, { retryable: false });
+      return new HookwiseError('HW_E_DELIVERY_TARGET', `${base}. Check deliver_extra.chat_id / home_channel and that the bot may post there`, {
+        retryable: false,
+      });
     case 'rejected':
       return new HookwiseError('HW_E_DELIVERY', `${base}. The request was refused and will not be retried`, { retryable: false });
     case 'rate_limited':
-      return new HookwiseError('HW_E_DELIVERY', `${base}. Rate limited${retryAfterSeconds !== undefined ? `; retry after ${retryAfterSeconds}s` : ''}`, { retryable: true, retryAfterSeconds });
+      return new HookwiseError('HW_E_DELIVERY', `${base}. Rate limited${retryAfterSeconds !== undefined ? `; retry after ${retryAfterSeconds}s` : ''}`, {
+        retryable: true,
+        retryAfterSeconds,
+      });
     case 'unavailable':
       return new HookwiseError('HW_E_DELIVERY', `${base}. The service is unavailable; will retry`, { retryable: true, retryAfterSeconds });
     case 'config':

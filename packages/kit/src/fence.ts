@@ -52,4 +52,3 @@ export function closesFence(text: string, at: number, end: number, marker: strin
   while (j < end && (text.charCodeAt(j) === 32 || (text.charCodeAt(j) >= 9 && text.charCodeAt(j) <= 13))) j++;
   return j === end;
 }
-

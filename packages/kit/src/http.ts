@@ -66,7 +66,9 @@ export function redirectFailure(res: Pick<HttpResponse, 'status' | 'headers'>, r
   }
   return {
     kind: 'config',
-    message: scrubber.scrub(`HTTP ${res.status} redirect (${shown}). Redirects are not followed (they can turn the POST into a GET or send the message elsewhere): set api_base or the webhook URL to the address the platform really answers at`),
+    message: scrubber.scrub(
+      `HTTP ${res.status} redirect (${shown}). Redirects are not followed (they can turn the POST into a GET or send the message elsewhere): set api_base or the webhook URL to the address the platform really answers at`,
+    ),
   };
 }
 
@@ -127,9 +129,17 @@ export async function sendHttp(req: HttpRequest, opts: HttpSendOptions): Promise
       throw new HookwiseError('HW_E_DELIVERY', `${opts.label}: ${where} was cancelled (gateway shutting down)`, { retryable: true });
     }
     if (timeout.aborted) {
-      throw new HookwiseError('HW_E_DELIVERY', `${opts.label}: ${where} timed out after ${opts.timeoutMs / 1000}s; the service may be slow or unreachable (raise timeout_seconds if it is just slow)`, { retryable: true });
+      throw new HookwiseError(
+        'HW_E_DELIVERY',
+        `${opts.label}: ${where} timed out after ${opts.timeoutMs / 1000}s; the service may be slow or unreachable (raise timeout_seconds if it is just slow)`,
+        { retryable: true },
+      );
     }
-    throw new HookwiseError('HW_E_DELIVERY', opts.scrubber.scrub(`${opts.label}: could not reach ${where} (${networkReason(err)}); check api_base and the network`), { retryable: true });
+    throw new HookwiseError(
+      'HW_E_DELIVERY',
+      opts.scrubber.scrub(`${opts.label}: could not reach ${where} (${networkReason(err)}); check api_base and the network`),
+      { retryable: true },
+    );
   }
   if (isRedirect(answer) && opts.redirects !== 'return') {
     throw new HookwiseError('HW_E_CONFIG', `${opts.label}: ${where} failed: ${redirectFailure(answer, req, opts.scrubber).message}`, { retryable: false });

@@ -31,7 +31,7 @@ function splitBlocks(markdown: string): Block[] {
   const text = markdown.includes('\r') ? markdown.replace(/\r\n?/g, '\n') : markdown;
   const blocks: Block[] = [];
   let textStart = 0;
-  for (let at = 0; at <= text.length; ) {
+  for (let at = 0; at <= text.length;) {
     const end = lineEnd(text, at);
     const open = mayBeFence(text, at) ? fenceOpening(text, at, end) : undefined;
     if (!open) {
@@ -42,7 +42,7 @@ function splitBlocks(markdown: string): Block[] {
     const codeStart = end + 1;
     let codeEnd = text.length;
     let next = text.length + 1;
-    for (let line = codeStart; line <= text.length; ) {
+    for (let line = codeStart; line <= text.length;) {
       const e = lineEnd(text, line);
       if (mayBeFence(text, line) && closesFence(text, line, e, open.marker)) {
         codeEnd = line - 1;
@@ -66,7 +66,7 @@ function splitBlocks(markdown: string): Block[] {
 function mapLines(text: string, starts: string, shape: (line: string) => string | undefined): string {
   let out = '';
   let last = 0;
-  for (let at = 0; at <= text.length; ) {
+  for (let at = 0; at <= text.length;) {
     const end = lineEnd(text, at);
     let i = at;
     while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
@@ -148,7 +148,7 @@ function replaceEmphasis(text: string, ch: string, render: (inner: string) => st
   const newlineAt = newlineFinder(text);
   let out = '';
   let last = 0;
-  for (let i = text.indexOf(ch); i !== -1; ) {
+  for (let i = text.indexOf(ch); i !== -1;) {
     const before = i === 0 ? -1 : text.charCodeAt(i - 1);
     const after = text.charCodeAt(i + 1);
     const j = text.indexOf(ch, i + 1);
@@ -170,7 +170,7 @@ function replaceCodeSpans(text: string, render: (code: string) => string): strin
   const newlineAt = newlineFinder(text);
   let out = '';
   let last = 0;
-  for (let i = text.indexOf('`'); i !== -1; ) {
+  for (let i = text.indexOf('`'); i !== -1;) {
     const j = text.indexOf('`', i + 1);
     if (j === -1) break;
     if (j > i + 1 && newlineAt(i) > j) {
@@ -194,7 +194,7 @@ function replaceLinks(text: string, bang: boolean, render: (label: string, url: 
   let out = '';
   let last = 0;
   let noCloseParen = false;
-  for (let i = text.indexOf(opener); i !== -1 && !noCloseParen; ) {
+  for (let i = text.indexOf(opener); i !== -1 && !noCloseParen;) {
     const labelStart = i + opener.length;
     const close = text.indexOf(']', labelStart);
     if (close === -1) break;
@@ -222,7 +222,7 @@ function replaceLinks(text: string, bang: boolean, render: (label: string, url: 
 function replaceAutolinks(text: string, lt: string, gt: string, render: (url: string) => string): string {
   let out = '';
   let last = 0;
-  for (let i = text.indexOf(lt); i !== -1; ) {
+  for (let i = text.indexOf(lt); i !== -1;) {
     const start = i + lt.length;
     if (!text.startsWith('http://', start) && !text.startsWith('https://', start)) {
       i = text.indexOf(lt, i + 1);
@@ -291,7 +291,7 @@ function restore(text: string, kept: string[]): string {
   if (!kept.length) return text;
   let out = '';
   let last = 0;
-  for (let i = text.indexOf(PLACEHOLDER); i !== -1; ) {
+  for (let i = text.indexOf(PLACEHOLDER); i !== -1;) {
     const j = text.indexOf(PLACEHOLDER, i + 1);
     if (j === -1) break;
     const index = Number(text.slice(i + 1, j));
@@ -436,13 +436,22 @@ function htmlBlock(esc: string): string {
   const h = esc.includes('\n') ? undefined : heading(esc);
   if (h) return `<h${h.level}>${convertInline(h.text, HTML)}</h${h.level}>`;
   if (/^[-*+][ \t]/.test(esc)) {
-    return `<ul>${esc.split('\n').map((l) => `<li>${convertInline(bullet(l)?.text ?? l.trim(), HTML)}</li>`).join('')}</ul>`;
+    return `<ul>${esc
+      .split('\n')
+      .map((l) => `<li>${convertInline(bullet(l)?.text ?? l.trim(), HTML)}</li>`)
+      .join('')}</ul>`;
   }
   if (/^\d+[.)][ \t]/.test(esc)) {
-    return `<ol>${esc.split('\n').map((l) => `<li>${convertInline(l.replace(/^[ \t]*\d+[.)][ \t]*/, ''), HTML)}</li>`).join('')}</ol>`;
+    return `<ol>${esc
+      .split('\n')
+      .map((l) => `<li>${convertInline(l.replace(/^[ \t]*\d+[.)][ \t]*/, ''), HTML)}</li>`)
+      .join('')}</ol>`;
   }
   if (esc.startsWith('&gt;')) {
-    return `<blockquote>${convertInline(mapLines(esc, '&', (l) => quote(l, '&gt;')), HTML).replaceAll('\n', '<br>')}</blockquote>`;
+    return `<blockquote>${convertInline(
+      mapLines(esc, '&', (l) => quote(l, '&gt;')),
+      HTML,
+    ).replaceAll('\n', '<br>')}</blockquote>`;
   }
   return `<p>${convertInline(esc, HTML).replaceAll('\n', '<br>')}</p>`;
 }
@@ -459,7 +468,7 @@ export function markdownToHtml(markdown: string): string {
     // Paragraphs: runs of lines that are not blank.
     const text = block.text;
     let start = -1;
-    for (let at = 0; at <= text.length; ) {
+    for (let at = 0; at <= text.length;) {
       const end = lineEnd(text, at);
       let i = at;
       while (i < end && isSpace(text.charCodeAt(i))) i++;

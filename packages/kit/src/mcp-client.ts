@@ -173,7 +173,11 @@ export class McpServers {
     client.onclose = () => {
       // The server went away (a crashed child, a closed HTTP session): the next run connects again.
       const current = this.connections.get(server.name);
-      if (current) void current.then((c) => c.client === client && this.connections.delete(server.name), () => undefined);
+      if (current)
+        void current.then(
+          (c) => c.client === client && this.connections.delete(server.name),
+          () => undefined,
+        );
     };
     const tools: McpToolInfo[] = [];
     try {
@@ -185,19 +189,26 @@ export class McpServers {
       } while (cursor);
     } catch (err) {
       await client.close().catch(() => undefined);
-      throw new HookwiseError('HW_E_AGENT', `MCP server '${server.name}' (${where}) did not list its tools: ${errorMessage(err)}`, { retryable: true, cause: err });
+      throw new HookwiseError('HW_E_AGENT', `MCP server '${server.name}' (${where}) did not list its tools: ${errorMessage(err)}`, {
+        retryable: true,
+        cause: err,
+      });
     }
     const allowed = server.tools ? tools.filter((t) => server.tools!.includes(t.name)) : tools;
     if (server.tools) {
       const unknown = server.tools.filter((name) => !tools.some((t) => t.name === name));
-      if (unknown.length) this.logger.warn(`MCP server '${server.name}' has no tool named ${unknown.map((n) => JSON.stringify(n)).join(', ')} (it offers ${tools.map((t) => t.name).join(', ') || 'none'})`);
+      if (unknown.length)
+        this.logger.warn(
+          `MCP server '${server.name}' has no tool named ${unknown.map((n) => JSON.stringify(n)).join(', ')} (it offers ${tools.map((t) => t.name).join(', ') || 'none'})`,
+        );
     }
     this.logger.info(`MCP server '${server.name}' connected: ${allowed.length} of its ${tools.length} tools offered to the model`);
     return { client, tools: allowed };
   }
 
   private stdioTransport(server: McpServerOptions): StdioClientTransport {
-    const { StdioClientTransport: Transport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { StdioClientTransport: Transport } =
+      require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
     const cwd = server.cwd ? resolve(this.ctx.configDir, server.cwd) : this.ctx.configDir;
     // stderr is piped into the log: inherited, a chatty server would write straight over the gateway's own output.
     const transport = new Transport({ command: server.command!, args: server.args ?? [], env: server.env, cwd, stderr: 'pipe' });
@@ -211,7 +222,8 @@ export class McpServers {
   }
 
   private httpTransport(server: McpServerOptions): StreamableHTTPClientTransport {
-    const { StreamableHTTPClientTransport: Transport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { StreamableHTTPClientTransport: Transport } =
+      require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new Transport(new URL(server.url!), { requestInit: { headers: { ...server.headers } } });
   }
 
@@ -231,7 +243,11 @@ export class McpServers {
 
 /** Waits for `promise` unless the run is stopped first: then a retryable error, the promise left to finish alone. */
 function whileRunning<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  const stopped = () => new HookwiseError('HW_E_AGENT', `stopped while connecting to MCP servers: ${errorMessage(signal.reason ?? 'aborted')}`, { retryable: true, cause: signal.reason });
+  const stopped = () =>
+    new HookwiseError('HW_E_AGENT', `stopped while connecting to MCP servers: ${errorMessage(signal.reason ?? 'aborted')}`, {
+      retryable: true,
+      cause: signal.reason,
+    });
   if (signal.aborted) return Promise.reject(stopped());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(stopped());
@@ -274,7 +290,11 @@ export function renderCallResult(result: McpCallResult): string {
         break;
       case 'resource': {
         const resource = (block.resource ?? {}) as { uri?: string; text?: string; mimeType?: string };
-        parts.push(typeof resource.text === 'string' ? `[resource ${resource.uri ?? ''}]\n${resource.text}` : `[resource ${resource.uri ?? ''} (${resource.mimeType ?? 'binary'}), not shown]`);
+        parts.push(
+          typeof resource.text === 'string'
+            ? `[resource ${resource.uri ?? ''}]\n${resource.text}`
+            : `[resource ${resource.uri ?? ''} (${resource.mimeType ?? 'binary'}), not shown]`,
+        );
         break;
       }
       case 'resource_link':
@@ -285,7 +305,8 @@ export function renderCallResult(result: McpCallResult): string {
     }
   }
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
-  if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
+  if (parts.length === 0 && result.toolResult !== undefined)
+    parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
   const text = parts.join('\n');
   return result.isError ? `error: ${text || 'the tool reported an error'}` : text;
 }

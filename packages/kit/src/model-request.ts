@@ -56,7 +56,11 @@ export async function postModelRequest<T>(body: unknown, signal: AbortSignal, op
   }
 }
 
-async function attemptOnce<T>(body: unknown, signal: AbortSignal, options: ModelRequestOptions<T>): Promise<{ value: T } | { error: HookwiseError; waitMs?: number }> {
+async function attemptOnce<T>(
+  body: unknown,
+  signal: AbortSignal,
+  options: ModelRequestOptions<T>,
+): Promise<{ value: T } | { error: HookwiseError; waitMs?: number }> {
   const scrub = scrubber(options.secrets);
   let res: Response;
   try {
@@ -70,7 +74,9 @@ async function attemptOnce<T>(body: unknown, signal: AbortSignal, options: Model
   } catch (err) {
     if (signal.aborted) throw stopped(signal, options.label);
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
-    const what = timedOut ? `no answer within timeout_seconds (${options.timeoutMs / 1000}s)` : `cannot reach ${describe(options.url)}: ${errorMessage((err as { cause?: unknown }).cause ?? err)}`;
+    const what = timedOut
+      ? `no answer within timeout_seconds (${options.timeoutMs / 1000}s)`
+      : `cannot reach ${describe(options.url)}: ${errorMessage((err as { cause?: unknown }).cause ?? err)}`;
     return { error: new HookwiseError('HW_E_AGENT', scrub(`${options.label} request failed: ${what}`), { retryable: true, cause: err }) };
   }
   let text: string;
@@ -78,7 +84,9 @@ async function attemptOnce<T>(body: unknown, signal: AbortSignal, options: Model
     text = await res.text();
   } catch (err) {
     if (signal.aborted) throw stopped(signal, options.label);
-    return { error: new HookwiseError('HW_E_AGENT', `${options.label} request failed: the answer was cut off (${errorMessage(err)})`, { retryable: true, cause: err }) };
+    return {
+      error: new HookwiseError('HW_E_AGENT', `${options.label} request failed: the answer was cut off (${errorMessage(err)})`, { retryable: true, cause: err }),
+    };
   }
   let json: unknown;
   try {
@@ -90,11 +98,25 @@ async function attemptOnce<T>(body: unknown, signal: AbortSignal, options: Model
     try {
       return { value: options.parse(json) };
     } catch (err) {
-      return { error: new HookwiseError('HW_E_AGENT', scrub(`the ${options.label} at ${describe(options.url)} answered ${res.status} with a body that is not what it should be (${errorMessage(err)}); check agent.base_url`), { retryable: false }) };
+      return {
+        error: new HookwiseError(
+          'HW_E_AGENT',
+          scrub(
+            `the ${options.label} at ${describe(options.url)} answered ${res.status} with a body that is not what it should be (${errorMessage(err)}); check agent.base_url`,
+          ),
+          { retryable: false },
+        ),
+      };
     }
   }
   if (res.status >= 300 && res.status < 400) {
-    return { error: new HookwiseError('HW_E_AGENT', `the ${options.label} at ${describe(options.url)} answered with a redirect (${res.status}), which is not followed: set agent.base_url to the address it redirects to`, { retryable: false }) };
+    return {
+      error: new HookwiseError(
+        'HW_E_AGENT',
+        `the ${options.label} at ${describe(options.url)} answered with a redirect (${res.status}), which is not followed: set agent.base_url to the address it redirects to`,
+        { retryable: false },
+      ),
+    };
   }
   const error = options.classify({ status: res.status, headers: res.headers, text, json }, scrub);
   const hinted = retryAfterFromHeaders(res.headers);

@@ -29,7 +29,11 @@ export interface PlatformSchemaInput {
 }
 
 export function platformOptionsSchema(input: PlatformSchemaInput): OptionsSchema {
-  const apiBase: Record<string, unknown> = { type: 'string', pattern: '^https?://', description: 'Base URL of the API (override for self-hosted servers or tests).' };
+  const apiBase: Record<string, unknown> = {
+    type: 'string',
+    pattern: '^https?://',
+    description: 'Base URL of the API (override for self-hosted servers or tests).',
+  };
   if (typeof input.apiBase === 'string') apiBase.default = input.apiBase;
   return {
     type: 'object',

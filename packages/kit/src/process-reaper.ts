@@ -100,9 +100,12 @@ function startWatchdog(): void {
     // Lines written since it died are lost, and the groups still running need a watchdog now, not at the next
     // spawn: a replacement (which gets every tracked group) is started at once, at most one a second.
     if (tracked.size === 0) return;
-    setTimeout(() => {
-      if (!watchdog && tracked.size > 0) startWatchdog();
-    }, Math.max(0, startedAt + 1000 - Date.now())).unref();
+    setTimeout(
+      () => {
+        if (!watchdog && tracked.size > 0) startWatchdog();
+      },
+      Math.max(0, startedAt + 1000 - Date.now()),
+    ).unref();
   };
   child.once('error', forget);
   child.once('exit', forget);

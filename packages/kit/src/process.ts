@@ -46,7 +46,21 @@ export interface ProcessResult {
  * What every child gets from its parent's environment unless told otherwise: what programs need to find
  * themselves, their home, the locale and a temp dir. Nothing here holds a credential.
  */
-export const BASE_CHILD_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TERM', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+export const BASE_CHILD_ENV: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
 
 /** Names that hold credentials by convention: never passed by `inherit` unless listed by name. */
 const SECRET_NAME = /(^|_)(SECRET|SECRETS|TOKEN|PASSWORD|PASSWD|PASS|API_KEY|APIKEY|PRIVATE_KEY|CREDENTIALS?|AUTH)(_|$)/i;
@@ -114,14 +128,17 @@ export function processInputProblem(args: readonly string[], env: NodeJS.Process
     const where = index === 0 ? 'the program name' : `argument ${index}`;
     if (arg.includes('\u0000')) return new ProcessInputError(`${where} contains a NUL byte, which cannot be passed to a program`, where);
     const bytes = Buffer.byteLength(arg) + 1;
-    if (bytes > MAX_ARG_BYTES) return new ProcessInputError(`${where} is ${bytes - 1} bytes, more than one command-line argument can hold (${MAX_ARG_BYTES - 1})`, where);
+    if (bytes > MAX_ARG_BYTES)
+      return new ProcessInputError(`${where} is ${bytes - 1} bytes, more than one command-line argument can hold (${MAX_ARG_BYTES - 1})`, where);
   }
   for (const [name, value] of Object.entries(env ?? {})) {
     if (value === undefined) continue;
     const where = `environment variable ${name}`;
-    if (name.includes('\u0000') || value.includes('\u0000')) return new ProcessInputError(`${where} contains a NUL byte, which cannot be passed to a program`, where);
+    if (name.includes('\u0000') || value.includes('\u0000'))
+      return new ProcessInputError(`${where} contains a NUL byte, which cannot be passed to a program`, where);
     const bytes = Buffer.byteLength(name) + Buffer.byteLength(value) + 2;
-    if (bytes > MAX_ARG_BYTES) return new ProcessInputError(`${where} is ${bytes - 2} bytes, more than one environment entry can hold (${MAX_ARG_BYTES - 2})`, where);
+    if (bytes > MAX_ARG_BYTES)
+      return new ProcessInputError(`${where} is ${bytes - 2} bytes, more than one environment entry can hold (${MAX_ARG_BYTES - 2})`, where);
   }
   return undefined;
 }

@@ -72,7 +72,10 @@ export class MemoryProgressStore implements ProgressStore {
  * parts resumes after the last part the platform accepted. Each part is saved before the next one is sent.
  */
 export class KVProgressStore implements ProgressStore {
-  constructor(private readonly kv: ProgressKV, private readonly ttlMs = PROGRESS_TTL_MS) {}
+  constructor(
+    private readonly kv: ProgressKV,
+    private readonly ttlMs = PROGRESS_TTL_MS,
+  ) {}
 
   async load(key: string): Promise<DeliveryProgress | undefined> {
     const found = (await this.kv.get(`delivery-progress\n${key}`)) as Partial<DeliveryProgress> | undefined;

@@ -49,6 +49,8 @@ export function publicKeyMatch(
   if (index >= 0) return { index };
   const unusable = secrets.map((secret, i) => (keyOf(secret) ? 0 : i + 1)).filter((position) => position > 0);
   const many = unusable.length > 1;
-  const note = unusable.length ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} ${keyKind})` : '';
+  const note = unusable.length
+    ? ` (secret${many ? 's' : ''} ${unusable.map((p) => `#${p}`).join(', ')} of the route ${many ? 'are not' : 'is not'} ${keyKind})`
+    : '';
   return { index: -1, reason: `the signature does not verify with the route's public keys${note}` };
 }

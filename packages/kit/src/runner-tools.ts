@@ -21,7 +21,9 @@ export class RunnerTools {
     if (options.tools.includes('terminal')) {
       this.terminal = terminalSettings(options.terminal, ctx, [...hidden, 'WEBHOOK_SECRET']);
       const t = this.terminal;
-      ctx.logger.warn(`the terminal tool is on: the model can run shell commands in ${t.cwd}${t.allow ? ` (allowed prefixes: ${t.allow.join(', ')})` : ' with no allowlist'}; webhook content is untrusted, run the gateway isolated (see docs/agents.md)`);
+      ctx.logger.warn(
+        `the terminal tool is on: the model can run shell commands in ${t.cwd}${t.allow ? ` (allowed prefixes: ${t.allow.join(', ')})` : ' with no allowlist'}; webhook content is untrusted, run the gateway isolated (see docs/agents.md)`,
+      );
     }
     if (options.mcp_servers?.length) this.mcp = new McpServers(options.mcp_servers, ctx);
   }

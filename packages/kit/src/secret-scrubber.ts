@@ -64,7 +64,13 @@ function base64Fragments(text: string): string[] {
 /** Every form of `secret` worth scrubbing; the raw value first. */
 export function secretForms(secret: string): string[] {
   // In an http(s) path the URL parser also turns a backslash into a slash.
-  const encoded = [encodeURIComponent(secret), formEncode(secret), percentEncode(secret, pathSafe), percentEncode(secret.replace(/\\/g, '/'), pathSafe), percentEncode(secret, querySafe)];
+  const encoded = [
+    encodeURIComponent(secret),
+    formEncode(secret),
+    percentEncode(secret, pathSafe),
+    percentEncode(secret.replace(/\\/g, '/'), pathSafe),
+    percentEncode(secret, querySafe),
+  ];
   const forms = [
     secret,
     ...encoded,

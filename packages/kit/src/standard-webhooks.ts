@@ -66,7 +66,8 @@ function signedContent(id: string, timestamp: string, body: Buffer | string): Bu
 
 /** The three headers, by the spec's names or (when asked) Svix's. */
 export function standardWebhooksHeaders(headers: HeaderMap, svix = false): { id?: string; timestamp?: string; signature?: string } {
-  const names = (key: keyof typeof STANDARD_WEBHOOKS_HEADERS) => (svix ? [STANDARD_WEBHOOKS_HEADERS[key], SVIX_HEADERS[key]] : [STANDARD_WEBHOOKS_HEADERS[key]]);
+  const names = (key: keyof typeof STANDARD_WEBHOOKS_HEADERS) =>
+    svix ? [STANDARD_WEBHOOKS_HEADERS[key], SVIX_HEADERS[key]] : [STANDARD_WEBHOOKS_HEADERS[key]];
   return {
     id: firstHeaderValue(headers, names('id'))?.trim(),
     timestamp: firstHeaderValue(headers, names('timestamp'))?.trim(),
@@ -78,7 +79,13 @@ export function standardWebhooksHeaders(headers: HeaderMap, svix = false): { id?
  * Verifies a request against each secret: any of the offered `v1` signatures of `id.timestamp.body` (a sender
  * rotating its own secret sends several), then the timestamp inside the replay window.
  */
-export function verifyStandardWebhook(headers: HeaderMap, rawBody: Buffer, secrets: readonly string[], receivedAtMs: number, options: StandardWebhooksVerifyOptions = {}): SourceVerdict {
+export function verifyStandardWebhook(
+  headers: HeaderMap,
+  rawBody: Buffer,
+  secrets: readonly string[],
+  receivedAtMs: number,
+  options: StandardWebhooksVerifyOptions = {},
+): SourceVerdict {
   const { id, timestamp, signature } = standardWebhooksHeaders(headers, options.svixHeaders);
   const signatureName = options.svixHeaders ? `${STANDARD_WEBHOOKS_HEADERS.signature} (or ${SVIX_HEADERS.signature})` : STANDARD_WEBHOOKS_HEADERS.signature;
   if (signature === undefined) return missingHeader(signatureName);
@@ -101,7 +108,9 @@ export function verifyStandardWebhook(headers: HeaderMap, rawBody: Buffer, secre
     'no v1 signature matches',
   );
   if (!verdict.ok) {
-    return unusable > 0 ? { ok: false, reason: `${verdict.reason}; ${unusable} of the route's secrets is not a usable key (whsec_ must be followed by base64)` } : verdict;
+    return unusable > 0
+      ? { ok: false, reason: `${verdict.reason}; ${unusable} of the route's secrets is not a usable key (whsec_ must be followed by base64)` }
+      : verdict;
   }
   const stale = timestampProblem(timestamp, receivedAtMs, options.toleranceSeconds ?? STANDARD_WEBHOOKS_TOLERANCE_SECONDS);
   return stale ? { ok: false, reason: stale } : verdict;

@@ -85,7 +85,9 @@ export function showTarget(target: string): string {
  */
 export function pathSegment(value: string, label: string): string {
   if (value === '' || value === '.' || value === '..') {
-    throw new HookwiseError('HW_E_DELIVERY_TARGET', `${label}: refused target ${showTarget(value)}: it would change the request path; use a real id`, { retryable: false });
+    throw new HookwiseError('HW_E_DELIVERY_TARGET', `${label}: refused target ${showTarget(value)}: it would change the request path; use a real id`, {
+      retryable: false,
+    });
   }
   return encodeURIComponent(value);
 }
@@ -107,7 +109,11 @@ export function allowedTargetsTest(list: readonly string[] | undefined, where: s
     try {
       patterns.push(new RegExp(`^(?:${m[1]})$`, m[2]));
     } catch (err) {
-      throw new HookwiseError('HW_E_CONFIG', `${where}: ${JSON.stringify(entry)} is not a valid pattern (${(err as Error).message}); write /regex/ or an exact id`, { retryable: false });
+      throw new HookwiseError(
+        'HW_E_CONFIG',
+        `${where}: ${JSON.stringify(entry)} is not a valid pattern (${(err as Error).message}); write /regex/ or an exact id`,
+        { retryable: false },
+      );
     }
   }
   return (id) => exact.has(id) || patterns.some((re) => re.test(id));

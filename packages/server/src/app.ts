@@ -33,7 +33,10 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
   // No body parser: the verifiers need the exact bytes, and the core reads them with the size limit.
   app.post('/webhooks/:route', (req, res) => gateway.handler(req, res));
   app.all('/webhooks/:route', (req, res) => {
-    res.status(405).set('Allow', 'POST').json({ error: `Method ${req.method} not allowed: send webhooks with POST` });
+    res
+      .status(405)
+      .set('Allow', 'POST')
+      .json({ error: `Method ${req.method} not allowed: send webhooks with POST` });
   });
   app.use((req, res) => {
     res.status(404).json({ error: `Not found: ${req.method} ${req.path}` });

@@ -2,7 +2,20 @@
 // its timeouts, the listening line and a graceful close; runGateway adds the signals.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dotenvModeProblem, loadConfig, openGateway, removeRunFile, runFilePath, writeRunFile, type Gateway, type GatewayObservability, type LoadedConfig, type LogFormat, type OpenGatewayOptions, type RouteSource } from '@hookwise/gateway';
+import {
+  dotenvModeProblem,
+  loadConfig,
+  openGateway,
+  removeRunFile,
+  runFilePath,
+  writeRunFile,
+  type Gateway,
+  type GatewayObservability,
+  type LoadedConfig,
+  type LogFormat,
+  type OpenGatewayOptions,
+  type RouteSource,
+} from '@hookwise/gateway';
 import { HookwiseConfigError } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { withAccessLog } from './access-log';
@@ -56,7 +69,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   // Checked before any plugin loads or the store opens: nothing would be served.
   if (!config.platforms.webhook.enabled) {
     throw new HookwiseConfigError(
-      [`platforms.webhook.enabled is false in ${loaded.configFile ?? `${configDir} (no config.yaml)`}: run \`hookwise gateway setup\`, or set WEBHOOK_ENABLED=true`],
+      [
+        `platforms.webhook.enabled is false in ${loaded.configFile ?? `${configDir} (no config.yaml)`}: run \`hookwise gateway setup\`, or set WEBHOOK_ENABLED=true`,
+      ],
       'the webhook adapter is disabled',
     );
   }
@@ -90,7 +105,10 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   }).catch(async (err: NodeJS.ErrnoException) => {
     await opened.close(0);
     if (err.code === 'EADDRINUSE') {
-      throw new HookwiseConfigError([`port ${extra.port} on ${extra.host} is already in use: stop the other process or choose another port (--port, WEBHOOK_PORT)`], 'the gateway cannot start');
+      throw new HookwiseConfigError(
+        [`port ${extra.port} on ${extra.host} is already in use: stop the other process or choose another port (--port, WEBHOOK_PORT)`],
+        'the gateway cannot start',
+      );
     }
     throw err;
   });
@@ -98,7 +116,9 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const shownHost = extra.host === '0.0.0.0' || extra.host === '::' ? 'localhost' : extra.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const routes = gateway.routes.all().map((r) => r.name);
-  logger.info(`Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`);
+  logger.info(
+    `Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`,
+  );
   const configWatcher = loaded.configFile ? watchConfigFile({ file: loaded.configFile, configDir, env: options.env, logger }) : undefined;
 
   let closing: Promise<{ unfinished: string[] }> | undefined;
@@ -139,7 +159,13 @@ export async function runGateway(options: StartOptions = {}): Promise<RunningGat
   if (envProblem) logger.warn(envProblem);
   const extra = running.loaded.config.platforms.webhook.extra;
   try {
-    writeRunFile(configDir, { pid: process.pid, url: localUrl(extra.host, running.port), host: extra.host, port: running.port, started_at: new Date().toISOString() });
+    writeRunFile(configDir, {
+      pid: process.pid,
+      url: localUrl(extra.host, running.port),
+      host: extra.host,
+      port: running.port,
+      started_at: new Date().toISOString(),
+    });
   } catch (err) {
     // A read-only config dir: `webhook test` then takes the port from the config.
     logger.debug(`could not write ${runFilePath(configDir)}: ${(err as Error).message}`);

@@ -11,10 +11,15 @@
   /** POSTs an action with the page's CSRF token; resolves with the JSON answer or rejects with its error. */
   function post(url) {
     return fetch(url, { method: 'POST', headers: { 'x-hookwise-csrf': csrf }, credentials: 'same-origin' }).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (body) {
-        if (!res.ok) throw new Error(body.error || 'HTTP ' + res.status);
-        return body;
-      });
+      return res
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (body) {
+          if (!res.ok) throw new Error(body.error || 'HTTP ' + res.status);
+          return body;
+        });
     });
   }
 
@@ -36,12 +41,14 @@
   function swap(id, url) {
     var el = document.getElementById(id);
     if (!el) return Promise.resolve();
-    return fetch(url, { credentials: 'same-origin' }).then(function (res) {
-      if (!res.ok) throw new Error('HTTP ' + res.status);
-      return res.text();
-    }).then(function (html) {
-      el.innerHTML = html;
-    });
+    return fetch(url, { credentials: 'same-origin' })
+      .then(function (res) {
+        if (!res.ok) throw new Error('HTTP ' + res.status);
+        return res.text();
+      })
+      .then(function (html) {
+        el.innerHTML = html;
+      });
   }
 
   /**
@@ -54,13 +61,21 @@
       live('live');
       onChange({ events: {}, jobs: null });
     });
-    source.addEventListener('error', function () { live('reconnecting'); });
+    source.addEventListener('error', function () {
+      live('reconnecting');
+    });
     source.addEventListener('changes', function (e) {
       var message;
-      try { message = JSON.parse(e.data); } catch (err) { return; }
+      try {
+        message = JSON.parse(e.data);
+      } catch (err) {
+        return;
+      }
       onChange(message);
     });
-    window.addEventListener('pagehide', function () { source.close(); });
+    window.addEventListener('pagehide', function () {
+      source.close();
+    });
   }
 
   if (kind === 'list') {
@@ -77,14 +92,22 @@
     var busy = false;
     var again = false;
     var refresh = function () {
-      if (busy) { again = true; return; }
+      if (busy) {
+        again = true;
+        return;
+      }
       busy = true;
       var q = query();
       Promise.all([swap('event-rows', '/ui/fragments/events?' + q), swap('stats', '/ui/fragments/stats'), swap('request-rows', '/ui/fragments/requests')])
-        .catch(function () { live('offline'); })
+        .catch(function () {
+          live('offline');
+        })
         .then(function () {
           busy = false;
-          if (again) { again = false; window.setTimeout(refresh, 250); }
+          if (again) {
+            again = false;
+            window.setTimeout(refresh, 250);
+          }
         });
     };
     var apply = function () {
@@ -92,15 +115,23 @@
       refresh();
     };
     form.addEventListener('change', apply);
-    form.addEventListener('submit', function (e) { e.preventDefault(); apply(); });
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      apply();
+    });
     var retryDead = document.getElementById('retry-dead');
     if (retryDead) {
       retryDead.addEventListener('click', function () {
         var route = retryDead.getAttribute('data-route');
-        post('/api/dead-letters/retry' + (route ? '?route=' + encodeURIComponent(route) : '')).then(function (body) {
-          say(body.retried.length ? 'Put ' + body.retried.length + ' dead letter(s) back in the queue.' : 'No dead letters to retry.');
-          refresh();
-        }, function (err) { say(err.message, true); });
+        post('/api/dead-letters/retry' + (route ? '?route=' + encodeURIComponent(route) : '')).then(
+          function (body) {
+            say(body.retried.length ? 'Put ' + body.retried.length + ' dead letter(s) back in the queue.' : 'No dead letters to retry.');
+            refresh();
+          },
+          function (err) {
+            say(err.message, true);
+          },
+        );
       });
     }
     connect(refresh);
@@ -112,15 +143,29 @@
     var replay = document.getElementById('replay');
     replay.addEventListener('click', function () {
       replay.disabled = true;
-      post('/api/deliveries/' + encodeURIComponent(jobId) + '/replay').then(function (body) {
-        location.assign('/ui/deliveries/' + encodeURIComponent(body.delivery.deliveryId));
-      }, function (err) { replay.disabled = false; say(err.message, true); });
+      post('/api/deliveries/' + encodeURIComponent(jobId) + '/replay').then(
+        function (body) {
+          location.assign('/ui/deliveries/' + encodeURIComponent(body.delivery.deliveryId));
+        },
+        function (err) {
+          replay.disabled = false;
+          say(err.message, true);
+        },
+      );
     });
     var retry = document.getElementById('retry');
     if (retry) {
       retry.addEventListener('click', function () {
         retry.disabled = true;
-        post('/api/deliveries/' + encodeURIComponent(jobId) + '/retry').then(function () { location.reload(); }, function (err) { retry.disabled = false; say(err.message, true); });
+        post('/api/deliveries/' + encodeURIComponent(jobId) + '/retry').then(
+          function () {
+            location.reload();
+          },
+          function (err) {
+            retry.disabled = false;
+            say(err.message, true);
+          },
+        );
       });
     }
     // A job still on its way: the page follows it until it is done.
@@ -129,16 +174,23 @@
       var reload = function () {
         if (reloading) return;
         reloading = true;
-        window.setTimeout(function () { location.reload(); }, 200);
+        window.setTimeout(function () {
+          location.reload();
+        }, 200);
       };
       connect(function (message) {
         if (message.jobs === null) {
           // The stream (re)opened: reload only if the job changed since the page was rendered.
           fetch('/api/deliveries/' + encodeURIComponent(jobId), { credentials: 'same-origin' })
-            .then(function (res) { return res.ok ? res.json() : null; })
-            .then(function (body) {
-              if (body && String(body.delivery.updatedAt) !== heading.getAttribute('data-updated')) reload();
-            }, function () {});
+            .then(function (res) {
+              return res.ok ? res.json() : null;
+            })
+            .then(
+              function (body) {
+                if (body && String(body.delivery.updatedAt) !== heading.getAttribute('data-updated')) reload();
+              },
+              function () {},
+            );
         } else if (message.jobs.indexOf(jobId) !== -1) {
           reload();
         }

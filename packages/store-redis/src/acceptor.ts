@@ -42,7 +42,12 @@ export class RedisAcceptor {
   private readonly pendingClaimMs: number;
   private readonly claimWaitMs: number;
 
-  constructor(client: Redis, private readonly prefix: string, private readonly jobs: RedisJobQueue, options: RedisAcceptOptions = {}) {
+  constructor(
+    client: Redis,
+    private readonly prefix: string,
+    private readonly jobs: RedisJobQueue,
+    options: RedisAcceptOptions = {},
+  ) {
     this.scripts = new AcceptScripts(client);
     this.pendingClaimMs = options.pendingClaimMs ?? 30_000;
     this.claimWaitMs = options.claimWaitMs ?? 2000;
@@ -76,7 +81,10 @@ export class RedisAcceptor {
     let answer = await this.claim(request, keys, jobId);
     while (answer[0] === 'busy') {
       if (Date.now() >= deadline) {
-        throw new HookwiseError('HW_E_STORE', `delivery ${request.deliveryId} on route '${request.route}' is still being accepted by another request after ${this.claimWaitMs} ms; nothing was accepted, the sender should retry`);
+        throw new HookwiseError(
+          'HW_E_STORE',
+          `delivery ${request.deliveryId} on route '${request.route}' is still being accepted by another request after ${this.claimWaitMs} ms; nothing was accepted, the sender should retry`,
+        );
       }
       await sleep(BUSY_POLL_MS);
       answer = await this.claim(request, keys, jobId);

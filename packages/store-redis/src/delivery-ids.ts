@@ -14,7 +14,11 @@ export function deliveryIdKey(prefix: string, route: string, deliveryId: string)
  * and this one treats any value, pending or not, as taken.
  */
 export class RedisDeliveryIdCache implements DeliveryIdCache {
-  constructor(private readonly client: Redis, private readonly prefix: string, private readonly ttlMs = DELIVERY_ID_TTL_MS) {}
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+    private readonly ttlMs = DELIVERY_ID_TTL_MS,
+  ) {}
 
   private key(route: string, deliveryId: string): string {
     return deliveryIdKey(this.prefix, route, deliveryId);

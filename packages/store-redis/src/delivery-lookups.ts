@@ -23,7 +23,10 @@ type LookupTtlCommand = (key: string, jobId: string, ttlMs: number) => Promise<n
 export class DeliveryLookups {
   private readonly ttlCommand: LookupTtlCommand;
 
-  constructor(private readonly client: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+  ) {
     client.defineCommand('hookwiseLookupTtl', { numberOfKeys: 1, lua: LOOKUP_TTL_LUA });
     this.ttlCommand = (client as unknown as { hookwiseLookupTtl: LookupTtlCommand }).hookwiseLookupTtl.bind(client);
   }

@@ -26,7 +26,8 @@ const STATES: Record<JobStatus, JobType[]> = {
 };
 
 function statusOf(state: string): JobStatus | undefined {
-  for (const [status, types] of Object.entries(STATES) as Array<[JobStatus, string[]]>) if (types.includes(state) || (status === 'pending' && state === 'wait')) return status;
+  for (const [status, types] of Object.entries(STATES) as Array<[JobStatus, string[]]>)
+    if (types.includes(state) || (status === 'pending' && state === 'wait')) return status;
   return undefined;
 }
 
@@ -73,7 +74,11 @@ export class RedisJobQueue implements JobQueue {
   private readonly leased = new Map<string, Held>();
   private readonly readyListeners = new Set<() => void>();
 
-  constructor(private readonly client: Redis, private readonly prefix: string, private readonly options: RedisJobQueueOptions = {}) {
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+    private readonly options: RedisJobQueueOptions = {},
+  ) {
     this.queue = new Queue<JobData>('jobs', { connection: client, prefix });
     this.lockMs = options.lockMs ?? 5000;
     this.doneRetentionMs = options.doneRetentionMs ?? 7 * 24 * 3600 * 1000;
@@ -95,7 +100,8 @@ export class RedisJobQueue implements JobQueue {
     if (out.status === 'dead') {
       out.finishedAt = job.finishedOn;
       // A job failed by bullmq itself (stalled too often) has no error of ours; say why it died.
-      if (out.errors.length === 0 && job.failedReason) out.errors.push({ at: job.finishedOn ?? Date.now(), step: data.step, attempt: data.attempts, message: job.failedReason, retryable: false });
+      if (out.errors.length === 0 && job.failedReason)
+        out.errors.push({ at: job.finishedOn ?? Date.now(), step: data.step, attempt: data.attempts, message: job.failedReason, retryable: false });
     }
     return out;
   }

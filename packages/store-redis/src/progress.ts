@@ -7,7 +7,10 @@ import type { Redis } from 'ioredis';
  * 7.4, and every entry (one delivery to one destination) must be forgotten on its own schedule.
  */
 export class RedisProgressKV implements ProgressKV {
-  constructor(private readonly client: Redis, private readonly prefix: string) {}
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+  ) {}
 
   private key(key: string): string {
     return `${this.prefix}:progress:${key}`;

@@ -49,7 +49,11 @@ export function retryAfterSeconds(remainingMs: number): number {
 export class RedisRateLimiter implements RateLimiter {
   private readonly command: WindowCommand;
 
-  constructor(client: Redis, private readonly prefix: string, private readonly windowMs = RATE_WINDOW_MS) {
+  constructor(
+    client: Redis,
+    private readonly prefix: string,
+    private readonly windowMs = RATE_WINDOW_MS,
+  ) {
     client.defineCommand('hookwiseRateWindow', { numberOfKeys: 1, lua: RATE_WINDOW_LUA });
     const bound = (client as unknown as { hookwiseRateWindow: WindowCommand }).hookwiseRateWindow.bind(client);
     this.command = bound;

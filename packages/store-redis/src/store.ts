@@ -45,7 +45,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     accept: (request) => acceptor.accept(request),
     // From ioredis's own state, no round trip: /health says 'degraded' while the connection is down (commands
     // wait for it meanwhile, so the pipeline's 503 comes only from calls that fail).
-    health: () => (closed || client.status === 'ready' ? { ok: true } : { ok: false, reason: `the Redis connection is ${client.status} (reconnecting); events cannot be stored until it is back` }),
+    health: () =>
+      closed || client.status === 'ready'
+        ? { ok: true }
+        : { ok: false, reason: `the Redis connection is ${client.status} (reconnecting); events cannot be stored until it is back` },
     async close() {
       if (closed) return;
       closed = true;
@@ -67,7 +70,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 /** The entry point the server calls for `store.backend: redis`. */
 export async function createStore(options: { config: RedisStoreConfig; configDir: string; logger: Logger }): Promise<Store> {
   const { url, prefix } = options.config;
-  if (!url) throw new HookwiseError('HW_E_STORE', 'store.backend is redis but store.url is not set: set it to e.g. redis://127.0.0.1:6379 (a password goes in the URL or ${REDIS_URL})');
+  if (!url)
+    throw new HookwiseError(
+      'HW_E_STORE',
+      'store.backend is redis but store.url is not set: set it to e.g. redis://127.0.0.1:6379 (a password goes in the URL or ${REDIS_URL})',
+    );
   const store = await openRedisStore({ url, prefix });
   options.logger.info(`Redis store at ${redactRedisUrl(url)} (prefix ${prefix ?? DEFAULT_PREFIX})`);
   return store;

@@ -33,7 +33,7 @@ try {
 export function threadError(reported: unknown): Error {
   if (reported instanceof Error) return reported;
   const fields = (reported ?? {}) as { message?: unknown; code?: unknown };
-  const message = typeof fields.message === 'string' && fields.message ? fields.message : JSON.stringify(reported) ?? String(reported);
+  const message = typeof fields.message === 'string' && fields.message ? fields.message : (JSON.stringify(reported) ?? String(reported));
   const err = new Error(typeof fields.code === 'string' && !message.includes(fields.code) ? `${fields.code}: ${message}` : message);
   if (typeof fields.code === 'string') (err as NodeJS.ErrnoException).code = fields.code;
   return err;

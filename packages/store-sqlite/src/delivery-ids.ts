@@ -17,15 +17,24 @@ export class SqliteDeliveryIdCache implements DeliveryIdCache {
   private readonly releaseStmt: Statement;
   private readonly purgeStmt: Statement;
 
-  constructor(db: Database, private readonly writes: WriteBatch, private readonly now: () => number, private readonly ttlMs = DELIVERY_ID_TTL_MS) {
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatch,
+    private readonly now: () => number,
+    private readonly ttlMs = DELIVERY_ID_TTL_MS,
+  ) {
     // An expired row counts as absent: the upsert only overwrites it when it has expired.
     this.claimStmt = db.prepare(`
       INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES (?, ?, ?)
       ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at WHERE delivery_ids.expires_at <= ?`);
     this.jobStmt = db.prepare('SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since LIMIT 1').pluck();
-    this.claimedStmt = db.prepare(`
+    this.claimedStmt = db
+      .prepare(
+        `
       SELECT EXISTS (SELECT 1 FROM delivery_ids WHERE route = @route AND delivery_id = @id AND expires_at > @now)
-        OR EXISTS (SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since)`).pluck();
+        OR EXISTS (SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since)`,
+      )
+      .pluck();
     this.releaseStmt = db.prepare('DELETE FROM delivery_ids WHERE route = ? AND delivery_id = ?');
     this.purgeStmt = db.prepare('DELETE FROM delivery_ids WHERE expires_at <= ?');
   }

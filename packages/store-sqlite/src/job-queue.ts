@@ -1,6 +1,17 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
 import { EventEmitter } from 'node:events';
-import { type DestinationState, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue, type JobRoute, type JobStatus, type JobStep } from '@hookwise/core';
+import {
+  type DestinationState,
+  type EnqueueHints,
+  type Job,
+  type JobError,
+  type JobFilter,
+  type JobInput,
+  type JobQueue,
+  type JobRoute,
+  type JobStatus,
+  type JobStep,
+} from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import { JobIdFormat, seqInJobId } from './job-ids';
@@ -80,11 +91,38 @@ export class SqliteJobQueue implements JobQueue {
   private freshMarkSavedAt = 0;
   private readonly ids = new JobIdFormat();
   private readonly stmt: Record<
-    'insert' | 'maxSeq' | 'nextRunAt' | 'legacySeq' | 'countInserted' | 'fresh' | 'requeuedDue' | 'readMark' | 'saveMark' | 'orphan' | 'take' | 'renew' | 'saveAnswer' | 'saveDestinations' | 'complete' | 'fail' | 'release' | 'retryDead' | 'pending' | 'get' | 'byDelivery' | 'purgeDone' | 'purgeLegacyIds',
+    | 'insert'
+    | 'maxSeq'
+    | 'nextRunAt'
+    | 'legacySeq'
+    | 'countInserted'
+    | 'fresh'
+    | 'requeuedDue'
+    | 'readMark'
+    | 'saveMark'
+    | 'orphan'
+    | 'take'
+    | 'renew'
+    | 'saveAnswer'
+    | 'saveDestinations'
+    | 'complete'
+    | 'fail'
+    | 'release'
+    | 'retryDead'
+    | 'pending'
+    | 'get'
+    | 'byDelivery'
+    | 'purgeDone'
+    | 'purgeLegacyIds',
     Statement
   >;
 
-  constructor(private readonly db: Database, private readonly writes: WriteBatch, private readonly heartbeat: InstanceHeartbeat, private readonly options: SqliteJobQueueOptions) {
+  constructor(
+    private readonly db: Database,
+    private readonly writes: WriteBatch,
+    private readonly heartbeat: InstanceHeartbeat,
+    private readonly options: SqliteJobQueueOptions,
+  ) {
     this.events.setMaxListeners(0);
     this.stmt = {
       insert: db.prepare(`
@@ -115,7 +153,9 @@ export class SqliteJobQueue implements JobQueue {
         WHERE seq = @seq RETURNING *`),
       // A job is addressed by its seq (the table's key) and its id, which must match: a stale id finds nothing.
       renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE seq = @seq AND id = @id AND status = 'running' AND lease_owner = @owner`),
-      saveAnswer: db.prepare(`UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 1, updated_at = @now WHERE seq = @seq AND id = @id`),
+      saveAnswer: db.prepare(
+        `UPDATE jobs SET prompt = @prompt, answer = @answer, step = 'deliver', attempts = 1, updated_at = @now WHERE seq = @seq AND id = @id`,
+      ),
       saveDestinations: db.prepare(`UPDATE jobs SET destinations = @destinations, updated_at = @now WHERE seq = @seq AND id = @id`),
       complete: db.prepare(`
         UPDATE jobs SET status = 'done', receipt = @receipt, updated_at = @now, finished_at = @now,
@@ -270,10 +310,13 @@ export class SqliteJobQueue implements JobQueue {
     if (next === null || next >= this.wakeAt) return;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeAt = next;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeAt = Infinity;
-      this.events.emit('ready');
-    }, Math.max(0, next - this.now()));
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeAt = Infinity;
+        this.events.emit('ready');
+      },
+      Math.max(0, next - this.now()),
+    );
     this.wakeTimer.unref();
   }
 

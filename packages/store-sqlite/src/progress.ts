@@ -9,7 +9,11 @@ export class SqliteProgressKV implements ProgressKV {
   private readonly deleteStmt: Statement;
   private readonly purgeStmt: Statement;
 
-  constructor(db: Database, private readonly writes: WriteBatch, private readonly now: () => number) {
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatch,
+    private readonly now: () => number,
+  ) {
     this.getStmt = db.prepare('SELECT value FROM progress WHERE key = ? AND expires_at > ?').pluck();
     this.setStmt = db.prepare(`
       INSERT INTO progress (key, value, expires_at) VALUES (?, ?, ?)

@@ -26,7 +26,12 @@ export class SqliteRateLimiter implements RateLimiter {
   /** What this process last read or committed per route, and when: the peek in `check` reuses it briefly. */
   private readonly known = new Map<string, Window & { at: number }>();
 
-  constructor(db: Database, private readonly writes: WriteBatch, private readonly now: () => number, private readonly windowMs = RATE_WINDOW_MS) {
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatch,
+    private readonly now: () => number,
+    private readonly windowMs = RATE_WINDOW_MS,
+  ) {
     this.readStmt = db.prepare('SELECT window_start, count FROM rate_windows WHERE route = ?');
     this.writeStmt = db.prepare(`
       INSERT INTO rate_windows (route, window_start, count) VALUES (?, ?, ?)

@@ -8,7 +8,12 @@ import type { Database } from 'better-sqlite3';
  */
 function rebuildJobs(db: Database, change: (table: string) => string, dropped: string[] = []): void {
   const table = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'jobs'`).pluck().get() as string;
-  const kept = (db.prepare(`SELECT name, sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL`).all() as Array<{ name: string; sql: string }>)
+  const kept = (
+    db.prepare(`SELECT name, sql FROM sqlite_master WHERE tbl_name = 'jobs' AND type IN ('index', 'trigger') AND sql IS NOT NULL`).all() as Array<{
+      name: string;
+      sql: string;
+    }>
+  )
     .filter((entry) => !dropped.includes(entry.name))
     .map((entry) => entry.sql);
   const columns = (db.prepare(`SELECT name FROM pragma_table_info('jobs')`).pluck().all() as string[]).join(', ');
@@ -172,7 +177,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: Database, file: string, target = SCHEMA_VERSION, before?: (from: number, to: number) => void): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
-    throw new Error(`${file} has schema version ${current}, newer than this Hookwise understands (${SCHEMA_VERSION}); upgrade Hookwise or point store.path at another file`);
+    throw new Error(
+      `${file} has schema version ${current}, newer than this Hookwise understands (${SCHEMA_VERSION}); upgrade Hookwise or point store.path at another file`,
+    );
   }
   const apply = db.transaction(() => {
     for (let v = current; v < target; v += 1) {

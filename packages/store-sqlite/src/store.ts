@@ -108,7 +108,11 @@ function checkIntegrity(db: Database.Database, file: string): void {
   }
   if (problems.length === 1 && problems[0] === 'ok') return;
   // SQLite writes several findings per row, one per line: one line for the message, the first few findings.
-  let found = problems.join('\n').split(/\s*\n\s*/).filter((line) => line && !line.startsWith('***')).join('; ');
+  let found = problems
+    .join('\n')
+    .split(/\s*\n\s*/)
+    .filter((line) => line && !line.startsWith('***'))
+    .join('; ');
   if (found.length > 400) found = `${found.slice(0, 400)}...`;
   throw new HookwiseError(
     'HW_E_STORE',
@@ -122,7 +126,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   try {
     db = openDatabase(file, options.synchronous ?? 'normal');
   } catch (err) {
-    throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
+    throw new HookwiseError(
+      'HW_E_STORE',
+      `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`,
+      { cause: err },
+    );
   }
   try {
     checkIntegrity(db, file);
@@ -134,7 +142,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   } catch (err) {
     db.close();
     if (err instanceof HookwiseError) throw err;
-    throw new HookwiseError('HW_E_STORE', `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`, { cause: err });
+    throw new HookwiseError(
+      'HW_E_STORE',
+      `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`,
+      { cause: err },
+    );
   }
   const now = options.now ?? Date.now;
   const writes = new WriteBatch(db, undefined, now);

@@ -68,7 +68,11 @@ export class WriteBatch {
   private readonly transaction: { immediate: (ops: Array<() => unknown>) => unknown[] };
   private state: WriteHealth = { ok: true };
 
-  constructor(db: Database, private readonly maxBatch = 500, private readonly now: () => number = Date.now) {
+  constructor(
+    db: Database,
+    private readonly maxBatch = 500,
+    private readonly now: () => number = Date.now,
+  ) {
     // IMMEDIATE takes the write lock up front, so a read-then-write inside one operation is atomic even
     // when another process (the CLI, a second gateway) uses the same file.
     this.transaction = db.transaction((ops: Array<() => unknown>) => {
@@ -193,7 +197,9 @@ export class WriteBatch {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     for (const item of this.queue.splice(0)) {
-      item.reject(new HookwiseError('HW_E_STORE', 'the SQLite store was closed while another process held its write lock; this write was not made', { retryable: true }));
+      item.reject(
+        new HookwiseError('HW_E_STORE', 'the SQLite store was closed while another process held its write lock; this write was not made', { retryable: true }),
+      );
     }
   }
 

@@ -64,7 +64,15 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
       done();
     },
   });
-  const running = await startGateway({ ...options, configDir, port: 0, host: '127.0.0.1', logStream, logFormat: 'json', env: options.env ?? { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' } });
+  const running = await startGateway({
+    ...options,
+    configDir,
+    port: 0,
+    host: '127.0.0.1',
+    logStream,
+    logFormat: 'json',
+    env: options.env ?? { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+  });
   const harness: TestGateway = {
     ...running,
     configDir,
@@ -74,8 +82,17 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
       const found = logs.find((l) => matches(l, pattern));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no log line matching ${String(pattern)} within ${timeoutMs} ms; log so far:\n${harness.logText()}`)), timeoutMs);
-        waiters.push({ pattern, resolve: (line) => { clearTimeout(timer); resolve(line); } });
+        const timer = setTimeout(
+          () => reject(new Error(`no log line matching ${String(pattern)} within ${timeoutMs} ms; log so far:\n${harness.logText()}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          pattern,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
       });
     },
     async post(route, body, headers = {}) {

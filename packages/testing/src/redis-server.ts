@@ -69,7 +69,10 @@ export function ensureRedisServer(options: EnsureRedisOptions = {}): EnsureRedis
   const install = update.status === 0 ? run(aptGet, ['install', '-y', '-qq', 'redis-server']) : update;
   const binary = findOnPath('redis-server', path);
   if (install.status !== 0 || !binary) {
-    return { ok: false, message: `could not install redis-server with apt-get (exit ${install.status}): ${install.output.trim().split('\n').slice(-3).join(' / ')}. Install it yourself: \`${REDIS_INSTALL_COMMAND}\`` };
+    return {
+      ok: false,
+      message: `could not install redis-server with apt-get (exit ${install.status}): ${install.output.trim().split('\n').slice(-3).join(' / ')}. Install it yourself: \`${REDIS_INSTALL_COMMAND}\``,
+    };
   }
   log(`redis-server installed: ${binary}`);
   return { ok: true, binary, installed: true };
@@ -96,7 +99,10 @@ export async function startRedisServer(options: { binary?: string; readyWithinMs
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start within ${options.readyWithinMs ?? 10_000} ms: ${output.slice(-500)}`)), options.readyWithinMs ?? 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server did not start within ${options.readyWithinMs ?? 10_000} ms: ${output.slice(-500)}`)),
+      options.readyWithinMs ?? 10_000,
+    );
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       if (output.includes('Ready to accept connections')) {

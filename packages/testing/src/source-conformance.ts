@@ -70,7 +70,12 @@ export function describeSourceOverHttp(name: string, options: SourceConformanceO
   const body = Buffer.from(options.body);
   const contentType = options.contentType ?? 'application/json';
   let gw: TestGateway;
-  const route = { source: options.source, secrets: options.secrets, ...(options.sourceOptions ? { source_options: options.sourceOptions } : {}), ...options.route };
+  const route = {
+    source: options.source,
+    secrets: options.secrets,
+    ...(options.sourceOptions ? { source_options: options.sourceOptions } : {}),
+    ...options.route,
+  };
 
   const post = async (routeName: string, args: Partial<SignArgs> & { payload?: Buffer; contentType?: string; headers?: Record<string, string> } = {}) => {
     const deliveryId = args.deliveryId ?? freshId();

@@ -23,7 +23,14 @@ let counter = 0;
 /** A job input with a unique delivery id. */
 export function jobInput(overrides: Partial<JobInput> = {}): JobInput {
   counter += 1;
-  return { route: 'ci', event: 'push', deliveryId: `d-${process.pid}-${counter}`, payload: { n: counter, nested: { ok: true } }, receivedAt: Date.now(), ...overrides };
+  return {
+    route: 'ci',
+    event: 'push',
+    deliveryId: `d-${process.pid}-${counter}`,
+    payload: { n: counter, nested: { ok: true } },
+    receivedAt: Date.now(),
+    ...overrides,
+  };
 }
 
 /** Values normalised to this realm: stores may hand back structured clones whose prototypes differ (jest vm). */
@@ -92,7 +99,10 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       for (let i = 0; i < 5; i += 1) assert.equal((await rateLimiter.check('ci', 3)).allowed, true);
       const hits = [];
       for (let i = 0; i < 4; i += 1) hits.push(await rateLimiter.hit('ci', 3));
-      same(hits.map((h) => h.allowed), [true, true, true, false]);
+      same(
+        hits.map((h) => h.allowed),
+        [true, true, true, false],
+      );
       const window = await rateLimiter.check('ci', 3);
       assert.equal(window.allowed, false);
       assert.ok(window.retryAfterSeconds >= 1 && window.retryAfterSeconds <= 60, `retryAfterSeconds ${window.retryAfterSeconds}`);
@@ -160,7 +170,10 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       await jobs.fail(job.id, { at: Date.now(), step: 'agent', attempt: 1, message: 'boom', retryable: true }, Date.now() + 60_000);
       const waiting = await jobs.get(job.id);
       assert.equal(waiting?.status, 'pending');
-      same(waiting?.errors.map((e) => e.message), ['boom']);
+      same(
+        waiting?.errors.map((e) => e.message),
+        ['boom'],
+      );
       assert.equal(await jobs.lease('owner-a', 30_000), undefined, 'a job is not leased before its retry time');
       const other = await jobs.enqueue(jobInput());
       await leaseOne(store);
@@ -180,7 +193,10 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       assert.equal(dead?.status, 'dead');
       assert.ok(dead?.finishedAt);
       assert.equal(await jobs.pendingCount(), 0);
-      same((await jobs.list({ status: 'dead' })).map((j) => j.id), [job.id]);
+      same(
+        (await jobs.list({ status: 'dead' })).map((j) => j.id),
+        [job.id],
+      );
       assert.equal(await jobs.retryDead('no-such-job'), false);
       assert.equal(await jobs.retryDead(job.id), true);
       assert.equal(await jobs.retryDead(job.id), false, 'only a dead job can be retried');
@@ -219,12 +235,24 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       const b = await jobs.enqueue(jobInput({ route: 'b', receivedAt: 2 }));
       await sleep(5);
       const c = await jobs.enqueue(jobInput({ route: 'a', receivedAt: 3 }));
-      same((await jobs.list()).map((j) => j.id), [c.id, b.id, a.id]);
-      same((await jobs.list({ route: 'a' })).map((j) => j.id), [c.id, a.id]);
-      same((await jobs.list({ limit: 1 })).map((j) => j.id), [c.id]);
+      same(
+        (await jobs.list()).map((j) => j.id),
+        [c.id, b.id, a.id],
+      );
+      same(
+        (await jobs.list({ route: 'a' })).map((j) => j.id),
+        [c.id, a.id],
+      );
+      same(
+        (await jobs.list({ limit: 1 })).map((j) => j.id),
+        [c.id],
+      );
       const leased = await leaseOne(store);
       await jobs.complete(leased.id, {});
-      same((await jobs.list({ status: 'done' })).map((j) => j.id), [leased.id]);
+      same(
+        (await jobs.list({ status: 'done' })).map((j) => j.id),
+        [leased.id],
+      );
       assert.equal((await jobs.list({ status: 'pending' })).length, 2);
     }),
     withStore('accepts an event: counts the hit, remembers the id, enqueues the job', async (store) => {
@@ -280,7 +308,7 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       assert.equal(full.filter((r) => r.outcome === 'accepted').length, 4);
       assert.equal(await store.jobs.pendingCount(), 15);
     }),
-    withStore('keeps each destination\'s delivery state on its job through retries, restarts of the step and completion', async (store) => {
+    withStore("keeps each destination's delivery state on its job through retries, restarts of the step and completion", async (store) => {
       const { jobs } = store;
       const job = await jobs.enqueue(jobInput());
       await leaseOne(store);
@@ -317,7 +345,12 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       await jobs.saveAnswer(job.id, 'p', 'a');
       const states: DestinationState[] = [
         { destination: 'github_comment', status: 'delivered', attempts: 1, receipt: { url: 'u' }, errors: [] },
-        { destination: 'slack', status: 'dead', attempts: 5, errors: [{ at: 2, step: 'deliver', attempt: 5, destination: 'slack', message: 'invalid_auth', retryable: false }] },
+        {
+          destination: 'slack',
+          status: 'dead',
+          attempts: 5,
+          errors: [{ at: 2, step: 'deliver', attempt: 5, destination: 'slack', message: 'invalid_auth', retryable: false }],
+        },
       ];
       await jobs.saveDestinations(job.id, states);
       await jobs.fail(job.id, { at: 2, step: 'deliver', attempt: 1, destination: 'slack', message: 'invalid_auth', retryable: false }, null);

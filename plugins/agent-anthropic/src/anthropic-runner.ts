@@ -17,7 +17,8 @@ const isToolUse = (b: ResponseBlock): b is ToolUseBlock => b.type === 'tool_use'
 export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: PluginContext, deps: AnthropicRunnerDeps = {}): AgentRunner {
   const apiKey = ctx.env[options.api_key_env] || undefined;
   ctx.redact(apiKey);
-  if (!apiKey) ctx.logger.warn(`${options.api_key_env} is not set: requests to ${options.base_url} go without an x-api-key header and the Anthropic API will answer 401`);
+  if (!apiKey)
+    ctx.logger.warn(`${options.api_key_env} is not set: requests to ${options.base_url} go without an x-api-key header and the Anthropic API will answer 401`);
   const client = new MessagesClient({
     baseUrl: options.base_url,
     apiKey,
@@ -43,16 +44,24 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
         if (toolbox?.size) request.tools = toolbox.definitions.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
         const response = await client.create(request, signal);
         usage = addUsage(usage, usageFromAnthropic(response.usage));
-        const text = response.content.filter(isText).map((b) => b.text).join('');
+        const text = response.content
+          .filter(isText)
+          .map((b) => b.text)
+          .join('');
         const toolUses = response.content.filter(isToolUse);
         switch (response.stop_reason) {
           case 'tool_use': {
             if (!toolbox?.size || toolUses.length === 0) {
-              throw new HookwiseError('HW_E_AGENT', `the model stopped for tool_use but ${toolbox?.size ? 'sent no tool_use block' : 'was offered no tools'}`, { retryable: true });
+              throw new HookwiseError('HW_E_AGENT', `the model stopped for tool_use but ${toolbox?.size ? 'sent no tool_use block' : 'was offered no tools'}`, {
+                retryable: true,
+              });
             }
             // The assistant turn goes back as it came (text, thinking and tool_use blocks), then one result per call.
             messages.push({ role: 'assistant', content: response.content });
-            messages.push({ role: 'user', content: await runTools(toolUses, toolbox, signal, (line) => ctx.logger.info(`${line} (step ${step}/${options.max_steps})`, meta)) });
+            messages.push({
+              role: 'user',
+              content: await runTools(toolUses, toolbox, signal, (line) => ctx.logger.info(`${line} (step ${step}/${options.max_steps})`, meta)),
+            });
             continue;
           }
           case 'pause_turn':
@@ -63,16 +72,23 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
           case 'model_context_window_exceeded': {
             const limit = response.stop_reason === 'max_tokens' ? `agent.max_tokens (${options.max_tokens})` : "the model's context window";
             if (toolUses.length > 0 || text.trim() === '') {
-              throw new HookwiseError('HW_E_AGENT', `the model's answer was cut by ${limit} ${toolUses.length ? 'in the middle of a tool call' : 'before any text'}; raise agent.max_tokens or shorten the prompt`, { retryable: false });
+              throw new HookwiseError(
+                'HW_E_AGENT',
+                `the model's answer was cut by ${limit} ${toolUses.length ? 'in the middle of a tool call' : 'before any text'}; raise agent.max_tokens or shorten the prompt`,
+                { retryable: false },
+              );
             }
             ctx.logger.warn(`the model's answer was cut by ${limit}`, meta);
             return result(text);
           }
           case 'refusal':
-            throw new HookwiseError('HW_E_AGENT', `the model declined to answer (stop_reason refusal)${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}`, { retryable: false });
+            throw new HookwiseError('HW_E_AGENT', `the model declined to answer (stop_reason refusal)${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}`, {
+              retryable: false,
+            });
           default:
             // end_turn, stop_sequence, and reasons newer than this runner: the text is the answer.
-            if (text.trim() === '') throw new HookwiseError('HW_E_AGENT', `the model returned no answer text (stop_reason ${response.stop_reason ?? 'null'})`, { retryable: true });
+            if (text.trim() === '')
+              throw new HookwiseError('HW_E_AGENT', `the model returned no answer text (stop_reason ${response.stop_reason ?? 'null'})`, { retryable: true });
             return result(text);
         }
       }

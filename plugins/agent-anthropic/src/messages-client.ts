@@ -55,16 +55,19 @@ export class MessagesClient {
     const type = body.error?.type;
     const message = body.error?.message ?? res.text.trim().slice(0, 500);
     const requestId = body.request_id ?? res.headers.get('request-id') ?? undefined;
-    const base = scrub(`Anthropic API answered ${res.status}${type ? ` ${type}` : ''}${message ? `: ${message}` : ''}${requestId ? ` (request ${requestId})` : ''}`);
+    const base = scrub(
+      `Anthropic API answered ${res.status}${type ? ` ${type}` : ''}${message ? `: ${message}` : ''}${requestId ? ` (request ${requestId})` : ''}`,
+    );
     const details = { status: res.status, type, requestId };
     // The type decides where there is one (a 529 says overloaded_error); the status where there is none (a proxy's 502).
     const retryable = type ? RETRYABLE_TYPES.has(type) : res.status === 429 || res.status >= 500;
     if (retryable) return new HookwiseError('HW_E_AGENT', base, { retryable: true, retryAfterSeconds: retryAfterSecondsOf(res.headers), details });
     let hint = '';
-    if (res.status === 401 || type === 'authentication_error') hint = `; check the API key in the environment variable ${this.options.apiKeyEnv} (agent.api_key_env)`;
+    if (res.status === 401 || type === 'authentication_error')
+      hint = `; check the API key in the environment variable ${this.options.apiKeyEnv} (agent.api_key_env)`;
     else if (res.status === 403 || type === 'permission_error') hint = `; the key in ${this.options.apiKeyEnv} may not use this model or resource`;
     else if (res.status === 404 || type === 'not_found_error') hint = `; check agent.model and agent.base_url (${this.options.baseUrl})`;
-    else if (res.status === 413 || type === 'request_too_large') hint = '; the prompt is too large: shorten the route\'s prompt template';
+    else if (res.status === 413 || type === 'request_too_large') hint = "; the prompt is too large: shorten the route's prompt template";
     else if (type === 'billing_error') hint = '; the account has a billing problem';
     else if (res.status === 400 || type === 'invalid_request_error') hint = '; check agent.model, agent.max_tokens and agent.temperature';
     return new HookwiseError('HW_E_AGENT', `${base}${hint}`, { retryable: false, details });

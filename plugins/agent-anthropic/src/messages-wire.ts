@@ -24,9 +24,7 @@ export interface ToolResultBlock {
 /** Blocks the runner does not act on (thinking, server tools' results) go back to the API unchanged. */
 export type ResponseBlock = TextBlock | ToolUseBlock | { type: string; [key: string]: unknown };
 
-export type MessageParam =
-  | { role: 'user'; content: string | ToolResultBlock[] }
-  | { role: 'assistant'; content: ResponseBlock[] };
+export type MessageParam = { role: 'user'; content: string | ToolResultBlock[] } | { role: 'assistant'; content: ResponseBlock[] };
 
 export interface ToolParam {
   name: string;

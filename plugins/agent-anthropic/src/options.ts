@@ -29,7 +29,12 @@ export const anthropicOptionsSchema: OptionsSchema = {
   properties: {
     base_url: { type: 'string', pattern: '^https?://', default: 'https://api.anthropic.com', description: 'Where the API is; /v1/messages is appended.' },
     model: { type: 'string', minLength: 1, description: 'Model name, e.g. claude-sonnet-4-5.' },
-    api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'ANTHROPIC_API_KEY', description: 'Environment variable holding the API key.' },
+    api_key_env: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      default: 'ANTHROPIC_API_KEY',
+      description: 'Environment variable holding the API key.',
+    },
     max_tokens: { type: 'integer', minimum: 1, default: 4096, description: 'Most tokens of one response.' },
     temperature: { type: 'number', minimum: 0, maximum: 1 },
     timeout_seconds: { type: 'number', exclusiveMinimum: 0, default: 120, description: 'Limit of one HTTP request.' },

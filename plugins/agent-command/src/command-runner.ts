@@ -101,10 +101,18 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       } catch (err) {
         if (err instanceof ProcessInputError) {
           // The event type or delivery id (sender-chosen) in HOOKWISE_*, or a configured argument: not a missing program.
-          throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: ${err.message}${err.where.startsWith('environment variable HOOKWISE_') ? ' (it comes from the request)' : ''}`, { retryable: false, cause: err });
+          throw new HookwiseError(
+            'HW_E_AGENT',
+            `agent command '${program}' was not started: ${err.message}${err.where.startsWith('environment variable HOOKWISE_') ? ' (it comes from the request)' : ''}`,
+            { retryable: false, cause: err },
+          );
         }
         if ((err as NodeJS.ErrnoException).code === 'E2BIG') {
-          throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: its arguments and environment together are larger than the system allows (E2BIG); send the prompt on stdin (remove ${PROMPT_PLACEHOLDER} from agent.command)`, { retryable: false, cause: err });
+          throw new HookwiseError(
+            'HW_E_AGENT',
+            `agent command '${program}' was not started: its arguments and environment together are larger than the system allows (E2BIG); send the prompt on stdin (remove ${PROMPT_PLACEHOLDER} from agent.command)`,
+            { retryable: false, cause: err },
+          );
         }
         throw new HookwiseError(
           'HW_E_AGENT',
@@ -113,14 +121,26 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         );
       }
       if (result.timedOut) {
-        throw new HookwiseError('HW_E_AGENT_TIMEOUT', `agent command '${program}' exceeded its timeout_seconds (${options.timeout_seconds}s) and was killed with its child processes${stderrTail(result.stderr)}`, { retryable: true });
+        throw new HookwiseError(
+          'HW_E_AGENT_TIMEOUT',
+          `agent command '${program}' exceeded its timeout_seconds (${options.timeout_seconds}s) and was killed with its child processes${stderrTail(result.stderr)}`,
+          { retryable: true },
+        );
       }
       if (result.aborted) {
-        throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was stopped (${errorMessage(signal.reason ?? 'aborted')}) and killed with its child processes`, { retryable: true, cause: signal.reason });
+        throw new HookwiseError(
+          'HW_E_AGENT',
+          `agent command '${program}' was stopped (${errorMessage(signal.reason ?? 'aborted')}) and killed with its child processes`,
+          { retryable: true, cause: signal.reason },
+        );
       }
       if (result.exitCode !== 0) {
         const how = result.exitSignal ? `was killed by ${result.exitSignal}` : `exited with code ${result.exitCode}`;
-        throw new HookwiseError('HW_E_AGENT', `agent command '${program}' ${how}${stderrTail(result.stderr)}${preset ? explainFailure(preset.preset, result.stdout) : ''}`, { retryable: true, details: { exitCode: result.exitCode, signal: result.exitSignal } });
+        throw new HookwiseError(
+          'HW_E_AGENT',
+          `agent command '${program}' ${how}${stderrTail(result.stderr)}${preset ? explainFailure(preset.preset, result.stdout) : ''}`,
+          { retryable: true, details: { exitCode: result.exitCode, signal: result.exitSignal } },
+        );
       }
       let answer = result.stdout.trimEnd();
       if (result.stdoutTruncated) {

@@ -44,11 +44,15 @@ export const commandOptionsSchema: OptionsSchema = {
       items: { type: 'string' },
       description: 'argv of the agent CLI, e.g. ["claude", "-p"]; no shell is involved.',
     },
-    preset: { enum: ['claude', 'codex', 'gemini', 'opencode'], description: 'A known agent CLI: its non-interactive flags, skills channel and JSON output (answer and token usage) are built in.' },
+    preset: {
+      enum: ['claude', 'codex', 'gemini', 'opencode'],
+      description: 'A known agent CLI: its non-interactive flags, skills channel and JSON output (answer and token usage) are built in.',
+    },
     args: { type: 'array', items: { type: 'string' }, description: 'With a preset: arguments after its flags, e.g. ["--model", "sonnet"].' },
     cwd: { type: 'string', minLength: 1 },
     env: {
-      description: 'Variables for the child besides PATH, HOME and the locale: names passed from the gateway environment (["ANTHROPIC_API_KEY"]; "NAME=value" sets one), or a map of values.',
+      description:
+        'Variables for the child besides PATH, HOME and the locale: names passed from the gateway environment (["ANTHROPIC_API_KEY"]; "NAME=value" sets one), or a map of values.',
       oneOf: [
         { type: 'object', additionalProperties: { type: 'string' } },
         { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*(=.*)?$' } },

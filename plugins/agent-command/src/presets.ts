@@ -64,7 +64,11 @@ function parseJsonOutput(title: string, stdout: string): unknown {
         /* reported below */
       }
     }
-    throw failed(title, `its output is not the JSON it documents (starts with ${JSON.stringify(text.slice(0, 120))}); is it an old version, or was the output cut at max_output_bytes?`, false);
+    throw failed(
+      title,
+      `its output is not the JSON it documents (starts with ${JSON.stringify(text.slice(0, 120))}); is it an old version, or was the output cut at max_output_bytes?`,
+      false,
+    );
   }
 }
 
@@ -84,7 +88,8 @@ function parseJsonLines(stdout: string): Array<Record<string, unknown>> {
   return events;
 }
 
-const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** A TOML basic string ("..."): codex parses `-c key=value` values as TOML. */
 export function tomlString(text: string): string {
@@ -165,12 +170,24 @@ const codex: CommandPreset = {
       if (event.type === 'item.completed' && item.type === 'agent_message' && typeof item.text === 'string') answer = item.text;
       if (event.type === 'turn.completed') {
         const u = record(event.usage);
-        usage = addUsage(usage, usageOrUndefined({ inputTokens: tokenCount(u.input_tokens), outputTokens: tokenCount(u.output_tokens), cachedInputTokens: tokenCount(u.cached_input_tokens) }));
+        usage = addUsage(
+          usage,
+          usageOrUndefined({
+            inputTokens: tokenCount(u.input_tokens),
+            outputTokens: tokenCount(u.output_tokens),
+            cachedInputTokens: tokenCount(u.cached_input_tokens),
+          }),
+        );
       }
     }
     const problem = codexError(events);
     if (problem) throw failed('Codex', problem, true);
-    if (answer === undefined) throw failed('Codex', events.length ? 'its JSON events have no agent_message item (no answer)' : 'printed no JSON events; is it a version without `exec --json`?', false);
+    if (answer === undefined)
+      throw failed(
+        'Codex',
+        events.length ? 'its JSON events have no agent_message item (no answer)' : 'printed no JSON events; is it a version without `exec --json`?',
+        false,
+      );
     return usage ? { text: answer, usage } : { text: answer };
   },
   explain: (stdout) => codexError(parseJsonLines(stdout)),
@@ -222,7 +239,14 @@ function geminiUsage(stats: unknown): TokenUsage | undefined {
   let usage: TokenUsage | undefined;
   for (const model of Object.values(record(record(stats).models))) {
     const t = record(record(model).tokens);
-    usage = addUsage(usage, usageOrUndefined({ inputTokens: sumCounts(t.prompt, t.tool), outputTokens: sumCounts(t.candidates, t.thoughts), cachedInputTokens: tokenCount(t.cached) }));
+    usage = addUsage(
+      usage,
+      usageOrUndefined({
+        inputTokens: sumCounts(t.prompt, t.tool),
+        outputTokens: sumCounts(t.candidates, t.thoughts),
+        cachedInputTokens: tokenCount(t.cached),
+      }),
+    );
   }
   return usage;
 }
@@ -251,13 +275,23 @@ const opencode: CommandPreset = {
         const cache = record(t.cache);
         usage = addUsage(
           usage,
-          usageOrUndefined({ inputTokens: sumCounts(t.input, cache.read, cache.write), outputTokens: sumCounts(t.output, t.reasoning), cachedInputTokens: tokenCount(cache.read), cacheWriteTokens: tokenCount(cache.write) }),
+          usageOrUndefined({
+            inputTokens: sumCounts(t.input, cache.read, cache.write),
+            outputTokens: sumCounts(t.output, t.reasoning),
+            cachedInputTokens: tokenCount(cache.read),
+            cacheWriteTokens: tokenCount(cache.write),
+          }),
         );
       }
     }
     steps = steps.filter((texts) => texts.some((t) => t.trim()));
     const problem = opencodeError(events);
-    if (steps.length === 0) throw failed('opencode', problem ?? (events.length ? 'its JSON events have no text (no answer)' : 'printed no JSON events; is it a version without `run --format json`?'), problem !== undefined);
+    if (steps.length === 0)
+      throw failed(
+        'opencode',
+        problem ?? (events.length ? 'its JSON events have no text (no answer)' : 'printed no JSON events; is it a version without `run --format json`?'),
+        problem !== undefined,
+      );
     const text = steps[steps.length - 1].join('\n');
     return usage ? { text, usage } : { text };
   },
@@ -265,10 +299,12 @@ const opencode: CommandPreset = {
 };
 
 function opencodeError(events: ReadonlyArray<Record<string, unknown>>): string | undefined {
-  const errors = events.filter((e) => e.type === 'error').map((e) => {
-    const error = record(e.error);
-    return String(record(error.data).message ?? error.name ?? 'error');
-  });
+  const errors = events
+    .filter((e) => e.type === 'error')
+    .map((e) => {
+      const error = record(e.error);
+      return String(record(error.data).message ?? error.name ?? 'error');
+    });
   return errors.length ? errors.join('; ') : undefined;
 }
 
@@ -277,7 +313,8 @@ export const PRESETS: Readonly<Record<PresetName, CommandPreset>> = { claude, co
 /** The preset of `name`, or a non-retryable error listing the known ones (the schema normally catches this first). */
 export function commandPreset(name: string): CommandPreset {
   const preset = (PRESETS as Record<string, CommandPreset | undefined>)[name];
-  if (!preset) throw new HookwiseError('HW_E_AGENT', `agent.preset '${name}' is not known; the presets are ${Object.keys(PRESETS).join(', ')}`, { retryable: false });
+  if (!preset)
+    throw new HookwiseError('HW_E_AGENT', `agent.preset '${name}' is not known; the presets are ${Object.keys(PRESETS).join(', ')}`, { retryable: false });
   return preset;
 }
 
@@ -308,7 +345,11 @@ export function presetRun(options: { preset?: string; command?: string[]; args?:
   const preset = commandPreset(options.preset);
   const userArgs = options.args ?? [];
   if ([...(options.command ?? []), ...userArgs].some((a) => a.includes('{prompt}'))) {
-    throw new HookwiseError('HW_E_AGENT', `agent.preset ${options.preset}: the prompt always goes on stdin with a preset; remove {prompt} from agent.command and agent.args`, { retryable: false });
+    throw new HookwiseError(
+      'HW_E_AGENT',
+      `agent.preset ${options.preset}: the prompt always goes on stdin with a preset; remove {prompt} from agent.command and agent.args`,
+      { retryable: false },
+    );
   }
   const [defaultProgram, ...flags] = preset.command;
   const [program, ...programArgs] = options.command?.length ? options.command : [defaultProgram];

@@ -19,7 +19,9 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
   const apiKey = ctx.env[options.api_key_env] || undefined;
   ctx.redact(apiKey);
   if (!apiKey) {
-    ctx.logger.warn(`${options.api_key_env} is not set: requests to ${options.base_url} go without an Authorization header (fine for local servers such as Ollama; hosted APIs will answer 401)`);
+    ctx.logger.warn(
+      `${options.api_key_env} is not set: requests to ${options.base_url} go without an Authorization header (fine for local servers such as Ollama; hosted APIs will answer 401)`,
+    );
   }
   const client = new ChatCompletionsClient({
     baseUrl: options.base_url,
@@ -67,7 +69,10 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
         messages.push({ role: 'assistant', content: choice.message.content ?? null, tool_calls: calls });
         for (const call of calls) {
           const outcome = await toolbox!.call(call.function?.name, call.function?.arguments ?? '', signal);
-          ctx.logger.info(`tool call ${call.id} (${call.function?.name}, step ${step}/${options.max_steps}) done${outcome.isError ? ' with an error' : ''}`, meta);
+          ctx.logger.info(
+            `tool call ${call.id} (${call.function?.name}, step ${step}/${options.max_steps}) done${outcome.isError ? ' with an error' : ''}`,
+            meta,
+          );
           messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
         }
       }

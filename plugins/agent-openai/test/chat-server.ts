@@ -46,7 +46,11 @@ export async function startChatServer(script: ScriptedReply[]): Promise<ChatServ
 export function completion(content: string | null, toolCalls?: Array<{ id: string; command: string }>): ScriptedReply {
   const message: Record<string, unknown> = { role: 'assistant', content };
   if (toolCalls) {
-    message.tool_calls = toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: c.command }) } }));
+    message.tool_calls = toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: 'terminal', arguments: JSON.stringify({ command: c.command }) },
+    }));
   }
   return {
     body: {

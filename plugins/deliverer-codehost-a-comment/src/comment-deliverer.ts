@@ -24,12 +24,21 @@ export function explainFailure(result: CliOutcome, cli: string, target: string, 
   const base = `${ID}: '${cli} ${kind} comment' on ${target} failed: ${said}`;
   // Killed because the gateway is shutting down: whether the comment was posted is unknown, so the job is retried.
   if (result.aborted) return new HookwiseError('HW_E_DELIVERY', `${base} (cancelled: the gateway is shutting down)`, { retryable: true });
-  if (result.timedOut) return new HookwiseError('HW_E_DELIVERY', `${base} (timed out; raise platforms.${ID}.timeout_seconds if the host is slow)`, { retryable: true });
+  if (result.timedOut)
+    return new HookwiseError('HW_E_DELIVERY', `${base} (timed out; raise platforms.${ID}.timeout_seconds if the host is slow)`, { retryable: true });
   if (/auth login|not logged|authenticat|HTTP 401|bad credentials|token.*(invalid|expired)/i.test(said)) {
-    return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The client is not authenticated: run '${cli} auth login' as the gateway's user (or set GH_TOKEN in <config_dir>/.env)`, { retryable: false });
+    return new HookwiseError(
+      'HW_E_DELIVERY_AUTH',
+      `${base}. The client is not authenticated: run '${cli} auth login' as the gateway's user (or set GH_TOKEN in <config_dir>/.env)`,
+      { retryable: false },
+    );
   }
   if (/HTTP 403|not accessible|permission|must have (push|write|admin)|forbidden/i.test(said)) {
-    return new HookwiseError('HW_E_DELIVERY_AUTH', `${base}. The account lacks write access: grant it write (or triage) permission on ${target.split('#')[0]}`, { retryable: false });
+    return new HookwiseError(
+      'HW_E_DELIVERY_AUTH',
+      `${base}. The account lacks write access: grant it write (or triage) permission on ${target.split('#')[0]}`,
+      { retryable: false },
+    );
   }
   if (/rate limit|HTTP 429|HTTP 5\d\d|timed? ?out|connection|network|could not resolve host|EOF/i.test(said)) {
     return new HookwiseError('HW_E_DELIVERY', `${base}. Looks transient; will retry`, { retryable: true });
@@ -43,10 +52,16 @@ export function explainFailure(result: CliOutcome, cli: string, target: string, 
 
 function cannotStart(err: NodeJS.ErrnoException, cli: string): HookwiseError {
   if (err.code === 'ENOENT') {
-    return new HookwiseError('HW_E_DELIVERY', `${ID}: the code host client '${cli}' was not found: install it (https://cli.github.com), make sure it is on the gateway's PATH, or set platforms.${ID}.cli_path to its full path`, { retryable: false });
+    return new HookwiseError(
+      'HW_E_DELIVERY',
+      `${ID}: the code host client '${cli}' was not found: install it (https://cli.github.com), make sure it is on the gateway's PATH, or set platforms.${ID}.cli_path to its full path`,
+      { retryable: false },
+    );
   }
   if (err.code === 'EACCES') {
-    return new HookwiseError('HW_E_DELIVERY', `${ID}: '${cli}' is not executable by the gateway's user: fix its permissions or set platforms.${ID}.cli_path`, { retryable: false });
+    return new HookwiseError('HW_E_DELIVERY', `${ID}: '${cli}' is not executable by the gateway's user: fix its permissions or set platforms.${ID}.cli_path`, {
+      retryable: false,
+    });
   }
   return new HookwiseError('HW_E_DELIVERY', `${ID}: could not start '${cli}': ${err.message}`, { retryable: true });
 }

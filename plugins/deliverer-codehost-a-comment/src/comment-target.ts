@@ -37,9 +37,14 @@ export function resolveCommentTarget(extra: Record<string, string> | undefined):
   }
   if (!pr) problems.push('deliver_extra.pr_number is missing: the pull request or issue number (e.g. pr_number: "{pull_request.number}" or "{issue.number}")');
   else if (!/^[1-9][0-9]{0,9}$/.test(pr)) problems.push(`deliver_extra.pr_number must be a positive integer, got ${JSON.stringify(pr.slice(0, 100))}`);
-  if (!isKindOption(kind)) problems.push(`deliver_extra.kind must be one of ${COMMENT_KIND_OPTIONS.join(', ')}, got ${JSON.stringify(extra?.kind?.slice(0, 100))}`);
+  if (!isKindOption(kind))
+    problems.push(`deliver_extra.kind must be one of ${COMMENT_KIND_OPTIONS.join(', ')}, got ${JSON.stringify(extra?.kind?.slice(0, 100))}`);
   if (problems.length || !isKindOption(kind)) {
-    throw new HookwiseError('HW_E_DELIVERY_TARGET', `github_comment: ${problems.join('; ')} (after templating; a "{...}" left in place means the payload lacks that key)`, { retryable: false });
+    throw new HookwiseError(
+      'HW_E_DELIVERY_TARGET',
+      `github_comment: ${problems.join('; ')} (after templating; a "{...}" left in place means the payload lacks that key)`,
+      { retryable: false },
+    );
   }
   return { repo, prNumber: Number(pr), kind };
 }

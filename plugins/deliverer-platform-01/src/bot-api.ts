@@ -2,7 +2,16 @@
 // topics through message_thread_id, getMe as the start() check. Answers are sent as plain text (no
 // parse_mode): agent markdown would otherwise have to be escaped for MarkdownV2 and a stray character fails
 // the whole message. Parts are paced at the per-chat rates of the Bots FAQ.
-import { classifyHttpStatus, definePlatform, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  extraValue,
+  joinUrl,
+  platformOptionsSchema,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface BotApiOptions extends PlatformOptions {
   token: string;
@@ -69,7 +78,8 @@ export const botApiPlatform = definePlatform<BotApiOptions>({
     check: (target, { extra }) => {
       if (!CHAT_ID.test(target) && !CHANNEL_USERNAME.test(target)) return 'it is neither a numeric chat id nor an @channelusername';
       const thread = extraValue(extra, 'message_thread_id', 'thread_id');
-      if (thread !== undefined && !THREAD_ID.test(thread)) return `deliver_extra.message_thread_id ${JSON.stringify(thread.slice(0, 40))} is not a topic id (a number)`;
+      if (thread !== undefined && !THREAD_ID.test(thread))
+        return `deliver_extra.message_thread_id ${JSON.stringify(thread.slice(0, 40))} is not a topic id (a number)`;
       return undefined;
     },
   },
@@ -90,7 +100,10 @@ export const botApiPlatform = definePlatform<BotApiOptions>({
   },
   checkResponse: checkBotApiResponse,
   // Bot API: "If 'ok' equals True, the request was successful"; sendMessage returns the sent Message.
-  success: { describe: 'ok: true with result.message_id', test: (res) => (res.json as BotApiReply | undefined)?.ok === true && typeof (res.json as BotApiReply).result?.message_id === 'number' },
+  success: {
+    describe: 'ok: true with result.message_id',
+    test: (res) => (res.json as BotApiReply | undefined)?.ok === true && typeof (res.json as BotApiReply).result?.message_id === 'number',
+  },
   messageId: (res) => {
     const id = (res.json as BotApiReply | undefined)?.result?.message_id;
     return id === undefined ? undefined : String(id);

@@ -2,7 +2,21 @@
 // `Authorization: Bot`) or a channel webhook URL (no target needed). 2000 characters per message; mentions in
 // agent text are never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a
 // server. Every request carries the User-Agent Discord's API reference asks for.
-import { classifyHttpStatus, definePlatform, idempotencyDigest, joinUrl, pathSegment, platformOptionsSchema, retryAfterFromHeaders, urlSecrets, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  idempotencyDigest,
+  joinUrl,
+  pathSegment,
+  platformOptionsSchema,
+  retryAfterFromHeaders,
+  urlSecrets,
+  type HttpRequest,
+  type HttpResponse,
+  type OutgoingChunk,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface ChannelApiOptions extends PlatformOptions {
   api_base: string;
@@ -107,7 +121,11 @@ export const channelApiPlatform = definePlatform<ChannelApiOptions>({
       logger.info(`discord (Discord): webhook '${(res.json as { name?: string }).name ?? '?'}' is valid`);
       return;
     }
-    const res = await call({ method: 'GET', url: joinUrl(options.api_base, '/api/v10/users/@me'), headers: { authorization: `Bot ${options.token}`, 'user-agent': USER_AGENT } });
+    const res = await call({
+      method: 'GET',
+      url: joinUrl(options.api_base, '/api/v10/users/@me'),
+      headers: { authorization: `Bot ${options.token}`, 'user-agent': USER_AGENT },
+    });
     logger.info(`discord (Discord): connected as ${(res.json as { username?: string }).username ?? 'unknown'}`);
   },
 });

@@ -2,7 +2,19 @@
 // `ok:false` is an error) or an incoming-webhook URL (posts to the channel it was created for; answers "ok"
 // as text). The agent's markdown becomes mrkdwn with `& < >` escaped, so that `<!channel>`, `<!here>` or
 // `<@U123>` in an answer can never ping anyone.
-import { classifyHttpStatus, definePlatform, joinUrl, markdownToMrkdwn, platformOptionsSchema, retryAfterFromHeaders, urlSecrets, type HttpRequest, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  joinUrl,
+  markdownToMrkdwn,
+  platformOptionsSchema,
+  retryAfterFromHeaders,
+  urlSecrets,
+  type HttpRequest,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface WorkspaceApiOptions extends PlatformOptions {
   api_base: string;
@@ -18,8 +30,34 @@ export const CHANNEL_PACE_MS = 1000;
 /** Conversation ids (C public, G private, D direct) and user ids (U, W: the app's direct message with them). */
 const CONVERSATION_ID = /^[CDGUW][A-Z0-9]{8,20}$/;
 
-const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission', 'missing_scope', 'not_allowed_token_type', 'ekm_access_denied', 'invalid_token', 'no_service', 'no_service_id', 'no_team', 'team_disabled']);
-const TARGET_ERRORS = new Set(['channel_not_found', 'not_in_channel', 'is_archived', 'channel_is_archived', 'restricted_action', 'restricted_action_read_only_channel', 'cannot_reply_to_message', 'user_not_found', 'action_prohibited', 'posting_to_general_channel_denied']);
+const AUTH_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'no_permission',
+  'missing_scope',
+  'not_allowed_token_type',
+  'ekm_access_denied',
+  'invalid_token',
+  'no_service',
+  'no_service_id',
+  'no_team',
+  'team_disabled',
+]);
+const TARGET_ERRORS = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'channel_is_archived',
+  'restricted_action',
+  'restricted_action_read_only_channel',
+  'cannot_reply_to_message',
+  'user_not_found',
+  'action_prohibited',
+  'posting_to_general_channel_denied',
+]);
 const TRANSIENT_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 /** `ratelimited` is the Web API's HTTP 429 answer; `rate_limited` chat.postMessage's "posted too many messages". */
 const RATE_ERRORS = new Set(['ratelimited', 'rate_limited']);
@@ -58,7 +96,7 @@ export const workspaceApiPlatform = definePlatform<WorkspaceApiOptions>({
   maxParts: 20,
   paceMs: CHANNEL_PACE_MS,
   targets: {
-    format: 'a conversation id such as C0123456789 (channel details > About, at the bottom), or a user id (U...) for the app\'s direct message',
+    format: "a conversation id such as C0123456789 (channel details > About, at the bottom), or a user id (U...) for the app's direct message",
     check: (target) => (CONVERSATION_ID.test(target) ? undefined : 'it is not a Slack conversation or user id (channel names are not accepted: they change)'),
   },
   optionsSchema: platformOptionsSchema({

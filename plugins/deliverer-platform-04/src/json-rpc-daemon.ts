@@ -85,7 +85,8 @@ function allFailed(results: SendResult[], said: string): ResponseVerdict {
 /** JSON-RPC errors arrive with HTTP 200; per-recipient failures inside `results` too. */
 export function checkRpcResponse(res: HttpResponse): ResponseVerdict | undefined {
   if (res.status >= 300) {
-    if (res.status === 404) return { kind: 'rejected', message: `HTTP 404: no JSON-RPC endpoint at /api/v1/rpc; start signal-cli with 'daemon --http' and point api_base at it` };
+    if (res.status === 404)
+      return { kind: 'rejected', message: `HTTP 404: no JSON-RPC endpoint at /api/v1/rpc; start signal-cli with 'daemon --http' and point api_base at it` };
     return undefined; // the status decides
   }
   // Only JSON-RPC replies are read here; the body-less answer of /api/v1/check is judged by its status.

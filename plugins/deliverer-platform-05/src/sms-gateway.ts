@@ -2,7 +2,16 @@
 // Basic auth (Account SID + Auth Token) to the Messages resource; markdown is stripped (SMS shows it
 // literally) and answers are split at Twilio's 1600-character body limit, five messages at most by default
 // (every SMS costs money), one a second (a long code's throughput).
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  joinUrl,
+  platformOptionsSchema,
+  retryAfterFromHeaders,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface SmsGatewayOptions extends PlatformOptions {
   api_base: string;
@@ -56,7 +65,11 @@ export const smsGatewayPlatform = definePlatform<SmsGatewayOptions>({
     properties: {
       account_sid: { type: 'string', pattern: '^AC[0-9a-fA-F]{32}$', description: 'Account SID (AC...), Twilio Console > Account Info.' },
       auth_token: { type: 'string', minLength: 16, description: 'Auth Token, Twilio Console > Account Info.' },
-      from: { type: 'string', pattern: '^(\\+[1-9][0-9]{6,14}|MG[0-9a-fA-F]{32})$', description: 'Sender number in E.164 (+15551234567) or a Messaging Service SID (MG...).' },
+      from: {
+        type: 'string',
+        pattern: '^(\\+[1-9][0-9]{6,14}|MG[0-9a-fA-F]{32})$',
+        description: 'Sender number in E.164 (+15551234567) or a Messaging Service SID (MG...).',
+      },
       home_channel: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'Default recipient number in E.164.' },
     },
     required: ['account_sid', 'auth_token', 'from'],
@@ -71,10 +84,15 @@ export const smsGatewayPlatform = definePlatform<SmsGatewayOptions>({
   }),
   checkResponse: checkSmsResponse,
   // Create a Message: 201 with the Message resource, whose sid is SM... (MM... for MMS).
-  success: { describe: 'a Message resource with its sid (SM...)', test: (res) => MESSAGE_SID.test(String((res.json as { sid?: unknown } | undefined)?.sid ?? '')) },
+  success: {
+    describe: 'a Message resource with its sid (SM...)',
+    test: (res) => MESSAGE_SID.test(String((res.json as { sid?: unknown } | undefined)?.sid ?? '')),
+  },
   messageId: (res) => (res.json as { sid?: string } | undefined)?.sid,
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: messagesUrl(options, '.json'), basicAuth: { username: options.account_sid, password: options.auth_token } });
-    logger.info(`sms (Twilio SMS): account '${(res.json as { friendly_name?: string }).friendly_name ?? '?'}' is ${(res.json as { status?: string }).status ?? '?'}`);
+    logger.info(
+      `sms (Twilio SMS): account '${(res.json as { friendly_name?: string }).friendly_name ?? '?'}' is ${(res.json as { status?: string }).status ?? '?'}`,
+    );
   },
 });

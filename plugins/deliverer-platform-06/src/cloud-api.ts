@@ -2,7 +2,16 @@
 // to /{version}/{phone_number_id}/messages; Graph errors are read by their `code`, because WhatsApp answers
 // most failures with HTTP 400 and the code is what says "wait", "fix the token", "register the number" or
 // "outside the 24-hour window". Parts to one person are spaced at the pair rate limit (one per 6 seconds).
-import { classifyHttpStatus, definePlatform, joinUrl, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  joinUrl,
+  platformOptionsSchema,
+  retryAfterFromHeaders,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface CloudApiOptions extends PlatformOptions {
   api_base: string;
@@ -21,14 +30,17 @@ const PHONE = /^\+?[1-9]\d{6,14}$/;
 
 /** Errors that mean the business number itself is not set up to send: fix the WhatsApp setup, retrying cannot help. */
 const CONFIG_CODES = new Map<number, string>([
-  [131045, 'The business phone number has a registration problem (incorrect certificate): register it again (POST /{phone-number-id}/register) in WhatsApp Manager'],
+  [
+    131045,
+    'The business phone number has a registration problem (incorrect certificate): register it again (POST /{phone-number-id}/register) in WhatsApp Manager',
+  ],
   [133010, 'The business phone number is not registered on the WhatsApp Business Platform: register it (POST /{phone-number-id}/register) before sending'],
 ]);
 
 /** Error 131047: the customer has not written in the last 24 hours, so free-form text is refused. */
 export const REENGAGEMENT_CODE = 131047;
 export const SERVICE_WINDOW_EXPLANATION =
-  'WhatsApp only delivers free-form text within 24 hours of the recipient\'s last message to this business number ' +
+  "WhatsApp only delivers free-form text within 24 hours of the recipient's last message to this business number " +
   '(the customer-service window); outside it only approved template messages may be sent. Ask the recipient to ' +
   'message the number, then deliveries work again for 24 hours';
 
@@ -87,21 +99,26 @@ export const cloudApiPlatform = definePlatform<CloudApiOptions>({
   maxParts: 5,
   paceMs: PAIR_PACE_MS,
   targets: {
-    format: 'the recipient\'s phone number with country code, digits only (15551234567; a leading + is dropped)',
+    format: "the recipient's phone number with country code, digits only (15551234567; a leading + is dropped)",
     check: (target) => (PHONE.test(target) ? undefined : 'it is not a phone number with country code'),
   },
   optionsSchema: platformOptionsSchema({
     apiBase: DEFAULT_API_BASE,
     properties: {
       token: { type: 'string', minLength: 20, description: 'Access token (a System User token with whatsapp_business_messaging).' },
-      phone_number_id: { type: 'string', pattern: '^[0-9]+$', description: 'Phone number ID of the sending number (WhatsApp Manager > API Setup), not the number itself.' },
+      phone_number_id: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        description: 'Phone number ID of the sending number (WhatsApp Manager > API Setup), not the number itself.',
+      },
       api_version: { type: 'string', pattern: '^v[0-9]+\\.[0-9]+$', default: DEFAULT_API_VERSION, description: 'Graph API version, e.g. v21.0.' },
       home_channel: { type: 'string', pattern: '^\\+?[1-9][0-9]{6,14}$', description: 'Default recipient: phone number with country code, e.g. 15551234567.' },
     },
     required: ['token', 'phone_number_id'],
   }),
   secrets: (o) => [o.token],
-  credentialsHint: 'check platforms.whatsapp.token (a System User access token with the whatsapp_business_messaging permission; temporary tokens from API Setup expire after 24 hours)',
+  credentialsHint:
+    'check platforms.whatsapp.token (a System User access token with the whatsapp_business_messaging permission; temporary tokens from API Setup expire after 24 hours)',
   request: (chunk, o) => ({
     method: 'POST',
     url: phoneNumberUrl(o, '/messages'),
@@ -110,7 +127,10 @@ export const cloudApiPlatform = definePlatform<CloudApiOptions>({
   }),
   checkResponse: checkCloudApiResponse,
   // Messages API: {messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid..."}]}.
-  success: { describe: 'messages[0].id', test: (res) => typeof (res.json as { messages?: Array<{ id?: unknown }> } | undefined)?.messages?.[0]?.id === 'string' },
+  success: {
+    describe: 'messages[0].id',
+    test: (res) => typeof (res.json as { messages?: Array<{ id?: unknown }> } | undefined)?.messages?.[0]?.id === 'string',
+  },
   messageId: (res) => (res.json as { messages?: Array<{ id?: string }> } | undefined)?.messages?.[0]?.id,
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: `${phoneNumberUrl(options)}?fields=verified_name,display_phone_number`, bearer: options.token });

@@ -2,7 +2,22 @@
 // the markdown rendered to org.matrix.custom.html) sent with PUT .../send/m.room.message/{txnId}; the
 // transaction id is derived from route, delivery id and chunk index, so the homeserver drops a retried chunk
 // it already has. A room alias (#room:server) is resolved through the room directory first.
-import { classifyHttpStatus, definePlatform, deliveryKey, joinUrl, markdownToHtml, pathSegment, platformOptionsSchema, retryAfterFromHeaders, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions, type PlatformRuntime, type SuccessRule } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  deliveryKey,
+  joinUrl,
+  markdownToHtml,
+  pathSegment,
+  platformOptionsSchema,
+  retryAfterFromHeaders,
+  type HttpResponse,
+  type OutgoingChunk,
+  type PlatformFailure,
+  type PlatformOptions,
+  type PlatformRuntime,
+  type SuccessRule,
+} from '@hookwise/kit';
 
 export interface ClientServerOptions extends PlatformOptions {
   /** The homeserver's client-server API base, e.g. https://matrix.example.org. */
@@ -23,7 +38,7 @@ const ROOM_ALIAS = /^#[^\s:]{1,200}:[\x21-\x7e]{1,255}$/;
 const LABEL = 'matrix (Matrix)';
 
 /** The same chunk of the same delivery always gets the same id: a retry is deduplicated by the homeserver. */
-export function transactionId(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'index'>): string {
+export function transactionId(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'index'> & { destination?: string }): string {
   return `hookwise.${deliveryKey(chunk)}`;
 }
 
@@ -54,13 +69,24 @@ export function checkClientServerResponse(res: HttpResponse): PlatformFailure | 
 }
 
 /** PUT /rooms/{roomId}/send answers {"event_id": "$..."}. */
-const SENT: SuccessRule<ClientServerOptions> = { describe: 'the event_id of the sent event', test: (res) => typeof (res.json as { event_id?: unknown } | undefined)?.event_id === 'string' };
+const SENT: SuccessRule<ClientServerOptions> = {
+  describe: 'the event_id of the sent event',
+  test: (res) => typeof (res.json as { event_id?: unknown } | undefined)?.event_id === 'string',
+};
 
 /** The room id of a target: itself, or what the room directory says an alias points at. */
 async function roomIdOf(target: string, { call, options, confirm }: PlatformRuntime<ClientServerOptions>): Promise<string> {
   if (target.startsWith('!')) return target;
-  const res = await call({ method: 'GET', url: joinUrl(options.api_base, `/_matrix/client/v3/directory/room/${pathSegment(target, LABEL)}`), bearer: options.token });
-  confirm(res, { describe: 'the room_id the alias points at', test: (r) => ROOM_ID.test(String((r.json as { room_id?: unknown } | undefined)?.room_id ?? '')) }, `resolving ${target}`);
+  const res = await call({
+    method: 'GET',
+    url: joinUrl(options.api_base, `/_matrix/client/v3/directory/room/${pathSegment(target, LABEL)}`),
+    bearer: options.token,
+  });
+  confirm(
+    res,
+    { describe: 'the room_id the alias points at', test: (r) => ROOM_ID.test(String((r.json as { room_id?: unknown } | undefined)?.room_id ?? '')) },
+    `resolving ${target}`,
+  );
   return (res.json as { room_id: string }).room_id;
 }
 

@@ -1,7 +1,17 @@
 // mattermost (formerly platform_08): Mattermost REST API v4. One post per chunk (POST /api/v4/posts),
 // optionally as a reply in a thread (root_id); Mattermost renders markdown itself, so answers go out as
 // written.
-import { classifyHttpStatus, definePlatform, deliveryKey, extraValue, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  deliveryKey,
+  extraValue,
+  joinUrl,
+  platformOptionsSchema,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface PostsApiOptions extends PlatformOptions {
   /** The Mattermost server, e.g. https://chat.example.com. */
@@ -42,7 +52,9 @@ export const postsApiPlatform = definePlatform<PostsApiOptions>({
     check: (target, { extra }) => {
       if (!MM_ID.test(target)) return 'it is not a channel id';
       const root = extraValue(extra, 'root_id', 'thread_id');
-      return root === undefined || MM_ID.test(root) ? undefined : `deliver_extra.root_id ${JSON.stringify(root.slice(0, 40))} is not a post id (26 lower-case letters and digits)`;
+      return root === undefined || MM_ID.test(root)
+        ? undefined
+        : `deliver_extra.root_id ${JSON.stringify(root.slice(0, 40))} is not a post id (26 lower-case letters and digits)`;
     },
   },
   optionsSchema: platformOptionsSchema({

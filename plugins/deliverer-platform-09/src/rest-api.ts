@@ -2,7 +2,20 @@
 // persistent notification (shown in the HA sidebar); with `notify.<service>` it goes through that notify
 // service (mobile app push, a chat integration, ...). Both are service calls: POST
 // /api/services/<domain>/<service>, answered with the list of states the call changed.
-import { classifyHttpStatus, definePlatform, deliveryKey, extraValue, joinUrl, platformOptionsSchema, renderChunkTemplate, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  deliveryKey,
+  extraValue,
+  joinUrl,
+  platformOptionsSchema,
+  renderChunkTemplate,
+  type HttpRequest,
+  type HttpResponse,
+  type OutgoingChunk,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface RestApiOptions extends PlatformOptions {
   /** The Home Assistant URL, e.g. http://homeassistant.local:8123. */
@@ -53,7 +66,8 @@ export const restApiPlatform = definePlatform<RestApiOptions>({
   limit: MESSAGE_LIMIT,
   maxParts: 5,
   targets: {
-    format: '"notify.<service>" (e.g. notify.mobile_app_pixel_7, see Developer tools > Actions), "persistent_notification", or no chat_id for a persistent notification',
+    format:
+      '"notify.<service>" (e.g. notify.mobile_app_pixel_7, see Developer tools > Actions), "persistent_notification", or no chat_id for a persistent notification',
     check: (target) => (target === PERSISTENT || NOTIFY_TARGET.test(target) ? undefined : 'it is not a notify service'),
   },
   optionsSchema: platformOptionsSchema({
@@ -61,7 +75,11 @@ export const restApiPlatform = definePlatform<RestApiOptions>({
     properties: {
       token: { type: 'string', minLength: 20, description: 'Long-lived access token (Profile > Security).' },
       title: { type: 'string', default: DEFAULT_TITLE, description: 'Notification title; {route}, {event}, {delivery_id}.' },
-      home_channel: { type: 'string', pattern: '^(notify\\.[a-z0-9_]+|persistent_notification)$', description: 'Default target: notify.<service>, or persistent_notification (the default without it).' },
+      home_channel: {
+        type: 'string',
+        pattern: '^(notify\\.[a-z0-9_]+|persistent_notification)$',
+        description: 'Default target: notify.<service>, or persistent_notification (the default without it).',
+      },
     },
     required: ['token'],
   }),

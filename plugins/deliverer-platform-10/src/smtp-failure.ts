@@ -21,7 +21,10 @@ export function classifySmtpError(err: SmtpError): PlatformFailure {
   // No STARTTLS (or a failed TLS handshake) while TLS is required: the server or tls_ca must change. Checked
   // before the reply code, as a refused STARTTLS command comes with a 5xx.
   if (err.code === 'ETLS' || err.code === 'EREQUIRETLS') {
-    return { kind: 'config', message: `${message}; the server must offer STARTTLS (required whenever user/password are set), or use secure: true for implicit TLS; for a private CA set tls_ca` };
+    return {
+      kind: 'config',
+      message: `${message}; the server must offer STARTTLS (required whenever user/password are set), or use secure: true for implicit TLS; for a private CA set tls_ca`,
+    };
   }
   // 4xx: "try again later" (greylisting, mailbox busy, server shutting down).
   if (reply !== undefined && reply >= 400 && reply < 500) return { kind: 'unavailable', message };

@@ -4,7 +4,20 @@
 // required whenever credentials are sent. A recipient is one address unless a list is allowed, so a
 // templated chat_id with a comma cannot add recipients.
 import { isHookwiseError } from '@hookwise/core';
-import { definePlatform, deliveryKey, extraValue, failureToError, markdownToHtml, platformOptionsSchema, renderChunkTemplate, type OutgoingChunk, type PlatformOptions, type PlatformRuntime, type SentPart, type TargetContext } from '@hookwise/kit';
+import {
+  definePlatform,
+  deliveryKey,
+  extraValue,
+  failureToError,
+  markdownToHtml,
+  platformOptionsSchema,
+  renderChunkTemplate,
+  type OutgoingChunk,
+  type PlatformOptions,
+  type PlatformRuntime,
+  type SentPart,
+  type TargetContext,
+} from '@hookwise/kit';
 import { classifySmtpError, type SmtpError } from './smtp-failure';
 
 export interface SmtpMailOptions extends PlatformOptions {
@@ -34,7 +47,8 @@ const TITLE = 'email (E-mail)';
 const CREDENTIALS_HINT = 'check platforms.email.user and password (many providers want an app password, not the account password)';
 
 /** A bare address (RFC 5321 mailbox, dot-atom local part): no display name, comment, quotes, comma or line break. */
-const ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const ADDRESS =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 /** More recipients than this in one list is not an answer to a webhook. */
 const MAX_RECIPIENTS = 50;
 
@@ -49,7 +63,8 @@ function listAllowed({ options, source, extra }: TargetContext<SmtpMailOptions>)
 
 function targetProblem(target: string, ctx: TargetContext<SmtpMailOptions>): string | undefined {
   const list = recipients(target);
-  if (list.length > 1 && !listAllowed(ctx)) return 'it names several recipients; set platforms.email.allow_recipient_list (or deliver_extra.allow_recipient_list: "true" on the route) to allow lists';
+  if (list.length > 1 && !listAllowed(ctx))
+    return 'it names several recipients; set platforms.email.allow_recipient_list (or deliver_extra.allow_recipient_list: "true" on the route) to allow lists';
   if (list.length > MAX_RECIPIENTS) return `it names ${list.length} recipients (at most ${MAX_RECIPIENTS})`;
   const bad = list.find((address) => !ADDRESS.test(address));
   return bad === undefined ? undefined : `${JSON.stringify(bad.slice(0, 80))} is not a bare e-mail address`;
@@ -117,7 +132,10 @@ async function sendMail(chunk: OutgoingChunk, runtime: PlatformRuntime<SmtpMailO
   const rejected = ((info.rejected ?? []) as Array<string | { address: string }>).map((r) => (typeof r === 'string' ? r : r.address));
   if (rejected.length) {
     const reasons = (info.rejectedErrors ?? []).map((e) => `${e.responseCode ?? ''} ${e.message}`.trim()).join('; ');
-    return { id: info.messageId, partial: { kind: 'partial', message: `the server refused ${rejected.join(', ')}${reasons ? ` (${reasons})` : ''}`, failed: rejected } };
+    return {
+      id: info.messageId,
+      partial: { kind: 'partial', message: `the server refused ${rejected.join(', ')}${reasons ? ` (${reasons})` : ''}`, failed: rejected },
+    };
   }
   return { id: info.messageId };
 }
@@ -130,7 +148,8 @@ export const smtpMailPlatform = definePlatform<SmtpMailOptions>({
   limit: MESSAGE_LIMIT,
   maxParts: 3,
   targets: {
-    format: 'one bare e-mail address (dev@example.org); a comma-separated list only where allowed (home_channel, platforms.email.allow_recipient_list, or deliver_extra.allow_recipient_list: "true")',
+    format:
+      'one bare e-mail address (dev@example.org); a comma-separated list only where allowed (home_channel, platforms.email.allow_recipient_list, or deliver_extra.allow_recipient_list: "true")',
     check: targetProblem,
     recipients,
   },
@@ -140,7 +159,10 @@ export const smtpMailPlatform = definePlatform<SmtpMailOptions>({
       host: { type: 'string', minLength: 1, description: 'SMTP server host name.' },
       port: { type: 'integer', minimum: 1, maximum: 65535, description: 'SMTP port; default 465 with secure, else 587.' },
       secure: { type: 'boolean', default: false, description: 'TLS from the start (port 465). Otherwise STARTTLS when offered.' },
-      require_tls: { type: 'boolean', description: 'Fail unless STARTTLS succeeds (without secure). On whenever user/password are set; cannot be turned off then.' },
+      require_tls: {
+        type: 'boolean',
+        description: 'Fail unless STARTTLS succeeds (without secure). On whenever user/password are set; cannot be turned off then.',
+      },
       tls_ca: { type: 'string', minLength: 1, description: 'PEM certificate(s) of a private CA that signed the server certificate.' },
       allow_recipient_list: { type: 'boolean', default: false, description: 'Let deliver_extra.chat_id name several comma-separated addresses.' },
       user: { type: 'string', minLength: 1, description: 'SMTP login user.' },
@@ -148,7 +170,13 @@ export const smtpMailPlatform = definePlatform<SmtpMailOptions>({
       from: { type: 'string', minLength: 3, description: 'Sender address, e.g. "Hookwise <hookwise@example.com>".' },
       subject: { type: 'string', default: DEFAULT_SUBJECT, description: 'Subject template: {route}, {event}, {delivery_id}.' },
       home_channel: { type: 'string', minLength: 3, description: 'Default recipient address(es), comma-separated.' },
-      timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 300, default: 15, description: 'Timeout for connecting, the greeting and each SMTP reply.' },
+      timeout_seconds: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 300,
+        default: 15,
+        description: 'Timeout for connecting, the greeting and each SMTP reply.',
+      },
     },
     required: ['host', 'from'],
   }),

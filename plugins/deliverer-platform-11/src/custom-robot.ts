@@ -4,7 +4,17 @@
 // robot is its own target: it posts to its group, at most 20 messages a minute; beyond that DingTalk throttles
 // it for 10 minutes.
 import { createHmac } from 'node:crypto';
-import { checkErrorCode, definePlatform, errorCodeOf, joinUrl, markdownToPlainText, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  checkErrorCode,
+  definePlatform,
+  errorCodeOf,
+  joinUrl,
+  markdownToPlainText,
+  platformOptionsSchema,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface CustomRobotOptions extends PlatformOptions {
   api_base: string;
@@ -53,7 +63,8 @@ export function checkRobotResponse(res: HttpResponse): PlatformFailure | undefin
     messageField: 'errmsg',
     kinds: { rate_limited: [130101], auth: [310000, 300001, 300005], unavailable: [-1] },
     explanations: {
-      310000: 'The robot\'s security settings refused the message: a wrong signature (check platforms.dingtalk.secret and the gateway clock), a custom keyword missing from the message, or the gateway\'s IP outside the robot\'s IP allowlist',
+      310000:
+        "The robot's security settings refused the message: a wrong signature (check platforms.dingtalk.secret and the gateway clock), a custom keyword missing from the message, or the gateway's IP outside the robot's IP allowlist",
       130101: 'The robot may send at most 20 messages per minute and is throttled for 10 minutes beyond that; retried after the throttle',
     },
     retryAfterSeconds: (_res, code) => (code === 130101 ? THROTTLE_SECONDS : undefined),
@@ -65,7 +76,9 @@ export function checkRobotResponse(res: HttpResponse): PlatformFailure | undefin
  * users; not in the reference): that is the 10-minute throttle, not a configuration problem.
  */
 export function robotRedirect(res: HttpResponse): PlatformFailure | undefined {
-  return res.status === 302 ? { kind: 'rate_limited', message: 'HTTP 302: the robot is throttled (more than 20 messages per minute)', retryAfterSeconds: THROTTLE_SECONDS } : undefined;
+  return res.status === 302
+    ? { kind: 'rate_limited', message: 'HTTP 302: the robot is throttled (more than 20 messages per minute)', retryAfterSeconds: THROTTLE_SECONDS }
+    : undefined;
 }
 
 export const customRobotPlatform = definePlatform<CustomRobotOptions>({
@@ -82,13 +95,19 @@ export const customRobotPlatform = definePlatform<CustomRobotOptions>({
     properties: {
       token: { type: 'string', minLength: 8, description: 'The robot access_token (the value after access_token= in its webhook URL).' },
       secret: { type: 'string', minLength: 8, description: 'Signing secret (SEC...) when the robot uses the "sign" security setting.' },
-      msgtype: { type: 'string', enum: ['text', 'markdown'], default: 'markdown', description: 'Message type: markdown (rendered) or text (markdown stripped).' },
+      msgtype: {
+        type: 'string',
+        enum: ['text', 'markdown'],
+        default: 'markdown',
+        description: 'Message type: markdown (rendered) or text (markdown stripped).',
+      },
       title: { type: 'string', minLength: 1, maxLength: 100, description: 'Title of markdown messages; default: the first line of the answer.' },
     },
     required: ['token'],
   }),
   secrets: (o) => [o.token, o.secret],
-  credentialsHint: 'check platforms.dingtalk.token (the access_token of the robot webhook URL) and platforms.dingtalk.secret (group settings > Bots > the robot > Security Settings)',
+  credentialsHint:
+    'check platforms.dingtalk.token (the access_token of the robot webhook URL) and platforms.dingtalk.secret (group settings > Bots > the robot > Security Settings)',
   needsTarget: () => false,
   request: (chunk, o) => ({
     method: 'POST',

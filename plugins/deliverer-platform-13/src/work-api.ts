@@ -4,7 +4,19 @@
 // `{errcode, errmsg}`; text messages are limited to 2048 bytes. A target names one user, department, tag or
 // app chat: never `@all` or a `|` list, so a templated chat_id cannot broadcast to the whole company.
 import { HookwiseError } from '@hookwise/core';
-import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpRequest, type HttpResponse, type OutgoingChunk, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
+import {
+  checkErrorCode,
+  definePlatform,
+  errorCodeOf,
+  issuedTokenFrom,
+  joinUrl,
+  platformOptionsSchema,
+  type HttpRequest,
+  type HttpResponse,
+  type OutgoingChunk,
+  type PlatformOptions,
+  type ResponseVerdict,
+} from '@hookwise/kit';
 
 export interface WorkApiOptions extends PlatformOptions {
   api_base: string;
@@ -34,7 +46,6 @@ function targetProblem(target: string): string | undefined {
   return 'it is neither user:<userid>, party:<id>, tag:<id> nor an app chat id';
 }
 
-
 export function workApiRequest(chunk: OutgoingChunk, o: WorkApiOptions): HttpRequest {
   const text = { msgtype: 'text', text: { content: chunk.text } };
   if (o.webhook_key) return { method: 'POST', url: joinUrl(o.api_base, '/cgi-bin/webhook/send', { key: o.webhook_key }), json: text };
@@ -42,10 +53,16 @@ export function workApiRequest(chunk: OutgoingChunk, o: WorkApiOptions): HttpReq
   const prefixed = /^(user|party|tag):(.+)$/.exec(chunk.target);
   if (!prefixed) return { method: 'POST', url: joinUrl(o.api_base, '/cgi-bin/appchat/send', { access_token: token }), json: { chatid: chunk.target, ...text } };
   if (o.agent_id === undefined) {
-    throw new HookwiseError('HW_E_CONFIG', `wecom (WeCom): sending to ${prefixed[1]}s needs platforms.wecom.agent_id (the app's AgentId)`, { retryable: false });
+    throw new HookwiseError('HW_E_CONFIG', `wecom (WeCom): sending to ${prefixed[1]}s needs platforms.wecom.agent_id (the app's AgentId)`, {
+      retryable: false,
+    });
   }
   const field = RECIPIENT_FIELDS[prefixed[1] as keyof typeof RECIPIENT_FIELDS];
-  return { method: 'POST', url: joinUrl(o.api_base, '/cgi-bin/message/send', { access_token: token }), json: { [field]: prefixed[2], msgtype: 'text', agentid: o.agent_id, text: text.text } };
+  return {
+    method: 'POST',
+    url: joinUrl(o.api_base, '/cgi-bin/message/send', { access_token: token }),
+    json: { [field]: prefixed[2], msgtype: 'text', agentid: o.agent_id, text: text.text },
+  };
 }
 
 /** The ids of an answer's `invaliduser`/`invalidparty`/`invalidtag`/`unlicenseduser` ("a|b"). */

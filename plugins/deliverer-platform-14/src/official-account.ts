@@ -2,7 +2,17 @@
 // from app_id/app_secret (`POST /cgi-bin/stable_token`: unlike `/cgi-bin/token`, another system fetching a
 // token for the same account does not invalidate ours), then `POST /cgi-bin/message/custom/send?access_token=...`
 // with `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.
-import { checkErrorCode, definePlatform, errorCodeOf, issuedTokenFrom, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformFailure, type PlatformOptions } from '@hookwise/kit';
+import {
+  checkErrorCode,
+  definePlatform,
+  errorCodeOf,
+  issuedTokenFrom,
+  joinUrl,
+  platformOptionsSchema,
+  type HttpResponse,
+  type PlatformFailure,
+  type PlatformOptions,
+} from '@hookwise/kit';
 
 export interface OfficialAccountOptions extends PlatformOptions {
   api_base: string;
@@ -15,7 +25,6 @@ export const DEFAULT_API_BASE = 'https://api.weixin.qq.com';
 export const MESSAGE_LIMIT = 2048;
 /** An openid: the follower's id for this account (28 characters today: letters, digits, - and _). */
 const OPENID = /^[A-Za-z0-9_-]{16,64}$/;
-
 
 export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure | undefined {
   return checkErrorCode(res, {
@@ -30,8 +39,10 @@ export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure
       // 45047 is listed nowhere else: not retried (the count resets only when the user writes again).
     },
     explanations: {
-      45015: 'Reply window closed: customer-service messages reach a user only within 48 hours of their last message or interaction with the account; they must write to the account first. Not retried',
-      45047: 'Too many customer-service messages to this user since their last interaction; more can only be sent after the user writes to the account again. Not retried (lower platforms.wechat.max_parts)',
+      45015:
+        'Reply window closed: customer-service messages reach a user only within 48 hours of their last message or interaction with the account; they must write to the account first. Not retried',
+      45047:
+        'Too many customer-service messages to this user since their last interaction; more can only be sent after the user writes to the account again. Not retried (lower platforms.wechat.max_parts)',
       40164: "The gateway's IP is not in the account's IP whitelist (Settings and Development > Basic Configuration)",
       48001: 'The account lacks the customer-service message permission (a verified service account is needed)',
       43004: 'The user does not follow the account',

@@ -2,7 +2,17 @@
 // /api/v1/message/text?password=...` with `{chatGuid, tempGuid, message, method?}`; answers `{status, message,
 // data, error?}`. The password rides in the query string, so it is registered as a secret and scrubbed in
 // every form it takes there (a space becomes "+" or "%20") and never shown.
-import { classifyHttpStatus, definePlatform, deliveryKey, joinUrl, platformOptionsSchema, type HttpResponse, type OutgoingChunk, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
+import {
+  classifyHttpStatus,
+  definePlatform,
+  deliveryKey,
+  joinUrl,
+  platformOptionsSchema,
+  type HttpResponse,
+  type OutgoingChunk,
+  type PlatformOptions,
+  type ResponseVerdict,
+} from '@hookwise/kit';
 
 export interface ServerApiOptions extends PlatformOptions {
   api_base: string;

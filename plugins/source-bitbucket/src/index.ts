@@ -18,7 +18,6 @@ export const DELIVERY_HEADERS = ['x-request-uuid', 'x-request-id'];
 /** The event key of Data Center's "Test connection" button; Cloud has no test delivery. */
 export const PING_EVENT = 'diagnostics:ping';
 
-
 export function createBitbucketSource(): Source {
   return {
     headers: [SIGNATURE_HEADER, EVENT_HEADER],

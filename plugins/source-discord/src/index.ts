@@ -30,7 +30,6 @@ const SIGNATURE_HEX = /^[0-9a-fA-F]{128}$/;
 // DER SubjectPublicKeyInfo header for an Ed25519 key (RFC 8410); the 32 raw key bytes follow it.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-
 /** The Ed25519 public key a route secret holds (64 hex digits, as the Developer Portal shows it), or undefined. */
 export const ed25519PublicKey = cachedPublicKeys((secret) => {
   const hex = secret.trim();

@@ -1,7 +1,16 @@
 // Gitea and Forgejo webhooks: `X-Gitea-Signature` / `X-Forgejo-Signature` hold the hex HMAC-SHA256 (no prefix) of
 // the JSON payload, the event in `X-Gitea-Event-Type` (or the coarser `X-Gitea-Event`), the delivery in
 // `X-Gitea-Delivery`. Forgejo sends every X-Gitea-* header as well as its own X-Forgejo-* ones.
-import { definePlugin, firstHeaderValue, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution, type SourceVerdict } from '@hookwise/core';
+import {
+  definePlugin,
+  firstHeaderValue,
+  headerValue,
+  type HeaderMap,
+  type PluginPackageJson,
+  type Source,
+  type SourceContribution,
+  type SourceVerdict,
+} from '@hookwise/core';
 import { constantTimeEqual, hmacSha256Hex, missingHeader, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADERS = ['x-gitea-signature', 'x-forgejo-signature'];
@@ -22,7 +31,6 @@ export interface GiteaSourceOptions {
 }
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
-
 
 /**
  * The bytes Gitea signed. A webhook with content type `application/json` posts the payload as the body. One with

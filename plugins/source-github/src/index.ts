@@ -25,7 +25,10 @@ export function createGithubSource(options: GithubSourceOptions = {}): Source {
       if (header) return verifyHexHmac(req.headers, header, req.rawBody, secrets, 'sha256=');
       const sha1 = options.allow_sha1 ? headerValue(req.headers, SHA1_HEADER) : undefined;
       if (sha1 === undefined) return missingHeader(SIGNATURE_HEADERS[0]);
-      const digest = sha1.trim().toLowerCase().replace(/^sha1=/, '');
+      const digest = sha1
+        .trim()
+        .toLowerCase()
+        .replace(/^sha1=/, '');
       if (!HEX_SHA1.test(digest)) return { ok: false, reason: `${SHA1_HEADER} is not 'sha1=' and a 40-digit hex digest` };
       return verdictForSecrets(secrets, (secret) => constantTimeEqual(digest, hmacDigest('sha1', secret, req.rawBody, 'hex')));
     },

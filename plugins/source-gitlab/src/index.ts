@@ -32,7 +32,13 @@ export function createGitlabSource(options: GitlabSourceOptions = {}): Source {
       // downgrade a signed route to the weaker token check.
       const signing = secrets.flatMap((secret, index) => (isSigningToken(secret) ? [index] : []));
       if (firstHeaderValue(req.headers, [STANDARD_WEBHOOKS_HEADERS.signature]) !== undefined && signing.length) {
-        const verdict = verifyStandardWebhook(req.headers, req.rawBody, signing.map((index) => secrets[index]), req.receivedAt, { toleranceSeconds: tolerance, encoding: 'base64' });
+        const verdict = verifyStandardWebhook(
+          req.headers,
+          req.rawBody,
+          signing.map((index) => secrets[index]),
+          req.receivedAt,
+          { toleranceSeconds: tolerance, encoding: 'base64' },
+        );
         return verdict.ok ? { ok: true, secretIndex: signing[verdict.secretIndex] } : verdict;
       }
       const token = firstHeaderValue(req.headers, TOKEN_HEADERS);

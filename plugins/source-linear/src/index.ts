@@ -1,5 +1,13 @@
 // Linear: `Linear-Signature: <hex HMAC-SHA256 of the raw body>`, with the signed body's `webhookTimestamp` (ms) as replay guard.
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import {
+  definePlugin,
+  headerValue,
+  type PluginPackageJson,
+  type Source,
+  type SourceContribution,
+  type SourceRequest,
+  type SourceVerdict,
+} from '@hookwise/core';
 import { constantTimeEqual, hmacSha256Hex, missingHeader, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'linear-signature';

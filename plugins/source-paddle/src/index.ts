@@ -2,7 +2,16 @@
 // while Paddle rotates the destination's secret key), the event in the payload's `event_type`, the delivery in its
 // `event_id` (or `notification_id`).
 import { definePlugin, headerValue, type HeaderMap, type PluginPackageJson, type Source, type SourceContribution, type SourceVerdict } from '@hookwise/core';
-import { anyConstantTimeEqual, hmacSha256Hex, missingHeader, parseSignatureList, signatureValues, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
+import {
+  anyConstantTimeEqual,
+  hmacSha256Hex,
+  missingHeader,
+  parseSignatureList,
+  signatureValues,
+  timestampProblem,
+  toleranceOption,
+  verdictForSecrets,
+} from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'paddle-signature';
 
@@ -28,7 +37,13 @@ export interface PaddleSourceOptions {
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
-export function verifyPaddleSignature(headers: HeaderMap, rawBody: Buffer, secrets: readonly string[], receivedAt: number, toleranceSeconds: number): SourceVerdict {
+export function verifyPaddleSignature(
+  headers: HeaderMap,
+  rawBody: Buffer,
+  secrets: readonly string[],
+  receivedAt: number,
+  toleranceSeconds: number,
+): SourceVerdict {
   const value = headerValue(headers, SIGNATURE_HEADER);
   if (value === undefined) return missingHeader(SIGNATURE_HEADER);
   const pairs = parseSignatureList(value, ';');
@@ -84,7 +99,8 @@ const contribution: SourceContribution<PaddleSourceOptions> = {
         type: 'string',
         enum: ['event_id', 'notification_id'],
         default: 'event_id',
-        description: "What identifies a delivery for duplicates: 'event_id' (Paddle's recommendation: an event counts once) or 'notification_id' (each notification, so replays requested through Paddle's API run again).",
+        description:
+          "What identifies a delivery for duplicates: 'event_id' (Paddle's recommendation: an event counts once) or 'notification_id' (each notification, so replays requested through Paddle's API run again).",
       },
     },
   },

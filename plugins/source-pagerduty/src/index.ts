@@ -43,7 +43,8 @@ export function createPagerDutySource(): Source {
     deliveryId: (req, payload) => headerValue(req.headers, WEBHOOK_ID_HEADER) ?? stringField(eventOf(payload), 'id'),
     // A test event carries nothing to act on: answer it so that PagerDuty shows the subscription working, and
     // queue nothing (no agent run for "Hello from your friend Pagey!").
-    handshake: (_req, payload) => (stringField(eventOf(payload), 'event_type') === PING_EVENT ? { status: 200, body: { status: 'pong', event: PING_EVENT } } : undefined),
+    handshake: (_req, payload) =>
+      stringField(eventOf(payload), 'event_type') === PING_EVENT ? { status: 200, body: { status: 'pong', event: PING_EVENT } } : undefined,
   };
 }
 

@@ -19,7 +19,6 @@ export interface SendgridSourceOptions {
 // A DER ECDSA P-256 signature is at most 72 bytes: 96 base64 characters. Anything far longer is not one.
 const BASE64 = /^[A-Za-z0-9+/]{8,200}={0,2}$/;
 
-
 /**
  * The P-256 public key a route secret holds: the base64 DER (SubjectPublicKeyInfo) string SendGrid shows as the
  * "Verification Key", or the same key as PEM. Undefined for anything else (another curve included).
@@ -69,7 +68,11 @@ function eventsOf(payload: Record<string, unknown>): Array<Record<string, unknow
 
 /** The kind of every event in the batch when they share one (`delivered`, `bounce`, `open`, ...), else `mixed`. */
 export function sendgridEventType(payload: Record<string, unknown>): string | undefined {
-  const kinds = new Set(eventsOf(payload).map((e) => e.event).filter((k): k is string => typeof k === 'string' && k !== ''));
+  const kinds = new Set(
+    eventsOf(payload)
+      .map((e) => e.event)
+      .filter((k): k is string => typeof k === 'string' && k !== ''),
+  );
   if (kinds.size === 0) return undefined;
   return kinds.size === 1 ? [...kinds][0] : MIXED_EVENT;
 }

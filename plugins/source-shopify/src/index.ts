@@ -1,5 +1,13 @@
 // Shopify: `X-Shopify-Hmac-Sha256: <base64 HMAC-SHA256 of the raw body>` keyed with the app's client secret.
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import {
+  definePlugin,
+  headerValue,
+  type PluginPackageJson,
+  type Source,
+  type SourceContribution,
+  type SourceRequest,
+  type SourceVerdict,
+} from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-shopify-hmac-sha256';

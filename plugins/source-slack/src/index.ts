@@ -1,5 +1,14 @@
 // Slack: `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:<X-Slack-Request-Timestamp>:<body>">` for the Events API, interactivity and slash commands.
-import { definePlugin, headerValue, type HandshakeAnswer, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import {
+  definePlugin,
+  headerValue,
+  type HandshakeAnswer,
+  type PluginPackageJson,
+  type Source,
+  type SourceContribution,
+  type SourceRequest,
+  type SourceVerdict,
+} from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'x-slack-signature';
@@ -87,7 +96,7 @@ export function createSlackSource(options: SlackOptions = {}): Source {
     const verdict = verdictForSecrets(
       secrets,
       (secret) => secret !== '' && constantTimeEqual(offered, hmacDigest('sha256', secret, signed, 'hex')),
-      'v0 signature does not match (is the secret the app\'s Signing Secret, not its verification token?)',
+      "v0 signature does not match (is the secret the app's Signing Secret, not its verification token?)",
     );
     if (!verdict.ok) return verdict;
     const problem = timestampProblem(timestamp, req.receivedAt, tolerance);

@@ -20,7 +20,11 @@ export interface StandardWebhooksOptions {
 }
 
 export function createStandardWebhooksSource(options: StandardWebhooksOptions = {}): Source {
-  const verifyOptions = { toleranceSeconds: options.tolerance_seconds ?? DEFAULT_TOLERANCE_SECONDS, encoding: options.secret_encoding ?? 'auto', svixHeaders: true };
+  const verifyOptions = {
+    toleranceSeconds: options.tolerance_seconds ?? DEFAULT_TOLERANCE_SECONDS,
+    encoding: options.secret_encoding ?? 'auto',
+    svixHeaders: true,
+  };
   const { id, timestamp, signature } = STANDARD_WEBHOOKS_HEADERS;
   return {
     headers: [signature, SVIX_HEADERS.signature, id, timestamp, SVIX_HEADERS.id, SVIX_HEADERS.timestamp],
@@ -41,7 +45,8 @@ export const optionsSchema = {
       type: 'string',
       enum: ['auto', 'base64', 'raw'],
       default: 'auto',
-      description: "How a route secret becomes the key: 'auto' decodes whsec_<base64> and tries a secret without the prefix both decoded and as raw bytes; 'base64' always decodes; 'raw' never does.",
+      description:
+        "How a route secret becomes the key: 'auto' decodes whsec_<base64> and tries a secret without the prefix both decoded and as raw bytes; 'base64' always decodes; 'raw' never does.",
     },
   },
 };

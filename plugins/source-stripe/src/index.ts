@@ -1,6 +1,24 @@
 // Stripe: `Stripe-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` keyed with the endpoint's whsec_ secret.
-import { definePlugin, headerValue, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { MAX_SIGNATURE_ITEMS, anyConstantTimeEqual, hmacDigest, missingHeader, parseSignatureList, signatureValues, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
+import {
+  definePlugin,
+  headerValue,
+  type PluginPackageJson,
+  type Source,
+  type SourceContribution,
+  type SourceRequest,
+  type SourceVerdict,
+} from '@hookwise/core';
+import {
+  MAX_SIGNATURE_ITEMS,
+  anyConstantTimeEqual,
+  hmacDigest,
+  missingHeader,
+  parseSignatureList,
+  signatureValues,
+  timestampProblem,
+  toleranceOption,
+  verdictForSecrets,
+} from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'stripe-signature';
 /** Stripe's libraries' DEFAULT_TOLERANCE. */
@@ -29,7 +47,8 @@ export function createStripeSource(options: StripeOptions = {}): Source {
     // v0 signatures are Stripe's legacy test-mode scheme; like Stripe's own libraries, only v1 is trusted.
     const offered = signatureValues(pairs, 'v1').map((v) => v.toLowerCase());
     if (offered.length === 0) return { ok: false, reason: 'Stripe-Signature has no v1 signature' };
-    if (offered.length > MAX_SIGNATURES) return { ok: false, reason: `Stripe-Signature holds ${offered.length} v1 signatures (at most ${MAX_SIGNATURES} are read)` };
+    if (offered.length > MAX_SIGNATURES)
+      return { ok: false, reason: `Stripe-Signature holds ${offered.length} v1 signatures (at most ${MAX_SIGNATURES} are read)` };
     if (!offered.some((v) => HEX_SHA256.test(v))) return { ok: false, reason: 'no Stripe-Signature v1 value is a 64-digit hex digest' };
 
     const signed = Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), req.rawBody]);

@@ -20,7 +20,6 @@ export interface TwilioSourceOptions {
 /** HMAC-SHA1 is 20 bytes: 28 base64 characters, the last one padding. */
 const BASE64_SHA1 = /^[A-Za-z0-9+/]{27}=$/;
 
-
 /** The URL's `bodySHA256` parameter; undefined for a form post (or a URL that does not parse). */
 export function bodyHashParam(url: string): string | undefined {
   try {
@@ -212,7 +211,8 @@ const contribution: SourceContribution<TwilioSourceOptions> = {
       event_field: {
         type: 'string',
         minLength: 1,
-        description: 'A payload field whose value is the event type as it is (e.g. SmsStatus, CallStatus). Unset: EventType, else message.<status>, recording.<status> or call.<status>.',
+        description:
+          'A payload field whose value is the event type as it is (e.g. SmsStatus, CallStatus). Unset: EventType, else message.<status>, recording.<status> or call.<status>.',
       },
     },
   },

@@ -1,7 +1,17 @@
 // Twitch EventSub webhooks: `Twitch-Eventsub-Message-Signature: sha256=<hex HMAC-SHA256 of message id + timestamp +
 // body>` keyed with the subscription's secret, an RFC3339 timestamp no older than 10 minutes, the callback
 // verification challenge, and revocations (logged and acknowledged, never queued).
-import { definePlugin, type HandshakeAnswer, type PluginLogger, type PluginPackageJson, type Source, type SourceContribution, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
+import {
+  definePlugin,
+  type HandshakeAnswer,
+  type PluginLogger,
+  type PluginPackageJson,
+  type Source,
+  type SourceContribution,
+  type SourceRequest,
+  type SourceVerdict,
+  headerText,
+} from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit';
 
 export const SIGNATURE_HEADER = 'twitch-eventsub-message-signature';
@@ -21,7 +31,6 @@ export interface TwitchSourceOptions {
 const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
 // RFC3339 as Twitch writes it (nanoseconds, `Z`), with any fraction and a numeric offset also accepted.
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
 
 /**
  * Seconds since the epoch (with the fraction) of an RFC3339 time, or undefined when it is not one. Written out

@@ -20,7 +20,6 @@ export interface ZoomSourceOptions {
 
 const SIGNATURE = /^v0=([0-9a-fA-F]{64})$/;
 
-
 /** What Zoom signs: `v0:<timestamp>:` followed by the raw body bytes. */
 export function signedContent(timestamp: string, rawBody: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`v0:${timestamp}:`, 'utf8'), rawBody]);

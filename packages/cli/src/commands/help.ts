@@ -14,8 +14,15 @@ export default class HelpCommand extends HookwiseCommand {
     const words = (argv as string[]).filter((word) => !word.startsWith('-'));
     const id = words.join(':');
     if (words.length && !this.config.findCommand(id) && !this.config.findTopic(id)) {
-      const suggestion = suggestCommand(words, this.config.commandIDs, this.config.topics.map((t) => t.name));
-      this.error(`no help for '${words.join(' ')}': it is not a ${this.config.bin} command or topic.${suggestion ? ` Did you mean \`${this.config.bin} help ${suggestion}\`?` : ''}`, { exit: 2 });
+      const suggestion = suggestCommand(
+        words,
+        this.config.commandIDs,
+        this.config.topics.map((t) => t.name),
+      );
+      this.error(
+        `no help for '${words.join(' ')}': it is not a ${this.config.bin} command or topic.${suggestion ? ` Did you mean \`${this.config.bin} help ${suggestion}\`?` : ''}`,
+        { exit: 2 },
+      );
     }
     await new Help(this.config).showHelp(words);
   }

@@ -24,7 +24,11 @@ export function suggestCommand(words: readonly string[], commandIds: readonly st
 const hook: Hook<'command_not_found'> = async function (options) {
   const words = typedWords(options.id, options.argv ?? []);
   const bin = options.config.bin;
-  const suggestion = suggestCommand(words, options.config.commandIDs, options.config.topics.map((t) => t.name));
+  const suggestion = suggestCommand(
+    words,
+    options.config.commandIDs,
+    options.config.topics.map((t) => t.name),
+  );
   const typed = options.id.split(':').join(' ');
   const hint = suggestion ? ` Did you mean \`${bin} ${suggestion}\`?` : '';
   throw new Errors.CLIError(`'${typed}' is not a ${bin} command.${hint} See \`${bin} --help\` for the commands.`, { exit: 2 });

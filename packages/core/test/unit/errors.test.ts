@@ -2,7 +2,16 @@
 // fixed texts for HTTP answers, and config errors recognised by their marker.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOCS_BASE, ERROR_CATALOGUE, HookwiseConfigError, HookwiseError, describeError, isHookwiseConfigError, isHookwiseError, type ErrorCode } from '@hookwise/core';
+import {
+  DOCS_BASE,
+  ERROR_CATALOGUE,
+  HookwiseConfigError,
+  HookwiseError,
+  describeError,
+  isHookwiseConfigError,
+  isHookwiseError,
+  type ErrorCode,
+} from '@hookwise/core';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
@@ -56,7 +65,9 @@ describe('the error catalogue', () => {
   });
 
   it('keeps the exact texts the HTTP answers send, free of links', () => {
-    const answers = Object.fromEntries(CODES.filter((c) => ERROR_CATALOGUE[c].status !== undefined).map((c) => [c, [ERROR_CATALOGUE[c].status, ERROR_CATALOGUE[c].message]]));
+    const answers = Object.fromEntries(
+      CODES.filter((c) => ERROR_CATALOGUE[c].status !== undefined).map((c) => [c, [ERROR_CATALOGUE[c].status, ERROR_CATALOGUE[c].message]]),
+    );
     expect(answers).toEqual({
       HW_E_UNKNOWN_ROUTE: [404, 'Unknown route'],
       HW_E_PAYLOAD_TOO_LARGE: [413, 'Payload too large'],

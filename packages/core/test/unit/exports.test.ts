@@ -95,7 +95,14 @@ function publicNames(): string[] {
   const index = readFileSync(join(SRC, 'index.ts'), 'utf8');
   const names = new Set<string>();
   for (const [, list] of index.matchAll(/^export (?:type )?\{([^}]*)\} from '[^']+';$/gm)) {
-    for (const item of list.split(',')) names.add(item.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!);
+    for (const item of list.split(','))
+      names.add(
+        item
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)
+          .pop()!,
+      );
   }
   for (const [, module] of index.matchAll(/^export \* from '\.\/([^']+)';$/gm)) {
     const text = readFileSync(join(SRC, `${module}.ts`), 'utf8');

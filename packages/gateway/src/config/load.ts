@@ -69,9 +69,9 @@ export function validateConfigObject(raw: unknown, source = 'config'): HookwiseC
 }
 
 function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, problems: string[]): void {
-  const platforms = ((raw.platforms ??= {}) as Record<string, unknown>);
-  const webhook = ((platforms.webhook ??= {}) as Record<string, unknown>);
-  const extra = ((webhook.extra ??= {}) as Record<string, unknown>);
+  const platforms = (raw.platforms ??= {}) as Record<string, unknown>;
+  const webhook = (platforms.webhook ??= {}) as Record<string, unknown>;
+  const extra = (webhook.extra ??= {}) as Record<string, unknown>;
   const enabled = parseBoolean(env.WEBHOOK_ENABLED);
   if (enabled !== undefined) webhook.enabled = enabled;
   if (env.WEBHOOK_PORT) {
@@ -82,7 +82,9 @@ function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv,
   if (env.WEBHOOK_HOST) extra.host = env.WEBHOOK_HOST;
   if (env.WEBHOOK_SECRET) {
     // A comma-separated list rotates: `WEBHOOK_SECRET=new,old`.
-    const secrets = env.WEBHOOK_SECRET.split(',').map((s) => s.trim()).filter(Boolean);
+    const secrets = env.WEBHOOK_SECRET.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (secrets.length > 1) {
       extra.secrets = secrets;
       delete extra.secret;

@@ -9,11 +9,16 @@ export const adminSchema = {
   additionalProperties: false,
   description: 'The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).',
   properties: {
-    enabled: { type: 'boolean', default: false, description: 'Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs.' },
+    enabled: {
+      type: 'boolean',
+      default: false,
+      description: 'Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs.',
+    },
     ui: { type: 'boolean', default: false, description: 'Serve the dashboard at /ui (turns the admin API on too).' },
     token: {
       type: 'string',
-      description: 'Bearer token for /api and the dashboard\'s sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served.',
+      description:
+        "Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served.",
     },
   },
 } as const;
@@ -44,7 +49,8 @@ export const tracingSchema = {
     enabled: {
       type: 'boolean',
       default: false,
-      description: 'Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded).',
+      description:
+        'Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded).',
     },
   },
 } as const;

@@ -33,7 +33,8 @@ export const routeSchema = {
     },
     source: {
       type: 'string',
-      description: 'The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic.',
+      description:
+        'The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic.',
     },
     source_options: { type: 'object', description: "Options of the route's source (e.g. tolerance_seconds), validated by the source." },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
@@ -71,7 +72,8 @@ export const routeSchema = {
     deliver_extra: {
       type: 'object',
       additionalProperties: { type: ['string', 'number', 'boolean'] },
-      description: 'Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry\'s own extra wins).',
+      description:
+        "Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins).",
     },
     agent: {
       type: 'object',
@@ -117,7 +119,12 @@ export const configSchema = {
                 host: { type: 'string', default: '0.0.0.0', description: 'Interface to bind (env WEBHOOK_HOST).' },
                 port: { type: 'integer', minimum: 0, maximum: 65535, default: DEFAULT_PORT, description: 'HTTP port (env WEBHOOK_PORT).' },
                 secret: { type: 'string', description: 'Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates).' },
-                secrets: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Global fallback secrets for rotation ([new, old]), instead of secret.' },
+                secrets: {
+                  type: 'array',
+                  minItems: 1,
+                  items: { type: 'string' },
+                  description: 'Global fallback secrets for rotation ([new, old]), instead of secret.',
+                },
                 source: { type: 'string', description: 'Default source for routes without their own (unset: any of github, gitlab and generic).' },
                 source_options: { type: 'object', description: 'Options of the default source.' },
                 rate_limit: { type: 'integer', minimum: 1, default: DEFAULT_RATE_LIMIT, description: 'Requests per minute per route (fixed window).' },
@@ -200,7 +207,8 @@ export const configSchema = {
           type: 'number',
           minimum: 1,
           default: 30,
-          description: 'How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway\'s jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis).',
+          description:
+            "How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis).",
         },
       },
     },
@@ -233,10 +241,7 @@ export const configSchema = {
       default: [],
       description: 'Third-party plugins: package names, short names, relative paths, or [name, options].',
       items: {
-        anyOf: [
-          { type: 'string' },
-          { type: 'array', minItems: 1, maxItems: 2, items: [{ type: 'string' }, { type: 'object' }] },
-        ],
+        anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, maxItems: 2, items: [{ type: 'string' }, { type: 'object' }] }],
       },
     },
   },

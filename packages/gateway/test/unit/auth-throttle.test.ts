@@ -7,7 +7,12 @@ import { createLogger } from '../../src/logger';
 function setup(limit: number) {
   let now = 1_000_000;
   const lines: Array<{ message: string; failures?: number }> = [];
-  const stream = new Writable({ write(chunk, _e, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const stream = new Writable({
+    write(chunk, _e, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   const throttle = new AuthFailureThrottle({ limit, logger: createLogger({ stream, format: 'json' }), now: () => now });
   return { throttle, lines, advance: (ms: number) => (now += ms) };
 }

@@ -27,7 +27,19 @@ describe('loadConfig', () => {
   it('applies defaults when the directory has no config file', () => {
     const { config, configFile } = loadConfig({ configDir: dirWith({}), env: {} });
     expect(configFile).toBeUndefined();
-    expect(config.platforms.webhook).toEqual({ enabled: false, extra: { host: '0.0.0.0', port: 8644, rate_limit: 30, max_body_bytes: 1048576, auth_failure_limit: 60, trusted_proxies: [], shutdown_timeout_seconds: 10, routes: {} } });
+    expect(config.platforms.webhook).toEqual({
+      enabled: false,
+      extra: {
+        host: '0.0.0.0',
+        port: 8644,
+        rate_limit: 30,
+        max_body_bytes: 1048576,
+        auth_failure_limit: 60,
+        trusted_proxies: [],
+        shutdown_timeout_seconds: 10,
+        routes: {},
+      },
+    });
     expect(config.agent).toMatchObject({ runner: 'echo', concurrency: 2 });
   });
 
@@ -44,7 +56,11 @@ describe('loadConfig', () => {
       '.env': 'TOKEN=from-dotenv\nOTHER="quoted value"\n# comment\n',
       'config.yaml': 'platforms:\n  platform_01:\n    enabled: true\n    token: ${TOKEN}\n    home_channel: ${OTHER}\n    api_base: ${BASE:-http://x}\n',
     });
-    expect(loadConfig({ configDir: dir, env: {} }).config.platforms.platform_01).toMatchObject({ token: 'from-dotenv', home_channel: 'quoted value', api_base: 'http://x' });
+    expect(loadConfig({ configDir: dir, env: {} }).config.platforms.platform_01).toMatchObject({
+      token: 'from-dotenv',
+      home_channel: 'quoted value',
+      api_base: 'http://x',
+    });
     expect(loadConfig({ configDir: dir, env: { TOKEN: 'from-env' } }).config.platforms.platform_01).toMatchObject({ token: 'from-env' });
   });
 
@@ -63,7 +79,10 @@ describe('loadConfig', () => {
   });
 
   it('reports every schema problem with its key path at once', () => {
-    const dir = dirWith({ 'config.yaml': 'platforms:\n  webhook:\n    extra:\n      port: "x"\n      rate_limit: 0\n      routes:\n        a:\n          events: push\n          colour: red\nagent:\n  concurrency: 0\n' });
+    const dir = dirWith({
+      'config.yaml':
+        'platforms:\n  webhook:\n    extra:\n      port: "x"\n      rate_limit: 0\n      routes:\n        a:\n          events: push\n          colour: red\nagent:\n  concurrency: 0\n',
+    });
     const message = problemsOf(() => loadConfig({ configDir: dir, env: {} }));
     expect(message).toContain('platforms.webhook.extra.port: must be integer');
     expect(message).toContain('platforms.webhook.extra.rate_limit: must be >= 1');

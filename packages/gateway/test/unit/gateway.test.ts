@@ -18,7 +18,12 @@ function config(routes: Record<string, unknown>, more: Record<string, unknown> =
 
 function quietLogger() {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _e, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { logger: createLogger({ stream, format: 'json', level: 'debug' }), lines };
 }
 
@@ -66,7 +71,11 @@ describe('Gateway startup', () => {
     expect(message).toContain("route 'Bad Name': invalid route name");
     expect(message).toContain("route 'nosecret' has no secret");
     expect(message).toContain("route 'where': unknown deliver type 'pigeon'");
-    const open = new Gateway({ config: validateConfigObject({ platforms: { webhook: { extra: { host: '0.0.0.0', routes: { dev: { secret: 'INSECURE_NO_AUTH' } } } } } }), configDir: '/tmp', logger: quietLogger().logger });
+    const open = new Gateway({
+      config: validateConfigObject({ platforms: { webhook: { extra: { host: '0.0.0.0', routes: { dev: { secret: 'INSECURE_NO_AUTH' } } } } } }),
+      configDir: '/tmp',
+      logger: quietLogger().logger,
+    });
     await expect(open.start()).rejects.toThrow(/INSECURE_NO_AUTH while the gateway binds 0.0.0.0/);
   });
 
@@ -75,22 +84,43 @@ describe('Gateway startup', () => {
       meta: { name: 'p', version: '1.0.0', api: 1 },
       contributes: [{ kind: 'deliverer', id: 'platform_99', requiresEnabled: true, create: () => ({ deliver: async () => ({}) }) }],
     });
-    const gw = new Gateway({ config: config({ a: { secret: 'x'.repeat(20), deliver: 'platform_99' } }), configDir: '/tmp', plugins: [{ plugin: platform, source: 'p', options: {} }], logger: quietLogger().logger });
+    const gw = new Gateway({
+      config: config({ a: { secret: 'x'.repeat(20), deliver: 'platform_99' } }),
+      configDir: '/tmp',
+      plugins: [{ plugin: platform, source: 'p', options: {} }],
+      logger: quietLogger().logger,
+    });
     await expect(gw.start()).rejects.toThrow("delivers to 'platform_99', which is not enabled: set platforms.platform_99.enabled: true");
   });
 
   it('refuses two plugins that contribute the same kind and id, naming both', () => {
     const a = scriptedDeliverer([], []);
     const b = { ...scriptedDeliverer([], []), meta: { name: 'other', version: '1', api: 1 } };
-    expect(() => new Gateway({ config: config({}), configDir: '/tmp', plugins: [{ plugin: a, source: 'a', options: {} }, { plugin: b, source: 'b', options: {} }] })).toThrow(
-      "deliverer 'recorder' is contributed twice: by test-recorder and by other",
-    );
+    expect(
+      () =>
+        new Gateway({
+          config: config({}),
+          configDir: '/tmp',
+          plugins: [
+            { plugin: a, source: 'a', options: {} },
+            { plugin: b, source: 'b', options: {} },
+          ],
+        }),
+    ).toThrow("deliverer 'recorder' is contributed twice: by test-recorder and by other");
   });
 
   it('validates platform options against the plugin schema and names the key path', async () => {
     const platform = definePlugin({
       meta: { name: 'p', version: '1.0.0', api: 1 },
-      contributes: [{ kind: 'deliverer', id: 'platform_98', requiresEnabled: true, optionsSchema: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } }, create: () => ({ deliver: async () => ({}) }) }],
+      contributes: [
+        {
+          kind: 'deliverer',
+          id: 'platform_98',
+          requiresEnabled: true,
+          optionsSchema: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
+          create: () => ({ deliver: async () => ({}) }),
+        },
+      ],
     });
     const gw = new Gateway({
       config: config({ a: { secret: 'x'.repeat(20), deliver: 'platform_98' } }, { platforms: { platform_98: { enabled: true } } }),
@@ -151,7 +181,10 @@ describe('WorkerPool through the gateway', () => {
     const down = () => new HookwiseError('HW_E_DELIVERY', 'still down', { retryable: true });
     const { gw, seen, lines } = await gatewayWith([down(), down(), down()]);
     const id = await accept(gw, { name: 'cy' });
-    const dead = await waitFor(async () => { const j = await gw.store.jobs.findByDeliveryId(id); return j?.status === 'dead' ? j : undefined; });
+    const dead = await waitFor(async () => {
+      const j = await gw.store.jobs.findByDeliveryId(id);
+      return j?.status === 'dead' ? j : undefined;
+    });
     expect(dead.errors.map((e) => e.attempt)).toEqual([1, 2, 3]);
     expect(seen).toHaveLength(3);
     expect(lines.join('')).toContain('kept as a dead letter');
@@ -159,7 +192,10 @@ describe('WorkerPool through the gateway', () => {
 
     const second = await gatewayWith([new HookwiseError('HW_E_DELIVERY_AUTH', 'bad token', { retryable: false })]);
     const id2 = await accept(second.gw, { name: 'di' });
-    const dead2 = await waitFor(async () => { const j = await second.gw.store.jobs.findByDeliveryId(id2); return j?.status === 'dead' ? j : undefined; });
+    const dead2 = await waitFor(async () => {
+      const j = await second.gw.store.jobs.findByDeliveryId(id2);
+      return j?.status === 'dead' ? j : undefined;
+    });
     expect(dead2.errors).toHaveLength(1);
     expect(dead2.errors[0].retryable).toBe(false);
     await second.gw.stop();
@@ -169,19 +205,37 @@ describe('WorkerPool through the gateway', () => {
     let runs = 0;
     const slow = definePlugin({
       meta: { name: 'slow', version: '1', api: 1 },
-      contributes: [{ kind: 'agent', id: 'slow', create: () => ({ run: async (_t, { signal }) => { runs += 1; if (runs === 1) await new Promise((r) => signal.addEventListener('abort', r)); return { text: 'late but fine' }; } }) }],
+      contributes: [
+        {
+          kind: 'agent',
+          id: 'slow',
+          create: () => ({
+            run: async (_t, { signal }) => {
+              runs += 1;
+              if (runs === 1) await new Promise((r) => signal.addEventListener('abort', r));
+              return { text: 'late but fine' };
+            },
+          }),
+        },
+      ],
     });
     const seen: DeliveryMessage[] = [];
     const gw = new Gateway({
       config: config({ r: { secret: SECRET, deliver: 'recorder' } }, { agent: { runner: 'slow', timeout_seconds: 0.1 } }),
       configDir: '/tmp',
-      plugins: [{ plugin: slow, source: 'slow', options: {} }, { plugin: scriptedDeliverer([], seen), source: 'rec', options: {} }],
+      plugins: [
+        { plugin: slow, source: 'slow', options: {} },
+        { plugin: scriptedDeliverer([], seen), source: 'rec', options: {} },
+      ],
       logger: quietLogger().logger,
       pollMs: 20,
     });
     await gw.start();
     const id = await accept(gw, {});
-    const job = await waitFor(async () => { const j = await gw.store.jobs.findByDeliveryId(id); return j?.status === 'done' ? j : undefined; });
+    const job = await waitFor(async () => {
+      const j = await gw.store.jobs.findByDeliveryId(id);
+      return j?.status === 'done' ? j : undefined;
+    });
     expect(runs).toBe(2);
     expect(job.errors[0]).toMatchObject({ step: 'agent', retryable: true });
     expect(job.errors[0].message).toContain('agent run exceeded 0.1s');

@@ -29,7 +29,9 @@ describe('header redaction', () => {
   });
 
   it('hides a value that holds a known secret when shown, sorts by name, joins repeated headers and cuts long values', () => {
-    const shown = redactHeaders({ 'x-b': ['one', 'two'], 'x-a': 'plain route-secret-0123456789', 'x-long': 'x'.repeat(600) }, (v) => v.includes('route-secret-0123456789'));
+    const shown = redactHeaders({ 'x-b': ['one', 'two'], 'x-a': 'plain route-secret-0123456789', 'x-long': 'x'.repeat(600) }, (v) =>
+      v.includes('route-secret-0123456789'),
+    );
     expect(shown.map(([name]) => name)).toEqual(['x-a', 'x-b', 'x-long']);
     expect(shown[0][1]).toBe(REDACTED);
     expect(shown[1][1]).toBe('one, two');

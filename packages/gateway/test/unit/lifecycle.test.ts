@@ -12,7 +12,12 @@ const SECRET = 'lifecycle-test-secret-0123456789';
 
 function quietLogger() {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _e, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { logger: createLogger({ stream, format: 'json', level: 'debug' }), lines };
 }
 
@@ -21,7 +26,11 @@ function testPlugin(outcomes: Array<'ok' | Error>) {
   return definePlugin({
     meta: { name: 'lifecycle-test', version: '1.0.0', api: 1 },
     contributes: [
-      { kind: 'agent', id: 'counting', create: () => ({ run: async (task) => ({ text: `answer to ${task.prompt}`, usage: { inputTokens: 12, outputTokens: 5 } }) }) },
+      {
+        kind: 'agent',
+        id: 'counting',
+        create: () => ({ run: async (task) => ({ text: `answer to ${task.prompt}`, usage: { inputTokens: 12, outputTokens: 5 } }) }),
+      },
       {
         kind: 'deliverer',
         id: 'scripted',
@@ -39,14 +48,25 @@ function testPlugin(outcomes: Array<'ok' | Error>) {
 
 function gatewayWith(outcomes: Array<'ok' | Error> = []) {
   const config = validateConfigObject({
-    platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', routes: { ci: { secret: SECRET, events: ['push'], deliver: 'scripted', prompt: 'event {ref}' } } } } },
+    platforms: {
+      webhook: {
+        enabled: true,
+        extra: { host: '127.0.0.1', routes: { ci: { secret: SECRET, events: ['push'], deliver: 'scripted', prompt: 'event {ref}' } } },
+      },
+    },
     agent: { runner: 'counting' },
     retry: { max_attempts: 2, base_delay_seconds: 0.01, max_delay_seconds: 0.02 },
   });
-  return new Gateway({ config, configDir: '/tmp', logger: quietLogger().logger, plugins: [
+  return new Gateway({
+    config,
+    configDir: '/tmp',
+    logger: quietLogger().logger,
+    plugins: [
       { plugin: genericSource, source: '@hookwise/plugin-source-generic', options: {} },
       { plugin: testPlugin(outcomes), source: 'test', options: {} },
-    ], pollMs: 20 });
+    ],
+    pollMs: 20,
+  });
 }
 
 /** Records every lifecycle event, in order. */
@@ -57,7 +77,11 @@ function record(gw: Gateway) {
 }
 
 const post = (gw: Gateway, route: string, body: string, headers: Record<string, string> = {}) =>
-  gw.pipeline.handle({ route, headers: { 'content-type': 'application/json', 'x-webhook-signature': createHmac('sha256', SECRET).update(body).digest('hex'), ...headers }, body: Buffer.from(body) });
+  gw.pipeline.handle({
+    route,
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': createHmac('sha256', SECRET).update(body).digest('hex'), ...headers },
+    body: Buffer.from(body),
+  });
 
 async function until<T>(check: () => T | undefined, timeoutMs = 5000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -98,7 +122,9 @@ describe('Lifecycle', () => {
   });
 
   it('refuses an event name it does not know, naming the ones it does', () => {
-    expect(() => new Lifecycle().on('deliverd' as LifecycleEventName, () => undefined)).toThrow(/unknown lifecycle event 'deliverd'; known: accepted, rejected/);
+    expect(() => new Lifecycle().on('deliverd' as LifecycleEventName, () => undefined)).toThrow(
+      /unknown lifecycle event 'deliverd'; known: accepted, rejected/,
+    );
   });
 });
 
@@ -159,7 +185,10 @@ describe('what a gateway emits', () => {
   });
 
   it('reports a failed delivery as a scheduled retry, then as a dead letter, each with its destination and error', async () => {
-    gw = gatewayWith([new HookwiseError('HW_E_DELIVERY', 'chat service answered 502', { retryable: true }), new HookwiseError('HW_E_DELIVERY', 'chat service answered 502 again', { retryable: true })]);
+    gw = gatewayWith([
+      new HookwiseError('HW_E_DELIVERY', 'chat service answered 502', { retryable: true }),
+      new HookwiseError('HW_E_DELIVERY', 'chat service answered 502 again', { retryable: true }),
+    ]);
     const seen = record(gw);
     await gw.start();
     const body = JSON.stringify({ event_type: 'push', ref: 'main' });

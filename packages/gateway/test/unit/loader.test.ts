@@ -49,7 +49,14 @@ describe('candidateNames', () => {
 
 describe('moduleFormatOf', () => {
   it('follows Node: .mjs and .cjs by extension, .js by the nearest package.json "type"', () => {
-    files({ 'esm/package.json': { type: 'module' }, 'esm/lib/a.js': '', 'esm/cjs/package.json': {}, 'esm/cjs/b.js': '', 'plain/package.json': {}, 'plain/c.js': '' });
+    files({
+      'esm/package.json': { type: 'module' },
+      'esm/lib/a.js': '',
+      'esm/cjs/package.json': {},
+      'esm/cjs/b.js': '',
+      'plain/package.json': {},
+      'plain/c.js': '',
+    });
     expect(moduleFormatOf(join(dir, 'x.mjs'))).toBe('module');
     expect(moduleFormatOf(join(dir, 'esm', 'x.cjs'))).toBe('commonjs');
     expect(moduleFormatOf(join(dir, 'esm', 'lib', 'a.js'))).toBe('module');
@@ -76,7 +83,10 @@ describe('resolvePluginSpec', () => {
       'node_modules/dual/index.mjs': '',
       'node_modules/dual/index.cjs': '',
     });
-    expect(resolvePluginSpec('dual', { configDir: dir, cwd: dir }).resolved).toEqual({ file: join(dir, 'node_modules', 'dual', 'index.cjs'), format: 'commonjs' });
+    expect(resolvePluginSpec('dual', { configDir: dir, cwd: dir }).resolved).toEqual({
+      file: join(dir, 'node_modules', 'dual', 'index.cjs'),
+      format: 'commonjs',
+    });
   });
 
   it('resolves a relative path from the config dir, a directory through its package.json', () => {
@@ -89,7 +99,10 @@ describe('resolvePluginSpec', () => {
 describe('loadPlugins', () => {
   it('says what it tried, once each, when a plugin is not installed', async () => {
     const [problem] = await problemsOf(loadPlugins(['no-such-thing'], { configDir: dir, cwd: dir }));
-    const tried = problem.split('\n').slice(1, -1).map((line) => line.trim());
+    const tried = problem
+      .split('\n')
+      .slice(1, -1)
+      .map((line) => line.trim());
     expect(problem.split('\n')[0]).toBe("plugin 'no-such-thing' was not found; tried:");
     expect(tried).toEqual([
       `no-such-thing (from ${dir})`,
@@ -188,13 +201,19 @@ describe('ES module plugins in a real node process', () => {
     mkdirSync(join(dir, 'node_modules', '@hookwise'), { recursive: true });
     symlinkSync(CORE_DIR, join(dir, 'node_modules', '@hookwise', 'core'), 'dir');
     files({
-      'node_modules/hookwise-plugin-tla/package.json': { name: 'hookwise-plugin-tla', version: '2.0.0', type: 'module', exports: { '.': { import: './index.js' } } },
+      'node_modules/hookwise-plugin-tla/package.json': {
+        name: 'hookwise-plugin-tla',
+        version: '2.0.0',
+        type: 'module',
+        exports: { '.': { import: './index.js' } },
+      },
       'node_modules/hookwise-plugin-tla/index.js': [
         "import { definePlugin } from '@hookwise/core';",
         "const version = await new Promise((resolve) => setTimeout(() => resolve('2.0.0'), 20));",
         "export default definePlugin({ meta: { name: 'hookwise-plugin-tla', version, api: 2 }, contributes: [{ kind: 'agent', id: 'tla', create: () => ({ run: async () => ({ text: 'ok' }) }) }] });",
       ].join('\n'),
-      'local.mjs': "import core from '@hookwise/core';\nexport const plugin = core.definePlugin({ meta: { name: 'local-mjs', version: '1.0.0', api: 2 }, contributes: [] });\n",
+      'local.mjs':
+        "import core from '@hookwise/core';\nexport const plugin = core.definePlugin({ meta: { name: 'local-mjs', version: '1.0.0', api: 2 }, contributes: [] });\n",
       'node_modules/hookwise-plugin-cjs/package.json': { name: 'hookwise-plugin-cjs', main: 'index.js' },
       'node_modules/hookwise-plugin-cjs/index.js': CJS_PLUGIN('hookwise-plugin-cjs'),
     });

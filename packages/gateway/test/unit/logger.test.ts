@@ -3,7 +3,12 @@ import { Redactor, createLogger } from '../../src/logger';
 
 function capture() {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _e, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { stream, lines };
 }
 

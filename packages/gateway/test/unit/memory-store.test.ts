@@ -91,7 +91,22 @@ describe('MemoryJobQueue', () => {
       updatedAt: 2_000,
     };
     for (const job of [withText, withObject, await jobs.get(withText.id), await jobs.get(withObject.id)]) {
-      expect(Object.keys(job ?? {})).toEqual(['route', 'event', 'deliveryId', 'payload', 'receivedAt', 'routeDefinition', 'id', 'status', 'attempts', 'step', 'errors', 'runAt', 'createdAt', 'updatedAt']);
+      expect(Object.keys(job ?? {})).toEqual([
+        'route',
+        'event',
+        'deliveryId',
+        'payload',
+        'receivedAt',
+        'routeDefinition',
+        'id',
+        'status',
+        'attempts',
+        'step',
+        'errors',
+        'runAt',
+        'createdAt',
+        'updatedAt',
+      ]);
       expect(plain(job)).toEqual({ ...expected, deliveryId: job?.deliveryId, id: job?.id });
     }
   });
@@ -182,7 +197,12 @@ describe('MemoryJobQueue lease order and wake-ups with delayed retries', () => {
     }
     expect(leased).toHaveLength(5_000);
     expect(new Set(leased).size).toBe(5_000);
-    expect(leased.slice(0, 3)).toEqual(failOrder.filter((job) => job.retryAt <= 10_000).slice(0, 3).map((job) => job.id));
+    expect(leased.slice(0, 3)).toEqual(
+      failOrder
+        .filter((job) => job.retryAt <= 10_000)
+        .slice(0, 3)
+        .map((job) => job.id),
+    );
   });
 
   it('does not lease a job that had become due when the clock goes back before its retry time', async () => {
@@ -253,14 +273,23 @@ describe('MemoryJobQueue.findByDeliveryId', () => {
     expect(await jobs.findByDeliveryId('d-a')).toBeUndefined();
     expect(await jobs.get(finished[0] ?? '')).toBeUndefined();
     const kept = await jobs.findByDeliveryId('d-b');
-    expect(kept && { id: kept.id, status: kept.status, receipt: plain(kept.receipt), payload: plain(kept.payload) }).toEqual({ id: finished[1], status: 'done', receipt: { deliveryId: 'd-b' }, payload: { deliveryId: 'd-b' } });
+    expect(kept && { id: kept.id, status: kept.status, receipt: plain(kept.receipt), payload: plain(kept.payload) }).toEqual({
+      id: finished[1],
+      status: 'done',
+      receipt: { deliveryId: 'd-b' },
+      payload: { deliveryId: 'd-b' },
+    });
     expect((await jobs.findByDeliveryId('d-c'))?.id).toBe(finished[2]);
     expect(await jobs.findByDeliveryId('d-never')).toBeUndefined();
   });
 
   it('with jobs sharing a delivery id, finds the first enqueued that is still kept, as a walk over the jobs did', async () => {
     const jobs = new MemoryJobQueue(() => 1_000, 1);
-    const [a, b, c] = [await jobs.enqueue(input({ n: 'a' }, 'dup')), await jobs.enqueue(input({ n: 'b' }, 'dup')), await jobs.enqueue(input({ n: 'c' }, 'dup'))];
+    const [a, b, c] = [
+      await jobs.enqueue(input({ n: 'a' }, 'dup')),
+      await jobs.enqueue(input({ n: 'b' }, 'dup')),
+      await jobs.enqueue(input({ n: 'c' }, 'dup')),
+    ];
     const found = async (): Promise<string | undefined> => (await jobs.findByDeliveryId('dup'))?.id;
     expect(await found()).toBe(a.id);
     expect((await jobs.lease('owner', 30_000))?.id).toBe(a.id);

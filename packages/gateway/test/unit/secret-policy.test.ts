@@ -25,7 +25,12 @@ describe('secret policy', () => {
 
   it('redacts every registered secret from log lines whatever its length', () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _e, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const redactor = new Redactor();
     for (const secret of ['ab', 'xyz', 'q']) redactor.add(secret);
     createLogger({ stream, format: 'json', redactor }).warn('token=ab key=xyz pin=q');
@@ -37,7 +42,12 @@ describe('secret policy', () => {
   it('compares plain tokens over digests of both sides, so unequal lengths neither throw nor return early', () => {
     // crypto.timingSafeEqual throws on buffers of different lengths: reaching `false` here means both sides were
     // hashed to 32 bytes first, which is what keeps the expected length out of the time taken.
-    for (const [a, b] of [['a'.repeat(16), 'a'.repeat(17)], ['', 'x'], ['ä', 'a'], ['secret-0123456789', 'secret-0123456789 ']]) {
+    for (const [a, b] of [
+      ['a'.repeat(16), 'a'.repeat(17)],
+      ['', 'x'],
+      ['ä', 'a'],
+      ['secret-0123456789', 'secret-0123456789 '],
+    ]) {
       expect(() => constantTimeEqual(a, b)).not.toThrow();
       expect(constantTimeEqual(a, b)).toBe(false);
     }

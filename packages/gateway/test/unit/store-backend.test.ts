@@ -62,23 +62,41 @@ describe('openStoreBackend', () => {
   });
 
   it('loads a store package named by store.backend from the config dir, with its options validated and defaulted', async () => {
-    files({ 'node_modules/acme-store/package.json': { name: 'acme-store', main: 'index.js' }, 'node_modules/acme-store/index.js': STORE_PACKAGE('acme-store', ['acme']) });
+    files({
+      'node_modules/acme-store/package.json': { name: 'acme-store', main: 'index.js' },
+      'node_modules/acme-store/index.js': STORE_PACKAGE('acme-store', ['acme']),
+    });
     const opened = await openStoreBackend(options({ backend: 'acme-store', file: 'a.db' }));
     expect(opened.id).toBe('acme');
     // Registered with the gateway too, like any plugin.
     expect(opened.plugins.map((p) => p.plugin.meta.name)).toEqual(['acme-store']);
-    expect((opened.store as unknown as { options: unknown }).options).toEqual({ backend: 'acme', max_pending: 100, lease_seconds: 30, file: 'a.db', shards: 4 });
+    expect((opened.store as unknown as { options: unknown }).options).toEqual({
+      backend: 'acme',
+      max_pending: 100,
+      lease_seconds: 30,
+      file: 'a.db',
+      shards: 4,
+    });
     await opened.store.close();
-    expect(await problemsOf(openStoreBackend(options({ backend: 'acme-store', file: 7, shard: 2 })))).toEqual(["store: unknown key 'shard'", 'store.file: must be string']);
+    expect(await problemsOf(openStoreBackend(options({ backend: 'acme-store', file: 7, shard: 2 })))).toEqual([
+      "store: unknown key 'shard'",
+      'store.file: must be string',
+    ]);
   });
 
   it('finds the hookwise-plugin-<x> form as the loader does, and uses a store id of a plugin already loaded without loading it twice', async () => {
-    files({ 'node_modules/hookwise-plugin-acme/package.json': { name: 'hookwise-plugin-acme', main: 'index.js' }, 'node_modules/hookwise-plugin-acme/index.js': STORE_PACKAGE('hookwise-plugin-acme', ['acme']) });
+    files({
+      'node_modules/hookwise-plugin-acme/package.json': { name: 'hookwise-plugin-acme', main: 'index.js' },
+      'node_modules/hookwise-plugin-acme/index.js': STORE_PACKAGE('hookwise-plugin-acme', ['acme']),
+    });
     const byName = await openStoreBackend(options({ backend: 'acme' }));
     // `acme` is no registered id yet, so the loader tried acme, then found hookwise-plugin-acme.
     expect(byName.pluginName).toBe('hookwise-plugin-acme');
     await byName.store.close();
-    const plugin = definePlugin({ meta: { name: 'in-config', version: '1.0.0', api: 2 }, contributes: [{ kind: 'store', id: 'mine', create: async () => (await import('../../src/stores/memory')).createMemoryStore() }] });
+    const plugin = definePlugin({
+      meta: { name: 'in-config', version: '1.0.0', api: 2 },
+      contributes: [{ kind: 'store', id: 'mine', create: async () => (await import('../../src/stores/memory')).createMemoryStore() }],
+    });
     const fromPlugins = await openStoreBackend(options({ backend: 'mine' }, [{ plugin, source: 'in-config', options: {} }]));
     expect(fromPlugins.plugins).toHaveLength(1);
     await fromPlugins.store.close();
@@ -86,14 +104,17 @@ describe('openStoreBackend', () => {
 
   it('says when store.backend is neither a store id nor an installed package, naming the ids it knows', async () => {
     const [problem] = await problemsOf(openStoreBackend(options({ backend: 'postgres' })));
-    expect(problem).toMatch(/^store\.backend: 'postgres' is no store id \(known: memory\) and no store package that loads: plugin 'postgres' was not found; tried:\n/);
+    expect(problem).toMatch(
+      /^store\.backend: 'postgres' is no store id \(known: memory\) and no store package that loads: plugin 'postgres' was not found; tried:\n/,
+    );
     expect(problem).toContain(`hookwise-plugin-postgres (from ${dir})`);
   });
 
   it('refuses a package that contributes no store, or several', async () => {
     files({
       'node_modules/not-a-store/package.json': { name: 'not-a-store', main: 'index.js' },
-      'node_modules/not-a-store/index.js': "module.exports = require('@hookwise/core').definePlugin({ meta: { name: 'not-a-store', version: '1.0.0', api: 2 }, contributes: [{ kind: 'agent', id: 'x', create: () => ({ run: async () => ({ text: '' }) }) }] });",
+      'node_modules/not-a-store/index.js':
+        "module.exports = require('@hookwise/core').definePlugin({ meta: { name: 'not-a-store', version: '1.0.0', api: 2 }, contributes: [{ kind: 'agent', id: 'x', create: () => ({ run: async () => ({ text: '' }) }) }] });",
       'node_modules/two-stores/package.json': { name: 'two-stores', main: 'index.js' },
       'node_modules/two-stores/index.js': STORE_PACKAGE('two-stores', ['a', 'b']),
     });
@@ -118,6 +139,10 @@ describe('openStoreBackend', () => {
         },
       ],
     });
-    await expect(openStoreBackend(options({ backend: 'flaky' }, [{ plugin, source: 'flaky-store', options: {} }]))).rejects.toMatchObject({ plugin: 'flaky-store', kind: 'store', method: 'create' });
+    await expect(openStoreBackend(options({ backend: 'flaky' }, [{ plugin, source: 'flaky-store', options: {} }]))).rejects.toMatchObject({
+      plugin: 'flaky-store',
+      kind: 'store',
+      method: 'create',
+    });
   });
 });

@@ -8,7 +8,11 @@ import { traceGateway } from '../../src/tracing';
 it('warns at start that spans go nowhere when no SDK is registered', () => {
   const lines: string[] = [];
   const logger = createLogger({ stream: new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }), format: 'json', level: 'debug' });
-  const gateway = new Gateway({ config: validateConfigObject({ platforms: { webhook: { extra: { host: '127.0.0.1' } } }, tracing: { enabled: true } }), configDir: '/tmp', logger });
+  const gateway = new Gateway({
+    config: validateConfigObject({ platforms: { webhook: { extra: { host: '127.0.0.1' } } }, tracing: { enabled: true } }),
+    configDir: '/tmp',
+    logger,
+  });
   const tracing = traceGateway(gateway);
   tracing.close();
   expect(lines.join('')).toContain('tracing.enabled is set but no OpenTelemetry SDK is registered in this process');

@@ -6,11 +6,19 @@ describe('token usage', () => {
   it('adds field by field and keeps unknown fields absent', () => {
     expect(addUsage(undefined, undefined)).toBeUndefined();
     expect(addUsage({ inputTokens: 10 }, undefined)).toEqual({ inputTokens: 10 });
-    expect(addUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, cachedInputTokens: 3 })).toEqual({ inputTokens: 15, outputTokens: 2, cachedInputTokens: 3 });
+    expect(addUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, cachedInputTokens: 3 })).toEqual({
+      inputTokens: 15,
+      outputTokens: 2,
+      cachedInputTokens: 3,
+    });
   });
 
   it('reads OpenAI usage (cached tokens are part of prompt_tokens) and Anthropic usage (cache tokens added to input)', () => {
-    expect(usageFromOpenAI({ prompt_tokens: 2006, completion_tokens: 300, total_tokens: 2306, prompt_tokens_details: { cached_tokens: 1920 } })).toEqual({ inputTokens: 2006, outputTokens: 300, cachedInputTokens: 1920 });
+    expect(usageFromOpenAI({ prompt_tokens: 2006, completion_tokens: 300, total_tokens: 2306, prompt_tokens_details: { cached_tokens: 1920 } })).toEqual({
+      inputTokens: 2006,
+      outputTokens: 300,
+      cachedInputTokens: 1920,
+    });
     expect(usageFromOpenAI({ prompt_tokens: null, completion_tokens: 'many' })).toBeUndefined();
     expect(usageFromOpenAI(undefined)).toBeUndefined();
     expect(usageFromAnthropic({ cache_creation_input_tokens: 188086, cache_read_input_tokens: 0, input_tokens: 21, output_tokens: 393 })).toEqual({
@@ -24,8 +32,14 @@ describe('token usage', () => {
 });
 
 describe('AgentToolbox', () => {
-  const echo = { definition: { name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } }, run: async (input: Record<string, unknown>) => ({ content: JSON.stringify(input), isError: false }) };
-  const broken = { definition: { name: 'broken', description: 'Throws', inputSchema: { type: 'object' } }, run: async () => Promise.reject(new Error('disk full')) };
+  const echo = {
+    definition: { name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } },
+    run: async (input: Record<string, unknown>) => ({ content: JSON.stringify(input), isError: false }),
+  };
+  const broken = {
+    definition: { name: 'broken', description: 'Throws', inputSchema: { type: 'object' } },
+    run: async () => Promise.reject(new Error('disk full')),
+  };
   const box = new AgentToolbox([echo, broken]);
   const signal = new AbortController().signal;
 
@@ -48,8 +62,17 @@ describe('tool output', () => {
   });
 
   it('renders MCP results: text as it is, binary content named, errors marked', () => {
-    expect(renderCallResult({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] })).toBe('one\ntwo');
-    expect(renderCallResult({ content: [{ type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }] })).toBe('[image (image/png), 8 characters of base64, not shown]');
+    expect(
+      renderCallResult({
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      }),
+    ).toBe('one\ntwo');
+    expect(renderCallResult({ content: [{ type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }] })).toBe(
+      '[image (image/png), 8 characters of base64, not shown]',
+    );
     expect(renderCallResult({ content: [{ type: 'resource', resource: { uri: 'file:///a.txt', text: 'hello' } }] })).toBe('[resource file:///a.txt]\nhello');
     expect(renderCallResult({ content: [], structuredContent: { ok: true } })).toBe('{"ok":true}');
     expect(renderCallResult({ content: [{ type: 'text', text: 'no such file' }], isError: true })).toBe('error: no such file');

@@ -75,7 +75,8 @@ export class AdminAuth {
       return {
         ok: false,
         status: 403,
-        message: 'without admin.token the admin API and dashboard answer loopback clients only (direct, no proxy headers, Host localhost or 127.0.0.1); set admin.token to use them from elsewhere',
+        message:
+          'without admin.token the admin API and dashboard answer loopback clients only (direct, no proxy headers, Host localhost or 127.0.0.1); set admin.token to use them from elsewhere',
       };
     }
     const authorization = req.headers.authorization;

@@ -98,7 +98,9 @@ export class AdminData {
     const running = this.gateway.workers.inFlight;
     try {
       const { jobs } = this.gateway.store;
-      const [open, dead] = await withTimeout(Promise.all([jobs.pendingCount(), jobs.list({ status: 'dead', limit: DEAD_COUNT_LIMIT }).then((list) => list.length)]));
+      const [open, dead] = await withTimeout(
+        Promise.all([jobs.pendingCount(), jobs.list({ status: 'dead', limit: DEAD_COUNT_LIMIT }).then((list) => list.length)]),
+      );
       return { pending: Math.max(0, open - running), running, dead };
     } catch (err) {
       return { running, problem: errorMessage(err) };

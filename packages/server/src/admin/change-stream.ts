@@ -23,7 +23,12 @@ export class ChangeStream {
   }
 
   attach(res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     // Tells EventSource how long to wait before reconnecting after the gateway restarts.
     res.write('retry: 2000\n\n');
     this.clients.add(res);

@@ -28,7 +28,10 @@ export function esc(value: unknown): string {
 
 function time(ms: number | undefined): string {
   if (ms === undefined) return '–';
-  return `<time datetime="${new Date(ms).toISOString()}">${new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>`;
+  return `<time datetime="${new Date(ms).toISOString()}">${new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z')}</time>`;
 }
 
 function duration(ms: number): string {
@@ -110,7 +113,9 @@ function barChart(title: string, series: Series[], unit = ''): string {
       if (value <= 0) continue;
       const h = Math.max(1, (value / max) * (height - 2));
       y -= h;
-      rects.push(`<rect class="${s.className}" x="${(i * bar + 0.5).toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(1, bar - 1).toFixed(1)}" height="${h.toFixed(1)}"><title>${esc(s.name)}: ${esc(Math.round(value * 100) / 100)}${esc(unit)}</title></rect>`);
+      rects.push(
+        `<rect class="${s.className}" x="${(i * bar + 0.5).toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(1, bar - 1).toFixed(1)}" height="${h.toFixed(1)}"><title>${esc(s.name)}: ${esc(Math.round(value * 100) / 100)}${esc(unit)}</title></rect>`,
+      );
     }
   }
   const legend = series.map((s) => `<span class="key ${s.className}"></span>${esc(s.name)}`).join(' ');
@@ -138,16 +143,30 @@ export function statsPanel(queue: QueueDepth, minutes: MinuteCounts[] | undefine
       { name: 'delivered', className: 'ok', values: minutes.map((m) => m.delivered) },
       { name: 'failed attempts', className: 'bad', values: minutes.map((m) => m.failed) },
     ]),
-    barChart('Agent run time, average per minute', [{ name: 'average run', className: 'agent', values: minutes.map((m) => (m.agentRuns ? m.agentMsTotal / m.agentRuns : 0)) }], ' ms'),
+    barChart(
+      'Agent run time, average per minute',
+      [{ name: 'average run', className: 'agent', values: minutes.map((m) => (m.agentRuns ? m.agentMsTotal / m.agentRuns : 0)) }],
+      ' ms',
+    ),
   ];
   return `${counts}<div class="charts">${charts.join('\n')}</div>`;
 }
 
 function options(values: string[], selected: string | undefined, any: string): string {
-  return [`<option value="">${esc(any)}</option>`, ...values.map((v) => `<option value="${esc(v)}"${v === selected ? ' selected' : ''}>${esc(v)}</option>`)].join('');
+  return [
+    `<option value="">${esc(any)}</option>`,
+    ...values.map((v) => `<option value="${esc(v)}"${v === selected ? ' selected' : ''}>${esc(v)}</option>`),
+  ].join('');
 }
 
-export function listPage(input: { jobs: Job[]; filters: ListFilters; routes: string[]; queue: QueueDepth; minutes?: MinuteCounts[]; requests?: RequestActivity[] }): string {
+export function listPage(input: {
+  jobs: Job[];
+  filters: ListFilters;
+  routes: string[];
+  queue: QueueDepth;
+  minutes?: MinuteCounts[];
+  requests?: RequestActivity[];
+}): string {
   const { filters } = input;
   const dead = filters.status === 'dead';
   const refused = input.requests
@@ -180,7 +199,10 @@ export function requestRows(requests: RequestActivity[]): string {
   if (!requests.length) return '<tr class="empty"><td colspan="6">None.</td></tr>';
   return requests
     .slice(0, 50)
-    .map((r) => `<tr><td>${time(r.at)}</td><td>${esc(r.route)}</td><td>${esc(r.outcome)}</td><td class="num">${esc(r.status)}</td><td>${esc(r.reason ?? '')}${r.source ? ` (${esc(r.source)})` : ''}</td><td>${esc(r.deliveryId ?? '')}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${time(r.at)}</td><td>${esc(r.route)}</td><td>${esc(r.outcome)}</td><td class="num">${esc(r.status)}</td><td>${esc(r.reason ?? '')}${r.source ? ` (${esc(r.source)})` : ''}</td><td>${esc(r.deliveryId ?? '')}</td></tr>`,
+    )
     .join('\n');
 }
 
@@ -211,7 +233,12 @@ function attemptsTable(job: Job, activity: JobActivity | undefined): string {
     return `<table id="attempts"><thead><tr><th>step</th><th>attempt</th><th>runner / destination</th><th>started</th><th>took</th><th>outcome</th><th>error</th><th>then</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   if (job.errors.length) {
-    const rows = job.errors.map((e) => `<tr><td>${esc(e.step)}</td><td class="num">${esc(e.attempt)}</td><td>${time(e.at)}</td><td class="error">${esc(e.message)}</td><td>${e.retryable ? 'yes' : 'no'}</td></tr>`).join('\n');
+    const rows = job.errors
+      .map(
+        (e) =>
+          `<tr><td>${esc(e.step)}</td><td class="num">${esc(e.attempt)}</td><td>${time(e.at)}</td><td class="error">${esc(e.message)}</td><td>${e.retryable ? 'yes' : 'no'}</td></tr>`,
+      )
+      .join('\n');
     return `<p class="muted">Timings are kept for jobs this gateway ran since it started; the store keeps each failed attempt:</p><table id="attempts"><thead><tr><th>step</th><th>attempt</th><th>failed at</th><th>error</th><th>retryable</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   return '<p class="muted" id="attempts">No attempt recorded by this gateway yet.</p>';

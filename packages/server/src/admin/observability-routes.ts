@@ -19,7 +19,8 @@ const LOGIN_FAILURES_PER_MINUTE = 20;
 
 /** The dashboard loads only its own files; no frames, no inline scripts. */
 const UI_HEADERS = {
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts, which the same-origin check refuses.
@@ -36,7 +37,11 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     app.get('/metrics', (req, res, next) => {
       const granted = auth?.check(req);
       if (granted && (!granted.ok || granted.via !== 'token')) {
-        res.status(401).set('www-authenticate', 'Bearer realm="hookwise-metrics"').type('text/plain').send('metrics.token is set: send Authorization: Bearer <metrics.token>\n');
+        res
+          .status(401)
+          .set('www-authenticate', 'Bearer realm="hookwise-metrics"')
+          .type('text/plain')
+          .send('metrics.token is set: send Authorization: Bearer <metrics.token>\n');
         return;
       }
       metrics
@@ -57,12 +62,24 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     const access = auth.check(req);
     if (!access.ok) {
       if (answer === 'json') res.status(access.status).json({ error: access.message });
-      else if (access.status === 401) res.status(401).set(UI_HEADERS).type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage() }));
-      else res.status(403).set(UI_HEADERS).type('html').send(page({ title: 'Not allowed', kind: 'refused', body: refusedPage(access.message) }));
+      else if (access.status === 401)
+        res
+          .status(401)
+          .set(UI_HEADERS)
+          .type('html')
+          .send(page({ title: 'Sign in', kind: 'login', body: loginPage() }));
+      else
+        res
+          .status(403)
+          .set(UI_HEADERS)
+          .type('html')
+          .send(page({ title: 'Not allowed', kind: 'refused', body: refusedPage(access.message) }));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD' && !auth.checkCsrf(req, access)) {
-      res.status(403).json({ error: 'this action needs the X-Hookwise-CSRF header of the dashboard page (or Authorization: Bearer <admin.token>) and a same-origin request' });
+      res.status(403).json({
+        error: 'this action needs the X-Hookwise-CSRF header of the dashboard page (or Authorization: Bearer <admin.token>) and a same-origin request',
+      });
       return;
     }
     res.locals.access = access;
@@ -126,7 +143,10 @@ export function mountObservability(app: Express, gateway: Gateway, observability
       const job = await found(req, res);
       if (!job) return;
       const copy = await replayJob(gateway.store.jobs, job);
-      gateway.logger.info(`replaying ${job.deliveryId} on route '${job.route}' as ${copy.deliveryId} (admin API)`, { route: job.route, delivery_id: copy.deliveryId });
+      gateway.logger.info(`replaying ${job.deliveryId} on route '${job.route}' as ${copy.deliveryId} (admin API)`, {
+        route: job.route,
+        delivery_id: copy.deliveryId,
+      });
       gateway.workers.pump();
       res.status(201).json({ replayed: job.deliveryId, delivery: summary(copy) });
     }),
@@ -137,10 +157,15 @@ export function mountObservability(app: Express, gateway: Gateway, observability
       const job = await found(req, res);
       if (!job) return;
       if (!(await gateway.store.jobs.retryDead(job.id))) {
-        res.status(409).json({ error: `delivery '${job.deliveryId}' is ${job.status}, not a dead letter: only dead letters are retried (replay runs any event again)` });
+        res
+          .status(409)
+          .json({ error: `delivery '${job.deliveryId}' is ${job.status}, not a dead letter: only dead letters are retried (replay runs any event again)` });
         return;
       }
-      gateway.logger.info(`dead letter ${job.deliveryId} on route '${job.route}' put back in the queue (admin API)`, { route: job.route, delivery_id: job.deliveryId });
+      gateway.logger.info(`dead letter ${job.deliveryId} on route '${job.route}' put back in the queue (admin API)`, {
+        route: job.route,
+        delivery_id: job.deliveryId,
+      });
       gateway.workers.pump();
       const after = await data.find(job.id);
       res.json({ retried: job.deliveryId, delivery: after ? summary(after) : null });
@@ -206,20 +231,38 @@ function mountDashboard(
   });
   ui.post('/login', express.urlencoded({ extended: false, limit: '4kb' }), (req, res) => {
     if (!auth.requiresToken || !auth.sameOrigin(req)) {
-      res.status(403).type('html').send(page({ title: 'Not allowed', kind: 'refused', body: refusedPage(auth.requiresToken ? 'sign-in from another site refused' : 'no admin.token is set: the dashboard serves loopback clients without signing in') }));
+      res
+        .status(403)
+        .type('html')
+        .send(
+          page({
+            title: 'Not allowed',
+            kind: 'refused',
+            body: refusedPage(
+              auth.requiresToken ? 'sign-in from another site refused' : 'no admin.token is set: the dashboard serves loopback clients without signing in',
+            ),
+          }),
+        );
       return;
     }
     const minute = Math.floor(Date.now() / 60_000);
     if (failures.minute !== minute) failures = { minute, count: 0 };
     if (failures.count >= LOGIN_FAILURES_PER_MINUTE) {
-      res.status(429).set('retry-after', '60').type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage('Too many failed sign-ins; wait a minute.') }));
+      res
+        .status(429)
+        .set('retry-after', '60')
+        .type('html')
+        .send(page({ title: 'Sign in', kind: 'login', body: loginPage('Too many failed sign-ins; wait a minute.') }));
       return;
     }
     const token = typeof req.body?.token === 'string' ? (req.body.token as string) : '';
     if (!auth.accepts(token)) {
       failures.count += 1;
       gateway.logger.warn('dashboard sign-in refused: wrong admin token');
-      res.status(401).type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage('That token was not accepted.') }));
+      res
+        .status(401)
+        .type('html')
+        .send(page({ title: 'Sign in', kind: 'login', body: loginPage('That token was not accepted.') }));
       return;
     }
     const session = auth.newSession();
@@ -240,7 +283,11 @@ function mountDashboard(
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, _next: NextFunction) => {
     handler(req, res).catch((err: unknown) => {
       gateway.logger.error(`dashboard ${req.path} failed: ${errorMessage(err)}`);
-      if (!res.headersSent) res.status(503).type('html').send(page({ title: 'Unavailable', kind: 'refused', body: refusedPage(`the store could not answer: ${errorMessage(err)}`) }));
+      if (!res.headersSent)
+        res
+          .status(503)
+          .type('html')
+          .send(page({ title: 'Unavailable', kind: 'refused', body: refusedPage(`the store could not answer: ${errorMessage(err)}`) }));
     });
   };
   const shell = (req: Request, res: Response, title: string, kind: string, body: string) => {
@@ -257,7 +304,13 @@ function mountDashboard(
     wrap(async (req, res) => {
       const filters = filtersOf(req);
       const [jobs, queue] = await Promise.all([data.list(filters), data.queue()]);
-      shell(req, res, filters.status === 'dead' ? 'Dead letters' : 'Events', 'list', listPage({ jobs, filters, routes: data.routes(), queue, minutes: data.journal?.series(30), requests: data.journal?.recentRequests() }));
+      shell(
+        req,
+        res,
+        filters.status === 'dead' ? 'Dead letters' : 'Events',
+        'list',
+        listPage({ jobs, filters, routes: data.routes(), queue, minutes: data.journal?.series(30), requests: data.journal?.recentRequests() }),
+      );
     }),
   );
   ui.get(
@@ -290,4 +343,3 @@ function mountDashboard(
   });
   app.use('/ui', ui);
 }
-

@@ -37,7 +37,13 @@ function call(gw: TestGateway, method: string, path: string, headers: Record<str
   });
 }
 
-const push = (gw: TestGateway, id: string, ref = 'main') => send(gw, 'ci', { event_type: 'push', ref, repository: { name: 'hookwise' } }, { 'x-request-id': id, 'user-agent': 'GitHub-Hookshot/abc', authorization: 'Basic c2VjcmV0OnNlY3JldA==' });
+const push = (gw: TestGateway, id: string, ref = 'main') =>
+  send(
+    gw,
+    'ci',
+    { event_type: 'push', ref, repository: { name: 'hookwise' } },
+    { 'x-request-id': id, 'user-agent': 'GitHub-Hookshot/abc', authorization: 'Basic c2VjcmV0OnNlY3JldA==' },
+  );
 
 describe('admin API access', () => {
   it('is not served unless admin.enabled (or admin.ui) is set', async () => {
@@ -102,9 +108,13 @@ describe('admin API', () => {
     const all = await call(gw, 'GET', '/api/deliveries');
     expect((all.body.deliveries as Array<{ deliveryId: string }>).map((d) => d.deliveryId)).toEqual(['list-3', 'fail9-list-2', 'list-1']);
     const dead = await call(gw, 'GET', '/api/deliveries?status=dead');
-    expect(dead.body.deliveries).toEqual([expect.objectContaining({ deliveryId: 'fail9-list-2', status: 'dead', step: 'deliver', lastError: expect.stringMatching(/chat service answered 502/) })]);
+    expect(dead.body.deliveries).toEqual([
+      expect.objectContaining({ deliveryId: 'fail9-list-2', status: 'dead', step: 'deliver', lastError: expect.stringMatching(/chat service answered 502/) }),
+    ]);
     expect(((await call(gw, 'GET', '/api/deliveries?route=docs')).body.deliveries as unknown[]).length).toBe(1);
-    expect(((await call(gw, 'GET', '/api/deliveries?event=release')).body.deliveries as Array<{ deliveryId: string }>).map((d) => d.deliveryId)).toEqual(['list-3']);
+    expect(((await call(gw, 'GET', '/api/deliveries?event=release')).body.deliveries as Array<{ deliveryId: string }>).map((d) => d.deliveryId)).toEqual([
+      'list-3',
+    ]);
     expect(((await call(gw, 'GET', '/api/deliveries?limit=1')).body.deliveries as unknown[]).length).toBe(1);
     const bad = await call(gw, 'GET', '/api/deliveries?status=finished');
     expect(bad.status).toBe(400);
@@ -115,12 +125,25 @@ describe('admin API', () => {
     gw = await startObserved({ admin: { enabled: true } });
     const body = JSON.stringify({ event_type: 'push', ref: 'main', repository: { name: 'hookwise' } });
     const signature = signGeneric(SECRET, body);
-    await gw.post('ci', body, { 'x-webhook-signature': signature, 'x-request-id': 'fail1-show', 'x-api-key': 'sender-api-key-123', 'user-agent': 'GitHub-Hookshot/abc' });
+    await gw.post('ci', body, {
+      'x-webhook-signature': signature,
+      'x-request-id': 'fail1-show',
+      'x-api-key': 'sender-api-key-123',
+      'user-agent': 'GitHub-Hookshot/abc',
+    });
     await settled(gw, 1);
     const shown = await call(gw, 'GET', '/api/deliveries/fail1-show');
     expect(shown.status).toBe(200);
     const delivery = shown.body.delivery as Record<string, unknown>;
-    expect(delivery).toMatchObject({ deliveryId: 'fail1-show', route: 'ci', status: 'done', payload: { ref: 'main' }, prompt: 'Build main of hookwise', answer: 'Answer to: Build main of hookwise', receipt: { target: 'chat-room-7' } });
+    expect(delivery).toMatchObject({
+      deliveryId: 'fail1-show',
+      route: 'ci',
+      status: 'done',
+      payload: { ref: 'main' },
+      prompt: 'Build main of hookwise',
+      answer: 'Answer to: Build main of hookwise',
+      receipt: { target: 'chat-room-7' },
+    });
     const activity = shown.body.activity as { headers: Array<[string, string]>; attempts: Array<Record<string, unknown>> };
     const headers = Object.fromEntries(activity.headers);
     expect(headers['x-webhook-signature']).toBe('[redacted]');
@@ -135,7 +158,12 @@ describe('admin API', () => {
       ['deliver', 2, 'ok'],
     ]);
     expect(activity.attempts[1]).toMatchObject({ destination: 'flaky', error: expect.stringMatching(/502/), then: { retryInMs: expect.any(Number) } });
-    expect(activity.attempts[0]).toMatchObject({ runner: 'observed', usage: { inputTokens: 12, outputTokens: 5 }, durationMs: expect.any(Number), startedAt: expect.any(Number) });
+    expect(activity.attempts[0]).toMatchObject({
+      runner: 'observed',
+      usage: { inputTokens: 12, outputTokens: 5 },
+      durationMs: expect.any(Number),
+      startedAt: expect.any(Number),
+    });
     // The job id finds it too; an unknown id is a 404.
     expect((await call(gw, 'GET', `/api/deliveries/${String(delivery.id)}`)).status).toBe(200);
     expect((await call(gw, 'GET', '/api/deliveries/nope')).status).toBe(404);

@@ -46,13 +46,22 @@ describe('issue 20 item 8: command agents', () => {
         agent: { runner: 'command', command: [process.execPath, reporter], env: ['ALLOWED_TOKEN', 'MODE=review'] },
         store: { backend: 'memory' },
       },
-      env: { ...BARE_ENV, WEBHOOK_SECRET: 'global-webhook-secret-0123456789', CI_ROUTE_SECRET: SECRET, GH_TOKEN: 'ghp_not_for_agents_0123456789', SOME_PASSWORD: 'hunter2-hunter2', ALLOWED_TOKEN: 'listed-token-0123', HARMLESS: 'x' },
+      env: {
+        ...BARE_ENV,
+        WEBHOOK_SECRET: 'global-webhook-secret-0123456789',
+        CI_ROUTE_SECRET: SECRET,
+        GH_TOKEN: 'ghp_not_for_agents_0123456789',
+        SOME_PASSWORD: 'hunter2-hunter2',
+        ALLOWED_TOKEN: 'listed-token-0123',
+        HARMLESS: 'x',
+      },
     });
     const body = '{"n":1}';
     expect((await gw.post('ci', body, signed(body))).status).toBe(202);
     const { env } = await answerOf(gw, 'ci');
     for (const hidden of ['WEBHOOK_SECRET', 'CI_ROUTE_SECRET', 'GH_TOKEN', 'SOME_PASSWORD', 'HARMLESS']) expect(env).not.toContain(hidden);
-    for (const passed of ['PATH', 'ALLOWED_TOKEN', 'MODE', 'HOOKWISE_HOME', 'HOOKWISE_ROUTE', 'HOOKWISE_EVENT', 'HOOKWISE_DELIVERY_ID']) expect(env).toContain(passed);
+    for (const passed of ['PATH', 'ALLOWED_TOKEN', 'MODE', 'HOOKWISE_HOME', 'HOOKWISE_ROUTE', 'HOOKWISE_EVENT', 'HOOKWISE_DELIVERY_ID'])
+      expect(env).toContain(passed);
   });
 
   it('with inherit_env: true still keeps credentials and the values of gateway secrets out', async () => {
@@ -75,10 +84,30 @@ describe('issue 20 item 8: command agents', () => {
   });
 
   it.each([
-    ['a NUL byte in a {prompt} argument', { text: 'before\u0000after' }, ['{prompt}'], /agent command '.+' was not started: the prompt contains a NUL byte \(from the payload\)/],
-    ['a 200 KB prompt as an argument', { text: 'x'.repeat(200_000) }, ['--', '{prompt}'], /was not started: the prompt is 200000 bytes, more than one command-line argument can hold/],
-    ['a NUL byte in the event type (HOOKWISE_EVENT)', { event_type: 'push\u0000x', text: 'hi' }, [], /was not started: environment variable HOOKWISE_EVENT contains a NUL byte.*\(it comes from the request\)/],
-    ['a prompt starting with - as a whole {prompt} argument', { text: '--dangerously-skip-permissions' }, ['{prompt}'], /was not started: the prompt starts with '-', so .+ would read it as an option; put "--" before \{prompt\}/],
+    [
+      'a NUL byte in a {prompt} argument',
+      { text: 'before\u0000after' },
+      ['{prompt}'],
+      /agent command '.+' was not started: the prompt contains a NUL byte \(from the payload\)/,
+    ],
+    [
+      'a 200 KB prompt as an argument',
+      { text: 'x'.repeat(200_000) },
+      ['--', '{prompt}'],
+      /was not started: the prompt is 200000 bytes, more than one command-line argument can hold/,
+    ],
+    [
+      'a NUL byte in the event type (HOOKWISE_EVENT)',
+      { event_type: 'push\u0000x', text: 'hi' },
+      [],
+      /was not started: environment variable HOOKWISE_EVENT contains a NUL byte.*\(it comes from the request\)/,
+    ],
+    [
+      'a prompt starting with - as a whole {prompt} argument',
+      { text: '--dangerously-skip-permissions' },
+      ['{prompt}'],
+      /was not started: the prompt starts with '-', so .+ would read it as an option; put "--" before \{prompt\}/,
+    ],
   ])('refuses %s before spawning, with an accurate dead-letter reason', async (_what, payload, args, reason) => {
     const dir = mkdtempSync(join(tmpdir(), 'hookwise-agent-input-'));
     const reporter = writeScript(dir, 'reporter.js', REPORTER);
@@ -128,13 +157,31 @@ describe.each(['memory', 'sqlite', 'redis'])('issue 20 item 6: a job whose route
     const dir = mkdtempSync(join(tmpdir(), 'hookwise-removed-route-'));
     const go = join(dir, 'go');
     // Holds the only agent slot until the test says go, so the second job waits in the store meanwhile.
-    const holder = writeScript(dir, 'hold.js', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write('held'); } }, 20);`);
-    const subscription = { events: [], secret: SECRET, prompt: 'subscription says {n}', skills: [], deliver: 'log', deliver_extra: {}, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
+    const holder = writeScript(
+      dir,
+      'hold.js',
+      `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write('held'); } }, 20);`,
+    );
+    const subscription = {
+      events: [],
+      secret: SECRET,
+      prompt: 'subscription says {n}',
+      skills: [],
+      deliver: 'log',
+      deliver_extra: {},
+      created_at: '2025-01-01T00:00:00Z',
+      updated_at: '2025-01-01T00:00:00Z',
+    };
     const store = backend === 'redis' ? { backend: 'redis', url: redis!.url, prefix: 'removed-route' } : { backend };
     gw = await startTestGateway({
       configDir: dir,
       config: {
-        platforms: { webhook: { enabled: true, extra: { routes: { hold: { secret: 'INSECURE_NO_AUTH', agent: { runner: 'command', command: [process.execPath, holder] } } } } } },
+        platforms: {
+          webhook: {
+            enabled: true,
+            extra: { routes: { hold: { secret: 'INSECURE_NO_AUTH', agent: { runner: 'command', command: [process.execPath, holder] } } } },
+          },
+        },
         agent: { concurrency: 1 },
         store,
       },
@@ -151,7 +198,9 @@ describe.each(['memory', 'sqlite', 'redis'])('issue 20 item 6: a job whose route
     writeFileSync(go, '');
     const delivered = String((await gw.waitForLog("response for route 'sub'")).message);
     expect(delivered).toContain('subscription says 42');
-    expect(gw.logText()).toContain(`route 'sub' no longer exists; delivery ${String(accepted.body.delivery_id)} runs with the route definition it was accepted under`);
+    expect(gw.logText()).toContain(
+      `route 'sub' no longer exists; delivery ${String(accepted.body.delivery_id)} runs with the route definition it was accepted under`,
+    );
     expect(gw.logText()).not.toContain('kept as a dead letter');
     expect(existsSync(go)).toBe(true);
   });

@@ -21,7 +21,9 @@ describe('issue 20 item 10: config.yaml changes while running', () => {
     const file = join(gw.configDir, 'config.yaml');
     writeFileSync(file, yaml(0, 100));
     const changed = String((await gw.waitForLog('differs from the one the gateway started with', 15_000)).message);
-    expect(changed).toContain('the running gateway keeps the configuration it started with (config.yaml is not reloaded) — restart the gateway to apply it; the new file loads');
+    expect(changed).toContain(
+      'the running gateway keeps the configuration it started with (config.yaml is not reloaded) — restart the gateway to apply it; the new file loads',
+    );
     // Still the limit it started with.
     expect((await gw.post('dev', '{}')).status).toBe(202);
     expect((await gw.post('dev', '{}')).status).toBe(429);

@@ -25,11 +25,15 @@ async function awayFromWindowEdge(): Promise<void> {
 /** A request with any method and a raw path (fetch would normalise `%`), answered status and body. */
 function raw(url: string, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -127,7 +131,8 @@ describe('issue 20 item 2: forged requests are throttled per client (auth_failur
 
   it('never reads X-Forwarded-For by default: a forger cannot escape the throttle with a fresh header', async () => {
     gw = await startTestGateway({ config: config({ ci: { secret: SECRET } }, { auth_failure_limit: 3 }) });
-    for (let i = 0; i < 3; i += 1) expect((await gw.post('ci', '{}', { 'x-webhook-signature': 'a'.repeat(64), 'x-forwarded-for': `198.51.100.${i}` })).status).toBe(401);
+    for (let i = 0; i < 3; i += 1)
+      expect((await gw.post('ci', '{}', { 'x-webhook-signature': 'a'.repeat(64), 'x-forwarded-for': `198.51.100.${i}` })).status).toBe(401);
     expect((await gw.post('ci', '{}', { 'x-webhook-signature': 'a'.repeat(64), 'x-forwarded-for': '198.51.100.99' })).status).toBe(429);
   });
 
@@ -158,8 +163,12 @@ describe('issue 20 item 2: forged requests are throttled per client (auth_failur
 
 describe('issue 20 items 3 and 9: secrets are long enough, ASCII, and redacted', () => {
   it('refuses to start on a secret under 16 characters, naming its key; INSECURE_NO_AUTH still starts', async () => {
-    await expect(startTestGateway({ config: config({ ci: { secret: 'ab' } }) })).rejects.toThrow("route 'ci' secret is 2 character(s) long; secrets must have at least 16");
-    await expect(startTestGateway({ config: config({ ci: { secrets: [SECRET, 'old-short'] } }) })).rejects.toThrow("route 'ci' secrets[1] is 9 character(s) long");
+    await expect(startTestGateway({ config: config({ ci: { secret: 'ab' } }) })).rejects.toThrow(
+      "route 'ci' secret is 2 character(s) long; secrets must have at least 16",
+    );
+    await expect(startTestGateway({ config: config({ ci: { secrets: [SECRET, 'old-short'] } }) })).rejects.toThrow(
+      "route 'ci' secrets[1] is 9 character(s) long",
+    );
     await expect(startTestGateway({ config: config({ ci: {} }), env: { ...BARE_ENV, WEBHOOK_SECRET: 'tiny' } })).rejects.toThrow(
       'platforms.webhook.extra (or WEBHOOK_SECRET) secret is 4 character(s) long',
     );
@@ -176,7 +185,19 @@ describe('issue 20 items 3 and 9: secrets are long enough, ASCII, and redacted',
   it('skips a subscription whose secret is too short, with a warning naming it', async () => {
     gw = await startTestGateway({
       config: config({}),
-      files: { 'webhook_subscriptions.json': JSON.stringify({ weak: { events: [], secret: 'ab', skills: [], deliver: 'log', deliver_extra: {}, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' } }) },
+      files: {
+        'webhook_subscriptions.json': JSON.stringify({
+          weak: {
+            events: [],
+            secret: 'ab',
+            skills: [],
+            deliver: 'log',
+            deliver_extra: {},
+            created_at: '2025-01-01T00:00:00Z',
+            updated_at: '2025-01-01T00:00:00Z',
+          },
+        }),
+      },
     });
     expect((await gw.post('weak', '{}', { 'x-gitlab-token': 'ab' })).status).toBe(404);
     expect(warnings(gw, "skipping route 'weak' secret is 2 character(s) long")).toHaveLength(1);
@@ -188,8 +209,11 @@ describe('issue 20 items 3 and 9: secrets are long enough, ASCII, and redacted',
       writeFileSync(join(home, 'config.yaml'), 'platforms:\n  webhook:\n    enabled: true\n    extra:\n      host: 127.0.0.1\n');
       const cli = join(__dirname, '..', '..', '..', 'cli', 'bin', 'run.js');
       const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
-        const child = execFile(process.execPath, [cli, 'webhook', 'subscribe', 'x', '--secret', 'ab'], { env: { ...BARE_ENV, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000' } }, (err, _out, stderr) =>
-          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr: String(stderr) }),
+        const child = execFile(
+          process.execPath,
+          [cli, 'webhook', 'subscribe', 'x', '--secret', 'ab'],
+          { env: { ...BARE_ENV, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000' } },
+          (err, _out, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr: String(stderr) }),
         );
         child.stdin?.end();
       });
@@ -211,7 +235,15 @@ describe('issue 20 items 3 and 9: secrets are long enough, ASCII, and redacted',
 });
 
 describe('issue 20 item 6: subscriptions never vanish', () => {
-  const entry = { events: [], secret: SECRET, skills: [], deliver: 'log', deliver_extra: {}, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
+  const entry = {
+    events: [],
+    secret: SECRET,
+    skills: [],
+    deliver: 'log',
+    deliver_extra: {},
+    created_at: '2025-01-01T00:00:00Z',
+    updated_at: '2025-01-01T00:00:00Z',
+  };
 
   it.each([
     ['empty', ''],

@@ -46,7 +46,10 @@ function family(families: Family[], name: string): Family {
 /** The sample whose labels include `labels` (exactly one must). */
 function sample(families: Family[], name: string, labels: Record<string, string>): Sample {
   const matching = family(families, name).metrics.filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
-  if (matching.length !== 1) throw new Error(`${name}${JSON.stringify(labels)}: ${matching.length} samples; all: ${JSON.stringify(family(families, name).metrics.map((m) => m.labels))}`);
+  if (matching.length !== 1)
+    throw new Error(
+      `${name}${JSON.stringify(labels)}: ${matching.length} samples; all: ${JSON.stringify(family(families, name).metrics.map((m) => m.labels))}`,
+    );
   return matching[0];
 }
 
@@ -149,6 +152,12 @@ describe('GET /metrics', () => {
 describe('RouteLabels', () => {
   it('gives known routes their own label up to the limit, then (other); unknown routes are (unknown)', () => {
     const labels = new RouteLabels(2);
-    expect([labels.label('a', true), labels.label('b', true), labels.label('c', true), labels.label('a', true), labels.label('x', false)]).toEqual(['a', 'b', '(other)', 'a', '(unknown)']);
+    expect([labels.label('a', true), labels.label('b', true), labels.label('c', true), labels.label('a', true), labels.label('x', false)]).toEqual([
+      'a',
+      'b',
+      '(other)',
+      'a',
+      '(unknown)',
+    ]);
   });
 });

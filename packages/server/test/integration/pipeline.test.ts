@@ -51,7 +51,11 @@ describe('POST /webhooks/:route', () => {
   });
 
   it.each([
-    ['codehost A', 'pull_request.opened.json', (b: Buffer) => ({ 'x-codehosta-signature-256': signCodehostA(SECRET, b), 'x-codehosta-event': 'pull_request', 'x-codehosta-delivery': 'd-a-1' })],
+    [
+      'codehost A',
+      'pull_request.opened.json',
+      (b: Buffer) => ({ 'x-codehosta-signature-256': signCodehostA(SECRET, b), 'x-codehosta-event': 'pull_request', 'x-codehosta-delivery': 'd-a-1' }),
+    ],
     ['codehost B', 'push.json', () => ({ 'x-codehostb-token': SECRET, 'x-codehostb-event': 'Push Hook', 'x-request-id': 'd-b-1' })],
     ['generic', 'issues.opened.json', (b: Buffer) => ({ 'x-webhook-signature': signGeneric(SECRET, b), 'x-request-id': 'd-g-1' })],
   ])('accepts a real %s payload signed over its exact bytes with 202', async (_style, file, headers) => {
@@ -60,7 +64,9 @@ describe('POST /webhooks/:route', () => {
     const res = await gw.post('ci', body, headers(body) as Record<string, string>);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'accepted', route: 'ci' });
-    expect(res.body.delivery_id).toBe((headers(body) as Record<string, string>)['x-codehosta-delivery'] ?? (headers(body) as Record<string, string>)['x-request-id']);
+    expect(res.body.delivery_id).toBe(
+      (headers(body) as Record<string, string>)['x-codehosta-delivery'] ?? (headers(body) as Record<string, string>)['x-request-id'],
+    );
     await gw.waitForLog(/^delivered /);
   });
 
@@ -91,7 +97,11 @@ describe('POST /webhooks/:route', () => {
     ['x-codehostb-token', 'wrong-token'],
   ])('answers 401 "Invalid signature" and logs a warning for %s: %s', async (header, value) => {
     gw = await startTestGateway({ config: routesConfig({ ci: { secret: SECRET } }) });
-    const res = await fetch(`${gw.url}/webhooks/ci`, { method: 'POST', headers: { 'content-type': 'application/json', [header]: encodeURIComponent(value) === value ? value : Buffer.from(value).toString('latin1') }, body: '{"a":1}' });
+    const res = await fetch(`${gw.url}/webhooks/ci`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [header]: encodeURIComponent(value) === value ? value : Buffer.from(value).toString('latin1') },
+      body: '{"a":1}',
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: 'Invalid signature' });
     const warning = await gw.waitForLog('Invalid signature');
@@ -134,7 +144,10 @@ describe('POST /webhooks/:route', () => {
     const byLength = await rawPost(gw.url, '/webhooks/dev', { 'content-type': 'application/json', 'content-length': big.length }, [big]);
     expect(byLength.status).toBe(413);
     expect(JSON.parse(byLength.body)).toEqual({ error: 'Payload too large' });
-    const chunked = await rawPost(gw.url, '/webhooks/dev', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [Buffer.alloc(600, 'a'), Buffer.alloc(600, 'b')]);
+    const chunked = await rawPost(gw.url, '/webhooks/dev', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [
+      Buffer.alloc(600, 'a'),
+      Buffer.alloc(600, 'b'),
+    ]);
     expect(chunked.status).toBe(413);
     const fits = await gw.post('dev', JSON.stringify({ pad: 'x'.repeat(900) }));
     expect(fits.status).toBe(202);

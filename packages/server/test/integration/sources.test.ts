@@ -6,7 +6,8 @@ import { codehostAFixture, runEsm, startTestGateway, type TestGateway } from '@h
 const SECRET = 'sources-test-secret-0123456789';
 const OLD_SECRET = 'sources-old-secret-0123456789';
 const pr = codehostAFixture('pull_request.opened');
-const githubSign = (secret: string, body: Buffer) => runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: body.toString('utf8') });
+const githubSign = (secret: string, body: Buffer) =>
+  runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: body.toString('utf8') });
 const hex = (secret: string, body: Buffer | string) => createHmac('sha256', secret).update(body).digest('hex');
 
 function config(routes: Record<string, unknown>, extra: Record<string, unknown> = {}) {
@@ -21,7 +22,11 @@ describe('sources over real HTTP', () => {
 
   it('accepts a real GitHub webhook (X-Hub-Signature-256, X-GitHub-Event, X-GitHub-Delivery) on a route without source:', async () => {
     gw = await startTestGateway({ config: config({ ci: { secret: SECRET } }) });
-    const headers = { 'X-Hub-Signature-256': githubSign(SECRET, pr), 'X-GitHub-Event': 'pull_request', 'X-GitHub-Delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958' };
+    const headers = {
+      'X-Hub-Signature-256': githubSign(SECRET, pr),
+      'X-GitHub-Event': 'pull_request',
+      'X-GitHub-Delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+    };
     const res = await gw.post('ci', pr, headers);
     expect(res.body).toEqual({ status: 'accepted', route: 'ci', event: 'pull_request', delivery_id: '72d3162e-cc78-11e3-81ab-4c9367dc0958' });
     const again = await gw.post('ci', pr, headers);
@@ -43,7 +48,11 @@ describe('sources over real HTTP', () => {
     gw = await startTestGateway({ config: config({ ci: { secret: SECRET, events: ['pull_request', 'push'] } }) });
     const mixed = await gw.post('ci', pr, { 'X-CodeHostA-Signature-256': `sha256=${hex(SECRET, pr)}`, 'X-GitHub-Event': 'pull_request' });
     expect(mixed.body).toMatchObject({ status: 'accepted', event: 'pull_request' });
-    const spec = await gw.post('ci', pr, { 'X-CodeHostA-Signature-256': `sha256=${hex(SECRET, pr)}`, 'X-CodeHostA-Event': 'push', 'X-CodeHostA-Delivery': 'spec-1' });
+    const spec = await gw.post('ci', pr, {
+      'X-CodeHostA-Signature-256': `sha256=${hex(SECRET, pr)}`,
+      'X-CodeHostA-Event': 'push',
+      'X-CodeHostA-Delivery': 'spec-1',
+    });
     expect(spec.body).toEqual({ status: 'accepted', route: 'ci', event: 'push', delivery_id: 'spec-1' });
     // A generic signature: the event type comes from GitHub's header first (SPEC 4.1 step 5), else the payload.
     const generic = await gw.post('ci', '{"event_type":"push"}', { 'X-Webhook-Signature': hex(SECRET, '{"event_type":"push"}'), 'X-Request-ID': 'g-1' });
@@ -101,13 +110,24 @@ describe('sources over real HTTP', () => {
     await expect(startTestGateway({ config: config({ r: { secret: SECRET, source: 'stripey' } }) })).rejects.toThrow(
       /route 'r': unknown source 'stripey'; known: .*github \(codehost_a\)/,
     );
-    await expect(startTestGateway({ config: config({ r: { secret: SECRET, source: 'gitlab', source_options: { tolerance_seconds: 'soon' } } }) })).rejects.toThrow(
-      /route 'r' source_options\.tolerance_seconds/,
-    );
+    await expect(
+      startTestGateway({ config: config({ r: { secret: SECRET, source: 'gitlab', source_options: { tolerance_seconds: 'soon' } } }) }),
+    ).rejects.toThrow(/route 'r' source_options\.tolerance_seconds/);
   });
 
   it('serves a subscription pinned to a source, with its own rotated secrets', async () => {
-    const subscriptions = { sub: { events: [], secrets: [SECRET, OLD_SECRET], source: 'github', skills: [], deliver: 'log', deliver_extra: {}, created_at: '2026-11-23T00:00:00Z', updated_at: '2026-11-23T00:00:00Z' } };
+    const subscriptions = {
+      sub: {
+        events: [],
+        secrets: [SECRET, OLD_SECRET],
+        source: 'github',
+        skills: [],
+        deliver: 'log',
+        deliver_extra: {},
+        created_at: '2026-11-23T00:00:00Z',
+        updated_at: '2026-11-23T00:00:00Z',
+      },
+    };
     gw = await startTestGateway({ config: config({}), files: { 'webhook_subscriptions.json': JSON.stringify(subscriptions) } });
     expect((await gw.post('sub', pr, { 'X-Hub-Signature-256': githubSign(OLD_SECRET, pr), 'X-GitHub-Event': 'pull_request' })).status).toBe(202);
     const body = '{"event_type":"push"}';

@@ -1,7 +1,10 @@
 // Startup refusals that need the real first-party plugins loaded by the host.
 import { startTestGateway } from '@hookwise/testing';
 
-const route = (deliver: string) => ({ platforms: { webhook: { enabled: true, extra: { routes: { ops: { secret: 'a-long-enough-secret', deliver } } } } }, store: { backend: 'memory' } });
+const route = (deliver: string) => ({
+  platforms: { webhook: { enabled: true, extra: { routes: { ops: { secret: 'a-long-enough-secret', deliver } } } } },
+  store: { backend: 'memory' },
+});
 
 describe('gateway startup with the first-party plugins', () => {
   it.each([
@@ -30,14 +33,47 @@ describe('gateway startup with the first-party plugins', () => {
     const gw = await startTestGateway({ config: route('log') });
     try {
       const ids = gw.gateway.registry.ids('deliverer').sort();
-      const platforms = ['telegram', 'discord', 'slack', 'signal', 'sms', 'whatsapp', 'matrix', 'mattermost', 'homeassistant', 'email', 'dingtalk', 'feishu', 'wecom', 'wechat', 'bluebubbles'];
+      const platforms = [
+        'telegram',
+        'discord',
+        'slack',
+        'signal',
+        'sms',
+        'whatsapp',
+        'matrix',
+        'mattermost',
+        'homeassistant',
+        'email',
+        'dingtalk',
+        'feishu',
+        'wecom',
+        'wechat',
+        'bluebubbles',
+      ];
       expect(ids).toEqual(['github_comment', 'log', ...platforms].sort());
       // The SPEC's names are aliases of the same contributions, in order.
       platforms.forEach((id, i) => expect(gw.gateway.registry.canonicalId('deliverer', `platform_${String(i + 1).padStart(2, '0')}`)).toBe(id));
       expect(gw.gateway.registry.canonicalId('deliverer', 'codehost_a_comment')).toBe('github_comment');
-      expect(gw.gateway.registry.ids('source').sort()).toEqual(
-        ['bitbucket', 'discord', 'generic', 'gitea', 'github', 'gitlab', 'linear', 'paddle', 'pagerduty', 'sendgrid', 'sentry', 'shopify', 'slack', 'standard-webhooks', 'stripe', 'twilio', 'twitch', 'zoom'],
-      );
+      expect(gw.gateway.registry.ids('source').sort()).toEqual([
+        'bitbucket',
+        'discord',
+        'generic',
+        'gitea',
+        'github',
+        'gitlab',
+        'linear',
+        'paddle',
+        'pagerduty',
+        'sendgrid',
+        'sentry',
+        'shopify',
+        'slack',
+        'standard-webhooks',
+        'stripe',
+        'twilio',
+        'twitch',
+        'zoom',
+      ]);
       expect(gw.gateway.registry.ids('agent').sort()).toEqual(['anthropic', 'command', 'echo', 'openai']);
       // Stores are plugins too: the built-in memory store and the two first-party packages.
       expect(gw.gateway.registry.ids('store').sort()).toEqual(['memory', 'redis', 'sqlite']);

@@ -136,7 +136,9 @@ describe('issue 20 item 5: a store file with damaged pages', () => {
       closeSync(fd);
 
       await expect(startTestGateway({ config, configDir: dir })).rejects.toThrow(
-        new RegExp(`the SQLite store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(PRAGMA quick_check: .+\\): stop every gateway using it, move the file away`),
+        new RegExp(
+          `the SQLite store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(PRAGMA quick_check: .+\\): stop every gateway using it, move the file away`,
+        ),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

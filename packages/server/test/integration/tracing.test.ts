@@ -32,7 +32,12 @@ const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.nam
 describe('traces', () => {
   it("continue the sender's traceparent: receipt, then the agent run and the delivery as its children, in one trace", async () => {
     gw = await startObserved({ tracing: { enabled: true } });
-    const answer = await send(gw, 'ci', { event_type: 'push', ref: 'main', repository: { name: 'hookwise' } }, { 'x-request-id': 'traced-1', traceparent: `00-${SENDER_TRACE}-${SENDER_SPAN}-01`, tracestate: 'vendor=abc' });
+    const answer = await send(
+      gw,
+      'ci',
+      { event_type: 'push', ref: 'main', repository: { name: 'hookwise' } },
+      { 'x-request-id': 'traced-1', traceparent: `00-${SENDER_TRACE}-${SENDER_SPAN}-01`, tracestate: 'vendor=abc' },
+    );
     expect(answer.status).toBe(202);
     await settled(gw, 1);
 
@@ -45,9 +50,19 @@ describe('traces', () => {
     expect(receive.kind).toBe(SpanKind.SERVER);
     expect(receive.parentSpanContext?.spanId).toBe(SENDER_SPAN);
     expect(receive.spanContext().traceState?.get('vendor')).toBe('abc');
-    expect(receive.attributes).toMatchObject({ 'hookwise.route': 'ci', 'hookwise.event': 'push', 'hookwise.outcome': 'accepted', 'http.response.status_code': 202 });
+    expect(receive.attributes).toMatchObject({
+      'hookwise.route': 'ci',
+      'hookwise.event': 'push',
+      'hookwise.outcome': 'accepted',
+      'http.response.status_code': 202,
+    });
     expect(agent.parentSpanContext?.spanId).toBe(receive.spanContext().spanId);
-    expect(agent.attributes).toMatchObject({ 'hookwise.runner': 'observed', 'hookwise.outcome': 'ok', 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 5 });
+    expect(agent.attributes).toMatchObject({
+      'hookwise.runner': 'observed',
+      'hookwise.outcome': 'ok',
+      'gen_ai.usage.input_tokens': 12,
+      'gen_ai.usage.output_tokens': 5,
+    });
     expect(deliver.parentSpanContext?.spanId).toBe(receive.spanContext().spanId);
     expect(deliver.attributes).toMatchObject({ 'hookwise.destination': 'flaky', 'hookwise.outcome': 'delivered', 'hookwise.attempt': 1 });
     // The agent ran before the delivery, and each span lasted as long as its step.
@@ -77,7 +92,9 @@ describe('traces', () => {
 
   it('record a refused request as an error span with its reason', async () => {
     gw = await startObserved({ tracing: { enabled: true } });
-    expect((await gw.post('ci', '{"event_type":"push"}', { 'x-webhook-signature': '00'.repeat(32), traceparent: `00-${SENDER_TRACE}-${SENDER_SPAN}-01` })).status).toBe(401);
+    expect(
+      (await gw.post('ci', '{"event_type":"push"}', { 'x-webhook-signature': '00'.repeat(32), traceparent: `00-${SENDER_TRACE}-${SENDER_SPAN}-01` })).status,
+    ).toBe(401);
     const refused = exporter.getFinishedSpans().filter((s) => s.attributes['hookwise.outcome'] === 'rejected');
     expect(refused).toHaveLength(1);
     expect(refused[0].spanContext().traceId).toBe(SENDER_TRACE);
@@ -87,7 +104,13 @@ describe('traces', () => {
 
   it('put a job that this process did not receive (a restart, another gateway) in the trace derived from its id', async () => {
     gw = await startObserved({ tracing: { enabled: true } });
-    const job = await gw.gateway.store.jobs.enqueue({ route: 'ci', event: 'push', deliveryId: 'from-before-restart', payload: { ref: 'main', repository: { name: 'x' } }, receivedAt: Date.now() });
+    const job = await gw.gateway.store.jobs.enqueue({
+      route: 'ci',
+      event: 'push',
+      deliveryId: 'from-before-restart',
+      payload: { ref: 'main', repository: { name: 'x' } },
+      receivedAt: Date.now(),
+    });
     gw.gateway.workers.pump();
     await settled(gw, 1);
     const spans = spansOf('from-before-restart');
@@ -113,7 +136,16 @@ describe('parseTraceparent', () => {
     expect(parseTraceparent(`00-${SENDER_TRACE}-${SENDER_SPAN}-00`)?.traceFlags).toBe(0);
     // A later version may append fields; version 00 may not.
     expect(parseTraceparent(`01-${SENDER_TRACE}-${SENDER_SPAN}-01-more`)?.traceId).toBe(SENDER_TRACE);
-    for (const bad of [undefined, '', 'garbage', `00-${SENDER_TRACE}-${SENDER_SPAN}-01-more`, `ff-${SENDER_TRACE}-${SENDER_SPAN}-01`, `00-${'0'.repeat(32)}-${SENDER_SPAN}-01`, `00-${SENDER_TRACE}-${'0'.repeat(16)}-01`, `00-${SENDER_TRACE.slice(1)}-${SENDER_SPAN}-01`]) {
+    for (const bad of [
+      undefined,
+      '',
+      'garbage',
+      `00-${SENDER_TRACE}-${SENDER_SPAN}-01-more`,
+      `ff-${SENDER_TRACE}-${SENDER_SPAN}-01`,
+      `00-${'0'.repeat(32)}-${SENDER_SPAN}-01`,
+      `00-${SENDER_TRACE}-${'0'.repeat(16)}-01`,
+      `00-${SENDER_TRACE.slice(1)}-${SENDER_SPAN}-01`,
+    ]) {
       expect(parseTraceparent(bad)).toBeUndefined();
     }
   });

@@ -12,7 +12,16 @@ export const CHROMIUM = '/usr/bin/chromium';
  * The flags this machine needs: no sandbox (root), no GPU, and no background connections, which a closed network
  * refuses many at a time (docs/operations.md, machines/node.md).
  */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Installs Debian's chromium when it is missing and we may (root, apt-get present); throws with what to do otherwise. */
 export function ensureChromium(): void {
@@ -20,13 +29,19 @@ export function ensureChromium(): void {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: ['ignore', 'ignore', 'ignore'] }).status === 0;
   if (!isRoot || !hasApt) {
-    throw new Error(`the dashboard tests need Debian's chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` as root (.ci/run does), then run the tests again`);
+    throw new Error(
+      `the dashboard tests need Debian's chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` as root (.ci/run does), then run the tests again`,
+    );
   }
   process.stderr.write(`installing chromium (apt-get) for the dashboard tests: ${CHROMIUM} is missing\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'chromium'],
+  ]) {
     const run = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
-    if (run.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}): chromium could not be installed for the dashboard tests`);
+    if (run.status !== 0)
+      throw new Error(`apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}): chromium could not be installed for the dashboard tests`);
   }
   if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
 }

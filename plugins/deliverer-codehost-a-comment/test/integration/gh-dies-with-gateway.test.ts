@@ -79,7 +79,11 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
     gateway.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     gateway.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-    await waitFor('the gateway to listen', () => listening.test(output), () => output);
+    await waitFor(
+      'the gateway to listen',
+      () => listening.test(output),
+      () => output,
+    );
 
     const body = JSON.stringify({ title: 'Fix the widget' });
     const answer = await fetch(`${listening.exec(output)![1]}/webhooks/review`, {
@@ -89,7 +93,11 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
     });
     expect(answer.status).toBe(202);
 
-    await waitFor('the gateway to start gh', () => existsSync(pidFile), () => output);
+    await waitFor(
+      'the gateway to start gh',
+      () => existsSync(pidFile),
+      () => output,
+    );
     ghPid = Number(readFileSync(pidFile, 'utf8'));
     expect(isProcessAlive(ghPid)).toBe(true);
     // runProcess tells the reaper about the group in the tick of the spawn; gh writing its pid takes longer,
@@ -100,6 +108,11 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
     gateway.kill('SIGKILL');
     await exited;
     const pid = ghPid;
-    await waitFor(`gh (pid ${pid}) to end after the gateway's kill -9`, () => !isProcessAlive(pid), () => output, 5_000);
+    await waitFor(
+      `gh (pid ${pid}) to end after the gateway's kill -9`,
+      () => !isProcessAlive(pid),
+      () => output,
+      5_000,
+    );
   }, 60_000);
 });

@@ -130,7 +130,11 @@ describe('bitbucket source: event type, delivery id, ping', () => {
   });
 
   it("falls back to Data Center's X-Request-Id", () => {
-    const dataCenter: HeaderMap = { 'x-event-key': 'repo:refs_changed', 'x-request-id': 'c0ffee00-1111-4222-8333-444455556666', 'x-hub-signature': sign(SECRETS[0]) };
+    const dataCenter: HeaderMap = {
+      'x-event-key': 'repo:refs_changed',
+      'x-request-id': 'c0ffee00-1111-4222-8333-444455556666',
+      'x-hub-signature': sign(SECRETS[0]),
+    };
     expect(source.deliveryId?.(request(dataCenter), payload)).toBe('c0ffee00-1111-4222-8333-444455556666');
     expect(source.eventType?.(request(dataCenter), payload)).toBe('repo:refs_changed');
   });

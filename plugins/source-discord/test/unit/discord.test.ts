@@ -26,12 +26,18 @@ const STRANGER = keyPair();
 // fields Discord sends along; its ids are made up.
 const COMMAND =
   '{"type":2,"token":"A_UNIQUE_TOKEN","member":{"user":{"id":"53908232506183680","username":"Mason","avatar":"a_d5efa99b3eeaa7dd43acca82f5692432","discriminator":"1337","public_flags":131141},"roles":["539082325061836999"],"premium_since":null,"permissions":"2147483647","pending":false,"nick":null,"mute":false,"joined_at":"2017-03-13T19:19:14.040000+00:00","is_pending":false,"deaf":false},"id":"786008729715212338","guild_id":"290926798626357999","app_permissions":"442368","guild_locale":"en-US","locale":"en-US","data":{"options":[{"type":3,"name":"cardname","value":"The Gitrog Monster"}],"type":1,"name":"cardsearch","id":"771825006014889984"},"channel_id":"645027906669510667"}';
-const PING = '{"app_permissions":"562949953601536","application_id":"1265289281451069440","entitlements":[],"id":"1265298362534363176","token":"A_UNIQUE_TOKEN","type":1,"user":{"id":"53908232506183680","username":"Mason"},"version":1}';
+const PING =
+  '{"app_permissions":"562949953601536","application_id":"1265289281451069440","entitlements":[],"id":"1265298362534363176","token":"A_UNIQUE_TOKEN","type":1,"user":{"id":"53908232506183680","username":"Mason"},"version":1}';
 
 const NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 const nowSeconds = String(Math.floor(NOW / 1000));
 const signWith = (pair: Pair, timestamp: string, body: string) => signEd25519(null, Buffer.from(timestamp + body), pair.privateKey).toString('hex');
-const request = (body: string, headers: SourceRequest['headers'], receivedAt = NOW): SourceRequest => ({ url: 'https://hooks.example.com/webhooks/discord', rawBody: Buffer.from(body), headers, receivedAt });
+const request = (body: string, headers: SourceRequest['headers'], receivedAt = NOW): SourceRequest => ({
+  url: 'https://hooks.example.com/webhooks/discord',
+  rawBody: Buffer.from(body),
+  headers,
+  receivedAt,
+});
 const signed = (body = COMMAND, { pair = APP, timestamp = nowSeconds, receivedAt = NOW } = {}) =>
   request(body, { 'x-signature-ed25519': signWith(pair, timestamp, body), 'x-signature-timestamp': timestamp }, receivedAt);
 const source = createDiscordSource();
@@ -76,14 +82,21 @@ describe('discord source: verify', () => {
   });
 
   it('refuses a request older than the window (300 s by default), and one from the future', () => {
-    expect(source.verify(signed(COMMAND, { receivedAt: NOW + 301_000 }), [APP.hex])).toEqual({ ok: false, reason: expect.stringContaining('301 s old (tolerance 300 s)') });
+    expect(source.verify(signed(COMMAND, { receivedAt: NOW + 301_000 }), [APP.hex])).toEqual({
+      ok: false,
+      reason: expect.stringContaining('301 s old (tolerance 300 s)'),
+    });
     expect(source.verify(signed(COMMAND, { receivedAt: NOW - 301_000 }), [APP.hex])).toEqual({ ok: false, reason: expect.stringContaining('in the future') });
     expect(source.verify(signed(COMMAND, { receivedAt: NOW + 299_000 }), [APP.hex]).ok).toBe(true);
     expect(createDiscordSource({ tolerance_seconds: 30 }).verify(signed(COMMAND, { receivedAt: NOW + 31_000 }), [APP.hex]).ok).toBe(false);
   });
 
   it('answers missing: true without X-Signature-Ed25519, and a plain failure without the timestamp', () => {
-    expect(source.verify(request(COMMAND, { 'x-signature-timestamp': nowSeconds }), [APP.hex])).toEqual({ ok: false, reason: 'missing x-signature-ed25519 header', missing: true });
+    expect(source.verify(request(COMMAND, { 'x-signature-timestamp': nowSeconds }), [APP.hex])).toEqual({
+      ok: false,
+      reason: 'missing x-signature-ed25519 header',
+      missing: true,
+    });
     expect(source.verify(request(COMMAND, { 'x-signature-ed25519': '' }), [APP.hex])).toMatchObject({ missing: true });
     const noTimestamp = source.verify(request(COMMAND, { 'x-signature-ed25519': signWith(APP, nowSeconds, COMMAND) }), [APP.hex]);
     expect(noTimestamp).toEqual({ ok: false, reason: expect.stringContaining('missing x-signature-timestamp') });

@@ -10,7 +10,9 @@ describeSourceOverHttp('generic', {
   body: JSON.stringify({ event_type: 'deploy', service: 'api', version: '1.4.2' }),
   event: 'deploy',
   sign: ({ body, key, deliveryId }) => ({
-    'X-Webhook-Signature': createHmac('sha256', key === 'wrong' ? 'not-the-route-secret-0123' : secrets[key]).update(body).digest('hex'),
+    'X-Webhook-Signature': createHmac('sha256', key === 'wrong' ? 'not-the-route-secret-0123' : secrets[key])
+      .update(body)
+      .digest('hex'),
     'X-Request-ID': deliveryId,
   }),
 });

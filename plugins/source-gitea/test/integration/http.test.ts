@@ -11,7 +11,15 @@ const hmac = (secret: string, data: Buffer | string) => createHmac('sha256', sec
 const PULL_REQUEST = JSON.stringify({
   action: 'opened',
   number: 7,
-  pull_request: { id: 1207, number: 7, title: 'Add retry to the uploader', state: 'open', html_url: 'http://localhost:3000/gitea/webhooks/pulls/7', head: { ref: 'feature/retry' }, base: { ref: 'master' } },
+  pull_request: {
+    id: 1207,
+    number: 7,
+    title: 'Add retry to the uploader',
+    state: 'open',
+    html_url: 'http://localhost:3000/gitea/webhooks/pulls/7',
+    head: { ref: 'feature/retry' },
+    base: { ref: 'master' },
+  },
   repository: { id: 140, name: 'webhooks', full_name: 'gitea/webhooks' },
   sender: { id: 1, login: 'gitea' },
 });

@@ -73,7 +73,12 @@ describe('gitea source: verification', () => {
 
   it('accepts Forgejo, which sends X-Forgejo-Signature (and X-Gitea-Signature too)', () => {
     const digest = hmac(SECRETS[0], body);
-    const forgejoOnly: HeaderMap = { 'content-type': 'application/json', 'x-forgejo-signature': digest, 'x-forgejo-event-type': 'push', 'x-forgejo-delivery': DELIVERY };
+    const forgejoOnly: HeaderMap = {
+      'content-type': 'application/json',
+      'x-forgejo-signature': digest,
+      'x-forgejo-event-type': 'push',
+      'x-forgejo-delivery': DELIVERY,
+    };
     expect(source.verify(request(forgejoOnly), SECRETS)).toEqual({ ok: true, secretIndex: 0 });
     const both = giteaHeaders(digest, { 'x-forgejo-signature': digest, 'x-forgejo-delivery': DELIVERY });
     expect(source.verify(request(both), SECRETS)).toEqual({ ok: true, secretIndex: 0 });
@@ -164,7 +169,9 @@ describe('gitea source: event type and delivery id', () => {
 
   it('takes the delivery id from X-Gitea-Delivery, or X-Forgejo-Delivery', () => {
     expect(source.deliveryId?.(request(giteaHeaders('x')), payload)).toBe(DELIVERY);
-    expect(source.deliveryId?.(request({ 'x-forgejo-delivery': 'a6f1c2d3-0000-4000-8000-000000000001' }), payload)).toBe('a6f1c2d3-0000-4000-8000-000000000001');
+    expect(source.deliveryId?.(request({ 'x-forgejo-delivery': 'a6f1c2d3-0000-4000-8000-000000000001' }), payload)).toBe(
+      'a6f1c2d3-0000-4000-8000-000000000001',
+    );
     expect(source.deliveryId?.(request({}), payload)).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@
 import { codehostAFixture, describeSourceOverHttp, runEsm } from '@hookwise/testing';
 
 const secrets: [string, string] = ['github-new-secret-0123456789', 'github-old-secret-0123456789'];
-const octokitSign = (secret: string, payload: Buffer) => runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: payload.toString('utf8') });
+const octokitSign = (secret: string, payload: Buffer) =>
+  runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: payload.toString('utf8') });
 
 describeSourceOverHttp('github', {
   source: 'github',

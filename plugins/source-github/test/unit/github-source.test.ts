@@ -6,8 +6,14 @@ import { codehostAFixture, runEsm } from '@hookwise/testing';
 import { createGithubSource } from '../../src';
 
 const body = codehostAFixture('pull_request.opened');
-const octokitSign = (secret: string, payload: Buffer) => runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: payload.toString('utf8') });
-const request = (headers: Record<string, string | string[]>, raw = body): SourceRequest => ({ headers, rawBody: raw, url: 'http://localhost/webhooks/r', receivedAt: Date.now() });
+const octokitSign = (secret: string, payload: Buffer) =>
+  runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: payload.toString('utf8') });
+const request = (headers: Record<string, string | string[]>, raw = body): SourceRequest => ({
+  headers,
+  rawBody: raw,
+  url: 'http://localhost/webhooks/r',
+  receivedAt: Date.now(),
+});
 
 describe('GitHub source', () => {
   const secrets = ['new-secret-0123456789', 'old-secret-0123456789'];

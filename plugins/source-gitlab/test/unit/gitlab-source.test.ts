@@ -5,8 +5,15 @@ import { Webhook } from 'standardwebhooks';
 import { createGitlabSource } from '../../src';
 
 // A push event as GitLab documents it (docs.gitlab.com/user/project/integrations/webhook_events/#push-events), shortened.
-const body = Buffer.from(JSON.stringify({ object_kind: 'push', event_name: 'push', ref: 'refs/heads/master', project_id: 15, commits: [], total_commits_count: 0 }));
-const request = (headers: Record<string, string>, raw = body, receivedAt = Date.now()): SourceRequest => ({ headers, rawBody: raw, url: 'http://localhost/webhooks/r', receivedAt });
+const body = Buffer.from(
+  JSON.stringify({ object_kind: 'push', event_name: 'push', ref: 'refs/heads/master', project_id: 15, commits: [], total_commits_count: 0 }),
+);
+const request = (headers: Record<string, string>, raw = body, receivedAt = Date.now()): SourceRequest => ({
+  headers,
+  rawBody: raw,
+  url: 'http://localhost/webhooks/r',
+  receivedAt,
+});
 const signingToken = `whsec_${Buffer.from('gitlab-signing-key-0123456789').toString('base64')}`;
 const sign = (secret: string, id: string, at: Date, raw = body) => new Webhook(secret.slice('whsec_'.length)).sign(id, at, raw.toString('utf8'));
 
@@ -31,7 +38,11 @@ describe('GitLab source', () => {
   it('refuses a signature older than the replay window, with a reason', () => {
     const source = createGitlabSource({ tolerance_seconds: 300 });
     const at = new Date(Date.now() - 600_000);
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': sign(signingToken, 'msg_1', at) };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': sign(signingToken, 'msg_1', at),
+    };
     const verdict = source.verify(request(headers), [signingToken]);
     expect(verdict.ok).toBe(false);
     expect(!verdict.ok && verdict.reason).toMatch(/s old \(tolerance 300 s\)/);
@@ -43,7 +54,9 @@ describe('GitLab source', () => {
     // A signature made with an empty key or with the plain token itself is refused.
     const id = 'msg_x';
     const ts = Math.floor(Date.now() / 1000);
-    const forged = `v1,${createHmac('sha256', Buffer.alloc(0)).update(`${id}.${ts}.${body.toString('utf8')}`).digest('base64')} ${new Webhook(Buffer.from('plain-token-0123456789').toString('base64')).sign(id, new Date(ts * 1000), body.toString('utf8'))}`;
+    const forged = `v1,${createHmac('sha256', Buffer.alloc(0))
+      .update(`${id}.${ts}.${body.toString('utf8')}`)
+      .digest('base64')} ${new Webhook(Buffer.from('plain-token-0123456789').toString('base64')).sign(id, new Date(ts * 1000), body.toString('utf8'))}`;
     const headers = { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': forged };
     expect(source.verify(request(headers), ['plain-token-0123456789', signingToken]).ok).toBe(false);
   });

@@ -9,7 +9,12 @@ const secrets = [`lin_wh_${randomBytes(24).toString('hex')}`, `lin_wh_${randomBy
 const nowMs = Date.now();
 
 function request(headers: HeaderMap, body: string | Buffer, receivedAt = nowMs): SourceRequest {
-  return { headers: { 'content-type': 'application/json; charset=utf-8', ...DOCUMENTED_HEADERS, ...headers }, rawBody: Buffer.isBuffer(body) ? body : Buffer.from(body), url: 'https://hooks.example.com/webhooks/linear', receivedAt };
+  return {
+    headers: { 'content-type': 'application/json; charset=utf-8', ...DOCUMENTED_HEADERS, ...headers },
+    rawBody: Buffer.isBuffer(body) ? body : Buffer.from(body),
+    url: 'https://hooks.example.com/webhooks/linear',
+    receivedAt,
+  };
 }
 const signed = (body: string, secret = secrets[0]) => request({ 'linear-signature': linearSignature(secret, body) }, body);
 const failed = (verdict: SourceVerdict) => verdict as Extract<SourceVerdict, { ok: false }>;

@@ -5,9 +5,13 @@ import { createHmac } from 'node:crypto';
 import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk';
 import { describeSourceOverHttp, startTestGateway, type TestGateway } from '@hookwise/testing';
 
-const SECRETS: [string, string] = ['pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_NEWnewNEWnewNEWnewNEWnewNEWnew', 'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_OLDoldOLDoldOLDoldOLDoldOLDold'];
+const SECRETS: [string, string] = [
+  'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_NEWnewNEWnewNEWnewNEWnewNEWnew',
+  'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_OLDoldOLDoldOLDoldOLDoldOLDold',
+];
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const paddleSignature = (secret: string, ts: number, body: Buffer | string) => `ts=${ts};h1=${createHmac('sha256', secret).update(`${ts}:`).update(body).digest('hex')}`;
+const paddleSignature = (secret: string, ts: number, body: Buffer | string) =>
+  `ts=${ts};h1=${createHmac('sha256', secret).update(`${ts}:`).update(body).digest('hex')}`;
 
 /** A transaction.completed notification in the shape of Paddle's webhook reference, trimmed; ids vary per event. */
 function transactionCompleted(eventId: string, notificationId = `ntf_${eventId.slice(4)}`): string {

@@ -27,7 +27,10 @@ const CUSTOMER_CREATED = JSON.stringify({
 });
 const body = Buffer.from(CUSTOMER_CREATED);
 // Endpoint secret keys look like this (pdl_ntfset_<destination id>_<random>); these are made up.
-const SECRETS = ['pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_NEWnewNEWnewNEWnewNEWnewNEWnew', 'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_OLDoldOLDoldOLDoldOLDoldOLDold'] as const;
+const SECRETS = [
+  'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_NEWnewNEWnewNEWnewNEWnewNEWnew',
+  'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_OLDoldOLDoldOLDoldOLDoldOLDold',
+] as const;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** h1 as Paddle computes it: HMAC-SHA256 of "<ts>:<raw body>" with the destination's secret key, hex. */

@@ -34,7 +34,8 @@ const PRIORITY_UPDATED = `{
   }
 }`;
 // What "Send Test Event" posts (event type pagey.ping).
-const PING = '{"event":{"id":"01FKZOXA868SHYEE4DVNWB5P9W","event_type":"pagey.ping","resource_type":"pagey","occurred_at":"2025-04-07T03:00:55.532Z","agent":{"id":"PVE0ZR9","type":"user_reference"},"client":null,"data":{"message":"Hello from your friend Pagey!","type":"ping"}}}';
+const PING =
+  '{"event":{"id":"01FKZOXA868SHYEE4DVNWB5P9W","event_type":"pagey.ping","resource_type":"pagey","occurred_at":"2025-04-07T03:00:55.532Z","agent":{"id":"PVE0ZR9","type":"user_reference"},"client":null,"data":{"message":"Hello from your friend Pagey!","type":"ping"}}}';
 const body = Buffer.from(PRIORITY_UPDATED);
 const SECRETS = ['pd-subscription-secret-new', 'pd-subscription-secret-old'] as const;
 const WEBHOOK_ID = '01CHBZTUXMUHTPKS8ZAJZYNFMX';

@@ -36,7 +36,11 @@ describeSourceOverHttp('sendgrid', {
   event: 'delivered',
   bodyFor: ({ deliveryId }) => batchOf(eventIdsFor(deliveryId)),
   staleSeconds: 900,
-  expectedDeliveryId: (deliveryId) => `batch-${createHash('sha256').update([...eventIdsFor(deliveryId)].sort().join('\n')).digest('hex').slice(0, 32)}`,
+  expectedDeliveryId: (deliveryId) =>
+    `batch-${createHash('sha256')
+      .update([...eventIdsFor(deliveryId)].sort().join('\n'))
+      .digest('hex')
+      .slice(0, 32)}`,
   sign: ({ body, key, timestamp }) => {
     const pair = key === 'wrong' ? STRANGER : key === 0 ? KEY : OLD_KEY;
     const signature = signEcdsa('sha256', Buffer.concat([Buffer.from(String(timestamp)), body]), pair.privateKey).toString('base64');

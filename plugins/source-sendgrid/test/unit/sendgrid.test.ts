@@ -15,7 +15,11 @@ interface Pair {
 }
 function keyPair(curve = 'prime256v1'): Pair {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: curve });
-  return { privateKey, base64: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'), pem: publicKey.export({ format: 'pem', type: 'spki' }).toString() };
+  return {
+    privateKey,
+    base64: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+    pem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+  };
 }
 const SENDGRID = keyPair();
 const OLD_KEY = keyPair();
@@ -30,7 +34,12 @@ const BATCH =
 const NOW = Date.UTC(2024, 2, 1, 9, 30, 0);
 const nowSeconds = String(Math.floor(NOW / 1000));
 const signWith = (pair: Pair, timestamp: string, body: string) => signEcdsa('sha256', Buffer.from(timestamp + body), pair.privateKey).toString('base64');
-const request = (body: string, headers: SourceRequest['headers'], receivedAt = NOW): SourceRequest => ({ url: 'https://hooks.example.com/webhooks/sendgrid', rawBody: Buffer.from(body), headers, receivedAt });
+const request = (body: string, headers: SourceRequest['headers'], receivedAt = NOW): SourceRequest => ({
+  url: 'https://hooks.example.com/webhooks/sendgrid',
+  rawBody: Buffer.from(body),
+  headers,
+  receivedAt,
+});
 const signed = (body = BATCH, { pair = SENDGRID, timestamp = nowSeconds, receivedAt = NOW } = {}) =>
   request(body, { 'x-twilio-email-event-webhook-signature': signWith(pair, timestamp, body), 'x-twilio-email-event-webhook-timestamp': timestamp }, receivedAt);
 const source = createSendgridSource();
@@ -39,7 +48,10 @@ describe('sendgrid source: verify', () => {
   it("accepts the test vector of SendGrid's Node SDK (packages/eventwebhook/src/eventwebhook.spec.js)", () => {
     const publicKey = 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEEDr2LjtURuePQzplybdC+u4CwrqDqBaWjcMMsTbhdbcwHBcepxo7yAQGhHPTnlvFYPAZFceEu/1FwCM/QmGUhA==';
     const payload = JSON.stringify({ category: 'example_payload', event: 'test_event', message_id: 'message_id' });
-    const headers = { 'x-twilio-email-event-webhook-signature': 'MEUCIQCtIHJeH93Y+qpYeWrySphQgpNGNr/U+UyUlBkU6n7RAwIgJTz2C+8a8xonZGi6BpSzoQsbVRamr2nlxFDWYNH2j/0=', 'x-twilio-email-event-webhook-timestamp': '1588788367' };
+    const headers = {
+      'x-twilio-email-event-webhook-signature': 'MEUCIQCtIHJeH93Y+qpYeWrySphQgpNGNr/U+UyUlBkU6n7RAwIgJTz2C+8a8xonZGi6BpSzoQsbVRamr2nlxFDWYNH2j/0=',
+      'x-twilio-email-event-webhook-timestamp': '1588788367',
+    };
     expect(source.verify(request(payload, headers, 1588788367_000), [publicKey])).toEqual({ ok: true, secretIndex: 0 });
     expect(source.verify(request('payload', headers, 1588788367_000), [publicKey]).ok).toBe(false);
   });
@@ -47,7 +59,9 @@ describe('sendgrid source: verify', () => {
   it('accepts what @sendgrid/eventwebhook accepts: a signature by the account key', () => {
     const req = signed();
     const ew = new EventWebhook();
-    expect(ew.verifySignature(ew.convertPublicKeyToECDSA(SENDGRID.base64), BATCH, req.headers['x-twilio-email-event-webhook-signature'] as string, nowSeconds)).toBe(true);
+    expect(
+      ew.verifySignature(ew.convertPublicKeyToECDSA(SENDGRID.base64), BATCH, req.headers['x-twilio-email-event-webhook-signature'] as string, nowSeconds),
+    ).toBe(true);
     expect(source.verify(req, [SENDGRID.base64])).toEqual({ ok: true, secretIndex: 0 });
   });
 
@@ -59,14 +73,18 @@ describe('sendgrid source: verify', () => {
   it('refuses a signature by another key, as the SDK does', () => {
     const req = signed(BATCH, { pair: STRANGER });
     const ew = new EventWebhook();
-    expect(ew.verifySignature(ew.convertPublicKeyToECDSA(SENDGRID.base64), BATCH, req.headers['x-twilio-email-event-webhook-signature'] as string, nowSeconds)).toBe(false);
+    expect(
+      ew.verifySignature(ew.convertPublicKeyToECDSA(SENDGRID.base64), BATCH, req.headers['x-twilio-email-event-webhook-signature'] as string, nowSeconds),
+    ).toBe(false);
     expect(source.verify(req, [SENDGRID.base64, OLD_KEY.base64])).toEqual({ ok: false, reason: "the signature does not verify with the route's public keys" });
   });
 
   it('refuses a changed body or timestamp', () => {
     const good = signed();
     expect(source.verify({ ...good, rawBody: Buffer.from(BATCH.replace('250 OK', '550 NO')) }, [SENDGRID.base64]).ok).toBe(false);
-    expect(source.verify({ ...good, headers: { ...good.headers, 'x-twilio-email-event-webhook-timestamp': String(Number(nowSeconds) + 1) } }, [SENDGRID.base64]).ok).toBe(false);
+    expect(
+      source.verify({ ...good, headers: { ...good.headers, 'x-twilio-email-event-webhook-timestamp': String(Number(nowSeconds) + 1) } }, [SENDGRID.base64]).ok,
+    ).toBe(false);
   });
 
   it('names by position a secret that is not a P-256 public key (another curve, an HMAC secret)', () => {
@@ -80,14 +98,24 @@ describe('sendgrid source: verify', () => {
   });
 
   it('refuses a request older than the window (300 s by default), and one from the future', () => {
-    expect(source.verify(signed(BATCH, { receivedAt: NOW + 301_000 }), [SENDGRID.base64])).toEqual({ ok: false, reason: expect.stringContaining('301 s old (tolerance 300 s)') });
-    expect(source.verify(signed(BATCH, { receivedAt: NOW - 301_000 }), [SENDGRID.base64])).toEqual({ ok: false, reason: expect.stringContaining('in the future') });
+    expect(source.verify(signed(BATCH, { receivedAt: NOW + 301_000 }), [SENDGRID.base64])).toEqual({
+      ok: false,
+      reason: expect.stringContaining('301 s old (tolerance 300 s)'),
+    });
+    expect(source.verify(signed(BATCH, { receivedAt: NOW - 301_000 }), [SENDGRID.base64])).toEqual({
+      ok: false,
+      reason: expect.stringContaining('in the future'),
+    });
     expect(source.verify(signed(BATCH, { receivedAt: NOW + 299_000 }), [SENDGRID.base64]).ok).toBe(true);
     expect(createSendgridSource({ tolerance_seconds: 3600 }).verify(signed(BATCH, { receivedAt: NOW + 1800_000 }), [SENDGRID.base64]).ok).toBe(true);
   });
 
   it('answers missing: true without the signature header, and a plain failure without the timestamp', () => {
-    expect(source.verify(request(BATCH, {}), [SENDGRID.base64])).toEqual({ ok: false, reason: 'missing x-twilio-email-event-webhook-signature header', missing: true });
+    expect(source.verify(request(BATCH, {}), [SENDGRID.base64])).toEqual({
+      ok: false,
+      reason: 'missing x-twilio-email-event-webhook-signature header',
+      missing: true,
+    });
     const noTimestamp = source.verify(request(BATCH, { 'x-twilio-email-event-webhook-signature': signWith(SENDGRID, nowSeconds, BATCH) }), [SENDGRID.base64]);
     expect(noTimestamp).toEqual({ ok: false, reason: expect.stringContaining('missing x-twilio-email-event-webhook-timestamp') });
   });
@@ -96,13 +124,18 @@ describe('sendgrid source: verify', () => {
     ['malformed base64', () => '***not base64***'],
     ['a truncated signature', () => signWith(SENDGRID, nowSeconds, BATCH).slice(0, 40)],
     ['hex instead of base64', () => Buffer.from(signWith(SENDGRID, nowSeconds, BATCH), 'base64').toString('hex')],
-    ['a raw r||s signature instead of DER', () => signEcdsa('sha256', Buffer.from(nowSeconds + BATCH), { key: SENDGRID.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64')],
+    [
+      'a raw r||s signature instead of DER',
+      () => signEcdsa('sha256', Buffer.from(nowSeconds + BATCH), { key: SENDGRID.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64'),
+    ],
     ['non-ASCII characters', () => 'ö'.repeat(96)],
     ['a 64 KiB value', () => 'A'.repeat(64 * 1024)],
     ['an array of junk', () => ['AAAA', 'BBBB']],
     ['a well-formed base64 of zeros', () => Buffer.alloc(72).toString('base64')],
   ])('refuses %s without throwing', (_what, value) => {
-    const verdict = source.verify(request(BATCH, { 'x-twilio-email-event-webhook-signature': value(), 'x-twilio-email-event-webhook-timestamp': nowSeconds }), [SENDGRID.base64]);
+    const verdict = source.verify(request(BATCH, { 'x-twilio-email-event-webhook-signature': value(), 'x-twilio-email-event-webhook-timestamp': nowSeconds }), [
+      SENDGRID.base64,
+    ]);
     expect(verdict.ok).toBe(false);
     expect(verdict).not.toHaveProperty('missing');
   });

@@ -15,6 +15,8 @@ describeSourceOverHttp('Sentry integration platform', {
     'Request-ID': deliveryId,
     'Sentry-Hook-Resource': 'comment',
     'Sentry-Hook-Timestamp': String(timestamp),
-    'Sentry-Hook-Signature': createHmac('sha256', key === 'wrong' ? 'not-the-client-secret' : SECRETS[key]).update(body).digest('hex'),
+    'Sentry-Hook-Signature': createHmac('sha256', key === 'wrong' ? 'not-the-client-secret' : SECRETS[key])
+      .update(body)
+      .digest('hex'),
   }),
 });

@@ -27,7 +27,9 @@ describe('Shopify over real HTTP: topics', () => {
   beforeAll(async () => {
     gw = await startTestGateway({
       config: {
-        platforms: { webhook: { enabled: true, extra: { rate_limit: 1000, routes: { orders: { source: 'shopify', secret: SECRETS[0], events: ['orders/create'] } } } } },
+        platforms: {
+          webhook: { enabled: true, extra: { rate_limit: 1000, routes: { orders: { source: 'shopify', secret: SECRETS[0], events: ['orders/create'] } } } },
+        },
         store: { backend: 'memory' },
       },
     });
@@ -39,7 +41,12 @@ describe('Shopify over real HTTP: topics', () => {
   it('accepts the topics the route lists and ignores the others, by X-Shopify-Topic', async () => {
     const order = JSON.stringify({ id: 820982911946154500, email: 'jon@example.com', total_price: '403.00' });
     const post = (topic: string, id: string) =>
-      gw.post('orders', order, { ...DELIVERY_HEADERS, 'x-shopify-topic': topic, 'x-shopify-webhook-id': id, 'x-shopify-hmac-sha256': shopifyHmac(SECRETS[0], order) });
+      gw.post('orders', order, {
+        ...DELIVERY_HEADERS,
+        'x-shopify-topic': topic,
+        'x-shopify-webhook-id': id,
+        'x-shopify-hmac-sha256': shopifyHmac(SECRETS[0], order),
+      });
     const accepted = await post('orders/create', `wh-${Date.now()}-1`);
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({ event: 'orders/create' });

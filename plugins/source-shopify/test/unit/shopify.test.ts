@@ -12,9 +12,15 @@ const secrets = [randomBytes(16).toString('hex'), `shpss_${randomBytes(16).toStr
 const sign = (secret: string, body: string | Buffer = PRODUCTS_UPDATE) => createHmac('sha256', secret).update(body).digest('base64');
 
 function request(headers: HeaderMap, body: string | Buffer = PRODUCTS_UPDATE): SourceRequest {
-  return { headers: { 'content-type': 'application/json', ...headers }, rawBody: Buffer.isBuffer(body) ? body : Buffer.from(body), url: 'https://hooks.example.com/webhooks/shop', receivedAt: Date.now() };
+  return {
+    headers: { 'content-type': 'application/json', ...headers },
+    rawBody: Buffer.isBuffer(body) ? body : Buffer.from(body),
+    url: 'https://hooks.example.com/webhooks/shop',
+    receivedAt: Date.now(),
+  };
 }
-const signed = (secret = secrets[0], body: string | Buffer = PRODUCTS_UPDATE) => request({ ...DELIVERY_HEADERS, 'x-shopify-hmac-sha256': sign(secret, body) }, body);
+const signed = (secret = secrets[0], body: string | Buffer = PRODUCTS_UPDATE) =>
+  request({ ...DELIVERY_HEADERS, 'x-shopify-hmac-sha256': sign(secret, body) }, body);
 
 const source = createShopifySource();
 

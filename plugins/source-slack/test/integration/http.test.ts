@@ -13,7 +13,12 @@ const FORM = 'application/x-www-form-urlencoded';
 /** Slack's scheme; Bolt's verifier checks each signature before it is sent. */
 function slackHeaders(secret: string, timestamp: number, body: Buffer | string): Record<string, string> {
   const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
-  verifySlackRequest({ signingSecret: secret, body: body.toString(), headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp }, nowMilliseconds: timestamp * 1000 });
+  verifySlackRequest({
+    signingSecret: secret,
+    body: body.toString(),
+    headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+    nowMilliseconds: timestamp * 1000,
+  });
   return { 'X-Slack-Signature': signature, 'X-Slack-Request-Timestamp': String(timestamp) };
 }
 
@@ -100,7 +105,12 @@ describe('Slack over real HTTP: one body per event, interactivity and slash comm
   it('accepts the documented slash command (plain form fields) as slash_command, and filters by event type', async () => {
     const res = await send('mentions', DOCUMENTED_SIGNING_EXAMPLE.body, SECRETS[0], FORM);
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ status: 'accepted', route: 'mentions', event: 'slash_command', delivery_id: '398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c' });
+    expect(res.body).toEqual({
+      status: 'accepted',
+      route: 'mentions',
+      event: 'slash_command',
+      delivery_id: '398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c',
+    });
     const ignored = await send('mentions', BLOCK_ACTIONS_FORM.replace('12321423423', '12321423424'), SECRETS[0], FORM);
     expect(ignored.body).toEqual({ status: 'ignored', event: 'block_actions' });
   });

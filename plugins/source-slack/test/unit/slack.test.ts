@@ -14,7 +14,12 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** Slack's documented scheme; every signature made here is first checked by Bolt's own verifier (the oracle). */
 function sign(secret: string, body: string, timestamp = now): string {
   const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  verifySlackRequest({ signingSecret: secret, body, headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp }, nowMilliseconds: timestamp * 1000 });
+  verifySlackRequest({
+    signingSecret: secret,
+    body,
+    headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+    nowMilliseconds: timestamp * 1000,
+  });
   return signature;
 }
 
@@ -43,7 +48,14 @@ describe('slack source', () => {
     const req = request(body, { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp }, FORM_TYPE, Number(timestamp) * 1000 + 5_000);
     expect(source.verify(req, [secret])).toEqual({ ok: true, secretIndex: 0 });
     // And Bolt agrees on the same bytes.
-    expect(() => verifySlackRequest({ signingSecret: secret, body, headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(timestamp) }, nowMilliseconds: Number(timestamp) * 1000 })).not.toThrow();
+    expect(() =>
+      verifySlackRequest({
+        signingSecret: secret,
+        body,
+        headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(timestamp) },
+        nowMilliseconds: Number(timestamp) * 1000,
+      }),
+    ).not.toThrow();
   });
 
   it('accepts a signed Events API callback and names the secret that matched', () => {
@@ -110,7 +122,13 @@ describe('slack source', () => {
       const req = signed(APP_MENTION);
       expect(source.eventType!(req, { type: 'event_callback', event: {} })).toBe('event_callback');
       expect(source.eventType!(req, { type: 'event_callback', event: 'x' })).toBe('event_callback');
-      const rateLimited = { token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl', type: 'app_rate_limited', team_id: 'T123456', minute_rate_limited: 1518467820, api_app_id: 'A123456' };
+      const rateLimited = {
+        token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+        type: 'app_rate_limited',
+        team_id: 'T123456',
+        minute_rate_limited: 1518467820,
+        api_app_id: 'A123456',
+      };
       expect(source.eventType!(req, rateLimited)).toBe('app_rate_limited');
       expect(source.deliveryId!(req, rateLimited)).toBeUndefined();
       expect(source.eventType!(req, {})).toBeUndefined();
@@ -119,7 +137,11 @@ describe('slack source', () => {
     it('answers url_verification with 200 and the challenge as plain text, as documented', () => {
       const req = signed(URL_VERIFICATION);
       expect(source.verify(req, secrets).ok).toBe(true);
-      expect(source.handshake!(req, parseSlackBody(req)!, secrets[0])).toEqual({ status: 200, body: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', contentType: 'text/plain' });
+      expect(source.handshake!(req, parseSlackBody(req)!, secrets[0])).toEqual({
+        status: 200,
+        body: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+        contentType: 'text/plain',
+      });
       expect(source.handshake!(req, JSON.parse(APP_MENTION), secrets[0])).toBeUndefined();
       expect(source.handshake!(req, { type: 'url_verification' }, secrets[0])).toBeUndefined();
     });
@@ -156,7 +178,13 @@ describe('slack source', () => {
       const { body } = DOCUMENTED_SIGNING_EXAMPLE;
       const req = signed(body, secrets[0], FORM_TYPE);
       const payload = source.parse!(req)!;
-      expect(payload).toMatchObject({ command: '/webhook-collect', text: '', user_name: 'roadrunner', channel_id: 'G8PSS9T3V', response_url: 'https://hooks.slack.com/commands/T1DC2JH3J/397700885554/96rGlfmibIGlgcZRskXaIFfN' });
+      expect(payload).toMatchObject({
+        command: '/webhook-collect',
+        text: '',
+        user_name: 'roadrunner',
+        channel_id: 'G8PSS9T3V',
+        response_url: 'https://hooks.slack.com/commands/T1DC2JH3J/397700885554/96rGlfmibIGlgcZRskXaIFfN',
+      });
       expect(source.eventType!(req, payload)).toBe('slash_command');
       expect(source.deliveryId!(req, payload)).toBe('398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c');
       expect(source.handshake!(req, payload, secrets[0])).toBeUndefined();

@@ -69,7 +69,11 @@ describe('Standard Webhooks over real HTTP: Svix header names, several signature
     expect((await gw.post('svix', BODY, { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatures })).status).toBe(202);
     const other = BODY.replace('contact.created', 'contact.deleted');
     const otherId = freshId();
-    const res = await gw.post('svix', other, { 'webhook-id': otherId, 'webhook-timestamp': String(ts), 'webhook-signature': sdkSign(SECRETS[0], otherId, ts, other) });
+    const res = await gw.post('svix', other, {
+      'webhook-id': otherId,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': sdkSign(SECRETS[0], otherId, ts, other),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ignored', event: 'contact.deleted' });
   });
@@ -77,11 +81,19 @@ describe('Standard Webhooks over real HTTP: Svix header names, several signature
   it('verifies a raw (unprefixed) secret with secret_encoding: raw, and applies the route tolerance of 60 s', async () => {
     const id = freshId();
     const ts = now();
-    const ok = await gw.post('legacy', BODY, { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sdkSign(Buffer.from(LEGACY), id, ts, BODY, true) });
+    const ok = await gw.post('legacy', BODY, {
+      'webhook-id': id,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': sdkSign(Buffer.from(LEGACY), id, ts, BODY, true),
+    });
     expect(ok.status).toBe(202);
     const lateId = freshId();
     const late = now() - 120;
-    const stale = await gw.post('legacy', BODY, { 'webhook-id': lateId, 'webhook-timestamp': String(late), 'webhook-signature': sdkSign(Buffer.from(LEGACY), lateId, late, BODY, true) });
+    const stale = await gw.post('legacy', BODY, {
+      'webhook-id': lateId,
+      'webhook-timestamp': String(late),
+      'webhook-signature': sdkSign(Buffer.from(LEGACY), lateId, late, BODY, true),
+    });
     expect(stale.status).toBe(401);
     await gw.waitForLog(/s old \(tolerance 60 s\)/);
   });

@@ -89,7 +89,11 @@ describe('standard-webhooks source', () => {
   });
 
   it('says missing when there is no signature header at all, and invalid when only id or timestamp is missing', () => {
-    expect(source.verify(request({ 'content-type': 'application/json' }), secrets)).toEqual({ ok: false, reason: 'missing webhook-signature (or svix-signature) header', missing: true });
+    expect(source.verify(request({ 'content-type': 'application/json' }), secrets)).toEqual({
+      ok: false,
+      reason: 'missing webhook-signature (or svix-signature) header',
+      missing: true,
+    });
     const noId = source.verify(request(signed(secrets[0], { 'webhook-id': undefined })), secrets);
     expect(noId).toEqual({ ok: false, reason: expect.stringContaining('missing webhook-id') });
     const noTs = source.verify(request(signed(secrets[0], { 'webhook-timestamp': undefined })), secrets);

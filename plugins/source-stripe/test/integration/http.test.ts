@@ -9,7 +9,8 @@ import { EVENT_EXAMPLE } from '../fixtures';
 const stripe = new Stripe('sk_test_not_used_for_network');
 const SECRETS: [string, string] = [`whsec_${randomBytes(24).toString('hex')}`, `whsec_${randomBytes(24).toString('hex')}`];
 const WRONG = `whsec_${randomBytes(24).toString('hex')}`;
-const stripeHeader = (secret: string, timestamp: number, body: Buffer | string) => stripe.webhooks.generateTestHeaderString({ payload: body.toString(), secret, timestamp });
+const stripeHeader = (secret: string, timestamp: number, body: Buffer | string) =>
+  stripe.webhooks.generateTestHeaderString({ payload: body.toString(), secret, timestamp });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describeSourceOverHttp('Stripe', {
@@ -58,7 +59,8 @@ describe('Stripe over real HTTP: one body per event', () => {
     await gw?.stop();
   });
 
-  const send = (routeName: string, body: string, secret: string, ts = nowSeconds()) => gw.post(routeName, body, { 'Stripe-Signature': stripeHeader(secret, ts, body) });
+  const send = (routeName: string, body: string, secret: string, ts = nowSeconds()) =>
+    gw.post(routeName, body, { 'Stripe-Signature': stripeHeader(secret, ts, body) });
 
   it('accepts an event with its evt_ id as delivery id, and answers a retry (fresh t=, same event) as a duplicate', async () => {
     const { id, body } = event();

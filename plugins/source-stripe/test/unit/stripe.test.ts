@@ -71,12 +71,17 @@ describe('stripe source', () => {
   });
 
   it('says missing when there is no Stripe-Signature header', () => {
-    expect(source.verify(request({ 'content-type': 'application/json' }), secrets)).toEqual({ ok: false, reason: 'missing stripe-signature header', missing: true });
+    expect(source.verify(request({ 'content-type': 'application/json' }), secrets)).toEqual({
+      ok: false,
+      reason: 'missing stripe-signature header',
+      missing: true,
+    });
   });
 
   it('reads the documented header layout (t=, v1=, v0=) without matching a body it was not made for', () => {
     // docs.stripe.com/webhooks "Verify signatures manually": the example Stripe-Signature header.
-    const documented = 't=1492774577,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd,v0=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39';
+    const documented =
+      't=1492774577,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd,v0=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39';
     const verdict = source.verify(request({ 'stripe-signature': documented }, body, 1492774577 * 1000), secrets) as Extract<SourceVerdict, { ok: false }>;
     expect(verdict.ok).toBe(false);
     expect(verdict.reason).toMatch(/^no v1 signature matches/);
@@ -110,7 +115,10 @@ describe('stripe source', () => {
   });
 
   it('never puts a secret in a reason', () => {
-    for (const verdict of [source.verify(request({ 'stripe-signature': header(newSecret()) }), secrets), source.verify(request({ 'stripe-signature': header(secrets[0], now - 999) }), secrets)]) {
+    for (const verdict of [
+      source.verify(request({ 'stripe-signature': header(newSecret()) }), secrets),
+      source.verify(request({ 'stripe-signature': header(secrets[0], now - 999) }), secrets),
+    ]) {
       const reason = (verdict as { reason: string }).reason;
       for (const secret of secrets) expect(reason).not.toContain(secret);
     }

@@ -49,7 +49,15 @@ const STATUS_CALLBACK = {
   ApiVersion: '2010-04-01',
 };
 // A voice call (https://www.twilio.com/docs/voice/twiml#request-parameters).
-const INCOMING_CALL = { CallSid: 'CAcccccccccccccccccccccccccccccccc', AccountSid: 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', From: '+14158675310', To: '+15558675310', CallStatus: 'ringing', Direction: 'inbound', ApiVersion: '2010-04-01' };
+const INCOMING_CALL = {
+  CallSid: 'CAcccccccccccccccccccccccccccccccc',
+  AccountSid: 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+  From: '+14158675310',
+  To: '+15558675310',
+  CallStatus: 'ringing',
+  Direction: 'inbound',
+  ApiVersion: '2010-04-01',
+};
 
 describe('twilio source: parse', () => {
   it("returns a form body's fields, decoded", () => {
@@ -89,7 +97,9 @@ describe('twilio source: event type', () => {
     expect(eventOf(INBOUND_SMS)).toBe('message.received');
     expect(eventOf(STATUS_CALLBACK)).toBe('message.delivered');
     expect(eventOf(INCOMING_CALL)).toBe('call.ringing');
-    expect(eventOf({ ...INCOMING_CALL, CallStatus: 'completed', RecordingSid: 'REdddddddddddddddddddddddddddddddd', RecordingStatus: 'completed' })).toBe('recording.completed');
+    expect(eventOf({ ...INCOMING_CALL, CallStatus: 'completed', RecordingSid: 'REdddddddddddddddddddddddddddddddd', RecordingStatus: 'completed' })).toBe(
+      'recording.completed',
+    );
   });
 
   it('takes EventType as it is (Conversations, TaskRouter)', () => {

@@ -111,7 +111,7 @@ describe('twilio source: verify', () => {
     });
   });
 
-  it("answers missing: true when there is no X-Twilio-Signature (blank counts as none)", () => {
+  it('answers missing: true when there is no X-Twilio-Signature (blank counts as none)', () => {
     for (const value of [undefined, '', '   ', ['']]) {
       const req = request(DOC_URL, form(DOC_PARAMS), value === undefined ? {} : { 'x-twilio-signature': value });
       expect(source.verify(req, [TOKEN])).toEqual({ ok: false, reason: 'missing x-twilio-signature header', missing: true });

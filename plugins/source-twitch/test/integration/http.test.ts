@@ -29,7 +29,9 @@ describeSourceOverHttp('twitch', {
   sign: ({ body, key, timestamp, deliveryId }) => {
     const secret = key === 'wrong' ? WRONG : SECRETS[key];
     const time = rfc3339(timestamp);
-    const signature = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(deliveryId + time), body])).digest('hex');
+    const signature = createHmac('sha256', secret)
+      .update(Buffer.concat([Buffer.from(deliveryId + time), body]))
+      .digest('hex');
     return {
       'Twitch-Eventsub-Message-Id': deliveryId,
       'Twitch-Eventsub-Message-Retry': '0',

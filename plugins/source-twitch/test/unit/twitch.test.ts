@@ -20,7 +20,10 @@ const MESSAGE_ID = 'e76c6bd4-55c9-4987-8304-da1588d8988b';
 const TIMESTAMP = '2019-11-16T10:11:12.634234626Z';
 const SENT_AT = Date.parse('2019-11-16T10:11:12.634Z');
 
-const sign = (secret: string, id: string, timestamp: string, body: string) => `sha256=${createHmac('sha256', secret).update(id + timestamp + body).digest('hex')}`;
+const sign = (secret: string, id: string, timestamp: string, body: string) =>
+  `sha256=${createHmac('sha256', secret)
+    .update(id + timestamp + body)
+    .digest('hex')}`;
 const request = (body: string, headers: SourceRequest['headers'], receivedAt = SENT_AT + 2_000): SourceRequest => ({
   url: 'https://hooks.example.com/webhooks/twitch',
   rawBody: Buffer.from(body),
@@ -69,13 +72,18 @@ describe('twitch source: verify', () => {
     const good = signed();
     expect(source.verify({ ...good, rawBody: Buffer.from(NOTIFICATION.replace('cool_user', 'evil_user')) }, [SECRET]).ok).toBe(false);
     expect(source.verify({ ...good, headers: { ...good.headers, 'twitch-eventsub-message-id': 'another-id' } }, [SECRET]).ok).toBe(false);
-    expect(source.verify({ ...good, headers: { ...good.headers, 'twitch-eventsub-message-timestamp': '2019-11-16T10:11:13.634234626Z' } }, [SECRET]).ok).toBe(false);
+    expect(source.verify({ ...good, headers: { ...good.headers, 'twitch-eventsub-message-timestamp': '2019-11-16T10:11:13.634234626Z' } }, [SECRET]).ok).toBe(
+      false,
+    );
   });
 
   it('refuses a message older than 10 minutes, and one from the future', () => {
     const stale = source.verify(signed(NOTIFICATION, { receivedAt: SENT_AT + 601_000 }), [SECRET]);
     expect(stale).toEqual({ ok: false, reason: expect.stringContaining('601 s old (tolerance 600 s)') });
-    expect(source.verify(signed(NOTIFICATION, { receivedAt: SENT_AT - 601_000 }), [SECRET])).toEqual({ ok: false, reason: expect.stringContaining('in the future') });
+    expect(source.verify(signed(NOTIFICATION, { receivedAt: SENT_AT - 601_000 }), [SECRET])).toEqual({
+      ok: false,
+      reason: expect.stringContaining('in the future'),
+    });
     expect(source.verify(signed(NOTIFICATION, { receivedAt: SENT_AT + 599_000 }), [SECRET]).ok).toBe(true);
     expect(createTwitchSource({ tolerance_seconds: 60 }).verify(signed(NOTIFICATION, { receivedAt: SENT_AT + 61_000 }), [SECRET]).ok).toBe(false);
   });
@@ -87,11 +95,18 @@ describe('twitch source: verify', () => {
 
   it('answers missing: true without a signature header; the other signed headers are plain failures', () => {
     const { 'twitch-eventsub-message-signature': _sig, ...unsigned } = signed().headers;
-    expect(source.verify(request(NOTIFICATION, unsigned), [SECRET])).toEqual({ ok: false, reason: 'missing twitch-eventsub-message-signature header', missing: true });
+    expect(source.verify(request(NOTIFICATION, unsigned), [SECRET])).toEqual({
+      ok: false,
+      reason: 'missing twitch-eventsub-message-signature header',
+      missing: true,
+    });
     const { 'twitch-eventsub-message-id': _id, ...noId } = signed().headers;
     expect(source.verify(request(NOTIFICATION, noId), [SECRET])).toEqual({ ok: false, reason: expect.stringContaining('missing twitch-eventsub-message-id') });
     const { 'twitch-eventsub-message-timestamp': _ts, ...noTimestamp } = signed().headers;
-    expect(source.verify(request(NOTIFICATION, noTimestamp), [SECRET])).toEqual({ ok: false, reason: expect.stringContaining('missing twitch-eventsub-message-timestamp') });
+    expect(source.verify(request(NOTIFICATION, noTimestamp), [SECRET])).toEqual({
+      ok: false,
+      reason: expect.stringContaining('missing twitch-eventsub-message-timestamp'),
+    });
   });
 
   it.each([
@@ -145,7 +160,12 @@ describe('twitch source: handshakes', () => {
     expect(answer?.status).toBeGreaterThanOrEqual(200);
     expect(answer?.status).toBeLessThan(300);
     const line = JSON.parse(logs.find((l) => l.includes('revoked'))!) as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 'warn', subscription_type: 'channel.follow', subscription_status: 'authorization_revoked', subscription_id: 'f1c2a387-161a-49f9-a165-0f21d7a4e1c4' });
+    expect(line).toMatchObject({
+      level: 'warn',
+      subscription_type: 'channel.follow',
+      subscription_status: 'authorization_revoked',
+      subscription_id: 'f1c2a387-161a-49f9-a165-0f21d7a4e1c4',
+    });
     expect(String(line.message)).toContain('channel.follow');
     expect(String(line.message)).toContain('authorization_revoked');
     expect(logs.join('\n')).not.toContain(SECRET);

@@ -30,7 +30,9 @@ describeSourceOverHttp('zoom', {
   expectedDeliveryId: (deliveryId) => `meeting.started:1635885799302:${createHash('sha256').update(bodyFor(deliveryId)).digest('hex').slice(0, 16)}`,
   sign: ({ body, key, timestamp, deliveryId }) => {
     const secret = key === 'wrong' ? WRONG : SECRETS[key];
-    const signature = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`v0:${timestamp}:`), body])).digest('hex');
+    const signature = createHmac('sha256', secret)
+      .update(Buffer.concat([Buffer.from(`v0:${timestamp}:`), body]))
+      .digest('hex');
     return { 'x-zm-signature': `v0=${signature}`, 'x-zm-request-timestamp': String(timestamp), 'x-zm-trackingid': `v=2.0;clid=us06;rid=WEB_${deliveryId}` };
   },
   handshakes: [

@@ -18,7 +18,12 @@ const URL_VALIDATION = '{"payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"},"even
 const NOW = Date.UTC(2024, 0, 15, 12, 0, 0);
 const nowSeconds = Math.floor(NOW / 1000);
 const sign = (secret: string, timestamp: string, body: string) => `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-const request = (body: string, headers: SourceRequest['headers']): SourceRequest => ({ url: 'https://hooks.example.com/webhooks/zoom', rawBody: Buffer.from(body), headers, receivedAt: NOW });
+const request = (body: string, headers: SourceRequest['headers']): SourceRequest => ({
+  url: 'https://hooks.example.com/webhooks/zoom',
+  rawBody: Buffer.from(body),
+  headers,
+  receivedAt: NOW,
+});
 const signed = (body = MEETING_STARTED, { secret = SECRET, timestamp = String(nowSeconds) } = {}) =>
   request(body, { 'x-zm-signature': sign(secret, timestamp, body), 'x-zm-request-timestamp': timestamp, 'x-zm-trackingid': 'v=2.0;clid=aw1;rid=WEB_123' });
 const source = createZoomSource();
@@ -60,7 +65,10 @@ describe('zoom source: verify', () => {
 
   it('refuses a timestamp in milliseconds or not a number, even when signed', () => {
     // Read as seconds, a millisecond value lies tens of thousands of years ahead.
-    expect(source.verify(signed(MEETING_STARTED, { timestamp: String(NOW) }), [SECRET])).toEqual({ ok: false, reason: expect.stringContaining('in the future') });
+    expect(source.verify(signed(MEETING_STARTED, { timestamp: String(NOW) }), [SECRET])).toEqual({
+      ok: false,
+      reason: expect.stringContaining('in the future'),
+    });
     expect(source.verify(signed(MEETING_STARTED, { timestamp: 'yesterday' }), [SECRET]).ok).toBe(false);
   });
 

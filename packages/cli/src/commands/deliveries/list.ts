@@ -22,7 +22,9 @@ export default class DeliveriesList extends HookwiseCommand {
     const { flags } = await this.parse(DeliveriesList);
     let jobs: Job[];
     try {
-      jobs = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit }));
+      jobs = await withDeliveries(flags['config-dir'], (deliveries) =>
+        deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit }),
+      );
     } catch (err) {
       this.fail(err);
     }
@@ -30,7 +32,16 @@ export default class DeliveriesList extends HookwiseCommand {
       this.log('No deliveries match.');
       return jobs;
     }
-    const rows = jobs.map((j) => [j.deliveryId, j.route, j.event || '-', j.status, j.step, String(j.attempts), isoTime(j.receivedAt), j.errors.at(-1)?.message ?? '']);
+    const rows = jobs.map((j) => [
+      j.deliveryId,
+      j.route,
+      j.event || '-',
+      j.status,
+      j.step,
+      String(j.attempts),
+      isoTime(j.receivedAt),
+      j.errors.at(-1)?.message ?? '',
+    ]);
     // Whole ids: a replay's id is its original's plus '-replay-<ms>', and the id is what the next command takes.
     this.log(renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'RECEIVED', 'LAST ERROR'], rows, { whole: [0] }));
     return jobs;

@@ -9,7 +9,9 @@ export default class DeliveriesReplay extends HookwiseCommand {
   static override description = 'Run an accepted event again (agent and delivery) as a new job; the original stays as it is.';
   static override examples = ['<%= config.bin %> deliveries replay 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
   static override enableJsonFlag = true;
-  static override args = { id: Args.string({ description: 'Delivery id or job id to replay, or a unique prefix of one (4 or more characters).', required: true }) };
+  static override args = {
+    id: Args.string({ description: 'Delivery id or job id to replay, or a unique prefix of one (4 or more characters).', required: true }),
+  };
   static override flags = { 'config-dir': configDirFlag };
 
   async run(): Promise<{ replayed: string; job: Job }> {

@@ -23,8 +23,13 @@ export default class DeliveriesShow extends HookwiseCommand {
     }
     this.log(`Delivery ${job.deliveryId} (job ${job.id})`);
     this.log(`  route: ${job.route}   event: ${job.event || '-'}   status: ${job.status}   step: ${job.step}   attempts: ${job.attempts}`);
-    this.log(`  received: ${isoTime(job.receivedAt)}   updated: ${isoTime(job.updatedAt)}   finished: ${isoTime(job.finishedAt)}${job.status === 'pending' ? `   next run: ${isoTime(job.runAt)}` : ''}`);
-    for (const e of job.errors) this.log(`  error: ${isoTime(e.at)} ${e.step}${e.destination ? ` to ${e.destination}` : ''} attempt ${e.attempt}${e.retryable ? '' : ' (not retryable)'}: ${e.message}`);
+    this.log(
+      `  received: ${isoTime(job.receivedAt)}   updated: ${isoTime(job.updatedAt)}   finished: ${isoTime(job.finishedAt)}${job.status === 'pending' ? `   next run: ${isoTime(job.runAt)}` : ''}`,
+    );
+    for (const e of job.errors)
+      this.log(
+        `  error: ${isoTime(e.at)} ${e.step}${e.destination ? ` to ${e.destination}` : ''} attempt ${e.attempt}${e.retryable ? '' : ' (not retryable)'}: ${e.message}`,
+      );
     // Each destination on its own: a fan-out's delivered destinations are never sent to again.
     for (const d of job.destinations ?? []) {
       this.log(`  destination ${d.destination}: ${d.status}   attempts: ${d.attempts}${d.deliveredAt ? `   delivered: ${isoTime(d.deliveredAt)}` : ''}`);

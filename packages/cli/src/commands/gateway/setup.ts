@@ -9,7 +9,11 @@ import { applySetup, generateSecret, readExistingSettings } from '../../setup-co
 export default class GatewaySetup extends HookwiseCommand {
   static override description =
     'Enable the webhook adapter and set its port and global HMAC secret (interactive; --yes for scripts). Keeps the rest of config.yaml and its comments.';
-  static override examples = ['<%= config.bin %> gateway setup', '<%= config.bin %> gateway setup --yes --port 9000', '<%= config.bin %> gateway setup --yes --secret "$MY_SECRET"'];
+  static override examples = [
+    '<%= config.bin %> gateway setup',
+    '<%= config.bin %> gateway setup --yes --port 9000',
+    '<%= config.bin %> gateway setup --yes --secret "$MY_SECRET"',
+  ];
   static override flags = {
     'config-dir': configDirFlag,
     port: Flags.integer({ description: 'Port to listen on.', min: 1, max: 65535 }),

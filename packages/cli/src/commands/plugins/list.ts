@@ -32,7 +32,12 @@ export default class PluginsList extends HookwiseCommand {
     this.log(
       renderTable(
         ['PLUGIN', 'VERSION', 'SOURCE', 'CONTRIBUTES'],
-        listed.map((p) => [p.name ?? p.spec, p.version ?? '-', p.source, p.problem ? `problem: ${p.problem}` : p.contributes.map((c) => `${c.kind}:${c.id}`).join(', ')]),
+        listed.map((p) => [
+          p.name ?? p.spec,
+          p.version ?? '-',
+          p.source,
+          p.problem ? `problem: ${p.problem}` : p.contributes.map((c) => `${c.kind}:${c.id}`).join(', '),
+        ]),
       ),
     );
     const problems = listed.filter((p) => p.problem);

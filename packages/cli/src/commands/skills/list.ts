@@ -38,7 +38,12 @@ export default class SkillsList extends HookwiseCommand {
       this.fail(err);
     }
     for (const problem of problems) this.warn(problem);
-    this.log(renderTable(['NAME', 'SOURCE', 'DESCRIPTION'], listed.map((s) => [s.name, s.builtin ? 'built-in' : (s.dir ?? ''), s.description])));
+    this.log(
+      renderTable(
+        ['NAME', 'SOURCE', 'DESCRIPTION'],
+        listed.map((s) => [s.name, s.builtin ? 'built-in' : (s.dir ?? ''), s.description]),
+      ),
+    );
     return listed;
   }
 }

@@ -66,7 +66,15 @@ export default class WebhookList extends HookwiseCommand {
       this.log('No subscriptions yet. Create one with: hookwise webhook subscribe <name> --events <types> --description <text>');
       return listed;
     }
-    const rows = listed.map((s) => [s.name, s.status, s.events.length ? s.events.join(',') : 'all', s.deliver, s.skills.join(',') || '-', s.url, s.description ?? '']);
+    const rows = listed.map((s) => [
+      s.name,
+      s.status,
+      s.events.length ? s.events.join(',') : 'all',
+      s.deliver,
+      s.skills.join(',') || '-',
+      s.url,
+      s.description ?? '',
+    ]);
     this.log(renderTable(['NAME', 'STATUS', 'EVENTS', 'DELIVER', 'SKILLS', 'URL', 'DESCRIPTION'], rows));
     for (const s of listed) for (const problem of s.problems) this.warn(problem);
     return listed;

@@ -36,14 +36,22 @@ export default class WebhookSubscribe extends HookwiseCommand {
     'config-dir': configDirFlag,
     events: Flags.string({ description: 'Comma-separated event types to accept (empty: all events).' }),
     prompt: Flags.string({ description: 'Prompt template with {dot.notation} payload references (unset: the payload as JSON).' }),
-    deliver: Flags.string({ description: 'Where the answer goes: log, github_comment, telegram, slack, ... (or the SPEC names codehost_a_comment, platform_01..platform_15) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own.' }),
+    deliver: Flags.string({
+      description:
+        'Where the answer goes: log, github_comment, telegram, slack, ... (or the SPEC names codehost_a_comment, platform_01..platform_15) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own.',
+    }),
     'deliver-chat-id': Flags.string({ description: 'Target chat for platform deliverers (deliver_extra.chat_id); unset: the home channel.' }),
     'deliver-extra': Flags.string({ description: 'Extra delivery setting key=value (a template); repeatable.', multiple: true }),
     description: Flags.string({ description: 'What the subscription is for.' }),
     skills: Flags.string({ description: 'Comma-separated skills loaded for the agent run.' }),
     secret: Flags.string({ description: 'Use this HMAC secret instead of a generated one (32 random bytes, base64url).' }),
-    'rotate-secret': Flags.boolean({ description: 'Generate a new secret and keep the current one as the second of `secrets` until senders have switched (run again to drop it).' }),
-    source: Flags.string({ description: 'The sender style the route accepts: github, gitlab, generic, stripe, slack, ... (docs/sources.md); unset: any of github, gitlab and generic.' }),
+    'rotate-secret': Flags.boolean({
+      description: 'Generate a new secret and keep the current one as the second of `secrets` until senders have switched (run again to drop it).',
+    }),
+    source: Flags.string({
+      description:
+        'The sender style the route accepts: github, gitlab, generic, stripe, slack, ... (docs/sources.md); unset: any of github, gitlab and generic.',
+    }),
     'source-option': Flags.string({ description: 'An option of the source, key=value (e.g. tolerance_seconds=600); repeatable.', multiple: true }),
   };
 

@@ -1,6 +1,17 @@
 // `hookwise webhook test <name>`: sends a signed test event to the running gateway and prints its answer.
 import { Args, Flags } from '@oclif/core';
-import { loadConfig, readRunFile, readSubscriptions, routeDefaults, staticRoutes, subscriptionProblems, toRoute, type Route, type RouteConfig, type RouteDefaults } from '@hookwise/gateway';
+import {
+  loadConfig,
+  readRunFile,
+  readSubscriptions,
+  routeDefaults,
+  staticRoutes,
+  subscriptionProblems,
+  toRoute,
+  type Route,
+  type RouteConfig,
+  type RouteDefaults,
+} from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { buildTestEvent, parsePayloadFlag } from '../../test-event';
@@ -18,11 +29,12 @@ export interface TestResult {
 /** What the answer means for the user, beyond the status line. */
 function hint(name: string, status: number, body: unknown): string | undefined {
   const state = (body as { status?: string } | null)?.status;
-  if (status === 202) return 'Accepted: the agent runs in the background; its answer goes to the route\'s deliver target (see the gateway log).';
+  if (status === 202) return "Accepted: the agent runs in the background; its answer goes to the route's deliver target (see the gateway log).";
   if (status === 200 && state === 'ignored') return `The route's events filter ignored this event type: pass --event with one of its events.`;
   if (status === 404) return `The gateway does not know '${name}': is it running with the same config dir (HOOKWISE_HOME)?`;
-  if (status === 401) return `The gateway rejected the signature: it holds another secret for '${name}' (was the subscription re-created with --secret, was .env changed after the gateway started, or is another gateway on this port?). Its log names the secret it checked against.`;
-  if (status === 429) return 'The route\'s rate limit is used up: wait a minute (see Retry-After).';
+  if (status === 401)
+    return `The gateway rejected the signature: it holds another secret for '${name}' (was the subscription re-created with --secret, was .env changed after the gateway started, or is another gateway on this port?). Its log names the secret it checked against.`;
+  if (status === 429) return "The route's rate limit is used up: wait a minute (see Retry-After).";
   return undefined;
 }
 
@@ -38,9 +50,12 @@ export default class WebhookTest extends HookwiseCommand {
   static override flags = {
     'config-dir': configDirFlag,
     payload: Flags.string({ description: 'JSON object to send (default: a small test payload with event_type).' }),
-    event: Flags.string({ description: 'Event type to send (default: the payload\'s event_type if the route accepts it, else the route\'s first event, else "test").' }),
+    event: Flags.string({
+      description: 'Event type to send (default: the payload\'s event_type if the route accepts it, else the route\'s first event, else "test").',
+    }),
     url: Flags.string({
-      description: "Base URL of the gateway (default: the running gateway's address from gateway.run.json in the config dir, else config.yaml's host and port).",
+      description:
+        "Base URL of the gateway (default: the running gateway's address from gateway.run.json in the config dir, else config.yaml's host and port).",
     }),
   };
 
@@ -90,7 +105,9 @@ export default class WebhookTest extends HookwiseCommand {
   private subscriptionRoute(configDir: string, name: string, defaults: RouteDefaults): Route {
     const entries = readSubscriptions(configDir);
     if (!Object.hasOwn(entries, name)) {
-      throw new Error(`no subscription or static route named '${name}': see \`hookwise webhook list\`, or create it with \`hookwise webhook subscribe ${name}\``);
+      throw new Error(
+        `no subscription or static route named '${name}': see \`hookwise webhook list\`, or create it with \`hookwise webhook subscribe ${name}\``,
+      );
     }
     const problems = subscriptionProblems(name, entries[name], defaults);
     if (problems.length) throw new Error(`the gateway skips this subscription: ${problems.join('; ')}`);

@@ -1,0 +1,235 @@
+// Two real `hookwise gateway run` processes on one real redis-server act as one (issue 8, "Done means"):
+// the per-route rate limit counts across both, a duplicate sent to both runs once, and a job whose gateway
+// was killed with SIGKILL mid-run is finished by the other.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRedisServer, type RunningRedis } from '@hookwise/testing';
+import IORedis from 'ioredis';
+
+// The test directory this file was written against (files sit one level below it now).
+const TEST_DIR = require('node:path').join(__dirname, '..') as string;
+
+const CLI_BIN = join(TEST_DIR, '..', '..', 'cli', 'bin', 'run.js');
+if (!existsSync(join(TEST_DIR, '..', '..', 'cli', 'dist', 'commands', 'gateway', 'run.js'))) {
+  throw new Error('packages/cli is not built: run `npx tsc -b` before the two-gateway test');
+}
+
+/**
+ * The stand-in agent: records each run as `start <delivery id> <gateway pid> <own pid>` in RUNS_FILE, then
+ * answers. On the "slow" route its first run takes 5 s (time to kill its gateway); a rerun answers at once.
+ */
+const AGENT = `
+const fs = require('node:fs');
+let input = '';
+process.stdin.on('data', (c) => (input += c)).on('end', () => {
+  const id = (/"id":\\s*"([^"]+)"/.exec(input) || [])[1] || 'unknown';
+  const before = fs.existsSync(process.env.RUNS_FILE) ? fs.readFileSync(process.env.RUNS_FILE, 'utf8') : '';
+  const rerun = before.split('\\n').some((l) => l.startsWith('start ' + id + ' '));
+  fs.appendFileSync(process.env.RUNS_FILE, 'start ' + id + ' ' + process.ppid + ' ' + process.pid + '\\n');
+  const pause = input.includes('"slow"') && !rerun ? 5000 : 0;
+  setTimeout(() => process.stdout.write('answer for ' + id), pause);
+});
+`;
+
+interface Gateway {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+}
+
+function env(home: string): NodeJS.ProcessEnv {
+  return { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
+}
+
+/** Polls `condition` until it holds; fails with `what` (and the gateways' output) after `timeoutMs`. */
+async function until(condition: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startGateway(home: string): Promise<Gateway> {
+  const child = spawn(process.execPath, [CLI_BIN, 'gateway', 'run'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+  await until(
+    () => listening.test(out) || child.exitCode !== null,
+    () => `gateway start:\n${out}`,
+    30_000,
+  );
+  const match = listening.exec(out);
+  if (!match) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
+  return { child, url: `http://127.0.0.1:${match[1]}`, output: () => out };
+}
+
+function stopGateway(gateway: Gateway, signal: NodeJS.Signals): Promise<void> {
+  if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    gateway.child.once('exit', () => resolve());
+    gateway.child.kill(signal);
+  });
+}
+
+function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI_BIN, ...args], { env: env(home), timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+    child.stdin?.end();
+  });
+}
+
+async function post(
+  gateway: Gateway,
+  route: string,
+  deliveryId: string,
+  payload: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | null }> {
+  const response = await fetch(`${gateway.url}/webhooks/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': deliveryId },
+    body: JSON.stringify(payload),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, retryAfter: response.headers.get('retry-after') };
+}
+
+const delivered = (output: string, id: string): number => output.split('\n').filter((l) => l.includes(`delivered ${id} on route`)).length;
+
+describe('two gateway processes on one redis-server (real binary)', () => {
+  let redis: RunningRedis;
+  let home: string;
+  let runsFile: string;
+  let a: Gateway;
+  let b: Gateway;
+  const runs = (id: string): Array<{ gatewayPid: number; agentPid: number }> =>
+    (existsSync(runsFile) ? readFileSync(runsFile, 'utf8') : '')
+      .split('\n')
+      .filter((l) => l.startsWith(`start ${id} `))
+      .map((l) => ({ gatewayPid: Number(l.split(' ')[2]), agentPid: Number(l.split(' ')[3]) }));
+  const bothOutputs = () => `--- gateway A:\n${a?.output()}\n--- gateway B:\n${b?.output()}`;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    home = mkdtempSync(join(tmpdir(), 'hookwise-two-gateways-'));
+    runsFile = join(home, 'runs.log');
+    writeFileSync(join(home, 'agent.js'), AGENT);
+    const routes = ['limited', 'dedupe', 'slow'].map((name) => `        ${name}: { secret: INSECURE_NO_AUTH, prompt: "event {__raw__}" }`).join('\n');
+    // Both gateways share this config dir; `port: 0` gives each its own port. The default 30 s lease: the
+    // store's own 5 s lock, not the lease, decides that a killed gateway's job is taken over 5-7 s after its death.
+    writeFileSync(
+      join(home, 'config.yaml'),
+      `platforms:
+  webhook:
+    enabled: true
+    extra:
+      host: 127.0.0.1
+      port: 0
+      rate_limit: 4
+      routes:
+${routes}
+agent:
+  runner: command
+  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(home, 'agent.js'))}]
+  env: { RUNS_FILE: ${JSON.stringify(runsFile)} }
+  concurrency: 2
+retry: { max_attempts: 3, base_delay_seconds: 0.2 }
+store: { backend: redis, url: "${redis.url}" }
+`,
+    );
+    [a, b] = await Promise.all([startGateway(home), startGateway(home)]);
+  }, 45_000);
+
+  afterAll(async () => {
+    await Promise.all([a, b].filter(Boolean).map((g) => stopGateway(g, 'SIGTERM')));
+    // An agent whose gateway was killed is an orphan in its own process group: end it (our own child's child).
+    for (const line of existsSync(runsFile ?? '') ? readFileSync(runsFile, 'utf8').split('\n') : []) {
+      const pid = Number(line.split(' ')[3]);
+      if (pid > 0) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    await redis?.stop();
+  });
+
+  it('counts the per-route rate limit across both gateways', async () => {
+    // The window is a fixed minute on Redis's clock: start the 6 requests well inside one window.
+    const client = new IORedis(redis.url);
+    try {
+      const [seconds, micros] = (await client.time()) as [number | string, number | string];
+      const intoWindow = (Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)) % 60_000;
+      if (intoWindow > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
+    } finally {
+      client.disconnect();
+    }
+    const accepted = [];
+    for (const [i, gateway] of [a, b, a, b].entries()) accepted.push(await post(gateway, 'limited', `limited-${i}`, { id: `limited-${i}` }));
+    expect(accepted.map((r) => r.status)).toEqual([202, 202, 202, 202]);
+    for (const gateway of [a, b]) {
+      const refused = await post(gateway, 'limited', `limited-over-${gateway === a ? 'a' : 'b'}`, { id: 'over' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    }
+    // Another route has its own window.
+    expect((await post(b, 'slow', 'other-route', { id: 'other-route' })).status).toBe(202);
+    await until(
+      () => [0, 1, 2, 3].every((i) => delivered(a.output() + b.output(), `limited-${i}`) === 1),
+      () => `the 4 accepted events delivered\n${bothOutputs()}`,
+    );
+  }, 45_000);
+
+  it('runs a delivery id sent to both gateways once', async () => {
+    // Four requests on this route, duplicates included (each counts against the limit of 4).
+    const answers = await Promise.all([post(a, 'dedupe', 'dup-1', { id: 'dup-1' }), post(b, 'dedupe', 'dup-1', { id: 'dup-1' })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 202]);
+    expect(answers.find((r) => r.status === 200)!.body).toEqual({ status: 'duplicate', delivery_id: 'dup-1' });
+    // Sent again later, to each of them: still a duplicate.
+    for (const gateway of [a, b]) expect((await post(gateway, 'dedupe', 'dup-1', { id: 'dup-1' })).body).toEqual({ status: 'duplicate', delivery_id: 'dup-1' });
+    await until(
+      () => delivered(a.output() + b.output(), 'dup-1') === 1,
+      () => `dup-1 delivered\n${bothOutputs()}`,
+    );
+    expect(runs('dup-1')).toHaveLength(1);
+    const shown = await cli(home, ['deliveries', 'show', 'dup-1', '--json']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ deliveryId: 'dup-1', route: 'dedupe', status: 'done' });
+  }, 30_000);
+
+  it('finishes on the other gateway a job whose gateway was killed with SIGKILL mid-run', async () => {
+    expect((await post(a, 'slow', 'slow-1', { id: 'slow-1', mode: 'slow' })).status).toBe(202);
+    // Whichever gateway leased it is running the 5 s agent now: kill that one.
+    await until(
+      () => runs('slow-1').length === 1,
+      () => `the slow agent to start\n${bothOutputs()}`,
+    );
+    const [first] = runs('slow-1');
+    const [victim, survivor] = first.gatewayPid === a.child.pid ? [a, b] : [b, a];
+    expect(victim.child.pid).toBe(first.gatewayPid);
+    await stopGateway(victim, 'SIGKILL');
+
+    // The survivor takes the job over once the dead gateway's 5 s lock has lapsed and runs the agent again.
+    // (The 12 s limit would fail with the old takeover, which waited for the 30 s lease.)
+    await until(
+      () => delivered(survivor.output(), 'slow-1') === 1,
+      () => `slow-1 delivered by the survivor\n${bothOutputs()}`,
+      12_000,
+    );
+    expect(delivered(victim.output(), 'slow-1')).toBe(0);
+    expect(runs('slow-1').map((r) => r.gatewayPid)).toEqual([victim.child.pid, survivor.child.pid]);
+    const shown = await cli(home, ['deliveries', 'show', 'slow-1', '--json']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ deliveryId: 'slow-1', route: 'slow', status: 'done', attempts: 1, answer: 'answer for slow-1' });
+    // Delivered once, and the duplicate from the earlier test still ran once.
+    expect(delivered(survivor.output(), 'slow-1')).toBe(1);
+    expect(runs('dup-1')).toHaveLength(1);
+  }, 30_000);
+});
