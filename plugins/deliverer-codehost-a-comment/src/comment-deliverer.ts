@@ -54,7 +54,7 @@ function cannotStart(err: NodeJS.ErrnoException, cli: string): HookwiseError {
   if (err.code === 'ENOENT') {
     return new HookwiseError(
       'HW_E_DELIVERY',
-      `${ID}: the code host client '${cli}' was not found: install it (https://cli.github.com), make sure it is on the gateway's PATH, or set platforms.${ID}.cli_path to its full path`,
+      `${ID}: GitHub's CLI '${cli}' was not found: install it (https://cli.github.com), make sure it is on the gateway's PATH, or set platforms.${ID}.cli_path to its full path`,
       { retryable: false },
     );
   }
@@ -144,7 +144,7 @@ export const commentDeliverer: DelivererContribution<CommentOptions> = {
   kind: 'deliverer',
   id: ID,
   aliases: ['codehost_a_comment'],
-  description: "Posts the answer as a pull-request or issue comment with the code host's command-line client.",
+  description: 'Posts the answer as a GitHub pull-request or issue comment with the gh command-line client.',
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -25,8 +25,8 @@ export default class WebhookSubscribe extends HookwiseCommand {
   static override examples = [
     '<%= config.bin %> webhook subscribe ci --events push,pull_request --description "CI notifications"',
     '<%= config.bin %> webhook subscribe pr-review --events pull_request --prompt "Review PR #{pull_request.number}: {pull_request.title}" --skills code-review',
-    '<%= config.bin %> webhook subscribe pr-comment --deliver codehost_a_comment --deliver-extra repo={repository.full_name} --deliver-extra pr_number={pull_request.number}',
-    '<%= config.bin %> webhook subscribe alerts --deliver platform_01 --deliver-chat-id -1001234567890 --json',
+    '<%= config.bin %> webhook subscribe pr-comment --source github --events pull_request --deliver github_comment --deliver-extra repo={repository.full_name} --deliver-extra pr_number={pull_request.number}',
+    '<%= config.bin %> webhook subscribe alerts --deliver telegram --deliver-chat-id -1001234567890 --json',
   ];
   static override enableJsonFlag = true;
   static override args = {
