@@ -1,7 +1,7 @@
 // A local stand-in for the Anthropic Messages API: answers from a script (bodies copied from the API's
 // documentation) and records every request it got.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startRecordingServer, type RecordedRequest as Recorded } from '@hookwise/testing';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export interface RecordedRequest {
   method: string;
@@ -22,25 +22,26 @@ export interface MessagesServer {
   close(): Promise<void>;
 }
 
-/** Replies are used in order; a request past the end of the script gets a 500 api_error naming the problem. */
+const asRequest = (r: Recorded): RecordedRequest => ({
+  method: r.method,
+  path: r.url,
+  headers: r.headers,
+  body: JSON.parse(r.body) as Record<string, unknown>,
+});
+
+/** Replies are used in order; a request past the end of the script gets a 500 naming the problem. */
 export async function startMessagesServer(script: ScriptedReply[]): Promise<MessagesServer> {
-  const requests: RecordedRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      const reply = script[requests.length - 1] ?? { status: 500, body: { type: 'error', error: { type: 'api_error', message: 'script exhausted' } } };
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'request-id': `req_test_${requests.length}`, ...reply.headers });
-      res.end(JSON.stringify(reply.body));
-    });
+  // The shared recording server of @hookwise/testing, answering from the script.
+  const server = await startRecordingServer((_req, index) => {
+    const reply = script[index] ?? { status: 500, body: { type: 'error', error: { type: 'api_error', message: 'script exhausted' } } };
+    return { status: reply.status ?? 200, headers: { 'request-id': `req_test_${index + 1}`, ...reply.headers }, json: reply.body };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((r) => server.close(() => r())),
+    baseUrl: server.url,
+    get requests() {
+      return server.requests.map(asRequest);
+    },
+    close: () => server.close(),
   };
 }
 

@@ -1,6 +1,6 @@
 // A local stand-in for a Chat Completions server: answers from a script and records every request it got.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startRecordingServer, type RecordedRequest as Recorded } from '@hookwise/testing';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export interface RecordedRequest {
   method: string;
@@ -15,31 +15,33 @@ export interface ScriptedReply {
   body: unknown;
 }
 
+/** baseUrl ends in /v1, as OpenAI-compatible base URLs do. */
 export interface ChatServer {
   baseUrl: string;
   requests: RecordedRequest[];
   close(): Promise<void>;
 }
 
+const asRequest = (r: Recorded): RecordedRequest => ({
+  method: r.method,
+  path: r.url,
+  headers: r.headers,
+  body: JSON.parse(r.body) as Record<string, unknown>,
+});
+
 /** Replies are used in order; a request past the end of the script gets a 500 naming the problem. */
 export async function startChatServer(script: ScriptedReply[]): Promise<ChatServer> {
-  const requests: RecordedRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      const reply = script[requests.length - 1] ?? { status: 500, body: { error: { message: 'script exhausted', type: 'server_error' } } };
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
-    });
+  // The shared recording server of @hookwise/testing, answering from the script.
+  const server = await startRecordingServer((_req, index) => {
+    const reply = script[index] ?? { status: 500, body: { error: { message: 'script exhausted', type: 'server_error' } } };
+    return { status: reply.status ?? 200, headers: { ...reply.headers }, json: reply.body };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((r) => server.close(() => r())),
+    baseUrl: `${server.url}/v1`,
+    get requests() {
+      return server.requests.map(asRequest);
+    },
+    close: () => server.close(),
   };
 }
 
