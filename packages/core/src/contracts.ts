@@ -103,7 +103,15 @@ export interface AgentResult {
    * OpenAI's prompt_tokens do; a runner adds Anthropic's cache tokens in); the cache fields say how many of them
    * were read from or written to the provider's prompt cache.
    */
-  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number; cacheWriteTokens?: number };
+  usage?: AgentUsage;
+}
+
+/** Tokens an agent run used (see `AgentResult.usage`); stored with the job and summed per route. */
+export interface AgentUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 export interface AgentRunner {

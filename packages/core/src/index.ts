@@ -3,6 +3,6 @@ export * from './contracts';
 export * from './errors';
 export * from './plugin';
 // The renderer's limits and payload dump are details of the SPEC's templating rules, not API.
-export { renderExtra, renderPrompt, renderTemplate } from './template';
+export { renderExtra, renderPrompt, renderTemplate, type TemplateVars } from './template';
 export * from './headers';
 export * from './stores/types';

@@ -49,20 +49,40 @@ function formatValue(value: unknown): string {
 }
 
 /**
+ * Names the gateway adds beside the payload, written `{__name__}` so they never clash with a payload's keys: a
+ * coalesced job's `__events__` (every payload, mode `all`) and `__event_count__`. A path whose first segment is
+ * one of them is looked up in `vars`, any other in the payload.
+ */
+export type TemplateVars = Record<string, unknown>;
+
+function lookup(payload: unknown, path: string, vars: TemplateVars | undefined): unknown {
+  if (vars !== undefined) {
+    const dot = path.indexOf('.');
+    const head = dot === -1 ? path : path.slice(0, dot);
+    if (Object.prototype.hasOwnProperty.call(vars, head)) return dot === -1 ? vars[head] : lookupPath(vars[head], path.slice(dot + 1));
+  }
+  return lookupPath(payload, path);
+}
+
+/**
  * Replaces each `{a.b.c}` with the payload value at that path in one pass: text that comes from the payload
  * is never expanded again. Missing keys keep their literal placeholder. `{__raw__}` is the whole payload.
  */
-export function renderTemplate(template: string, payload: unknown): string {
+export function renderTemplate(template: string, payload: unknown, vars?: TemplateVars): string {
   return template.replace(PLACEHOLDER, (whole, path: string) => {
     if (path === '__raw__') return dumpPayload(payload);
-    const value = lookupPath(payload, path);
+    const value = lookup(payload, path, vars);
     return value === MISSING || value === undefined ? whole : formatValue(value);
   });
 }
 
-/** The prompt for a route: its template rendered, or the payload dump when the route has no prompt. */
-export function renderPrompt(template: string | undefined, payload: unknown): string {
-  return template === undefined || template === '' ? dumpPayload(payload) : renderTemplate(template, payload);
+/**
+ * The prompt for a route: its template rendered, or the payload dump when the route has no prompt (with vars
+ * holding `__events__`, the dump of every payload).
+ */
+export function renderPrompt(template: string | undefined, payload: unknown, vars?: TemplateVars): string {
+  if (template === undefined || template === '') return dumpPayload(vars?.__events__ !== undefined ? vars.__events__ : payload);
+  return renderTemplate(template, payload, vars);
 }
 
 /** Renders every value of a `deliver_extra` map. */

@@ -7,9 +7,12 @@ import type { Route } from './routes';
 export function jobRouteOf(route: Route): JobRoute {
   const definition: JobRoute = { origin: route.origin, skills: route.skills, deliver: route.deliver, deliverExtra: route.deliverExtra };
   // A single destination is what `deliver` and `deliverExtra` already say; only a fan-out needs the list.
-  if (route.destinations.length > 1 || route.destinations[0]?.name !== undefined) definition.destinations = route.destinations;
+  // (`deliver: none` has no destination: the empty list says so.)
+  if (route.destinations.length !== 1 || route.destinations[0].name !== undefined) definition.destinations = route.destinations;
   if (route.prompt !== undefined) definition.prompt = route.prompt;
   if (route.agent !== undefined) definition.agent = route.agent;
+  if (route.budget !== undefined) definition.budget = route.budget;
+  if (route.silentMarker !== undefined) definition.silentMarker = route.silentMarker;
   return definition;
 }
 
@@ -26,5 +29,7 @@ export function routeFromJob(name: string, definition: JobRoute): Route {
     deliverExtra: definition.deliverExtra ?? {},
     destinations: definition.destinations ?? [{ to: definition.deliver, extra: definition.deliverExtra ?? {} }],
     agent: definition.agent,
+    budget: definition.budget,
+    silentMarker: definition.silentMarker,
   };
 }

@@ -1,6 +1,6 @@
 // A gateway's lifecycle events (accepted, rejected, agent runs, deliveries, retries, dead letters) and the typed
 // emitter the pipeline and the workers report to; metrics, traces and the dashboard are its listeners.
-import type { HeaderMap, JobStep } from '@hookwise/core';
+import type { AgentUsage, HeaderMap, JobStep } from '@hookwise/core';
 
 /** Why a webhook request was refused (bounded: used as a metric label). */
 export type RejectionReason =
@@ -59,10 +59,8 @@ interface JobEvent {
   attempt: number;
 }
 
-export interface AgentUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-}
+/** The runner's token counts (core's type, re-exported here for listeners). */
+export type { AgentUsage } from '@hookwise/core';
 
 export interface AgentStartedEvent extends JobEvent {
   runner: string;

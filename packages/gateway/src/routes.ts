@@ -1,6 +1,6 @@
 // The route table: static routes from config.yaml, then dynamic subscriptions (static wins on a name clash).
-import type { JobRoute, RouteDestination } from '@hookwise/core';
-import { ROUTE_NAME_PATTERN, type DeliverConfig, type HookwiseConfig, type RouteConfig } from './config/schema';
+import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
+import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from './config/schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
@@ -18,6 +18,21 @@ export interface Route extends JobRoute {
   /** The pinned source id (the route's, else the global default); undefined accepts any of the SPEC's styles. */
   source?: string;
   sourceOptions?: Record<string, unknown>;
+  /** `filter:` as configured (compiled and checked by filters.ts). */
+  filter?: FilterConfig;
+  /** `coalesce:`: the key template, the window in ms and the mode. */
+  coalesce?: { key: string; windowMs: number; mode: 'latest' | 'all' };
+  /** `concurrency_key:` (a template), else the coalesce key's template. */
+  concurrencyKey?: string;
+}
+
+/** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
+export const DELIVER_NONE = 'none';
+
+/** A `budget:` block as the worker uses it; undefined when it sets no limit. */
+export function budgetOf(config: BudgetConfig | undefined): RouteBudget | undefined {
+  if (!config || (config.runs_per_hour === undefined && config.tokens_per_day === undefined)) return undefined;
+  return { runsPerHour: config.runs_per_hour, tokensPerDay: config.tokens_per_day, whenExceeded: config.when_exceeded ?? 'wait' };
 }
 
 /** Where dynamic routes come from (the subscriptions file); `current()` may reload when the file changed. */
@@ -65,6 +80,7 @@ function stringValues(extra: Record<string, string | number | boolean> | undefin
  * channels) is named `<id>#2`, so that each keeps its own state, receipt and idempotency keys.
  */
 export function destinationsOf(deliver: DeliverConfig | undefined, shared: Record<string, string>): RouteDestination[] {
+  if (deliver === DELIVER_NONE) return [];
   const entries = deliver === undefined ? ['log'] : typeof deliver === 'string' ? [deliver] : deliver;
   const seen = new Map<string, number>();
   return entries.map((entry) => {
@@ -102,10 +118,15 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     sourceOptions: ownSource ? entry.source_options : (entry.source_options ?? defaults.sourceOptions),
     prompt: entry.prompt,
     skills: entry.skills ?? [],
-    deliver: destinations.map(destinationName).join(','),
+    deliver: destinations.length ? destinations.map(destinationName).join(',') : DELIVER_NONE,
     deliverExtra,
     destinations,
     agent: entry.agent,
+    filter: entry.filter,
+    coalesce: entry.coalesce ? { key: entry.coalesce.key, windowMs: entry.coalesce.window_seconds * 1000, mode: entry.coalesce.mode ?? 'latest' } : undefined,
+    concurrencyKey: entry.concurrency_key ?? entry.coalesce?.key,
+    budget: budgetOf(entry.budget),
+    silentMarker: entry.silent_marker,
   };
 }
 

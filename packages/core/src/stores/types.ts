@@ -1,4 +1,5 @@
 // Store interfaces the pipeline and the workers depend on; backends are `store` plugins (memory, sqlite, redis, yours).
+import type { AgentUsage } from '../contracts';
 
 /** How long a delivery id is remembered per route (SPEC: 1 hour). */
 export const DELIVERY_ID_TTL_MS = 60 * 60 * 1000;
@@ -35,6 +36,14 @@ export interface RateLimiter {
 }
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'dead';
+/**
+ * How a done job ended: its answer was delivered (the default, also for jobs stored before outcomes existed), the
+ * agent answered the silent marker or nothing (`silent`: nothing delivered), or the route's budget was spent and
+ * the route skips rather than waits (`skipped`: the agent never ran).
+ */
+export type JobOutcome = 'delivered' | 'silent' | 'skipped';
+/** A job coalesces at most this many events; the next one with the same key starts a new job. */
+export const COALESCE_MAX_EVENTS = 100;
 export type JobStep = 'agent' | 'deliver';
 
 /**
@@ -57,6 +66,17 @@ export interface JobRoute {
   destinations?: RouteDestination[];
   /** The route's own `agent:` block; absent when it uses the global one. */
   agent?: { runner?: string; [key: string]: unknown };
+  /** The route's `budget:`, checked before each agent run (the global `agent.budget` is checked as well). */
+  budget?: RouteBudget;
+  /** The answer meaning "nothing worth saying" (`silent_marker:`; unset: the global one, `[SILENT]` by default). */
+  silentMarker?: string;
+}
+
+/** Spend limits of a route's (or all routes') agent runs; over one, the job waits for the next window or is skipped. */
+export interface RouteBudget {
+  runsPerHour?: number;
+  tokensPerDay?: number;
+  whenExceeded: 'wait' | 'skip';
 }
 
 /** One place a route's answers go: a deliverer id (or alias) and its rendered-later deliver_extra templates. */
@@ -91,6 +111,30 @@ export interface JobInput {
   receivedAt: number;
   /** The route definition the job was accepted under (absent in jobs stored by older versions). */
   routeDefinition?: JobRoute;
+  /**
+   * Coalescing (the route's `coalesce:`): while a pending job of the same route with the same key has not been
+   * leased yet and holds fewer than COALESCE_MAX_EVENTS events, `enqueue` merges this event into it instead of
+   * adding a job (`mode: latest` replaces its payload and event with this one's; `all` does that and also appends
+   * the payload to `coalesced.payloads`; both append the delivery id to `coalesced.deliveryIds`, the job keeps
+   * its first delivery id and id) and returns that job. A new coalescing job is due
+   * `windowMs` after its first event (`runAt = receivedAt + windowMs`): the window is counted from the first
+   * event and never extended, so a stream of events cannot postpone the run for ever.
+   */
+  coalesce?: { key: string; windowMs: number; mode: 'latest' | 'all' };
+  /**
+   * Per-key serial execution (`concurrency_key:`, or the coalesce key): `lease` never hands out a job while
+   * another job with the same route and key is running under a live lease; it stays pending (in order) until
+   * that one ends.
+   */
+  concurrencyKey?: string;
+}
+
+/** The events a coalesced job stands for, in arrival order (set on every job enqueued with `coalesce`). */
+export interface CoalescedEvents {
+  /** The delivery ids merged into the job, the first event's first; `findByDeliveryId` finds the job by any of them. */
+  deliveryIds: string[];
+  /** Every event's payload in arrival order (`mode: all` only; `latest` keeps just the job's `payload`). */
+  payloads?: unknown[];
 }
 
 export interface JobError {
@@ -112,6 +156,20 @@ export interface Job extends JobInput {
   prompt?: string;
   /** The agent's answer, stored before delivery so that a delivery retry never re-runs the agent. */
   answer?: string;
+  /** Tokens the agent run used, when its runner reports them (stored by `saveAnswer`). */
+  usage?: AgentUsage;
+  /** How a done job ended (`complete`); absent means delivered. */
+  outcome?: JobOutcome;
+  /**
+   * Why the job waits or was skipped, for people (`release` with a hold, `complete` with an ending): e.g.
+   * "route budget runs_per_hour (20) spent; waiting until 14:00:00Z". Cleared when the job is leased again.
+   */
+  note?: string;
+  /** The route's coalesce key and concurrency key, as rendered when the job was accepted. */
+  coalesceKey?: string;
+  concurrencyKey?: string;
+  /** Set on jobs enqueued with `coalesce`: the events they stand for. */
+  coalesced?: CoalescedEvents;
   receipt?: unknown;
   /** Per-destination delivery state, once the delivery step has begun (set by `saveDestinations`). */
   destinations?: DestinationState[];
@@ -147,18 +205,22 @@ export interface JobQueue {
    * Stores the prompt and the agent's answer and moves the job to its delivery step with `attempts = 1`
    * (the first delivery attempt runs at once under the same lease; each later lease adds one).
    */
-  saveAnswer(jobId: string, prompt: string, answer: string): Promise<void>;
+  saveAnswer(jobId: string, prompt: string, answer: string, usage?: AgentUsage): Promise<void>;
   /**
    * Stores the per-destination delivery state of a job (the whole list, replacing the previous one), written
    * after every destination's attempt so that a restart or a retry never delivers again to a destination whose
    * receipt is stored. Kept through complete, fail, release and retryDead.
    */
   saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void>;
-  complete(jobId: string, receipt: unknown): Promise<void>;
+  /** Marks a job done: delivered with `receipt`, or ended otherwise (`silent`, `skipped`) with a note for people. */
+  complete(jobId: string, receipt: unknown, ending?: { outcome: JobOutcome; note?: string }): Promise<void>;
   /** Records a failed attempt: back to pending until `retryAt`, or a dead letter when `retryAt` is null. */
   fail(jobId: string, error: JobError, retryAt: number | null): Promise<void>;
-  /** Hands a leased job back untouched (graceful shutdown): pending again, attempt not counted. */
-  release(jobId: string): Promise<void>;
+  /**
+   * Hands a leased job back untouched: pending again, attempt not counted. Without `hold` it is due at once
+   * (graceful shutdown); with one it waits until `hold.runAt` with `hold.note` on the job (a spent budget).
+   */
+  release(jobId: string, hold?: { runAt: number; note: string }): Promise<void>;
   /** Puts a dead letter back in the queue: same step (a saved answer is kept), attempts counted afresh. False when the job is not dead. */
   retryDead(jobId: string): Promise<boolean>;
   /** Jobs waiting or running. */
@@ -198,7 +260,7 @@ export type AcceptOutcome =
   | { outcome: 'duplicate' }
   | { outcome: 'ignored' }
   | { outcome: 'backpressure' }
-  | { outcome: 'accepted'; jobId: string };
+  | { outcome: 'accepted'; jobId: string; coalesced?: boolean };
 
 /**
  * A small key-value space for delivery progress (which parts of an answer a platform accepted, idempotency
@@ -218,6 +280,15 @@ export interface StoreHealth {
   reason?: string;
 }
 
+/**
+ * Fixed-window counters for budgets (agent runs per hour, tokens per day), shared by every gateway on the store.
+ * A window starts at a multiple of its length since the epoch (hours and UTC days for the budgets).
+ */
+export interface WindowCounters {
+  /** Adds `amount` (0 peeks) to `key` in the current window of `windowMs` and returns the window's total after it. */
+  add(key: string, amount: number, windowMs: number): Promise<number>;
+}
+
 export interface Store {
   deliveryIds: DeliveryIdCache;
   rateLimiter: RateLimiter;
@@ -233,6 +304,11 @@ export interface Store {
    * gateway keeps progress in memory, so a restart mid-answer may send parts again.
    */
   progress?: ProgressKV;
+  /**
+   * Optional: budget counters that survive restarts and are shared across gateways (memory, SQLite and Redis
+   * have them). Without it the gateway counts in memory, per process.
+   */
+  counters?: WindowCounters;
   /** Optional: whether the store works, from memory (the last operations' outcome); must never block or throw. */
   health?(): StoreHealth;
   close(): Promise<void>;

@@ -7,6 +7,7 @@ import * as core from '@hookwise/core';
 const SRC = join(__dirname, '..', '..', 'src');
 
 const RUNTIME = [
+  'COALESCE_MAX_EVENTS',
   'DELIVERY_ID_TTL_MS',
   'DOCS_BASE',
   'ERROR_CATALOGUE',
@@ -39,6 +40,8 @@ const TYPE_ONLY = [
   'AgentResult',
   'AgentRunner',
   'AgentTask',
+  'AgentUsage',
+  'CoalescedEvents',
   'Contribution',
   'ContributionKind',
   'DeliverOptions',
@@ -57,6 +60,7 @@ const TYPE_ONLY = [
   'JobError',
   'JobFilter',
   'JobInput',
+  'JobOutcome',
   'JobQueue',
   'JobRoute',
   'JobStatus',
@@ -71,6 +75,7 @@ const TYPE_ONLY = [
   'RateLimiter',
   'RateWindow',
   'Receipt',
+  'RouteBudget',
   'RouteDestination',
   'Skill',
   'Source',
@@ -81,10 +86,12 @@ const TYPE_ONLY = [
   'StoreConfig',
   'StoreContribution',
   'StoreHealth',
+  'TemplateVars',
   'Verifier',
   'VerifierContribution',
   'VerifyRequest',
   'VerifyResult',
+  'WindowCounters',
 ];
 
 /**

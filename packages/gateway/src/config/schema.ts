@@ -16,6 +16,52 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const stringList = { type: 'array', items: { type: 'string' } } as const;
 
+/** The silent marker when neither the route nor `agent.silent_marker` names one. */
+export const DEFAULT_SILENT_MARKER = '[SILENT]';
+
+/** One payload test of a route's `filter:` (docs/filters.md): a path and one operator, or a JSONata expression. */
+const filterTest = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', description: 'Dot path into the payload (pull_request.draft, commits.0.id).' },
+    equals: { description: 'The value at path equals this (string, number, boolean or null).' },
+    not_equals: { description: 'The value at path is missing or differs from this.' },
+    in: { type: 'array', minItems: 1, description: 'The value at path is one of these.' },
+    not_in: { type: 'array', minItems: 1, description: 'The value at path is missing or none of these.' },
+    matches: { type: 'string', description: 'The value at path is a string matching this regular expression.' },
+    exists: { type: 'boolean', description: 'true: the path is present (null counts); false: it is missing.' },
+    expression: { type: 'string', description: 'A JSONata expression over the payload; the event passes when it is true (instead of path).' },
+  },
+} as const;
+
+const filterCondition = {
+  anyOf: [
+    filterTest,
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['any'],
+      properties: { any: { type: 'array', minItems: 1, items: filterTest, description: 'Passes when at least one of these tests passes.' } },
+    },
+  ],
+} as const;
+
+const budgetSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    runs_per_hour: { type: 'integer', minimum: 1, description: 'Agent runs per clock hour.' },
+    tokens_per_day: { type: 'integer', minimum: 1, description: 'Tokens (input + output, as runners report them) per UTC day.' },
+    when_exceeded: {
+      type: 'string',
+      enum: ['wait', 'skip'],
+      default: 'wait',
+      description: 'wait: the job waits for the next window; skip: it ends as skipped without an agent run.',
+    },
+  },
+} as const;
+
 export const routeSchema = {
   type: 'object',
   description: 'A webhook route: POST /webhooks/<name>.',
@@ -37,6 +83,38 @@ export const routeSchema = {
         'The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic.',
     },
     source_options: { type: 'object', description: "Options of the route's source (e.g. tolerance_seconds), validated by the source." },
+    filter: {
+      anyOf: [filterCondition, { type: 'array', minItems: 1, items: filterCondition }],
+      description:
+        'Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md.',
+    },
+    coalesce: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key', 'window_seconds'],
+      description: 'Events with the same rendered key within the window become one agent run. See docs/filters.md.',
+      properties: {
+        key: { type: 'string', pattern: '\\S', description: 'Template of the key, e.g. "{repository.full_name}#{pull_request.number}".' },
+        window_seconds: { type: 'number', exclusiveMinimum: 0, description: "Seconds from a key's first event to its run." },
+        mode: {
+          type: 'string',
+          enum: ['latest', 'all'],
+          default: 'latest',
+          description: 'latest: the run sees the last payload; all: also every payload, as {__events__}.',
+        },
+      },
+    },
+    concurrency_key: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'Template of a key: runs with the same rendered key never overlap (default: the coalesce key).',
+    },
+    budget: { ...budgetSchema, description: "Limits on this route's agent runs (agent.budget limits all routes together)." },
+    silent_marker: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker).',
+    },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
     deliver: {
@@ -67,7 +145,7 @@ export const routeSchema = {
       ],
       default: 'log',
       description:
-        'Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}.',
+        'Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}.',
     },
     deliver_extra: {
       type: 'object',
@@ -174,6 +252,13 @@ export const configSchema = {
         runner: { type: 'string', default: 'echo', description: 'echo, command, openai or a plugin id.' },
         timeout_seconds: { type: 'number', exclusiveMinimum: 0, default: 300, description: 'A run longer than this is aborted and retried.' },
         concurrency: { type: 'integer', minimum: 1, default: 2, description: 'Simultaneous agent runs.' },
+        budget: { ...budgetSchema, description: "Limits on all routes' agent runs together (each route may have its own budget too)." },
+        silent_marker: {
+          type: 'string',
+          pattern: '\\S',
+          default: DEFAULT_SILENT_MARKER,
+          description: 'An answer that is this marker (or empty) is recorded as silent and not delivered.',
+        },
       },
     },
     retry: {
@@ -260,6 +345,38 @@ export interface RouteConfig {
   deliver?: DeliverConfig;
   deliver_extra?: Record<string, string | number | boolean>;
   agent?: { runner?: string; [key: string]: unknown };
+  filter?: FilterConfig;
+  coalesce?: CoalesceConfig;
+  concurrency_key?: string;
+  budget?: BudgetConfig;
+  silent_marker?: string;
+}
+
+/** One payload test of `filter:`. */
+export interface FilterTest {
+  path?: string;
+  equals?: unknown;
+  not_equals?: unknown;
+  in?: unknown[];
+  not_in?: unknown[];
+  matches?: string;
+  exists?: boolean;
+  expression?: string;
+}
+export type FilterCondition = FilterTest | { any: FilterTest[] };
+/** `filter:`: one condition, or a list that must all hold. */
+export type FilterConfig = FilterCondition | FilterCondition[];
+
+export interface CoalesceConfig {
+  key: string;
+  window_seconds: number;
+  mode?: 'latest' | 'all';
+}
+
+export interface BudgetConfig {
+  runs_per_hour?: number;
+  tokens_per_day?: number;
+  when_exceeded?: 'wait' | 'skip';
 }
 
 /** One destination of a `deliver` list: an id, or an id with its own deliver_extra. */
@@ -300,7 +417,7 @@ export interface HookwiseConfig {
     webhook: WebhookAdapterConfig;
     [platform: string]: PlatformConfig | WebhookAdapterConfig;
   };
-  agent: { runner: string; timeout_seconds: number; concurrency: number; [key: string]: unknown };
+  agent: { runner: string; timeout_seconds: number; concurrency: number; budget?: BudgetConfig; silent_marker?: string; [key: string]: unknown };
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
   /** `backend`, `max_pending`, `lease_seconds`, and the backend's own options (validated by its optionsSchema). */
   store: StoreConfig;

@@ -5,8 +5,9 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"https://hookwise.dev/schema/config.json","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
+const pattern0 = new RegExp("\\S", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://hookwise.dev/schema/config.json" */;
@@ -579,9 +580,18 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.filter !== undefined){
+let data33 = data23.filter;
+const _errs74 = errors;
+let valid16 = false;
+const _errs75 = errors;
+const _errs76 = errors;
+let valid17 = false;
+const _errs77 = errors;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key6 in data33){
+if(!((((((((key6 === "path") || (key6 === "equals")) || (key6 === "not_equals")) || (key6 === "in")) || (key6 === "not_in")) || (key6 === "matches")) || (key6 === "exists")) || (key6 === "expression"))){
+const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -591,13 +601,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data34 = data23.skills;
-if(Array.isArray(data34)){
-const len4 = data34.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data34[i4] !== "string"){
-const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.path !== undefined){
+if(typeof data33.path !== "string"){
+const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -607,9 +613,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data33.in !== undefined){
+let data35 = data33.in;
+if(Array.isArray(data35)){
+if(data35.length < 1){
+const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -619,12 +627,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-let data36 = data23.deliver;
-const _errs80 = errors;
-let valid18 = false;
-const _errs81 = errors;
-if(typeof data36 !== "string"){
-const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -633,13 +637,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-var _valid0 = _errs81 === errors;
-valid18 = valid18 || _valid0;
-if(!valid18){
-const _errs83 = errors;
+}
+if(data33.not_in !== undefined){
+let data36 = data33.not_in;
 if(Array.isArray(data36)){
 if(data36.length < 1){
-const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -648,14 +651,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-const len5 = data36.length;
-for(let i5=0; i5<len5; i5++){
-let data37 = data36[i5];
-const _errs86 = errors;
-let valid21 = false;
-const _errs87 = errors;
-if(typeof data37 !== "string"){
-const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -664,13 +662,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-var _valid1 = _errs87 === errors;
-valid21 = valid21 || _valid1;
-if(!valid21){
-const _errs89 = errors;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.to === undefined){
-const err46 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data33.matches !== undefined){
+if(typeof data33.matches !== "string"){
+const err46 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -679,9 +674,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-for(const key6 in data37){
-if(!((key6 === "to") || (key6 === "extra"))){
-const err47 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data33.exists !== undefined){
+if(typeof data33.exists !== "boolean"){
+const err47 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -691,9 +687,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data37.to !== undefined){
-if(typeof data37.to !== "string"){
-const err48 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.expression !== undefined){
+if(typeof data33.expression !== "string"){
+const err48 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -703,13 +699,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data37.extra !== undefined){
-let data39 = data37.extra;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key7 in data39){
-let data40 = data39[key7];
-if(((typeof data40 !== "string") && (!(typeof data40 == "number"))) && (typeof data40 !== "boolean")){
-const err49 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5+"/extra/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+}
+else {
+const err49 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -718,10 +710,13 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid1 = _errs77 === errors;
+valid17 = valid17 || _valid1;
+if(!valid17){
+const _errs92 = errors;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.any === undefined){
+const err50 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -730,10 +725,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key7 in data33){
+if(!(key7 === "any")){
+const err51 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -742,11 +736,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-var _valid1 = _errs89 === errors;
-valid21 = valid21 || _valid1;
 }
-if(!valid21){
-const err52 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data33.any !== undefined){
+let data40 = data33.any;
+if(Array.isArray(data40)){
+if(data40.length < 1){
+const err52 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -755,21 +750,13 @@ vErrors.push(err52);
 }
 errors++;
 }
-else {
-errors = _errs86;
-if(vErrors !== null){
-if(_errs86){
-vErrors.length = _errs86;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len4 = data40.length;
+for(let i4=0; i4<len4; i4++){
+let data41 = data40[i4];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key8 in data41){
+if(!((((((((key8 === "path") || (key8 === "equals")) || (key8 === "not_equals")) || (key8 === "in")) || (key8 === "not_in")) || (key8 === "matches")) || (key8 === "exists")) || (key8 === "expression"))){
+const err53 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -778,11 +765,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-var _valid0 = _errs83 === errors;
-valid18 = valid18 || _valid0;
 }
-if(!valid18){
-const err54 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data41.path !== undefined){
+if(typeof data41.path !== "string"){
+const err54 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -791,24 +777,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-else {
-errors = _errs80;
-if(vErrors !== null){
-if(_errs80){
-vErrors.length = _errs80;
 }
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data41 = data23.deliver_extra;
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-for(const key8 in data41){
-let data42 = data41[key8];
-if(((typeof data42 !== "string") && (!(typeof data42 == "number"))) && (typeof data42 !== "boolean")){
-const err55 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data41.in !== undefined){
+let data43 = data41.in;
+if(Array.isArray(data43)){
+if(data43.length < 1){
+const err55 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -818,9 +792,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
 else {
-const err56 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err56 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -830,12 +803,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data23.agent !== undefined){
-let data43 = data23.agent;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-if(data43.runner !== undefined){
-if(typeof data43.runner !== "string"){
-const err57 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data41.not_in !== undefined){
+let data44 = data41.not_in;
+if(Array.isArray(data44)){
+if(data44.length < 1){
+const err57 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -845,9 +817,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
 else {
-const err58 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err58 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -857,9 +828,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.matches !== undefined){
+if(typeof data41.matches !== "string"){
+const err59 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -869,9 +840,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.exists !== undefined){
+if(typeof data41.exists !== "boolean"){
+const err60 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -881,8 +852,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.expression !== undefined){
+if(typeof data41.expression !== "string"){
+const err61 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -892,8 +864,9 @@ vErrors.push(err61);
 errors++;
 }
 }
+}
 else {
-const err62 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -903,8 +876,9 @@ vErrors.push(err62);
 errors++;
 }
 }
+}
 else {
-const err63 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err63 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -913,19 +887,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-let data45 = data.agent;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.runner === undefined){
-data45.runner = "echo";
 }
-if(data45.timeout_seconds === undefined){
-data45.timeout_seconds = 300;
 }
-if(data45.concurrency === undefined){
-data45.concurrency = 2;
-}
-if(typeof data45.runner !== "string"){
-const err64 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err64 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -934,10 +899,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-let data47 = data45.timeout_seconds;
-if(typeof data47 == "number"){
-if(data47 <= 0 || isNaN(data47)){
-const err65 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+var _valid1 = _errs92 === errors;
+valid17 = valid17 || _valid1;
+}
+if(!valid17){
+const err65 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -946,9 +912,24 @@ vErrors.push(err65);
 }
 errors++;
 }
+else {
+errors = _errs76;
+if(vErrors !== null){
+if(_errs76){
+vErrors.length = _errs76;
 }
 else {
-const err66 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs75 === errors;
+valid16 = valid16 || _valid0;
+if(!valid16){
+const _errs112 = errors;
+if(Array.isArray(data33)){
+if(data33.length < 1){
+const err66 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -957,9 +938,16 @@ vErrors.push(err66);
 }
 errors++;
 }
-let data48 = data45.concurrency;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err67 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len5 = data33.length;
+for(let i5=0; i5<len5; i5++){
+let data48 = data33[i5];
+const _errs115 = errors;
+let valid25 = false;
+const _errs116 = errors;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key9 in data48){
+if(!((((((((key9 === "path") || (key9 === "equals")) || (key9 === "not_equals")) || (key9 === "in")) || (key9 === "not_in")) || (key9 === "matches")) || (key9 === "exists")) || (key9 === "expression"))){
+const err67 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -968,9 +956,10 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(typeof data48 == "number"){
-if(data48 < 1 || isNaN(data48)){
-const err68 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data48.path !== undefined){
+if(typeof data48.path !== "string"){
+const err68 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -980,9 +969,11 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48.in !== undefined){
+let data50 = data48.in;
+if(Array.isArray(data50)){
+if(data50.length < 1){
+const err69 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -991,20 +982,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-let data49 = data.retry;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.max_attempts === undefined){
-data49.max_attempts = 5;
 }
-if(data49.base_delay_seconds === undefined){
-data49.base_delay_seconds = 2;
-}
-if(data49.max_delay_seconds === undefined){
-data49.max_delay_seconds = 600;
-}
-for(const key9 in data49){
-if(!(((key9 === "max_attempts") || (key9 === "base_delay_seconds")) || (key9 === "max_delay_seconds"))){
-const err70 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+else {
+const err70 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1014,9 +994,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-let data50 = data49.max_attempts;
-if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
-const err71 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data48.not_in !== undefined){
+let data51 = data48.not_in;
+if(Array.isArray(data51)){
+if(data51.length < 1){
+const err71 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1025,9 +1007,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(typeof data50 == "number"){
-if(data50 < 1 || isNaN(data50)){
-const err72 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err72 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1037,10 +1019,9 @@ vErrors.push(err72);
 errors++;
 }
 }
-let data51 = data49.base_delay_seconds;
-if(typeof data51 == "number"){
-if(data51 < 0 || isNaN(data51)){
-const err73 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data48.matches !== undefined){
+if(typeof data48.matches !== "string"){
+const err73 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1050,8 +1031,9 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data48.exists !== undefined){
+if(typeof data48.exists !== "boolean"){
+const err74 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1060,10 +1042,10 @@ vErrors.push(err74);
 }
 errors++;
 }
-let data52 = data49.max_delay_seconds;
-if(typeof data52 == "number"){
-if(data52 < 0 || isNaN(data52)){
-const err75 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data48.expression !== undefined){
+if(typeof data48.expression !== "string"){
+const err75 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1073,8 +1055,9 @@ vErrors.push(err75);
 errors++;
 }
 }
+}
 else {
-const err76 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err76 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1083,9 +1066,13 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid2 = _errs116 === errors;
+valid25 = valid25 || _valid2;
+if(!valid25){
+const _errs131 = errors;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.any === undefined){
+const err77 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1094,19 +1081,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-let data53 = data.store;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.backend === undefined){
-data53.backend = "sqlite";
-}
-if(data53.max_pending === undefined){
-data53.max_pending = 10000;
-}
-if(data53.lease_seconds === undefined){
-data53.lease_seconds = 30;
-}
-if(typeof data53.backend !== "string"){
-const err78 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key10 in data48){
+if(!(key10 === "any")){
+const err78 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1115,9 +1092,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-let data55 = data53.max_pending;
-if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-const err79 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data48.any !== undefined){
+let data55 = data48.any;
+if(Array.isArray(data55)){
+if(data55.length < 1){
+const err79 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1126,9 +1106,13 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(typeof data55 == "number"){
-if(data55 < 1 || isNaN(data55)){
-const err80 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const len6 = data55.length;
+for(let i6=0; i6<len6; i6++){
+let data56 = data55[i6];
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key11 in data56){
+if(!((((((((key11 === "path") || (key11 === "equals")) || (key11 === "not_equals")) || (key11 === "in")) || (key11 === "not_in")) || (key11 === "matches")) || (key11 === "exists")) || (key11 === "expression"))){
+const err80 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1138,10 +1122,9 @@ vErrors.push(err80);
 errors++;
 }
 }
-let data56 = data53.lease_seconds;
-if(typeof data56 == "number"){
-if(data56 < 1 || isNaN(data56)){
-const err81 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data56.path !== undefined){
+if(typeof data56.path !== "string"){
+const err81 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1151,8 +1134,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-else {
-const err82 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data56.in !== undefined){
+let data58 = data56.in;
+if(Array.isArray(data58)){
+if(data58.length < 1){
+const err82 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1163,7 +1149,7 @@ errors++;
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err83 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1172,20 +1158,12 @@ vErrors.push(err83);
 }
 errors++;
 }
-let data57 = data.log;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.level === undefined){
-data57.level = "info";
 }
-if(data57.format === undefined){
-data57.format = "pretty";
-}
-if(data57.access === undefined){
-data57.access = true;
-}
-for(const key10 in data57){
-if(!(((key10 === "level") || (key10 === "format")) || (key10 === "access"))){
-const err84 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data56.not_in !== undefined){
+let data59 = data56.not_in;
+if(Array.isArray(data59)){
+if(data59.length < 1){
+const err84 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1195,9 +1173,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-let data58 = data57.level;
-if(typeof data58 !== "string"){
-const err85 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err85 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1206,8 +1183,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(!((((data58 === "error") || (data58 === "warn")) || (data58 === "info")) || (data58 === "debug"))){
-const err86 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data56.matches !== undefined){
+if(typeof data56.matches !== "string"){
+const err86 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1216,9 +1195,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-let data59 = data57.format;
-if(typeof data59 !== "string"){
-const err87 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.exists !== undefined){
+if(typeof data56.exists !== "boolean"){
+const err87 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1227,8 +1207,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(!((data59 === "pretty") || (data59 === "json"))){
-const err88 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+if(data56.expression !== undefined){
+if(typeof data56.expression !== "string"){
+const err88 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1237,8 +1219,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(typeof data57.access !== "boolean"){
-const err89 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1248,8 +1232,9 @@ vErrors.push(err89);
 errors++;
 }
 }
+}
 else {
-const err90 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err90 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1258,11 +1243,10 @@ vErrors.push(err90);
 }
 errors++;
 }
-let data61 = data.skills;
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-for(const key11 in data61){
-if(!(key11 === "dirs")){
-const err91 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1271,14 +1255,11 @@ vErrors.push(err91);
 }
 errors++;
 }
+var _valid2 = _errs131 === errors;
+valid25 = valid25 || _valid2;
 }
-if(data61.dirs !== undefined){
-let data62 = data61.dirs;
-if(Array.isArray(data62)){
-const len6 = data62.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data62[i6] !== "string"){
-const err92 = {instancePath:instancePath+"/skills/dirs/" + i6,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid25){
+const err92 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1287,305 +1268,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
 else {
-const err93 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-let data64 = data.admin;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.enabled === undefined){
-data64.enabled = false;
-}
-if(data64.ui === undefined){
-data64.ui = false;
-}
-for(const key12 in data64){
-if(!(((key12 === "enabled") || (key12 === "ui")) || (key12 === "token"))){
-const err95 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-if(typeof data64.enabled !== "boolean"){
-const err96 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-if(typeof data64.ui !== "boolean"){
-const err97 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-if(data64.token !== undefined){
-if(typeof data64.token !== "string"){
-const err98 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-let data68 = data.metrics;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(data68.enabled === undefined){
-data68.enabled = false;
-}
-if(data68.max_route_labels === undefined){
-data68.max_route_labels = 100;
-}
-for(const key13 in data68){
-if(!(((key13 === "enabled") || (key13 === "token")) || (key13 === "max_route_labels"))){
-const err100 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-if(typeof data68.enabled !== "boolean"){
-const err101 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-if(data68.token !== undefined){
-if(typeof data68.token !== "string"){
-const err102 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-let data71 = data68.max_route_labels;
-if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))){
-const err103 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-if(typeof data71 == "number"){
-if(data71 < 1 || isNaN(data71)){
-const err104 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-}
-else {
-const err105 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-let data72 = data.tracing;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(data72.enabled === undefined){
-data72.enabled = false;
-}
-for(const key14 in data72){
-if(!(key14 === "enabled")){
-const err106 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-if(typeof data72.enabled !== "boolean"){
-const err107 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-let data74 = data.plugins;
-if(Array.isArray(data74)){
-const len7 = data74.length;
-for(let i7=0; i7<len7; i7++){
-let data75 = data74[i7];
-const _errs176 = errors;
-let valid38 = false;
-const _errs177 = errors;
-if(typeof data75 !== "string"){
-const err109 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-var _valid2 = _errs177 === errors;
-valid38 = valid38 || _valid2;
-if(!valid38){
-const _errs179 = errors;
-if(Array.isArray(data75)){
-if(data75.length > 2){
-const err110 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-if(data75.length < 1){
-const err111 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-const len8 = data75.length;
-if(len8 > 0){
-if(typeof data75[0] !== "string"){
-const err112 = {instancePath:instancePath+"/plugins/" + i7+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-if(len8 > 1){
-let data77 = data75[1];
-if(!(data77 && typeof data77 == "object" && !Array.isArray(data77))){
-const err113 = {instancePath:instancePath+"/plugins/" + i7+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-}
-}
-else {
-const err114 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-var _valid2 = _errs179 === errors;
-valid38 = valid38 || _valid2;
-}
-if(!valid38){
-const err115 = {instancePath:instancePath+"/plugins/" + i7,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-else {
-errors = _errs176;
+errors = _errs115;
 if(vErrors !== null){
-if(_errs176){
-vErrors.length = _errs176;
+if(_errs115){
+vErrors.length = _errs115;
 }
 else {
 vErrors = null;
@@ -1595,7 +1282,303 @@ vErrors = null;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err93 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+var _valid0 = _errs112 === errors;
+valid16 = valid16 || _valid0;
+}
+if(!valid16){
+const err94 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+else {
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data23.coalesce !== undefined){
+let data63 = data23.coalesce;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.mode === undefined){
+data63.mode = "latest";
+}
+if(data63.key === undefined){
+const err95 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(data63.window_seconds === undefined){
+const err96 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+for(const key12 in data63){
+if(!(((key12 === "key") || (key12 === "window_seconds")) || (key12 === "mode"))){
+const err97 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data63.key !== undefined){
+let data64 = data63.key;
+if(typeof data64 === "string"){
+if(!pattern0.test(data64)){
+const err98 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data63.window_seconds !== undefined){
+let data65 = data63.window_seconds;
+if(typeof data65 == "number"){
+if(data65 <= 0 || isNaN(data65)){
+const err100 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/window_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/window_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+let data66 = data63.mode;
+if(typeof data66 !== "string"){
+const err102 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(!((data66 === "latest") || (data66 === "all"))){
+const err103 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data23.concurrency_key !== undefined){
+let data67 = data23.concurrency_key;
+if(typeof data67 === "string"){
+if(!pattern0.test(data67)){
+const err105 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency_key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency_key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data23.budget !== undefined){
+let data68 = data23.budget;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.when_exceeded === undefined){
+data68.when_exceeded = "wait";
+}
+for(const key13 in data68){
+if(!(((key13 === "runs_per_hour") || (key13 === "tokens_per_day")) || (key13 === "when_exceeded"))){
+const err107 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data68.runs_per_hour !== undefined){
+let data69 = data68.runs_per_hour;
+if(!((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69)))){
+const err108 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/runs_per_hour",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(typeof data69 == "number"){
+if(data69 < 1 || isNaN(data69)){
+const err109 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/runs_per_hour",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+if(data68.tokens_per_day !== undefined){
+let data70 = data68.tokens_per_day;
+if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
+const err110 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(typeof data70 == "number"){
+if(data70 < 1 || isNaN(data70)){
+const err111 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+let data71 = data68.when_exceeded;
+if(typeof data71 !== "string"){
+const err112 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(!((data71 === "wait") || (data71 === "skip"))){
+const err113 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data23.silent_marker !== undefined){
+let data72 = data23.silent_marker;
+if(typeof data72 === "string"){
+if(!pattern0.test(data72)){
+const err115 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1605,13 +1588,1166 @@ vErrors.push(err116);
 errors++;
 }
 }
-else {
-const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err117 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
 else {
 vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data23.skills !== undefined){
+let data74 = data23.skills;
+if(Array.isArray(data74)){
+const len7 = data74.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data74[i7] !== "string"){
+const err118 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i7,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+let data76 = data23.deliver;
+const _errs180 = errors;
+let valid35 = false;
+const _errs181 = errors;
+if(typeof data76 !== "string"){
+const err120 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+var _valid3 = _errs181 === errors;
+valid35 = valid35 || _valid3;
+if(!valid35){
+const _errs183 = errors;
+if(Array.isArray(data76)){
+if(data76.length < 1){
+const err121 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+const len8 = data76.length;
+for(let i8=0; i8<len8; i8++){
+let data77 = data76[i8];
+const _errs186 = errors;
+let valid38 = false;
+const _errs187 = errors;
+if(typeof data77 !== "string"){
+const err122 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+var _valid4 = _errs187 === errors;
+valid38 = valid38 || _valid4;
+if(!valid38){
+const _errs189 = errors;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(data77.to === undefined){
+const err123 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+for(const key14 in data77){
+if(!((key14 === "to") || (key14 === "extra"))){
+const err124 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data77.to !== undefined){
+if(typeof data77.to !== "string"){
+const err125 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data77.extra !== undefined){
+let data79 = data77.extra;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+for(const key15 in data79){
+let data80 = data79[key15];
+if(((typeof data80 !== "string") && (!(typeof data80 == "number"))) && (typeof data80 !== "boolean")){
+const err126 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8+"/extra/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+var _valid4 = _errs189 === errors;
+valid38 = valid38 || _valid4;
+}
+if(!valid38){
+const err129 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+else {
+errors = _errs186;
+if(vErrors !== null){
+if(_errs186){
+vErrors.length = _errs186;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+var _valid3 = _errs183 === errors;
+valid35 = valid35 || _valid3;
+}
+if(!valid35){
+const err131 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+else {
+errors = _errs180;
+if(vErrors !== null){
+if(_errs180){
+vErrors.length = _errs180;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data81 = data23.deliver_extra;
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+for(const key16 in data81){
+let data82 = data81[key16];
+if(((typeof data82 !== "string") && (!(typeof data82 == "number"))) && (typeof data82 !== "boolean")){
+const err132 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+else {
+const err133 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data23.agent !== undefined){
+let data83 = data23.agent;
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.runner !== undefined){
+if(typeof data83.runner !== "string"){
+const err134 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+let data85 = data.agent;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.runner === undefined){
+data85.runner = "echo";
+}
+if(data85.timeout_seconds === undefined){
+data85.timeout_seconds = 300;
+}
+if(data85.concurrency === undefined){
+data85.concurrency = 2;
+}
+if(data85.silent_marker === undefined){
+data85.silent_marker = "[SILENT]";
+}
+if(typeof data85.runner !== "string"){
+const err141 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+let data87 = data85.timeout_seconds;
+if(typeof data87 == "number"){
+if(data87 <= 0 || isNaN(data87)){
+const err142 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+let data88 = data85.concurrency;
+if(!((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88)))){
+const err144 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if(typeof data88 == "number"){
+if(data88 < 1 || isNaN(data88)){
+const err145 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data85.budget !== undefined){
+let data89 = data85.budget;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.when_exceeded === undefined){
+data89.when_exceeded = "wait";
+}
+for(const key17 in data89){
+if(!(((key17 === "runs_per_hour") || (key17 === "tokens_per_day")) || (key17 === "when_exceeded"))){
+const err146 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+if(data89.runs_per_hour !== undefined){
+let data90 = data89.runs_per_hour;
+if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
+const err147 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(typeof data90 == "number"){
+if(data90 < 1 || isNaN(data90)){
+const err148 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+if(data89.tokens_per_day !== undefined){
+let data91 = data89.tokens_per_day;
+if(!((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91)))){
+const err149 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if(typeof data91 == "number"){
+if(data91 < 1 || isNaN(data91)){
+const err150 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+let data92 = data89.when_exceeded;
+if(typeof data92 !== "string"){
+const err151 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(!((data92 === "wait") || (data92 === "skip"))){
+const err152 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+else {
+const err153 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+let data93 = data85.silent_marker;
+if(typeof data93 === "string"){
+if(!pattern0.test(data93)){
+const err154 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+let data94 = data.retry;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.max_attempts === undefined){
+data94.max_attempts = 5;
+}
+if(data94.base_delay_seconds === undefined){
+data94.base_delay_seconds = 2;
+}
+if(data94.max_delay_seconds === undefined){
+data94.max_delay_seconds = 600;
+}
+for(const key18 in data94){
+if(!(((key18 === "max_attempts") || (key18 === "base_delay_seconds")) || (key18 === "max_delay_seconds"))){
+const err157 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+let data95 = data94.max_attempts;
+if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))){
+const err158 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+if(typeof data95 == "number"){
+if(data95 < 1 || isNaN(data95)){
+const err159 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+let data96 = data94.base_delay_seconds;
+if(typeof data96 == "number"){
+if(data96 < 0 || isNaN(data96)){
+const err160 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+let data97 = data94.max_delay_seconds;
+if(typeof data97 == "number"){
+if(data97 < 0 || isNaN(data97)){
+const err162 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+let data98 = data.store;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+if(data98.backend === undefined){
+data98.backend = "sqlite";
+}
+if(data98.max_pending === undefined){
+data98.max_pending = 10000;
+}
+if(data98.lease_seconds === undefined){
+data98.lease_seconds = 30;
+}
+if(typeof data98.backend !== "string"){
+const err165 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+let data100 = data98.max_pending;
+if(!((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100)))){
+const err166 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+if(typeof data100 == "number"){
+if(data100 < 1 || isNaN(data100)){
+const err167 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+let data101 = data98.lease_seconds;
+if(typeof data101 == "number"){
+if(data101 < 1 || isNaN(data101)){
+const err168 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+let data102 = data.log;
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.level === undefined){
+data102.level = "info";
+}
+if(data102.format === undefined){
+data102.format = "pretty";
+}
+if(data102.access === undefined){
+data102.access = true;
+}
+for(const key19 in data102){
+if(!(((key19 === "level") || (key19 === "format")) || (key19 === "access"))){
+const err171 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+let data103 = data102.level;
+if(typeof data103 !== "string"){
+const err172 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+if(!((((data103 === "error") || (data103 === "warn")) || (data103 === "info")) || (data103 === "debug"))){
+const err173 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+let data104 = data102.format;
+if(typeof data104 !== "string"){
+const err174 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+if(!((data104 === "pretty") || (data104 === "json"))){
+const err175 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+if(typeof data102.access !== "boolean"){
+const err176 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+else {
+const err177 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+let data106 = data.skills;
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+for(const key20 in data106){
+if(!(key20 === "dirs")){
+const err178 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+if(data106.dirs !== undefined){
+let data107 = data106.dirs;
+if(Array.isArray(data107)){
+const len9 = data107.length;
+for(let i9=0; i9<len9; i9++){
+if(typeof data107[i9] !== "string"){
+const err179 = {instancePath:instancePath+"/skills/dirs/" + i9,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+}
+}
+else {
+const err180 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+let data109 = data.admin;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(data109.enabled === undefined){
+data109.enabled = false;
+}
+if(data109.ui === undefined){
+data109.ui = false;
+}
+for(const key21 in data109){
+if(!(((key21 === "enabled") || (key21 === "ui")) || (key21 === "token"))){
+const err182 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+if(typeof data109.enabled !== "boolean"){
+const err183 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(typeof data109.ui !== "boolean"){
+const err184 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+if(data109.token !== undefined){
+if(typeof data109.token !== "string"){
+const err185 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+let data113 = data.metrics;
+if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
+if(data113.enabled === undefined){
+data113.enabled = false;
+}
+if(data113.max_route_labels === undefined){
+data113.max_route_labels = 100;
+}
+for(const key22 in data113){
+if(!(((key22 === "enabled") || (key22 === "token")) || (key22 === "max_route_labels"))){
+const err187 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(typeof data113.enabled !== "boolean"){
+const err188 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+if(data113.token !== undefined){
+if(typeof data113.token !== "string"){
+const err189 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+let data116 = data113.max_route_labels;
+if(!((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116)))){
+const err190 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+if(typeof data116 == "number"){
+if(data116 < 1 || isNaN(data116)){
+const err191 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+else {
+const err192 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+let data117 = data.tracing;
+if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
+if(data117.enabled === undefined){
+data117.enabled = false;
+}
+for(const key23 in data117){
+if(!(key23 === "enabled")){
+const err193 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+if(typeof data117.enabled !== "boolean"){
+const err194 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+let data119 = data.plugins;
+if(Array.isArray(data119)){
+const len10 = data119.length;
+for(let i10=0; i10<len10; i10++){
+let data120 = data119[i10];
+const _errs287 = errors;
+let valid56 = false;
+const _errs288 = errors;
+if(typeof data120 !== "string"){
+const err196 = {instancePath:instancePath+"/plugins/" + i10,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+var _valid5 = _errs288 === errors;
+valid56 = valid56 || _valid5;
+if(!valid56){
+const _errs290 = errors;
+if(Array.isArray(data120)){
+if(data120.length > 2){
+const err197 = {instancePath:instancePath+"/plugins/" + i10,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+if(data120.length < 1){
+const err198 = {instancePath:instancePath+"/plugins/" + i10,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+const len11 = data120.length;
+if(len11 > 0){
+if(typeof data120[0] !== "string"){
+const err199 = {instancePath:instancePath+"/plugins/" + i10+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(len11 > 1){
+let data122 = data120[1];
+if(!(data122 && typeof data122 == "object" && !Array.isArray(data122))){
+const err200 = {instancePath:instancePath+"/plugins/" + i10+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+}
+else {
+const err201 = {instancePath:instancePath+"/plugins/" + i10,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+var _valid5 = _errs290 === errors;
+valid56 = valid56 || _valid5;
+}
+if(!valid56){
+const err202 = {instancePath:instancePath+"/plugins/" + i10,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+else {
+errors = _errs287;
+if(vErrors !== null){
+if(_errs287){
+vErrors.length = _errs287;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+else {
+const err204 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
 }
 errors++;
 }

@@ -5,8 +5,9 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
+const pattern0 = new RegExp("\\S", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -151,9 +152,18 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err11 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.filter !== undefined){
+let data9 = data.filter;
+const _errs21 = errors;
+let valid5 = false;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid6 = false;
+const _errs24 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key1 in data9){
+if(!((((((((key1 === "path") || (key1 === "equals")) || (key1 === "not_equals")) || (key1 === "in")) || (key1 === "not_in")) || (key1 === "matches")) || (key1 === "exists")) || (key1 === "expression"))){
+const err11 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -163,13 +173,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data10 = data.skills;
-if(Array.isArray(data10)){
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data10[i2] !== "string"){
-const err12 = {instancePath:instancePath+"/skills/" + i2,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.path !== undefined){
+if(typeof data9.path !== "string"){
+const err12 = {instancePath:instancePath+"/filter/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -179,9 +185,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data9.in !== undefined){
+let data11 = data9.in;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err13 = {instancePath:instancePath+"/filter/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -191,13 +199,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.deliver !== undefined){
-let data12 = data.deliver;
-const _errs27 = errors;
-let valid7 = false;
-const _errs28 = errors;
-if(typeof data12 !== "string"){
-const err14 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err14 = {instancePath:instancePath+"/filter/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -206,13 +209,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-var _valid0 = _errs28 === errors;
-valid7 = valid7 || _valid0;
-if(!valid7){
-const _errs30 = errors;
+}
+if(data9.not_in !== undefined){
+let data12 = data9.not_in;
 if(Array.isArray(data12)){
 if(data12.length < 1){
-const err15 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err15 = {instancePath:instancePath+"/filter/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -221,14 +223,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const len3 = data12.length;
-for(let i3=0; i3<len3; i3++){
-let data13 = data12[i3];
-const _errs33 = errors;
-let valid10 = false;
-const _errs34 = errors;
-if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/deliver/" + i3,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err16 = {instancePath:instancePath+"/filter/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -237,13 +234,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-var _valid1 = _errs34 === errors;
-valid10 = valid10 || _valid1;
-if(!valid10){
-const _errs36 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.to === undefined){
-const err17 = {instancePath:instancePath+"/deliver/" + i3,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data9.matches !== undefined){
+if(typeof data9.matches !== "string"){
+const err17 = {instancePath:instancePath+"/filter/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -252,9 +246,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key1 in data13){
-if(!((key1 === "to") || (key1 === "extra"))){
-const err18 = {instancePath:instancePath+"/deliver/" + i3,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data9.exists !== undefined){
+if(typeof data9.exists !== "boolean"){
+const err18 = {instancePath:instancePath+"/filter/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -264,9 +259,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data13.to !== undefined){
-if(typeof data13.to !== "string"){
-const err19 = {instancePath:instancePath+"/deliver/" + i3+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.expression !== undefined){
+if(typeof data9.expression !== "string"){
+const err19 = {instancePath:instancePath+"/filter/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -276,13 +271,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data13.extra !== undefined){
-let data15 = data13.extra;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key2 in data15){
-let data16 = data15[key2];
-if(((typeof data16 !== "string") && (!(typeof data16 == "number"))) && (typeof data16 !== "boolean")){
-const err20 = {instancePath:instancePath+"/deliver/" + i3+"/extra/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+}
+else {
+const err20 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -291,10 +282,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/deliver/" + i3+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid1 = _errs24 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const _errs39 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.any === undefined){
+const err21 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -303,10 +297,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/deliver/" + i3,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key2 in data9){
+if(!(key2 === "any")){
+const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -315,11 +308,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-var _valid1 = _errs36 === errors;
-valid10 = valid10 || _valid1;
 }
-if(!valid10){
-const err23 = {instancePath:instancePath+"/deliver/" + i3,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data9.any !== undefined){
+let data16 = data9.any;
+if(Array.isArray(data16)){
+if(data16.length < 1){
+const err23 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -328,21 +322,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-else {
-errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+let data17 = data16[i2];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key3 in data17){
+if(!((((((((key3 === "path") || (key3 === "equals")) || (key3 === "not_equals")) || (key3 === "in")) || (key3 === "not_in")) || (key3 === "matches")) || (key3 === "exists")) || (key3 === "expression"))){
+const err24 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -351,11 +337,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid0 = _errs30 === errors;
-valid7 = valid7 || _valid0;
 }
-if(!valid7){
-const err25 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data17.path !== undefined){
+if(typeof data17.path !== "string"){
+const err25 = {instancePath:instancePath+"/filter/any/" + i2+"/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -364,25 +349,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-else {
-errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data17 = data.deliver_extra;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key3 in data17){
-let data18 = data17[key3];
-if(((typeof data18 !== "string") && (!(typeof data18 == "number"))) && (typeof data18 !== "boolean")){
-const err26 = {instancePath:instancePath+"/deliver_extra/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data17.in !== undefined){
+let data19 = data17.in;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err26 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -392,9 +364,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
 else {
-const err27 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -404,12 +375,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.agent !== undefined){
-let data19 = data.agent;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.runner !== undefined){
-if(typeof data19.runner !== "string"){
-const err28 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.not_in !== undefined){
+let data20 = data17.not_in;
+if(Array.isArray(data20)){
+if(data20.length < 1){
+const err28 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -419,9 +389,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
 else {
-const err29 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err29 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -431,9 +400,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err30 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.matches !== undefined){
+if(typeof data17.matches !== "string"){
+const err30 = {instancePath:instancePath+"/filter/any/" + i2+"/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -443,9 +412,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err31 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.exists !== undefined){
+if(typeof data17.exists !== "boolean"){
+const err31 = {instancePath:instancePath+"/filter/any/" + i2+"/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -455,14 +424,1052 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data17.expression !== undefined){
+if(typeof data17.expression !== "string"){
+const err32 = {instancePath:instancePath+"/filter/any/" + i2+"/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid1 = _errs39 === errors;
+valid6 = valid6 || _valid1;
+}
+if(!valid6){
+const err36 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs22 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs59 = errors;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err37 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+const len3 = data9.length;
+for(let i3=0; i3<len3; i3++){
+let data24 = data9[i3];
+const _errs62 = errors;
+let valid14 = false;
+const _errs63 = errors;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key4 in data24){
+if(!((((((((key4 === "path") || (key4 === "equals")) || (key4 === "not_equals")) || (key4 === "in")) || (key4 === "not_in")) || (key4 === "matches")) || (key4 === "exists")) || (key4 === "expression"))){
+const err38 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data24.path !== undefined){
+if(typeof data24.path !== "string"){
+const err39 = {instancePath:instancePath+"/filter/" + i3+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data24.in !== undefined){
+let data26 = data24.in;
+if(Array.isArray(data26)){
+if(data26.length < 1){
+const err40 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data24.not_in !== undefined){
+let data27 = data24.not_in;
+if(Array.isArray(data27)){
+if(data27.length < 1){
+const err42 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data24.matches !== undefined){
+if(typeof data24.matches !== "string"){
+const err44 = {instancePath:instancePath+"/filter/" + i3+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data24.exists !== undefined){
+if(typeof data24.exists !== "boolean"){
+const err45 = {instancePath:instancePath+"/filter/" + i3+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data24.expression !== undefined){
+if(typeof data24.expression !== "string"){
+const err46 = {instancePath:instancePath+"/filter/" + i3+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+var _valid2 = _errs63 === errors;
+valid14 = valid14 || _valid2;
+if(!valid14){
+const _errs78 = errors;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.any === undefined){
+const err48 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+for(const key5 in data24){
+if(!(key5 === "any")){
+const err49 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data24.any !== undefined){
+let data31 = data24.any;
+if(Array.isArray(data31)){
+if(data31.length < 1){
+const err50 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len4 = data31.length;
+for(let i4=0; i4<len4; i4++){
+let data32 = data31[i4];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key6 in data32){
+if(!((((((((key6 === "path") || (key6 === "equals")) || (key6 === "not_equals")) || (key6 === "in")) || (key6 === "not_in")) || (key6 === "matches")) || (key6 === "exists")) || (key6 === "expression"))){
+const err51 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data32.path !== undefined){
+if(typeof data32.path !== "string"){
+const err52 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data32.in !== undefined){
+let data34 = data32.in;
+if(Array.isArray(data34)){
+if(data34.length < 1){
+const err53 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data32.not_in !== undefined){
+let data35 = data32.not_in;
+if(Array.isArray(data35)){
+if(data35.length < 1){
+const err55 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data32.matches !== undefined){
+if(typeof data32.matches !== "string"){
+const err57 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data32.exists !== undefined){
+if(typeof data32.exists !== "boolean"){
+const err58 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data32.expression !== undefined){
+if(typeof data32.expression !== "string"){
+const err59 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+var _valid2 = _errs78 === errors;
+valid14 = valid14 || _valid2;
+}
+if(!valid14){
+const err63 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+var _valid0 = _errs59 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err65 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.coalesce !== undefined){
+let data39 = data.coalesce;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.key === undefined){
+const err66 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(data39.window_seconds === undefined){
+const err67 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+for(const key7 in data39){
+if(!(((key7 === "key") || (key7 === "window_seconds")) || (key7 === "mode"))){
+const err68 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data39.key !== undefined){
+let data40 = data39.key;
+if(typeof data40 === "string"){
+if(!pattern0.test(data40)){
+const err69 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data39.window_seconds !== undefined){
+let data41 = data39.window_seconds;
+if(typeof data41 == "number"){
+if(data41 <= 0 || isNaN(data41)){
+const err71 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data39.mode !== undefined){
+let data42 = data39.mode;
+if(typeof data42 !== "string"){
+const err73 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(!((data42 === "latest") || (data42 === "all"))){
+const err74 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.concurrency_key !== undefined){
+let data43 = data.concurrency_key;
+if(typeof data43 === "string"){
+if(!pattern0.test(data43)){
+const err76 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.budget !== undefined){
+let data44 = data.budget;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key8 in data44){
+if(!(((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "when_exceeded"))){
+const err78 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data44.runs_per_hour !== undefined){
+let data45 = data44.runs_per_hour;
+if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
+const err79 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(typeof data45 == "number"){
+if(data45 < 1 || isNaN(data45)){
+const err80 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data44.tokens_per_day !== undefined){
+let data46 = data44.tokens_per_day;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
+const err81 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(typeof data46 == "number"){
+if(data46 < 1 || isNaN(data46)){
+const err82 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+if(data44.when_exceeded !== undefined){
+let data47 = data44.when_exceeded;
+if(typeof data47 !== "string"){
+const err83 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(!((data47 === "wait") || (data47 === "skip"))){
+const err84 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.silent_marker !== undefined){
+let data48 = data.silent_marker;
+if(typeof data48 === "string"){
+if(!pattern0.test(data48)){
+const err86 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err88 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.skills !== undefined){
+let data50 = data.skills;
+if(Array.isArray(data50)){
+const len5 = data50.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data50[i5] !== "string"){
+const err89 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data.deliver !== undefined){
+let data52 = data.deliver;
+const _errs127 = errors;
+let valid24 = false;
+const _errs128 = errors;
+if(typeof data52 !== "string"){
+const err91 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var _valid3 = _errs128 === errors;
+valid24 = valid24 || _valid3;
+if(!valid24){
+const _errs130 = errors;
+if(Array.isArray(data52)){
+if(data52.length < 1){
+const err92 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+const len6 = data52.length;
+for(let i6=0; i6<len6; i6++){
+let data53 = data52[i6];
+const _errs133 = errors;
+let valid27 = false;
+const _errs134 = errors;
+if(typeof data53 !== "string"){
+const err93 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+var _valid4 = _errs134 === errors;
+valid27 = valid27 || _valid4;
+if(!valid27){
+const _errs136 = errors;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.to === undefined){
+const err94 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+for(const key9 in data53){
+if(!((key9 === "to") || (key9 === "extra"))){
+const err95 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data53.to !== undefined){
+if(typeof data53.to !== "string"){
+const err96 = {instancePath:instancePath+"/deliver/" + i6+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data53.extra !== undefined){
+let data55 = data53.extra;
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const key10 in data55){
+let data56 = data55[key10];
+if(((typeof data56 !== "string") && (!(typeof data56 == "number"))) && (typeof data56 !== "boolean")){
+const err97 = {instancePath:instancePath+"/deliver/" + i6+"/extra/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/deliver/" + i6+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+var _valid4 = _errs136 === errors;
+valid27 = valid27 || _valid4;
+}
+if(!valid27){
+const err100 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+else {
+errors = _errs133;
+if(vErrors !== null){
+if(_errs133){
+vErrors.length = _errs133;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+var _valid3 = _errs130 === errors;
+valid24 = valid24 || _valid3;
+}
+if(!valid24){
+const err102 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+else {
+errors = _errs127;
+if(vErrors !== null){
+if(_errs127){
+vErrors.length = _errs127;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data57 = data.deliver_extra;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+for(const key11 in data57){
+let data58 = data57[key11];
+if(((typeof data58 !== "string") && (!(typeof data58 == "number"))) && (typeof data58 !== "boolean")){
+const err103 = {instancePath:instancePath+"/deliver_extra/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data.agent !== undefined){
+let data59 = data.agent;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.runner !== undefined){
+if(typeof data59.runner !== "string"){
+const err105 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err107 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err108 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+else {
+const err109 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
 }
 errors++;
 }
