@@ -151,8 +151,10 @@ function yamlString(value) {
 }
 
 /**
- * The real gateway. options: store ('sqlite' | 'memory'), agent (YAML lines of the agent block),
- * ingest ('direct' | 'express'; 'express' routes the webhook through Express's router), logLevel, maxPending.
+ * The real gateway. options: store ('sqlite' | 'memory' | 'redis'), storeUrl and prefix (redis), agent (YAML lines
+ * of the agent block), ingest ('direct' | 'express'; 'express' routes the webhook through Express's router), logLevel,
+ * maxPending, metrics (true: GET /metrics on), companions (trackers of processes that work for this gateway, e.g.
+ * its redis-server: the load runs report their CPU apart).
  */
 async function startGateway(options = {}) {
   const port = await freePort();
@@ -179,6 +181,9 @@ async function startGateway(options = {}) {
     'store:',
     `  backend: ${options.store ?? 'sqlite'}`,
     `  max_pending: ${options.maxPending ?? 100000000}`,
+    ...(options.storeUrl ? [`  url: ${yamlString(options.storeUrl)}`] : []),
+    ...(options.prefix ? [`  prefix: ${yamlString(options.prefix)}`] : []),
+    ...(options.metrics ? ['metrics:', '  enabled: true'] : []),
     'log:',
     `  level: ${options.logLevel ?? 'warn'}`,
     'plugins:',
@@ -205,6 +210,8 @@ async function startGateway(options = {}) {
     probeFile,
     sinkFile,
     home,
+    port,
+    companions: options.companions ?? [],
     url: `http://127.0.0.1:${port}/webhooks/bench`,
     cleanup: () => rmSync(home, { recursive: true, force: true }),
   });
@@ -247,4 +254,4 @@ async function startAdnanhWebhook() {
   return server;
 }
 
-module.exports = { ROOT, startBaseline, startGateway, startAdnanhWebhook, webhookBinary, sleep };
+module.exports = { ROOT, freePort, track, startBaseline, startGateway, startAdnanhWebhook, webhookBinary, sleep };
