@@ -12,10 +12,12 @@ import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
 import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './lifecycle';
 import type { LoadedPlugin } from './loader';
 import { Redactor, createLogger } from './logger';
+import { filterProblems } from './filters';
 import { createWebhookHandler } from './node-handler';
 import { WebhookPipeline, type NamedSource } from './pipeline';
 import { PluginRegistry, type CreateContext } from './registry';
-import { RouteTable, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes';
+import { RouteTable, budgetOf, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes';
+import { routeKeyProblems } from './route-keys';
 import type { SkillLibrary } from './skills';
 import { secretsProblems } from './secret-policy';
 import { StoreStatus } from './store-status';
@@ -157,6 +159,9 @@ export class Gateway {
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       storeStatus: this.storeStatus,
+      counters: this.store.counters,
+      budget: budgetOf(config.agent.budget),
+      silentMarker: config.agent.silent_marker,
     });
     this.handler = createWebhookHandler(this.pipeline, this.logger);
   }
@@ -244,6 +249,8 @@ export class Gateway {
     const runner = route.agent?.runner ?? this.config.agent.runner;
     if (!this.registry.get('agent', runner))
       problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
+    // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
+    problems.push(...filterProblems(route), ...routeKeyProblems(route));
     return problems;
   }
 

@@ -1,6 +1,6 @@
 // A gateway's lifecycle events (accepted, rejected, agent runs, deliveries, retries, dead letters) and the typed
 // emitter the pipeline and the workers report to; metrics, traces and the dashboard are its listeners.
-import type { AgentUsage, HeaderMap, JobStep } from '@hookwise/core';
+import type { AgentUsage, HeaderMap, JobOutcome, JobStep } from '@hookwise/core';
 
 /** Why a webhook request was refused (bounded: used as a metric label). */
 export type RejectionReason =
@@ -39,6 +39,10 @@ export interface DuplicateEvent extends RequestEvent {
 export interface IgnoredEvent extends RequestEvent {
   deliveryId: string;
   event: string;
+  /** Why no job: the route does not accept the event type (`event`), or the payload failed its `filter:` (`filter`). */
+  reason?: 'event' | 'filter';
+  /** For `filter`: the test that failed, e.g. `action is "labeled", not one of "opened", "synchronize"`. */
+  filter?: string;
 }
 
 export interface RejectedEvent extends RequestEvent {
@@ -98,6 +102,31 @@ export interface RetryScheduledEvent extends FailedStepEvent {
 
 export type DeadLetteredEvent = FailedStepEvent;
 
+/**
+ * A job is done: `delivered` (every destination has the answer; also a `deliver: none` route's job, whose agent
+ * acted through its tools, with no destinations), `silent` (the agent answered the silent marker or nothing) or
+ * `skipped` (a spent budget with `when_exceeded: skip`; the agent never ran).
+ */
+export interface CompletedEvent extends JobEvent {
+  outcome: JobOutcome;
+  /** The destinations that have the answer (none for `deliver: none`, silent and skipped jobs). */
+  destinations: string[];
+  /** Why a silent or skipped job ended so, as stored on the job. */
+  note?: string;
+}
+
+/** A budget refused an agent run: the job waits until `until` (`wait`) or ends as skipped (`skip`). */
+export interface BudgetExceededEvent extends JobEvent {
+  /** The route's `budget:` or the global `agent.budget`. */
+  scope: 'route' | 'global';
+  budget: 'runs_per_hour' | 'tokens_per_day';
+  limit: number;
+  action: 'wait' | 'skip';
+  /** Epoch ms at which the spent window ends. */
+  until: number;
+  note: string;
+}
+
 export interface LifecycleEvents {
   accepted: AcceptedEvent;
   rejected: RejectedEvent;
@@ -108,6 +137,8 @@ export interface LifecycleEvents {
   delivered: DeliveredEvent;
   retry_scheduled: RetryScheduledEvent;
   dead_lettered: DeadLetteredEvent;
+  completed: CompletedEvent;
+  budget_exceeded: BudgetExceededEvent;
 }
 
 export type LifecycleEventName = keyof LifecycleEvents;
@@ -123,6 +154,8 @@ export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = [
   'delivered',
   'retry_scheduled',
   'dead_lettered',
+  'completed',
+  'budget_exceeded',
 ];
 
 type ListenerLists = { [K in LifecycleEventName]: ReadonlyArray<LifecycleListener<K>> };
@@ -146,6 +179,8 @@ export class Lifecycle {
     delivered: NONE,
     retry_scheduled: NONE,
     dead_lettered: NONE,
+    completed: NONE,
+    budget_exceeded: NONE,
   };
   /**
    * Listeners of all events together. has() reads it first: with nobody listening at all (the default) the check

@@ -23,6 +23,8 @@ import { INSECURE_NO_AUTH } from './config/schema';
 import type { Lifecycle } from './lifecycle';
 import { rejectionReason } from './rejection-reason';
 import { eventAccepted } from './events';
+import { routeFilter, type FilterFailure } from './filters';
+import { withRouteKeys } from './route-keys';
 import { jobRouteOf } from './job-route';
 import type { Route, RouteTable } from './routes';
 import type { StoreStatus } from './store-status';
@@ -268,18 +270,29 @@ export class WebhookPipeline {
     const askable = pinned ? candidates.slice(0, 1) : candidates;
     const deliveryId = firstAnswer(askable, (s) => s.deliveryId?.(sourceReq, payload)) ?? generateDeliveryId();
     const event = firstAnswer(askable, (s) => s.eventType?.(sourceReq, payload)) ?? payloadEventType(payload) ?? '';
+    // An event-type miss and a filtered event take the same path: no job, the delivery id remembered, 200 ignored.
+    let filtered: FilterFailure | undefined;
     const wanted = eventAccepted(route.events, event);
+    const filter = wanted ? routeFilter(route) : undefined;
+    if (filter) {
+      // Declarative tests answer at once; only a JSONata expression is awaited.
+      const tested = filter.test(payload);
+      const verdict = tested instanceof Promise ? await tested : tested;
+      if (!verdict.passed) filtered = verdict;
+    }
     let result: AcceptOutcome;
     try {
       // The job carries its route's definition (no secrets), so it still runs if the route is removed meanwhile.
-      const jobRoute = wanted ? this.jobRoute(route) : undefined;
+      const jobRoute = wanted && !filtered ? this.jobRoute(route) : undefined;
       result = await withinDeadline(
         this.accept({
           route: route.name,
           deliveryId,
           rateLimit: limits.rateLimit,
           maxPending: limits.maxPending,
-          job: jobRoute ? { route: route.name, event, deliveryId, payload, receivedAt: Date.now(), routeDefinition: jobRoute.definition } : undefined,
+          job: jobRoute
+            ? withRouteKeys(route, { route: route.name, event, deliveryId, payload, receivedAt: Date.now(), routeDefinition: jobRoute.definition })
+            : undefined,
           // The JSON texts go along, so a durable store does not serialise the payload or the route again.
           hints: { payloadJson: parsed.json, routeDefinitionJson: jobRoute?.json },
         }),
@@ -299,14 +312,7 @@ export class WebhookPipeline {
           this.deps.lifecycle.emit('duplicate', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
         return { status: 200, body: { status: 'duplicate', delivery_id: deliveryId } };
       case 'ignored':
-        logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, {
-          route: route.name,
-          event,
-          delivery_id: deliveryId,
-        });
-        if (this.deps.lifecycle?.has('ignored'))
-          this.deps.lifecycle.emit('ignored', { route: route.name, deliveryId, event, headers: req.headers, receivedAt: sourceReq.receivedAt });
-        return { status: 200, body: { status: 'ignored', event } };
+        return this.ignored(route, req, { deliveryId, event, receivedAt: sourceReq.receivedAt }, filtered);
       case 'backpressure':
         logger.warn(`backpressure: more than ${limits.maxPending} pending jobs, event on route '${route.name}' answered 503`);
         return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });
@@ -326,7 +332,39 @@ export class WebhookPipeline {
     // the worker logs every delivery at info.
     if (logger.isLevelEnabled('debug'))
       logger.debug(`accepted ${event || 'event'} on route '${route.name}' (delivery ${deliveryId})`, { route: route.name, event, delivery_id: deliveryId });
-    return { status: 202, body: { status: 'accepted', route: route.name, event, delivery_id: deliveryId } };
+    const body: Record<string, unknown> = { status: 'accepted', route: route.name, event, delivery_id: deliveryId };
+    // The event joined a job that waits for its coalesce window: one agent run for all of them.
+    if (result.coalesced) body.coalesced = true;
+    return { status: 202, body };
+  }
+
+  /**
+   * An event that runs no agent: its type is not one the route accepts, or it failed the route's filter. Both
+   * are answered 200 (a sender must not retry them); the log says which, and for a filter which test failed.
+   */
+  private ignored(route: Route, req: IngestRequest, what: { deliveryId: string; event: string; receivedAt: number }, filtered?: FilterFailure): IngestResult {
+    const { logger, lifecycle } = this.deps;
+    const { deliveryId, event } = what;
+    const meta = { route: route.name, event, delivery_id: deliveryId, reason: filtered ? 'filter' : 'event' };
+    if (!filtered) {
+      logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, meta);
+    } else if (filtered.error) {
+      logger.warn(`event '${event || '(none)'}' on route '${route.name}' filtered out: ${filtered.reason}`, meta);
+    } else {
+      logger.info(`event '${event || '(none)'}' filtered out by route '${route.name}': ${filtered.reason}`, meta);
+    }
+    if (lifecycle?.has('ignored'))
+      lifecycle.emit('ignored', {
+        route: route.name,
+        deliveryId,
+        event,
+        headers: req.headers,
+        receivedAt: what.receivedAt,
+        reason: filtered ? 'filter' : 'event',
+        ...(filtered ? { filter: filtered.reason } : {}),
+      });
+    // An event-type miss keeps the body senders and tests know ({status, event}); a filtered event says why.
+    return { status: 200, body: filtered ? { status: 'ignored', event, reason: 'filter' } : { status: 'ignored', event } };
   }
 
   private jobRoute(route: Route): { definition: JobRoute; json: string } {

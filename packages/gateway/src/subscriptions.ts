@@ -4,7 +4,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'winston';
 import { describeSchemaError } from './config/load';
-import type { DeliverConfig, RouteConfig } from './config/schema';
+import type { BudgetConfig, CoalesceConfig, DeliverConfig, FilterConfig, RouteConfig } from './config/schema';
+import { compileFilter } from './filters';
 import { HookwiseError, errorMessage } from '@hookwise/core';
 import { validateSubscriptionEntry } from './generated/subscription-validator';
 import { invalidRouteNameMessage, isValidRouteName, secretList, toRoute, type Route, type RouteDefaults, type RouteSource } from './routes';
@@ -25,6 +26,12 @@ export interface SubscriptionEntry {
   /** One deliverer id, or a list of destinations (fan-out, `--deliver a,b`). */
   deliver: DeliverConfig;
   deliver_extra: Record<string, string>;
+  /** Payload tests, coalescing, serial runs, spend limits and the silent marker: as on a static route (docs/filters.md). */
+  filter?: FilterConfig;
+  coalesce?: CoalesceConfig;
+  concurrency_key?: string;
+  budget?: BudgetConfig;
+  silent_marker?: string;
   /** ISO 8601 timestamps. */
   created_at: string;
   updated_at: string;
@@ -48,6 +55,9 @@ export function subscriptionProblems(name: string, entry: unknown, defaults: Rou
     for (const error of validateSubscriptionEntry.errors ?? []) problems.push(`${where}: ${describeSchemaError(error).replace(/^\(root\): /, '')}`);
     return problems;
   }
+  // What the schema cannot say: one operator per test, regular expressions and JSONata that compile.
+  const { filter } = entry as RouteConfig;
+  if (filter !== undefined) problems.push(...compileFilter(filter, `${where} filter`).problems);
   // Without any secret the HMAC key would be empty, which anyone can sign with: refuse instead.
   if (secretList(entry as RouteConfig).length === 0 && !fallback.secrets?.length) {
     problems.push(`${where} has no secret: re-create it with \`hookwise webhook subscribe ${name}\` or set platforms.webhook.extra.secret`);

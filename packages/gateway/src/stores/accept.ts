@@ -1,5 +1,11 @@
 // The accept step for stores without an atomic `accept()`: window peek, id claim, filter, backpressure, counted enqueue.
-import type { AcceptOutcome, AcceptRequest, Store } from '@hookwise/core';
+import type { AcceptOutcome, AcceptRequest, Job, Store } from '@hookwise/core';
+
+/** `enqueue` returned a job that an earlier event started: this delivery joined it (coalescing) rather than making one. */
+export function isMerged(job: Job, deliveryId: string): boolean {
+  const ids = job.coalesced?.deliveryIds;
+  return ids !== undefined && ids.length > 1 && ids[0] !== deliveryId;
+}
 
 /** How long a pending-job count may be reused while it stays well under the backpressure limit. */
 const PENDING_COUNT_REUSE_MS = 250;
@@ -93,8 +99,10 @@ export class SequentialAcceptor {
         return { outcome: 'rate_limited', retryAfterSeconds: counted.retryAfterSeconds };
       }
       const job = await jobs.enqueue(request.job, request.hints);
-      enqueued = true;
-      return { outcome: 'accepted', jobId: job.id };
+      // Merged into a waiting job of the same coalesce key: no job was added, so the pending slot goes back.
+      const merged = isMerged(job, request.deliveryId);
+      enqueued = !merged;
+      return merged ? { outcome: 'accepted', jobId: job.id, coalesced: true } : { outcome: 'accepted', jobId: job.id };
     } catch (err) {
       // Nothing was accepted: forget the id so that the sender's retry is not taken for a duplicate.
       await giveBack();

@@ -1,0 +1,336 @@
+// Route filters (`filter:` on routes and subscriptions, docs/filters.md): compiled once per route, evaluated per
+// event after the event-type check. Declarative tests run synchronously; only JSONata expressions are awaited.
+import jsonata from 'jsonata';
+import { errorMessage } from '@hookwise/core';
+import type { FilterCondition, FilterConfig, FilterTest } from './config/schema';
+import type { Route } from './routes';
+
+/** What a filter made of an event: passed, or the first test that failed, said for a log line (never the payload). */
+export type FilterVerdict = { passed: true } | FilterFailure;
+
+export interface FilterFailure {
+  passed: false;
+  /** Which test failed and on what value, e.g. `action is "labeled", not one of "opened", "synchronize"`. */
+  reason: string;
+  /** Set when an expression threw (or the filter does not compile): worth a warning, not just an info line. */
+  error?: string;
+}
+
+/** A route's filter, compiled: `test` returns a promise only when an expression has to be evaluated. */
+export interface CompiledFilter {
+  test(payload: unknown): FilterVerdict | Promise<FilterVerdict>;
+}
+
+/** Bounds of one expression evaluation (JSONata's guardrails): wall time, nesting depth, sequence length. */
+export const EXPRESSION_TIMEOUT_MS = 250;
+export const EXPRESSION_MAX_DEPTH = 500;
+export const EXPRESSION_MAX_SEQUENCE = 100_000;
+
+/** The operators of a declarative test; exactly one of them (or `expression` alone) makes a test. */
+const OPERATORS = ['equals', 'not_equals', 'in', 'not_in', 'matches', 'exists'] as const;
+type Operator = (typeof OPERATORS)[number];
+
+/** Path segments that name prototypes: a payload may hold them as own keys (JSON.parse does), filters never look them up. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+const MISSING = Symbol('missing');
+const PASSED: FilterVerdict = { passed: true };
+/** How much of a payload value a log line shows. */
+const VALUE_PREVIEW = 60;
+
+/** The value at a dot path: own properties only, numeric segments index arrays; MISSING when any step is absent. */
+export function valueAt(payload: unknown, path: string): unknown {
+  let current: unknown = payload;
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object' || PROTOTYPE_KEYS.has(segment)) return MISSING;
+    if (Array.isArray(current)) {
+      if (!/^\d+$/.test(segment) || Number(segment) >= current.length) return MISSING;
+      current = current[Number(segment)];
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(current, segment)) return MISSING;
+      current = (current as Record<string, unknown>)[segment];
+    }
+  }
+  return current;
+}
+
+/** A payload value as a log line shows it: scalars as JSON (strings cut), objects and lists only by kind. */
+function describe(value: unknown): string {
+  if (value === MISSING) return 'missing';
+  if (typeof value === 'string') return JSON.stringify(value.length > VALUE_PREVIEW ? `${value.slice(0, VALUE_PREVIEW)}…` : value);
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (value !== null && typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+/** JSONata throws plain objects with code, position and message, not Errors. */
+function jsonataMessage(err: unknown): string {
+  const message = (err as { message?: unknown })?.message;
+  return typeof message === 'string' ? message : errorMessage(err);
+}
+
+const isScalar = (value: unknown): boolean => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+
+/** The test's operators present, in the order OPERATORS lists them. */
+function operatorsOf(test: FilterTest): Operator[] {
+  return OPERATORS.filter((op) => Object.prototype.hasOwnProperty.call(test, op));
+}
+
+type Check = (payload: unknown) => string | undefined;
+
+/** One declarative test as a function returning why it failed (undefined: passed). */
+function declarativeCheck(path: string, op: Operator, test: FilterTest, regex: RegExp | undefined): Check {
+  switch (op) {
+    case 'equals':
+      return (payload) => {
+        const value = valueAt(payload, path);
+        return value === test.equals ? undefined : `${path} is ${describe(value)}, not ${describe(test.equals)}`;
+      };
+    case 'not_equals':
+      return (payload) => (valueAt(payload, path) === test.not_equals ? `${path} is ${describe(test.not_equals)}, which the filter excludes` : undefined);
+    case 'in': {
+      const allowed = test.in ?? [];
+      return (payload) => {
+        const value = valueAt(payload, path);
+        return allowed.includes(value) ? undefined : `${path} is ${describe(value)}, not one of ${allowed.map(describe).join(', ')}`;
+      };
+    }
+    case 'not_in': {
+      const excluded = test.not_in ?? [];
+      return (payload) => {
+        const value = valueAt(payload, path);
+        return excluded.includes(value) ? `${path} is ${describe(value)}, one of the excluded ${excluded.map(describe).join(', ')}` : undefined;
+      };
+    }
+    case 'matches':
+      return (payload) => {
+        const value = valueAt(payload, path);
+        if (typeof value !== 'string') return `${path} is ${describe(value)}, not a string to match /${test.matches}/`;
+        return (regex as RegExp).test(value) ? undefined : `${path} is ${describe(value)}, which does not match /${test.matches}/`;
+      };
+    case 'exists':
+      return (payload) => {
+        const present = valueAt(payload, path) !== MISSING;
+        if (present === test.exists) return undefined;
+        return present ? `${path} is present, and the filter wants it missing` : `${path} is missing`;
+      };
+  }
+}
+
+/** A JSONata expression compiled with the evaluation bounds. */
+interface Expression {
+  text: string;
+  evaluate(payload: unknown): Promise<unknown>;
+}
+
+function expressionShown(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 80)}…` : flat);
+}
+
+/** Why an expression did not pass (undefined: it gave true); a throwing one fails, with the error for a warning. */
+async function expressionCheck(expression: Expression, payload: unknown): Promise<{ reason: string; error?: string } | undefined> {
+  let result: unknown;
+  try {
+    result = await expression.evaluate(payload);
+  } catch (err) {
+    const { code, position } = err as { code?: string; position?: number };
+    const detail = `${code ? `${code} ` : ''}${jsonataMessage(err).slice(0, 160)}${position !== undefined ? ` (at position ${position})` : ''}`;
+    return { reason: `expression ${expressionShown(expression.text)} failed: ${detail}`, error: detail };
+  }
+  if (result === true) return undefined;
+  return { reason: `expression ${expressionShown(expression.text)} gave ${result === undefined ? 'nothing' : describe(result)}, not true` };
+}
+
+/** One condition: declarative checks (run synchronously) and expressions (awaited only when needed). */
+interface CompiledCondition {
+  checks: Check[];
+  expressions: Expression[];
+  /** `{any: [...]}`: one passing test suffices. */
+  any: boolean;
+}
+
+/** Problems of one test (where: e.g. "route 'prs' filter[1].any[0]"), and the compiled test when there are none. */
+function compileTest(test: FilterTest, where: string): { problems: string[]; check?: Check; expression?: Expression } {
+  if (test === null || typeof test !== 'object' || Array.isArray(test))
+    return { problems: [`${where}: a test is an object, e.g. {path: action, equals: opened}`] };
+  const ops = operatorsOf(test);
+  const hasExpression = Object.prototype.hasOwnProperty.call(test, 'expression');
+  if (hasExpression) {
+    if (test.path !== undefined || ops.length)
+      return {
+        problems: [
+          `${where}: an expression stands alone; remove ${[test.path !== undefined ? 'path' : '', ...ops].filter(Boolean).join(', ')} (or make it a test of its own)`,
+        ],
+      };
+    if (typeof test.expression !== 'string' || test.expression.trim() === '')
+      return { problems: [`${where}: expression is empty; write a JSONata expression, e.g. expression: "pull_request.draft = false"`] };
+    try {
+      const compiled = jsonata(test.expression, { timeout: EXPRESSION_TIMEOUT_MS, stack: EXPRESSION_MAX_DEPTH, sequence: EXPRESSION_MAX_SEQUENCE });
+      return { problems: [], expression: { text: test.expression, evaluate: (payload) => compiled.evaluate(payload) } };
+    } catch (err) {
+      const { position, code } = err as { position?: number; code?: string };
+      return {
+        problems: [
+          `${where}: the JSONata expression ${JSON.stringify(test.expression)} does not parse${position !== undefined ? ` at position ${position}` : ''}: ${code ? `${code} ` : ''}${jsonataMessage(err)} (docs/filters.md)`,
+        ],
+      };
+    }
+  }
+  if (typeof test.path !== 'string' || test.path.trim() === '')
+    return { problems: [`${where}: a test needs a path and one operator, e.g. {path: action, in: [opened, synchronize]}, or an expression`] };
+  const path = test.path.trim();
+  const problems: string[] = [];
+  const prototypeKey = path.split('.').find((segment) => PROTOTYPE_KEYS.has(segment));
+  if (prototypeKey) problems.push(`${where}: path '${path}' names '${prototypeKey}', a key filters never look up (it could reach an object's prototype)`);
+  if (path.split('.').some((segment) => segment === ''))
+    problems.push(`${where}: path '${path}' has an empty segment; write dot paths like pull_request.base.ref`);
+  if (ops.length !== 1) {
+    const found = ops.length ? `it has ${ops.join(' and ')}` : 'it has none';
+    problems.push(
+      `${where}: a test takes exactly one of ${OPERATORS.join(', ')} (${found}); split it into one test per operator, e.g. [{path: action, equals: opened}, {path: pull_request.draft, equals: false}]`,
+    );
+    return { problems };
+  }
+  const [op] = ops;
+  const value = test[op];
+  if ((op === 'equals' || op === 'not_equals') && !isScalar(value))
+    problems.push(`${where}: ${op} takes a string, number, boolean or null; for a list of values use ${op === 'equals' ? 'in' : 'not_in'}: [a, b]`);
+  if ((op === 'in' || op === 'not_in') && (!Array.isArray(value) || value.length === 0 || !value.every(isScalar)))
+    problems.push(`${where}: ${op} takes a non-empty list of strings, numbers, booleans or null, e.g. ${op}: [opened, synchronize]`);
+  if (op === 'exists' && typeof value !== 'boolean') problems.push(`${where}: exists takes true or false`);
+  let regex: RegExp | undefined;
+  if (op === 'matches') {
+    if (typeof value !== 'string') problems.push(`${where}: matches takes a regular expression as a string, e.g. matches: "^refs/heads/(main|release/.*)$"`);
+    else {
+      try {
+        regex = new RegExp(value);
+      } catch (err) {
+        problems.push(`${where}: the regular expression ${JSON.stringify(value)} is invalid: ${errorMessage(err)}`);
+      }
+    }
+  }
+  if (problems.length) return { problems };
+  return { problems, check: declarativeCheck(path, op, test, regex) };
+}
+
+function isAny(condition: FilterCondition): condition is { any: FilterTest[] } {
+  return condition !== null && typeof condition === 'object' && Object.prototype.hasOwnProperty.call(condition, 'any');
+}
+
+/** The conditions of a `filter:` value: a list, or one condition standing alone. */
+function conditionsOf(filter: FilterConfig): FilterCondition[] {
+  return Array.isArray(filter) ? filter : [filter];
+}
+
+/** Compiles a filter; `where` names it in problems (e.g. "route 'prs' filter"). */
+export function compileFilter(filter: FilterConfig, where: string): { problems: string[]; filter?: CompiledFilter } {
+  const problems: string[] = [];
+  const conditions: CompiledCondition[] = [];
+  const list = Array.isArray(filter);
+  conditionsOf(filter).forEach((condition, i) => {
+    const at = list ? `${where}[${i}]` : where;
+    const any = isAny(condition);
+    const tests = any ? condition.any : [condition as FilterTest];
+    if (any && (!Array.isArray(tests) || tests.length === 0 || Object.keys(condition).length !== 1)) {
+      problems.push(
+        `${at}: any takes a non-empty list of tests and nothing beside it, e.g. {any: [{path: action, equals: opened}, {path: action, equals: reopened}]}`,
+      );
+      return;
+    }
+    const compiled: CompiledCondition = { checks: [], expressions: [], any };
+    tests.forEach((test, j) => {
+      const made = compileTest(test, any ? `${at}.any[${j}]` : at);
+      problems.push(...made.problems);
+      if (made.check) compiled.checks.push(made.check);
+      if (made.expression) compiled.expressions.push(made.expression);
+    });
+    conditions.push(compiled);
+  });
+  if (problems.length) return { problems };
+  return { problems, filter: new ConditionList(conditions) };
+}
+
+/** Expressions still to evaluate for one condition, with the reasons its declarative tests already failed for. */
+interface PendingCondition {
+  expressions: Expression[];
+  any: boolean;
+  reasons: string[];
+}
+
+/** All conditions must hold; the declarative tests are checked first, so most events are decided without awaiting. */
+class ConditionList implements CompiledFilter {
+  constructor(private readonly conditions: CompiledCondition[]) {}
+
+  test(payload: unknown): FilterVerdict | Promise<FilterVerdict> {
+    const pending: PendingCondition[] = [];
+    for (const condition of this.conditions) {
+      const reasons: string[] = [];
+      for (const check of condition.checks) {
+        const reason = check(payload);
+        if (reason !== undefined) reasons.push(reason);
+        else if (condition.any) break;
+      }
+      const passedOne = reasons.length < condition.checks.length;
+      if (!condition.any && reasons.length) return { passed: false, reason: reasons[0] };
+      if (condition.any && passedOne) continue;
+      if (condition.expressions.length) pending.push({ expressions: condition.expressions, any: condition.any, reasons });
+      else if (condition.any) return { passed: false, reason: noneOf(reasons) };
+    }
+    return pending.length ? this.testExpressions(payload, pending) : PASSED;
+  }
+
+  private async testExpressions(payload: unknown, pending: PendingCondition[]): Promise<FilterVerdict> {
+    for (const condition of pending) {
+      const reasons = [...condition.reasons];
+      let error: string | undefined;
+      let passedOne = false;
+      for (const expression of condition.expressions) {
+        const failed = await expressionCheck(expression, payload);
+        if (!failed) {
+          passedOne = true;
+          if (condition.any) break;
+          continue;
+        }
+        if (!condition.any) return { passed: false, reason: failed.reason, error: failed.error };
+        reasons.push(failed.reason);
+        error ??= failed.error;
+      }
+      if (condition.any && !passedOne) return { passed: false, reason: noneOf(reasons), error };
+    }
+    return PASSED;
+  }
+}
+
+function noneOf(reasons: string[]): string {
+  return reasons.length === 1 ? reasons[0] : `none of the any tests passed: ${reasons.join('; ')}`;
+}
+
+/** Each route's compiled filter, made once per Route object (subscriptions get new objects when their file changes). */
+const compiled = new WeakMap<Route, { problems: string[]; filter?: CompiledFilter }>();
+
+function compiledOf(route: Route): { problems: string[]; filter?: CompiledFilter } {
+  let made = compiled.get(route);
+  if (!made) {
+    made = route.filter === undefined ? { problems: [] } : compileFilter(route.filter, `route '${route.name}' filter`);
+    compiled.set(route, made);
+  }
+  return made;
+}
+
+/** Problems of a route's filter, for routeProblems (startup, doctor, subscriptions). */
+export function filterProblems(route: Route): string[] {
+  return compiledOf(route).problems;
+}
+
+/**
+ * The route's compiled filter; undefined when it has none. A filter with problems (only an embedding that skips
+ * the startup checks gets one here) lets nothing through: the verdict names the problem.
+ */
+export function routeFilter(route: Route): CompiledFilter | undefined {
+  if (route.filter === undefined) return undefined;
+  const made = compiledOf(route);
+  if (made.filter) return made.filter;
+  const reason = `the filter does not compile: ${made.problems.join('; ')}`;
+  return { test: () => ({ passed: false, reason, error: reason }) };
+}
