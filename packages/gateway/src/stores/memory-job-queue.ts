@@ -1,7 +1,19 @@
 // The memory store's job queue: waiting jobs in two heaps (due time, waiting order), leases, dead letters.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { type DestinationState, type EnqueueHints, type Job, type JobError, type JobFilter, type JobInput, type JobQueue } from '@hookwise/core';
+import {
+  COALESCE_MAX_EVENTS,
+  type AgentUsage,
+  type CoalescedEvents,
+  type DestinationState,
+  type EnqueueHints,
+  type Job,
+  type JobError,
+  type JobFilter,
+  type JobInput,
+  type JobOutcome,
+  type JobQueue,
+} from '@hookwise/core';
 
 interface Lease {
   owner: string;
@@ -44,13 +56,37 @@ function pendingJob(id: string, input: JobInput, payload: unknown, at: number): 
   };
 }
 
-/** A caller's copy of a queued job: nothing it changes reaches the queue, and the payload is an object again. */
+/**
+ * How the queue keeps a payload: as its JSON text when the caller has it (the pipeline always does), otherwise as a
+ * private deep copy, so that a caller changing its object after `enqueue` never changes the queued job.
+ */
+function keep(payload: unknown, json: string | undefined): unknown {
+  return json === undefined ? structuredClone(payload) : new JsonText(json);
+}
+
+/** A kept payload as a fresh object for a caller. */
+function unkeep(kept: unknown): unknown {
+  return kept instanceof JsonText ? JSON.parse(kept.text) : structuredClone(kept);
+}
+
+/** A caller's copy of a queued job: nothing it changes reaches the queue, and the payloads are objects again. */
 function snapshot(stored: Job): Job {
-  const kept = stored.payload;
-  if (!(kept instanceof JsonText)) return structuredClone(stored);
-  const job = structuredClone({ ...stored, payload: undefined }) as Job;
-  job.payload = JSON.parse(kept.text);
+  const { payload, coalesced } = stored;
+  const job = structuredClone(coalesced ? { ...stored, payload: undefined, coalesced: undefined } : { ...stored, payload: undefined }) as Job;
+  job.payload = unkeep(payload);
+  if (coalesced) job.coalesced = copyOfEvents(coalesced);
   return job;
+}
+
+function copyOfEvents(events: CoalescedEvents): CoalescedEvents {
+  const copy: CoalescedEvents = { deliveryIds: [...events.deliveryIds] };
+  if (events.payloads) copy.payloads = events.payloads.map(unkeep);
+  return copy;
+}
+
+/** The key of a route's coalesce or concurrency key in the queue's maps (route names never hold a NUL). */
+function routeKey(route: string, key: string): string {
+  return `${route}\u0000${key}`;
 }
 
 /**
@@ -184,6 +220,21 @@ class WaitingJobs {
     if (!this.due.remove(entry)) this.delayed.remove(entry);
   }
 
+  /**
+   * Takes a due job's entry out of the heaps while it must wait for its concurrency key: it stays waiting (and
+   * counted), and keeps its place in the waiting order for when `putBack` returns it.
+   */
+  park(jobId: string): WaitingEntry | undefined {
+    const entry = this.entries.get(jobId);
+    if (entry && !this.due.remove(entry)) this.delayed.remove(entry);
+    return entry;
+  }
+
+  /** Returns a parked entry to the due jobs, unless its job left the waiting jobs (or started waiting afresh) meanwhile. */
+  putBack(entry: WaitingEntry): void {
+    if (this.entries.get(entry.job.id) === entry) this.pushDue(entry);
+  }
+
   /** The job lease() takes at `now`: the first to have started waiting among those due. */
   firstDue(now: number): Job | undefined {
     this.sortByDueness(now);
@@ -219,30 +270,41 @@ class WaitingJobs {
 /**
  * For findByDeliveryId: the kept jobs of each delivery id in enqueue order (the lookup answers with the first, the
  * one a walk over the queued jobs met first). One job per id is the rule, so an array only for ids that repeat.
+ * A coalesced job is found by each of the delivery ids merged into it.
  */
 class JobsByDeliveryId {
   private readonly jobs = new Map<string, Job | Job[]>();
 
-  add(job: Job): void {
-    const known = this.jobs.get(job.deliveryId);
-    if (known === undefined) this.jobs.set(job.deliveryId, job);
+  add(deliveryId: string, job: Job): void {
+    const known = this.jobs.get(deliveryId);
+    if (known === undefined) this.jobs.set(deliveryId, job);
     else if (Array.isArray(known)) known.push(job);
-    else this.jobs.set(job.deliveryId, [known, job]);
+    else this.jobs.set(deliveryId, [known, job]);
   }
 
+  /** Forgets a job under every delivery id it was found by. */
   remove(job: Job): void {
-    const known = this.jobs.get(job.deliveryId);
-    if (known === job) this.jobs.delete(job.deliveryId);
+    for (const deliveryId of job.coalesced?.deliveryIds ?? [job.deliveryId]) this.removeOne(deliveryId, job);
+  }
+
+  private removeOne(deliveryId: string, job: Job): void {
+    const known = this.jobs.get(deliveryId);
+    if (known === job) this.jobs.delete(deliveryId);
     if (!Array.isArray(known)) return;
     const at = known.indexOf(job);
     if (at >= 0) known.splice(at, 1);
-    if (known.length === 1) this.jobs.set(job.deliveryId, known[0] as Job);
+    if (known.length === 1) this.jobs.set(deliveryId, known[0] as Job);
   }
 
   first(deliveryId: string): Job | undefined {
     const known = this.jobs.get(deliveryId);
     return Array.isArray(known) ? known[0] : known;
   }
+}
+
+/** The job's (route, concurrency key) in the queue's maps; undefined for a job without a key. */
+function concurrencySlot(job: Job): string | undefined {
+  return job.concurrencyKey === undefined ? undefined : routeKey(job.route, job.concurrencyKey);
 }
 
 export class MemoryJobQueue implements JobQueue {
@@ -255,6 +317,14 @@ export class MemoryJobQueue implements JobQueue {
   private readonly done = new Set<string>();
   private readonly leases = new Map<string, Lease>();
   private readonly byDeliveryId = new JobsByDeliveryId();
+  // Coalescing: per (route, coalesce key), the job that still takes events: pending, never leased, not full.
+  // A job leaves this map when it is first leased or holds COALESCE_MAX_EVENTS events, and never comes back,
+  // so a job handed back by a shutdown (attempts 0 again) does not absorb events its interrupted run never saw.
+  private readonly coalescing = new Map<string, Job>();
+  // Concurrency keys: the running jobs per (route, key), and the due jobs parked while their key is busy (in
+  // waiting order). Both stay empty for routes without a key, so the common lease pays one `size` check.
+  private readonly runningByKey = new Map<string, Set<Job>>();
+  private readonly parked = new Map<string, WaitingEntry[]>();
   private readonly events = new EventEmitter();
   private readonly nextJobId = jobIdSequence();
   private timer?: NodeJS.Timeout;
@@ -272,15 +342,42 @@ export class MemoryJobQueue implements JobQueue {
    */
   private setStatus(job: Job, status: Job['status'], dueNow = true): void {
     this.waiting.delete(job.id);
-    this.running.delete(job.id);
+    if (this.running.delete(job.id)) this.leftRunning(job);
     this.done.delete(job.id);
     job.status = status;
     if (status === 'pending') this.waiting.add(job, dueNow);
-    else if (status === 'running') this.running.add(job.id);
+    else if (status === 'running') this.startedRunning(job);
     else if (status === 'done') {
       this.done.add(job.id);
       if (this.done.size > this.doneKept) this.forgetOldestDone();
     }
+  }
+
+  private startedRunning(job: Job): void {
+    this.running.add(job.id);
+    const slot = concurrencySlot(job);
+    if (slot === undefined) return;
+    const running = this.runningByKey.get(slot);
+    if (running) running.add(job);
+    else this.runningByKey.set(slot, new Set([job]));
+  }
+
+  /** A job of a busy concurrency key ended its run: the jobs parked behind it may be leased now, so workers wake. */
+  private leftRunning(job: Job): void {
+    const slot = concurrencySlot(job);
+    if (slot === undefined) return;
+    const running = this.runningByKey.get(slot);
+    running?.delete(job);
+    if (running?.size === 0) this.runningByKey.delete(slot);
+    if (this.parked.has(slot)) this.events.emit('ready');
+  }
+
+  /** Whether another job of this (route, key) runs under a live lease. */
+  private busy(slot: string, job: Job, now: number): boolean {
+    for (const other of this.runningByKey.get(slot) ?? []) {
+      if (other !== job && (this.leases.get(other.id)?.until ?? -Infinity) > now) return true;
+    }
+    return false;
   }
 
   private forgetOldestDone(): void {
@@ -292,15 +389,50 @@ export class MemoryJobQueue implements JobQueue {
 
   async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
     const at = this.now();
+    const kept = keep(input.payload, hints.payloadJson);
+    if (input.coalesce) {
+      const merged = this.coalesceInto(input, input.coalesce.key, kept, at);
+      if (merged) return merged;
+    }
     const id = this.nextJobId();
-    const kept = hints.payloadJson === undefined ? input.payload : new JsonText(hints.payloadJson);
     const job = pendingJob(id, input, kept, at);
+    if (input.concurrencyKey !== undefined) job.concurrencyKey = input.concurrencyKey;
+    let dueNow = true;
+    if (input.coalesce) {
+      const { key, windowMs, mode } = input.coalesce;
+      // The window counts from the first event and is never extended (core's JobInput.coalesce).
+      job.runAt = input.receivedAt + windowMs;
+      job.coalesceKey = key;
+      job.coalesced = mode === 'all' ? { deliveryIds: [input.deliveryId], payloads: [kept] } : { deliveryIds: [input.deliveryId] };
+      this.coalescing.set(routeKey(input.route, key), job);
+      dueNow = job.runAt <= at;
+    }
     this.jobs.set(id, job);
-    this.byDeliveryId.add(job);
-    this.waiting.add(job, true);
-    this.events.emit('ready');
+    this.byDeliveryId.add(input.deliveryId, job);
+    this.waiting.add(job, dueNow);
+    if (dueNow) this.events.emit('ready');
+    else this.scheduleWake(at);
+    if (job.coalesced) return snapshot(job);
     // The payload is the caller's own object: deep-copying it per request would cost more than the rest.
-    return pendingJob(id, input, input.payload, at);
+    const answer = pendingJob(id, input, input.payload, at);
+    if (job.concurrencyKey !== undefined) answer.concurrencyKey = job.concurrencyKey;
+    return answer;
+  }
+
+  /** Merges an event into the job of its (route, coalesce key) that still takes events; undefined when there is none. */
+  private coalesceInto(input: JobInput, key: string, kept: unknown, at: number): Job | undefined {
+    const slot = routeKey(input.route, key);
+    const job = this.coalescing.get(slot);
+    if (!job) return undefined;
+    const events = job.coalesced as CoalescedEvents;
+    job.payload = kept;
+    job.event = input.event;
+    job.updatedAt = at;
+    events.deliveryIds.push(input.deliveryId);
+    events.payloads?.push(kept);
+    this.byDeliveryId.add(input.deliveryId, job);
+    if (events.deliveryIds.length >= COALESCE_MAX_EVENTS) this.coalescing.delete(slot);
+    return snapshot(job);
   }
 
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
@@ -309,24 +441,58 @@ export class MemoryJobQueue implements JobQueue {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const now = this.now();
     const take = (job: Job): Job => {
+      if (job.coalesceKey !== undefined) {
+        const slot = routeKey(job.route, job.coalesceKey);
+        if (this.coalescing.get(slot) === job) this.coalescing.delete(slot);
+      }
+      // A hold's note said why the job waited; it is running now.
+      if (job.note !== undefined) delete job.note;
       this.setStatus(job, 'running');
       job.attempts += 1;
       job.updatedAt = now;
       this.leases.set(job.id, { owner, until: now + leaseMs });
       return snapshot(job);
     };
-    const due = this.waiting.firstDue(now);
+    const due = this.firstLeasable(now);
     if (due) return take(due);
     for (const id of this.running) {
       const lease = this.leases.get(id);
       const job = this.jobs.get(id);
-      if (job && lease !== undefined && lease.until <= now) return take(job);
+      if (!job || lease === undefined || lease.until > now) continue;
+      const slot = concurrencySlot(job);
+      if (slot === undefined || !this.busy(slot, job, now)) return take(job);
     }
     this.scheduleWake(now);
     return undefined;
   }
 
-  /** Wakes idle workers when the earliest delayed retry becomes due. */
+  /**
+   * The first due job (in waiting order) whose concurrency key is free. Due jobs of a busy key are parked on the
+   * way; parked jobs go back (to their old places in the order) once no job of their key runs under a live lease.
+   */
+  private firstLeasable(now: number): Job | undefined {
+    if (this.parked.size > 0) this.unparkFreed(now);
+    for (let job = this.waiting.firstDue(now); job; job = this.waiting.firstDue(now)) {
+      const slot = concurrencySlot(job);
+      if (slot === undefined || !this.busy(slot, job, now)) return job;
+      const entry = this.waiting.park(job.id) as WaitingEntry;
+      const parked = this.parked.get(slot);
+      if (parked) parked.push(entry);
+      else this.parked.set(slot, [entry]);
+    }
+    return undefined;
+  }
+
+  private unparkFreed(now: number): void {
+    for (const [slot, entries] of this.parked) {
+      const first = entries[0];
+      if (first && this.busy(slot, first.job, now)) continue;
+      this.parked.delete(slot);
+      for (const entry of entries) this.waiting.putBack(entry);
+    }
+  }
+
+  /** Wakes idle workers when the earliest delayed job (a retry, a hold, a coalescing window) becomes due. */
   private scheduleWake(now: number): void {
     const next = this.waiting.nextRunAfter(now);
     if (next === undefined) return;
@@ -348,10 +514,11 @@ export class MemoryJobQueue implements JobQueue {
     return job;
   }
 
-  async saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
+  async saveAnswer(jobId: string, prompt: string, answer: string, usage?: AgentUsage): Promise<void> {
     const job = this.mustGet(jobId);
     // The delivery step's first attempt runs right away under the same lease, so it counts as attempt 1.
     Object.assign(job, { prompt, answer, step: 'deliver', attempts: 1, updatedAt: this.now() });
+    if (usage) job.usage = { ...usage };
   }
 
   async saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void> {
@@ -360,10 +527,14 @@ export class MemoryJobQueue implements JobQueue {
     Object.assign(job, { destinations: structuredClone(destinations), updatedAt: this.now() });
   }
 
-  async complete(jobId: string, receipt: unknown): Promise<void> {
+  async complete(jobId: string, receipt: unknown, ending?: { outcome: JobOutcome; note?: string }): Promise<void> {
     const job = this.mustGet(jobId);
     const at = this.now();
     Object.assign(job, { receipt, updatedAt: at, finishedAt: at });
+    if (ending) {
+      job.outcome = ending.outcome;
+      if (ending.note !== undefined) job.note = ending.note;
+    }
     this.leases.delete(jobId);
     this.setStatus(job, 'done');
   }
@@ -384,12 +555,17 @@ export class MemoryJobQueue implements JobQueue {
     }
   }
 
-  async release(jobId: string): Promise<void> {
+  async release(jobId: string, hold?: { runAt: number; note: string }): Promise<void> {
     const job = this.mustGet(jobId);
     if (job.status !== 'running') return;
-    this.setStatus(job, 'pending');
+    const at = this.now();
     job.attempts = Math.max(0, job.attempts - 1);
     this.leases.delete(jobId);
+    if (hold) {
+      Object.assign(job, { runAt: hold.runAt, note: hold.note, updatedAt: at });
+      this.setStatus(job, 'pending', hold.runAt <= at);
+      this.scheduleWake(at);
+    } else this.setStatus(job, 'pending');
     this.events.emit('ready');
   }
 

@@ -1,6 +1,7 @@
 // The in-memory store (tests, demos, `npm start`): the built-in `memory` store plugin, one module per part like the
 // SQLite and Redis stores.
 import type { Store } from '@hookwise/core';
+import { MemoryWindowCounters } from './memory-counters';
 import { MemoryDeliveryIdCache } from './memory-delivery-ids';
 import { MemoryJobQueue } from './memory-job-queue';
 import { MemoryProgressKV } from './memory-progress';
@@ -10,8 +11,16 @@ export * from './memory-delivery-ids';
 export * from './memory-rate-limiter';
 export * from './memory-job-queue';
 export * from './memory-progress';
+export * from './memory-counters';
 
 export function createMemoryStore(): Store {
   const jobs = new MemoryJobQueue();
-  return { deliveryIds: new MemoryDeliveryIdCache(), rateLimiter: new MemoryRateLimiter(), jobs, progress: new MemoryProgressKV(), close: () => jobs.close() };
+  return {
+    deliveryIds: new MemoryDeliveryIdCache(),
+    rateLimiter: new MemoryRateLimiter(),
+    jobs,
+    progress: new MemoryProgressKV(),
+    counters: new MemoryWindowCounters(),
+    close: () => jobs.close(),
+  };
 }
