@@ -85,9 +85,9 @@ export function renderPrompt(template: string | undefined, payload: unknown, var
   return renderTemplate(template, payload, vars);
 }
 
-/** Renders every value of a `deliver_extra` map. */
-export function renderExtra(extra: Record<string, string> | undefined, payload: unknown): Record<string, string> {
+/** Renders every value of a `deliver_extra` map (with `vars` as renderTemplate takes them). */
+export function renderExtra(extra: Record<string, string> | undefined, payload: unknown, vars?: TemplateVars): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(extra ?? {})) out[key] = renderTemplate(String(value), payload);
+  for (const [key, value] of Object.entries(extra ?? {})) out[key] = renderTemplate(String(value), payload, vars);
   return out;
 }

@@ -47,6 +47,10 @@ export interface MinuteCounts {
   delivered: number;
   failed: number;
   deadLettered: number;
+  /** Jobs that ended silent (the agent answered the silent marker or nothing). */
+  silent: number;
+  /** Agent runs a budget refused (the job waits or is skipped). */
+  budgetRefused: number;
   agentRuns: number;
   agentMsTotal: number;
   agentMsMax: number;
@@ -120,6 +124,12 @@ export class ActivityJournal {
         outcome: 'ok',
         destination: e.destination,
       });
+    });
+    on('completed', (e) => {
+      if (e.outcome === 'silent') this.bucket().silent += 1;
+    });
+    on('budget_exceeded', () => {
+      this.bucket().budgetRefused += 1;
     });
     on('retry_scheduled', (e) => this.failed(e.jobId, e.step, e.attempt, e.durationMs, e.error, e.destination, { retryInMs: e.delayMs }));
     on('dead_lettered', (e) => {
@@ -211,5 +221,5 @@ export class ActivityJournal {
 }
 
 function emptyMinute(at: number): MinuteCounts {
-  return { at, accepted: 0, refused: 0, delivered: 0, failed: 0, deadLettered: 0, agentRuns: 0, agentMsTotal: 0, agentMsMax: 0 };
+  return { at, accepted: 0, refused: 0, delivered: 0, failed: 0, deadLettered: 0, silent: 0, budgetRefused: 0, agentRuns: 0, agentMsTotal: 0, agentMsMax: 0 };
 }

@@ -39,3 +39,5 @@ export * from './client-address';
 export * from './store-status';
 export * from './job-route';
 export * from './secret-policy';
+export * from './budget';
+export * from './silent-answer';

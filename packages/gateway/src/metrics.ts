@@ -112,6 +112,18 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
     labelNames: ['route', 'step'] as const,
     registers: [registry],
   });
+  const completed = new client.Counter({
+    name: 'hookwise_jobs_completed_total',
+    help: "Jobs done in this process, by route and outcome: delivered (also a deliver: none route's jobs), silent (the agent answered the silent marker or nothing), skipped (a spent budget).",
+    labelNames: ['route', 'outcome'] as const,
+    registers: [registry],
+  });
+  const budgetExceeded = new client.Counter({
+    name: 'hookwise_budget_exceeded_total',
+    help: "Agent runs a budget refused, by route, scope (route: the route's budget; global: agent.budget), budget (runs_per_hour, tokens_per_day) and action (wait, skip).",
+    labelNames: ['route', 'scope', 'budget', 'action'] as const,
+    registers: [registry],
+  });
 
   let deadCount: { value: number; at: number } | undefined;
   const countDead = async (): Promise<number> => {
@@ -171,6 +183,8 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
     deadLetters.inc({ route: routeLabel(e.route), step: e.step });
     if (e.destination !== undefined) deliveries.observe({ destination: e.destination, outcome: 'failed' }, e.durationMs / 1000);
   });
+  on('completed', (e) => completed.inc({ route: routeLabel(e.route), outcome: e.outcome }));
+  on('budget_exceeded', (e) => budgetExceeded.inc({ route: routeLabel(e.route), scope: e.scope, budget: e.budget, action: e.action }));
 
   return {
     registry,

@@ -136,8 +136,34 @@ export function traceGateway(gateway: Gateway, options: GatewayTracingOptions = 
       'hookwise.destination': e.destination,
       'hookwise.outcome': 'delivered',
     });
+  });
+  // Forgotten when the job is done: each destination of a fan-out has its delivery span in the receipt's trace.
+  on('completed', (e) => {
+    // A delivered job's spans are its deliveries; a silent or skipped one gets a span that says how it ended.
+    if (e.outcome !== 'delivered') {
+      const attributes: Attributes = {
+        'hookwise.route': e.route,
+        'hookwise.job_id': e.jobId,
+        'hookwise.delivery_id': e.deliveryId,
+        'hookwise.outcome': e.outcome,
+      };
+      if (e.note !== undefined) attributes['hookwise.note'] = e.note;
+      pastSpan('hookwise.complete', jobContext(e.jobId), 0, attributes);
+    }
     receipts.delete(e.jobId);
   });
+  on('budget_exceeded', (e) =>
+    pastSpan('hookwise.budget', jobContext(e.jobId), 0, {
+      'hookwise.route': e.route,
+      'hookwise.job_id': e.jobId,
+      'hookwise.delivery_id': e.deliveryId,
+      'hookwise.budget.scope': e.scope,
+      'hookwise.budget': e.budget,
+      'hookwise.budget.limit': e.limit,
+      'hookwise.outcome': e.action,
+      'hookwise.note': e.note,
+    }),
+  );
   // A failed delivery attempt is a span of its own; a failed agent run already has one (agent_finished).
   on('retry_scheduled', (e) => {
     if (e.step !== 'deliver') return;

@@ -1,12 +1,15 @@
 // Worker pool: leases jobs, renders the prompt, runs the agent, delivers; retries with backoff, keeps dead letters.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
-import type { AgentResult, AgentRunner, Deliverer, Skill } from '@hookwise/core';
+import type { AgentResult, AgentRunner, Deliverer, JobOutcome, RouteBudget, Skill, TemplateVars, WindowCounters } from '@hookwise/core';
 import { HookwiseError, describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
+import { BudgetKeeper, ProcessWindowCounters, type SpentBudget } from './budget';
+import { DEFAULT_SILENT_MARKER } from './config/schema';
 import { routeFromJob } from './job-route';
 import type { StoreStatus } from './store-status';
 import type { Lifecycle } from './lifecycle';
 import type { Route, RouteTable } from './routes';
+import { silentAnswer, silentNote } from './silent-answer';
 import type { DestinationState, Job, JobQueue, JobStep, RouteDestination } from '@hookwise/core';
 import { renderExtra, renderPrompt } from '@hookwise/core';
 
@@ -37,12 +40,36 @@ export interface WorkerDeps {
   runnerOf?(route: Route): string;
   /** Told whether leasing worked, for /health (a failing store is reported without a query of its own). */
   storeStatus?: StoreStatus;
+  /** Where runs and tokens are counted for budgets (`Store.counters`); absent: in this process's memory. */
+  counters?: WindowCounters;
+  /** `agent.budget`: a limit on every route's runs together. */
+  budget?: RouteBudget;
+  /** `agent.silent_marker` (default `[SILENT]`); a route's `silent_marker` wins. */
+  silentMarker?: string;
 }
 
 /** Exponential backoff with jitter: base * 2^(attempt-1), capped, then scaled into [50%, 100%]. */
 export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exp * (0.5 + random() * 0.5));
+}
+
+/**
+ * What a job's templates (prompt, deliver_extra) see beside its payload: `{__events__}`, every event's payload
+ * (a coalesced job in mode `all`; else the one payload, as a list), and `{__event_count__}`, how many events it
+ * stands for.
+ */
+export function templateVarsOf(job: Pick<Job, 'payload' | 'coalesced'>): TemplateVars {
+  return { __events__: job.coalesced?.payloads ?? [job.payload], __event_count__: job.coalesced?.deliveryIds.length ?? 1 };
+}
+
+/**
+ * A job's prompt. A route without a prompt template gets the payload dump: of every event when the job holds them
+ * all (a coalesced job in mode `all`), else of its one payload, as before coalescing existed.
+ */
+export function promptOf(template: string | undefined, job: Pick<Job, 'payload' | 'coalesced'>): string {
+  const vars = templateVarsOf(job);
+  return renderPrompt(template, job.payload, template || job.coalesced?.payloads ? vars : undefined);
 }
 
 /** What the delivery step came to: the job's receipt, or the failure to record. */
@@ -80,9 +107,13 @@ export class WorkerPool {
   private readonly leaseMs: number;
   /** The last lease failure's message while leasing fails; undefined while it works. */
   private leaseProblem?: string;
+  private readonly budgets: BudgetKeeper;
+  /** Per route and budget: the end of the window whose refusal was logged as a warning (the rest are info). */
+  private readonly budgetWarned = new Map<string, number>();
 
   constructor(private readonly deps: WorkerDeps) {
     this.leaseMs = deps.leaseMs ?? 30_000;
+    this.budgets = new BudgetKeeper(deps.counters ?? new ProcessWindowCounters(), deps.budget);
   }
 
   get inFlight(): number {
@@ -92,6 +123,12 @@ export class WorkerPool {
   start(): void {
     if (this.running) return;
     this.running = true;
+    if (!this.deps.counters) {
+      const budgeted = this.deps.budget !== undefined || this.deps.routes.staticRoutes().some((route) => route.budget !== undefined);
+      this.deps.logger[budgeted ? 'warn' : 'debug'](
+        'budgets: the store keeps no counters, so agent runs and tokens are counted by this process alone (each gateway counts its own, and a restart starts afresh)',
+      );
+    }
     this.unsubscribe = this.deps.jobs.onReady?.(() => this.pump());
     this.poller = setInterval(() => this.pump(), this.deps.pollMs ?? 1000);
     this.poller.unref();
@@ -178,12 +215,38 @@ export class WorkerPool {
       const route = this.routeOf(job);
       let answer = job.answer;
       if (step === 'agent' || answer === undefined) {
-        const prompt = renderPrompt(route.prompt, job.payload);
-        answer = await this.runAgent(route, job, prompt, controller.signal);
+        const spent = await this.budgets.admit(route.name, route.budget);
+        if (spent) return await this.budgetSpent(route, job, spent);
+        if (job.coalesced) this.logCoalesced(route, job);
+        const prompt = promptOf(route.prompt, job);
+        const result = await this.runAgent(route, job, prompt, controller.signal);
+        // Counted even when shutdown came meanwhile: the tokens are spent.
+        await this.recordUsage(route, job, result.usage);
         if (controller.signal.aborted) return;
-        await jobs.saveAnswer(job.id, prompt, answer);
+        answer = result.text;
+        await jobs.saveAnswer(job.id, prompt, answer, result.usage);
         step = 'deliver';
         attempt = 1;
+      }
+      // Also for an answer saved earlier (a restart between saving and completing): the same answer, the same end.
+      const marker = route.silentMarker ?? this.deps.silentMarker ?? DEFAULT_SILENT_MARKER;
+      const silent = silentAnswer(answer, marker);
+      if (silent) {
+        const note = silentNote(silent, marker);
+        await jobs.complete(job.id, {}, { outcome: 'silent', note });
+        this.deps.logger.info(`${job.deliveryId} on route '${route.name}' ended silent: ${note}`, { route: route.name, delivery_id: job.deliveryId });
+        this.completed(route, job, attempt, 'silent', [], note);
+        return;
+      }
+      if (route.destinations.length === 0) {
+        // `deliver: none`: the agent acted through its tools; the job did what it should.
+        await jobs.complete(job.id, { target: 'none' });
+        this.deps.logger.info(`${job.deliveryId} on route '${route.name}' done: the route delivers nothing (deliver: none)`, {
+          route: route.name,
+          delivery_id: job.deliveryId,
+        });
+        this.completed(route, job, attempt, 'delivered', []);
+        return;
       }
       stepStartedAt = performance.now();
       const outcome = await this.deliverAll(route, job, answer, attempt, controller.signal);
@@ -196,6 +259,13 @@ export class WorkerPool {
         return;
       }
       await jobs.complete(job.id, outcome.receipt);
+      this.completed(
+        route,
+        job,
+        attempt,
+        'delivered',
+        route.destinations.map((target) => target.name ?? target.to),
+      );
     } catch (err) {
       if (controller.signal.aborted && !this.running) return; // handed back by stop()
       await this.recordFailure(job, step, attempt, err, {
@@ -229,7 +299,14 @@ export class WorkerPool {
       try {
         const deliverer = await this.deps.delivererFor({ ...route, deliver: target.to, deliverExtra: target.extra });
         const receipt = await deliverer.deliver(
-          { text: answer, route: route.name, event: job.event, deliveryId: job.deliveryId, extra: renderExtra(target.extra, job.payload), destination: name },
+          {
+            text: answer,
+            route: route.name,
+            event: job.event,
+            deliveryId: job.deliveryId,
+            extra: renderExtra(target.extra, job.payload, templateVarsOf(job)),
+            destination: name,
+          },
           { signal, attempt: state.attempts },
         );
         // Recorded even when shutdown came meanwhile: the platform has the answer, so it must not be sent again.
@@ -297,7 +374,7 @@ export class WorkerPool {
     );
   }
 
-  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<string> {
+  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<AgentResult> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
     // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
@@ -327,7 +404,7 @@ export class WorkerPool {
       const result = await Promise.race([run, timedOut]);
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
-      return result.text;
+      return result;
     } catch (err) {
       failure = err;
       throw err;
@@ -347,6 +424,58 @@ export class WorkerPool {
         });
       }
     }
+  }
+
+  /**
+   * A budget refused the run: the job waits for the window's end (released with a note, its attempt not counted)
+   * or ends as skipped. The first refusal per route, budget and window is a warning, the rest are info lines.
+   */
+  private async budgetSpent(route: Route, job: Job, spent: SpentBudget): Promise<void> {
+    const { jobs, logger, lifecycle } = this.deps;
+    if (spent.action === 'wait') await jobs.release(job.id, { runAt: spent.until, note: spent.note });
+    else await jobs.complete(job.id, {}, { outcome: 'skipped', note: spent.note });
+    const key = `${spent.scope}\u0000${route.name}\u0000${spent.budget}`;
+    const first = this.budgetWarned.get(key) !== spent.until;
+    if (first) {
+      const now = Date.now();
+      for (const [other, until] of this.budgetWarned) if (until <= now) this.budgetWarned.delete(other);
+      this.budgetWarned.set(key, spent.until);
+    }
+    const more = first ? ' (further refusals in this window are logged at info)' : '';
+    logger[first ? 'warn' : 'info'](`${job.deliveryId} on route '${route.name}': ${spent.note}${more}`, { route: route.name, delivery_id: job.deliveryId });
+    if (lifecycle?.has('budget_exceeded')) {
+      const { scope, budget, limit, action, until, note } = spent;
+      lifecycle.emit('budget_exceeded', { ...this.jobEvent(route, job), scope, budget, limit, action, until, note });
+    }
+    if (spent.action === 'skip') this.completed(route, job, job.attempts, 'skipped', [], spent.note);
+  }
+
+  /** Adds a run's tokens to the budget counters; a failure is logged, never fails the job (its answer is to be kept). */
+  private async recordUsage(route: Route, job: Job, usage: AgentResult['usage']): Promise<void> {
+    try {
+      await this.budgets.recordUsage(route.name, usage);
+    } catch (err) {
+      this.deps.logger.warn(`could not count the tokens of ${job.deliveryId} on route '${route.name}' for its budget: ${errorMessage(err)}`, {
+        route: route.name,
+        delivery_id: job.deliveryId,
+      });
+    }
+  }
+
+  /** A coalesced job's run stands for several deliveries: the log says which. */
+  private logCoalesced(route: Route, job: Job): void {
+    const ids = job.coalesced?.deliveryIds ?? [job.deliveryId];
+    this.deps.logger.info(`agent run for ${job.deliveryId} on route '${route.name}' stands for ${ids.length} coalesced event(s): ${ids.join(', ')}`, {
+      route: route.name,
+      delivery_id: job.deliveryId,
+      delivery_ids: ids,
+    });
+  }
+
+  private completed(route: Route, job: Job, attempt: number, outcome: JobOutcome, destinations: string[], note?: string): void {
+    const { lifecycle } = this.deps;
+    if (!lifecycle?.has('completed')) return;
+    lifecycle.emit('completed', { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt, outcome, destinations, note });
   }
 
   /** What every agent event says of the job; the agent step's attempt is the job's. */
