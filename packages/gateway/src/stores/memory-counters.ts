@@ -28,4 +28,9 @@ export class MemoryWindowCounters implements WindowCounters {
     this.windows.set(name, { start, total: amount });
     return amount;
   }
+
+  /** How many counters are remembered (for tests of the bound). */
+  get size(): number {
+    return this.windows.size;
+  }
 }

@@ -1,4 +1,4 @@
-import { MemoryDeliveryIdCache, MemoryJobQueue } from '@hookwise/gateway';
+import { MemoryDeliveryIdCache, MemoryJobQueue, MemoryWindowCounters } from '@hookwise/gateway';
 import { type JobInput } from '@hookwise/core';
 
 // What the memory store does beyond the store contract kit (packages/testing): bounds, expiry, how payloads are kept.
@@ -318,5 +318,93 @@ describe('MemoryJobQueue.findByDeliveryId', () => {
     await jobs.complete(last.id, {});
     expect(await found()).toBeUndefined();
     expect((await jobs.findByDeliveryId('last'))?.id).toBe(last.id);
+  });
+});
+
+describe('MemoryJobQueue coalescing and concurrency keys (on a clock the test sets)', () => {
+  const coalesced = (deliveryId: string, receivedAt: number): JobInput => ({
+    ...input({ deliveryId }, deliveryId),
+    receivedAt,
+    coalesce: { key: 'pr-1', windowMs: 5_000, mode: 'latest' },
+  });
+
+  describe('wake-ups (fake timers)', () => {
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+    afterEach(() => jest.useRealTimers());
+
+    it('wakes idle workers when a coalescing window ends, not when an event joins or opens it', async () => {
+      const clock = { now: 0 };
+      const jobs = new MemoryJobQueue(() => clock.now);
+      let woken = 0;
+      jobs.onReady(() => {
+        woken += 1;
+      });
+      const job = await jobs.enqueue(coalesced('c-1', 0));
+      clock.now = 1_000;
+      await jobs.enqueue(coalesced('c-2', 1_000));
+      expect(woken).toBe(0);
+      jest.advanceTimersByTime(4_999);
+      expect(woken).toBe(0);
+      jest.advanceTimersByTime(1);
+      expect(woken).toBe(1);
+      clock.now = 5_000;
+      expect((await jobs.lease('worker', 30_000))?.id).toBe(job.id);
+      await jobs.close();
+    });
+  });
+
+  it('keeps jobs parked behind a busy key in their waiting order', async () => {
+    const jobs = new MemoryJobQueue(() => 1_000);
+    const keyed = (deliveryId: string, concurrencyKey: string): JobInput => ({ ...input({ deliveryId }, deliveryId), concurrencyKey });
+    const [a, b, c, d, e] = [
+      await jobs.enqueue(keyed('a', 'k')),
+      await jobs.enqueue(keyed('b', 'k')),
+      await jobs.enqueue(keyed('c', 'other')),
+      await jobs.enqueue(keyed('d', 'k')),
+      await jobs.enqueue(keyed('e', 'k')),
+    ];
+    const leaseId = async (): Promise<string | undefined> => (await jobs.lease('worker', 30_000))?.id;
+    expect([await leaseId(), await leaseId(), await leaseId()]).toEqual([a.id, c.id, undefined]);
+    await jobs.complete(a.id, {});
+    expect([await leaseId(), await leaseId()]).toEqual([b.id, undefined]);
+    await jobs.fail(b.id, { at: 0, step: 'agent', attempt: 1, message: 'boom', retryable: true }, 0);
+    // b starts waiting afresh (after d and e); d waited longest.
+    expect([await leaseId(), await leaseId()]).toEqual([d.id, undefined]);
+    await jobs.complete(d.id, {});
+    expect(await leaseId()).toBe(e.id);
+    await jobs.complete(e.id, {});
+    expect(await leaseId()).toBe(b.id);
+    expect(await jobs.pendingCount()).toBe(2);
+  });
+
+  it('forgets a coalesced job under every delivery id merged into it when the done-job bound drops it', async () => {
+    const jobs = new MemoryJobQueue(() => 10_000, 1);
+    const job = await jobs.enqueue(coalesced('m-1', 0));
+    await jobs.enqueue(coalesced('m-2', 0));
+    expect((await jobs.findByDeliveryId('m-2'))?.id).toBe(job.id);
+    await jobs.lease('worker', 30_000);
+    await jobs.complete(job.id, {});
+    const next = await jobs.enqueue(input({}, 'next'));
+    await jobs.lease('worker', 30_000);
+    await jobs.complete(next.id, {});
+    expect(await jobs.findByDeliveryId('m-1')).toBeUndefined();
+    expect(await jobs.findByDeliveryId('m-2')).toBeUndefined();
+  });
+});
+
+describe('MemoryWindowCounters', () => {
+  it('counts in fixed windows at multiples of the window length and keeps one entry per counter', async () => {
+    let now = 7_250;
+    const counters = new MemoryWindowCounters(() => now);
+    expect(await counters.add('runs', 2, 1_000)).toBe(2);
+    now = 7_999;
+    expect(await counters.add('runs', 1, 1_000)).toBe(3);
+    now = 8_000;
+    expect(await counters.add('runs', 0, 1_000)).toBe(0);
+    expect(await counters.add('runs', 1, 1_000)).toBe(1);
+    expect(await counters.add('runs', 1, 10_000)).toBe(1);
+    now = 30_000;
+    expect(await counters.add('runs', 0, 1_000)).toBe(0);
+    expect(counters.size).toBe(1);
   });
 });
