@@ -5,4 +5,5 @@ export { SqliteJobQueue } from './job-queue';
 export { SqliteDeliveryIdCache } from './delivery-ids';
 export { SqliteRateLimiter } from './rate-limiter';
 export { SqliteProgressKV } from './progress';
+export { SqliteWindowCounters } from './counters';
 export { WriteBatch } from './write-batch';

@@ -166,6 +166,40 @@ const MIGRATIONS: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX progress_expiry ON progress (expires_at);
   `,
+  // 8: spending agent runs where they matter (issue 23). Per job: the tokens its run used (JSON), how it ended
+  // (silent, skipped), a note for people (why it waits), its coalesce and concurrency keys and the events merged
+  // into it (JSON: delivery ids, and payloads for mode all). A coalescing job waits for its window from the
+  // moment it is written, so it is found by run_at like a put-back job: `requeued` = 2 marks one that has never
+  // been leased (jobs_requeued now covers every requeued value above 0), and only such a job takes more events
+  // (jobs_coalescing; a job back in the queue after a lease is requeued = 1 and absorbs nothing). The delivery ids
+  // merged into a job point at it from coalesced_ids (findByDeliveryId), for as long as the job is kept; their
+  // claims for the dedupe hour are ordinary delivery_ids rows. jobs_concurrency finds the running jobs of a route
+  // and concurrency key. Budget counters are fixed windows in counters, a row per key, window length and window (a few rows per
+  // route, purged by a scan: no index to keep up).
+  `
+  ALTER TABLE jobs ADD COLUMN usage TEXT;
+  ALTER TABLE jobs ADD COLUMN outcome TEXT;
+  ALTER TABLE jobs ADD COLUMN note TEXT;
+  ALTER TABLE jobs ADD COLUMN coalesce_key TEXT;
+  ALTER TABLE jobs ADD COLUMN concurrency_key TEXT;
+  ALTER TABLE jobs ADD COLUMN coalesced TEXT;
+  DROP INDEX jobs_requeued;
+  CREATE INDEX jobs_requeued ON jobs (run_at, seq) WHERE status = 'pending' AND requeued > 0;
+  CREATE INDEX jobs_coalescing ON jobs (route, coalesce_key) WHERE status = 'pending' AND requeued = 2;
+  CREATE INDEX jobs_concurrency ON jobs (route, concurrency_key) WHERE status = 'running' AND concurrency_key IS NOT NULL;
+  CREATE TABLE coalesced_ids (
+    delivery_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (delivery_id, seq)
+  ) WITHOUT ROWID;
+  CREATE TABLE counters (
+    key TEXT NOT NULL,
+    window_ms INTEGER NOT NULL,
+    window_start INTEGER NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (key, window_ms, window_start)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,10 +1,20 @@
 // Opens the SQLite file (WAL, full sync) and assembles the store the gateway uses by default.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { HookwiseError, errorMessage, type AcceptOutcome, type AcceptRequest, type Store, type StoreConfig, type StoreHealth } from '@hookwise/core';
+import {
+  HookwiseError,
+  errorMessage,
+  type AcceptOutcome,
+  type AcceptRequest,
+  type JobInput,
+  type Store,
+  type StoreConfig,
+  type StoreHealth,
+} from '@hookwise/core';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
+import { SqliteWindowCounters } from './counters';
 import { SqliteDeliveryIdCache } from './delivery-ids';
 import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
@@ -62,6 +72,7 @@ export interface SqliteStore extends Store {
   readonly jobs: SqliteJobQueue;
   readonly deliveryIds: SqliteDeliveryIdCache;
   readonly progress: SqliteProgressKV;
+  readonly counters: SqliteWindowCounters;
   /** Hit, claim, backpressure check and enqueue in one transaction. */
   accept(request: AcceptRequest): Promise<AcceptOutcome>;
   /** Deletes expired delivery ids, old done jobs and long-gone instances now. */
@@ -154,8 +165,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const deliveryIds = new SqliteDeliveryIdCache(db, writes, now);
   const jobs = new SqliteJobQueue(db, writes, heartbeat, { now, doneRetentionMs: options.doneRetentionMs ?? 7 * 24 * 60 * 60 * 1000 });
   const progress = new SqliteProgressKV(db, writes, now);
+  const counters = new SqliteWindowCounters(db, writes, now);
   const purge = async (): Promise<void> => {
-    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge(), progress.purge()]);
+    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge(), progress.purge(), counters.purge()]);
   };
   const rateLimiter = new SqliteRateLimiter(db, writes, now);
   let checkpointer: Checkpointer | undefined;
@@ -190,10 +202,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       }
       if (jobs.pendingNow() >= request.maxPending) return { outcome: 'backpressure' };
       rateLimiter.hitNow(route, request.rateLimit);
-      // The job row claims the delivery id (SqliteDeliveryIdCache): nothing else to write.
-      return { outcome: 'accepted', jobId: jobs.insertNow(job, request.hints ?? {}, now()) };
+      const placed = jobs.placeNow(job, request.hints ?? {}, now());
+      // A new job's row claims the delivery id (SqliteDeliveryIdCache); an event merged into a waiting job
+      // (coalescing) claims its id with a row of its own, in the same transaction as the merge.
+      if (!placed.merged) return { outcome: 'accepted', jobId: placed.id };
+      deliveryIds.rememberNow(route, deliveryId);
+      return { outcome: 'accepted', jobId: placed.id, coalesced: true };
     }, ACCEPT_LOCK_WAIT_MS);
-    if (result.outcome === 'accepted') jobs.announce();
+    if (result.outcome === 'accepted' && !result.coalesced) jobs.afterInsert(job as JobInput);
     return result;
   };
   const purger = setInterval(() => {
@@ -206,6 +222,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     rateLimiter,
     jobs,
     progress,
+    counters,
     accept,
     purge,
     synchronousMode: () => (db.pragma('synchronous', { simple: true }) === 2 ? 'full' : 'normal'),
