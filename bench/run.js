@@ -3,14 +3,15 @@
 // adnanh/webhook when installed) on 127.0.0.1 only, prints markdown and writes docs/performance.md.
 // Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
 //   --quick            short runs (harness check, numbers not meaningful)
-//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer
+//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer, scaleout, burst
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
 //   --latency-rounds N alternating runs of the baseline and the gateway at that rate, median shown (default 5; quick 1)
 //   --events N         events for the in-process memory phase (default 1,000,000), bounded by --events-seconds
-//   --servers a,b      throughput contenders by key (baseline always runs): gateway, express, memory,
-//                      memory-express, echo, adnanh
+//   --servers a,b      throughput contenders by key (baseline always runs): gateway, uuid, express, memory,
+//                      memory-express, redis, echo, adnanh
+//   --gateways a,b     the scale-out phase's counts of gateways on one redis-server (default 1,2,3)
 //   --sizes a,b        throughput body sizes in KB (default 1,100)
 //   --cli-runs N       runs per command in the CLI start-up phase (default 10; quick 3)
 //   --observer-rounds N  alternating rounds of the lifecycle-observer variants (default 5; quick 1)
@@ -33,7 +34,7 @@ function parseArgs(argv) {
   return {
     quick,
     write: !argv.includes('--no-write'),
-    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer').split(','),
+    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst').split(','),
     duration: Number(value('--duration', quick ? 2 : 10)),
     warmup: quick ? 1 : 3,
     rounds: Number(value('--rounds', quick ? 1 : 2)),
@@ -53,6 +54,7 @@ function parseArgs(argv) {
     cliRuns: Number(value('--cli-runs', quick ? 3 : 10)),
     observerRounds: Number(value('--observer-rounds', quick ? 1 : 5)),
     observerRequests: Number(value('--observer-requests', quick ? 5000 : 30_000)),
+    scaleoutCounts: value('--gateways', '1,2,3').split(',').map(Number),
   };
 }
 
@@ -288,6 +290,10 @@ async function main() {
   if (options.only.includes('observer')) {
     log('observer…');
     sections.push(await observerPhase(options, log));
+  }
+  if (options.only.includes('scaleout')) {
+    log('scale-out…');
+    sections.push(await require('./scenarios/scaleout').run(options, log));
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());

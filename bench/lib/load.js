@@ -18,7 +18,7 @@ function deliveryId(prefix = 'b') {
  * options: url, bytes, duration (s), connections, overallRate (req/s, optional), server (to sample memory),
  * idPrefix ('b' by default: the bench sink times ids of that shape), randomIds (UUIDs, as code hosts send them;
  * the sink cannot time those).
- * Returns { rps, p50, p99, max, total, non2xx, errors, timeouts, cpuUsPerRequest, serverCpuPercent, clientCpuPercent, peakRss }.
+ * Returns { rps, accepted, p50, p99, max, total, non2xx, errors, timeouts, cpuUsPerRequest, serverCpuPercent, clientCpuPercent, peakRss }.
  */
 async function drive(options) {
   const { body, headers } = signedRequest(options.bytes);
@@ -47,6 +47,7 @@ async function drive(options) {
   return {
     // Only answered 2xx requests count as throughput: a server that fails fast must not look fast.
     rps: accepted / (seconds || 1),
+    accepted,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
