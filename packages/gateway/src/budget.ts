@@ -116,22 +116,3 @@ export class BudgetKeeper {
     return { scope, budget, limit, action, until, note: spentNote({ scope, budget, limit, action, until }) };
   }
 }
-
-/**
- * Budget counters for a store without its own (`Store.counters` absent): this process's memory, so each gateway
- * counts alone and a restart starts afresh. Past windows are dropped as keys are counted again.
- */
-export class ProcessWindowCounters implements WindowCounters {
-  private readonly windows = new Map<string, { start: number; total: number }>();
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  async add(key: string, amount: number, windowMs: number): Promise<number> {
-    const start = Math.floor(this.now() / windowMs) * windowMs;
-    const id = `${windowMs}\u0000${key}`;
-    const current = this.windows.get(id);
-    const total = (current?.start === start ? current.total : 0) + amount;
-    this.windows.set(id, { start, total });
-    return total;
-  }
-}

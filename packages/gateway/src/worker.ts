@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { AgentResult, AgentRunner, Deliverer, JobOutcome, RouteBudget, Skill, TemplateVars, WindowCounters } from '@hookwise/core';
 import { HookwiseError, describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
-import { BudgetKeeper, ProcessWindowCounters, type SpentBudget } from './budget';
+import { BudgetKeeper, type SpentBudget } from './budget';
 import { DEFAULT_SILENT_MARKER } from './config/schema';
 import { routeFromJob } from './job-route';
 import type { StoreStatus } from './store-status';
 import type { Lifecycle } from './lifecycle';
 import type { Route, RouteTable } from './routes';
 import { silentAnswer, silentNote } from './silent-answer';
+import { MemoryWindowCounters } from './stores/memory-counters';
 import type { DestinationState, Job, JobQueue, JobStep, RouteDestination } from '@hookwise/core';
 import { renderExtra, renderPrompt } from '@hookwise/core';
 
@@ -113,7 +114,7 @@ export class WorkerPool {
 
   constructor(private readonly deps: WorkerDeps) {
     this.leaseMs = deps.leaseMs ?? 30_000;
-    this.budgets = new BudgetKeeper(deps.counters ?? new ProcessWindowCounters(), deps.budget);
+    this.budgets = new BudgetKeeper(deps.counters ?? new MemoryWindowCounters(), deps.budget);
   }
 
   get inFlight(): number {

@@ -1,18 +1,7 @@
 // Budgets: the counter keys and windows, what a route has used, and which run a budget refuses (and what it leaves
-// counted), over the in-process counters a store without its own uses.
-import {
-  ALL_ROUTES,
-  BudgetKeeper,
-  ProcessWindowCounters,
-  RUNS_WINDOW_MS,
-  TOKENS_WINDOW_MS,
-  routeUsage,
-  runsKey,
-  spentNote,
-  tokensKey,
-  tokensOf,
-  windowEnd,
-} from '../../src/budget';
+// counted), over the memory store's counters (what a store without its own gets too).
+import { ALL_ROUTES, BudgetKeeper, RUNS_WINDOW_MS, TOKENS_WINDOW_MS, routeUsage, runsKey, spentNote, tokensKey, tokensOf, windowEnd } from '../../src/budget';
+import { MemoryWindowCounters } from '../../src/stores/memory-counters';
 
 const HOUR = 3_600_000;
 /** 2026-11-24 13:20:00Z: inside the hour 13:00-14:00 and the UTC day of the 24th. */
@@ -48,7 +37,7 @@ describe('budget counters', () => {
 
   it('reads what a route used this hour and today without counting anything', async () => {
     const time = clock();
-    const counters = new ProcessWindowCounters(time.read);
+    const counters = new MemoryWindowCounters(time.read);
     const keeper = new BudgetKeeper(counters, undefined, time.read);
     expect(await keeper.admit('ci', undefined)).toBeUndefined();
     expect(await keeper.admit('ci', undefined)).toBeUndefined();
@@ -66,7 +55,7 @@ describe('budget counters', () => {
 describe('BudgetKeeper', () => {
   it('refuses the run after runs_per_hour, takes the refused run back, and says until when to wait', async () => {
     const time = clock();
-    const counters = new ProcessWindowCounters(time.read);
+    const counters = new MemoryWindowCounters(time.read);
     const keeper = new BudgetKeeper(counters, undefined, time.read);
     const budget = { runsPerHour: 2, whenExceeded: 'wait' as const };
     expect(await keeper.admit('ci', budget)).toBeUndefined();
@@ -90,7 +79,7 @@ describe('BudgetKeeper', () => {
 
   it('refuses runs once the day holds tokens_per_day tokens, counting no run for them', async () => {
     const time = clock();
-    const counters = new ProcessWindowCounters(time.read);
+    const counters = new MemoryWindowCounters(time.read);
     const keeper = new BudgetKeeper(counters, undefined, time.read);
     const budget = { tokensPerDay: 1000, whenExceeded: 'skip' as const };
     expect(await keeper.admit('ci', budget)).toBeUndefined();
@@ -110,7 +99,7 @@ describe('BudgetKeeper', () => {
 
   it('applies agent.budget to all routes together, with its own action', async () => {
     const time = clock();
-    const counters = new ProcessWindowCounters(time.read);
+    const counters = new MemoryWindowCounters(time.read);
     const keeper = new BudgetKeeper(counters, { runsPerHour: 3, whenExceeded: 'skip' }, time.read);
     const roomy = { runsPerHour: 10, whenExceeded: 'wait' as const };
     expect(await keeper.admit('ci', roomy)).toBeUndefined();
@@ -126,13 +115,13 @@ describe('BudgetKeeper', () => {
 
   it('checks the route budget before the global one', async () => {
     const time = clock();
-    const keeper = new BudgetKeeper(new ProcessWindowCounters(time.read), { runsPerHour: 1, whenExceeded: 'skip' }, time.read);
+    const keeper = new BudgetKeeper(new MemoryWindowCounters(time.read), { runsPerHour: 1, whenExceeded: 'skip' }, time.read);
     expect(await keeper.admit('ci', { runsPerHour: 1, whenExceeded: 'wait' })).toBeUndefined();
     expect(await keeper.admit('ci', { runsPerHour: 1, whenExceeded: 'wait' })).toMatchObject({ scope: 'route', action: 'wait' });
   });
 
   it('counts a run with no limit set, so that per-route sums exist without budgets', async () => {
-    const counters = new ProcessWindowCounters();
+    const counters = new MemoryWindowCounters();
     const keeper = new BudgetKeeper(counters, undefined);
     for (let i = 0; i < 5; i += 1) expect(await keeper.admit('ci', undefined)).toBeUndefined();
     await keeper.recordUsage('ci', undefined);
