@@ -1,11 +1,20 @@
 // `hookwise webhook subscribe <name>`: creates or updates a dynamic subscription and prints its URL and secret.
 import { Args, Flags } from '@oclif/core';
 import { HookwiseConfigError } from '@hookwise/core';
-import { invalidRouteNameMessage, isValidRouteName, routeDefaults, toRoute, updateSubscriptions } from '@hookwise/gateway';
+import {
+  DELIVER_NONE,
+  invalidRouteNameMessage,
+  isValidRouteName,
+  routeDefaults,
+  toRoute,
+  updateSubscriptions,
+  type SubscriptionEntry,
+} from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';
+import { applyRouteFlags, describeFilterCondition } from '../../subscribe-route-flags';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
 
 export interface SubscribeResult {
@@ -16,6 +25,12 @@ export interface SubscribeResult {
   events: string[];
   deliver: string;
   skills: string[];
+  /** What decides whether and when the agent runs (docs/filters.md), as stored; absent when unset. */
+  filter?: SubscriptionEntry['filter'];
+  coalesce?: SubscriptionEntry['coalesce'];
+  concurrency_key?: string;
+  budget?: SubscriptionEntry['budget'];
+  silent_marker?: string;
 }
 
 export default class WebhookSubscribe extends HookwiseCommand {
@@ -27,6 +42,8 @@ export default class WebhookSubscribe extends HookwiseCommand {
     '<%= config.bin %> webhook subscribe pr-review --events pull_request --prompt "Review PR #{pull_request.number}: {pull_request.title}" --skills code-review',
     '<%= config.bin %> webhook subscribe pr-comment --source github --events pull_request --deliver github_comment --deliver-extra repo={repository.full_name} --deliver-extra pr_number={pull_request.number}',
     '<%= config.bin %> webhook subscribe alerts --deliver telegram --deliver-chat-id -1001234567890 --json',
+    "<%= config.bin %> webhook subscribe pr-review --events pull_request --filter 'action=opened|synchronize|ready_for_review' --filter pull_request.draft=false --coalesce-key '{repository.full_name}#{pull_request.number}' --coalesce-window 120 --runs-per-hour 20",
+    "<%= config.bin %> webhook subscribe triage --events issues --filter-expression \"'needs-triage' in issue.labels.name\" --deliver none --silent-marker '[NOTHING]'",
   ];
   static override enableJsonFlag = true;
   static override args = {
@@ -38,7 +55,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     prompt: Flags.string({ description: 'Prompt template with {dot.notation} payload references (unset: the payload as JSON).' }),
     deliver: Flags.string({
       description:
-        'Where the answer goes: log, github_comment, telegram, slack, ... (or the SPEC names codehost_a_comment, platform_01..platform_15) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own.',
+        'Where the answer goes: log, github_comment, telegram, slack, ... (or the SPEC names codehost_a_comment, platform_01..platform_15) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own; none: nothing is delivered (the agent acts through its tools).',
     }),
     'deliver-chat-id': Flags.string({ description: 'Target chat for platform deliverers (deliver_extra.chat_id); unset: the home channel.' }),
     'deliver-extra': Flags.string({ description: 'Extra delivery setting key=value (a template); repeatable.', multiple: true }),
@@ -53,6 +70,28 @@ export default class WebhookSubscribe extends HookwiseCommand {
         'The sender style the route accepts: github, gitlab, generic, stripe, slack, ... (docs/sources.md); unset: any of github, gitlab and generic.',
     }),
     'source-option': Flags.string({ description: 'An option of the source, key=value (e.g. tolerance_seconds=600); repeatable.', multiple: true }),
+    filter: Flags.string({
+      description:
+        'A payload test the event must pass to run the agent; repeatable (all must hold). path=value (equals; true, false, null and numbers as such, "42" a string), path!=value, path=a|b|c (one of), path!=a|b (none of), path~=regex (matches), path? (present), !path? (missing). \'\' removes the filter. docs/filters.md.',
+      multiple: true,
+    }),
+    'filter-expression': Flags.string({
+      description: 'A JSONata expression over the payload that must give true (e.g. "\'bug\' in issue.labels.name"); repeatable, combined with --filter.',
+      multiple: true,
+    }),
+    'coalesce-key': Flags.string({
+      description:
+        "Template of a key: events with the same key within --coalesce-window become one agent run (e.g. '{repository.full_name}#{pull_request.number}'); '' removes coalescing.",
+    }),
+    'coalesce-window': Flags.string({ description: "Seconds from a key's first event to its run (with --coalesce-key)." }),
+    'coalesce-mode': Flags.string({ description: 'latest (the run sees the last payload, the default) or all (also every payload, as {__events__}).' }),
+    'concurrency-key': Flags.string({ description: "Template of a key: runs with the same key never overlap (default: the coalesce key); '' removes it." }),
+    'runs-per-hour': Flags.string({ description: 'Budget: agent runs per clock hour (0 removes the limit).' }),
+    'tokens-per-day': Flags.string({ description: 'Budget: tokens per UTC day, as runners report them (0 removes the limit).' }),
+    'when-over-budget': Flags.string({ description: 'wait (the job waits for the next window, the default) or skip (it ends as skipped, no agent run).' }),
+    'silent-marker': Flags.string({
+      description: "An answer that is this text (or empty) is recorded as silent and not delivered (default: agent.silent_marker, [SILENT]); '' removes it.",
+    }),
   };
 
   async run(): Promise<SubscribeResult> {
@@ -75,7 +114,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
         }
         result = await updateSubscriptions(loaded.configDir, (entries) => {
           const existing = Object.hasOwn(entries, name) ? entries[name] : undefined;
-          const entry = buildEntry(flags, existing, new Date());
+          const entry = applyRouteFlags(buildEntry(flags, existing, new Date()), flags, existing);
           const problems = gateway.routeProblems(toRoute(name, entry, 'subscription', routeDefaults(config)));
           if (problems.length) throw new HookwiseConfigError(problems, `subscription '${name}' was not saved`, 'HW_E_SUBSCRIPTIONS');
           entries[name] = entry;
@@ -87,6 +126,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
             events: entry.events,
             deliver: typeof entry.deliver === 'string' ? entry.deliver : entry.deliver.map((d) => (typeof d === 'string' ? d : d.to)).join(','),
             skills: entry.skills,
+            ...routingOf(entry),
           };
         });
       } finally {
@@ -105,8 +145,9 @@ export default class WebhookSubscribe extends HookwiseCommand {
     this.log(`  URL:      ${result.url}`);
     this.log(`  Secret:   ${showSecret ? result.secret : "(unchanged: the route's own secret)"}`);
     this.log(`  Events:   ${result.events.length ? result.events.join(', ') : 'all'}`);
-    this.log(`  Deliver:  ${result.deliver}`);
+    this.log(`  Deliver:  ${result.deliver}${result.deliver === DELIVER_NONE ? ' (the agent acts through its tools; nothing is delivered)' : ''}`);
     if (result.skills.length) this.log(`  Skills:   ${result.skills.join(', ')}`);
+    for (const line of routingLines(result)) this.log(`  ${line}`);
     this.log('');
     // The global secret of `gateway setup` does not verify this route: say so, or a sender signing with it gets 401.
     this.log(
@@ -123,4 +164,27 @@ export default class WebhookSubscribe extends HookwiseCommand {
     this.log(`Try it: hookwise webhook test ${result.name}`);
     if (!adapterEnabled) this.warn('the webhook adapter is not enabled yet: run `hookwise gateway setup` or set WEBHOOK_ENABLED=true');
   }
+}
+
+/** The entry's filter, coalescing, concurrency key, budget and silent marker, those that are set. */
+function routingOf(entry: SubscriptionEntry): Partial<SubscribeResult> {
+  const { filter, coalesce, concurrency_key, budget, silent_marker } = entry;
+  return Object.fromEntries(Object.entries({ filter, coalesce, concurrency_key, budget, silent_marker }).filter(([, value]) => value !== undefined));
+}
+
+/** One summary line per setting, in the words of the flags. */
+function routingLines(result: SubscribeResult): string[] {
+  const lines: string[] = [];
+  if (result.filter) lines.push(`Filter:   ${(Array.isArray(result.filter) ? result.filter : [result.filter]).map(describeFilterCondition).join(' and ')}`);
+  if (result.coalesce) lines.push(`Coalesce: ${result.coalesce.key} within ${result.coalesce.window_seconds} s (${result.coalesce.mode ?? 'latest'})`);
+  if (result.concurrency_key) lines.push(`Serial:   ${result.concurrency_key}`);
+  if (result.budget) {
+    const limits = [
+      result.budget.runs_per_hour !== undefined ? `${result.budget.runs_per_hour} runs/hour` : '',
+      result.budget.tokens_per_day !== undefined ? `${result.budget.tokens_per_day} tokens/day` : '',
+    ].filter(Boolean);
+    lines.push(`Budget:   ${limits.join(', ')}; over it: ${result.budget.when_exceeded ?? 'wait'}`);
+  }
+  if (result.silent_marker) lines.push(`Silent:   ${result.silent_marker}`);
+  return lines;
 }
