@@ -42,7 +42,8 @@ export interface GatewayOptions {
   pollMs?: number;
 }
 
-const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency']);
+// The worker's keys of an agent block (budget and silent_marker too): never passed to the runner as options.
+const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker']);
 
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost') return true;

@@ -36,11 +36,11 @@ const plugin = definePlugin({
   ],
 });
 
-function gatewayWith(routes: Record<string, unknown>, store: Store) {
+function gatewayWith(routes: Record<string, unknown>, store: Store, agent: Record<string, unknown> = { runner: 'scripted' }) {
   const captured = capturedLogger();
   const config = validateConfigObject({
     platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', routes } } },
-    agent: { runner: 'scripted', concurrency: 1 },
+    agent: { concurrency: 1, ...agent },
   });
   const gateway = new Gateway({
     config,
@@ -131,5 +131,15 @@ describe('worker endings', () => {
     const waiting = await gw.store.jobs.list({ status: 'pending', limit: 10 });
     expect(waiting).toHaveLength(2);
     expect(waiting.every((job) => job.runAt === hourEnd && job.attempts === 0)).toBe(true);
+  });
+
+  it('keeps agent.budget and agent.silent_marker from the runner: a runner with strict options (echo) still starts and runs', async () => {
+    const agent = { runner: 'echo', budget: { runs_per_hour: 5 }, silent_marker: 'NOTHING' };
+    const made = gatewayWith({ ci: { secret: SECRET, deliver: 'sink', prompt: 'NOTHING' } }, createMemoryStore(), agent);
+    gw = made.gateway;
+    await gw.start();
+    await post(gw, 'ci', 'echoed', {});
+    const job = await until(() => made.lines.find((l) => l.message.includes('echoed on route')));
+    expect(job.message).toContain('ended silent: the agent answered NOTHING');
   });
 });
