@@ -1,106 +1,116 @@
-// The Lua scripts behind the Redis store's accept: claim (with rate hit and backpressure) and settle, each atomic.
+// The Lua script behind the Redis store's accept and enqueue: rate hit, claim, backpressure, coalescing and the job, in one atomic step.
 import type { Redis } from 'ioredis';
+import { BULLMQ_LAYOUT_FUNCTIONS } from './bullmq-layout';
 import { RATE_WINDOW_FUNCTIONS } from './rate-limiter';
 
 /**
- * A delivery-id key holds one of:
- * - `pending:<since ms, Redis clock>:<job id>`: claimed by a request whose job is not stored yet;
- * - `job:<job id>`: the job is stored; `ignored`: the route's filter ignored the event; `1`: a plain
- *   `DeliveryIdCache.claim`. These three are final: the id is a duplicate until the key expires (1 hour).
- * A pending claim is also counted in the reservations sorted set (member job id, score since), so that
- * backpressure counts requests between their claim and their stored job, across all gateways.
+ * A delivery-id key holds `job:<job id>` (the job is stored, or the event was merged into that job), `ignored`
+ * (the route's filter ignored the event) or `1` (a plain `DeliveryIdCache.claim`): all mean duplicate until the
+ * key expires (1 hour). Gateways of versions before the one-step accept also wrote `pending:<since ms, Redis
+ * clock>:<job id>` while their job was being stored; this script still reads those (see the README), never writes one.
+ *
+ * A coalescing job has a pointer hash, `<prefix>:coalesce:<route>:<key>`, while it is delayed and never leased:
+ * `job` (its id), `head` (its data JSON up to the event), `ids` (the delivery ids' JSON, comma-joined), `payloads`
+ * (mode all: the payloads' JSON, comma-joined) and `count`. A merge rebuilds the job's data from these, so no
+ * payload is ever decoded by Lua's cjson (which would turn an empty array into `{}` and round numbers). The lease
+ * deletes the pointer when it takes the job (`LEASE_GATE_LUA` in job-queue.ts); a pointer whose job has left the
+ * delayed set meanwhile is not merged into, whichever happened first.
  */
-const SHARED_FUNCTIONS = `${RATE_WINDOW_FUNCTIONS}
-local function pending_job_id(value)
-  if not value then return nil, nil end
+const ACCEPT_LUA = `${RATE_WINDOW_FUNCTIONS}${BULLMQ_LAYOUT_FUNCTIONS}
+local function legacy_pending(value)
   local since, job_id = string.match(value, '^pending:(%d+):(.+)$')
   return job_id, tonumber(since)
 end
-local function confirm(claim_key, reservations, job_id, ttl)
-  redis.call('SET', claim_key, 'job:' .. job_id, 'PX', ttl)
-  redis.call('ZREM', reservations, job_id)
+local function job_data(head, event, payload, ids, payloads, coalesce)
+  local data = head .. ',"event":' .. event .. ',"payload":' .. payload
+  if coalesce == '' then return data .. '}' end
+  data = data .. ',"coalesced":{"deliveryIds":[' .. ids .. ']'
+  if coalesce == 'all' then data = data .. ',"payloads":[' .. payloads .. ']' end
+  return data .. '}}'
 end
-local function queued(job_prefix)
-  local n = 0
-  for _, list in ipairs({ 'wait', 'paused', 'active' }) do n = n + redis.call('LLEN', job_prefix .. list) end
-  for _, set in ipairs({ 'delayed', 'prioritized' }) do n = n + redis.call('ZCARD', job_prefix .. set) end
-  return n
-end
-`;
 
-/**
- * KEYS: claim, reservations, lookup, rate key base.
- * ARGV: rate limit, rate window ms, job id ('' for an ignored event), max pending, pending claim ms, dedupe ttl
- * ms, lookup ttl ms, bullmq job key prefix.
- * Answers, in the order of the pipeline's checks: {'rate_limited', ms left} (the window is full; nothing is
- * counted), {'duplicate'}, {'busy'} (another request's claim is pending and fresh: ask again), {'ignored'},
- * {'backpressure'}, {'claimed'}. Only 'claimed' counts a hit: replays and ignored events use none of the window.
- */
-const CLAIM_LUA = `${SHARED_FUNCTIONS}
-local claim_key, reservations, lookup, rate_base = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local limit, window_ms = tonumber(ARGV[1]), tonumber(ARGV[2])
-local job_id, max_pending, pending_ms = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local ttl, job_prefix = tonumber(ARGV[6]), ARGV[8]
-local now = now_ms()
-local allowed, left = rate_window(rate_base, limit, window_ms, false, now)
-if not allowed then return { 'rate_limited', left } end
-local current = redis.call('GET', claim_key)
-if current then
-  local owner, since = pending_job_id(current)
-  if not owner then return { 'duplicate' } end
-  -- Its job is stored (its claimer has not confirmed yet, or died before it could): a duplicate.
-  if redis.call('EXISTS', job_prefix .. owner) == 1 then
-    confirm(claim_key, reservations, owner, ttl)
-    return { 'duplicate' }
+local claim_key, lookup, rate_base, pointer = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local mode, limit, window_ms, job_id = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local max_pending, pending_ms, ttl, lookup_ttl, q = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9]
+local head, event, payload, delivery_id, opts = ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14]
+local timestamp, delay, coalesce, max_events, pointer_ttl = tonumber(ARGV[15]), tonumber(ARGV[16]), ARGV[17], tonumber(ARGV[18]), tonumber(ARGV[19])
+
+local now = 0
+if mode == 'accept' then
+  now = now_ms()
+  local allowed, left = rate_window(rate_base, limit, window_ms, false, now)
+  if not allowed then return { 'rate_limited', left } end
+  local current = redis.call('GET', claim_key)
+  if current then
+    local owner, since = legacy_pending(current)
+    if not owner then return { 'duplicate' } end
+    if redis.call('EXISTS', q .. owner) == 1 then
+      redis.call('SET', claim_key, 'job:' .. owner, 'PX', ttl)
+      return { 'duplicate' }
+    end
+    if now - since < pending_ms then return { 'busy' } end
+    -- Pending for longer than any enqueue takes and still no job: its claimer died. The claim is ours to take.
   end
-  if now - since < pending_ms then return { 'busy' } end
-  -- Pending for longer than any enqueue takes and still no job: its claimer died. The claim is ours to take.
-  redis.call('ZREM', reservations, owner)
+  if job_id == '' then
+    redis.call('SET', claim_key, 'ignored', 'PX', ttl)
+    return { 'ignored' }
+  end
+  if bull_queued(q) >= max_pending then return { 'backpressure' } end
 end
-if job_id == '' then
-  redis.call('SET', claim_key, 'ignored', 'PX', ttl)
-  return { 'ignored' }
+
+local target, merged = job_id, false
+if coalesce ~= '' then
+  local open = redis.call('HMGET', pointer, 'job', 'head', 'ids', 'payloads', 'count')
+  if open[1] and tonumber(open[5]) < max_events and bull_is_delayed(q, open[1]) then
+    target, merged = open[1], true
+    local ids = open[3] .. ',' .. delivery_id
+    local payloads = open[4]
+    if coalesce == 'all' then payloads = payloads .. ',' .. payload end
+    redis.call('HSET', q .. target, 'data', job_data(open[2], event, payload, ids, payloads, coalesce))
+    redis.call('HSET', pointer, 'ids', ids, 'payloads', payloads, 'count', tonumber(open[5]) + 1)
+  end
 end
-redis.call('ZREMRANGEBYSCORE', reservations, '-inf', now - pending_ms)
-if queued(job_prefix) + redis.call('ZCARD', reservations) >= max_pending then return { 'backpressure' } end
--- Accepted work: the one answer that counts against the window (the peek above saw room; nothing ran since).
-rate_window(rate_base, limit, window_ms, true, now)
-redis.call('SET', claim_key, 'pending:' .. now .. ':' .. job_id, 'PX', ttl)
-redis.call('ZADD', reservations, now, job_id)
-redis.call('SET', lookup, job_id, 'PX', tonumber(ARGV[7]))
-return { 'claimed' }
+if not merged then
+  local payloads = coalesce == 'all' and payload or ''
+  bull_add(q, job_id, 'event', job_data(head, event, payload, delivery_id, payloads, coalesce), opts, timestamp, delay)
+  if coalesce ~= '' and delay > 0 then
+    redis.call('DEL', pointer)
+    redis.call('HSET', pointer, 'job', job_id, 'head', head, 'ids', delivery_id, 'payloads', payloads, 'count', 1)
+    redis.call('PEXPIRE', pointer, pointer_ttl)
+  end
+end
+local used, left = 0, 0
+if mode == 'accept' then
+  -- Accepted work: the one answer that counts against the window (the peek above saw room; nothing ran since).
+  local _
+  _, left, used = rate_window(rate_base, limit, window_ms, true, now)
+  redis.call('SET', claim_key, 'job:' .. target, 'PX', ttl)
+end
+redis.call('SET', lookup, target, 'PX', lookup_ttl)
+return { merged and 'coalesced' or 'accepted', target, used, left }
 `;
 
-/**
- * After the enqueue, whether it succeeded or failed. KEYS: claim, reservations, lookup. ARGV: job id, dedupe ttl
- * ms, bullmq job key prefix. When the job is stored the claim becomes final for the full ttl (unless another
- * request took the claim over meanwhile) and 1 is returned; when it is not, the claim and the lookup are given
- * back (if still this job's) and 0 is returned.
- */
-const SETTLE_LUA = `${SHARED_FUNCTIONS}
-local claim_key, reservations, lookup, job_id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local current = redis.call('GET', claim_key)
-local ours = current == 'job:' .. job_id or pending_job_id(current) == job_id
-redis.call('ZREM', reservations, job_id)
-if redis.call('EXISTS', ARGV[3] .. job_id) == 1 then
-  if ours then confirm(claim_key, reservations, job_id, tonumber(ARGV[2])) end
-  return 1
-end
-if ours then redis.call('DEL', claim_key) end
-if redis.call('GET', lookup) == job_id then redis.call('DEL', lookup) end
-return 0
-`;
+export type AcceptAnswer =
+  ['rate_limited', number] | ['duplicate'] | ['busy'] | ['ignored'] | ['backpressure'] | ['accepted', string, WindowSeen] | ['coalesced', string, WindowSeen];
 
-export type ClaimAnswer = ['rate_limited', number] | ['duplicate'] | ['busy'] | ['ignored'] | ['backpressure'] | ['claimed'];
-
-export interface AcceptKeys {
-  claim: string;
-  reservations: string;
-  lookup: string;
-  rateBase: string;
+/** The route's rate window as an accept left it: hits counted, ms left. */
+export interface WindowSeen {
+  used: number;
+  leftMs: number;
 }
 
-export interface ClaimArgs {
+/** The keys of one accept: the route's delivery-id claim, the delivery-id lookup, the rate window base, the coalesce pointer. */
+export interface AcceptKeys {
+  claim: string;
+  lookup: string;
+  rateBase: string;
+  /** A key no one writes when the job does not coalesce. */
+  pointer: string;
+}
+
+/** One accept (or, with `mode: 'enqueue'`, a plain enqueue: no rate, claim or backpressure) in the script's terms. */
+export interface AcceptArgs {
+  mode: 'accept' | 'enqueue';
   rateLimit: number;
   rateWindowMs: number;
   /** Empty for an event the route's filter ignores. */
@@ -109,31 +119,40 @@ export interface ClaimArgs {
   pendingClaimMs: number;
   dedupeTtlMs: number;
   lookupTtlMs: number;
-  jobKeyPrefix: string;
+  /** bullmq's `queue.toKey('')`. */
+  queueKeyPrefix: string;
+  /** The job data's JSON up to (not including) the event: `{"route":...,...` without the closing brace. */
+  head: string;
+  eventJson: string;
+  payloadJson: string;
+  deliveryIdJson: string;
+  /** bullmq's `opts` field for a new job. */
+  opts: string;
+  timestamp: number;
+  delayMs: number;
+  coalesce: '' | 'latest' | 'all';
+  coalesceMaxEvents: number;
+  pointerTtlMs: number;
 }
 
-type ClaimCommand = (...args: Array<string | number>) => Promise<ClaimAnswer>;
-type SettleCommand = (...args: Array<string | number>) => Promise<number>;
+type AcceptCommand = (...args: Array<string | number>) => Promise<AcceptAnswer>;
 
-/** The two scripts, defined once on the store's connection. */
-export class AcceptScripts {
-  private readonly claimCommand: ClaimCommand;
-  private readonly settleCommand: SettleCommand;
+/** The script, defined once on the store's connection (ioredis sends it by its SHA, loading it when Redis lacks it). */
+export class AcceptScript {
+  private readonly command: AcceptCommand;
 
   constructor(client: Redis) {
-    client.defineCommand('hookwiseAcceptClaim', { numberOfKeys: 4, lua: CLAIM_LUA });
-    client.defineCommand('hookwiseAcceptSettle', { numberOfKeys: 3, lua: SETTLE_LUA });
-    const commands = client as unknown as { hookwiseAcceptClaim: ClaimCommand; hookwiseAcceptSettle: SettleCommand };
-    this.claimCommand = commands.hookwiseAcceptClaim.bind(client);
-    this.settleCommand = commands.hookwiseAcceptSettle.bind(client);
+    client.defineCommand('hookwiseAccept', { numberOfKeys: 4, lua: ACCEPT_LUA });
+    this.command = (client as unknown as { hookwiseAccept: AcceptCommand }).hookwiseAccept.bind(client);
   }
 
-  async claim(keys: AcceptKeys, args: ClaimArgs): Promise<ClaimAnswer> {
-    const answer = await this.claimCommand(
+  async run(keys: AcceptKeys, args: AcceptArgs): Promise<AcceptAnswer> {
+    const answer = await this.command(
       keys.claim,
-      keys.reservations,
       keys.lookup,
       keys.rateBase,
+      keys.pointer,
+      args.mode,
       args.rateLimit,
       args.rateWindowMs,
       args.jobId,
@@ -141,13 +160,23 @@ export class AcceptScripts {
       args.pendingClaimMs,
       args.dedupeTtlMs,
       args.lookupTtlMs,
-      args.jobKeyPrefix,
+      args.queueKeyPrefix,
+      args.head,
+      args.eventJson,
+      args.payloadJson,
+      args.deliveryIdJson,
+      args.opts,
+      args.timestamp,
+      args.delayMs,
+      args.coalesce,
+      args.coalesceMaxEvents,
+      args.pointerTtlMs,
     );
-    return answer[0] === 'rate_limited' ? ['rate_limited', Number(answer[1])] : answer;
-  }
-
-  /** True when the job is stored (and its claim final), false when it is not (and the claim given back). */
-  async settle(keys: AcceptKeys, jobId: string, dedupeTtlMs: number, jobKeyPrefix: string): Promise<boolean> {
-    return (await this.settleCommand(keys.claim, keys.reservations, keys.lookup, jobId, dedupeTtlMs, jobKeyPrefix)) === 1;
+    if (answer[0] === 'rate_limited') return ['rate_limited', Number(answer[1])];
+    if (answer[0] === 'accepted' || answer[0] === 'coalesced') {
+      const [outcome, jobId, used, leftMs] = answer as unknown as [(typeof answer)[0], string, number, number];
+      return [outcome, String(jobId), { used: Number(used), leftMs: Number(leftMs) }];
+    }
+    return answer;
   }
 }

@@ -1,84 +1,91 @@
-// The Redis store's accept step: a claim that stays pending until its job is stored, so no crash can turn the
-// sender's retry of an event that was never stored into a "duplicate".
-import { randomUUID } from 'node:crypto';
+// The Redis store's accept step: rate hit, delivery-id claim, backpressure, coalescing and the job in one Lua
+// script, so an accepted event costs one round trip and no crash can separate a claimed id from its job.
 import { DELIVERY_ID_TTL_MS, RATE_WINDOW_MS } from '@hookwise/core';
-import { HookwiseError, type AcceptOutcome, type AcceptRequest, type JobInput } from '@hookwise/core';
-import type { Redis } from 'ioredis';
-import { AcceptScripts, type AcceptKeys, type ClaimAnswer } from './accept-scripts';
+import { HookwiseError, type AcceptOutcome, type AcceptRequest } from '@hookwise/core';
+import type { AcceptAnswer, AcceptArgs, AcceptKeys } from './accept-scripts';
 import { deliveryIdKey } from './delivery-ids';
 import { LIVE_LOOKUP_MS } from './delivery-lookups';
 import type { RedisJobQueue } from './job-queue';
-import { rateKey, retryAfterSeconds } from './rate-limiter';
+import { rateKey, retryAfterSeconds, type RedisRateLimiter } from './rate-limiter';
 
 export interface RedisAcceptOptions {
   /**
-   * How long a claimed delivery id may wait for its job to be stored before another request may take the claim
-   * over (default 30 s): far longer than an enqueue takes, so only a claimer that died loses its claim.
+   * Only for claims left by gateways of versions before the one-step accept (which claimed first and stored the
+   * job in a second step): how old such a pending claim without its job must be before it is taken over
+   * (default 30 s).
    */
   pendingClaimMs?: number;
-  /** How long a request waits for another request's pending claim of the same id to settle (default 2 s). */
+  /** How long a request waits for such a pending claim to settle (default 2 s). */
   claimWaitMs?: number;
 }
 
 /** How often a request waiting for another's pending claim asks again. */
 const BUSY_POLL_MS = 20;
 
-/** What a claim answers once no other request's claim is pending. */
-type SettledAnswer = Exclude<ClaimAnswer, ['busy']>;
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Makes the decisions of `SequentialAcceptor` (rate limit, duplicate, filter, backpressure, enqueue, in that
- * order; only accepted work counts against the window), with three round trips: one script peeks at the window,
- * checks backpressure, then counts the hit and claims the id as *pending* (with the delivery-id lookup); bullmq stores the job; a second script makes the claim final for the full
- * hour. A request that finds a pending claim whose job is stored answers duplicate; one whose claim is fresh
- * waits for it to settle (if it does not within `claimWaitMs`, the request fails and the sender retries later);
- * one that is older than `pendingClaimMs` without a job was left by a claimer that died, and is taken over.
- * Backpressure counts pending claims too, in Redis, so it holds across gateways.
+ * order; only accepted work counts against the window) in one atomic script (accept-scripts.ts), which also
+ * writes the bullmq job (bullmq-layout.ts) or merges the event into the route's open coalescing job. Its answer
+ * also tells the rate limiter how full the window is, so the pipeline's early peek need not ask Redis again.
  */
 export class RedisAcceptor {
-  private readonly scripts: AcceptScripts;
   private readonly pendingClaimMs: number;
   private readonly claimWaitMs: number;
 
   constructor(
-    client: Redis,
     private readonly prefix: string,
     private readonly jobs: RedisJobQueue,
+    private readonly rateLimiter: RedisRateLimiter | undefined,
     options: RedisAcceptOptions = {},
   ) {
-    this.scripts = new AcceptScripts(client);
     this.pendingClaimMs = options.pendingClaimMs ?? 30_000;
     this.claimWaitMs = options.claimWaitMs ?? 2000;
   }
 
-  private keys(route: string, deliveryId: string): AcceptKeys {
-    return {
-      claim: deliveryIdKey(this.prefix, route, deliveryId),
-      reservations: `${this.prefix}:accepting`,
-      lookup: this.jobs.lookups.key(deliveryId),
-      rateBase: rateKey(this.prefix, route),
+  async accept(request: AcceptRequest): Promise<AcceptOutcome> {
+    const job = request.job;
+    const keys: AcceptKeys = {
+      claim: deliveryIdKey(this.prefix, request.route, request.deliveryId),
+      lookup: this.jobs.lookups.key(request.deliveryId),
+      rateBase: rateKey(this.prefix, request.route),
+      pointer: job ? this.jobs.pointerKey(job) : `${this.prefix}:no-coalescing`,
     };
-  }
-
-  private claim(request: AcceptRequest, keys: AcceptKeys, jobId: string): Promise<ClaimAnswer> {
-    return this.scripts.claim(keys, {
+    const args: AcceptArgs = {
+      ...(job ? this.jobs.jobArgs(job, request.hints) : IGNORED),
+      mode: 'accept',
       rateLimit: request.rateLimit,
       rateWindowMs: RATE_WINDOW_MS,
-      jobId,
       maxPending: request.maxPending,
       pendingClaimMs: this.pendingClaimMs,
       dedupeTtlMs: DELIVERY_ID_TTL_MS,
       lookupTtlMs: LIVE_LOOKUP_MS,
-      jobKeyPrefix: this.jobs.jobKeyPrefix,
-    });
+      queueKeyPrefix: this.jobs.jobKeyPrefix,
+    };
+    const answer = await this.runWhenSettled(request, keys, args);
+    switch (answer[0]) {
+      case 'rate_limited':
+        this.rateLimiter?.learn(request.route, request.rateLimit, request.rateLimit, answer[1]);
+        return { outcome: 'rate_limited', retryAfterSeconds: retryAfterSeconds(answer[1]) };
+      case 'accepted':
+        this.rateLimiter?.learn(request.route, request.rateLimit, answer[2].used, answer[2].leftMs);
+        this.jobs.added();
+        return { outcome: 'accepted', jobId: answer[1] };
+      case 'coalesced':
+        this.rateLimiter?.learn(request.route, request.rateLimit, answer[2].used, answer[2].leftMs);
+        return { outcome: 'accepted', jobId: answer[1], coalesced: true };
+      case 'busy':
+        throw new Error('unreachable');
+      default:
+        return { outcome: answer[0] };
+    }
   }
 
-  /** Claims as `claim` does, asking again while another request's claim is pending (only a claim counts a hit). */
-  private async claimWhenSettled(request: AcceptRequest, keys: AcceptKeys, jobId: string): Promise<SettledAnswer> {
+  /** Runs the script, asking again while a pending claim of an older gateway is settling (see RedisAcceptOptions). */
+  private async runWhenSettled(request: AcceptRequest, keys: AcceptKeys, args: AcceptArgs): Promise<AcceptAnswer> {
     const deadline = Date.now() + this.claimWaitMs;
-    let answer = await this.claim(request, keys, jobId);
+    let answer = await this.jobs.acceptScript.run(keys, args);
     while (answer[0] === 'busy') {
       if (Date.now() >= deadline) {
         throw new HookwiseError(
@@ -87,38 +94,23 @@ export class RedisAcceptor {
         );
       }
       await sleep(BUSY_POLL_MS);
-      answer = await this.claim(request, keys, jobId);
+      answer = await this.jobs.acceptScript.run(keys, args);
     }
-    return answer as SettledAnswer;
-  }
-
-  async accept(request: AcceptRequest): Promise<AcceptOutcome> {
-    const keys = this.keys(request.route, request.deliveryId);
-    const jobId = request.job ? randomUUID() : '';
-    const answer = await this.claimWhenSettled(request, keys, jobId);
-    switch (answer[0]) {
-      case 'rate_limited':
-        return { outcome: 'rate_limited', retryAfterSeconds: retryAfterSeconds(answer[1]) };
-      case 'claimed':
-        return this.store(request.job!, keys, jobId);
-      default:
-        return { outcome: answer[0] };
-    }
-  }
-
-  /** Stores the claimed job and settles the claim: final when the job exists, given back when it does not. */
-  private async store(job: JobInput, keys: AcceptKeys, jobId: string): Promise<AcceptOutcome> {
-    const settle = (): Promise<boolean> => this.scripts.settle(keys, jobId, DELIVERY_ID_TTL_MS, this.jobs.jobKeyPrefix);
-    try {
-      await this.jobs.addClaimed(job, jobId);
-    } catch (err) {
-      // The add may have been stored though its answer was lost: settle says which.
-      if (await settle().catch(() => false)) return { outcome: 'accepted', jobId };
-      throw err;
-    }
-    // The job is stored, so the event is accepted even if this fails: the claim then stays pending, and the
-    // next request for the id finds the job and makes the claim final itself.
-    await settle().catch(() => undefined);
-    return { outcome: 'accepted', jobId };
+    return answer;
   }
 }
+
+/** The job part of the script's arguments for an event the route's filter ignores (no job). */
+const IGNORED = {
+  jobId: '',
+  head: '',
+  eventJson: '',
+  payloadJson: '',
+  deliveryIdJson: '',
+  opts: '',
+  timestamp: 0,
+  delayMs: 0,
+  coalesce: '',
+  coalesceMaxEvents: 0,
+  pointerTtlMs: 0,
+} as const;

@@ -1,22 +1,13 @@
-// The job queue on bullmq: manual fetching with a token per lease, a short self-renewed lock, stalled-job takeover.
+// The job queue on bullmq: manual fetching with a token per lease, a short self-renewed lock, stalled-job takeover,
+// coalescing (in the accept script) and per-key serial execution (a lock per route and concurrency key).
 import { randomUUID } from 'node:crypto';
-import type { DestinationState, Job, JobError, JobFilter, JobInput, JobQueue, JobStatus, JobStep } from '@hookwise/core';
+import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue, JobStatus } from '@hookwise/core';
 import { Job as BullJob, Queue, Worker, type JobType } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { AcceptScript, type AcceptAnswer } from './accept-scripts';
 import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
-
-/** What a bullmq job carries; its status is bullmq's state, its id bullmq's job id. */
-interface JobData extends JobInput {
-  step: JobStep;
-  attempts: number;
-  prompt?: string;
-  answer?: string;
-  errors: JobError[];
-  destinations?: DestinationState[];
-  runAt: number;
-  createdAt: number;
-  updatedAt: number;
-}
+import { blockedKey, coalescePointerKey, deliveryIdsOf, jobArgs, runningKey, type JobArgs, type JobData } from './job-data';
+import { LeaseScripts, type GateKeys } from './lease-scripts';
 
 const STATES: Record<JobStatus, JobType[]> = {
   pending: ['waiting', 'delayed', 'prioritized', 'paused'],
@@ -31,11 +22,20 @@ function statusOf(state: string): JobStatus | undefined {
   return undefined;
 }
 
+/**
+ * A job whose concurrency key is held by a running job goes back to the delayed set for this long (its attempt
+ * not counted). The usual wake-up is sooner: the key's release moves its oldest waiting job to the front.
+ */
+export const KEY_BUSY_RETRY_MS = 500;
+/** How many jobs whose key is busy one lease passes over before it answers that nothing is due. */
+const MAX_BUSY_SKIPS = 20;
+
 export interface RedisJobQueueOptions {
   /**
    * The bullmq lock on a held job (default 5 s). This store renews it itself while the job's lease holds, so
    * it only runs out when the holding process is gone (or stalled this long): a killed gateway's jobs are
-   * taken over about this long after its death, whatever `store.lease_seconds` says.
+   * taken over about this long after its death, whatever `store.lease_seconds` says. A job's concurrency-key
+   * lock has the same length and is renewed with it.
    */
   lockMs?: number;
   /** How often the locks of held jobs are renewed (default a fifth of `lockMs`; must be well below it). */
@@ -62,10 +62,14 @@ interface Held {
  * - a live gateway keeps a long-running job indefinitely (its worker renews the lease, the timer the lock);
  * - a killed gateway renews nothing: its locks lapse within `lockMs` and the stalled check hands the jobs on;
  * - an owner that stops renewing loses the job when its lease runs out, as with the other stores.
+ * A job with a concurrency key also holds `<prefix>:running:<route>:<key>` on the same terms (see lease-scripts.ts).
  */
 export class RedisJobQueue implements JobQueue {
   readonly queue: Queue<JobData>;
   readonly lookups: DeliveryLookups;
+  /** The accept script, shared with the store's acceptor (see accept-scripts.ts). */
+  readonly acceptScript: AcceptScript;
+  private readonly leaseScripts: LeaseScripts;
   private worker?: Worker<JobData>;
   private readonly lockMs: number;
   private readonly doneRetentionMs: number;
@@ -73,6 +77,8 @@ export class RedisJobQueue implements JobQueue {
   private renewingLocks = false;
   private readonly leased = new Map<string, Held>();
   private readonly readyListeners = new Set<() => void>();
+  /** bullmq's `queue.toKey('')`: a job's hash is this plus its id. */
+  readonly jobKeyPrefix: string;
 
   constructor(
     private readonly client: Redis,
@@ -83,11 +89,9 @@ export class RedisJobQueue implements JobQueue {
     this.lockMs = options.lockMs ?? 5000;
     this.doneRetentionMs = options.doneRetentionMs ?? 7 * 24 * 3600 * 1000;
     this.lookups = new DeliveryLookups(client, prefix);
-  }
-
-  /** The Redis key of a job's hash is this plus its id (bullmq's layout; the accept script checks it exists). */
-  get jobKeyPrefix(): string {
-    return this.queue.toKey('');
+    this.acceptScript = new AcceptScript(client);
+    this.leaseScripts = new LeaseScripts(client);
+    this.jobKeyPrefix = this.queue.toKey('');
   }
 
   private toJob(job: BullJob<JobData>, state: string): Job {
@@ -106,32 +110,52 @@ export class RedisJobQueue implements JobQueue {
     return out;
   }
 
-  /**
-   * Two writes in the one order that is safe when the process dies between them: first the delivery-id lookup
-   * (naming the job id chosen here), then the job. A crash in between leaves a lookup naming a job that does not
-   * exist; `findByDeliveryId` then finds no job, which is the truth, as the event was never accepted (no 202 was
-   * sent), and the stray lookup expires or is overwritten by the sender's retry. The other order could leave an
-   * accepted job that no lookup names. (One MULTI with bullmq's add script would need bullmq internals.) The
-   * gateway's own path, the store's `accept`, writes the lookup together with its claim, then calls `addClaimed`.
-   */
-  async enqueue(input: JobInput): Promise<Job> {
-    const id = randomUUID();
-    await this.lookups.set(input.deliveryId, id);
-    return this.addClaimed(input, id);
+  /** The job's pieces for the accept script, under a new job id. */
+  jobArgs(input: JobInput, hints?: EnqueueHints): JobArgs {
+    return jobArgs(input, hints, randomUUID(), Math.round(this.doneRetentionMs / 1000), Date.now());
   }
 
-  /** Stores the job under `id`, whose delivery-id lookup is already written. */
-  async addClaimed(input: JobInput, id: string): Promise<Job> {
-    const now = Date.now();
-    const data: JobData = { ...input, step: 'agent', attempts: 0, errors: [], runAt: now, createdAt: now, updatedAt: now };
-    const job = await this.queue.add('event', data, {
-      jobId: id,
-      attempts: 1, // retries are decided by the worker pool, with its own backoff
-      removeOnComplete: { age: Math.round(this.doneRetentionMs / 1000) },
-      removeOnFail: false,
-    });
+  /** The key the accept script reads and writes for the job's coalescing (a placeholder no one writes when it does not coalesce). */
+  pointerKey(input: JobInput): string {
+    return input.coalesce ? coalescePointerKey(this.prefix, input.route, input.coalesce.key) : `${this.prefix}:no-coalescing`;
+  }
+
+  /**
+   * The accept script without a claim, rate hit or backpressure: the job and its delivery-id lookup in one atomic
+   * step, or the event merged into the route's open coalescing job (returned then, with the event in it).
+   */
+  async enqueue(input: JobInput, hints?: EnqueueHints): Promise<Job> {
+    const args = this.jobArgs(input, hints);
+    const answer = await this.acceptScript.run(
+      { claim: `${this.prefix}:no-claim`, lookup: this.lookups.key(input.deliveryId), rateBase: `${this.prefix}:no-rate`, pointer: this.pointerKey(input) },
+      {
+        ...args,
+        mode: 'enqueue',
+        rateLimit: 0,
+        rateWindowMs: 0,
+        maxPending: 0,
+        pendingClaimMs: 0,
+        dedupeTtlMs: 0,
+        lookupTtlMs: LIVE_LOOKUP_MS,
+        queueKeyPrefix: this.jobKeyPrefix,
+      },
+    );
+    const jobId = this.stored(answer);
     this.wake();
-    return this.toJob(job, 'waiting');
+    const job = await this.get(jobId);
+    if (!job) throw new Error(`job ${jobId} was stored in Redis but is gone (was the key prefix cleared?)`);
+    return job;
+  }
+
+  /** The job id an accept script's answer names (an enqueue answers nothing else). */
+  private stored(answer: AcceptAnswer): string {
+    if (answer[0] !== 'accepted' && answer[0] !== 'coalesced') throw new Error(`unexpected answer from the Redis accept script: ${answer[0]}`);
+    return answer[1];
+  }
+
+  /** Local wake-up after the acceptor stored a job. */
+  added(): void {
+    this.wake();
   }
 
   private ensureWorker(): Worker<JobData> {
@@ -149,9 +173,9 @@ export class RedisJobQueue implements JobQueue {
     });
     this.worker.on('error', () => undefined); // connection errors surface through the calls that failed
     // bullmq fails a job that stalled more than maxStalledCount times itself (in getNextJob, when it comes up
-    // again): a dead letter, whose lookup is kept for good like the ones `fail` makes.
+    // again): a dead letter, whose lookups are kept for good like the ones `fail` makes.
     this.worker.on('failed', (job) => {
-      if (job) void this.lookups.keepForever(job.data.deliveryId, String(job.id)).catch(() => undefined);
+      if (job) void this.keepLookupsForever(job.data, String(job.id)).catch(() => undefined);
     });
     void this.worker.startStalledCheckTimer();
     this.lockTimer = setInterval(() => void this.renewLocks(), this.options.lockRenewMs ?? Math.floor(this.lockMs / 5));
@@ -164,7 +188,22 @@ export class RedisJobQueue implements JobQueue {
     return Math.max(1, Math.min(this.lockMs, Math.floor(leaseLeftMs)));
   }
 
-  /** The lock timer: extends the lock of each held job whose lease holds; a job whose lock was lost is given up. */
+  private keyLockOf(data: JobData): { lock: string; blocked: string } | undefined {
+    if (data.concurrencyKey === undefined) return undefined;
+    return { lock: runningKey(this.prefix, data.route, data.concurrencyKey), blocked: blockedKey(this.prefix, data.route, data.concurrencyKey) };
+  }
+
+  /** Extends a held job's bullmq lock and its key lock; false when the bullmq lock is gone or another's. */
+  private async extendLocks(held: Held, ms: number): Promise<boolean | undefined> {
+    const keyLock = this.keyLockOf(held.job.data);
+    const [extended] = await Promise.all([
+      held.job.extendLock(held.token, ms),
+      keyLock ? this.leaseScripts.extend(keyLock.lock, String(held.job.id), ms) : undefined,
+    ]);
+    return Number(extended) === 1;
+  }
+
+  /** The lock timer: extends the locks of each held job whose lease holds; a job whose lock was lost is given up. */
   private async renewLocks(): Promise<void> {
     if (this.renewingLocks) return; // Redis is slow: the previous round is still under way
     this.renewingLocks = true;
@@ -173,9 +212,9 @@ export class RedisJobQueue implements JobQueue {
       const live = [...this.leased.values()].filter((held) => held.leaseUntil > now);
       await Promise.all(
         live.map(async (held) => {
-          const extended = await held.job.extendLock(held.token, this.lockFor(held.leaseUntil - now)).catch(() => undefined);
-          // 0: the lock is gone or another's (finished, or taken over after a stall); undefined: Redis unreachable, try again.
-          if (extended !== undefined && Number(extended) !== 1) held.leaseUntil = 0;
+          const extended = await this.extendLocks(held, this.lockFor(held.leaseUntil - now)).catch(() => undefined);
+          // false: the lock is gone or another's (finished, or taken over after a stall); undefined: Redis unreachable, try again.
+          if (extended === false) held.leaseUntil = 0;
         }),
       );
     } finally {
@@ -183,25 +222,49 @@ export class RedisJobQueue implements JobQueue {
     }
   }
 
+  /**
+   * Takes the next job bullmq hands out, then passes it through the lease gate (lease-scripts.ts): its coalesce
+   * pointer goes (it takes no more events), and a job whose concurrency key another running job holds goes back
+   * to the delayed set for KEY_BUSY_RETRY_MS, its attempt not counted, while the lease looks at the next job.
+   */
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
     const worker = this.ensureWorker();
-    const token = `${owner}:${randomUUID()}`;
-    const leaseUntil = Date.now() + leaseMs;
-    const job = (await worker.getNextJob(token, { block: false })) as BullJob<JobData> | undefined;
-    if (!job) return undefined;
-    if (leaseMs < this.lockMs) await job.extendLock(token, this.lockFor(leaseMs));
-    this.leased.set(String(job.id), { job, token, leaseUntil });
-    await job.updateData({ ...job.data, attempts: (job.data.attempts ?? 0) + 1, updatedAt: Date.now() });
-    return this.toJob(job, 'active');
+    for (let skipped = 0; skipped < MAX_BUSY_SKIPS; skipped += 1) {
+      const token = `${owner}:${randomUUID()}`;
+      const leaseUntil = Date.now() + leaseMs;
+      const job = (await worker.getNextJob(token, { block: false })) as BullJob<JobData> | undefined;
+      if (!job) return undefined;
+      const id = String(job.id);
+      const { note: _cleared, ...data } = job.data;
+      const leasedData: JobData = { ...data, attempts: (data.attempts ?? 0) + 1, updatedAt: Date.now() };
+      const keyLock = this.keyLockOf(data);
+      const keys: GateKeys = {
+        pointer: data.coalesceKey !== undefined ? coalescePointerKey(this.prefix, data.route, data.coalesceKey) : `${this.prefix}:no-coalescing`,
+        lock: keyLock?.lock ?? `${this.prefix}:no-key-lock`,
+        blocked: keyLock?.blocked ?? `${this.prefix}:no-key-lock`,
+        job: this.jobKeyPrefix + id,
+      };
+      const gate = await this.leaseScripts.gate(keys, id, this.lockFor(leaseMs), JSON.stringify(leasedData), data.createdAt ?? 0, keyLock !== undefined);
+      if (gate === 0) {
+        await job.moveToDelayed(Date.now() + KEY_BUSY_RETRY_MS, token);
+        continue;
+      }
+      if (gate < 0) continue;
+      job.data = leasedData;
+      if (leaseMs < this.lockMs) await job.extendLock(token, this.lockFor(leaseMs));
+      this.leased.set(id, { job, token, leaseUntil });
+      return this.toJob(job, 'active');
+    }
+    return undefined;
   }
 
-  /** Extends the lease; the lock timer then keeps the lock alive until the new end. */
+  /** Extends the lease; the lock timer then keeps the locks alive until the new end. */
   async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
     const held = this.leased.get(jobId);
     if (!held || !held.token.startsWith(`${owner}:`)) return false;
     const leaseUntil = Date.now() + leaseMs;
     try {
-      if (Number(await held.job.extendLock(held.token, this.lockFor(leaseMs))) !== 1) return false;
+      if (!(await this.extendLocks(held, this.lockFor(leaseMs)))) return false;
     } catch {
       return false;
     }
@@ -218,10 +281,18 @@ export class RedisJobQueue implements JobQueue {
     return { job };
   }
 
+  /** Gives up the job's key lock (if it holds it); the key's oldest waiting job becomes the next job. */
+  private async releaseKeyLock(job: BullJob<JobData>): Promise<void> {
+    const keyLock = this.keyLockOf(job.data);
+    if (!keyLock) return;
+    await this.leaseScripts.release(keyLock.lock, keyLock.blocked, String(job.id), this.jobKeyPrefix);
+    this.wake();
+  }
+
   /** The first delivery attempt runs at once under the same lease, so the delivery step starts at attempt 1. */
-  async saveAnswer(jobId: string, prompt: string, answer: string): Promise<void> {
+  async saveAnswer(jobId: string, prompt: string, answer: string, usage?: AgentUsage): Promise<void> {
     const { job } = await this.load(jobId);
-    await job.updateData({ ...job.data, prompt, answer, step: 'deliver', attempts: 1, updatedAt: Date.now() });
+    await job.updateData({ ...job.data, prompt, answer, ...(usage ? { usage } : {}), step: 'deliver', attempts: 1, updatedAt: Date.now() });
   }
 
   async saveDestinations(jobId: string, destinations: DestinationState[]): Promise<void> {
@@ -229,22 +300,32 @@ export class RedisJobQueue implements JobQueue {
     await job.updateData({ ...job.data, destinations, updatedAt: Date.now() });
   }
 
+  private async keepLookupsForever(data: JobData, jobId: string): Promise<void> {
+    await Promise.all(deliveryIdsOf(data).map((id) => this.lookups.keepForever(id, jobId)));
+  }
+
+  private async expireLookupsIn(data: JobData, jobId: string, ttlMs: number): Promise<void> {
+    await Promise.all(deliveryIdsOf(data).map((id) => this.lookups.expireIn(id, jobId, ttlMs)));
+  }
+
   /**
-   * Moves a job to the dead letters. Its lookup is made permanent first: a crash in between leaves a live job
-   * with a permanent lookup, which its completion or death sets right, never a dead letter whose lookup expires.
+   * Moves a job to the dead letters. Its lookups are made permanent first: a crash in between leaves a live job
+   * with permanent lookups, which its completion or death sets right, never a dead letter whose lookup expires.
    */
   private async bury(job: BullJob<JobData>, token: string, reason: string): Promise<void> {
-    await this.lookups.keepForever(job.data.deliveryId, String(job.id));
+    await this.keepLookupsForever(job.data, String(job.id));
     await job.moveToFailed(new Error(reason), token, false);
   }
 
-  /** The lookup gets the done retention before the job is done (a crash in between leaves a job that runs again). */
-  async complete(jobId: string, receipt: unknown): Promise<void> {
+  /** The lookups get the done retention before the job is done (a crash in between leaves a job that runs again). */
+  async complete(jobId: string, receipt: unknown, ending?: { outcome: JobOutcome; note?: string }): Promise<void> {
     const { job, token } = await this.load(jobId);
-    await job.updateData({ ...job.data, updatedAt: Date.now() });
-    await this.lookups.expireIn(job.data.deliveryId, jobId, this.doneRetentionMs);
+    const { note: _old, ...data } = job.data;
+    await job.updateData({ ...data, ...(ending ? { outcome: ending.outcome } : {}), ...(ending?.note ? { note: ending.note } : {}), updatedAt: Date.now() });
+    await this.expireLookupsIn(job.data, jobId, this.doneRetentionMs);
     await job.moveToCompleted(receipt ?? {}, token ?? '0', false);
     this.leased.delete(jobId);
+    await this.releaseKeyLock(job);
   }
 
   async fail(jobId: string, error: JobError, retryAt: number | null): Promise<void> {
@@ -254,15 +335,25 @@ export class RedisJobQueue implements JobQueue {
     if (retryAt === null) await this.bury(job, token ?? '0', error.message);
     else await job.moveToDelayed(retryAt, token ?? '0');
     this.leased.delete(jobId);
+    await this.releaseKeyLock(job);
   }
 
-  async release(jobId: string): Promise<void> {
+  /** Back to waiting (due at once), or with a hold to the delayed set until `hold.runAt` with its note; the attempt is not counted. */
+  async release(jobId: string, hold?: { runAt: number; note: string }): Promise<void> {
     const held = this.leased.get(jobId);
     if (!held) return;
     const { job, token } = held;
-    await job.updateData({ ...job.data, attempts: Math.max(0, (job.data.attempts ?? 1) - 1), updatedAt: Date.now() });
-    await job.moveToWait(token);
+    const attempts = Math.max(0, (job.data.attempts ?? 1) - 1);
+    const now = Date.now();
+    if (hold) {
+      await job.updateData({ ...job.data, attempts, note: hold.note, runAt: hold.runAt, updatedAt: now });
+      await job.moveToDelayed(hold.runAt, token);
+    } else {
+      await job.updateData({ ...job.data, attempts, updatedAt: now });
+      await job.moveToWait(token);
+    }
     this.leased.delete(jobId);
+    await this.releaseKeyLock(job);
     this.wake();
   }
 
@@ -272,8 +363,8 @@ export class RedisJobQueue implements JobQueue {
     const now = Date.now();
     await job.updateData({ ...job.data, attempts: 0, runAt: now, updatedAt: now });
     await job.retry('failed');
-    // After the retry: a crash in between leaves a live job whose lookup is permanent, not a dead letter whose expires.
-    await this.lookups.expireIn(job.data.deliveryId, jobId, LIVE_LOOKUP_MS);
+    // After the retry: a crash in between leaves a live job whose lookups are permanent, not a dead letter whose expire.
+    await this.expireLookupsIn(job.data, jobId, LIVE_LOOKUP_MS);
     this.wake();
     return true;
   }
@@ -289,7 +380,7 @@ export class RedisJobQueue implements JobQueue {
     return this.toJob(job, await job.getState());
   }
 
-  /** A lookup naming a job that does not exist (an enqueue cut short, see `enqueue`) means no job. */
+  /** A lookup naming a job that does not exist (removed after its retention) means no job. */
   async findByDeliveryId(deliveryId: string): Promise<Job | undefined> {
     const id = await this.lookups.jobIdOf(deliveryId);
     return id ? this.get(id) : undefined;

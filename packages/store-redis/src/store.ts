@@ -3,6 +3,7 @@ import { HookwiseError, type Store, type StoreConfig } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { RedisAcceptor, type RedisAcceptOptions } from './acceptor';
 import { connectRedis, redactRedisUrl } from './connection';
+import { RedisWindowCounters } from './counters';
 import { RedisDeliveryIdCache } from './delivery-ids';
 import { RedisJobQueue, type RedisJobQueueOptions } from './job-queue';
 import { RedisProgressKV } from './progress';
@@ -35,13 +36,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const client = await connectRedis(options.url);
   const jobs = new RedisJobQueue(client, prefix, options);
-  const acceptor = new RedisAcceptor(client, prefix, jobs, options);
+  const rateLimiter = new RedisRateLimiter(client, prefix);
+  const acceptor = new RedisAcceptor(prefix, jobs, rateLimiter, options);
   let closed = false;
   return {
     deliveryIds: new RedisDeliveryIdCache(client, prefix),
-    rateLimiter: new RedisRateLimiter(client, prefix),
+    rateLimiter,
     jobs,
     progress: new RedisProgressKV(client, prefix),
+    counters: new RedisWindowCounters(client, prefix),
     accept: (request) => acceptor.accept(request),
     // From ioredis's own state, no round trip: /health says 'degraded' while the connection is down (commands
     // wait for it meanwhile, so the pipeline's 503 comes only from calls that fail).

@@ -1,79 +1,85 @@
-// The Redis store's accept on a real redis-server: a gateway that dies between the delivery-id claim and the
-// stored job never makes the sender's retry a duplicate, and duplicates still run once across gateways.
+// The Redis store's accept on a real redis-server: one script, one round trip; a claimed id never without its job;
+// duplicates run once across gateways; claims left pending by gateways of older versions are still honoured.
 import { DELIVERY_ID_TTL_MS } from '@hookwise/core';
 import { type AcceptRequest } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
+import type { Redis } from 'ioredis';
 import type { RedisStore } from '../../src';
-import { connectionOf, eventually, sleep, useRedisFixture } from '../redis-fixture';
+import { connectionOf, sleep, useRedisFixture } from '../redis-fixture';
 
 function acceptRequest(overrides: Partial<AcceptRequest> = {}): AcceptRequest {
   const job = jobInput(overrides.deliveryId ? { deliveryId: overrides.deliveryId } : {});
   return { route: job.route, deliveryId: job.deliveryId, rateLimit: 1000, maxPending: 1000, job, ...overrides };
 }
 
-/**
- * Gateway `store` dies (as with kill -9) at the moment its accept would store the job (`after: 'claim'`) or just
- * after the job was stored (`after: 'store'`): its connection drops and its accept never answers.
- */
-function dieDuringAccept(store: RedisStore, after: 'claim' | 'store'): void {
-  const addClaimed = store.jobs.addClaimed.bind(store.jobs);
-  jest.spyOn(store.jobs, 'addClaimed').mockImplementation(async (input, id) => {
-    if (after === 'store') await addClaimed(input, id);
-    connectionOf(store).disconnect();
-    return new Promise(() => undefined);
+/** Counts the commands `store` sends to Redis while `body` runs. */
+async function commandsSent(store: RedisStore, body: () => Promise<unknown>): Promise<string[]> {
+  const client: Redis = connectionOf(store);
+  const sent: string[] = [];
+  const send = client.sendCommand.bind(client);
+  const spy = jest.spyOn(client, 'sendCommand').mockImplementation((command, stream) => {
+    sent.push(command.name);
+    return send(command, stream);
   });
+  try {
+    await body();
+  } finally {
+    spy.mockRestore();
+  }
+  return sent;
 }
 
 describe('Redis store accept (real redis-server)', () => {
   const redis = useRedisFixture();
   const claimKey = (request: AcceptRequest): string => `${redis.prefix()}:delivery-id:${request.route}:${request.deliveryId}`;
 
-  it('accepts the retry of a gateway that died after claiming, once the claim is past its pending time', async () => {
-    const pendingClaimMs = 800;
-    const [dying, survivor] = await redis.gateways('died-claimed', 2, { pendingClaimMs, claimWaitMs: 200 });
+  it('accepts an event with one command to Redis, and peeks at a roomy window without one', async () => {
+    const [store] = await redis.gateways('one-trip', 1);
+    // The first call of a new queue also has bullmq record its version in the queue's meta hash, once.
+    await store.accept(acceptRequest());
     const request = acceptRequest();
-    dieDuringAccept(dying, 'claim');
-    void dying.accept(request);
-    const claimedAt = Date.now();
-    const claim = await eventually('the claim', 2000, async () => (await connectionOf(survivor).get(claimKey(request))) ?? undefined);
-    expect(claim).toMatch(/^pending:\d+:/);
-
-    // While the claim is young its owner might still store the job: the retry is refused, never a duplicate.
-    await expect(survivor.accept(request)).rejects.toThrow(/still being accepted by another request/);
-    await sleep(Math.max(0, pendingClaimMs - (Date.now() - claimedAt)) + 50);
-
-    const retried = await survivor.accept(request);
-    expect(retried.outcome).toBe('accepted');
-    const jobId = (retried as { jobId: string }).jobId;
-    expect(await survivor.jobs.pendingCount()).toBe(1);
-    expect((await survivor.jobs.findByDeliveryId(request.deliveryId))?.id).toBe(jobId);
-    // Now the id is remembered for the full hour.
-    expect(await survivor.accept(request)).toEqual({ outcome: 'duplicate' });
-    expect(await connectionOf(survivor).get(claimKey(request))).toBe(`job:${jobId}`);
-    expect(await connectionOf(survivor).pttl(claimKey(request))).toBeGreaterThan(DELIVERY_ID_TTL_MS - 60_000);
+    let outcome: unknown;
+    expect(await commandsSent(store, async () => (outcome = await store.accept(request)))).toEqual(['evalsha']);
+    expect(outcome).toMatchObject({ outcome: 'accepted' });
+    expect(await connectionOf(store).get(claimKey(request))).toBe(`job:${(outcome as { jobId: string }).jobId}`);
+    expect(await connectionOf(store).pttl(claimKey(request))).toBeGreaterThan(DELIVERY_ID_TTL_MS - 60_000);
+    // 999 of 1000 left as that accept saw it: the pipeline's early peek needs no round trip.
+    expect(await commandsSent(store, async () => expect((await store.rateLimiter.check(request.route, 1000)).allowed).toBe(true))).toEqual([]);
+    // A small window is always asked (exact across gateways); so is a duplicate's accept.
+    expect(await commandsSent(store, () => store.rateLimiter.check(request.route, 5))).toEqual(['evalsha']);
+    expect(await store.accept(request)).toEqual({ outcome: 'duplicate' });
   });
 
-  it('answers duplicate at once for a gateway that died after storing the job, and makes the claim final', async () => {
-    const [dying, survivor] = await redis.gateways('died-stored', 2, { pendingClaimMs: 60_000, claimWaitMs: 200 });
-    const request = acceptRequest();
-    dieDuringAccept(dying, 'store');
-    void dying.accept(request);
-    const stored = await eventually('the stored job', 2000, () => survivor.jobs.findByDeliveryId(request.deliveryId));
-    expect(await connectionOf(survivor).get(claimKey(request))).toMatch(/^pending:/);
-
-    expect(await survivor.accept(request)).toEqual({ outcome: 'duplicate' });
-    expect(await connectionOf(survivor).get(claimKey(request))).toBe(`job:${stored.id}`);
-    expect(await connectionOf(survivor).pttl(claimKey(request))).toBeGreaterThan(DELIVERY_ID_TTL_MS - 60_000);
-    expect(await survivor.jobs.pendingCount()).toBe(1);
+  it('answers a full window without Redis once an accept found it full, until the window ends', async () => {
+    const [a, b] = await redis.gateways('full-window', 2);
+    const first = acceptRequest({ rateLimit: 1 });
+    expect((await b.accept(first)).outcome).toBe('accepted');
+    expect(await a.accept(acceptRequest({ rateLimit: 1 }))).toMatchObject({ outcome: 'rate_limited' });
+    expect(await commandsSent(a, async () => expect((await a.rateLimiter.check(first.route, 1)).allowed).toBe(false))).toEqual([]);
   });
 
-  it('gives the claim and the lookup back when the job cannot be stored, so the retry is accepted', async () => {
-    const [store] = await redis.gateways('add-fails', 1);
+  it('remembers nothing when the script fails before the job is stored, so the retry is accepted', async () => {
+    const [store] = await redis.gateways('script-fails', 1);
     const request = acceptRequest();
-    jest.spyOn(store.jobs, 'addClaimed').mockRejectedValueOnce(new Error('Redis said no'));
-    await expect(store.accept(request)).rejects.toThrow('Redis said no');
+    await connectionOf(store).set(`${redis.prefix()}:jobs:meta`, 'not a hash');
+    await expect(store.accept(request)).rejects.toThrow(/WRONGTYPE/);
     expect(await connectionOf(store).exists(claimKey(request), `${redis.prefix()}:job-by-delivery:${request.deliveryId}`)).toBe(0);
+    await connectionOf(store).del(`${redis.prefix()}:jobs:meta`);
     expect((await store.accept(request)).outcome).toBe('accepted');
+  });
+
+  it('leaves the claim and the job together when a gateway dies right after sending its accept', async () => {
+    const [dying, survivor] = await redis.gateways('died', 2);
+    const request = acceptRequest();
+    void dying.accept(request).catch(() => undefined);
+    connectionOf(dying).disconnect();
+    await sleep(100);
+    const claimed = (await connectionOf(survivor).get(claimKey(request))) !== null;
+    const job = await survivor.jobs.findByDeliveryId(request.deliveryId);
+    expect(Boolean(job)).toBe(claimed);
+    // Either way the sender's retry is right: a duplicate of the stored job, or accepted now.
+    expect((await survivor.accept(request)).outcome).toBe(claimed ? 'duplicate' : 'accepted');
+    expect(await survivor.jobs.pendingCount()).toBe(1);
   });
 
   it('runs one of many concurrent accepts of one id sent to two gateways', async () => {
@@ -106,5 +112,36 @@ describe('Redis store accept (real redis-server)', () => {
     expect(await connectionOf(store).pttl(claimKey(request))).toBeGreaterThan(DELIVERY_ID_TTL_MS - 60_000);
     expect(await store.accept(acceptRequest({ deliveryId: request.deliveryId }))).toEqual({ outcome: 'duplicate' });
     expect(await store.jobs.pendingCount()).toBe(0);
+  });
+
+  describe('claims left pending by gateways of older versions (claim, then store the job, then settle)', () => {
+    const pendingClaim = async (store: RedisStore, request: AcceptRequest, ageMs: number, jobId: string): Promise<void> => {
+      const [seconds, micros] = (await connectionOf(store).time()) as [number | string, number | string];
+      const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      await connectionOf(store).set(claimKey(request), `pending:${now - ageMs}:${jobId}`, 'PX', DELIVERY_ID_TTL_MS);
+    };
+
+    it('waits for a young one and then refuses (retry later), never answering duplicate', async () => {
+      const [store] = await redis.gateways('legacy-young', 1, { pendingClaimMs: 30_000, claimWaitMs: 200 });
+      const request = acceptRequest();
+      await pendingClaim(store, request, 0, 'not-stored');
+      await expect(store.accept(request)).rejects.toThrow(/still being accepted by another request/);
+      expect(await store.jobs.pendingCount()).toBe(0);
+    });
+
+    it('takes over one older than pendingClaimMs without a job, and answers duplicate for one whose job exists', async () => {
+      const [store] = await redis.gateways('legacy-old', 1, { pendingClaimMs: 1000, claimWaitMs: 200 });
+      const orphan = acceptRequest();
+      await pendingClaim(store, orphan, 5000, 'never-stored');
+      const taken = await store.accept(orphan);
+      expect(taken.outcome).toBe('accepted');
+      expect(await connectionOf(store).get(claimKey(orphan))).toBe(`job:${(taken as { jobId: string }).jobId}`);
+
+      const stored = await store.jobs.enqueue(jobInput());
+      const settled = acceptRequest({ deliveryId: stored.deliveryId });
+      await pendingClaim(store, settled, 0, stored.id);
+      expect(await store.accept(settled)).toEqual({ outcome: 'duplicate' });
+      expect(await connectionOf(store).get(claimKey(settled))).toBe(`job:${stored.id}`);
+    });
   });
 });
