@@ -298,7 +298,7 @@ export class SqliteJobQueue implements JobQueue {
 
   /** After the commit of a new job: due now, idle workers wake; a coalescing job wakes them when its window ends. */
   afterInsert(input: JobInput): void {
-    if (input.coalesce) this.scheduleWake();
+    if (input.coalesce && input.receivedAt + input.coalesce.windowMs > this.now()) this.scheduleWake();
     else this.announce();
   }
 

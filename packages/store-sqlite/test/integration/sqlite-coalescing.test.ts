@@ -157,6 +157,16 @@ describe('SQLite store, issue 23', () => {
     check.close();
   });
 
+  it('wakes idle workers at once for a coalescing job whose window has already ended, and not before for one whose window is open', async () => {
+    const store = open();
+    const ready = jest.fn();
+    store.jobs.onReady(ready);
+    await store.jobs.enqueue(coalescing('pr-5', 'latest'));
+    expect(ready).not.toHaveBeenCalled();
+    await store.jobs.enqueue(coalescing('pr-6', 'latest', { receivedAt: Date.now() - 120_000 }));
+    expect(ready).toHaveBeenCalledTimes(1);
+  });
+
   it('keeps two gateways on one file from running two jobs of one concurrency key at once', async () => {
     const a = open();
     const b = open();
