@@ -96,3 +96,46 @@ describe('filter: over HTTP', () => {
     await expect(startTestGateway({ config: config({ filter }) })).rejects.toThrow(message);
   });
 });
+
+describe('coalesce and concurrency_key over HTTP (the pipeline side)', () => {
+  let gw: TestGateway | undefined;
+  afterEach(async () => {
+    await gw?.stop();
+    gw = undefined;
+  });
+
+  /** The opened fixture as GitHub would send a later event on the same pull request. */
+  const event = (action: string) => Buffer.from(JSON.stringify({ ...JSON.parse(opened.toString()), action }));
+
+  it('renders the keys from the payload, answers "coalesced": true for an event that joined a waiting job, and runs the agent once', async () => {
+    gw = await startTestGateway({
+      config: config({
+        coalesce: { key: '{repository.full_name}#{pull_request.number}', window_seconds: 1 },
+        concurrency_key: 'repo {repository.full_name}',
+        prompt: 'review {action} #{number} ({__event_count__} events)',
+      }),
+      pollMs: 20,
+    });
+    const first = await github(gw, event('opened'), 'c-1');
+    expect(first.status).toBe(202);
+    expect(first.body).not.toHaveProperty('coalesced');
+    const second = await github(gw, event('synchronize'), 'c-2');
+    expect(second).toMatchObject({ status: 202, body: { status: 'accepted', delivery_id: 'c-2', coalesced: true } });
+
+    const job = await gw.gateway.store.jobs.findByDeliveryId('c-2');
+    expect(job).toMatchObject({
+      deliveryId: 'c-1',
+      coalesceKey: 'Codertocat/Hello-World#2',
+      concurrencyKey: 'repo Codertocat/Hello-World',
+      coalesced: { deliveryIds: ['c-1', 'c-2'] },
+    });
+    await gw.waitForLog('delivered c-1');
+    expect(agentRuns(gw)).toEqual([expect.stringContaining('review synchronize #2 (2 events)')]);
+  });
+
+  it('refuses a key template that holds the whole payload', async () => {
+    await expect(startTestGateway({ config: config({ coalesce: { key: '{__raw__}', window_seconds: 5 } }) })).rejects.toThrow(
+      /route 'prs' coalesce\.key: \{__raw__\} cannot be part of a key/,
+    );
+  });
+});
