@@ -1,6 +1,6 @@
 // A real gateway for the worker's endings and budgets tests: an agent that answers what the event asks (answer and
 // token usage in the payload), a deliverer that records each delivery in a file of the config dir, and the admin API
-// to read jobs back. Runs on the memory store or on SQLite (a real file in the config dir).
+// to read jobs back. Runs on the memory store, on SQLite (a real file in the config dir) or on a Redis.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job } from '@hookwise/core';
@@ -46,8 +46,9 @@ module.exports = {
 };
 `;
 
+/** `store` is a backend name, or a whole `store:` block (Redis: its url and prefix). */
 export function startWorkerGateway(
-  store: StoreName,
+  store: StoreName | Record<string, unknown>,
   routes: Record<string, Record<string, unknown>>,
   more: Record<string, unknown> = {},
 ): Promise<TestGateway> {
@@ -58,7 +59,7 @@ export function startWorkerGateway(
       platforms: { webhook: { enabled: true, extra: { routes: withSecrets } } },
       agent: { runner: 'scripted', concurrency: 1, ...(agent as Record<string, unknown> | undefined) },
       retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
-      store: { backend: store },
+      store: typeof store === 'string' ? { backend: store } : store,
       admin: { enabled: true },
       plugins: ['./worker-plugin.js'],
       ...rest,
