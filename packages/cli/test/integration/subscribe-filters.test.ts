@@ -177,3 +177,22 @@ describe('hookwise webhook subscribe --filter', () => {
     expect(readFileSync(join(home, 'webhook_subscriptions.json'), 'utf8')).toBe(before);
   });
 });
+
+describe('hookwise doctor', () => {
+  it('fails a config route whose filter does not compile, naming the route, the expression with its position, and the regex', async () => {
+    const broken = tempHome();
+    try {
+      writeConfig(
+        broken,
+        0,
+        '      secret: a-long-enough-secret-for-the-policy\n      routes:\n        prs:\n          filter:\n            - expression: "action = (("\n            - { path: ref, matches: "^(x" }\n',
+      );
+      const result = await runCli(['doctor'], broken);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/FAIL\s+route 'prs'\s+route 'prs' filter\[0\]: the JSONata expression "action = \(\(" does not parse at position 11/);
+      expect(result.stdout).toContain(`route 'prs' filter[1]: the regular expression "^(x" is invalid`);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});
