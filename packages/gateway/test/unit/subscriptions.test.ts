@@ -108,6 +108,22 @@ describe('SubscriptionSource', () => {
     expect(lines.filter((l) => l.level === 'warn')).toHaveLength(3);
   });
 
+  it('skips an entry whose filter the schema accepts but that does not compile, naming the test', () => {
+    const { logger, lines } = capturingLogger();
+    writeEntries({
+      filtered: entry({ filter: [{ path: 'action', in: ['opened', 'synchronize'] }] }),
+      twoops: entry({ filter: { path: 'action', equals: 'opened', not_equals: 'closed' } }),
+      badjsonata: entry({ filter: [{ path: 'action', exists: true }, { expression: 'action = (' }] }),
+    });
+    const source = createSubscriptionSource({ configDir: dir, logger });
+    expect([...source.current().keys()]).toEqual(['filtered']);
+    const warnings = lines.filter((l) => l.level === 'warn').map((l) => l.message);
+    expect(warnings.join('\n')).toContain(
+      "subscription 'twoops' filter: a test takes exactly one of equals, not_equals, in, not_in, matches, exists (it has equals and not_equals)",
+    );
+    expect(warnings.join('\n')).toMatch(/subscription 'badjsonata' filter\[1\]: the JSONata expression "action = \(" does not parse at position \d+/);
+  });
+
   it('skips an entry without any secret, and uses the global secret when there is one', () => {
     const { logger, lines } = capturingLogger();
     writeEntries({ nosecret: { ...entry(), secret: undefined } });
