@@ -218,7 +218,7 @@ export class WorkerPool {
       if (step === 'agent' || answer === undefined) {
         const spent = await this.budgets.admit(route.name, route.budget);
         if (spent) return await this.budgetSpent(route, job, spent);
-        if (job.coalesced) this.logCoalesced(route, job);
+        if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
         const prompt = promptOf(route.prompt, job);
         const result = await this.runAgent(route, job, prompt, controller.signal);
         // Counted even when shutdown came meanwhile: the tokens are spent.
@@ -463,10 +463,10 @@ export class WorkerPool {
     }
   }
 
-  /** A coalesced job's run stands for several deliveries: the log says which. */
+  /** A coalesced job's run stands for several deliveries: the log says which (their answers all come from this run). */
   private logCoalesced(route: Route, job: Job): void {
     const ids = job.coalesced?.deliveryIds ?? [job.deliveryId];
-    this.deps.logger.info(`agent run for ${job.deliveryId} on route '${route.name}' stands for ${ids.length} coalesced event(s): ${ids.join(', ')}`, {
+    this.deps.logger.info(`agent run for ${job.deliveryId} on route '${route.name}' stands for ${ids.length} coalesced events: ${ids.join(', ')}`, {
       route: route.name,
       delivery_id: job.deliveryId,
       delivery_ids: ids,

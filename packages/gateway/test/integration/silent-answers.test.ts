@@ -84,6 +84,6 @@ describe.each(STORES)('worker endings on the %s store', (store) => {
     expect(recorded(gw)).toEqual([
       { deliveryId: 'pr-a', text: 'Answer to: 3 events on #7: opened first, edited last', extra: { summary: '3 events', first: 'opened' } },
     ]);
-    expect(gw.logText()).toContain("agent run for pr-a on route 'pr' stands for 3 coalesced event(s): pr-a, pr-b, pr-c");
+    expect(gw.logText()).toContain("agent run for pr-a on route 'pr' stands for 3 coalesced events: pr-a, pr-b, pr-c");
   });
 });
