@@ -24,7 +24,6 @@ describe('the jobs the accept script writes are bullmq jobs (bullmq layout)', ()
   const redis = useRedisFixture();
 
   it('is checked against the installed bullmq version', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     expect((require('bullmq/package.json') as { version: string }).version).toBe(BULLMQ_LAYOUT_VERSION);
   });
 

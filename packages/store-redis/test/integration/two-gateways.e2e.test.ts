@@ -1,20 +1,22 @@
 // Two real `hookwise gateway run` processes on one real redis-server act as one (issue 8, "Done means"):
 // the per-route rate limit counts across both, a duplicate sent to both runs once, and a job whose gateway
 // was killed with SIGKILL mid-run is finished by the other.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRedisServer, type RunningRedis } from '@hookwise/testing';
 import IORedis from 'ioredis';
+import {
+  cli,
+  postEvent as post,
+  requireBuiltCli,
+  startGatewayProcess as startGateway,
+  stopGatewayProcess as stopGateway,
+  until,
+  type GatewayProcess as Gateway,
+} from '../gateway-processes';
 
-// The test directory this file was written against (files sit one level below it now).
-const TEST_DIR = require('node:path').join(__dirname, '..') as string;
-
-const CLI_BIN = join(TEST_DIR, '..', '..', 'cli', 'bin', 'run.js');
-if (!existsSync(join(TEST_DIR, '..', '..', 'cli', 'dist', 'commands', 'gateway', 'run.js'))) {
-  throw new Error('packages/cli is not built: run `npx tsc -b` before the two-gateway test');
-}
+requireBuiltCli();
 
 /**
  * The stand-in agent: records each run as `start <delivery id> <gateway pid> <own pid>` in RUNS_FILE, then
@@ -32,72 +34,6 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
   setTimeout(() => process.stdout.write('answer for ' + id), pause);
 });
 `;
-
-interface Gateway {
-  child: ChildProcess;
-  url: string;
-  output(): string;
-}
-
-function env(home: string): NodeJS.ProcessEnv {
-  return { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
-}
-
-/** Polls `condition` until it holds; fails with `what` (and the gateways' output) after `timeoutMs`. */
-async function until(condition: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function startGateway(home: string): Promise<Gateway> {
-  const child = spawn(process.execPath, [CLI_BIN, 'gateway', 'run'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
-  await until(
-    () => listening.test(out) || child.exitCode !== null,
-    () => `gateway start:\n${out}`,
-    30_000,
-  );
-  const match = listening.exec(out);
-  if (!match) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
-  return { child, url: `http://127.0.0.1:${match[1]}`, output: () => out };
-}
-
-function stopGateway(gateway: Gateway, signal: NodeJS.Signals): Promise<void> {
-  if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    gateway.child.once('exit', () => resolve());
-    gateway.child.kill(signal);
-  });
-}
-
-function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI_BIN, ...args], { env: env(home), timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
-    child.stdin?.end();
-  });
-}
-
-async function post(
-  gateway: Gateway,
-  route: string,
-  deliveryId: string,
-  payload: Record<string, unknown>,
-): Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | null }> {
-  const response = await fetch(`${gateway.url}/webhooks/${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': deliveryId },
-    body: JSON.stringify(payload),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, retryAfter: response.headers.get('retry-after') };
-}
 
 const delivered = (output: string, id: string): number => output.split('\n').filter((l) => l.includes(`delivered ${id} on route`)).length;
 

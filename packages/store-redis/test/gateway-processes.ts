@@ -1,0 +1,82 @@
+// Real `hookwise gateway run` processes for the Redis end-to-end tests: start, stop, post, run the CLI.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CLI_BIN = join(__dirname, '..', '..', 'cli', 'bin', 'run.js');
+
+/** Fails the test file early when the CLI it starts is not built. */
+export function requireBuiltCli(): void {
+  if (!existsSync(join(__dirname, '..', '..', 'cli', 'dist', 'commands', 'gateway', 'run.js'))) {
+    throw new Error('packages/cli is not built: run `npx tsc -b` before the gateway-process tests');
+  }
+}
+
+export interface GatewayProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+}
+
+export function gatewayEnv(home: string): NodeJS.ProcessEnv {
+  return { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
+}
+
+/** Polls `condition` until it holds; fails with `what` after `timeoutMs`. */
+export async function until(condition: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Starts `hookwise gateway run` on the config in `home` (its port 0 gives each process its own port). */
+export async function startGatewayProcess(home: string): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [CLI_BIN, 'gateway', 'run'], { env: gatewayEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+  await until(
+    () => listening.test(out) || child.exitCode !== null,
+    () => `gateway start:\n${out}`,
+    30_000,
+  );
+  const match = listening.exec(out);
+  if (!match) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
+  return { child, url: `http://127.0.0.1:${match[1]}`, output: () => out };
+}
+
+export function stopGatewayProcess(gateway: GatewayProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+  if (!gateway || gateway.child.exitCode !== null || gateway.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    gateway.child.once('exit', () => resolve());
+    gateway.child.kill(signal);
+  });
+}
+
+/** Runs the hookwise CLI on `home`. */
+export function cli(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI_BIN, ...args], { env: gatewayEnv(home), timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+    child.stdin?.end();
+  });
+}
+
+/** POSTs JSON to a route whose secret is INSECURE_NO_AUTH, the delivery id in X-Request-ID. */
+export async function postEvent(
+  gateway: GatewayProcess,
+  route: string,
+  deliveryId: string,
+  payload: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | null }> {
+  const response = await fetch(`${gateway.url}/webhooks/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': deliveryId },
+    body: JSON.stringify(payload),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, retryAfter: response.headers.get('retry-after') };
+}
