@@ -28,11 +28,12 @@ export class SqliteDeliveryIdCache implements DeliveryIdCache {
       INSERT INTO delivery_ids (route, delivery_id, expires_at) VALUES (?, ?, ?)
       ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at WHERE delivery_ids.expires_at <= ?`);
     this.jobStmt = db.prepare('SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since LIMIT 1').pluck();
+    // Positional parameters: this runs for every request, and binding from an object cost a third more (issue 24).
     this.claimedStmt = db
       .prepare(
         `
-      SELECT EXISTS (SELECT 1 FROM delivery_ids WHERE route = @route AND delivery_id = @id AND expires_at > @now)
-        OR EXISTS (SELECT 1 FROM jobs WHERE delivery_id = @id AND route = @route AND created_at > @since)`,
+      SELECT EXISTS (SELECT 1 FROM delivery_ids WHERE route = ? AND delivery_id = ? AND expires_at > ?)
+        OR EXISTS (SELECT 1 FROM jobs WHERE delivery_id = ? AND route = ? AND created_at > ?)`,
       )
       .pluck();
     this.releaseStmt = db.prepare('DELETE FROM delivery_ids WHERE route = ? AND delivery_id = ?');
@@ -50,7 +51,7 @@ export class SqliteDeliveryIdCache implements DeliveryIdCache {
   /** Whether the id is claimed, by a row of its own or by a job; inside a WriteBatch operation. */
   claimedNow(route: string, deliveryId: string): boolean {
     const now = this.now();
-    return this.claimedStmt.get({ route, id: deliveryId, now, since: now - this.ttlMs }) === 1;
+    return this.claimedStmt.get(route, deliveryId, now, deliveryId, route, now - this.ttlMs) === 1;
   }
 
   /** `claim` inside the current WriteBatch operation. */

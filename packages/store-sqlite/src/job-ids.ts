@@ -22,10 +22,16 @@ export class JobIdFormat {
     this.middle = `8${hex.slice(0, 3)}-${(8 + (bytes[2] & 3)).toString(16)}${hex.slice(3, 6)}`;
   }
 
+  /** The id's first 23 characters for the last `now` seen: the jobs of one grouped commit share their millisecond. */
+  private prefix = { at: NaN, text: '' };
+
   format(seq: number, now: number): string {
     if (!Number.isSafeInteger(seq) || seq < 1 || seq > MAX_SEQ) throw new RangeError(`job seq ${seq} does not fit in a job id`);
-    const time = now.toString(16).padStart(12, '0').slice(-12);
-    return `${time.slice(0, 8)}-${time.slice(8, 12)}-${this.middle}-${seq.toString(16).padStart(12, '0')}`;
+    if (this.prefix.at !== now) {
+      const time = now.toString(16).padStart(12, '0').slice(-12);
+      this.prefix = { at: now, text: `${time.slice(0, 8)}-${time.slice(8, 12)}-${this.middle}-` };
+    }
+    return this.prefix.text + seq.toString(16).padStart(12, '0');
   }
 }
 
