@@ -52,6 +52,12 @@ describe('hookwise webhook subscribe --filter', () => {
     expect(await github(LABELED, 'cli-labeled')).toEqual({ status: 200, body: { status: 'ignored', event: 'pull_request', reason: 'filter' } });
     expect(logs.join('\n')).toContain(`filtered out by route 'prs': action is "labeled", not one of "opened", "synchronize"`);
     expect((await github(OPENED, 'cli-opened')).status).toBe(202);
+
+    // `webhook test` tells a filtered event from an event-type miss.
+    const tested = await runCli(['webhook', 'test', 'prs', '--payload', '{"action":"labeled","pull_request":{"draft":false}}'], home);
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toContain('HTTP 200');
+    expect(tested.stdout).toContain("The payload failed the route's filter: the gateway log names the test that failed");
   });
 
   it('reads each form of the grammar: one of, none of, not equal, regex, present, missing, JSON scalars and expressions', async () => {

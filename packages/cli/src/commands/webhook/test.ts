@@ -30,6 +30,8 @@ export interface TestResult {
 function hint(name: string, status: number, body: unknown): string | undefined {
   const state = (body as { status?: string } | null)?.status;
   if (status === 202) return "Accepted: the agent runs in the background; its answer goes to the route's deliver target (see the gateway log).";
+  if (status === 200 && state === 'ignored' && (body as { reason?: string }).reason === 'filter')
+    return "The payload failed the route's filter: the gateway log names the test that failed (docs/filters.md); pass a --payload that passes it.";
   if (status === 200 && state === 'ignored') return `The route's events filter ignored this event type: pass --event with one of its events.`;
   if (status === 404) return `The gateway does not know '${name}': is it running with the same config dir (HOOKWISE_HOME)?`;
   if (status === 401)
