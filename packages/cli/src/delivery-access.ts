@@ -2,9 +2,11 @@
 // found through gateway.run.json), so that a memory store is visible and a replay or retry starts at once; the
 // store itself otherwise (the gateway stopped, or the API is off).
 import { HookwiseError, errorMessage, type Job, type JobFilter, type Store } from '@hookwise/core';
-import { adminApiEnabled, loadConfig, readRunFile, replayJob, retryDeadLetters } from '@hookwise/gateway';
+import { adminApiEnabled, budgetOf, loadConfig, readRunFile, replayJob, retryDeadLetters, routeUsage } from '@hookwise/gateway';
+import { storedJobsSince, usageReport, type UsageReport } from '@hookwise/server';
 import { configDirFrom } from './config-dir';
-import { findDelivery, withDeliveryStore } from './delivery-store';
+import { findDelivery, storeHasData, withDeliveryStore } from './delivery-store';
+import { listRoutes } from './route-listing';
 
 export interface Deliveries {
   /** Where they come from: the admin API's address, or 'store'. */
@@ -16,19 +18,40 @@ export interface Deliveries {
   replay(original: Job): Promise<Job>;
   /** Puts the dead letters (of a route, or all) back in the queue; returns their delivery ids. */
   retryDead(route?: string): Promise<string[]>;
+  /**
+   * Per route: the budget counters and limits, and sums over the stored jobs received since `since` (as GET
+   * /api/usage); `stored: false` reads the counters only (the sums stay empty).
+   */
+  usage(since: number, route?: string, options?: { stored?: boolean }): Promise<UsageReport>;
 }
 
 const PROBE_TIMEOUT_MS = 2000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const PREFIX_SCAN_LIMIT = 500;
 
-function storeDeliveries(store: Store): Deliveries {
+function storeDeliveries(store: Store, configDir: string): Deliveries {
   return {
     via: 'store',
     list: (filter) => store.jobs.list(filter),
     find: (id) => findDelivery(store, id),
     replay: (original) => replayJob(store.jobs, original),
     retryDead: (route) => retryDeadLetters(store.jobs, route),
+    async usage(since, route, options) {
+      // The routes and budgets as config.yaml and the subscriptions say now (what a gateway started now would serve).
+      const { config } = loadConfig({ configDir });
+      const routes = listRoutes(config, configDir)
+        .filter((r) => r.status === 'active' && (route === undefined || r.name === route))
+        .map((r) => ({ name: r.name, budget: r.route?.budget }));
+      const { counters } = store;
+      return usageReport({
+        routes,
+        ...(options?.stored === false ? { jobs: [], complete: true } : await storedJobsSince(store.jobs, since, route)),
+        since,
+        onlyRoute: route,
+        globalBudget: budgetOf(config.agent.budget),
+        live: counters ? (name) => routeUsage(counters, name) : undefined,
+      });
+    },
   };
 }
 
@@ -98,6 +121,13 @@ class ApiDeliveries implements Deliveries {
   async retryDead(route?: string): Promise<string[]> {
     return (await this.request<{ retried: string[] }>('POST', `/api/dead-letters/retry${route ? `?route=${encodeURIComponent(route)}` : ''}`)).retried;
   }
+
+  async usage(since: number, route?: string, options?: { stored?: boolean }): Promise<UsageReport> {
+    const query = new URLSearchParams({ since: new Date(since).toISOString() });
+    if (route) query.set('route', route);
+    if (options?.stored === false) query.set('stored', '0');
+    return (await this.request<{ usage: UsageReport }>('GET', `/api/usage?${query}`)).usage;
+  }
 }
 
 /**
@@ -127,5 +157,17 @@ async function runningApi(configDir: string): Promise<ApiDeliveries | undefined>
 export async function withDeliveries<T>(configDirFlag: string | undefined, use: (deliveries: Deliveries) => Promise<T>): Promise<T> {
   const api = await runningApi(configDirFrom(configDirFlag));
   if (api) return use(api);
-  return withDeliveryStore(configDirFlag, (store) => use(storeDeliveries(store)));
+  return withDeliveryStore(configDirFlag, (store) => use(storeDeliveries(store, configDirFrom(configDirFlag))));
+}
+
+/**
+ * As withDeliveries for commands that only add what they find (`routes list`): undefined instead of opening a store
+ * that has nothing to read (memory) or does not exist yet (opening would create it).
+ */
+export async function withExistingDeliveries<T>(configDirFlag: string | undefined, use: (deliveries: Deliveries) => Promise<T>): Promise<T | undefined> {
+  const configDir = configDirFrom(configDirFlag);
+  const api = await runningApi(configDir);
+  if (api) return use(api);
+  if (!storeHasData(loadConfig({ configDir }).config, configDir)) return undefined;
+  return withDeliveryStore(configDirFlag, (store) => use(storeDeliveries(store, configDir)));
 }

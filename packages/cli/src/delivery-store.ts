@@ -1,7 +1,20 @@
 // Opens the configured store for the `deliveries` commands and finds a job by delivery id (or job id).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { HookwiseError, type Job, type Store } from '@hookwise/core';
-import { createLogger, loadConfig, openConfiguredStore } from '@hookwise/gateway';
+import { createLogger, loadConfig, openConfiguredStore, type HookwiseConfig } from '@hookwise/gateway';
 import { configDirFrom } from './config-dir';
+
+/**
+ * Whether the configured store may hold something to read: not a memory store (it lives inside the gateway), not a
+ * SQLite file that does not exist yet (opening it would create it: a listing must not leave a store behind).
+ */
+export function storeHasData(config: HookwiseConfig, configDir: string): boolean {
+  const { store } = config;
+  if (store.backend === 'memory') return false;
+  if (store.backend === 'sqlite') return existsSync(join(configDir, typeof store.path === 'string' ? store.path : 'hookwise.sqlite'));
+  return true;
+}
 
 /** Runs `use` with the store the gateway uses (sqlite file, Redis or a third-party store), closing it afterwards. */
 export async function withDeliveryStore<T>(configDirFlag: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {

@@ -3,3 +3,5 @@ export * from './app';
 export * from './start';
 export * from './access-log';
 export * from './parent-watch';
+export * from './admin/job-facts';
+export * from './admin/usage-report';

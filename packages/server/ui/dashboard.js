@@ -88,6 +88,9 @@
       }
       return params.toString();
     };
+    var USAGE_EVERY_MS = 5000;
+    var usageReadAt = 0;
+    var usageLater = 0;
     // One refresh at a time; changes that arrive meanwhile ask for one more.
     var busy = false;
     var again = false;
@@ -98,7 +101,23 @@
       }
       busy = true;
       var q = query();
-      Promise.all([swap('event-rows', '/ui/fragments/events?' + q), swap('stats', '/ui/fragments/stats'), swap('request-rows', '/ui/fragments/requests')])
+      var fragments = [swap('event-rows', '/ui/fragments/events?' + q), swap('stats', '/ui/fragments/stats'), swap('request-rows', '/ui/fragments/requests')];
+      // The usage panel sums up to a day of stored jobs: re-read at most every few seconds, and once more after a burst.
+      var now = Date.now();
+      if (now - usageReadAt >= USAGE_EVERY_MS) {
+        usageReadAt = now;
+        fragments.push(swap('usage-rows', '/ui/fragments/usage'));
+      } else if (!usageLater) {
+        usageLater = window.setTimeout(
+          function () {
+            usageLater = 0;
+            usageReadAt = Date.now();
+            swap('usage-rows', '/ui/fragments/usage').catch(function () {});
+          },
+          USAGE_EVERY_MS - (now - usageReadAt),
+        );
+      }
+      Promise.all(fragments)
         .catch(function () {
           live('offline');
         })

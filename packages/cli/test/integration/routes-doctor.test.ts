@@ -57,10 +57,12 @@ describe('hookwise routes list', () => {
     const subscriptionSecret = (JSON.parse(readFileSync(join(dir, 'webhook_subscriptions.json'), 'utf8')) as Record<string, { secret: string }>).alerts.secret;
     const table = await runCli(['routes', 'list'], dir);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^NAME\s+ORIGIN\s+STATUS\s+SOURCE\s+EVENTS\s+DELIVER\s+SECRET\s+URL$/m);
+    expect(table.stdout).toMatch(/^NAME\s+ORIGIN\s+STATUS\s+SOURCE\s+EVENTS\s+DELIVER\s+SECRET\s+RUNS THIS HOUR\s+TOKENS TODAY\s+URL$/m);
+    // No gateway runs and the store was never opened: nothing counted, and listing does not create the store.
     expect(table.stdout).toMatch(
-      /^stripe-events\s+static\s+active\s+stripe\s+invoice\.paid\s+log\s+route's own\s+http:\/\/127\.0\.0\.1:\d+\/webhooks\/stripe-events$/m,
+      /^stripe-events\s+static\s+active\s+stripe\s+invoice\.paid\s+log\s+route's own\s+-\s+-\s+http:\/\/127\.0\.0\.1:\d+\/webhooks\/stripe-events$/m,
     );
+    expect(existsSync(join(dir, 'hookwise.sqlite'))).toBe(false);
     expect(table.stdout).toMatch(/^builds\s+static\s+active\s+any\s+push,pull_request\s+log\s+global\s+/m);
     expect(table.stdout).toMatch(/^old\s+static\s+disabled\s+/m);
     expect(table.stdout).toMatch(/^alerts\s+subscription\s+active\s+any\s+alert\s+log\s+subscription's own\s+/m);

@@ -1,8 +1,10 @@
 // What the admin API and the dashboard read: deliveries from the store (filtered), the queue depth, the routes, and
 // the activity journal's recent requests and per-minute counts. Store reads are bounded in time.
-import type { Job, JobStatus } from '@hookwise/core';
+import type { AgentUsage, Job, JobOutcome, JobStatus, WindowCounters } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
-import { eventAccepted, findJob, type ActivityJournal, type Gateway } from '@hookwise/gateway';
+import { budgetOf, eventAccepted, findJob, routeUsage, type ActivityJournal, type Gateway } from '@hookwise/gateway';
+import { eventCount, jobOutcome } from './job-facts';
+import { storedJobsSince, usageReport, type UsageReport } from './usage-report';
 
 export interface DeliveryFilters {
   status?: JobStatus;
@@ -31,6 +33,13 @@ export interface DeliverySummary {
   updatedAt: number;
   finishedAt?: number;
   lastError?: string;
+  /** A done job's outcome (delivered, silent, skipped). */
+  outcome?: JobOutcome;
+  /** Why it waits or was skipped. */
+  note?: string;
+  usage?: AgentUsage;
+  /** Webhook events the job stands for (more than 1 when coalesced). */
+  events: number;
 }
 
 const STATUSES = new Set<string>(['pending', 'running', 'done', 'dead']);
@@ -52,6 +61,10 @@ export function summary(job: Job): DeliverySummary {
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,
     lastError: job.errors.at(-1)?.message,
+    outcome: jobOutcome(job),
+    note: job.note,
+    usage: job.usage,
+    events: eventCount(job),
   };
 }
 
@@ -105,6 +118,32 @@ export class AdminData {
     } catch (err) {
       return { running, problem: errorMessage(err) };
     }
+  }
+
+  /**
+   * Per route: the budget counters (runs this hour, tokens today) beside its budget, and sums over the stored jobs
+   * received since `since` (none with `stored: false`); the counters of all routes together (agent.budget) under `all`.
+   */
+  async usage(since: number, route?: string, options: { stored?: boolean } = {}): Promise<UsageReport> {
+    const counters = this.counters();
+    const stored = options.stored === false ? { jobs: [], complete: true } : await withTimeout(storedJobsSince(this.gateway.store.jobs, since, route));
+    const routes = this.gateway.routes
+      .all()
+      .filter((r) => route === undefined || r.name === route)
+      .map((r) => ({ name: r.name, budget: r.budget }));
+    return usageReport({
+      routes,
+      ...stored,
+      since,
+      onlyRoute: route,
+      globalBudget: budgetOf(this.gateway.config.agent.budget),
+      live: counters ? (name) => withTimeout(routeUsage(counters, name)) : undefined,
+    });
+  }
+
+  /** The counters the budgets count in: the store's (shared by every gateway on it), else this process's. */
+  private counters(): WindowCounters | undefined {
+    return this.gateway.store.counters;
   }
 
   routes(): string[] {

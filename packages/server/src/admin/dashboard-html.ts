@@ -1,7 +1,9 @@
 // The dashboard's HTML, rendered on the server: pages, the fragments the page script refreshes (event rows, the
 // stats panel) and the small inline SVG charts. Every value from a job or a request is escaped here.
 import type { Job, JobStatus } from '@hookwise/core';
-import type { JobActivity, MinuteCounts, RequestActivity } from '@hookwise/gateway';
+import { tokensOf, type JobActivity, type MinuteCounts, type RequestActivity } from '@hookwise/gateway';
+import { coalescedText, eventCount, jobOutcome, outcomeText, tokenCount, usageText, waitingNote } from './job-facts';
+import { againstLimit, type UsageReport } from './usage-report';
 
 export interface QueueDepth {
   pending?: number;
@@ -71,22 +73,75 @@ ${options.body}
 `;
 }
 
+/** The status badge, and beside a done job that was not delivered its outcome (silent, skipped), beside a held one "held". */
+function statusBadges(job: Job): string {
+  const outcome = jobOutcome(job);
+  if (outcome && outcome !== 'delivered')
+    return `${badge(job.status)} <span class="badge outcome-${esc(outcome)}" title="${esc(outcomeText(job))}">${esc(outcome)}</span>`;
+  const waiting = waitingNote(job);
+  return waiting ? `${badge(job.status)} <span class="badge outcome-held" title="${esc(waiting)}">held</span>` : badge(job.status);
+}
+
 export function eventRows(jobs: Job[]): string {
-  if (!jobs.length) return '<tr class="empty"><td colspan="8">No events match.</td></tr>';
+  if (!jobs.length) return '<tr class="empty"><td colspan="10">No events match.</td></tr>';
   return jobs
     .map(
-      (job) => `<tr data-job-id="${esc(job.id)}" data-delivery-id="${esc(job.deliveryId)}" data-status="${esc(job.status)}">
+      (
+        job,
+      ) => `<tr data-job-id="${esc(job.id)}" data-delivery-id="${esc(job.deliveryId)}" data-status="${esc(job.status)}" data-outcome="${esc(jobOutcome(job) ?? '')}">
 <td><a href="${esc(deliveryPath(job))}">${esc(job.deliveryId)}</a></td>
 <td>${esc(job.route)}</td>
 <td>${esc(job.event || '–')}</td>
-<td>${badge(job.status)}</td>
+<td>${statusBadges(job)}</td>
 <td>${esc(job.step)}</td>
 <td class="num">${esc(job.attempts)}</td>
+<td class="num events">${esc(eventCount(job))}</td>
+<td class="num tokens" title="${esc(usageText(job.usage) ?? 'no usage reported')}">${job.usage ? esc(tokenCount(tokensOf(job.usage))) : '–'}</td>
 <td>${time(job.receivedAt)}</td>
-<td class="error">${esc(job.errors.at(-1)?.message ?? '')}</td>
+<td class="error">${esc(job.errors.at(-1)?.message ?? job.note ?? '')}</td>
 </tr>`,
     )
     .join('\n');
+}
+
+/** One row per route: the budget counters against the limits, then the sums over the period's stored jobs. */
+export function usageRows(report: UsageReport): string {
+  if (!report.routes.length) return '<tr class="empty"><td colspan="9">No routes.</td></tr>';
+  const rows = report.routes.map((r) => {
+    const s = r.stored;
+    const ended = [`${s.delivered} delivered`, s.silent ? `${s.silent} silent` : '', s.skipped ? `${s.skipped} skipped` : '', s.dead ? `${s.dead} dead` : '']
+      .filter(Boolean)
+      .join(', ');
+    return `<tr data-route="${esc(r.route)}">
+<td>${esc(r.route)}</td>
+<td class="num runs-this-hour">${esc(againstLimit(r.runsThisHour, r.budget?.runsPerHour))}</td>
+<td class="num tokens-today">${esc(againstLimit(r.tokensToday, r.budget?.tokensPerDay))}</td>
+<td>${r.budget ? esc(r.budget.whenExceeded) : '–'}</td>
+<td class="num">${esc(s.events)}</td>
+<td class="num agent-runs">${esc(s.agentRuns)}</td>
+<td>${esc(ended)}</td>
+<td class="num tokens-in">${esc(tokenCount(s.inputTokens))}${s.cachedInputTokens ? ` <small>(${esc(tokenCount(s.cachedInputTokens))} cached)</small>` : ''}</td>
+<td class="num tokens-out">${esc(tokenCount(s.outputTokens))}</td>
+</tr>`;
+  });
+  if (report.all || report.globalBudget)
+    rows.push(`<tr class="all-routes" data-route="*">
+<td>all routes (agent.budget)</td>
+<td class="num runs-this-hour">${esc(againstLimit(report.all?.runsThisHour, report.globalBudget?.runsPerHour))}</td>
+<td class="num tokens-today">${esc(againstLimit(report.all?.tokensToday, report.globalBudget?.tokensPerDay))}</td>
+<td>${report.globalBudget ? esc(report.globalBudget.whenExceeded) : '–'}</td>
+<td colspan="5"></td>
+</tr>`);
+  return rows.join('\n');
+}
+
+/** The usage panel: per route, what the budgets count now and what the last day's jobs came to. */
+export function usageSection(report: UsageReport): string {
+  return `<section class="usage">
+<h2>Usage per route <small>(runs this clock hour and tokens this UTC day against the route's budget; jobs received since ${time(report.since)}${report.complete ? '' : `, the newest ${esc(report.jobsRead)} only`})</small></h2>
+<table id="usage"><thead><tr><th>route</th><th>runs this hour</th><th>tokens today</th><th>over budget</th><th>events</th><th>agent runs</th><th>ended</th><th>input tokens</th><th>output tokens</th></tr></thead>
+<tbody id="usage-rows">${usageRows(report)}</tbody></table>
+</section>`;
 }
 
 interface Series {
@@ -166,6 +221,7 @@ export function listPage(input: {
   queue: QueueDepth;
   minutes?: MinuteCounts[];
   requests?: RequestActivity[];
+  usage?: UsageReport;
 }): string {
   const { filters } = input;
   const dead = filters.status === 'dead';
@@ -187,11 +243,12 @@ export function listPage(input: {
 </form>
 ${dead ? `<p class="actions"><button type="button" id="retry-dead" data-route="${esc(filters.route ?? '')}">Retry ${filters.route ? `the dead letters of ${esc(filters.route)}` : 'all dead letters'}</button> <span id="action-result" role="status"></span></p>` : ''}
 <table id="events" class="events">
-<thead><tr><th>delivery id</th><th>route</th><th>event</th><th>status</th><th>step</th><th>attempts</th><th>received</th><th>last error</th></tr></thead>
+<thead><tr><th>delivery id</th><th>route</th><th>event</th><th>status</th><th>step</th><th>attempts</th><th>events</th><th>tokens</th><th>received</th><th>last error / note</th></tr></thead>
 <tbody id="event-rows">
 ${eventRows(input.jobs)}
 </tbody>
 </table>
+${input.usage ? usageSection(input.usage) : ''}
 ${refused}`;
 }
 
@@ -267,6 +324,13 @@ ${field('received', time(job.receivedAt))}
 ${field('updated', time(job.updatedAt))}
 ${field('finished', time(job.finishedAt))}
 ${job.status === 'pending' ? field('next run', time(job.runAt)) : ''}
+${jobOutcome(job) ? field('outcome', `<span id="outcome" data-outcome="${esc(jobOutcome(job))}">${esc(outcomeText(job))}</span>`) : ''}
+${job.outcome === 'silent' && job.note ? field('note', esc(job.note)) : ''}
+${waitingNote(job) ? field('waiting', `<span id="waiting">${esc(waitingNote(job))}</span>`) : ''}
+${job.usage ? field('tokens', `<span id="tokens">${esc(usageText(job.usage))}</span>`) : ''}
+${job.coalesced ? field('coalesced', `<span id="coalesced">${esc(coalescedText(job))}</span>`) : ''}
+${job.coalesceKey !== undefined ? field('coalesce key', esc(job.coalesceKey)) : ''}
+${job.concurrencyKey !== undefined ? field('concurrency key', esc(job.concurrencyKey)) : ''}
 </dl>
 <h2>Request headers</h2>
 ${headers}

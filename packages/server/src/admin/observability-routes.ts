@@ -8,7 +8,8 @@ import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type Gatewa
 import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
 import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
-import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel } from './dashboard-html';
+import { DEFAULT_USAGE_PERIOD, parseSince } from './usage-report';
+import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows } from './dashboard-html';
 
 type Granted = Extract<AdminAccess, { ok: true }>;
 
@@ -16,6 +17,8 @@ type Granted = Extract<AdminAccess, { ok: true }>;
 const ASSET_DIR = join(__dirname, '..', '..', 'ui');
 const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' };
 const LOGIN_FAILURES_PER_MINUTE = 20;
+/** The dashboard's usage panel sums the jobs of the last day. */
+const dashboardUsageSince = () => Date.now() - 86_400_000;
 
 /** The dashboard loads only its own files; no frames, no inline scripts. */
 const UI_HEADERS = {
@@ -112,6 +115,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
         'POST /api/deliveries/:id/retry',
         'POST /api/dead-letters/retry?route=',
         'GET /api/stats',
+        'GET /api/usage?since=&route=&stored=0',
         'GET /api/requests',
         'GET /api/stream (server-sent events)',
       ],
@@ -185,6 +189,19 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     '/stats',
     wrap(async (_req, res) => {
       res.json({ queue: await data.queue(), routes: data.routes(), minutes: data.journal?.series(30) ?? [] });
+    }),
+  );
+  api.get(
+    '/usage',
+    wrap(async (req, res) => {
+      const since = parseSince(typeof req.query.since === 'string' && req.query.since !== '' ? req.query.since : DEFAULT_USAGE_PERIOD);
+      if (typeof since !== 'number') {
+        res.status(400).json({ error: since.problem });
+        return;
+      }
+      const route = typeof req.query.route === 'string' && req.query.route !== '' ? req.query.route : undefined;
+      // stored=0: the budget counters only, without reading the stored jobs (`hookwise routes list`).
+      res.json({ usage: await data.usage(since, route, { stored: req.query.stored !== '0' }) });
     }),
   );
   api.get('/requests', (_req, res) => {
@@ -303,13 +320,13 @@ function mountDashboard(
     '/',
     wrap(async (req, res) => {
       const filters = filtersOf(req);
-      const [jobs, queue] = await Promise.all([data.list(filters), data.queue()]);
+      const [jobs, queue, usage] = await Promise.all([data.list(filters), data.queue(), data.usage(dashboardUsageSince())]);
       shell(
         req,
         res,
         filters.status === 'dead' ? 'Dead letters' : 'Events',
         'list',
-        listPage({ jobs, filters, routes: data.routes(), queue, minutes: data.journal?.series(30), requests: data.journal?.recentRequests() }),
+        listPage({ jobs, filters, routes: data.routes(), queue, minutes: data.journal?.series(30), requests: data.journal?.recentRequests(), usage }),
       );
     }),
   );
@@ -336,6 +353,12 @@ function mountDashboard(
     '/fragments/stats',
     wrap(async (_req, res) => {
       res.type('html').send(statsPanel(await data.queue(), data.journal?.series(30)));
+    }),
+  );
+  ui.get(
+    '/fragments/usage',
+    wrap(async (_req, res) => {
+      res.type('html').send(usageRows(await data.usage(dashboardUsageSince())));
     }),
   );
   ui.get('/fragments/requests', (_req, res) => {

@@ -1,30 +1,57 @@
-// `hookwise deliveries list`: accepted events and where each one stands (pending, running, done, dead).
+// `hookwise deliveries list`: accepted events and where each one stands (pending, running, done, dead), how a done
+// one ended (delivered, silent, skipped), how many events a coalesced job stands for and the tokens its run used.
 import { Flags } from '@oclif/core';
-import type { Job, JobStatus } from '@hookwise/core';
+import type { Job, JobOutcome, JobStatus } from '@hookwise/core';
+import { tokensOf } from '@hookwise/gateway';
+import { eventCount, jobOutcome, tokenCount, waitingNote } from '@hookwise/server';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
 import { withDeliveries } from '../../delivery-access';
 import { isoTime } from '../../delivery-store';
 import { renderTable } from '../../text-table';
 
+const OUTCOMES: JobOutcome[] = ['delivered', 'silent', 'skipped'];
+/** How many jobs are read to find `--limit` of one outcome: the store filters by status and route only. */
+const OUTCOME_SCAN_LIMIT = 500;
+
+/** STATUS as people read it: a done job's outcome when it was not delivered, a pending job held back (a spent budget). */
+function statusText(job: Job): string {
+  const outcome = jobOutcome(job);
+  if (outcome && outcome !== 'delivered') return `done (${outcome})`;
+  return waitingNote(job) ? 'pending (held)' : job.status;
+}
+
 export default class DeliveriesList extends HookwiseCommand {
-  static override description = 'List accepted events and their state, newest first.';
-  static override examples = ['<%= config.bin %> deliveries list', '<%= config.bin %> deliveries list --status dead --route ci --json'];
+  static override description =
+    'List accepted events and their state, newest first. A done job that was not delivered is marked silent (the agent had nothing to say) or skipped (a spent budget), a pending one a budget holds back held; EVENTS counts the webhook events a coalesced job stands for, TOKENS its agent run (input + output).';
+  static override examples = [
+    '<%= config.bin %> deliveries list',
+    '<%= config.bin %> deliveries list --status dead --route ci --json',
+    '<%= config.bin %> deliveries list --outcome silent',
+  ];
   static override enableJsonFlag = true;
   static override flags = {
     'config-dir': configDirFlag,
     status: Flags.string({ description: 'Only jobs in this state.', options: ['pending', 'running', 'done', 'dead'] }),
+    outcome: Flags.string({
+      description: `Only done jobs that ended so. Filtered here over the newest ${OUTCOME_SCAN_LIMIT} done jobs (of --route), as the store filters by status and route only.`,
+      options: OUTCOMES,
+    }),
     route: Flags.string({ description: 'Only jobs of this route.' }),
     limit: Flags.integer({ description: 'At most this many jobs.', default: 50, min: 1 }),
   };
 
   async run(): Promise<Job[]> {
     const { flags } = await this.parse(DeliveriesList);
+    const outcome = flags.outcome as JobOutcome | undefined;
+    if (outcome && flags.status && flags.status !== 'done') this.fail(`--outcome ${outcome} lists done jobs only: leave out --status ${flags.status}`);
     let jobs: Job[];
     try {
-      jobs = await withDeliveries(flags['config-dir'], (deliveries) =>
-        deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit }),
-      );
+      jobs = await withDeliveries(flags['config-dir'], async (deliveries) => {
+        if (!outcome) return deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit });
+        const done = await deliveries.list({ status: 'done', route: flags.route, limit: Math.max(flags.limit, OUTCOME_SCAN_LIMIT) });
+        return done.filter((job) => jobOutcome(job) === outcome).slice(0, flags.limit);
+      });
     } catch (err) {
       this.fail(err);
     }
@@ -36,14 +63,18 @@ export default class DeliveriesList extends HookwiseCommand {
       j.deliveryId,
       j.route,
       j.event || '-',
-      j.status,
+      statusText(j),
       j.step,
       String(j.attempts),
+      String(eventCount(j)),
+      j.usage ? tokenCount(tokensOf(j.usage)) : '-',
       isoTime(j.receivedAt),
-      j.errors.at(-1)?.message ?? '',
+      j.errors.at(-1)?.message ?? j.note ?? '',
     ]);
     // Whole ids: a replay's id is its original's plus '-replay-<ms>', and the id is what the next command takes.
-    this.log(renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'RECEIVED', 'LAST ERROR'], rows, { whole: [0] }));
+    this.log(
+      renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'EVENTS', 'TOKENS', 'RECEIVED', 'LAST ERROR / NOTE'], rows, { whole: [0] }),
+    );
     return jobs;
   }
 }

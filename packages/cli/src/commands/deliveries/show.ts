@@ -1,13 +1,16 @@
-// `hookwise deliveries show <delivery-id>`: one job in full: prompt, answer, attempts, errors, timings, each destination.
+// `hookwise deliveries show <delivery-id>`: one job in full: prompt, answer, attempts, errors, timings, each destination,
+// and what its run came to (tokens, silent or skipped, why it waits, the events a coalesced job stands for).
 import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
+import { coalescedText, outcomeText, usageText, waitingNote } from '@hookwise/server';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
 import { withDeliveries } from '../../delivery-access';
 import { isoTime } from '../../delivery-store';
 
 export default class DeliveriesShow extends HookwiseCommand {
-  static override description = 'Show one delivery: its state, prompt, answer, attempts, errors and timings.';
+  static override description =
+    'Show one delivery: its state, prompt, answer, attempts, errors and timings, the tokens its agent run used, how it ended (delivered, silent or skipped), why it waits, and the events a coalesced job stands for.';
   static override examples = ['<%= config.bin %> deliveries show 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
   static override enableJsonFlag = true;
   static override args = { id: Args.string({ description: 'Delivery id or job id, or a unique prefix of one (4 or more characters).', required: true }) };
@@ -26,6 +29,18 @@ export default class DeliveriesShow extends HookwiseCommand {
     this.log(
       `  received: ${isoTime(job.receivedAt)}   updated: ${isoTime(job.updatedAt)}   finished: ${isoTime(job.finishedAt)}${job.status === 'pending' ? `   next run: ${isoTime(job.runAt)}` : ''}`,
     );
+    const outcome = outcomeText(job);
+    if (outcome) this.log(`  outcome: ${outcome}`);
+    if (job.outcome === 'silent' && job.note) this.log(`  note: ${job.note}`);
+    const waiting = waitingNote(job);
+    // When it runs is the "next run" above.
+    if (waiting) this.log(`  waiting: ${waiting}`);
+    const tokens = usageText(job.usage);
+    if (tokens) this.log(`  tokens: ${tokens}`);
+    const coalesced = coalescedText(job);
+    if (coalesced || job.coalesceKey !== undefined)
+      this.log(`  coalesced: ${coalesced ?? 'one event'}${job.coalesceKey === undefined ? '' : `   key: ${job.coalesceKey}`}`);
+    if (job.concurrencyKey !== undefined && job.concurrencyKey !== job.coalesceKey) this.log(`  concurrency key: ${job.concurrencyKey}`);
     for (const e of job.errors)
       this.log(
         `  error: ${isoTime(e.at)} ${e.step}${e.destination ? ` to ${e.destination}` : ''} attempt ${e.attempt}${e.retryable ? '' : ' (not retryable)'}: ${e.message}`,
