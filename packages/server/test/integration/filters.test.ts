@@ -38,7 +38,10 @@ describe('filter: over HTTP', () => {
         ],
       }),
     });
+    const events: Array<Record<string, unknown>> = [];
+    gw.gateway.on('ignored', (e) => events.push({ reason: e.reason, filter: e.filter, deliveryId: e.deliveryId }));
     const ignored = await github(gw, labeled, 'd-labeled');
+    expect(events).toEqual([{ reason: 'filter', filter: 'action is "labeled", not one of "opened", "synchronize"', deliveryId: 'd-labeled' }]);
     expect(ignored.status).toBe(200);
     expect(ignored.body).toEqual({ status: 'ignored', event: 'pull_request', reason: 'filter' });
     const line = await gw.waitForLog('filtered out');
