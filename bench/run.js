@@ -12,6 +12,7 @@
 //   --servers a,b      throughput contenders by key (baseline always runs): gateway, uuid, express, memory,
 //                      memory-express, redis, echo, adnanh
 //   --gateways a,b     the scale-out phase's counts of gateways on one redis-server (default 1,2,3)
+//   --burst-speedup F  the pr-review burst replayed F times faster than recorded, its window F times shorter (150)
 //   --sizes a,b        throughput body sizes in KB (default 1,100)
 //   --cli-runs N       runs per command in the CLI start-up phase (default 10; quick 3)
 //   --observer-rounds N  alternating rounds of the lifecycle-observer variants (default 5; quick 1)
@@ -55,6 +56,7 @@ function parseArgs(argv) {
     observerRounds: Number(value('--observer-rounds', quick ? 1 : 5)),
     observerRequests: Number(value('--observer-requests', quick ? 5000 : 30_000)),
     scaleoutCounts: value('--gateways', '1,2,3').split(',').map(Number),
+    burstSpeedup: Number(value('--burst-speedup', 150)),
   };
 }
 
@@ -294,6 +296,10 @@ async function main() {
   if (options.only.includes('scaleout')) {
     log('scale-out…');
     sections.push(await require('./scenarios/scaleout').run(options, log));
+  }
+  if (options.only.includes('burst')) {
+    log('pr-review burst…');
+    sections.push(await require('./scenarios/burst').run(options, log));
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());

@@ -153,7 +153,7 @@ function yamlString(value) {
 /**
  * The real gateway. options: store ('sqlite' | 'memory' | 'redis'), storeUrl and prefix (redis), agent (YAML lines
  * of the agent block), ingest ('direct' | 'express'; 'express' routes the webhook through Express's router), logLevel,
- * maxPending, metrics (true: GET /metrics on), companions (trackers of processes that work for this gateway, e.g.
+ * maxPending, companions (trackers of processes that work for this gateway, e.g.
  * its redis-server: the load runs report their CPU apart).
  */
 async function startGateway(options = {}) {
@@ -183,7 +183,6 @@ async function startGateway(options = {}) {
     `  max_pending: ${options.maxPending ?? 100000000}`,
     ...(options.storeUrl ? [`  url: ${yamlString(options.storeUrl)}`] : []),
     ...(options.prefix ? [`  prefix: ${yamlString(options.prefix)}`] : []),
-    ...(options.metrics ? ['metrics:', '  enabled: true'] : []),
     'log:',
     `  level: ${options.logLevel ?? 'warn'}`,
     'plugins:',
@@ -191,10 +190,26 @@ async function startGateway(options = {}) {
     '',
   ].join('\n');
   writeFileSync(path.join(home, 'config.yaml'), config);
-  const env = { ...process.env, HOOKWISE_HOME: home, BENCH_PROBE_FILE: probeFile, BENCH_SINK_FILE: sinkFile };
+  return startGatewayHome({ ...options, home, port, probeFile, sinkFile, cleanup: () => rmSync(home, { recursive: true, force: true }) });
+}
+
+/**
+ * `hookwise gateway run` (or, with ingest 'express', runGateway with Express's router) on a config dir that is
+ * ready: options home, port (the one its config listens on), env (added), probeFile, sinkFile, label, nodeArgs,
+ * companions, cleanup (run after the stop).
+ */
+async function startGatewayHome(options) {
+  const { home, port, probeFile, sinkFile } = options;
+  const env = {
+    ...process.env,
+    HOOKWISE_HOME: home,
+    ...(probeFile ? { BENCH_PROBE_FILE: probeFile } : {}),
+    ...(sinkFile ? { BENCH_SINK_FILE: sinkFile } : {}),
+  };
   delete env.WEBHOOK_PORT;
   delete env.WEBHOOK_SECRET;
   delete env.WEBHOOK_ENABLED;
+  Object.assign(env, options.env ?? {});
   const nodeArgs = ['--require', PROBE, ...(options.nodeArgs ?? [])];
   const args =
     options.ingest === 'express'
@@ -213,7 +228,7 @@ async function startGateway(options = {}) {
     port,
     companions: options.companions ?? [],
     url: `http://127.0.0.1:${port}/webhooks/bench`,
-    cleanup: () => rmSync(home, { recursive: true, force: true }),
+    cleanup: options.cleanup,
   });
   await waitReady(`http://127.0.0.1:${port}/health`, child, server.output);
   return server;
@@ -254,4 +269,4 @@ async function startAdnanhWebhook() {
   return server;
 }
 
-module.exports = { ROOT, freePort, track, startBaseline, startGateway, startAdnanhWebhook, webhookBinary, sleep };
+module.exports = { ROOT, freePort, track, startBaseline, startGateway, startGatewayHome, startAdnanhWebhook, webhookBinary, sleep };

@@ -51,6 +51,8 @@ process.stdin.on('end', () => {
   const doc = parseDocument(readFileSync(join(configDir, 'config.yaml'), 'utf8'));
   doc.setIn(['platforms', 'github_comment', 'cli_path'], gh);
   doc.setIn(['agent', 'command'], [process.execPath, agent]);
+  // The review waits for the coalescing window (5 minutes in the example); a tenth of a second here.
+  doc.setIn(['platforms', 'webhook', 'extra', 'routes', 'pr-review', 'coalesce', 'window_seconds'], 0.1);
   return { configDir, config: doc.toString(), calls };
 }
 
