@@ -98,7 +98,7 @@ export function eventRows(jobs: Job[]): string {
 <td class="num events">${esc(eventCount(job))}</td>
 <td class="num tokens" title="${esc(usageText(job.usage) ?? 'no usage reported')}">${job.usage ? esc(tokenCount(tokensOf(job.usage))) : '–'}</td>
 <td>${time(job.receivedAt)}</td>
-<td class="error">${esc(job.errors.at(-1)?.message ?? job.note ?? '')}</td>
+${job.errors.length ? `<td class="error">${esc(job.errors.at(-1)?.message)}</td>` : `<td class="note muted">${esc(job.note ?? '')}</td>`}
 </tr>`,
     )
     .join('\n');
@@ -109,7 +109,13 @@ export function usageRows(report: UsageReport): string {
   if (!report.routes.length) return '<tr class="empty"><td colspan="9">No routes.</td></tr>';
   const rows = report.routes.map((r) => {
     const s = r.stored;
-    const ended = [`${s.delivered} delivered`, s.silent ? `${s.silent} silent` : '', s.skipped ? `${s.skipped} skipped` : '', s.dead ? `${s.dead} dead` : '']
+    const ended = [
+      `${s.delivered} delivered`,
+      s.silent ? `${s.silent} silent` : '',
+      s.skipped ? `${s.skipped} skipped` : '',
+      s.dead ? `${s.dead} dead` : '',
+      s.open ? `${s.open} open` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     return `<tr data-route="${esc(r.route)}">
@@ -301,6 +307,12 @@ function attemptsTable(job: Job, activity: JobActivity | undefined): string {
   return '<p class="muted" id="attempts">No attempt recorded by this gateway yet.</p>';
 }
 
+function receiptSection(job: Job): string {
+  const outcome = jobOutcome(job);
+  if (outcome === 'silent' || outcome === 'skipped') return `<p class="muted" id="receipt">Nothing delivered: the job ended ${esc(outcome)}.</p>`;
+  return job.receipt === undefined ? '<p class="muted" id="receipt">Not delivered yet.</p>' : `<pre id="receipt">${esc(json(job.receipt))}</pre>`;
+}
+
 export function detailPage(job: Job, activity: JobActivity | undefined): string {
   const headers = activity?.headers
     ? `<table id="headers" class="headers"><tbody>${activity.headers.map(([name, value]) => `<tr><th>${esc(name)}</th><td>${esc(value)}</td></tr>`).join('')}</tbody></table>
@@ -336,6 +348,7 @@ ${job.concurrencyKey !== undefined ? field('concurrency key', esc(job.concurrenc
 ${headers}
 <h2>Payload</h2>
 <pre id="payload">${esc(json(job.payload))}</pre>
+${job.coalesced?.payloads ? `<h2>Payloads of the ${esc(job.coalesced.payloads.length)} coalesced events <small>(in arrival order)</small></h2>\n<pre id="coalesced-payloads">${esc(json(job.coalesced.payloads))}</pre>` : ''}
 <h2>Prompt</h2>
 ${pre(job.prompt, 'Not rendered yet.', 'prompt')}
 <h2>Answer</h2>
@@ -343,7 +356,7 @@ ${pre(job.answer, 'No answer yet.', 'answer')}
 <h2>Attempts</h2>
 ${attemptsTable(job, activity)}
 <h2>Delivery receipt</h2>
-${job.receipt === undefined ? '<p class="muted" id="receipt">Not delivered yet.</p>' : `<pre id="receipt">${esc(json(job.receipt))}</pre>`}`;
+${receiptSection(job)}`;
 }
 
 export function loginPage(message?: string): string {

@@ -46,7 +46,8 @@ describe('dashboard: usage and run facts', () => {
       expect(await usageCell('ci', 'agent-runs').textContent()).toBe('2');
       expect(await usageCell('ci', 'tokens-in').textContent()).toBe('1,250 (800 cached)');
       expect(await usageCell('ci', 'tokens-out').textContent()).toBe('342');
-      expect(await page.locator('#usage-rows tr[data-route="ci"]').textContent()).toContain('1 delivered, 1 silent, 1 skipped');
+      expect(await page.locator('#usage-rows tr[data-route="ci"]').textContent()).toContain('1 delivered, 1 silent, 1 skipped, 2 open');
+      expect(await page.locator(`${row('facts-skipped')} td.note`).textContent()).toBe(SKIPPED_NOTE);
       // docs has no budget: its counts alone.
       expect(await usageCell('docs', 'runs-this-hour').textContent()).toBe('0');
       expect(await usageCell('*', 'runs-this-hour').textContent()).toBe('13/100');
@@ -65,11 +66,13 @@ describe('dashboard: usage and run facts', () => {
       await page.goto(`${gw!.url}/ui/deliveries/facts-silent`);
       expect(await page.locator('#outcome').textContent()).toBe('silent: the agent had nothing to say; nothing delivered');
       expect(await page.locator('dl.summary').textContent()).toContain(SILENT_NOTE);
+      expect(await page.locator('#receipt').textContent()).toBe('Nothing delivered: the job ended silent.');
       await page.goto(`${gw!.url}/ui/deliveries/facts-held`);
       expect(await page.locator('#waiting').textContent()).toBe(heldNote(now));
       await page.goto(`${gw!.url}/ui/deliveries/${COALESCED_IDS[0]}`);
       expect(await page.locator('#coalesced').textContent()).toBe(`stands for 3 events: ${COALESCED_IDS.join(', ')}`);
       expect(await page.locator('dl.summary').textContent()).toContain('hookwise#7');
+      expect(JSON.parse((await page.locator('#coalesced-payloads').textContent()) ?? '')).toEqual([0, 1, 2].map((n) => ({ event_type: 'push', n })));
     });
   });
 
