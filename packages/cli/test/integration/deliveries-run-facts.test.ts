@@ -19,6 +19,7 @@ import {
   writeRunFacts,
 } from '../../../server/test/integration/run-facts';
 import { runCli } from '../cli-process';
+import { type Gateway as GatewayProcess, post, startGateway, stop } from '../deliveries-process';
 
 jest.setTimeout(90_000);
 
@@ -190,5 +191,60 @@ describe('without a running gateway: the same facts from the SQLite store', () =
 
   it("routes list reads the store's budget counters", async () => {
     expect(await offline('routes', 'list')).toMatch(/^ci\s+static\s+active\s+.*\s12\/20\s+3,400\/100,000\s+http:/m);
+  });
+});
+
+describe('a real `hookwise gateway run`: what its worker recorded, shown by the CLI', () => {
+  let home: string;
+  let gateway: GatewayProcess | undefined;
+  afterAll(async () => {
+    if (gateway) await stop(gateway, 'SIGKILL');
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('shows a silent answer, a delivered one and a run the budget skipped, and counts them per route', async () => {
+    home = mkdtempSync(join(tmpdir(), 'hookwise-run-facts-gateway-'));
+    // The stand-in agent answers the silent marker when the payload says "quiet".
+    writeFileSync(
+      join(home, 'agent.js'),
+      "let input = ''; process.stdin.on('data', (c) => (input += c)).on('end', () => process.stdout.write(input.includes('quiet') ? '[SILENT]' : 'answer for ' + input.trim()));",
+    );
+    writeFileSync(
+      join(home, 'config.yaml'),
+      [
+        'platforms:',
+        '  webhook:',
+        '    enabled: true',
+        '    extra:',
+        '      host: 127.0.0.1',
+        '      port: 0',
+        '      routes:',
+        '        ci:',
+        '          secret: INSECURE_NO_AUTH',
+        '          prompt: "event {__raw__}"',
+        '          budget: { runs_per_hour: 2, when_exceeded: skip }',
+        'agent:',
+        '  runner: command',
+        `  command: [${JSON.stringify(process.execPath)}, agent.js]`,
+      ].join('\n'),
+    );
+    gateway = await startGateway(home);
+    // One after the other: which run the budget refuses is then certain.
+    expect((await post(gateway.url, 'real-quiet', { mode: 'quiet' })).status).toBe(202);
+    await gateway.waitFor(/real-quiet on route 'ci' ended silent/);
+    expect((await post(gateway.url, 'real-loud', { mode: 'loud' })).status).toBe(202);
+    await gateway.waitFor(/delivered real-loud on route/);
+    expect((await post(gateway.url, 'real-over', { mode: 'loud' })).status).toBe(202);
+    await gateway.waitFor(/real-over on route 'ci': route budget runs_per_hour \(2\) spent/);
+
+    const quiet = await runCli(['deliveries', 'show', 'real-quiet'], home);
+    expect(quiet.stdout).toContain(`  outcome: ${SILENT_TEXT}\n`);
+    expect(quiet.stdout).toContain('  note: the agent answered [SILENT]: nothing delivered\n');
+    expect((await runCli(['deliveries', 'show', 'real-loud'], home)).stdout).toContain('  outcome: delivered\n');
+    expect((await runCli(['deliveries', 'show', 'real-over'], home)).stdout).toContain(
+      '  outcome: skipped: route budget runs_per_hour (2) spent; skipped without an agent run\n',
+    );
+    expect((await runCli(['routes', 'list'], home)).stdout).toMatch(/^ci\s+static\s+active\s+.*\s2\/2\s+0\s+http:/m);
+    expect((await runCli(['deliveries', 'usage'], home)).stdout).toMatch(/^ci\s+3\s+3\s+2\s+1\s+1\s+1\s+0\s+0\s/m);
   });
 });
