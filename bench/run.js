@@ -16,7 +16,8 @@
 //   --sizes a,b        throughput body sizes in KB (default 1,100)
 //   --cli-runs N       runs per command in the CLI start-up phase (default 10; quick 3)
 //   --observer-rounds N  alternating rounds of the lifecycle-observer variants (default 5; quick 1)
-//   --no-write         print only; leave docs/performance.md alone
+//   --no-write         print only; leave docs/performance.md alone (a run writes the sections of the phases it ran
+//                      and keeps the others': bench/lib/report.js)
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -25,6 +26,7 @@ const path = require('node:path');
 const { ROOT, webhookBinary } = require('./lib/servers');
 const { num, mb, ms, pct, median, table, goal } = require('./lib/format');
 const { cpuTimes, stealBetween } = require('./lib/steal');
+const { writeInto } = require('./lib/report');
 
 function parseArgs(argv) {
   const quick = argv.includes('--quick');
@@ -271,42 +273,44 @@ async function main() {
   const sections = [];
   if (options.only.includes('throughput')) {
     log('throughput…');
-    sections.push(await require('./scenarios/throughput').run(options, log));
+    sections.push({ key: 'throughput', ...(await require('./scenarios/throughput').run(options, log)) });
   }
   if (options.only.includes('latency')) {
     log('latency…');
-    sections.push(await require('./scenarios/latency').run(options, log));
+    sections.push({ key: 'latency', ...(await require('./scenarios/latency').run(options, log)) });
   }
   if (options.only.includes('memory')) {
     log('memory…');
-    sections.push(await memoryPhase(options, log));
+    sections.push({ key: 'memory', ...(await memoryPhase(options, log)) });
   }
   if (options.only.includes('subscriptions')) {
     log('subscriptions…');
-    sections.push(await subscriptionsPhase(options, log));
+    sections.push({ key: 'subscriptions', ...(await subscriptionsPhase(options, log)) });
   }
   if (options.only.includes('cli')) {
     log('cli…');
-    sections.push(await require('./scenarios/cli').run(options, log));
+    sections.push({ key: 'cli', ...(await require('./scenarios/cli').run(options, log)) });
   }
   if (options.only.includes('observer')) {
     log('observer…');
-    sections.push(await observerPhase(options, log));
+    sections.push({ key: 'observer', ...(await observerPhase(options, log)) });
   }
   if (options.only.includes('scaleout')) {
     log('scale-out…');
-    sections.push(await require('./scenarios/scaleout').run(options, log));
+    sections.push({ key: 'scaleout', ...(await require('./scenarios/scaleout').run(options, log)) });
   }
   if (options.only.includes('burst')) {
     log('pr-review burst…');
-    sections.push(await require('./scenarios/burst').run(options, log));
+    sections.push({ key: 'burst', ...(await require('./scenarios/burst').run(options, log)) });
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());
   const steal = Number.isFinite(stolen) ? pct(stolen) : 'unknown';
   const goals = sections.flatMap((s) => s.goals);
+  const when = `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const header = `Measured ${when} on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}. CPU time stolen by the hypervisor during the run (\`/proc/stat\`): ${steal}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`;
   const report = [
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.nproc} cores (\`nproc\`), ${m.memory}, Linux ${m.kernel}, Node ${m.node}; adnanh/webhook: ${m.webhook}. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}. CPU time stolen by the hypervisor during the run (\`/proc/stat\`): ${steal}.${options.quick ? ' **Quick run: numbers not meaningful.**' : ''}`,
+    header,
     '',
     '### Goals',
     '',
@@ -320,14 +324,13 @@ async function main() {
   process.stdout.write(`${report}\n`);
   if (options.write) {
     const file = path.join(ROOT, 'docs', 'performance.md');
-    const doc = readFileSync(file, 'utf8');
-    const begin = '<!-- bench:begin -->';
-    const end = '<!-- bench:end -->';
-    const i = doc.indexOf(begin);
-    const j = doc.indexOf(end);
-    if (i < 0 || j < i) throw new Error(`${file} has no ${begin} … ${end} block to replace`);
-    writeFileSync(file, `${doc.slice(0, i + begin.length)}\n${report}\n${doc.slice(j)}`);
-    log(`wrote ${path.relative(ROOT, file)}`);
+    const phases = sections.map((s) => ({ key: s.key, title: s.title, markdown: s.markdown, goals: s.goals }));
+    const provenance = `${header} Phases of this run: ${phases.map((p) => p.key).join(', ')}.`;
+    writeFileSync(
+      file,
+      writeInto(readFileSync(file, 'utf8'), { header: `${header} Phases: ${phases.map((p) => p.key).join(', ')}.`, when, provenance, phases }, file),
+    );
+    log(`wrote ${path.relative(ROOT, file)} (${phases.map((p) => p.key).join(', ')}; other phases' sections kept)`);
   }
 }
 
