@@ -152,11 +152,14 @@ describe('without a running gateway: the same facts from the SQLite store', () =
   let stored: number;
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'hookwise-run-facts-'));
+    // The budgeted config on SQLite, without the test plugin: built-in agent and deliverer.
     const config = budgetedConfig({ store: { backend: 'sqlite' }, plugins: [] }) as {
       platforms: { webhook: { extra: { routes: Record<string, Record<string, unknown>> } } };
+      agent: Record<string, unknown>;
     };
     for (const route of Object.values(config.platforms.webhook.extra.routes)) route.deliver = 'log';
-    writeFileSync(join(home, 'config.yaml'), JSON.stringify({ ...config, agent: { ...(config as { agent: object }).agent, runner: 'echo' } }, null, 2));
+    config.agent.runner = 'echo';
+    writeFileSync(join(home, 'config.yaml'), JSON.stringify(config, null, 2));
     const opened = await openConfiguredStore(home, { logger: createLogger({ level: 'error' }) });
     stored = Date.now();
     try {
