@@ -104,8 +104,13 @@ ${job.errors.length ? `<td class="error">${esc(job.errors.at(-1)?.message)}</td>
     .join('\n');
 }
 
+/** The usage panel's input: the report, or why the store could not give it (the rest of the page is shown all the same). */
+export type UsageOrProblem = UsageReport | { problem: string };
+
 /** One row per route: the budget counters against the limits, then the sums over the period's stored jobs. */
-export function usageRows(report: UsageReport): string {
+export function usageRows(input: UsageOrProblem): string {
+  if ('problem' in input) return `<tr class="empty"><td colspan="9" class="error">Usage not available: ${esc(input.problem)}</td></tr>`;
+  const report = input;
   if (!report.routes.length) return '<tr class="empty"><td colspan="9">No routes.</td></tr>';
   const rows = report.routes.map((r) => {
     const s = r.stored;
@@ -142,11 +147,15 @@ export function usageRows(report: UsageReport): string {
 }
 
 /** The usage panel: per route, what the budgets count now and what the last day's jobs came to. */
-export function usageSection(report: UsageReport): string {
+export function usageSection(input: UsageOrProblem): string {
+  const scope =
+    'problem' in input
+      ? ''
+      : `; jobs received since ${time(input.since)}${input.complete ? '' : `, the newest ${esc(input.jobsRead)} only`}${input.counted ? '' : '; the store keeps no budget counters'}`;
   return `<section class="usage">
-<h2>Usage per route <small>(runs this clock hour and tokens this UTC day against the route's budget; jobs received since ${time(report.since)}${report.complete ? '' : `, the newest ${esc(report.jobsRead)} only`})</small></h2>
+<h2>Usage per route <small>(runs this clock hour and tokens this UTC day against the route's budget${scope})</small></h2>
 <table id="usage"><thead><tr><th>route</th><th>runs this hour</th><th>tokens today</th><th>over budget</th><th>events</th><th>agent runs</th><th>ended</th><th>input tokens</th><th>output tokens</th></tr></thead>
-<tbody id="usage-rows">${usageRows(report)}</tbody></table>
+<tbody id="usage-rows">${usageRows(input)}</tbody></table>
 </section>`;
 }
 
@@ -227,7 +236,7 @@ export function listPage(input: {
   queue: QueueDepth;
   minutes?: MinuteCounts[];
   requests?: RequestActivity[];
-  usage?: UsageReport;
+  usage?: UsageOrProblem;
 }): string {
   const { filters } = input;
   const dead = filters.status === 'dead';

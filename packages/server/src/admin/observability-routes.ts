@@ -9,7 +9,7 @@ import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
 import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
 import { DEFAULT_USAGE_PERIOD, parseSince } from './usage-report';
-import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows } from './dashboard-html';
+import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
 type Granted = Extract<AdminAccess, { ok: true }>;
 
@@ -18,7 +18,7 @@ const ASSET_DIR = join(__dirname, '..', '..', 'ui');
 const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' };
 const LOGIN_FAILURES_PER_MINUTE = 20;
 /** The dashboard's usage panel sums the jobs of the last day. */
-const dashboardUsageSince = () => Date.now() - 86_400_000;
+const DASHBOARD_USAGE_MS = 86_400_000;
 
 /** The dashboard loads only its own files; no frames, no inline scripts. */
 const UI_HEADERS = {
@@ -311,6 +311,8 @@ function mountDashboard(
     const access = res.locals.access as Granted;
     res.type('html').send(page({ title, kind, body, csrf: auth.csrfFor(req, access), signedIn: access.via === 'session' }));
   };
+  /** The usage panel's report; a store that cannot give it in time leaves the panel saying so, not the page failing. */
+  const dashboardUsage = (): Promise<UsageOrProblem> => data.usage(Date.now() - DASHBOARD_USAGE_MS).catch((err: unknown) => ({ problem: errorMessage(err) }));
   const filtersOf = (req: Request) => {
     const parsed = parseFilters(req.query as Record<string, unknown>);
     return 'problem' in parsed ? { limit: 100 } : { ...parsed.filters, limit: parsed.filters.limit === 50 ? 100 : parsed.filters.limit };
@@ -320,7 +322,7 @@ function mountDashboard(
     '/',
     wrap(async (req, res) => {
       const filters = filtersOf(req);
-      const [jobs, queue, usage] = await Promise.all([data.list(filters), data.queue(), data.usage(dashboardUsageSince())]);
+      const [jobs, queue, usage] = await Promise.all([data.list(filters), data.queue(), dashboardUsage()]);
       shell(
         req,
         res,
@@ -358,7 +360,7 @@ function mountDashboard(
   ui.get(
     '/fragments/usage',
     wrap(async (_req, res) => {
-      res.type('html').send(usageRows(await data.usage(dashboardUsageSince())));
+      res.type('html').send(usageRows(await dashboardUsage()));
     }),
   );
   ui.get('/fragments/requests', (_req, res) => {

@@ -144,4 +144,19 @@ describe('admin API: run facts and usage', () => {
       }),
     ]);
   });
+
+  it('a store whose counters fail: GET /api/usage is a 503 saying why, the dashboard is served with the usage panel saying so', async () => {
+    gw = await startObserved({}, { config: budgetedConfig({ admin: { ui: true } }) });
+    const counters = gw.gateway.store.counters!;
+    counters.add = () => Promise.reject(new Error('counter store unreachable'));
+    const api = await get('/api/usage');
+    expect(api.status).toBe(503);
+    expect(api.body.error).toContain('counter store unreachable');
+    const page = await fetch(`${gw.url}/ui`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('id="event-rows"');
+    expect(html).toContain('Usage not available: counter store unreachable');
+    expect(await (await fetch(`${gw.url}/ui/fragments/usage`)).text()).toContain('Usage not available: counter store unreachable');
+  });
 });
