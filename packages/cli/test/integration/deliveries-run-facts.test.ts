@@ -50,6 +50,8 @@ describe('hookwise deliveries show: the run facts', () => {
     const out = await cli('deliveries', 'show', 'facts-delivered');
     expect(out).toContain('  outcome: delivered\n');
     expect(out).toContain('  tokens: 1,200 in / 340 out (800 cached, 100 cache write)\n');
+    expect(out).toContain('  concurrency key: hookwise#8\n');
+    expect(out).not.toContain('coalesced:');
   });
 
   it('says a silent job delivered nothing, and why', async () => {

@@ -46,7 +46,7 @@ async function leased(store: Store, job: JobInput): Promise<Job> {
  * tokens, silent, skipped, held by a spent budget, and three events coalesced into one pending job.
  */
 export async function writeRunFacts(store: Store, now = Date.now()): Promise<void> {
-  const delivered = await leased(store, input('facts-delivered', now - 5000));
+  const delivered = await leased(store, input('facts-delivered', now - 5000, { concurrencyKey: 'hookwise#8' }));
   await store.jobs.saveAnswer(delivered.id, 'Build main of hookwise', 'All green.', DELIVERED_USAGE);
   await store.jobs.complete(delivered.id, { target: 'chat-room-7' });
 
