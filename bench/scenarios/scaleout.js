@@ -3,8 +3,9 @@
 //   1. acceptance: total accepted req/s, CPU per request summed over the gateway processes, redis-server's apart;
 //   2. duplicates: the same delivery id sent to every gateway at the same moment is accepted once (one 202, the
 //      others 200 duplicate);
-//   3. draining: events sent to the first gateway only are run by the workers of all of them (echo agent, the bench
-//      sink counts each gateway's deliveries).
+//   3. draining: events sent to the first gateway only are run by the workers of all of them (an agent that takes
+//      DRAIN_AGENT_MS without using the CPU, 2 at a time per gateway, so that one gateway's slots cannot keep up and
+//      the time to drain shows the workers adding up; the bench sink counts each gateway's deliveries).
 // Every step is bounded in time; every process is stopped at the end.
 'use strict';
 const { spawn } = require('node:child_process');
@@ -19,6 +20,7 @@ const LOAD_CHILD = path.join(__dirname, '..', 'lib', 'load-child.js');
 const DUPLICATE_IDS = 20;
 const DRAIN_EVENTS = 300;
 const DRAIN_SECONDS = 90;
+const DRAIN_AGENT_MS = 50;
 
 /** Starts a load generator process; resolves with { go(), result } once it has warmed up. */
 function startLoad(options) {
@@ -137,10 +139,11 @@ async function acceptance(count, options, log) {
   }
 }
 
-/** Steps 2 and 3 on fresh gateways with the echo agent: duplicates sent to all of them, then draining. */
+/** Steps 2 and 3 on fresh gateways with a short agent: duplicates sent to all of them, then draining. */
 async function sharing(count, log) {
   const redis = await startRedis();
-  const gateways = await startGateways(count, redis, { runner: 'echo', concurrency: 2 }).catch(async (err) => {
+  const agent = { runner: 'bench_sleep', sleep_ms: DRAIN_AGENT_MS, concurrency: 2, timeout_seconds: 60 };
+  const gateways = await startGateways(count, redis, agent).catch(async (err) => {
     await redis.stop();
     throw err;
   });
@@ -159,6 +162,7 @@ async function sharing(count, log) {
       if (accepted === 1 && duplicates === count - 1) onceEach += 1;
     }
     // 3. Events to the first gateway only; every worker leases from the one queue.
+    const started = Date.now();
     let sent = 0;
     const send = async () => {
       while (sent < DRAIN_EVENTS) {
@@ -169,7 +173,6 @@ async function sharing(count, log) {
     };
     await Promise.all(Array.from({ length: 10 }, send));
     const expected = DRAIN_EVENTS + acceptedTotal;
-    const started = Date.now();
     let delivered = [];
     while (Date.now() - started < DRAIN_SECONDS * 1000) {
       delivered = await Promise.all(gateways.map(async (g) => (await g.report())?.sink?.delivered ?? 0));
@@ -254,7 +257,7 @@ async function run(options, log) {
     '',
     table(['gateways', 'same delivery id sent to every gateway at once', 'jobs run', 'jobs run per gateway', 'time to drain'], shareRows),
     '',
-    `Each count of gateways on a fresh redis-server (\`--save '' --appendonly no\`): the real gateway processes (\`hookwise gateway run\`, Redis store, same prefix), each on its own port with its own load generator process (autocannon, ${options.connections} connections, signed 1 KB code-host-A POSTs, every request a new delivery id), all started together after a ${options.warmup} s warm-up and measured for ${options.duration} s; the agent is parked (\`bench_sleep\`) as in the throughput table, so this measures acceptance. CPU per request is CPU time from \`/proc/<pid>/stat\` over the measured run divided by the 2xx answers of all generators; "CPU" percentages are of one core (the machine has ${require('node:os').availableParallelism?.() ?? ''}). Then on fresh gateways with the echo agent: ${DUPLICATE_IDS} delivery ids each sent to every gateway at the same moment, then ${DRAIN_EVENTS} events sent to the first gateway only; "jobs run per gateway" is each gateway's count of delivered answers (the bench sink), bounded by ${DRAIN_SECONDS} s.`,
+    `Each count of gateways on a fresh redis-server (\`--save '' --appendonly no\`): the real gateway processes (\`hookwise gateway run\`, Redis store, same prefix), each on its own port with its own load generator process (autocannon, ${options.connections} connections, signed 1 KB code-host-A POSTs, every request a new delivery id), all started together after a ${options.warmup} s warm-up and measured for ${options.duration} s; the agent is parked (\`bench_sleep\`) as in the throughput table, so this measures acceptance. CPU per request is CPU time from \`/proc/<pid>/stat\` over the measured run divided by the 2xx answers of all generators; "CPU" percentages are of one core (the machine has ${require('node:os').availableParallelism?.() ?? ''}). Then on fresh gateways: ${DUPLICATE_IDS} delivery ids each sent to every gateway at the same moment, then ${DRAIN_EVENTS} events sent to the first gateway only, each run by an agent that answers after ${DRAIN_AGENT_MS} ms without using the CPU (\`bench_sleep\`, 2 runs at a time per gateway: one gateway alone needs about ${num((DRAIN_EVENTS * DRAIN_AGENT_MS) / 2 / 1000, 1)} s); "jobs run per gateway" is each gateway's count of delivered answers (the bench sink), "time to drain" runs from the first event sent to the last answer delivered, bounded by ${DRAIN_SECONDS} s.`,
   ].join('\n');
   return { title: 'Scale-out on one Redis', markdown, goals };
 }
