@@ -1,26 +1,14 @@
 // What a bullmq job carries for Hookwise, and the JSON pieces the accept script assembles it from.
-import { COALESCE_MAX_EVENTS, type AgentUsage, type CoalescedEvents, type DestinationState, type EnqueueHints, type JobError } from '@hookwise/core';
-import type { JobInput, JobOutcome, JobStep } from '@hookwise/core';
+import { COALESCE_MAX_EVENTS, type EnqueueHints, type Job, type JobInput } from '@hookwise/core';
 import type { AcceptArgs } from './accept-scripts';
 import { bullJobOpts } from './bullmq-layout';
 
-/** What a bullmq job carries; its status is bullmq's state, its id bullmq's job id. */
-export interface JobData extends Omit<JobInput, 'coalesce'> {
-  step: JobStep;
-  attempts: number;
-  prompt?: string;
-  answer?: string;
-  usage?: AgentUsage;
-  outcome?: JobOutcome;
-  note?: string;
-  coalesceKey?: string;
-  coalesced?: CoalescedEvents;
-  errors: JobError[];
-  destinations?: DestinationState[];
-  runAt: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/**
+ * What a bullmq job carries: core's Job without what bullmq keeps itself (the id is bullmq's job id, the status its
+ * state, the receipt its return value, finishedAt its finishedOn) and without the accept-time `coalesce` instruction
+ * (the job keeps its coalesceKey).
+ */
+export type JobData = Omit<Job, 'id' | 'status' | 'receipt' | 'finishedAt' | 'coalesce'>;
 
 /** How long a coalesce pointer outlives its job's due time (a job not leased by then takes no more events). */
 const POINTER_SLACK_MS = 60_000;
