@@ -1,31 +1,18 @@
 // Traces of jobs that end without a delivery (silent, skipped by a budget) and of a fan-out, recorded by the
 // OpenTelemetry SDK's in-memory exporter from a real gateway: every span of a job stays in its receipt's trace.
-import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { TestGateway } from '@hookwise/testing';
+import { recordSpans } from './recorded-spans';
 import { awayFromHourEnd, isDone, send, startWorkerGateway, until } from './worker-gateway';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const recorded = recordSpans();
 
 let gw: TestGateway | undefined;
-beforeAll(() => {
-  trace.setGlobalTracerProvider(provider);
-});
-afterAll(async () => {
-  trace.disable();
-  await provider.shutdown();
-});
-beforeEach(async () => {
-  exporter.reset();
-  await awayFromHourEnd();
-}, 30_000);
+beforeEach(() => awayFromHourEnd(), 30_000);
 afterEach(async () => {
   await gw?.stop();
   gw = undefined;
 });
-
-const spansOf = (deliveryId: string): ReadableSpan[] => exporter.getFinishedSpans().filter((s) => s.attributes['hookwise.delivery_id'] === deliveryId);
 
 function oneTrace(spans: ReadableSpan[]): void {
   expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
@@ -36,7 +23,7 @@ describe('traces of jobs that end without a delivery', () => {
     gw = await startWorkerGateway('memory', { review: {} }, { tracing: { enabled: true } });
     await send(gw, 'review', 'quiet-1', { answer: '[SILENT]' });
     await until(gw, 'quiet-1', isDone);
-    const spans = spansOf('quiet-1');
+    const spans = recorded.of('quiet-1');
     expect(spans.map((s) => s.name).sort()).toEqual(['hookwise.agent', 'hookwise.complete', 'hookwise.receive']);
     oneTrace(spans);
     expect(spans.find((s) => s.name === 'hookwise.complete')?.attributes).toMatchObject({
@@ -52,7 +39,7 @@ describe('traces of jobs that end without a delivery', () => {
     await until(gw, 'first-1', isDone);
     await send(gw, 'review', 'over-1', { answer: 'ok' });
     await until(gw, 'over-1', isDone);
-    const spans = spansOf('over-1');
+    const spans = recorded.of('over-1');
     expect(spans.map((s) => s.name).sort()).toEqual(['hookwise.budget', 'hookwise.complete', 'hookwise.receive']);
     oneTrace(spans);
     expect(spans.find((s) => s.name === 'hookwise.budget')?.attributes).toMatchObject({
@@ -67,7 +54,7 @@ describe('traces of jobs that end without a delivery', () => {
     gw = await startWorkerGateway('memory', { review: { deliver: ['recording', 'log'] } }, { tracing: { enabled: true } });
     await send(gw, 'review', 'fan-1', { answer: 'to both' });
     await until(gw, 'fan-1', isDone);
-    const spans = spansOf('fan-1');
+    const spans = recorded.of('fan-1');
     expect(spans.filter((s) => s.name === 'hookwise.deliver').map((s) => s.attributes['hookwise.destination'])).toEqual(['recording', 'log']);
     oneTrace(spans);
   });

@@ -1,32 +1,23 @@
 // Traces of real webhooks through a real gateway, recorded by the OpenTelemetry SDK's in-memory exporter: one trace
 // per event (receipt, agent run, each delivery attempt), continuing the sender's W3C traceparent.
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { derivedJobContext, parseTraceparent } from '@hookwise/gateway';
 import type { TestGateway } from '@hookwise/testing';
+import { recordSpans } from '../../../gateway/test/integration/recorded-spans';
 import { send, settled, startObserved } from './observed-gateway';
 
 const SENDER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SENDER_SPAN = '00f067aa0ba902b7';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const recorded = recordSpans();
 
 let gw: TestGateway | undefined;
-beforeAll(() => {
-  trace.setGlobalTracerProvider(provider);
-});
-afterAll(async () => {
-  trace.disable();
-  await provider.shutdown();
-});
-beforeEach(() => exporter.reset());
 afterEach(async () => {
   await gw?.stop();
   gw = undefined;
 });
 
-const spansOf = (deliveryId: string): ReadableSpan[] => exporter.getFinishedSpans().filter((s) => s.attributes['hookwise.delivery_id'] === deliveryId);
 const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
 
 describe('traces', () => {
@@ -41,7 +32,7 @@ describe('traces', () => {
     expect(answer.status).toBe(202);
     await settled(gw, 1);
 
-    const spans = spansOf('traced-1');
+    const spans = recorded.of('traced-1');
     const [receive] = named(spans, 'hookwise.receive');
     const [agent] = named(spans, 'hookwise.agent');
     const [deliver] = named(spans, 'hookwise.deliver');
@@ -76,7 +67,7 @@ describe('traces', () => {
     gw = await startObserved({ tracing: { enabled: true } });
     expect((await send(gw, 'ci', { event_type: 'push', ref: 'dev', repository: { name: 'hookwise' } }, { 'x-request-id': 'fail1-traced' })).status).toBe(202);
     await settled(gw, 1);
-    const spans = spansOf('fail1-traced');
+    const spans = recorded.of('fail1-traced');
     const [receive] = named(spans, 'hookwise.receive');
     expect(receive.parentSpanContext).toBeUndefined();
     expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set([receive.spanContext().traceId]));
@@ -95,7 +86,7 @@ describe('traces', () => {
     expect(
       (await gw.post('ci', '{"event_type":"push"}', { 'x-webhook-signature': '00'.repeat(32), traceparent: `00-${SENDER_TRACE}-${SENDER_SPAN}-01` })).status,
     ).toBe(401);
-    const refused = exporter.getFinishedSpans().filter((s) => s.attributes['hookwise.outcome'] === 'rejected');
+    const refused = recorded.all().filter((s) => s.attributes['hookwise.outcome'] === 'rejected');
     expect(refused).toHaveLength(1);
     expect(refused[0].spanContext().traceId).toBe(SENDER_TRACE);
     expect(refused[0].status).toEqual({ code: SpanStatusCode.ERROR, message: 'invalid_signature' });
@@ -113,7 +104,7 @@ describe('traces', () => {
     });
     gw.gateway.workers.pump();
     await settled(gw, 1);
-    const spans = spansOf('from-before-restart');
+    const spans = recorded.of('from-before-restart');
     expect(spans.map((s) => s.name).sort()).toEqual(['hookwise.agent', 'hookwise.deliver']);
     const derived = derivedJobContext(job.id);
     for (const span of spans) {
@@ -126,7 +117,7 @@ describe('traces', () => {
     gw = await startObserved();
     expect((await send(gw, 'ci', { event_type: 'push', ref: 'main', repository: { name: 'hookwise' } }, { 'x-request-id': 'untraced' })).status).toBe(202);
     await settled(gw, 1);
-    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(recorded.all()).toEqual([]);
   });
 });
 
