@@ -17,22 +17,33 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
 });
 `;
 
+/**
+ * The `platforms:` lines of a config.yaml whose webhook platform listens on a free port of 127.0.0.1 with one route,
+ * `ci`, that takes unsigned requests; `routeKeys` are the route's other keys (prompt, deliver, budget...), a YAML
+ * line each. More platforms may follow, indented two spaces.
+ */
+export function ciWebhookPlatform(routeKeys: string[]): string[] {
+  return [
+    'platforms:',
+    '  webhook:',
+    '    enabled: true',
+    '    extra:',
+    '      host: 127.0.0.1',
+    '      port: 0',
+    '      routes:',
+    '        ci:',
+    '          secret: INSECURE_NO_AUTH',
+    ...routeKeys.map((key) => `          ${key}`),
+  ];
+}
+
 export function makeHome(extra = ''): string {
   const home = mkdtempSync(join(tmpdir(), 'hookwise-deliveries-'));
   writeFileSync(join(home, 'agent.js'), AGENT);
   writeFileSync(
     join(home, 'config.yaml'),
     [
-      'platforms:',
-      '  webhook:',
-      '    enabled: true',
-      '    extra:',
-      '      host: 127.0.0.1',
-      '      port: 0',
-      '      routes:',
-      '        ci:',
-      '          secret: INSECURE_NO_AUTH',
-      '          prompt: "event {__raw__}"',
+      ...ciWebhookPlatform(['prompt: "event {__raw__}"']),
       'agent:',
       '  runner: command',
       `  command: [${JSON.stringify(process.execPath)}, agent.js]`,

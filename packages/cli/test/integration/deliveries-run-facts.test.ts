@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { createLogger, openConfiguredStore, writeRunFile } from '@hookwise/gateway';
 import { SILENT_TEXT } from '@hookwise/server';
 import type { TestGateway } from '@hookwise/testing';
-import { startObserved } from '../../../server/test/integration/observed-gateway';
 import {
   COALESCED_IDS,
   SILENT_NOTE,
@@ -15,11 +14,11 @@ import {
   budgetedConfig,
   heldNote,
   heldUntil,
-  stopWorkers,
+  startWithRunFacts,
   writeRunFacts,
 } from '../../../server/test/integration/run-facts';
 import { runCli } from '../cli-process';
-import { type Gateway as GatewayProcess, post, startGateway, stop } from '../deliveries-process';
+import { type Gateway as GatewayProcess, ciWebhookPlatform, post, startGateway, stop } from '../deliveries-process';
 
 jest.setTimeout(90_000);
 
@@ -27,12 +26,9 @@ let gw: TestGateway;
 let now: number;
 
 beforeAll(async () => {
-  gw = await startObserved({}, { config: budgetedConfig({ admin: { enabled: true } }) });
+  ({ gw, now } = await startWithRunFacts({ admin: { enabled: true } }));
   // What `hookwise gateway run` writes while it serves: the CLI finds the admin API through it.
   writeRunFile(gw.configDir, { pid: process.pid, url: gw.url, host: '127.0.0.1', port: gw.port, started_at: new Date().toISOString() });
-  await stopWorkers(gw.gateway);
-  now = Date.now();
-  await writeRunFacts(gw.gateway.store, now);
 });
 afterAll(async () => {
   await gw?.stop();
@@ -217,17 +213,7 @@ describe('a real `hookwise gateway run`: what its worker recorded, shown by the 
     writeFileSync(
       join(home, 'config.yaml'),
       [
-        'platforms:',
-        '  webhook:',
-        '    enabled: true',
-        '    extra:',
-        '      host: 127.0.0.1',
-        '      port: 0',
-        '      routes:',
-        '        ci:',
-        '          secret: INSECURE_NO_AUTH',
-        '          prompt: "event {__raw__}"',
-        '          budget: { runs_per_hour: 2, when_exceeded: skip }',
+        ...ciWebhookPlatform(['prompt: "event {__raw__}"', 'budget: { runs_per_hour: 2, when_exceeded: skip }']),
         'agent:',
         '  runner: command',
         `  command: [${JSON.stringify(process.execPath)}, agent.js]`,

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
-import { cli, startGateway, stop, type Gateway } from '../deliveries-process';
+import { ciWebhookPlatform, cli, startGateway, stop, type Gateway } from '../deliveries-process';
 
 jest.setTimeout(90_000);
 
@@ -53,17 +53,7 @@ describe('exactly-once delivery across a kill -9 (SQLite store, real gateway pro
     });
     servers.push(slack);
     const dir = home([
-      'platforms:',
-      '  webhook:',
-      '    enabled: true',
-      '    extra:',
-      '      host: 127.0.0.1',
-      '      port: 0',
-      '      routes:',
-      '        ci:',
-      '          secret: INSECURE_NO_AUTH',
-      '          prompt: "{text}"',
-      '          deliver: slack',
+      ...ciWebhookPlatform(['prompt: "{text}"', 'deliver: slack']),
       ...slackConfig(slack.url),
       'agent:',
       '  runner: echo',
@@ -122,18 +112,7 @@ describe('exactly-once delivery across a kill -9 (SQLite store, real gateway pro
     writeFileSync(
       join(dir, 'config.yaml'),
       [
-        'platforms:',
-        '  webhook:',
-        '    enabled: true',
-        '    extra:',
-        '      host: 127.0.0.1',
-        '      port: 0',
-        '      routes:',
-        '        ci:',
-        '          secret: INSECURE_NO_AUTH',
-        '          prompt: "review {n}"',
-        '          deliver: [github_comment, slack]',
-        '          deliver_extra: { repo: acme/app, pr_number: "7" }',
+        ...ciWebhookPlatform(['prompt: "review {n}"', 'deliver: [github_comment, slack]', 'deliver_extra: { repo: acme/app, pr_number: "7" }']),
         '  github_comment:',
         `    cli_path: ${gh}`,
         ...slackConfig(slack.url),

@@ -14,8 +14,7 @@ import {
   budgetedConfig,
   heldNote,
   heldUntil,
-  stopWorkers,
-  writeRunFacts,
+  startWithRunFacts,
 } from './run-facts';
 
 let gw: TestGateway | undefined;
@@ -42,11 +41,8 @@ const delivery = async (id: string) => (await get(`/api/deliveries/${encodeURICo
 
 describe('admin API: run facts and usage', () => {
   it('shows each job as stored: tokens, outcome, note, the coalesced events and keys; summaries say them too', async () => {
-    gw = await startObserved({}, { config: budgetedConfig({ admin: { enabled: true } }) });
-    // The jobs are written as the worker writes them; the gateway's own workers must not take them.
-    await stopWorkers(gw.gateway);
-    const now = Date.now();
-    await writeRunFacts(gw.gateway.store, now);
+    let now: number;
+    ({ gw, now } = await startWithRunFacts({ admin: { enabled: true } }));
 
     expect(await delivery('facts-delivered')).toMatchObject({ status: 'done', usage: DELIVERED_USAGE, answer: 'All green.' });
     expect(await delivery('facts-silent')).toMatchObject({ status: 'done', outcome: 'silent', note: SILENT_NOTE, usage: SILENT_USAGE });
@@ -73,9 +69,7 @@ describe('admin API: run facts and usage', () => {
   });
 
   it('sums usage per route: budget counters against the limits, and the stored jobs of the period', async () => {
-    gw = await startObserved({}, { config: budgetedConfig({ admin: { enabled: true } }) });
-    await stopWorkers(gw.gateway);
-    await writeRunFacts(gw.gateway.store);
+    ({ gw } = await startWithRunFacts({ admin: { enabled: true } }));
 
     const { status, body } = await get('/api/usage');
     expect(status).toBe(200);

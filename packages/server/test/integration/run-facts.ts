@@ -2,7 +2,8 @@
 // through the store API as the worker writes them, and budget counters as the worker counts them. Shared by the
 // admin API, dashboard and CLI tests, which show them; the worker's own tests prove the worker writes them so.
 import type { Job, JobInput, Store } from '@hookwise/core';
-import { observedConfig } from './observed-gateway';
+import type { TestGateway } from '@hookwise/testing';
+import { observedConfig, startObserved } from './observed-gateway';
 import { ALL_ROUTES, RUNS_WINDOW_MS, TOKENS_WINDOW_MS, runsKey, tokensKey, windowEnd, type Gateway } from '@hookwise/gateway';
 
 export const DELIVERED_USAGE = { inputTokens: 1200, outputTokens: 340, cachedInputTokens: 800, cacheWriteTokens: 100 };
@@ -80,4 +81,21 @@ export function budgetedConfig(more: Record<string, unknown> = {}): Record<strin
   config.platforms.webhook.extra.routes.ci.budget = { runs_per_hour: 20, tokens_per_day: 100_000 };
   config.agent.budget = { runs_per_hour: 100 };
   return config;
+}
+
+/**
+ * An observed gateway on budgetedConfig(more) whose store holds writeRunFacts' jobs, written at `now`; its workers
+ * are stopped first, so the jobs stay as the worker would have left them.
+ */
+export async function startWithRunFacts(more: Record<string, unknown>): Promise<{ gw: TestGateway; now: number }> {
+  const gw = await startObserved({}, { config: budgetedConfig(more) });
+  try {
+    await stopWorkers(gw.gateway);
+    const now = Date.now();
+    await writeRunFacts(gw.gateway.store, now);
+    return { gw, now };
+  } catch (err) {
+    await gw.stop();
+    throw err;
+  }
 }

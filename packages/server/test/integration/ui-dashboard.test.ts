@@ -4,30 +4,20 @@
 import { signGeneric, type TestGateway } from '@hookwise/testing';
 import type { Page } from 'playwright-core';
 import { ADMIN_TOKEN, SECRET, send, startObserved } from './observed-gateway';
-import { launchChromium, step, type Browser } from '../ui/chromium';
+import { pagePerTest, step } from '../ui/chromium';
 
 jest.setTimeout(90_000);
 
-let browser: Browser;
 let gw: TestGateway | undefined;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(15_000);
-});
-afterEach(async () => {
-  await page?.close().catch(() => undefined);
-  await browser.context.clearCookies();
-  await gw?.stop();
-  gw = undefined;
-});
+pagePerTest(
+  (opened) => (page = opened),
+  async () => {
+    await gw?.stop();
+    gw = undefined;
+  },
+);
 
 const row = (deliveryId: string) => `#event-rows tr[data-delivery-id="${deliveryId}"]`;
 const push = (id: string, ref = 'main') => send(gw!, 'ci', { event_type: 'push', ref, repository: { name: 'hookwise' } }, { 'x-request-id': id });

@@ -4,40 +4,29 @@
 import type { TestGateway } from '@hookwise/testing';
 import type { Page } from 'playwright-core';
 import { send, startObserved } from './observed-gateway';
-import { COALESCED_IDS, SILENT_NOTE, SKIPPED_NOTE, budgetedConfig, heldNote, stopWorkers, writeRunFacts } from './run-facts';
-import { launchChromium, step, type Browser } from '../ui/chromium';
+import { COALESCED_IDS, SILENT_NOTE, SKIPPED_NOTE, budgetedConfig, heldNote, startWithRunFacts } from './run-facts';
+import { pagePerTest, step } from '../ui/chromium';
 
 jest.setTimeout(90_000);
 
-let browser: Browser;
 let gw: TestGateway | undefined;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(15_000);
-});
-afterEach(async () => {
-  await page?.close().catch(() => undefined);
-  await gw?.stop();
-  gw = undefined;
-});
+pagePerTest(
+  (opened) => (page = opened),
+  async () => {
+    await gw?.stop();
+    gw = undefined;
+  },
+);
 
 const usageCell = (route: string, cell: string) => page.locator(`#usage-rows tr[data-route="${route}"] td.${cell}`);
 const row = (deliveryId: string) => `#event-rows tr[data-delivery-id="${deliveryId}"]`;
 
 describe('dashboard: usage and run facts', () => {
   it('shows usage per route and marks each job with its outcome, events and tokens', async () => {
-    gw = await startObserved({}, { config: budgetedConfig({ admin: { ui: true } }) });
-    await stopWorkers(gw.gateway);
-    const now = Date.now();
-    await writeRunFacts(gw.gateway.store, now);
+    let now: number;
+    ({ gw, now } = await startWithRunFacts({ admin: { ui: true } }));
 
     await step(page, 'usage-panel', async () => {
       await page.goto(`${gw!.url}/ui`);

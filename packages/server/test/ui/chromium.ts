@@ -66,6 +66,32 @@ export async function launchChromium(): Promise<Browser> {
   };
 }
 
+/**
+ * The jest hooks of a dashboard test file: one browser for the file; each test gets a new page (15 s default
+ * timeout), handed to `usePage`. After each test the page is closed, the browser's cookies are cleared (a sign-in
+ * does not carry over to the next test) and `afterPage` runs (the place to stop the test's gateway).
+ */
+export function pagePerTest(usePage: (page: Page) => void, afterPage: () => Promise<void>): void {
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await browser!.context.newPage();
+    page.setDefaultTimeout(15_000);
+    usePage(page);
+  });
+  afterEach(async () => {
+    await page?.close().catch(() => undefined);
+    await browser?.context.clearCookies();
+    await afterPage();
+  });
+}
+
 /** Where screenshots go: HOOKWISE_UI_SCREENSHOTS, or a new temp dir. */
 export const screenshotDir = (() => {
   let dir: string | undefined;
