@@ -22,6 +22,29 @@ export function gatewayEnv(home: string): NodeJS.ProcessEnv {
   return { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
 }
 
+/**
+ * The config.yaml of gateways that share one config dir and one redis-server: the webhook platform on a free port of
+ * 127.0.0.1 (`webhook`: the YAML lines under its `extra:` beside host and port, the routes among them, indented six
+ * spaces), the stand-in agent <home>/agent.js run by the command runner, two at a time, with RUNS_FILE in its
+ * environment, then `more` (top-level YAML) and the Redis store at `redisUrl`.
+ */
+export function sharedRedisConfig(options: { home: string; runsFile: string; redisUrl: string; webhook: string; more?: string }): string {
+  return `platforms:
+  webhook:
+    enabled: true
+    extra:
+      host: 127.0.0.1
+      port: 0
+${options.webhook}
+agent:
+  runner: command
+  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(options.home, 'agent.js'))}]
+  env: { RUNS_FILE: ${JSON.stringify(options.runsFile)} }
+  concurrency: 2
+${options.more ?? ''}store: { backend: redis, url: "${options.redisUrl}" }
+`;
+}
+
 /** Polls `condition` until it holds; fails with `what` after `timeoutMs`. */
 export async function until(condition: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRedisServer, type RunningRedis } from '@hookwise/testing';
-import { cli, postEvent, requireBuiltCli, startGatewayProcess, stopGatewayProcess, until, type GatewayProcess } from '../gateway-processes';
+import { cli, postEvent, requireBuiltCli, sharedRedisConfig, startGatewayProcess, stopGatewayProcess, until, type GatewayProcess } from '../gateway-processes';
 
 requireBuiltCli();
 
@@ -52,15 +52,7 @@ describe('coalescing and concurrency keys across two gateway processes on one re
     home = mkdtempSync(join(tmpdir(), 'hookwise-redis-coalescing-'));
     runsFile = join(home, 'runs.jsonl');
     writeFileSync(join(home, 'agent.js'), AGENT);
-    writeFileSync(
-      join(home, 'config.yaml'),
-      `platforms:
-  webhook:
-    enabled: true
-    extra:
-      host: 127.0.0.1
-      port: 0
-      routes:
+    const routes = `      routes:
         prs:
           secret: INSECURE_NO_AUTH
           prompt: "review #{pull_request.number}: {pull_request.title}"
@@ -68,15 +60,8 @@ describe('coalescing and concurrency keys across two gateway processes on one re
         serial:
           secret: INSECURE_NO_AUTH
           prompt: "serial {step} of #{pull_request.number}"
-          concurrency_key: "{pull_request.number}"
-agent:
-  runner: command
-  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(home, 'agent.js'))}]
-  env: { RUNS_FILE: ${JSON.stringify(runsFile)} }
-  concurrency: 2
-store: { backend: redis, url: "${redis.url}" }
-`,
-    );
+          concurrency_key: "{pull_request.number}"`;
+    writeFileSync(join(home, 'config.yaml'), sharedRedisConfig({ home, runsFile, redisUrl: redis.url, webhook: routes }));
     [a, b] = await Promise.all([startGatewayProcess(home), startGatewayProcess(home)]);
   }, 45_000);
 

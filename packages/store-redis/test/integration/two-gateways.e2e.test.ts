@@ -10,6 +10,7 @@ import {
   cli,
   postEvent as post,
   requireBuiltCli,
+  sharedRedisConfig,
   startGatewayProcess as startGateway,
   stopGatewayProcess as stopGateway,
   until,
@@ -60,23 +61,13 @@ describe('two gateway processes on one redis-server (real binary)', () => {
     // store's own 5 s lock, not the lease, decides that a killed gateway's job is taken over 5-7 s after its death.
     writeFileSync(
       join(home, 'config.yaml'),
-      `platforms:
-  webhook:
-    enabled: true
-    extra:
-      host: 127.0.0.1
-      port: 0
-      rate_limit: 4
-      routes:
-${routes}
-agent:
-  runner: command
-  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(home, 'agent.js'))}]
-  env: { RUNS_FILE: ${JSON.stringify(runsFile)} }
-  concurrency: 2
-retry: { max_attempts: 3, base_delay_seconds: 0.2 }
-store: { backend: redis, url: "${redis.url}" }
-`,
+      sharedRedisConfig({
+        home,
+        runsFile,
+        redisUrl: redis.url,
+        webhook: `      rate_limit: 4\n      routes:\n${routes}`,
+        more: 'retry: { max_attempts: 3, base_delay_seconds: 0.2 }\n',
+      }),
     );
     [a, b] = await Promise.all([startGateway(home), startGateway(home)]);
   }, 45_000);
