@@ -3,6 +3,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { webhookPlatformLines } from '@hookwise/testing';
 
 const CLI_BIN = join(__dirname, '..', 'bin', 'run.js');
 
@@ -17,25 +18,8 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
 });
 `;
 
-/**
- * The `platforms:` lines of a config.yaml whose webhook platform listens on a free port of 127.0.0.1 with one route,
- * `ci`, that takes unsigned requests; `routeKeys` are the route's other keys (prompt, deliver, budget...), a YAML
- * line each. More platforms may follow, indented two spaces.
- */
-export function ciWebhookPlatform(routeKeys: string[]): string[] {
-  return [
-    'platforms:',
-    '  webhook:',
-    '    enabled: true',
-    '    extra:',
-    '      host: 127.0.0.1',
-    '      port: 0',
-    '      routes:',
-    '        ci:',
-    '          secret: INSECURE_NO_AUTH',
-    ...routeKeys.map((key) => `          ${key}`),
-  ];
-}
+/** The `platforms:` lines of a config.yaml with one route, `ci`, that takes unsigned requests; `routeKeys` are its other keys (prompt, deliver, budget...). */
+export const ciWebhookPlatform = (routeKeys: string[]): string[] => webhookPlatformLines({ ci: ['secret: INSECURE_NO_AUTH', ...routeKeys] });
 
 export function makeHome(extra = ''): string {
   const home = mkdtempSync(join(tmpdir(), 'hookwise-deliveries-'));

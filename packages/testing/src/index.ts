@@ -11,3 +11,4 @@ export * from './fixtures';
 export * from './source-conformance';
 export * from './esm-signer';
 export * from './process-liveness';
+export * from './config-yaml';

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isProcessAlive } from '@hookwise/testing';
+import { isProcessAlive, webhookPlatformLines } from '@hookwise/testing';
 
 const REPO = resolve(__dirname, '../../../..');
 const CLI_BIN = join(REPO, 'packages', 'cli', 'bin', 'run.js');
@@ -49,20 +49,16 @@ async function waitFor(what: string, condition: () => boolean, output: () => str
     writeFileSync(
       join(home, 'config.yaml'),
       [
-        'platforms:',
-        '  webhook:',
-        '    enabled: true',
-        '    extra:',
-        '      host: 127.0.0.1',
-        '      port: 0',
-        '      routes:',
-        '        review:',
-        `          secret: ${SECRET}`,
-        '          prompt: "review {title}"',
-        '          deliver: codehost_a_comment',
-        '          deliver_extra:',
-        '            repo: acme/widgets',
-        '            pr_number: "7"',
+        ...webhookPlatformLines({
+          review: [
+            `secret: ${SECRET}`,
+            'prompt: "review {title}"',
+            'deliver: codehost_a_comment',
+            'deliver_extra:',
+            '  repo: acme/widgets',
+            '  pr_number: "7"',
+          ],
+        }),
         'agent:',
         '  runner: command',
         `  command: [${JSON.stringify(process.execPath)}, "-e", "process.stdout.write('looks good')"]`,
