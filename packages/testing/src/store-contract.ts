@@ -523,11 +523,21 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
       assert.equal(third.errors.length, 1);
     }),
     withStore('keeps a job apart from the input it was enqueued from: later changes to that object do not reach the job', async ({ jobs }) => {
-      const input = jobInput({ payload: { title: 'first', list: [1] } });
+      const routeDefinition = { origin: 'static' as const, prompt: 'Review {number}', skills: ['review'], deliver: 'github_comment', deliverExtra: {} };
+      const input = jobInput({ payload: { title: 'first', list: [1] }, routeDefinition });
       const job = await jobs.enqueue(input);
       (input.payload as { title: string; list: number[] }).title = 'changed';
       (input.payload as { title: string; list: number[] }).list.push(2);
+      routeDefinition.skills.push('other');
+      routeDefinition.prompt = 'changed';
       same((await jobs.get(job.id))?.payload, { title: 'first', list: [1] });
+      same((await jobs.get(job.id))?.routeDefinition, {
+        origin: 'static',
+        prompt: 'Review {number}',
+        skills: ['review'],
+        deliver: 'github_comment',
+        deliverExtra: {},
+      });
     }),
   ];
 

@@ -33,6 +33,15 @@ export class MemoryDeliveryIdCache implements DeliveryIdCache {
   }
 
   async claim(route: string, deliveryId: string): Promise<boolean> {
+    return this.claimNow(route, deliveryId);
+  }
+
+  async release(route: string, deliveryId: string): Promise<void> {
+    this.releaseNow(route, deliveryId);
+  }
+
+  /** `claim` without a promise, for the memory store's own accept. */
+  claimNow(route: string, deliveryId: string): boolean {
     const key = idKey(route, deliveryId);
     const now = this.now();
     const expiry = this.expiries.get(key);
@@ -44,7 +53,8 @@ export class MemoryDeliveryIdCache implements DeliveryIdCache {
     return true;
   }
 
-  async release(route: string, deliveryId: string): Promise<void> {
+  /** `release` without a promise. */
+  releaseNow(route: string, deliveryId: string): void {
     this.expiries.delete(idKey(route, deliveryId));
   }
 

@@ -388,14 +388,28 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
+    const { job, merged } = this.enqueueNow(input, hints);
+    if (merged || job.coalesced) return snapshot(job);
+    // The payload is the caller's own object: deep-copying it per request would cost more than the rest.
+    const answer = pendingJob(job.id, input, input.payload, job.createdAt);
+    if (job.concurrencyKey !== undefined) answer.concurrencyKey = job.concurrencyKey;
+    return answer;
+  }
+
+  /**
+   * `enqueue` without a promise or a copy for the caller, for the memory store's own accept: the queued job (not
+   * to be handed out) and whether the event joined a waiting job instead of making one (coalescing).
+   */
+  enqueueNow(input: JobInput, hints: EnqueueHints = {}): { job: Job; merged: boolean } {
     const at = this.now();
     const kept = keep(input.payload, hints.payloadJson);
-    if (input.coalesce) {
-      const merged = this.coalesceInto(input, input.coalesce.key, kept, at);
-      if (merged) return merged;
-    }
+    const joined = input.coalesce && this.coalesceInto(input, input.coalesce.key, kept, at);
+    if (joined) return { job: joined, merged: true };
     const id = this.nextJobId();
     const job = pendingJob(id, input, kept, at);
+    // With its JSON text (made once per route, EnqueueHints) the definition is the caller's shared, unchanging
+    // object and is kept as it is; without, it may be anyone's object and is copied like the payload.
+    if (hints.routeDefinitionJson === undefined && input.routeDefinition) job.routeDefinition = structuredClone(input.routeDefinition);
     if (input.concurrencyKey !== undefined) job.concurrencyKey = input.concurrencyKey;
     let dueNow = true;
     if (input.coalesce) {
@@ -412,11 +426,7 @@ export class MemoryJobQueue implements JobQueue {
     this.waiting.add(job, dueNow);
     if (dueNow) this.events.emit('ready');
     else this.scheduleWake(at);
-    if (job.coalesced) return snapshot(job);
-    // The payload is the caller's own object: deep-copying it per request would cost more than the rest.
-    const answer = pendingJob(id, input, input.payload, at);
-    if (job.concurrencyKey !== undefined) answer.concurrencyKey = job.concurrencyKey;
-    return answer;
+    return { job, merged: false };
   }
 
   /** Merges an event into the job of its (route, coalesce key) that still takes events; undefined when there is none. */
@@ -432,7 +442,7 @@ export class MemoryJobQueue implements JobQueue {
     events.payloads?.push(kept);
     this.byDeliveryId.add(input.deliveryId, job);
     if (events.deliveryIds.length >= COALESCE_MAX_EVENTS) this.coalescing.delete(slot);
-    return snapshot(job);
+    return job;
   }
 
   async lease(owner: string, leaseMs: number): Promise<Job | undefined> {
@@ -579,6 +589,11 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   async pendingCount(): Promise<number> {
+    return this.pendingNow;
+  }
+
+  /** Jobs waiting or running, without a promise. */
+  get pendingNow(): number {
     return this.waiting.size + this.running.size;
   }
 

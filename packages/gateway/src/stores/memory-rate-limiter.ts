@@ -25,10 +25,20 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async check(route: string, limit: number): Promise<RateWindow> {
-    return this.answer(this.window(route), limit);
+    return this.checkNow(route, limit);
   }
 
   async hit(route: string, limit: number): Promise<RateWindow> {
+    return this.hitNow(route, limit);
+  }
+
+  /** `check` without a promise, for the memory store's own accept. */
+  checkNow(route: string, limit: number): RateWindow {
+    return this.answer(this.window(route), limit);
+  }
+
+  /** `hit` without a promise, for the memory store's own accept. */
+  hitNow(route: string, limit: number): RateWindow {
     const w = this.window(route);
     const result = this.answer(w, limit);
     if (result.allowed) w.count += 1;

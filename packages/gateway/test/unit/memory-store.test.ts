@@ -1,5 +1,5 @@
-import { MemoryDeliveryIdCache, MemoryJobQueue, MemoryWindowCounters } from '@hookwise/gateway';
-import { type JobInput } from '@hookwise/core';
+import { MemoryDeliveryIdCache, MemoryJobQueue, MemoryWindowCounters, createMemoryStore } from '@hookwise/gateway';
+import { type AcceptRequest, type JobInput } from '@hookwise/core';
 
 // What the memory store does beyond the store contract kit (packages/testing): bounds, expiry, how payloads are kept.
 
@@ -406,5 +406,38 @@ describe('MemoryWindowCounters', () => {
     now = 30_000;
     expect(await counters.add('runs', 0, 1_000)).toBe(0);
     expect(counters.size).toBe(1);
+  });
+});
+
+describe("the memory store's accept", () => {
+  const request = (deliveryId: string, payload: unknown = { deliveryId }): AcceptRequest => ({
+    route: 'ci',
+    deliveryId,
+    rateLimit: 100,
+    maxPending: 100,
+    job: input(payload, deliveryId),
+  });
+
+  it('decides and queues each event at once, and answers the events of one turn together in the next check phase', async () => {
+    const store = createMemoryStore();
+    const answered: string[] = [];
+    const calls = ['t-1', 't-2', 't-1'].map((id, i) => store.accept?.(request(id)).then((outcome) => answered.push(`${i}:${outcome.outcome}`)));
+    expect(await store.jobs.pendingCount()).toBe(2);
+    expect((await store.jobs.findByDeliveryId('t-2'))?.status).toBe('pending');
+    for (let i = 0; i < 10; i += 1) await Promise.resolve();
+    expect(answered).toEqual([]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(answered).toEqual(['0:accepted', '1:accepted', '2:duplicate']);
+    await Promise.all(calls);
+    await store.close();
+  });
+
+  it('gives the delivery id back when the job cannot be queued, so that the retry is accepted', async () => {
+    const store = createMemoryStore();
+    // A payload without its JSON text is copied, and a function cannot be.
+    await expect(store.accept?.(request('bad', { run: () => 1 }))).rejects.toThrow();
+    expect(await store.jobs.pendingCount()).toBe(0);
+    expect(await store.accept?.(request('bad'))).toMatchObject({ outcome: 'accepted' });
+    await store.close();
   });
 });
