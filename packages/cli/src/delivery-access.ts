@@ -2,8 +2,18 @@
 // found through gateway.run.json), so that a memory store is visible and a replay or retry starts at once; the
 // store itself otherwise (the gateway stopped, or the API is off).
 import { HookwiseError, errorMessage, type Job, type JobFilter, type Store } from '@hookwise/core';
-import { adminApiEnabled, budgetOf, loadConfig, readRunFile, replayJob, retryDeadLetters, routeUsage } from '@hookwise/gateway';
-import { storedJobsSince, usageReport, type UsageReport } from '@hookwise/server';
+import {
+  adminApiEnabled,
+  budgetOf,
+  loadConfig,
+  readRunFile,
+  replayJob,
+  retryDeadLetters,
+  routeUsage,
+  storedJobsSince,
+  usageReport,
+  type UsageReport,
+} from '@hookwise/gateway';
 import { configDirFrom } from './config-dir';
 import { findDelivery, storeHasData, withDeliveryStore } from './delivery-store';
 import { listRoutes } from './route-listing';

@@ -41,3 +41,5 @@ export * from './job-route';
 export * from './secret-policy';
 export * from './budget';
 export * from './silent-answer';
+export * from './job-facts';
+export * from './usage-report';

@@ -3,5 +3,3 @@ export * from './app';
 export * from './start';
 export * from './access-log';
 export * from './parent-watch';
-export * from './admin/job-facts';
-export * from './admin/usage-report';

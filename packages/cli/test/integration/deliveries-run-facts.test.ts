@@ -4,8 +4,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, openConfiguredStore, writeRunFile } from '@hookwise/gateway';
-import { SILENT_TEXT } from '@hookwise/server';
+import { SILENT_TEXT, createLogger, openConfiguredStore, writeRunFile } from '@hookwise/gateway';
 import type { TestGateway } from '@hookwise/testing';
 import {
   COALESCED_IDS,

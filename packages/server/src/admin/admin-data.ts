@@ -2,9 +2,19 @@
 // the activity journal's recent requests and per-minute counts. Store reads are bounded in time.
 import type { AgentUsage, Job, JobOutcome, JobStatus, WindowCounters } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
-import { budgetOf, eventAccepted, findJob, routeUsage, type ActivityJournal, type Gateway } from '@hookwise/gateway';
-import { eventCount, jobOutcome } from './job-facts';
-import { storedJobsSince, usageReport, type UsageReport } from './usage-report';
+import {
+  budgetOf,
+  eventAccepted,
+  findJob,
+  routeUsage,
+  type ActivityJournal,
+  type Gateway,
+  eventCount,
+  jobOutcome,
+  storedJobsSince,
+  usageReport,
+  type UsageReport,
+} from '@hookwise/gateway';
 
 export interface DeliveryFilters {
   status?: JobStatus;

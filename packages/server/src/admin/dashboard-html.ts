@@ -1,9 +1,21 @@
 // The dashboard's HTML, rendered on the server: pages, the fragments the page script refreshes (event rows, the
 // stats panel) and the small inline SVG charts. Every value from a job or a request is escaped here.
 import type { Job, JobStatus } from '@hookwise/core';
-import { tokensOf, type JobActivity, type MinuteCounts, type RequestActivity } from '@hookwise/gateway';
-import { coalescedText, eventCount, jobOutcome, outcomeText, tokenCount, usageText, waitingNote } from './job-facts';
-import { againstLimit, type UsageReport } from './usage-report';
+import {
+  tokensOf,
+  type JobActivity,
+  type MinuteCounts,
+  type RequestActivity,
+  coalescedText,
+  eventCount,
+  jobOutcome,
+  outcomeText,
+  tokenCount,
+  usageText,
+  waitingNote,
+  againstLimit,
+  type UsageReport,
+} from '@hookwise/gateway';
 
 export interface QueueDepth {
   pending?: number;

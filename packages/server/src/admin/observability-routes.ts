@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { errorMessage, type Job } from '@hookwise/core';
-import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type GatewayObservability } from '@hookwise/gateway';
+import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type GatewayObservability, DEFAULT_USAGE_PERIOD, parseSince } from '@hookwise/gateway';
 import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
 import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
-import { DEFAULT_USAGE_PERIOD, parseSince } from './usage-report';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
 type Granted = Extract<AdminAccess, { ok: true }>;

@@ -1,7 +1,7 @@
 // The admin API shows what each agent run came to (tokens, silent, skipped, held by a spent budget, the events a
 // coalesced job stands for) and sums usage per route (GET /api/usage): over real HTTP, against a real gateway.
 import type { TestGateway } from '@hookwise/testing';
-import type { UsageReport } from '../../src/admin/usage-report';
+import type { UsageReport } from '@hookwise/gateway';
 import { send, settled, startObserved } from './observed-gateway';
 import {
   CI_RUNS,

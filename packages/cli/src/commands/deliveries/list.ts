@@ -2,8 +2,7 @@
 // one ended (delivered, silent, skipped), how many events a coalesced job stands for and the tokens its run used.
 import { Flags } from '@oclif/core';
 import type { Job, JobOutcome, JobStatus } from '@hookwise/core';
-import { tokensOf } from '@hookwise/gateway';
-import { eventCount, jobOutcome, tokenCount, waitingNote } from '@hookwise/server';
+import { tokensOf, eventCount, jobOutcome, tokenCount, waitingNote } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
 import { withDeliveries } from '../../delivery-access';

@@ -2,7 +2,7 @@
 // and what its run came to (tokens, silent or skipped, why it waits, the events a coalesced job stands for).
 import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
-import { coalescedText, outcomeText, usageText, waitingNote } from '@hookwise/server';
+import { coalescedText, outcomeText, usageText, waitingNote } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
 import { withDeliveries } from '../../delivery-access';

@@ -1,7 +1,7 @@
 // `hookwise deliveries usage`: per route, what the agent runs of a period came to (tokens, runs, how the jobs ended,
 // from the stored jobs) and what the budgets count now (runs this hour, tokens today, against the route's limits).
 import { Flags } from '@oclif/core';
-import { DEFAULT_USAGE_PERIOD, USAGE_SCAN_LIMIT, againstLimit, parseSince, tokenCount, type UsageReport } from '@hookwise/server';
+import { DEFAULT_USAGE_PERIOD, USAGE_SCAN_LIMIT, againstLimit, parseSince, tokenCount, type UsageReport } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
 import { withDeliveries } from '../../delivery-access';

@@ -1,8 +1,7 @@
 // `hookwise routes list`: every route the gateway serves (static routes of config.yaml and subscriptions) with its
 // sender style, events, destination and where its secret comes from (never a secret), and what its budget counts
 // now: agent runs this hour and tokens today, against the route's `budget:` when it has one.
-import { loadConfig } from '@hookwise/gateway';
-import { againstLimit, type UsageReport } from '@hookwise/server';
+import { loadConfig, againstLimit, type UsageReport } from '@hookwise/gateway';
 import { errorMessage, type RouteBudget } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';

@@ -1,7 +1,6 @@
 // Usage sums in-process, on a real memory store: the period's jobs only, whether the scan saw all of them, the
 // periods people type, and the "12/20" figures.
-import { createMemoryStore } from '@hookwise/gateway';
-import { USAGE_SCAN_LIMIT, againstLimit, parseSince, storedJobsSince, sumJobs } from '../../src/admin/usage-report';
+import { createMemoryStore, USAGE_SCAN_LIMIT, againstLimit, parseSince, storedJobsSince, sumJobs } from '@hookwise/gateway';
 
 const HOUR = 3_600_000;
 

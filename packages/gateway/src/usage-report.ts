@@ -3,7 +3,7 @@
 // they ended). Made here for the admin API (GET /api/usage) and the dashboard, and by the CLI from the store when
 // no gateway serves the API.
 import type { Job, JobQueue, RouteBudget } from '@hookwise/core';
-import { ALL_ROUTES } from '@hookwise/gateway';
+import { ALL_ROUTES } from './budget';
 import { eventCount, jobOutcome, tokenCount } from './job-facts';
 
 /** Sums over a route's stored jobs received in the period. */
