@@ -15,6 +15,9 @@ import {
   type JobQueue,
 } from '@hookwise/core';
 
+/** The longest delay setTimeout honours (2^31-1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 0x7fffffff;
+
 interface Lease {
   owner: string;
   until: number;
@@ -507,7 +510,8 @@ export class MemoryJobQueue implements JobQueue {
     const next = this.waiting.nextRunAfter(now);
     if (next === undefined) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.events.emit('ready'), Math.max(0, next - now));
+    // setTimeout waits at most 2^31-1 ms (about 24.8 days); a longer delay would fire at once, over and over.
+    this.timer = setTimeout(() => this.events.emit('ready'), Math.min(MAX_TIMER_MS, Math.max(0, next - now)));
     this.timer.unref();
   }
 

@@ -441,3 +441,22 @@ describe("the memory store's accept", () => {
     await store.close();
   });
 });
+
+describe('MemoryJobQueue wake-up timer', () => {
+  it('does not wake idle workers at once for a hold further away than a timer can wait (about 24.8 days)', async () => {
+    const jobs = new MemoryJobQueue();
+    await jobs.enqueue(input({ n: 1 }));
+    const leased = await jobs.lease('worker', 60_000);
+    // Like a worker: every wake-up leases (which finds nothing due and schedules the next wake-up).
+    let wakes = 0;
+    jobs.onReady(() => {
+      wakes += 1;
+      void jobs.lease('worker', 60_000);
+    });
+    // setTimeout takes at most 2^31-1 ms; a longer delay fires after 1 ms, and the wake-ups would repeat for ever.
+    await jobs.release(leased!.id, { runAt: Date.now() + 30 * 24 * 3_600_000, note: 'held for a month' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(wakes).toBe(1); // the release's own wake-up (a freed concurrency key may let another job run)
+    expect(await jobs.lease('worker', 60_000)).toBeUndefined();
+  });
+});
