@@ -19,9 +19,13 @@ Options of each delivery platform and agent runner are documented by its plugin 
 
 function typeOf(schema) {
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' \\| ');
-  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
+  // Alternatives of the same type read once ("object or object[]", not "object or object or object[]").
+  if (schema.anyOf) return [...new Set(schema.anyOf.flatMap((alt) => (alt.anyOf ? typeOf(alt).split(' or ') : [typeOf(alt)])))].join(' or ');
   const type = Array.isArray(schema.type) ? schema.type.join(' \\| ') : schema.type || 'any';
-  if (type === 'array' && schema.items && !Array.isArray(schema.items)) return `${typeOf(schema.items)}[]`;
+  if (type === 'array' && schema.items && !Array.isArray(schema.items)) {
+    const item = typeOf(schema.items);
+    return item.includes(' or ') ? `(${item})[]` : `${item}[]`;
+  }
   if (type === 'array' && Array.isArray(schema.items)) return `[${schema.items.map(typeOf).join(', ')}]`;
   return type;
 }
@@ -38,7 +42,8 @@ function limits(schema) {
   if (schema.minimum !== undefined) parts.push(`min ${schema.minimum}`);
   if (schema.exclusiveMinimum !== undefined) parts.push(`> ${schema.exclusiveMinimum}`);
   if (schema.maximum !== undefined) parts.push(`max ${schema.maximum}`);
-  if (schema.pattern) parts.push(`pattern \`${schema.pattern}\``);
+  if (schema.pattern === '\\S') parts.push('not blank');
+  else if (schema.pattern) parts.push(`pattern \`${schema.pattern}\``);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
