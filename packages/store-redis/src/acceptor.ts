@@ -2,7 +2,7 @@
 // script, so an accepted event costs one round trip and no crash can separate a claimed id from its job.
 import { DELIVERY_ID_TTL_MS, RATE_WINDOW_MS } from '@hookwise/core';
 import { HookwiseError, type AcceptOutcome, type AcceptRequest } from '@hookwise/core';
-import type { AcceptAnswer, AcceptArgs, AcceptKeys } from './accept-scripts';
+import type { AcceptAnswer, AcceptArgs, AcceptKeys, JobArgs } from './accept-scripts';
 import { deliveryIdKey } from './delivery-ids';
 import { LIVE_LOOKUP_MS } from './delivery-lookups';
 import type { RedisJobQueue } from './job-queue';
@@ -53,7 +53,6 @@ export class RedisAcceptor {
       pointer: job ? this.jobs.pointerKey(job) : `${this.prefix}:no-coalescing`,
     };
     const args: AcceptArgs = {
-      ...(job ? this.jobs.jobArgs(job, request.hints) : IGNORED),
       mode: 'accept',
       rateLimit: request.rateLimit,
       rateWindowMs: RATE_WINDOW_MS,
@@ -63,7 +62,7 @@ export class RedisAcceptor {
       lookupTtlMs: LIVE_LOOKUP_MS,
       queueKeyPrefix: this.jobs.jobKeyPrefix,
     };
-    const answer = await this.runWhenSettled(request, keys, args);
+    const answer = await this.runWhenSettled(request, keys, args, job ? this.jobs.jobArgs(job, request.hints) : IGNORED);
     switch (answer[0]) {
       case 'rate_limited':
         this.rateLimiter?.learn(request.route, request.rateLimit, request.rateLimit, answer[1]);
@@ -83,9 +82,9 @@ export class RedisAcceptor {
   }
 
   /** Runs the script, asking again while a pending claim of an older gateway is settling (see RedisAcceptOptions). */
-  private async runWhenSettled(request: AcceptRequest, keys: AcceptKeys, args: AcceptArgs): Promise<AcceptAnswer> {
+  private async runWhenSettled(request: AcceptRequest, keys: AcceptKeys, args: AcceptArgs, job: JobArgs): Promise<AcceptAnswer> {
     const deadline = Date.now() + this.claimWaitMs;
-    let answer = await this.jobs.acceptScript.run(keys, args);
+    let answer = await this.jobs.acceptScript.run(keys, args, job);
     while (answer[0] === 'busy') {
       if (Date.now() >= deadline) {
         throw new HookwiseError(
@@ -94,14 +93,14 @@ export class RedisAcceptor {
         );
       }
       await sleep(BUSY_POLL_MS);
-      answer = await this.jobs.acceptScript.run(keys, args);
+      answer = await this.jobs.acceptScript.run(keys, args, job);
     }
     return answer;
   }
 }
 
 /** The job part of the script's arguments for an event the route's filter ignores (no job). */
-const IGNORED = {
+const IGNORED: JobArgs = {
   jobId: '',
   head: '',
   eventJson: '',
@@ -113,4 +112,4 @@ const IGNORED = {
   coalesce: '',
   coalesceMaxEvents: 0,
   pointerTtlMs: 0,
-} as const;
+};

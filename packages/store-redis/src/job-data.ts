@@ -1,6 +1,6 @@
 // What a bullmq job carries for Hookwise, and the JSON pieces the accept script assembles it from.
 import { COALESCE_MAX_EVENTS, type EnqueueHints, type Job, type JobInput } from '@hookwise/core';
-import type { AcceptArgs } from './accept-scripts';
+import type { JobArgs } from './accept-scripts';
 import { bullJobOpts } from './bullmq-layout';
 
 /**
@@ -13,12 +13,6 @@ export type JobData = Omit<Job, 'id' | 'status' | 'receipt' | 'finishedAt' | 'co
 /** How long a coalesce pointer outlives its job's due time (a job not leased by then takes no more events). */
 const POINTER_SLACK_MS = 60_000;
 
-/** The part of AcceptArgs that describes the job (see accept-scripts.ts). */
-export type JobArgs = Pick<
-  AcceptArgs,
-  'jobId' | 'head' | 'eventJson' | 'payloadJson' | 'deliveryIdJson' | 'opts' | 'timestamp' | 'delayMs' | 'coalesce' | 'coalesceMaxEvents' | 'pointerTtlMs'
->;
-
 /**
  * The job's pieces for the accept script. The head is the data's JSON without event, payload and coalesced
  * events (and without its closing brace); the payload and the route definition go in as the JSON texts the
@@ -28,17 +22,11 @@ export type JobArgs = Pick<
 export function jobArgs(input: JobInput, hints: EnqueueHints | undefined, jobId: string, removeOnCompleteS: number, now: number): JobArgs {
   const { payload, event, coalesce, routeDefinition, ...rest } = input;
   const runAt = coalesce ? input.receivedAt + coalesce.windowMs : now;
-  const fields: Omit<JobData, 'event' | 'payload' | 'routeDefinition'> = {
-    ...rest,
-    ...(coalesce ? { coalesceKey: coalesce.key } : {}),
-    step: 'agent',
-    attempts: 0,
-    errors: [],
-    runAt,
-    createdAt: now,
-    updatedAt: now,
-  };
-  let head = JSON.stringify(fields).slice(0, -1);
+  // The job's own fields are appended to the input's JSON as text (copying the input into a new object with them
+  // cost more per request than the rest of this function); JSON.parse keeps the last of a repeated key, as a spread would.
+  let head = JSON.stringify(rest).slice(0, -1);
+  if (coalesce) head += `,"coalesceKey":${JSON.stringify(coalesce.key)}`;
+  head += `,"step":"agent","attempts":0,"errors":[],"runAt":${runAt},"createdAt":${now},"updatedAt":${now}`;
   if (routeDefinition !== undefined) head += `,"routeDefinition":${hints?.routeDefinitionJson ?? JSON.stringify(routeDefinition)}`;
   const delayMs = Math.max(0, runAt - now);
   return {

@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue, JobStatus } from '@hookwise/core';
 import { Job as BullJob, Queue, Worker, type JobType } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { AcceptScript, type AcceptAnswer } from './accept-scripts';
+import { AcceptScript, type AcceptAnswer, type JobArgs } from './accept-scripts';
 import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
-import { blockedKey, coalescePointerKey, deliveryIdsOf, jobArgs, runningKey, type JobArgs, type JobData } from './job-data';
+import { blockedKey, coalescePointerKey, deliveryIdsOf, jobArgs, runningKey, type JobData } from './job-data';
 import { LeaseScripts, type GateKeys } from './lease-scripts';
 
 const STATES: Record<JobStatus, JobType[]> = {
@@ -125,11 +125,9 @@ export class RedisJobQueue implements JobQueue {
    * step, or the event merged into the route's open coalescing job (returned then, with the event in it).
    */
   async enqueue(input: JobInput, hints?: EnqueueHints): Promise<Job> {
-    const args = this.jobArgs(input, hints);
     const answer = await this.acceptScript.run(
       { claim: `${this.prefix}:no-claim`, lookup: this.lookups.key(input.deliveryId), rateBase: `${this.prefix}:no-rate`, pointer: this.pointerKey(input) },
       {
-        ...args,
         mode: 'enqueue',
         rateLimit: 0,
         rateWindowMs: 0,
@@ -139,6 +137,7 @@ export class RedisJobQueue implements JobQueue {
         lookupTtlMs: LIVE_LOOKUP_MS,
         queueKeyPrefix: this.jobKeyPrefix,
       },
+      this.jobArgs(input, hints),
     );
     const jobId = this.stored(answer);
     this.wake();

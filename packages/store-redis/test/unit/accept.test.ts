@@ -1,7 +1,7 @@
 // The Redis store's accept on a real redis-server: one script, one round trip; a claimed id never without its job;
 // duplicates run once across gateways; claims left pending by gateways of older versions are still honoured.
 import { DELIVERY_ID_TTL_MS } from '@hookwise/core';
-import { type AcceptRequest } from '@hookwise/core';
+import { type AcceptOutcome, type AcceptRequest } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
 import type { Redis } from 'ioredis';
 import type { RedisStore } from '../../src';
@@ -68,10 +68,85 @@ describe('Redis store accept (real redis-server)', () => {
     expect((await store.accept(request)).outcome).toBe('accepted');
   });
 
+  describe('the accepts of one event-loop turn, sent together', () => {
+    // After a first accept (pending 1, 1 hit in the window): every kind of answer, in an order where each depends on the ones before.
+    const turn = (): AcceptRequest[] => {
+      const first = acceptRequest();
+      return [
+        first,
+        acceptRequest({ deliveryId: first.deliveryId }),
+        acceptRequest({ job: undefined }),
+        acceptRequest({ maxPending: 3 }),
+        acceptRequest({ maxPending: 3 }),
+        acceptRequest({ rateLimit: 3 }),
+        acceptRequest(),
+      ];
+    };
+    const expected = ['accepted', 'duplicate', 'ignored', 'accepted', 'backpressure', 'rate_limited', 'accepted'];
+
+    it('are decided by one script call, each answer the one a call of its own gives', async () => {
+      const [grouped, sequential] = [(await redis.gateways('grouped', 1))[0]!, (await redis.gateways('sequential', 1))[0]!];
+      const requests = turn();
+      await grouped.accept(acceptRequest());
+      let answers: AcceptOutcome[] = [];
+      expect(await commandsSent(grouped, async () => (answers = await Promise.all(requests.map((r) => grouped.accept(r)))))).toEqual(['evalsha']);
+      expect(answers.map((a) => a.outcome)).toEqual(expected);
+
+      await sequential.accept(acceptRequest());
+      const oneByOne: AcceptOutcome[] = [];
+      for (const request of requests) oneByOne.push(await sequential.accept(request));
+      expect(oneByOne.map((a) => a.outcome)).toEqual(expected);
+      expect(await grouped.jobs.pendingCount()).toBe(await sequential.jobs.pendingCount());
+      const accepted = answers.filter((a): a is Extract<AcceptOutcome, { outcome: 'accepted' }> => a.outcome === 'accepted');
+      for (const { jobId } of accepted) expect((await grouped.jobs.get(jobId))?.status).toBe('pending');
+    });
+
+    it('fail together when the script call fails, remembering none of them', async () => {
+      const [dying, survivor] = await redis.gateways('group-lost', 2);
+      await dying.accept(acceptRequest());
+      const requests = [acceptRequest(), acceptRequest(), acceptRequest({ job: undefined })];
+      const answers = requests.map((r) =>
+        dying.accept(r).then(
+          () => 'answered',
+          (err: Error) => err.message,
+        ),
+      );
+      connectionOf(dying).disconnect();
+      expect(await Promise.all(answers)).toEqual(requests.map(() => 'Connection is closed.'));
+      for (const request of requests) expect(await connectionOf(survivor).exists(claimKey(request))).toBe(0);
+      expect(await survivor.jobs.pendingCount()).toBe(1);
+    });
+
+    it('fail one by one with Redis’s reason when Redis refuses each inside the script, remembering none', async () => {
+      const [store] = await redis.gateways('group-refused', 1);
+      await store.accept(acceptRequest()); // bullmq's one-time write of its version in the queue's meta hash
+      const requests = [acceptRequest(), acceptRequest(), acceptRequest()];
+      await connectionOf(store).set(`${redis.prefix()}:jobs:meta`, 'not a hash');
+      let answers: string[] = [];
+      const sent = await commandsSent(store, async () => {
+        answers = await Promise.all(
+          requests.map((r) =>
+            store.accept(r).then(
+              () => 'answered',
+              (err: Error) => err.message,
+            ),
+          ),
+        );
+      });
+      expect(sent).toEqual(['evalsha']);
+      for (const answer of answers) expect(answer).toMatch(/^Redis refused to store the event: .*WRONGTYPE/);
+      for (const request of requests) expect(await connectionOf(store).exists(claimKey(request))).toBe(0);
+      await connectionOf(store).del(`${redis.prefix()}:jobs:meta`);
+      expect((await Promise.all(requests.map((r) => store.accept(r)))).map((a) => a.outcome)).toEqual(['accepted', 'accepted', 'accepted']);
+    });
+  });
+
   it('leaves the claim and the job together when a gateway dies right after sending its accept', async () => {
     const [dying, survivor] = await redis.gateways('died', 2);
     const request = acceptRequest();
     void dying.accept(request).catch(() => undefined);
+    // The turn's accepts go out in the next check phase: let that one leave, then die.
+    await new Promise((resolve) => setImmediate(resolve));
     connectionOf(dying).disconnect();
     await sleep(100);
     const claimed = (await connectionOf(survivor).get(claimKey(request))) !== null;
