@@ -6,6 +6,11 @@ import { RATE_WINDOW_FUNCTIONS } from './rate-limiter';
 /** What the script takes per accept: the keys of AcceptKeys and the 19 arguments of AcceptArgs, in the order `run` sends them. */
 const KEYS_PER_ACCEPT = 4;
 const ARGS_PER_ACCEPT = 19;
+/**
+ * The most accepts one script call decides: Redis serves no other client while a script runs, so a turn that read
+ * more requests than this (thousands of connections, large bodies) is sent as several calls, back to back.
+ */
+export const MAX_GROUP = 100;
 
 /**
  * A delivery-id key holds `job:<job id>` (the job is stored, or the event was merged into that job), `ignored`
@@ -191,14 +196,19 @@ export class AcceptScript {
     });
   }
 
-  /**
-   * Sends the turn's accepts as one script call. When the call itself fails (the connection is lost, Redis refuses
-   * the script), every accept of the group fails with that error; one that Redis refused inside the script fails
-   * alone, with Redis's reason.
-   */
+  /** Sends the turn's accepts, MAX_GROUP to a script call. */
   private readonly sendQueued = (): void => {
-    const group = this.queued;
+    const queued = this.queued;
     this.queued = [];
+    for (let from = 0; from < queued.length; from += MAX_GROUP) this.send(queued.slice(from, from + MAX_GROUP));
+  };
+
+  /**
+   * Sends accepts as one script call. When the call itself fails (the connection is lost, Redis refuses the
+   * script), every accept of the group fails with that error; one that Redis refused inside the script fails alone,
+   * with Redis's reason.
+   */
+  private send(group: Queued[]): void {
     // One array, keys first (ioredis copies it once more; spreading thousands of arguments into the call cost more).
     const n = group.length;
     const argv: Array<string | number> = new Array(1 + n * (KEYS_PER_ACCEPT + ARGS_PER_ACCEPT));
@@ -244,7 +254,7 @@ export class AcceptScript {
         for (const { reject } of group) reject(err);
       },
     );
-  };
+  }
 }
 
 /** The script's answer for one accept in AcceptAnswer's terms (Redis hands numbers and ids back as it likes). */

@@ -5,6 +5,7 @@ import { type AcceptOutcome, type AcceptRequest } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
 import type { Redis } from 'ioredis';
 import type { RedisStore } from '../../src';
+import { MAX_GROUP } from '../../src/accept-scripts';
 import { connectionOf, sleep, useRedisFixture } from '../redis-fixture';
 
 function acceptRequest(overrides: Partial<AcceptRequest> = {}): AcceptRequest {
@@ -99,6 +100,20 @@ describe('Redis store accept (real redis-server)', () => {
       expect(await grouped.jobs.pendingCount()).toBe(await sequential.jobs.pendingCount());
       const accepted = answers.filter((a): a is Extract<AcceptOutcome, { outcome: 'accepted' }> => a.outcome === 'accepted');
       for (const { jobId } of accepted) expect((await grouped.jobs.get(jobId))?.status).toBe('pending');
+    });
+
+    it(`are sent ${MAX_GROUP} to a script call at most`, async () => {
+      const [store] = await redis.gateways('big-turn', 1);
+      await store.accept(acceptRequest());
+      let answers: AcceptOutcome[] = [];
+      const requests = Array.from({ length: MAX_GROUP * 2 + 1 }, () => acceptRequest());
+      expect(await commandsSent(store, async () => (answers = await Promise.all(requests.map((r) => store.accept(r)))))).toEqual([
+        'evalsha',
+        'evalsha',
+        'evalsha',
+      ]);
+      expect(answers.every((a) => a.outcome === 'accepted')).toBe(true);
+      expect(await store.jobs.pendingCount()).toBe(MAX_GROUP * 2 + 2);
     });
 
     it('fail together when the script call fails, remembering none of them', async () => {
