@@ -28,7 +28,8 @@ export function acceptNow(parts: MemoryStoreParts, request: AcceptRequest): Acce
     return { outcome: 'backpressure' };
   }
   try {
-    const { job, merged } = jobs.enqueueNow(request.job, request.hints);
+    // Leasable once the turn's answers are out (MemoryAcceptor): no run starts before its event is answered.
+    const { job, merged } = jobs.enqueueNow(request.job, request.hints, false);
     // Counted with the enqueue: the window had room a moment ago in this same step.
     rateLimiter.hitNow(route, request.rateLimit);
     return merged ? { outcome: 'accepted', jobId: job.id, coalesced: true } : { outcome: 'accepted', jobId: job.id };
@@ -72,5 +73,10 @@ export class MemoryAcceptor {
     this.resolvers = [];
     this.outcomes = [];
     for (let i = 0; i < resolvers.length; i += 1) (resolvers[i] as (outcome: AcceptOutcome) => void)(outcomes[i] as AcceptOutcome);
+    // The answers' continuations (the pipeline's 202 and its `accepted` event) run as microtasks of this turn; the
+    // jobs become leasable in the next one, so no agent run starts before its event was answered and announced.
+    setImmediate(this.announce);
   };
+
+  private readonly announce = (): void => this.parts.jobs.announceQueued();
 }

@@ -332,6 +332,9 @@ export class MemoryJobQueue implements JobQueue {
   private readonly nextJobId = jobIdSequence();
   private timer?: NodeJS.Timeout;
 
+  /** Jobs stored by the accept but not yet leasable (`enqueueNow` with `announce` false). */
+  private unannounced: Job[] = [];
+
   constructor(
     private readonly now: () => number = Date.now,
     private readonly doneKept = MEMORY_DONE_JOBS_KEPT,
@@ -401,9 +404,12 @@ export class MemoryJobQueue implements JobQueue {
 
   /**
    * `enqueue` without a promise or a copy for the caller, for the memory store's own accept: the queued job (not
-   * to be handed out) and whether the event joined a waiting job instead of making one (coalescing).
+   * to be handed out) and whether the event joined a waiting job instead of making one (coalescing). With
+   * `announce` false a new job is stored and counted but not leasable until `announceQueued()`: the accept
+   * answers a turn's requests together, and a worker must not start a job before the gateway has answered (and
+   * told its listeners, e.g. the receipt span an agent run's span belongs to) that it was accepted.
    */
-  enqueueNow(input: JobInput, hints: EnqueueHints = {}): { job: Job; merged: boolean } {
+  enqueueNow(input: JobInput, hints: EnqueueHints = {}, announce = true): { job: Job; merged: boolean } {
     const at = this.now();
     const kept = keep(input.payload, hints.payloadJson);
     const joined = input.coalesce && this.coalesceInto(input, input.coalesce.key, kept, at);
@@ -426,10 +432,30 @@ export class MemoryJobQueue implements JobQueue {
     }
     this.jobs.set(id, job);
     this.byDeliveryId.add(input.deliveryId, job);
+    if (!announce) {
+      this.unannounced.push(job);
+      return { job, merged: false };
+    }
     this.waiting.add(job, dueNow);
     if (dueNow) this.events.emit('ready');
     else this.scheduleWake(at);
     return { job, merged: false };
+  }
+
+  /** Makes the jobs stored with `announce` false leasable, in their order, and wakes idle workers once. */
+  announceQueued(): void {
+    const jobs = this.unannounced;
+    if (jobs.length === 0) return;
+    this.unannounced = [];
+    const at = this.now();
+    let anyDue = false;
+    for (const job of jobs) {
+      const dueNow = job.runAt <= at;
+      this.waiting.add(job, dueNow);
+      anyDue ||= dueNow;
+    }
+    this.scheduleWake(at);
+    if (anyDue) this.events.emit('ready');
   }
 
   /** Merges an event into the job of its (route, coalesce key) that still takes events; undefined when there is none. */
@@ -598,7 +624,7 @@ export class MemoryJobQueue implements JobQueue {
 
   /** Jobs waiting or running, without a promise. */
   get pendingNow(): number {
-    return this.waiting.size + this.running.size;
+    return this.waiting.size + this.running.size + this.unannounced.length;
   }
 
   async get(id: string): Promise<Job | undefined> {
