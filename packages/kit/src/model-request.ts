@@ -1,6 +1,6 @@
 // One JSON POST to a model API with a per-request timeout, retried on what the provider calls temporary
 // (429, overload, 5xx, network errors) after the wait its Retry-After asks for, else after a growing backoff.
-import { HookwiseError, errorMessage, type PluginLogger } from '@hookwise/core';
+import { HookwiseError, errorMessage, type PluginContext, type PluginLogger } from '@hookwise/core';
 import { retryAfterFromHeaders } from './retry-after';
 import { sleep as abortableSleep } from './sleep';
 
@@ -11,6 +11,51 @@ export interface ModelErrorResponse {
   text: string;
   /** The body parsed as JSON, when it is JSON. */
   json: unknown;
+}
+
+/** What a model API client needs, the same for every API runner (openai, anthropic). */
+export interface ModelClientOptions {
+  baseUrl: string;
+  /** Absent when the environment variable is unset or empty (local servers often need none). */
+  apiKey?: string;
+  apiKeyEnv: string;
+  timeoutMs: number;
+  maxRetries: number;
+  logger: PluginLogger;
+  /** Waits between retries; replaceable so tests can see the delays without waiting them out. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** The options every API runner shares (`base_url`, `api_key_env`, `timeout_seconds`, `max_retries`). */
+export interface ModelRunnerOptions {
+  base_url: string;
+  api_key_env: string;
+  timeout_seconds: number;
+  max_retries: number;
+}
+
+/**
+ * A runner's client options: the API key read from `api_key_env` and redacted from every log line, and a warning
+ * when it is unset saying what follows (`withoutKey`: e.g. "the Anthropic API will answer 401").
+ */
+export function modelClientOptions(
+  options: ModelRunnerOptions,
+  ctx: Pick<PluginContext, 'env' | 'redact' | 'logger'>,
+  withoutKey: string,
+  sleep?: ModelClientOptions['sleep'],
+): ModelClientOptions {
+  const apiKey = ctx.env[options.api_key_env] || undefined;
+  ctx.redact(apiKey);
+  if (!apiKey) ctx.logger.warn(`${options.api_key_env} is not set: ${withoutKey}`);
+  return {
+    baseUrl: options.base_url,
+    apiKey,
+    apiKeyEnv: options.api_key_env,
+    timeoutMs: options.timeout_seconds * 1000,
+    maxRetries: options.max_retries,
+    logger: ctx.logger,
+    sleep,
+  };
 }
 
 export interface ModelRequestOptions<T> {

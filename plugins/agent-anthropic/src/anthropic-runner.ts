@@ -1,7 +1,7 @@
 // The `anthropic` agent runner: a Messages API conversation with native tool use (the terminal, MCP servers'
 // tools), looping while the model stops for tool_use; usage summed over every request.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/kit';
+import { RunnerTools, addUsage, modelClientOptions, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/kit';
 import { MessagesClient } from './messages-client';
 import type { MessageParam, MessagesRequest, ResponseBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
 import type { AnthropicRunnerOptions } from './options';
@@ -15,19 +15,9 @@ const isText = (b: ResponseBlock): b is TextBlock => b.type === 'text' && typeof
 const isToolUse = (b: ResponseBlock): b is ToolUseBlock => b.type === 'tool_use';
 
 export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: PluginContext, deps: AnthropicRunnerDeps = {}): AgentRunner {
-  const apiKey = ctx.env[options.api_key_env] || undefined;
-  ctx.redact(apiKey);
-  if (!apiKey)
-    ctx.logger.warn(`${options.api_key_env} is not set: requests to ${options.base_url} go without an x-api-key header and the Anthropic API will answer 401`);
-  const client = new MessagesClient({
-    baseUrl: options.base_url,
-    apiKey,
-    apiKeyEnv: options.api_key_env,
-    timeoutMs: options.timeout_seconds * 1000,
-    maxRetries: options.max_retries,
-    logger: ctx.logger,
-    sleep: deps.sleep,
-  });
+  const client = new MessagesClient(
+    modelClientOptions(options, ctx, `requests to ${options.base_url} go without an x-api-key header and the Anthropic API will answer 401`, deps.sleep),
+  );
   const tools = new RunnerTools(options, ctx, [options.api_key_env]);
 
   return {

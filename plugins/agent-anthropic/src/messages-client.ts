@@ -1,22 +1,14 @@
 // Sends Messages API requests through the kit's model request; says what is Anthropic's: the x-api-key and
 // anthropic-version headers, the error body, and which error types are worth another attempt.
 import { HookwiseError } from '@hookwise/core';
-import type { PluginLogger } from '@hookwise/core';
-import { postModelRequest, retryAfterSecondsOf, type ModelErrorResponse } from '@hookwise/kit';
+import { postModelRequest, retryAfterSecondsOf, type ModelClientOptions, type ModelErrorResponse } from '@hookwise/kit';
 import type { ErrorBody, MessagesRequest, MessagesResponse } from './messages-wire';
 
 /** The API version this runner's wire format is written against. */
 export const ANTHROPIC_VERSION = '2023-06-01';
 
-export interface MessagesClientOptions {
-  baseUrl: string;
-  apiKey?: string;
-  apiKeyEnv: string;
-  timeoutMs: number;
-  maxRetries: number;
-  logger: PluginLogger;
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
+/** The shared model-client options; the key goes in the `x-api-key` header. */
+export type MessagesClientOptions = ModelClientOptions;
 
 // Temporary by their nature: throttling, Anthropic's own failures, overload (529), and time-outs.
 const RETRYABLE_TYPES = new Set(['rate_limit_error', 'api_error', 'overloaded_error', 'timeout_error']);

@@ -1,21 +1,11 @@
 // Sends Chat Completions requests through the kit's model request (timeout, retries on 429/5xx honouring
 // Retry-After); says what is OpenAI-specific: the Bearer header, the error body and which failures are final.
 import { HookwiseError } from '@hookwise/core';
-import type { PluginLogger as Logger } from '@hookwise/core';
-import { postModelRequest, retryAfterSecondsOf, type ModelErrorResponse } from '@hookwise/kit';
+import { postModelRequest, retryAfterSecondsOf, type ModelClientOptions, type ModelErrorResponse } from '@hookwise/kit';
 import type { ChatErrorBody, ChatRequest, ChatResponse } from './chat-wire';
 
-export interface ChatClientOptions {
-  baseUrl: string;
-  /** Sent as `Authorization: Bearer`; local servers (Ollama, llama.cpp) often need none. */
-  apiKey?: string;
-  apiKeyEnv: string;
-  timeoutMs: number;
-  maxRetries: number;
-  logger: Logger;
-  /** Waits between retries; replaceable so tests can see the delays without waiting them out. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
+/** The shared model-client options; the key is sent as `Authorization: Bearer` (local servers often need none). */
+export type ChatClientOptions = ModelClientOptions;
 
 export class ChatCompletionsClient {
   readonly url: string;

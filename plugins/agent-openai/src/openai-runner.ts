@@ -1,6 +1,6 @@
 // The `openai` agent runner: a Chat Completions conversation, with a tool loop when the terminal or MCP servers are on.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/kit';
+import { RunnerTools, addUsage, modelClientOptions, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/kit';
 import { ChatCompletionsClient } from './chat-client';
 import type { ChatMessage, ChatRequest, FunctionTool } from './chat-wire';
 import type { OpenAIRunnerOptions } from './options';
@@ -16,22 +16,14 @@ export function functionTool(tool: AgentToolDefinition): FunctionTool {
 }
 
 export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginContext, deps: OpenAIRunnerDeps = {}): AgentRunner {
-  const apiKey = ctx.env[options.api_key_env] || undefined;
-  ctx.redact(apiKey);
-  if (!apiKey) {
-    ctx.logger.warn(
-      `${options.api_key_env} is not set: requests to ${options.base_url} go without an Authorization header (fine for local servers such as Ollama; hosted APIs will answer 401)`,
-    );
-  }
-  const client = new ChatCompletionsClient({
-    baseUrl: options.base_url,
-    apiKey,
-    apiKeyEnv: options.api_key_env,
-    timeoutMs: options.timeout_seconds * 1000,
-    maxRetries: options.max_retries,
-    logger: ctx.logger,
-    sleep: deps.sleep,
-  });
+  const client = new ChatCompletionsClient(
+    modelClientOptions(
+      options,
+      ctx,
+      `requests to ${options.base_url} go without an Authorization header (fine for local servers such as Ollama; hosted APIs will answer 401)`,
+      deps.sleep,
+    ),
+  );
   const tools = new RunnerTools(options, ctx, [options.api_key_env]);
 
   return {
