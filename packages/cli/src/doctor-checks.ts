@@ -18,7 +18,7 @@ import {
 } from '@hookwise/gateway';
 import { listPlugins } from './plugin-manifests';
 import { listRoutes } from './route-listing';
-import { checkAgentCommands, checkCodeHostClient, type CheckResult } from './tool-checks';
+import { checkAgentCommands, checkGithubClient, type CheckResult } from './tool-checks';
 
 const MIN_SECRET_LENGTH = 16;
 
@@ -173,7 +173,7 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
     }
     const activeRoutes = routes.filter((r) => r.status === 'active' && r.route).map((r) => r.route!);
     const toolOptions = { config: loaded.config, routes: activeRoutes, configDir: loaded.configDir, env: loaded.env };
-    results.push(...(await checkAgentCommands(toolOptions)), ...(await checkCodeHostClient(toolOptions)));
+    results.push(...(await checkAgentCommands(toolOptions)), ...(await checkGithubClient(toolOptions)));
 
     // Each enabled platform is created as at start, which runs its credentials check against the service.
     for (const [id, block] of Object.entries(loaded.config.platforms)) {

@@ -118,7 +118,7 @@ export async function checkAgentCommands(options: {
 }
 
 /** `gh` when a route comments on pull requests or issues with it: on PATH, `--version`, `gh auth status`. */
-export async function checkCodeHostClient(options: {
+export async function checkGithubClient(options: {
   config: HookwiseConfig;
   routes: readonly Route[];
   configDir: string;

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 
 export const FIXTURES_DIR = join(__dirname, '..', 'fixtures');
 
-export type CodehostAFixture = 'issue_comment.created' | 'issues.opened' | 'ping' | 'pull_request.opened' | 'push' | 'workflow_run.completed';
+export type GithubFixture = 'issue_comment.created' | 'issues.opened' | 'ping' | 'pull_request.opened' | 'push' | 'workflow_run.completed';
 
-/** The bytes of a code host A payload, e.g. `codehostAFixture('pull_request.opened')`. */
-export function codehostAFixture(name: CodehostAFixture): Buffer {
-  return readFileSync(join(FIXTURES_DIR, 'codehost-a', `${name}.json`));
+/** The bytes of a code host A payload, e.g. `githubFixture('pull_request.opened')`. */
+export function githubFixture(name: GithubFixture): Buffer {
+  return readFileSync(join(FIXTURES_DIR, 'github', `${name}.json`));
 }

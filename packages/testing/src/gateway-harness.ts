@@ -30,7 +30,7 @@ export function signGeneric(secret: string, body: string | Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-export function signCodehostA(secret: string, body: string | Buffer): string {
+export function signGithub(secret: string, body: string | Buffer): string {
   return `sha256=${signGeneric(secret, body)}`;
 }
 

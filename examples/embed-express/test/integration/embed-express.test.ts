@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger } from '@hookwise/gateway';
-import { signCodehostA, signGeneric } from '@hookwise/testing';
+import { signGithub, signGeneric } from '@hookwise/testing';
 import { createEmbeddedApp, type Answer, type EmbeddedApp } from '../../src/app';
 
 const SECRET = 'embed-express-secret-0123456789';
@@ -48,7 +48,7 @@ describe('examples/embed-express', () => {
         'content-type': 'application/json',
         'X-CodeHostA-Event': 'push',
         'X-CodeHostA-Delivery': 'embed-1',
-        'X-CodeHostA-Signature-256': signCodehostA(SECRET, body),
+        'X-CodeHostA-Signature-256': signGithub(SECRET, body),
       },
       body,
     });

@@ -4,7 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { codehostAFixture, signCodehostA, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
 
 // The test directory this file was written against (files sit one level below it now).
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
@@ -39,7 +39,7 @@ const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', () => {
   writeFileSync(${JSON.stringify(calls)}, JSON.stringify({ argv: process.argv.slice(2), stdin: Buffer.concat(chunks).toString('utf8') }));
-  console.log('https://codehost-a.example/' + process.argv[6] + '/pull/' + process.argv[4] + '#issuecomment-1');
+  console.log('https://github.example/' + process.argv[6] + '/pull/' + process.argv[4] + '#issuecomment-1');
 });
 `,
   );
@@ -64,11 +64,11 @@ describe('examples/pr-review', () => {
   it('comments on the pull request with gh, with the skill and the rendered prompt the agent saw', async () => {
     const { configDir, config, calls } = prepareConfigDir();
     gateway = await startTestGateway({ configDir, config, env: testEnv(), pollMs: 20 });
-    const body = codehostAFixture('pull_request.opened');
+    const body = githubFixture('pull_request.opened');
     const res = await gateway.post('pr-review', body, {
       'X-GitHub-Event': 'pull_request',
       'X-GitHub-Delivery': 'pr-review-example-1',
-      'X-Hub-Signature-256': signCodehostA(SECRET, body),
+      'X-Hub-Signature-256': signGithub(SECRET, body),
     });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'accepted', route: 'pr-review', event: 'pull_request', delivery_id: 'pr-review-example-1' });
@@ -93,9 +93,9 @@ describe('examples/pr-review', () => {
     const { configDir, config } = prepareConfigDir();
     gateway = await startTestGateway({ configDir, config, env: testEnv() });
     const push = Buffer.from(JSON.stringify({ ref: 'refs/heads/main' }));
-    const ignored = await gateway.post('pr-review', push, { 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': signCodehostA(SECRET, push) });
+    const ignored = await gateway.post('pr-review', push, { 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': signGithub(SECRET, push) });
     expect([ignored.status, ignored.body]).toEqual([200, { status: 'ignored', event: 'push' }]);
-    const unsigned = await gateway.post('pr-review', codehostAFixture('pull_request.opened'), { 'X-GitHub-Event': 'pull_request' });
+    const unsigned = await gateway.post('pr-review', githubFixture('pull_request.opened'), { 'X-GitHub-Event': 'pull_request' });
     expect([unsigned.status, unsigned.body]).toEqual([401, { error: 'Missing signature' }]);
   });
 });

@@ -3,13 +3,13 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { codehostAFixture } from '@hookwise/testing';
+import { githubFixture } from '@hookwise/testing';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
 // Each test starts real processes; on a loaded machine they are slow, so allow more than jest's default.
 jest.setTimeout(120_000);
 
-const OPENED = codehostAFixture('pull_request.opened').toString('utf8');
+const OPENED = githubFixture('pull_request.opened').toString('utf8');
 const LABELED = JSON.stringify({ ...JSON.parse(OPENED), action: 'labeled', label: { name: 'bug' } });
 
 let home: string;

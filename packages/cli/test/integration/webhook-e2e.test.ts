@@ -1,13 +1,13 @@
 // End to end: the real `hookwise` binary against a real running gateway, no restart between the steps.
 import { rmSync } from 'node:fs';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { codehostAFixture } from '@hookwise/testing';
+import { githubFixture } from '@hookwise/testing';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
 // Each test starts real processes; on a loaded machine they are slow, so allow more than jest's default.
 jest.setTimeout(120_000);
 
-const PUSH = codehostAFixture('push').toString('utf8');
+const PUSH = githubFixture('push').toString('utf8');
 const STATIC_ROUTE = '      routes:\n        fixed:\n          secret: static-route-secret\n';
 
 let home: string;

@@ -1,12 +1,12 @@
 // filters.ts: each operator, any, lists, missing paths, arrays, prototype keys, JSONata expressions and the
-// problems a config is refused with. Payloads are real GitHub ones (../shared/fixtures) where the test is about them.
+// problems a config is refused with. Payloads are real GitHub ones (packages/testing/fixtures) where the test is about them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileFilter, filterProblems, routeFilter, valueAt, type CompiledFilter, type FilterVerdict } from '../../src/filters';
 import { toRoute } from '../../src/routes';
 import type { FilterConfig } from '../../src/config/schema';
 
-const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'fixtures', 'codehost-a');
+const FIXTURES = join(__dirname, '..', '..', '..', 'testing', 'fixtures', 'github');
 const pullRequest = JSON.parse(readFileSync(join(FIXTURES, 'pull_request.opened.json'), 'utf8')) as Record<string, unknown>;
 const labeled = { ...pullRequest, action: 'labeled', label: { name: 'bug' } };
 const push = JSON.parse(readFileSync(join(FIXTURES, 'push.json'), 'utf8')) as Record<string, unknown>;

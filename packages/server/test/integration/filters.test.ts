@@ -1,10 +1,10 @@
 // Route filters over real HTTP with the real worker and the memory store: a filtered GitHub event is answered
 // 200 ignored with reason filter and runs no agent, the log names the failing test; a config whose filter does
 // not compile is refused at startup naming the route. (Unit tests of each operator: packages/gateway/test/unit/filters.test.ts.)
-import { codehostAFixture, signCodehostA, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'it-is-a-test-secret-0123456789';
-const opened = codehostAFixture('pull_request.opened');
+const opened = githubFixture('pull_request.opened');
 const labeled = Buffer.from(JSON.stringify({ ...JSON.parse(opened.toString()), action: 'labeled', label: { name: 'bug' } }));
 
 function config(route: Record<string, unknown>) {
@@ -17,7 +17,7 @@ function config(route: Record<string, unknown>) {
 
 /** Posts a body as GitHub does: signed over its exact bytes, with its event and delivery headers. */
 function github(gw: TestGateway, body: Buffer, delivery: string, event = 'pull_request') {
-  return gw.post('prs', body, { 'x-hub-signature-256': signCodehostA(SECRET, body), 'x-github-event': event, 'x-github-delivery': delivery });
+  return gw.post('prs', body, { 'x-hub-signature-256': signGithub(SECRET, body), 'x-github-event': event, 'x-github-delivery': delivery });
 }
 
 const agentRuns = (gw: TestGateway) => gw.logs.filter((l) => String(l.message).startsWith("response for route 'prs'")).map((l) => String(l.message));
@@ -65,7 +65,7 @@ describe('filter: over HTTP', () => {
 
   it('an event-type miss says nothing new: the body stays {status, event}, the log has reason event', async () => {
     gw = await startTestGateway({ config: config({ filter: { path: 'action', equals: 'opened' } }) });
-    const push = codehostAFixture('push');
+    const push = githubFixture('push');
     const res = await github(gw, push, 'd-push', 'push');
     expect(res.body).toEqual({ status: 'ignored', event: 'push' });
     expect(await gw.waitForLog("event 'push' ignored by route 'prs'")).toMatchObject({ reason: 'event' });

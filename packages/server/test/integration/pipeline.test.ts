@@ -1,9 +1,9 @@
 // SPEC 4.1, 6 and 7 over a real HTTP connection to the real host: status codes, bodies and log text.
 import { request } from 'node:http';
-import { codehostAFixture, signCodehostA, signGeneric, startTestGateway, type CodehostAFixture, type TestGateway } from '@hookwise/testing';
+import { githubFixture, signGithub, signGeneric, startTestGateway, type GithubFixture, type TestGateway } from '@hookwise/testing';
 import { toRoute, type Route, type RouteSource } from '@hookwise/gateway';
 
-const fixture = (file: string) => codehostAFixture(file.replace(/\.json$/, '') as CodehostAFixture);
+const fixture = (file: string) => githubFixture(file.replace(/\.json$/, '') as GithubFixture);
 const SECRET = 'it-is-a-test-secret-0123456789';
 
 function routesConfig(routes: Record<string, unknown>, extra: Record<string, unknown> = {}) {
@@ -54,7 +54,7 @@ describe('POST /webhooks/:route', () => {
     [
       'codehost A',
       'pull_request.opened.json',
-      (b: Buffer) => ({ 'x-codehosta-signature-256': signCodehostA(SECRET, b), 'x-codehosta-event': 'pull_request', 'x-codehosta-delivery': 'd-a-1' }),
+      (b: Buffer) => ({ 'x-codehosta-signature-256': signGithub(SECRET, b), 'x-codehosta-event': 'pull_request', 'x-codehosta-delivery': 'd-a-1' }),
     ],
     ['codehost B', 'push.json', () => ({ 'x-codehostb-token': SECRET, 'x-codehostb-event': 'Push Hook', 'x-request-id': 'd-b-1' })],
     ['generic', 'issues.opened.json', (b: Buffer) => ({ 'x-webhook-signature': signGeneric(SECRET, b), 'x-request-id': 'd-g-1' })],
@@ -76,7 +76,7 @@ describe('POST /webhooks/:route', () => {
     });
     const body = fixture('pull_request.opened.json');
     const payload = JSON.parse(body.toString()) as { pull_request: { number: number; title: string }; sender: { login: string } };
-    const res = await gw.post('prs', body, { 'x-codehosta-signature-256': signCodehostA(SECRET, body), 'x-codehosta-event': 'pull_request' });
+    const res = await gw.post('prs', body, { 'x-codehosta-signature-256': signGithub(SECRET, body), 'x-codehosta-event': 'pull_request' });
     expect(res.status).toBe(202);
     const line = await gw.waitForLog("response for route 'prs'");
     expect(String(line.message)).toContain(`PR #${payload.pull_request.number} "${payload.pull_request.title}" by ${payload.sender.login}; missing {nope.x}`);

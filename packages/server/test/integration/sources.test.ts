@@ -1,11 +1,11 @@
 // Real senders on routes that pin no source, and what routes that pin one refuse: the bugs of issue #18 first
 // (real GitHub and GitLab headers were answered 401, retries ran the agent twice), then rotation and the config.
 import { createHmac } from 'node:crypto';
-import { codehostAFixture, runEsm, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubFixture, runEsm, startTestGateway, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'sources-test-secret-0123456789';
 const OLD_SECRET = 'sources-old-secret-0123456789';
-const pr = codehostAFixture('pull_request.opened');
+const pr = githubFixture('pull_request.opened');
 const githubSign = (secret: string, body: Buffer) =>
   runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: body.toString('utf8') });
 const hex = (secret: string, body: Buffer | string) => createHmac('sha256', secret).update(body).digest('hex');

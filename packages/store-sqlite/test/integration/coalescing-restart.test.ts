@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { codehostAFixture, signCodehostA, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'coalesce-restart-secret-0123456789';
 const WINDOW_SECONDS = 3;
@@ -20,7 +20,7 @@ process.stdin.on('end', () => {
 });
 `;
 
-const opened = JSON.parse(codehostAFixture('pull_request.opened').toString()) as { pull_request: Record<string, unknown> };
+const opened = JSON.parse(githubFixture('pull_request.opened').toString()) as { pull_request: Record<string, unknown> };
 
 /** A pull_request event on pull request 2 whose title names the push it stands for. */
 function pullRequestEvent(title: string): Buffer {
@@ -80,7 +80,7 @@ describe('coalescing with the SQLite store over HTTP', () => {
       });
     const post = (gateway: TestGateway, title: string, delivery: string) => {
       const body = pullRequestEvent(title);
-      return gateway.post('prs', body, { 'x-hub-signature-256': signCodehostA(SECRET, body), 'x-github-event': 'pull_request', 'x-github-delivery': delivery });
+      return gateway.post('prs', body, { 'x-hub-signature-256': signGithub(SECRET, body), 'x-github-event': 'pull_request', 'x-github-delivery': delivery });
     };
 
     gw = await start();

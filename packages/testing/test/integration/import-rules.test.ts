@@ -10,13 +10,13 @@ const ROOT = join(TEST_DIR, '..', '..', '..');
 
 const CASES: Array<[file: string, code: string, allowed: boolean]> = [
   [
-    'plugins/deliverer-platform-01/src/sample.ts',
+    'plugins/deliverer-telegram/src/sample.ts',
     "import { sleep } from '@hookwise/kit';\nimport { HookwiseError } from '@hookwise/core';\nexport const a = [sleep, HookwiseError, require('../../package.json')];\n",
     true,
   ],
-  ['plugins/deliverer-platform-01/src/sample.ts', "import { PluginRegistry } from '@hookwise/gateway';\nexport const a = PluginRegistry;\n", false],
-  ['plugins/deliverer-platform-01/src/sample.ts', "import type { PluginRegistry } from '@hookwise/gateway';\nexport type A = PluginRegistry;\n", false],
-  ['plugins/deliverer-platform-01/src/sample.ts', "export const a = require('@hookwise/server');\n", false],
+  ['plugins/deliverer-telegram/src/sample.ts', "import { PluginRegistry } from '@hookwise/gateway';\nexport const a = PluginRegistry;\n", false],
+  ['plugins/deliverer-telegram/src/sample.ts', "import type { PluginRegistry } from '@hookwise/gateway';\nexport type A = PluginRegistry;\n", false],
+  ['plugins/deliverer-telegram/src/sample.ts', "export const a = require('@hookwise/server');\n", false],
   ['plugins/agent-openai/src/sample.ts', "export { default } from '@hookwise/plugin-agent-command';\n", false],
   [
     'packages/core/src/sample.ts',

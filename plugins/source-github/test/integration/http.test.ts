@@ -1,5 +1,5 @@
 // GitHub over real HTTP: signatures made by @octokit/webhooks-methods, a real pull_request payload.
-import { codehostAFixture, describeSourceOverHttp, runEsm } from '@hookwise/testing';
+import { githubFixture, describeSourceOverHttp, runEsm } from '@hookwise/testing';
 
 const secrets: [string, string] = ['github-new-secret-0123456789', 'github-old-secret-0123456789'];
 const octokitSign = (secret: string, payload: Buffer) =>
@@ -8,7 +8,7 @@ const octokitSign = (secret: string, payload: Buffer) =>
 describeSourceOverHttp('github', {
   source: 'github',
   secrets,
-  body: codehostAFixture('pull_request.opened').toString('utf8'),
+  body: githubFixture('pull_request.opened').toString('utf8'),
   event: 'pull_request',
   sign: ({ body, key, deliveryId }) => ({
     'X-Hub-Signature-256': octokitSign(key === 'wrong' ? 'not-the-route-secret-0123' : secrets[key], body),

@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceRequest } from '@hookwise/core';
-import { codehostAFixture, runEsm } from '@hookwise/testing';
+import { githubFixture, runEsm } from '@hookwise/testing';
 import { createGithubSource } from '../../src';
 
-const body = codehostAFixture('pull_request.opened');
+const body = githubFixture('pull_request.opened');
 const octokitSign = (secret: string, payload: Buffer) =>
   runEsm('@octokit/webhooks-methods', ['sign'], 'sign(args.secret, args.payload)', { secret, payload: payload.toString('utf8') });
 const request = (headers: Record<string, string | string[]>, raw = body): SourceRequest => ({

@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import type { LoadedConfig, Route } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom } from '../../config-dir';
-import { checkAgentCommands, checkCodeHostClient, warningLine } from '../../tool-checks';
+import { checkAgentCommands, checkGithubClient, warningLine } from '../../tool-checks';
 
 export default class GatewayRun extends HookwiseCommand {
   static override description = 'Run the gateway in the foreground and show its logs (Ctrl-C or SIGTERM stops it gracefully).';
@@ -40,7 +40,7 @@ export default class GatewayRun extends HookwiseCommand {
   private async warnAboutTools(loaded: LoadedConfig, routes: Route[], logger: { warn(line: string): unknown; debug(line: string): unknown }): Promise<void> {
     const options = { config: loaded.config, routes, configDir: loaded.configDir, env: loaded.env };
     try {
-      const results = [...(await checkAgentCommands(options)), ...(await checkCodeHostClient(options))];
+      const results = [...(await checkAgentCommands(options)), ...(await checkGithubClient(options))];
       for (const result of results) {
         if (result.status === 'ok') logger.debug(`start check: ${result.check}: ${result.detail}`);
         else logger.warn(warningLine(result));

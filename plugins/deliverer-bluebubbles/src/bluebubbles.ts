@@ -1,0 +1,112 @@
+// bluebubbles (formerly platform_15): a BlueBubbles server (iMessage bridged through a Mac). `POST
+// /api/v1/message/text?password=...` with `{chatGuid, tempGuid, message, method?}`; answers `{status, message,
+// data, error?}`. The password rides in the query string, so it is registered as a secret and scrubbed in
+// every form it takes there (a space becomes "+" or "%20") and never shown.
+import {
+  classifyHttpStatus,
+  definePlatform,
+  deliveryKey,
+  joinUrl,
+  platformOptionsSchema,
+  type HttpResponse,
+  type OutgoingChunk,
+  type PlatformOptions,
+  type ResponseVerdict,
+} from '@hookwise/kit';
+
+export interface ServerApiOptions extends PlatformOptions {
+  api_base: string;
+  password: string;
+  /** "apple-script" (default on the server) or "private-api". */
+  method?: 'apple-script' | 'private-api';
+}
+
+/** iMessage has no small hard limit; parts of 10,000 characters stay readable on a phone. */
+export const MESSAGE_LIMIT = 10000;
+/** A chat guid: service;-;address for a direct chat, service;+;chat id for a group. */
+const CHAT_GUID = /^(iMessage|SMS|RCS|any);[-+];[^\s;/?#]{1,200}$/;
+
+/**
+ * The same part of one delivery to one destination always gets the same tempGuid (route + delivery id +
+ * destination, then the part): the server refuses a second copy while the first is queued.
+ */
+export function tempGuid(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'destination' | 'index'>): string {
+  return `hookwise-${deliveryKey(chunk, '-')}`;
+}
+
+function apiUrl(o: ServerApiOptions, path: string): string {
+  return joinUrl(o.api_base, path, { password: o.password });
+}
+
+interface ServerAnswer {
+  status?: number;
+  message?: string;
+  data?: { guid?: string } | unknown;
+  error?: { type?: string; message?: string } | string;
+}
+
+/**
+ * The server's refusal of a tempGuid it is still sending ("Message is already queued to be sent! (Temp GUID: ...)",
+ * HTTP 400 Validation Error). Matched loosely on purpose (queued or sent, 400 or 409), in case other server
+ * versions word or code it a little differently.
+ */
+const ALREADY_QUEUED = /\balready\s+(?:been\s+)?(?:queued|sent)\b/i;
+
+export function checkServerResponse(res: HttpResponse): ResponseVerdict | undefined {
+  const body = res.json as ServerAnswer | undefined;
+  const status = typeof body?.status === 'number' ? body.status : res.status;
+  if (status < 300 && !body?.error) return classifyHttpStatus(res);
+  const error = typeof body?.error === 'string' ? body.error : body?.error?.message;
+  const said = [body?.message, error].filter((v) => v).join(': ') || res.text.slice(0, 200);
+  const message = `status ${status}: ${said}`;
+  // Our tempGuid is still in the server's send cache: an earlier attempt of this part (one that timed out on
+  // our side) reached the server and is being sent. Counted as delivered instead of sending a second copy.
+  if ((status === 400 || status === 409) && ALREADY_QUEUED.test(said)) return { kind: 'already_delivered', message };
+  if (status === 401 || status === 403) return { kind: 'auth', message };
+  if (status === 404) return { kind: 'target', message };
+  if (status >= 500) return { kind: 'unavailable', message };
+  return classifyHttpStatus({ ...res, status }, said) ?? { kind: 'rejected', message };
+}
+
+export const blueBubblesPlatform = definePlatform<ServerApiOptions>({
+  id: 'bluebubbles',
+  aliases: ['platform_15'],
+  title: 'BlueBubbles',
+  description: 'Sends answers as iMessages through a BlueBubbles server.',
+  limit: MESSAGE_LIMIT,
+  maxParts: 10,
+  // iMessage documents no rate; the server sends one message after the other.
+  targets: {
+    format: 'a chat guid: iMessage;-;+15555550123 (direct) or iMessage;+;chat123456789 (group)',
+    check: (target) => (CHAT_GUID.test(target) ? undefined : 'it is not a chat guid'),
+  },
+  optionsSchema: platformOptionsSchema({
+    // no default: the server is self-hosted, api_base is required
+    properties: {
+      password: { type: 'string', minLength: 1, description: 'The BlueBubbles server password.' },
+      method: { type: 'string', enum: ['apple-script', 'private-api'], description: 'Send method; default: the server decides (AppleScript).' },
+    },
+    required: ['password'],
+  }),
+  secrets: (o) => [o.password],
+  credentialsHint: 'check platforms.bluebubbles.password (BlueBubbles Server > Settings > Server Password)',
+  request: (chunk, o) => ({
+    method: 'POST',
+    url: apiUrl(o, '/api/v1/message/text'),
+    json: { chatGuid: chunk.target, tempGuid: tempGuid(chunk), message: chunk.text, ...(o.method ? { method: o.method } : {}) },
+  }),
+  checkResponse: checkServerResponse,
+  // POST /api/v1/message/text answers {status: 200, message: "Message sent!", data: <the message, with its guid>}.
+  success: {
+    describe: 'status 200 with the sent message in data',
+    test: (res) => {
+      const body = res.json as ServerAnswer | undefined;
+      return body?.status === 200 && typeof body.data === 'object' && body.data !== null;
+    },
+  },
+  messageId: (res) => ((res.json as ServerAnswer | undefined)?.data as { guid?: string } | undefined)?.guid,
+  async start({ call, options, logger }) {
+    await call({ url: apiUrl(options, '/api/v1/ping') });
+    logger.info('bluebubbles (BlueBubbles): server reachable and password accepted');
+  },
+});

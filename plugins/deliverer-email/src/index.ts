@@ -1,0 +1,3 @@
+export { default } from './plugin';
+export * from './email';
+export * from './smtp-failure';

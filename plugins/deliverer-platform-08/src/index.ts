@@ -1,2 +1,0 @@
-export { default } from './plugin';
-export * from './posts-api';

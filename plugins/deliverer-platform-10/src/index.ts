@@ -1,3 +1,0 @@
-export { default } from './plugin';
-export * from './smtp-mail';
-export * from './smtp-failure';

@@ -1,0 +1,8 @@
+// The plugin object the gateway loads: one deliverer, signal (alias platform_04).
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { signalPlatform } from './signal';
+
+export default definePlugin({
+  package: require('../package.json') as PluginPackageJson,
+  contributes: [signalPlatform],
+});

@@ -1,0 +1,2 @@
+export { default } from './plugin';
+export * from './wecom';
