@@ -5,15 +5,15 @@ import type { Logger } from 'winston';
 import type { Store } from '@hookwise/core';
 import type { HookwiseConfig } from './config/schema';
 import { loadConfig, type LoadedConfig } from './config/load';
-import { FIRST_PARTY_PLUGINS } from './first-party';
+import { FIRST_PARTY_PLUGINS } from './plugins/first-party';
 import { Gateway } from './gateway';
-import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './loader';
-import { Redactor, createLogger, type LogFormat } from './logger';
-import { observeGateway, type GatewayObservability } from './observability';
-import { routeDefaults, type RouteSource } from './routes';
-import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary } from './skills';
+import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './plugins/loader';
+import { Redactor, createLogger, type LogFormat } from './observe/logger';
+import { observeGateway, type GatewayObservability } from './observe/observability';
+import { routeDefaults, type RouteSource } from './routes/routes';
+import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary } from './plugins/skills';
 import { openStoreBackend } from './stores/backend';
-import { createSubscriptionSource } from './subscriptions';
+import { createSubscriptionSource } from './routes/subscriptions';
 
 export interface OpenGatewayOptions {
   /** The environment for `.env` and `${VAR}` (default process.env); ignored when a LoadedConfig is given. */

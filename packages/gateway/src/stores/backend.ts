@@ -1,9 +1,9 @@
 // Opens the store `store.backend` names: a registered `store` contribution (memory, sqlite, redis, or one a plugin
 // of `plugins:` adds), else a package of that name loaded like a plugin, which must contribute a store.
 import { HookwiseConfigError, errorMessage, wrapPluginError, type PluginContext, type Store, type StoreConfig, type StoreContribution } from '@hookwise/core';
-import { builtinPlugin } from '../builtins';
-import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from '../loader';
-import { PluginRegistry, type CreateContext } from '../registry';
+import { builtinPlugin } from '../plugins/builtins';
+import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from '../plugins/loader';
+import { PluginRegistry, type CreateContext } from '../plugins/registry';
 
 /** Keys of the `store:` block the gateway itself reads; every other key belongs to the backend's optionsSchema. */
 export const GATEWAY_STORE_KEYS: readonly string[] = ['backend', 'max_pending', 'lease_seconds'];

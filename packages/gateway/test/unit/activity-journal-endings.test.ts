@@ -1,6 +1,6 @@
 // The dashboard's per-minute counts of jobs that end silent and of runs a budget refused.
-import { ActivityJournal } from '../../src/activity-journal';
-import { Lifecycle } from '../../src/lifecycle';
+import { ActivityJournal } from '../../src/observe/activity-journal';
+import { Lifecycle } from '../../src/observe/lifecycle';
 
 const AT = Date.UTC(2026, 10, 24, 13, 20);
 const job = { jobId: 'j1', route: 'review', deliveryId: 'd1', event: 'pull_request', attempt: 1 };

@@ -1,8 +1,8 @@
 // The failed-authentication throttle and the client address behind proxies (issue 20 item 2), on a fake clock.
 import { Writable } from 'node:stream';
-import { AuthFailureThrottle } from '../../src/auth-throttle';
-import { TrustedProxies, throttleKey, trustedProxyProblem } from '../../src/client-address';
-import { createLogger } from '../../src/logger';
+import { AuthFailureThrottle } from '../../src/ingest/auth-throttle';
+import { TrustedProxies, throttleKey, trustedProxyProblem } from '../../src/ingest/client-address';
+import { createLogger } from '../../src/observe/logger';
 
 function setup(limit: number) {
   let now = 1_000_000;

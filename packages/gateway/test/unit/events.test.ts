@@ -1,4 +1,4 @@
-import { eventAccepted, normaliseEventType } from '../../src/events';
+import { eventAccepted, normaliseEventType } from '../../src/ingest/events';
 
 describe('event types', () => {
   it("normalises code host B's names", () => {

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { validateConfigObject } from '../../src/config/load';
-import { filterProblems } from '../../src/filters';
-import { routeKeyProblems } from '../../src/route-keys';
-import { staticRoutes } from '../../src/routes';
+import { filterProblems } from '../../src/ingest/filters';
+import { routeKeyProblems } from '../../src/ingest/route-keys';
+import { staticRoutes } from '../../src/routes/routes';
 
 const DOC = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'filters.md'), 'utf8');
 const blocks = [...DOC.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]);

@@ -2,11 +2,11 @@
 import { Writable } from 'node:stream';
 import { Gateway } from '../../src/gateway';
 import { HookwiseError, isHookwiseConfigError } from '@hookwise/core';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observe/logger';
 import { definePlugin } from '@hookwise/core';
 import { validateConfigObject } from '../../src/config/load';
 import type { Deliverer, DeliveryMessage } from '@hookwise/core';
-import { backoffDelay } from '../../src/worker';
+import { backoffDelay } from '../../src/jobs/worker';
 
 function config(routes: Record<string, unknown>, more: Record<string, unknown> = {}) {
   return validateConfigObject({

@@ -1,5 +1,5 @@
 // Headers the dashboard keeps: signature and credential values never kept, known secrets hidden when shown.
-import { keepableHeaders, redactHeaders, REDACTED, shownHeaders } from '../../src/header-redaction';
+import { keepableHeaders, redactHeaders, REDACTED, shownHeaders } from '../../src/observe/header-redaction';
 
 describe('header redaction', () => {
   it('keeps no value of a signature, token or credential header, whatever the sender calls it', () => {

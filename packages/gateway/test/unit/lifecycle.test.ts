@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import { definePlugin, HookwiseError, type Deliverer } from '@hookwise/core';
 import { validateConfigObject } from '../../src/config/load';
 import { Gateway } from '../../src/gateway';
-import { Lifecycle, LIFECYCLE_EVENTS, type LifecycleEventName, type LifecycleEvents } from '../../src/lifecycle';
-import { createLogger } from '../../src/logger';
+import { Lifecycle, LIFECYCLE_EVENTS, type LifecycleEventName, type LifecycleEvents } from '../../src/observe/lifecycle';
+import { createLogger } from '../../src/observe/logger';
 import genericSource from '@hookwise/plugin-source-generic';
 
 const SECRET = 'lifecycle-test-secret-0123456789';

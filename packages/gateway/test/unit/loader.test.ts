@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { HookwiseConfigError, definePlugin } from '@hookwise/core';
-import { candidateNames, loadPlugins, moduleFormatOf, pluginFromModule, resolvePluginSpec } from '../../src/loader';
+import { candidateNames, loadPlugins, moduleFormatOf, pluginFromModule, resolvePluginSpec } from '../../src/plugins/loader';
 
 const run = promisify(execFile);
 const GATEWAY_DIST = join(__dirname, '..', '..', 'dist', 'index.js');

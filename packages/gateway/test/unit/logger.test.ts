@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Redactor, createLogger } from '../../src/logger';
+import { Redactor, createLogger } from '../../src/observe/logger';
 
 function capture() {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 // route-keys.ts: coalesce and concurrency keys rendered per event, bounded in length, and the templates refused.
-import { MAX_KEY_LENGTH, boundedKey, routeKeyProblems, withRouteKeys } from '../../src/route-keys';
-import { toRoute } from '../../src/routes';
+import { MAX_KEY_LENGTH, boundedKey, routeKeyProblems, withRouteKeys } from '../../src/ingest/route-keys';
+import { toRoute } from '../../src/routes/routes';
 
 const input = (payload: unknown) => ({ route: 'prs', event: 'pull_request', deliveryId: 'd', payload, receivedAt: 0 });
 

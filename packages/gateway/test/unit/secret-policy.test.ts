@@ -1,8 +1,8 @@
 // Secret rules (issue 20 items 3 and 9): length, ASCII, redaction whatever the length, and length-blind comparison.
 import { Writable } from 'node:stream';
 import { constantTimeEqual } from '@hookwise/kit';
-import { MIN_SECRET_LENGTH, secretProblem, secretsProblems } from '../../src/secret-policy';
-import { Redactor, createLogger } from '../../src/logger';
+import { MIN_SECRET_LENGTH, secretProblem, secretsProblems } from '../../src/routes/secret-policy';
+import { Redactor, createLogger } from '../../src/observe/logger';
 
 describe('secret policy', () => {
   it('refuses secrets under 16 characters and non-ASCII ones; INSECURE_NO_AUTH and PEM keys pass', () => {

@@ -1,5 +1,5 @@
 // Which answers are silent (nothing delivered) and which are delivered as they are.
-import { silentAnswer, silentNote } from '../../src/silent-answer';
+import { silentAnswer, silentNote } from '../../src/jobs/silent-answer';
 
 describe('silentAnswer', () => {
   it('is silent for an empty or whitespace-only answer', () => {

@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HookwiseConfigError, definePlugin, type StoreConfig } from '@hookwise/core';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observe/logger';
 import { openStoreBackend, type OpenBackendOptions } from '../../src/stores/backend';
-import type { LoadedPlugin } from '../../src/loader';
+import type { LoadedPlugin } from '../../src/plugins/loader';
 
 let dir: string;
 beforeEach(() => {

@@ -2,8 +2,8 @@
 import { Writable } from 'node:stream';
 import { validateConfigObject } from '../../src/config/load';
 import { Gateway } from '../../src/gateway';
-import { createLogger } from '../../src/logger';
-import { traceGateway } from '../../src/tracing';
+import { createLogger } from '../../src/observe/logger';
+import { traceGateway } from '../../src/observe/tracing';
 
 it('warns at start that spans go nowhere when no SDK is registered', () => {
   const lines: string[] = [];

@@ -6,8 +6,8 @@ import { definePlugin, type Store } from '@hookwise/core';
 import genericSource from '@hookwise/plugin-source-generic';
 import { validateConfigObject } from '../../src/config/load';
 import { Gateway } from '../../src/gateway';
-import type { LifecycleEvents } from '../../src/lifecycle';
-import { createLogger } from '../../src/logger';
+import type { LifecycleEvents } from '../../src/observe/lifecycle';
+import { createLogger } from '../../src/observe/logger';
 import { createMemoryStore } from '../../src/stores/memory';
 
 const SECRET = 'worker-endings-secret-0123456789';

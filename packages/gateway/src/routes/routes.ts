@@ -1,6 +1,6 @@
 // The route table: static routes from config.yaml, then dynamic subscriptions (static wins on a name clash).
 import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
-import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from './config/schema';
+import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from '../config/schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {

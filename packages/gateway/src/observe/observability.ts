@@ -2,8 +2,8 @@
 // OpenTelemetry spans and the dashboard's activity journal. Nothing is attached (or loaded) for what is off.
 import { HookwiseConfigError } from '@hookwise/core';
 import { ActivityJournal } from './activity-journal';
-import type { HookwiseConfig } from './config/schema';
-import type { Gateway } from './gateway';
+import type { HookwiseConfig } from '../config/schema';
+import type { Gateway } from '../gateway';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
 import { traceGateway, type GatewayTracing } from './tracing';
 

@@ -2,8 +2,8 @@
 // scrape time. prom-client is loaded only when metrics are on, so a CLI command never pays for it.
 import type { Registry } from 'prom-client';
 import { errorMessage } from '@hookwise/core';
-import { DEFAULT_MAX_ROUTE_LABELS } from './config/observability-schema';
-import type { Gateway } from './gateway';
+import { DEFAULT_MAX_ROUTE_LABELS } from '../config/observability-schema';
+import type { Gateway } from '../gateway';
 import type { LifecycleEventName, LifecycleListener } from './lifecycle';
 
 export interface GatewayMetricsOptions {

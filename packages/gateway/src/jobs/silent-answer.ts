@@ -1,6 +1,6 @@
 // Silent answers: the agent says there is nothing worth delivering by answering the route's silent marker (default
 // `[SILENT]`) or nothing at all; the job then ends as `silent` and no deliverer is called.
-import { DEFAULT_SILENT_MARKER } from './config/schema';
+import { DEFAULT_SILENT_MARKER } from '../config/schema';
 
 /**
  * Why an answer is silent, or undefined when it is to be delivered. Deliberately strict, so that it stays

@@ -2,8 +2,8 @@
 // event after the event-type check. Declarative tests run synchronously; only JSONata expressions are awaited.
 import jsonata from 'jsonata';
 import { errorMessage } from '@hookwise/core';
-import type { FilterCondition, FilterConfig, FilterTest } from './config/schema';
-import type { Route } from './routes';
+import type { FilterCondition, FilterConfig, FilterTest } from '../config/schema';
+import type { Route } from '../routes/routes';
 
 /** What a filter made of an event: passed, or the first test that failed, said for a log line (never the payload). */
 export type FilterVerdict = { passed: true } | FilterFailure;

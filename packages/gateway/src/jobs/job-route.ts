@@ -1,7 +1,7 @@
 // The route definition a job carries (JobRoute): taken from a Route when the event is accepted, and turned back
 // into a Route by the worker when the route has been removed since.
 import type { JobRoute } from '@hookwise/core';
-import type { Route } from './routes';
+import type { Route } from '../routes/routes';
 
 /** What a job needs of its route to run, without its secrets, names of sources or event filter. */
 export function jobRouteOf(route: Route): JobRoute {

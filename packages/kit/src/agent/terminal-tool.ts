@@ -3,7 +3,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { errorMessage, type OptionsSchema, type PluginContext } from '@hookwise/core';
 import type { AgentToolDefinition, AgentToolHandler } from './agent-tools';
-import { childEnvironment, runProcess } from './process';
+import { childEnvironment, runProcess } from '../shared/process';
 
 export const TERMINAL_TOOL_NAME = 'terminal';
 

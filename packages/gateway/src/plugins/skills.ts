@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Skills shipped with Hookwise (e.g. webhook-subscriptions); user skills of the same name win. */
-export const BUILTIN_SKILLS_DIR = join(__dirname, '..', 'skills');
+export const BUILTIN_SKILLS_DIR = join(__dirname, '..', '..', 'skills');
 import type { Skill } from '@hookwise/core';
 import { HookwiseError, errorMessage } from '@hookwise/core';
 

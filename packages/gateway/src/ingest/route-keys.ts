@@ -2,7 +2,7 @@
 // `concurrency_key` (runs with the same key never overlap). docs/filters.md.
 import { createHash } from 'node:crypto';
 import { renderTemplate, type JobInput } from '@hookwise/core';
-import type { Route } from './routes';
+import type { Route } from '../routes/routes';
 
 /** Longest key kept as rendered; a longer one (a long payload value in it) keeps its start and gets a hash of the whole. */
 export const MAX_KEY_LENGTH = 200;

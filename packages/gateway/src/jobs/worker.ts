@@ -4,13 +4,13 @@ import type { Logger } from 'winston';
 import type { AgentResult, AgentRunner, Deliverer, JobOutcome, RouteBudget, Skill, TemplateVars, WindowCounters } from '@hookwise/core';
 import { HookwiseError, describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
 import { BudgetKeeper, type SpentBudget } from './budget';
-import { DEFAULT_SILENT_MARKER } from './config/schema';
+import { DEFAULT_SILENT_MARKER } from '../config/schema';
 import { routeFromJob } from './job-route';
-import type { StoreStatus } from './store-status';
-import type { Lifecycle } from './lifecycle';
-import type { Route, RouteTable } from './routes';
+import type { StoreStatus } from '../observe/store-status';
+import type { Lifecycle } from '../observe/lifecycle';
+import type { Route, RouteTable } from '../routes/routes';
 import { silentAnswer, silentNote } from './silent-answer';
-import { MemoryWindowCounters } from './stores/memory-counters';
+import { MemoryWindowCounters } from '../stores/memory-counters';
 import type { DestinationState, Job, JobQueue, JobStep, RouteDestination } from '@hookwise/core';
 import { renderExtra, renderPrompt } from '@hookwise/core';
 

@@ -1,10 +1,10 @@
 // Built-in contributions: the `log` deliverer (writes the answer to the gateway log), the `echo` agent and the
 // `memory` store.
 import { definePlugin, type AgentRunner, type Deliverer, type PluginPackageJson } from '@hookwise/core';
-import { createMemoryStore } from './stores/memory';
+import { createMemoryStore } from '../stores/memory';
 
 export const builtinPlugin = definePlugin({
-  package: require('../package.json') as PluginPackageJson,
+  package: require('../../package.json') as PluginPackageJson,
   contributes: [
     {
       kind: 'deliverer',

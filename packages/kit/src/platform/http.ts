@@ -3,7 +3,7 @@
 // HookwiseErrors whose messages never carry a secret, and redirects never followed.
 import { HookwiseError } from '@hookwise/core';
 import type { PlatformFailure } from './failure';
-import type { SecretScrubber } from './secret-scrubber';
+import type { SecretScrubber } from '../shared/secret-scrubber';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,7 +1,7 @@
 // Names why the pipeline refused a request, from its answer: one bounded reason per kind of refusal, for the
 // `rejected` lifecycle event (metric labels, the dashboard).
 import { ERROR_CATALOGUE } from '@hookwise/core';
-import type { RejectionReason } from './lifecycle';
+import type { RejectionReason } from '../observe/lifecycle';
 import type { IngestResult } from './pipeline';
 
 function errorText(result: IngestResult): string | undefined {

@@ -1,6 +1,6 @@
 // What a webhook secret must be: long enough that it cannot be guessed, and ASCII so that it matches in every
 // sender style. Checked for config.yaml, WEBHOOK_SECRET and subscriptions (so `webhook subscribe --secret` too).
-import { INSECURE_NO_AUTH } from './config/schema';
+import { INSECURE_NO_AUTH } from '../config/schema';
 
 /**
  * The shortest secret accepted. A plain-token style (GitLab's X-Gitlab-Token) sends the secret itself, so a short

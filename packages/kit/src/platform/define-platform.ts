@@ -40,8 +40,8 @@ import {
   type PartialNote,
   type ProgressStore,
 } from './progress';
-import { SecretScrubber } from './secret-scrubber';
-import { sleep } from './sleep';
+import { SecretScrubber } from '../shared/secret-scrubber';
+import { sleep } from '../shared/sleep';
 import { allowedTargetsTest, genericTargetProblem, optionalTarget, resolveTarget, showTarget, type ResolvedTarget, type TargetRules } from './target';
 
 /** One message-sized piece of an answer, with everything needed to address it. */

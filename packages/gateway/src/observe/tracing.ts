@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Attributes, Context, SpanContext, Tracer } from '@opentelemetry/api';
 import type { HeaderMap } from '@hookwise/core';
 import { headerValue } from '@hookwise/core';
-import type { Gateway } from './gateway';
+import type { Gateway } from '../gateway';
 import type { LifecycleEventName, LifecycleListener } from './lifecycle';
 
 export interface GatewayTracing {
@@ -51,7 +51,7 @@ function sdkRegistered(api: typeof import('@opentelemetry/api')): boolean {
 
 export function traceGateway(gateway: Gateway, options: GatewayTracingOptions = {}): GatewayTracing {
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
-  const version = (require('../package.json') as { version: string }).version;
+  const version = (require('../../package.json') as { version: string }).version;
   const tracer: Tracer = api.trace.getTracer('@hookwise/gateway', version);
   if (!sdkRegistered(api)) {
     gateway.logger.warn(

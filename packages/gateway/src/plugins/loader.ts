@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
 import { exports as exportsEntry } from 'resolve.exports';
-import type { PluginSpec } from './config/schema';
+import type { PluginSpec } from '../config/schema';
 
 export interface LoadedPlugin {
   plugin: HookwisePlugin;

@@ -19,16 +19,16 @@ import {
 import type { AuthFailureThrottle } from './auth-throttle';
 import { BodyTooLargeError, parsePayload, readBodyLimited } from './body';
 import type { TrustedProxies } from './client-address';
-import { INSECURE_NO_AUTH } from './config/schema';
-import type { Lifecycle } from './lifecycle';
+import { INSECURE_NO_AUTH } from '../config/schema';
+import type { Lifecycle } from '../observe/lifecycle';
 import { rejectionReason } from './rejection-reason';
 import { eventAccepted } from './events';
 import { routeFilter, type FilterFailure } from './filters';
 import { withRouteKeys } from './route-keys';
-import { jobRouteOf } from './job-route';
-import type { Route, RouteTable } from './routes';
-import type { StoreStatus } from './store-status';
-import { SequentialAcceptor } from './stores/accept';
+import { jobRouteOf } from '../jobs/job-route';
+import type { Route, RouteTable } from '../routes/routes';
+import type { StoreStatus } from '../observe/store-status';
+import { SequentialAcceptor } from '../stores/accept';
 
 export interface IngestRequest {
   route: string;

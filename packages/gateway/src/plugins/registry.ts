@@ -5,7 +5,7 @@ import type { AgentRunner, Deliverer, ProgressKV, Source, Store, Verifier } from
 import { HookwiseConfigError, wrapPluginError } from '@hookwise/core';
 import type { LoadedPlugin } from './loader';
 import type { Contribution, ContributionKind, PluginContext } from '@hookwise/core';
-import { describeSchemaError } from './config/load';
+import { describeSchemaError } from '../config/load';
 import { createAjv } from './lazy-ajv';
 
 export interface RegisteredContribution {
