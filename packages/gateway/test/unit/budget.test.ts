@@ -1,6 +1,17 @@
 // Budgets: the counter keys and windows, what a route has used, and which run a budget refuses (and what it leaves
 // counted), over the memory store's counters (what a store without its own gets too).
-import { ALL_ROUTES, BudgetKeeper, RUNS_WINDOW_MS, TOKENS_WINDOW_MS, routeUsage, runsKey, spentNote, tokensKey, tokensOf, windowEnd } from '../../src/jobs/budget';
+import {
+  ALL_ROUTES,
+  BudgetKeeper,
+  RUNS_WINDOW_MS,
+  TOKENS_WINDOW_MS,
+  routeUsage,
+  runsKey,
+  spentNote,
+  tokensKey,
+  tokensOf,
+  windowEnd,
+} from '../../src/jobs/budget';
 import { MemoryWindowCounters } from '../../src/stores/memory-counters';
 
 const HOUR = 3_600_000;
