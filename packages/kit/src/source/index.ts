@@ -1,0 +1,33 @@
+// @hookwise/kit/source: what a source plugin needs (signature checks, Standard Webhooks, public keys,
+// defineSource), and nothing a deliverer or an agent runner needs.
+export {
+  MAX_SIGNATURE_ITEMS,
+  anyConstantTimeEqual,
+  constantTimeEqual,
+  hmacDigest,
+  hmacSha256Hex,
+  matchingSecretIndex,
+  missingHeader,
+  parseSignatureList,
+  signatureValues,
+  timestampProblem,
+  toleranceOption,
+  verdictForSecrets,
+  verifyHexHmac,
+  verifyHexHmacHeader,
+  type HmacAlgorithm,
+} from './signature';
+export {
+  STANDARD_WEBHOOKS_HEADERS,
+  STANDARD_WEBHOOKS_TOLERANCE_SECONDS,
+  SVIX_HEADERS,
+  standardWebhooksHeaders,
+  standardWebhooksKeys,
+  standardWebhooksSignature,
+  v1Signatures,
+  verifyStandardWebhook,
+  type StandardWebhooksSecretEncoding,
+  type StandardWebhooksVerifyOptions,
+} from './standard-webhooks';
+export { cachedPublicKeys, publicKeyMatch } from './public-key';
+export { defineSource, sourceReader, type DefinedSource, type SourceDefinition, type SourceRead, type SourceStyle } from './define-source';
