@@ -1,7 +1,9 @@
 /// <reference types="jest" />
 // Jest contract tests for a plugin package's manifest: the `hookwise` field of package.json (read by
 // `hookwise plugins list` without running plugin code) must say what the plugin really contributes, and the
-// package must be publishable (main/types/exports, files, peer dependency on @hookwise/core).
+// package must be publishable (main/types into dist/, files, README and LICENSE, peer dependency on @hookwise/core).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
 
 export interface HookwiseManifest {
@@ -29,7 +31,11 @@ export function manifestOf(plugin: HookwisePlugin): HookwiseManifest {
   return { api: plugin.meta.api, contributes: plugin.contributes.map((c) => ({ kind: c.kind, id: c.id })).sort(byKindAndId) };
 }
 
-export function describePluginManifestContract(pkg: PluginPackageJson, loadPlugin: () => unknown): void {
+/**
+ * `folder` (the package's directory), when given, is checked for the README.md and LICENSE that npm packs with
+ * every package whatever `files` says.
+ */
+export function describePluginManifestContract(pkg: PluginPackageJson, loadPlugin: () => unknown, folder?: string): void {
   describe(`${pkg.name}: package manifest contract`, () => {
     it('default-exports a Hookwise plugin whose meta is its package.json (name, version, hookwise.api)', () => {
       const mod = loadPlugin() as { default?: unknown };
@@ -49,11 +55,15 @@ export function describePluginManifestContract(pkg: PluginPackageJson, loadPlugi
       expect(declared).toEqual(manifestOf(plugin));
     });
 
-    it('is publishable: main, types and exports point into dist/, files ship dist, README and LICENSE', () => {
+    // main and types are what node and TypeScript (node10 resolution) read; `exports` is optional, but when a
+    // package has one it must lead to the same files. README.md and LICENSE need no `files` entry: npm always packs them.
+    it('is publishable: main and types point into dist/, files ship dist (not the build info), README and LICENSE beside it', () => {
       expect(pkg.main).toBe('dist/index.js');
       expect(pkg.types).toBe('dist/index.d.ts');
-      expect(pkg.exports).toMatchObject({ '.': { types: './dist/index.d.ts', default: './dist/index.js' } });
-      expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'LICENSE']));
+      if (pkg.exports !== undefined) expect(pkg.exports).toMatchObject({ '.': { types: './dist/index.d.ts', default: './dist/index.js' } });
+      expect(pkg.files).toEqual(expect.arrayContaining(['dist', '!dist/.tsbuildinfo']));
+      if (folder !== undefined)
+        for (const file of ['README.md', 'LICENSE']) expect({ file, exists: existsSync(join(folder, file)) }).toEqual({ file, exists: true });
     });
 
     it('takes @hookwise/core as a peer dependency, not a bundled one', () => {
