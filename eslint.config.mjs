@@ -50,6 +50,7 @@ export default tseslint.config(
   ),
   importRules('packages/kit/src/**/*.ts', ...ours(['core'], 'The kit builds on @hookwise/core only.')),
   importRules('packages/store-*/src/**/*.ts', ...ours(['core'], 'A store depends on @hookwise/core only (it is loaded as a plugin).')),
+  importRules('packages/sandbox/src/**/*.ts', ...ours(['core'], 'The sandbox builds on @hookwise/core only, so every runner can be wired to it.')),
   // The gateway loads first-party plugins and stores by name, so only the hosts are kept out of it.
   importRules(
     'packages/gateway/src/**/*.ts',

@@ -1,0 +1,176 @@
+// Builds the bubblewrap command line for one process. Pure apart from reading the file system to resolve
+// paths: the result can be handed to spawn() or the kit's runProcess unchanged (command, args, env, cwd).
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { HookwiseConfigError } from '@hookwise/core';
+import { FORWARDER_SCRIPT } from './forwarder';
+
+export interface SandboxSpec {
+  /** The bwrap binary (SandboxDecision.bwrapPath). */
+  bwrapPath: string;
+  command: string;
+  args?: readonly string[];
+  /** The complete environment the runner passes (nothing else is added but HOME, TMPDIR, PWD and the proxy variables). */
+  env: NodeJS.ProcessEnv;
+  /** The per-job work directory (absolute, existing): writable, the cwd, and HOME unless `home` is given. */
+  workDir: string;
+  /** HOME inside; it must be the work dir, inside it, or a `writable`/`read_only` path. Default: workDir. */
+  home?: string;
+  /** Extra host paths readable inside (missing ones are skipped). */
+  readOnly?: readonly string[];
+  /** Extra host paths writable inside (missing ones are skipped). */
+  writable?: readonly string[];
+  /** Host paths never visible inside (config dir, store file, log dir), even under an allowed path. */
+  hidden?: readonly string[];
+  /** The run's egress socket (EgressLease.socketPath). Without it the sandbox has no network at all. */
+  egressSocket?: string;
+  /** The port the in-sandbox forwarder listens on. Default 3128. */
+  proxyPort?: number;
+  /** The node binary that runs the forwarder. Default process.execPath. */
+  nodePath?: string;
+}
+
+/** What to start: pass to spawn(command, args, { env, cwd }) or runProcess({ command, args, env, cwd }). */
+export interface SpawnPlan {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** What the inside sees of the system, read-only. Not /root, /home, /srv, /var, /tmp, /run or /mnt of the host. */
+export const SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
+/** Secret files under SYSTEM_PATHS (readable when the gateway runs as root): always masked. */
+const SYSTEM_SECRETS: readonly string[] = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/ssl/private',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+];
+/** Where the egress socket appears inside. */
+export const EGRESS_SOCKET_INSIDE = '/run/hookwise/egress.sock';
+export const DEFAULT_PROXY_PORT = 3128;
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy', 'NO_PROXY', 'no_proxy'];
+
+/**
+ * The bwrap argv for one process: new user/PID/network/IPC/UTS/cgroup namespaces, own session, killed with its
+ * parent, the system read-only, private /tmp, own /proc, the work dir writable and the cwd. Throws a
+ * HookwiseConfigError when a path is relative or an allowed path lies inside a hidden one.
+ */
+export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
+  const problems: string[] = [];
+  const absolute = (path: string, what: string): string | undefined => {
+    if (isAbsolute(path)) return real(path);
+    problems.push(`${what} '${path}' is not an absolute path`);
+    return undefined;
+  };
+  const workDir = absolute(spec.workDir, 'the work dir');
+  const readOnly = (spec.readOnly ?? []).map((p) => absolute(p, 'agent.sandbox.read_only path')).filter(isString);
+  const writable = (spec.writable ?? []).map((p) => absolute(p, 'agent.sandbox.writable path')).filter(isString);
+  const hidden = [...new Set((spec.hidden ?? []).flatMap((p) => (isAbsolute(p) ? [resolve(p), real(p)] : [])))];
+  for (const [what, paths] of [
+    ['the work dir', workDir ? [workDir] : []],
+    ['agent.sandbox.read_only path', readOnly],
+    ['agent.sandbox.writable path', writable],
+  ] as const)
+    for (const path of paths) {
+      const inside = hidden.find((h) => isWithin(path, h));
+      if (inside)
+        problems.push(`${what} '${path}' is inside '${inside}', which is never shown to an agent (config dir, store or logs): choose a path outside it`);
+    }
+  if (problems.length > 0 || !workDir) throw new HookwiseConfigError(problems, 'Cannot build the agent sandbox');
+
+  const args = ['--unshare-all', '--die-with-parent', '--new-session'];
+  const bound: string[] = [];
+  for (const path of SYSTEM_PATHS) {
+    const link = symlinkTarget(path);
+    if (link !== undefined) args.push('--symlink', link, path);
+    else if (existsSync(path)) {
+      args.push('--ro-bind', path, path);
+      bound.push(path);
+    }
+  }
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  for (const path of readOnly) {
+    args.push('--ro-bind-try', path, path);
+    bound.push(path);
+  }
+  for (const path of writable) {
+    args.push('--bind-try', path, path);
+    bound.push(path);
+  }
+  const env: NodeJS.ProcessEnv = { ...spec.env };
+  for (const name of PROXY_VARIABLES) delete env[name];
+  let command = [spec.command, ...(spec.args ?? [])];
+  if (spec.egressSocket) {
+    const nodePath = real(spec.nodePath ?? process.execPath);
+    const nodeDir = dirname(nodePath);
+    if (!bound.some((b) => isWithin(nodeDir, b))) {
+      args.push('--ro-bind', nodeDir, nodeDir);
+      bound.push(nodeDir);
+    }
+    args.push('--ro-bind', spec.egressSocket, EGRESS_SOCKET_INSIDE);
+    const port = spec.proxyPort ?? DEFAULT_PROXY_PORT;
+    const url = `http://127.0.0.1:${port}`;
+    for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy']) env[name] = url;
+    // Nothing bypasses the proxy: a listed loopback host is the gateway's loopback, not the sandbox's.
+    env.NO_PROXY = '';
+    env.no_proxy = '';
+    command = [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
+  }
+  args.push('--bind', workDir, workDir);
+  bound.push(workDir);
+  // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them.
+  for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys()]) {
+    if (!bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;
+    if (statSync(path).isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
+    else args.push('--ro-bind', '/dev/null', path);
+  }
+  args.push('--chdir', workDir, '--', ...command);
+  env.HOME = spec.home ?? workDir;
+  env.TMPDIR = '/tmp';
+  env.PWD = workDir;
+  return { command: spec.bwrapPath, args, env, cwd: workDir };
+}
+
+/** The host's private SSH host keys (readable by root): masked like the other system secrets. */
+function sshHostKeys(): string[] {
+  try {
+    return readdirSync('/etc/ssh')
+      .filter((name) => /^ssh_host_.*_key$/.test(name))
+      .map((name) => `/etc/ssh/${name}`);
+  } catch {
+    return [];
+  }
+}
+
+/** True when `path` is `parent` or lies under it. */
+export function isWithin(path: string, parent: string): boolean {
+  const rel = relative(parent, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The path with symlinks resolved when it exists (so a hidden dir cannot be reached through a link). */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Merged-/usr systems link /bin to usr/bin: recreate the link inside instead of binding it. */
+function symlinkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isString(value: string | undefined): value is string {
+  return value !== undefined;
+}
