@@ -1,97 +1,14 @@
-// The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over.
+// The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over. Its
+// parts: the rows (job-row), the statements (job-statements), and which job a lease takes (lease-picker).
 import { EventEmitter } from 'node:events';
-import {
-  COALESCE_MAX_EVENTS,
-  type AgentUsage,
-  type CoalescedEvents,
-  type DestinationState,
-  type EnqueueHints,
-  type Job,
-  type JobError,
-  type JobFilter,
-  type JobInput,
-  type JobOutcome,
-  type JobQueue,
-  type JobRoute,
-  type JobStatus,
-  type JobStep,
-} from '@hookwise/core';
+import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import { JobIdFormat, seqInJobId } from './job-ids';
+import { COALESCING, FRESH, toJob, type Candidate, type JobRow } from './job-row';
+import { prepareJobStatements, type JobStatements } from './job-statements';
+import { LeasePicker } from './lease-picker';
 import type { WriteBatch } from './write-batch';
-
-interface JobRow {
-  seq: number;
-  id: string;
-  route: string;
-  event: string;
-  delivery_id: string;
-  payload: string;
-  received_at: number;
-  status: JobStatus;
-  step: JobStep;
-  attempts: number;
-  prompt: string | null;
-  answer: string | null;
-  receipt: string | null;
-  errors: string;
-  run_at: number;
-  created_at: number;
-  updated_at: number;
-  finished_at: number | null;
-  route_def: string | null;
-  destinations: string | null;
-  usage: string | null;
-  outcome: JobOutcome | null;
-  note: string | null;
-  coalesce_key: string | null;
-  concurrency_key: string | null;
-  coalesced: string | null;
-}
-
-/** A waiting job as the lease sees it: its place in the queue and what its concurrency check needs. */
-interface Candidate {
-  seq: number;
-  run_at: number;
-  route: string;
-  concurrency_key: string | null;
-}
-
-/** `requeued` (schema 5 and 8): in the queue since it was written and due at once, put back after a lease, or a coalescing job never leased. */
-const FRESH = 0;
-const COALESCING = 2;
-
-function toJob(row: JobRow): Job {
-  const job: Job = {
-    id: row.id,
-    route: row.route,
-    event: row.event,
-    deliveryId: row.delivery_id,
-    payload: JSON.parse(row.payload) as unknown,
-    receivedAt: row.received_at,
-    status: row.status,
-    step: row.step,
-    attempts: row.attempts,
-    errors: JSON.parse(row.errors) as JobError[],
-    runAt: row.run_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  if (row.prompt !== null) job.prompt = row.prompt;
-  if (row.answer !== null) job.answer = row.answer;
-  if (row.receipt !== null) job.receipt = JSON.parse(row.receipt) as unknown;
-  if (row.finished_at !== null) job.finishedAt = row.finished_at;
-  if (row.route_def !== null) job.routeDefinition = JSON.parse(row.route_def) as JobRoute;
-  if (row.destinations !== null) job.destinations = JSON.parse(row.destinations) as DestinationState[];
-  if (row.usage !== null) job.usage = JSON.parse(row.usage) as AgentUsage;
-  if (row.outcome !== null) job.outcome = row.outcome;
-  if (row.note !== null) job.note = row.note;
-  if (row.coalesce_key !== null) job.coalesceKey = row.coalesce_key;
-  if (row.concurrency_key !== null) job.concurrencyKey = row.concurrency_key;
-  if (row.coalesced !== null) job.coalesced = JSON.parse(row.coalesced) as CoalescedEvents;
-  return job;
-}
 
 export interface SqliteJobQueueOptions {
   now: () => number;
@@ -109,47 +26,9 @@ export class SqliteJobQueue implements JobQueue {
   /** The seq of the last job inserted in the current transaction (read once, under its write lock). */
   private lastSeqInTransaction?: number;
   private inTransaction = false;
-  /**
-   * The watermark of jobs that never left the queue (schema 5): none is waiting at or below this seq, so they
-   * are found in seq order above it, without an index entry each. Read from queue_marks on first use; back to
-   * its value at the start of a transaction that fails.
-   */
-  private freshMark?: number;
-  private freshMarkAtTransactionStart?: number;
-  private freshMarkSavedAt = 0;
   private readonly ids = new JobIdFormat();
-  private readonly stmt: Record<
-    | 'insert'
-    | 'insertKeyed'
-    | 'merge'
-    | 'addCoalescedId'
-    | 'maxSeq'
-    | 'nextRunAt'
-    | 'legacySeq'
-    | 'countInserted'
-    | 'fresh'
-    | 'requeuedDue'
-    | 'readMark'
-    | 'saveMark'
-    | 'orphan'
-    | 'keyBusy'
-    | 'take'
-    | 'renew'
-    | 'saveAnswer'
-    | 'saveDestinations'
-    | 'complete'
-    | 'fail'
-    | 'release'
-    | 'retryDead'
-    | 'pending'
-    | 'get'
-    | 'byDelivery'
-    | 'byCoalescedId'
-    | 'purgeDone'
-    | 'purgeCoalescedIds'
-    | 'purgeLegacyIds',
-    Statement
-  >;
+  private readonly stmt: JobStatements;
+  private readonly picker: LeasePicker;
 
   constructor(
     private readonly db: Database,
@@ -158,104 +37,8 @@ export class SqliteJobQueue implements JobQueue {
     private readonly options: SqliteJobQueueOptions,
   ) {
     this.events.setMaxListeners(0);
-    this.stmt = {
-      insert: db.prepare(`
-        INSERT INTO jobs (seq, id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at, route_def)
-        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 'agent', 0, '[]', ?, ?, ?, ?)`),
-      // A job with a coalesce or concurrency key: its own statement, so the common insert stays as it was.
-      insertKeyed: db.prepare(`
-        INSERT INTO jobs (seq, id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at, route_def,
-          requeued, coalesce_key, concurrency_key, coalesced)
-        VALUES (@seq, @id, @route, @event, @deliveryId, @payload, @receivedAt, 'pending', 'agent', 0, '[]', @runAt, @now, @now, @routeDef,
-          @requeued, @coalesceKey, @concurrencyKey, @coalesced)`),
-      // An event joins the newest job of its route and coalesce key that was never leased, unless that job is
-      // full (core's JobInput.coalesce). The job's first event decided the mode: a payloads list means `all`.
-      merge: db.prepare(`
-        UPDATE jobs SET event = @event, payload = @payload, updated_at = @now,
-          coalesced = CASE WHEN json_type(coalesced, '$.payloads') = 'array'
-            THEN json_insert(coalesced, '$.deliveryIds[#]', @deliveryId, '$.payloads[#]', json(@payload))
-            ELSE json_insert(coalesced, '$.deliveryIds[#]', @deliveryId) END
-        WHERE seq = (SELECT seq FROM jobs WHERE route = @route AND coalesce_key = @key AND status = 'pending' AND requeued = ${COALESCING} ORDER BY seq DESC LIMIT 1)
-          AND json_array_length(coalesced, '$.deliveryIds') < ${COALESCE_MAX_EVENTS}
-        RETURNING *`),
-      addCoalescedId: db.prepare('INSERT INTO coalesced_ids (delivery_id, seq) VALUES (?, ?) ON CONFLICT DO NOTHING'),
-      maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) FROM jobs').pluck(),
-      // Ids of jobs written before schema 4 carry no seq.
-      legacySeq: db.prepare('SELECT seq FROM legacy_job_ids WHERE id = ?').pluck(),
-      // Inserts are counted once per transaction (schema 3); status changes and deletes by triggers.
-      countInserted: db.prepare(`UPDATE job_counts SET n = n + ? WHERE status = 'pending'`),
-      // Waiting jobs come from two places (schema 5): those that never left the queue, in seq order above the
-      // watermark (a range of the table's key), and those put back (`requeued`), through jobs_requeued.
-      // Both are read from a cursor, so that the lease can pass jobs whose concurrency key is busy.
-      fresh: db.prepare(
-        `SELECT seq, run_at, route, concurrency_key FROM jobs WHERE seq > ? AND status = 'pending' AND requeued = ${FRESH} ORDER BY seq LIMIT 1`,
-      ),
-      requeuedDue: db.prepare(`
-        SELECT seq, run_at, route, concurrency_key FROM jobs
-        WHERE status = 'pending' AND requeued > 0 AND run_at <= @now AND (run_at, seq) > (@afterRunAt, @afterSeq)
-        ORDER BY run_at, seq LIMIT 1`),
-      // Only put-back and coalescing jobs wait for a later time (a retry's backoff, a window); a new job is due when
-      // it is written. A due job passed for its busy concurrency key is woken by the end of the run it waits for.
-      nextRunAt: db.prepare(`SELECT MIN(run_at) FROM jobs WHERE status = 'pending' AND requeued > 0 AND run_at > ?`).pluck(),
-      readMark: db.prepare(`SELECT seq FROM queue_marks WHERE name = 'fresh'`).pluck(),
-      // Any process's watermark is a true one once committed (see lease), so the highest is kept.
-      saveMark: db.prepare(`UPDATE queue_marks SET seq = MAX(seq, ?) WHERE name = 'fresh'`),
-      // Running jobs whose lease ran out, or whose gateway stopped beating (killed): both are taken over.
-      orphan: db.prepare(`
-        SELECT seq, run_at, route, concurrency_key FROM jobs WHERE status = 'running' AND (run_at, seq) > (@afterRunAt, @afterSeq)
-          AND (lease_until <= @now OR lease_instance IS NULL OR lease_instance NOT IN (SELECT id FROM instances WHERE seen_at > @stale))
-        ORDER BY run_at, seq LIMIT 1`),
-      // Another job of the route and concurrency key runs under a live lease (neither run out nor held by a gateway that stopped beating).
-      keyBusy: db
-        .prepare(
-          `
-        SELECT 1 FROM jobs WHERE route = @route AND concurrency_key = @key AND status = 'running'
-          AND lease_until > @now AND lease_instance IN (SELECT id FROM instances WHERE seen_at > @stale)
-        LIMIT 1`,
-        )
-        .pluck(),
-      // A hold's note said why the job waited; it runs now.
-      take: db.prepare(`
-        UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = @now, note = NULL,
-          lease_owner = @owner, lease_instance = @instance, lease_until = @until
-        WHERE seq = @seq RETURNING *`),
-      // A job is addressed by its seq (the table's key) and its id, which must match: a stale id finds nothing.
-      renew: db.prepare(`UPDATE jobs SET lease_until = @until WHERE seq = @seq AND id = @id AND status = 'running' AND lease_owner = @owner`),
-      saveAnswer: db.prepare(
-        `UPDATE jobs SET prompt = @prompt, answer = @answer, usage = @usage, step = 'deliver', attempts = 1, updated_at = @now WHERE seq = @seq AND id = @id`,
-      ),
-      saveDestinations: db.prepare(`UPDATE jobs SET destinations = @destinations, updated_at = @now WHERE seq = @seq AND id = @id`),
-      // complete and fail return the job's concurrency key: the jobs waiting for it may run now.
-      complete: db.prepare(`
-        UPDATE jobs SET status = 'done', receipt = @receipt, outcome = @outcome, note = @note, updated_at = @now, finished_at = @now,
-          lease_owner = NULL, lease_instance = NULL, lease_until = NULL
-        WHERE seq = @seq AND id = @id
-        RETURNING concurrency_key`),
-      fail: db.prepare(`
-        UPDATE jobs SET status = @status, requeued = 1, errors = json_insert(errors, '$[#]', json(@error)), run_at = @runAt,
-          updated_at = @now, finished_at = @finishedAt, lease_owner = NULL, lease_instance = NULL, lease_until = NULL
-        WHERE seq = @seq AND id = @id
-        RETURNING concurrency_key`),
-      // Without a hold the job keeps its run_at, which has passed: due at once.
-      release: db.prepare(`
-        UPDATE jobs SET status = 'pending', requeued = 1, attempts = MAX(0, attempts - 1), updated_at = @now,
-          run_at = COALESCE(@runAt, run_at), note = @note, lease_owner = NULL, lease_instance = NULL, lease_until = NULL
-        WHERE seq = @seq AND id = @id AND status = 'running'`),
-      retryDead: db.prepare(`
-        UPDATE jobs SET status = 'pending', requeued = 1, attempts = 0, run_at = @now, updated_at = @now, finished_at = NULL
-        WHERE seq = @seq AND id = @id AND status = 'dead'`),
-      // Kept by the store and its triggers (schema versions 2 and 3): one row read, however long the queue.
-      pending: db.prepare(`SELECT COALESCE(SUM(n), 0) FROM job_counts WHERE status IN ('pending', 'running')`).pluck(),
-      get: db.prepare('SELECT * FROM jobs WHERE seq = @seq AND id = @id'),
-      byDelivery: db.prepare('SELECT * FROM jobs WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1'),
-      byCoalescedId: db.prepare(
-        'SELECT jobs.* FROM coalesced_ids JOIN jobs ON jobs.seq = coalesced_ids.seq WHERE coalesced_ids.delivery_id = ? ORDER BY jobs.seq DESC LIMIT 1',
-      ),
-      // The newest row always stays: a seq is never given out twice, or a new job could fall under a watermark.
-      purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ? AND seq < (SELECT MAX(seq) FROM jobs)`),
-      purgeLegacyIds: db.prepare('DELETE FROM legacy_job_ids WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.seq = legacy_job_ids.seq)'),
-      purgeCoalescedIds: db.prepare('DELETE FROM coalesced_ids WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.seq = coalesced_ids.seq)'),
-    };
+    this.stmt = prepareJobStatements(db);
+    this.picker = new LeasePicker(this.stmt, heartbeat, options);
   }
 
   private now(): number {
@@ -371,7 +154,7 @@ export class SqliteJobQueue implements JobQueue {
   private joinTransaction(): void {
     if (this.inTransaction) return;
     this.inTransaction = true;
-    this.freshMarkAtTransactionStart = this.freshMark;
+    this.picker.transactionStarted();
     const reset = (): void => {
       this.countedInTransaction = undefined;
       this.insertedInTransaction = 0;
@@ -381,11 +164,11 @@ export class SqliteJobQueue implements JobQueue {
     this.writes.hook({
       finish: () => {
         if (this.insertedInTransaction > 0) this.stmt.countInserted.run(this.insertedInTransaction);
-        this.saveFreshMark();
+        this.picker.transactionCommitted();
         reset();
       },
       discard: () => {
-        this.freshMark = this.freshMarkAtTransactionStart;
+        this.picker.transactionDiscarded();
         reset();
       },
     });
@@ -401,78 +184,13 @@ export class SqliteJobQueue implements JobQueue {
     const job = await this.writes.run(() => {
       const now = this.now();
       const busyKeys = new Set<string>();
-      const pick = this.dueNow(now, busyKeys) ?? this.orphanNow(now, busyKeys);
+      const pick = this.dueNow(now, busyKeys) ?? this.picker.orphanNow(now, busyKeys);
       if (!pick) return undefined;
       return toJob(this.stmt.take.get({ seq: pick.seq, now, owner, instance, until: now + leaseMs }) as JobRow);
       // One attempt while the file is locked elsewhere: the worker asks again at its next poll.
     }, 0);
     if (!job) this.scheduleWake();
     return job;
-  }
-
-  /**
-   * The waiting job to run next, inside the lease's operation: the earlier by (run_at, seq) of the first job
-   * above the watermark that never left the queue and the first put-back (or coalescing) job that is due,
-   * passing those whose concurrency key is busy. The watermark moves up to the job taken when it is the first
-   * above the mark, or to the top of the table when no such job is left: nothing waiting can be below it
-   * afterwards, since a new job gets a seq above every row (the top row is never purged) and a job that goes
-   * back to the queue is marked requeued. A passed job keeps the mark below it. Moves made by a transaction
-   * that fails are undone (joinTransaction).
-   */
-  private dueNow(now: number, busyKeys = new Set<string>()): Candidate | undefined {
-    this.joinTransaction();
-    this.freshMark ??= (this.stmt.readMark.get() as number | undefined) ?? 0;
-    let fresh = this.stmt.fresh.get(this.freshMark) as Candidate | undefined;
-    const firstFresh = fresh?.seq;
-    this.freshMark = fresh ? fresh.seq - 1 : (this.stmt.maxSeq.get() as number);
-    let requeued = this.stmt.requeuedDue.get({ now, afterRunAt: Number.MIN_SAFE_INTEGER, afterSeq: 0 }) as Candidate | undefined;
-    for (;;) {
-      const freshFirst =
-        fresh !== undefined &&
-        fresh.run_at <= now &&
-        (!requeued || fresh.run_at < requeued.run_at || (fresh.run_at === requeued.run_at && fresh.seq < requeued.seq));
-      const pick = freshFirst ? fresh : requeued;
-      if (!pick) return undefined;
-      if (!this.keyBusyNow(pick, now, busyKeys)) {
-        if (pick.seq === firstFresh) this.freshMark = pick.seq;
-        return pick;
-      }
-      if (freshFirst) fresh = this.stmt.fresh.get(pick.seq) as Candidate | undefined;
-      else requeued = this.stmt.requeuedDue.get({ now, afterRunAt: pick.run_at, afterSeq: pick.seq }) as Candidate | undefined;
-    }
-  }
-
-  /** A running job whose lease ran out or whose gateway stopped beating, unless its concurrency key is busy meanwhile. */
-  private orphanNow(now: number, busyKeys: Set<string>): Candidate | undefined {
-    const stale = now - this.heartbeat.staleAfterMs;
-    let after: Pick<Candidate, 'run_at' | 'seq'> = { run_at: Number.MIN_SAFE_INTEGER, seq: 0 };
-    for (;;) {
-      const orphan = this.stmt.orphan.get({ now, stale, afterRunAt: after.run_at, afterSeq: after.seq }) as Candidate | undefined;
-      if (!orphan || !this.keyBusyNow(orphan, now, busyKeys)) return orphan;
-      after = orphan;
-    }
-  }
-
-  /**
-   * Whether another job of the candidate's route and concurrency key runs under a live lease (core's
-   * JobInput.concurrencyKey); keys found busy are remembered for the rest of the lease in `busyKeys`.
-   */
-  private keyBusyNow(candidate: Candidate, now: number, busyKeys: Set<string>): boolean {
-    if (candidate.concurrency_key === null) return false;
-    const slot = `${candidate.route}\u0000${candidate.concurrency_key}`;
-    if (busyKeys.has(slot)) return true;
-    const busy = this.stmt.keyBusy.get({ route: candidate.route, key: candidate.concurrency_key, now, stale: now - this.heartbeat.staleAfterMs }) !== undefined;
-    if (busy) busyKeys.add(slot);
-    return busy;
-  }
-
-  /** Stores the watermark for the next process to open the file (at most once a second: it is only a shortcut). */
-  private saveFreshMark(): void {
-    if (this.freshMark === undefined || this.freshMark === this.freshMarkAtTransactionStart) return;
-    const at = this.now();
-    if (at - this.freshMarkSavedAt < 1000) return;
-    this.stmt.saveMark.run(this.freshMark);
-    this.freshMarkSavedAt = at;
   }
 
   /** Wakes idle workers when the earliest delayed retry becomes due. */
@@ -489,6 +207,12 @@ export class SqliteJobQueue implements JobQueue {
       Math.max(0, next - this.now()),
     );
     this.wakeTimer.unref();
+  }
+
+  /** The waiting job to run next (LeasePicker.dueNow), inside the lease's operation and so its transaction. */
+  private dueNow(now: number, busyKeys = new Set<string>()): Candidate | undefined {
+    this.joinTransaction();
+    return this.picker.dueNow(now, busyKeys);
   }
 
   async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
