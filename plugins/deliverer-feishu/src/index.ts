@@ -1,2 +1,7 @@
-export { default } from './plugin';
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, feishu (alias platform_12).
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { feishuPlatform } from './feishu';
+
 export * from './feishu';
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [feishuPlatform] });

@@ -1,2 +1,7 @@
-export { default } from './plugin';
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, sms (alias platform_05).
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { smsPlatform } from './sms';
+
 export * from './sms';
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [smsPlatform] });

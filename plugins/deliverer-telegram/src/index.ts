@@ -1,2 +1,7 @@
-export { default } from './plugin';
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, telegram (alias platform_01).
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { telegramPlatform } from './telegram';
+
 export * from './telegram';
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [telegramPlatform] });

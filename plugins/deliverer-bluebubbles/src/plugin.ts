@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, bluebubbles (alias platform_15).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { blueBubblesPlatform } from './bluebubbles';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [blueBubblesPlatform],
-});

@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, dingtalk (alias platform_11).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { dingtalkPlatform } from './dingtalk';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [dingtalkPlatform],
-});

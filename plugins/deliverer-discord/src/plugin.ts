@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, discord (alias platform_02).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { discordPlatform } from './discord';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [discordPlatform],
-});

@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, feishu (alias platform_12).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { feishuPlatform } from './feishu';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [feishuPlatform],
-});

@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, github_comment (alias codehost_a_comment).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { commentDeliverer } from './comment-deliverer';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [commentDeliverer],
-});

@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, matrix (alias platform_07).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { matrixPlatform } from './matrix';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [matrixPlatform],
-});

@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, mattermost (alias platform_08).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { mattermostPlatform } from './mattermost';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [mattermostPlatform],
-});

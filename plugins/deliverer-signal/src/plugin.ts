@@ -1,8 +1,0 @@
-// The plugin object the gateway loads: one deliverer, signal (alias platform_04).
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { signalPlatform } from './signal';
-
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [signalPlatform],
-});
