@@ -3,18 +3,19 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, Skill, Source, StoreHealth, Verifier } from '@hookwise/core';
+import type { AgentRunner, Deliverer, Skill, StoreHealth } from '@hookwise/core';
 import { AuthFailureThrottle } from './ingest/auth-throttle';
 import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
 import { builtinPlugin } from './plugins/builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
-import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
+import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './observe/lifecycle';
 import type { LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger } from './observe/logger';
 import { filterProblems } from './ingest/filters';
 import { createWebhookHandler } from './ingest/node-handler';
 import { WebhookPipeline, type NamedSource } from './ingest/pipeline';
+import { PluginInstances } from './plugins/plugin-instances';
 import { PluginRegistry, type CreateContext } from './plugins/registry';
 import { RouteTable, budgetOf, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes/routes';
 import { routeKeyProblems } from './ingest/route-keys';
@@ -42,8 +43,8 @@ export interface GatewayOptions {
   pollMs?: number;
 }
 
-// The worker's keys of an agent block (budget and silent_marker too): never passed to the runner as options.
-const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker']);
+// Moved to their own module; re-exported so that `./gateway` still offers it.
+export { sourceFromVerifier } from './plugins/verifier-source';
 
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost') return true;
@@ -51,33 +52,8 @@ export function isLoopbackHost(host: string): boolean {
   return host === '::1';
 }
 
-function agentOptions(block: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(block).filter(([k]) => !AGENT_KEYS_NOT_OPTIONS.has(k)));
-}
-
 /** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
 export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
-
-/** An API 1 verifier seen as a source: it checks each secret in turn and reads nothing else. */
-export function sourceFromVerifier(verifier: Verifier): Source {
-  return {
-    headers: verifier.headers.map((h) => h.toLowerCase()),
-    verify(req, secrets) {
-      let last = 'no secret';
-      for (const [index, secret] of secrets.entries()) {
-        const result = verifier.verify({ headers: req.headers, rawBody: req.rawBody }, secret);
-        if (result.ok) return { ok: true, secretIndex: index };
-        last = result.reason;
-      }
-      return { ok: false, reason: last };
-    },
-  };
-}
-
-function platformOptions(platform: PlatformConfig | undefined): Record<string, unknown> {
-  const { enabled: _enabled, ...rest } = platform ?? {};
-  return rest;
-}
 
 export class Gateway {
   readonly registry: PluginRegistry;
@@ -96,9 +72,8 @@ export class Gateway {
   readonly storeStatus: StoreStatus;
   private readonly authThrottle: AuthFailureThrottle;
   private readonly shutdown = new AbortController();
-  private readonly deliverers = new Map<string, Promise<Deliverer>>();
-  private readonly agents = new Map<string, Promise<AgentRunner>>();
-  private readonly sources = new Map<string, Promise<NamedSource>>();
+  /** The sources, agent runners and deliverers in use, one instance per id (and options). */
+  private readonly instances: PluginInstances;
   /** What routes that pin no source accept; filled by start(). */
   private specSources: NamedSource[] = [];
   private shuttingDown = false;
@@ -124,6 +99,7 @@ export class Gateway {
       redactRoute(route);
       return this.routeProblems(route);
     });
+    this.instances = new PluginInstances({ registry: this.registry, config, logger: this.logger, createContext: () => this.createContext() });
     this.storeStatus = new StoreStatus(this.store);
     this.authThrottle = new AuthFailureThrottle({ limit: extra.auth_failure_limit ?? 60, logger: this.logger });
     // Bad entries are reported by start(); the valid ones are used meanwhile.
@@ -147,7 +123,7 @@ export class Gateway {
       runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),
       routes: this.routes,
       agentFor: (route) => this.agentFor(route),
-      delivererFor: (route) => this.delivererFor(route),
+      delivererById: (id) => this.delivererById(id),
       skillsFor: (route) => this.skillsFor(route),
       retry: {
         maxAttempts: config.retry.max_attempts,
@@ -185,20 +161,6 @@ export class Gateway {
     return this.storeStatus.health();
   }
 
-  /** `platforms.<id>` under the deliverer's real name or any of its aliases (`telegram` or `platform_01`). */
-  private platform(id: string): PlatformConfig | undefined {
-    for (const name of this.registry.namesOf('deliverer', id)) {
-      const block = this.config.platforms[name] as PlatformConfig | undefined;
-      if (block) return block;
-    }
-    return undefined;
-  }
-
-  /** Where a platform's config block is (the spelling the user wrote), for messages. */
-  private platformKey(id: string): string {
-    return this.registry.namesOf('deliverer', id).find((name) => this.config.platforms[name]) ?? this.registry.canonicalId('deliverer', id);
-  }
-
   private createContext(): CreateContext {
     return {
       logger: this.logger,
@@ -234,8 +196,8 @@ export class Gateway {
       const deliverer = this.registry.get('deliverer', id);
       if (!deliverer) {
         problems.push(`${where}: unknown deliver type '${id}'; known: ${this.registry.describeIds('deliverer')}`);
-      } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.platform(id)?.enabled !== true) {
-        const key = this.platformKey(id);
+      } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.instances.platform(id)?.enabled !== true) {
+        const key = this.instances.platformKey(id);
         problems.push(`${where} delivers to '${id}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);
       }
     }
@@ -270,24 +232,7 @@ export class Gateway {
 
   /** The source a route pins, created once per (source, options). */
   sourceFor(route: Pick<Route, 'name' | 'source' | 'sourceOptions'>): Promise<NamedSource> {
-    const id = route.source ?? 'generic';
-    const key = `${id}\u0000${JSON.stringify(route.sourceOptions ?? {})}`;
-    let pending = this.sources.get(key);
-    if (!pending) {
-      pending = (async () => {
-        if (!this.registry.get('source', id) && this.registry.get('verifier', id)) {
-          const canonical = this.registry.canonicalId('verifier', id);
-          return { id: canonical, source: sourceFromVerifier(await this.registry.create('verifier', canonical, {}, this.createContext())) };
-        }
-        const canonical = this.registry.canonicalId('source', id);
-        const validated = this.registry.validateOptions('source', canonical, route.sourceOptions ?? {}, `route '${route.name}' source_options`);
-        if (validated.problems.length) throw new HookwiseConfigError(validated.problems, `source '${id}' is not configured correctly`);
-        return { id: canonical, source: await this.registry.create('source', canonical, validated.options, this.createContext()) };
-      })();
-      pending.catch(() => this.sources.delete(key));
-      this.sources.set(key, pending);
-    }
-    return pending;
+    return this.instances.sourceFor(route);
   }
 
   /** Validates every static route and creates the sources, runners and deliverers they need. */
@@ -316,7 +261,7 @@ export class Gateway {
     const createProblems: string[] = [];
     for (const id of eagerDeliverers) {
       try {
-        await this.delivererFor({ deliver: id } as Route);
+        await this.delivererById(id);
       } catch (err) {
         createProblems.push(errorMessage(err));
       }
@@ -336,51 +281,19 @@ export class Gateway {
     this.workers.start();
   }
 
-  /** Starts an enabled deliverer's connectivity check; bad credentials stop startup, an unreachable service only warns. */
-  private async startDeliverer(id: string, deliverer: Deliverer): Promise<void> {
-    if (!deliverer.start) return;
-    try {
-      await deliverer.start();
-    } catch (err) {
-      if (!isRetryable(err)) throw err;
-      this.logger.warn(`deliverer '${id}' could not be reached at startup (deliveries will be retried): ${errorMessage(err)}`);
-    }
+  /** The deliverer of an id or alias (`telegram`, `platform_01`), created and started once per deliverer. */
+  delivererById(id: string): Promise<Deliverer> {
+    return this.instances.delivererById(id);
   }
 
+  /** The deliverer of a route's first destination (`deliver:`); kept for callers that hold a route. */
   delivererFor(route: Pick<Route, 'deliver'>): Promise<Deliverer> {
-    const id = this.registry.canonicalId('deliverer', route.deliver);
-    let pending = this.deliverers.get(id);
-    if (!pending) {
-      pending = (async () => {
-        const { options, problems } = this.registry.validateOptions('deliverer', id, platformOptions(this.platform(id)), `platforms.${this.platformKey(id)}`);
-        if (problems.length) throw new HookwiseConfigError(problems, `deliverer '${id}' is not configured correctly`);
-        const deliverer = await this.registry.create('deliverer', id, options, this.createContext());
-        await this.startDeliverer(id, deliverer);
-        return deliverer;
-      })();
-      pending.catch(() => this.deliverers.delete(id));
-      this.deliverers.set(id, pending);
-    }
-    return pending;
+    return this.delivererById(route.deliver);
   }
 
+  /** A route's agent runner (its own `agent:` block, else the global one), created once per (runner, options). */
   agentFor(route: Pick<Route, 'agent' | 'name'>): Promise<AgentRunner> {
-    const block: Record<string, unknown> = route.agent ? { ...route.agent } : { ...this.config.agent };
-    const runner = String(block.runner ?? this.config.agent.runner);
-    const options = agentOptions(block);
-    const key = `${runner}\u0000${JSON.stringify(options)}`;
-    let pending = this.agents.get(key);
-    if (!pending) {
-      pending = (async () => {
-        const where = route.agent ? `route '${route.name}' agent` : 'agent';
-        const validated = this.registry.validateOptions('agent', runner, options, where);
-        if (validated.problems.length) throw new HookwiseConfigError(validated.problems, `agent runner '${runner}' is not configured correctly`);
-        return this.registry.create('agent', runner, validated.options, this.createContext());
-      })();
-      pending.catch(() => this.agents.delete(key));
-      this.agents.set(key, pending);
-    }
-    return pending;
+    return this.instances.agentFor(route);
   }
 
   skillsFor(route: Route): Skill[] {
@@ -393,14 +306,7 @@ export class Gateway {
     this.authThrottle.close();
     const result = await this.workers.stop(deadlineMs);
     this.shutdown.abort();
-    for (const pending of [...this.deliverers.values(), ...this.agents.values()]) {
-      try {
-        const instance = await pending;
-        await instance.stop?.();
-      } catch {
-        /* already reported */
-      }
-    }
+    await this.instances.stopAll();
     await this.store.close();
     return result;
   }

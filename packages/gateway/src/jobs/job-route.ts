@@ -1,7 +1,9 @@
 // The route definition a job carries (JobRoute): taken from a Route when the event is accepted, and turned back
 // into a Route by the worker when the route has been removed since.
-import type { JobRoute } from '@hookwise/core';
-import type { Route } from '../routes/routes';
+import type { Logger } from 'winston';
+import type { Job, JobRoute } from '@hookwise/core';
+import { HookwiseError } from '@hookwise/core';
+import type { Route, RouteTable } from '../routes/routes';
 
 /** What a job needs of its route to run, without its secrets, names of sources or event filter. */
 export function jobRouteOf(route: Route): JobRoute {
@@ -32,4 +34,25 @@ export function routeFromJob(name: string, definition: JobRoute): Route {
     budget: definition.budget,
     silentMarker: definition.silentMarker,
   };
+}
+
+/**
+ * The route a job runs with: the route's current definition while it exists (a fix to a route applies to its
+ * waiting and retried jobs), else the definition the job was accepted under (docs/security.md).
+ */
+export function currentRouteOf(routes: RouteTable, job: Job, logger: Logger): Route {
+  const current = routes.get(job.route);
+  if (current) return current;
+  if (job.routeDefinition) {
+    logger.info(`route '${job.route}' no longer exists; delivery ${job.deliveryId} runs with the route definition it was accepted under`, {
+      route: job.route,
+      delivery_id: job.deliveryId,
+    });
+    return routeFromJob(job.route, job.routeDefinition);
+  }
+  throw new HookwiseError(
+    'HW_E_UNKNOWN_ROUTE',
+    `route '${job.route}' no longer exists and the job was stored without its route definition (by an older version): add the route again and retry the dead letter`,
+    { retryable: false },
+  );
 }

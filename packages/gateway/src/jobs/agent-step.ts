@@ -1,0 +1,124 @@
+// The agent step of a job: admitted by the budgets, the prompt rendered, the route's runner run under the agent
+// timeout and shutdown, its tokens counted, its answer saved on the job for the delivery step.
+import type { AgentResult, Job } from '@hookwise/core';
+import { HookwiseError, errorMessage, isHookwiseError } from '@hookwise/core';
+import { MemoryWindowCounters } from '../stores/memory-counters';
+import type { Route } from '../routes/routes';
+import { BudgetKeeper } from './budget';
+import { BudgetRefusals } from './budget-refusals';
+import { jobEvent } from './job-events';
+import { promptOf } from './job-templates';
+import type { WorkerDeps } from './worker-deps';
+
+export type AgentStepDeps = Pick<
+  WorkerDeps,
+  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget'
+>;
+
+export class AgentStep {
+  private readonly budgets: BudgetKeeper;
+  private readonly refusals: BudgetRefusals;
+
+  constructor(private readonly deps: AgentStepDeps) {
+    this.budgets = new BudgetKeeper(deps.counters ?? new MemoryWindowCounters(), deps.budget);
+    this.refusals = new BudgetRefusals(deps);
+  }
+
+  /**
+   * Runs the agent for a job and saves its answer. Returns the answer, or undefined when there is nothing to
+   * deliver now: a budget refused the run (the job waits or was skipped) or shutdown came during the run.
+   */
+  async run(route: Route, job: Job, signal: AbortSignal): Promise<string | undefined> {
+    const spent = await this.budgets.admit(route.name, route.budget);
+    if (spent) {
+      await this.refusals.refused(route, job, spent);
+      return undefined;
+    }
+    if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
+    const prompt = promptOf(route.prompt, job);
+    const result = await this.runAgent(route, job, prompt, signal);
+    // Counted even when shutdown came meanwhile: the tokens are spent.
+    await this.recordUsage(route, job, result.usage);
+    if (signal.aborted) return undefined;
+    await this.deps.jobs.saveAnswer(job.id, prompt, result.text, result.usage);
+    return result.text;
+  }
+
+  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<AgentResult> {
+    // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
+    // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
+    // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
+    const controller = new AbortController();
+    const onShutdown = () => controller.abort(shutdown.reason);
+    let timer: NodeJS.Timeout | undefined;
+    // A runner that ignores its signal still loses the race against the timeout.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+        reject(new HookwiseError('HW_E_AGENT_TIMEOUT', `agent run exceeded ${this.deps.agentTimeoutMs / 1000}s`, { retryable: true }));
+      }, this.deps.agentTimeoutMs);
+    });
+    if (shutdown.aborted) onShutdown();
+    else shutdown.addEventListener('abort', onShutdown, { once: true });
+    const { lifecycle } = this.deps;
+    const startedAt = performance.now();
+    if (lifecycle?.has('agent_started')) lifecycle.emit('agent_started', { ...jobEvent(route, job), runner: this.runnerName(route) });
+    let failure: unknown;
+    let usage: AgentResult['usage'];
+    try {
+      const runner = await this.deps.agentFor(route);
+      const run = runner.run(
+        { prompt, skills: this.deps.skillsFor(route), route: route.name, event: job.event, deliveryId: job.deliveryId },
+        { signal: controller.signal },
+      );
+      const result = await Promise.race([run, timedOut]);
+      if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
+      usage = result.usage;
+      return result;
+    } catch (err) {
+      failure = err;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      shutdown.removeEventListener('abort', onShutdown);
+      if (lifecycle?.has('agent_finished')) {
+        const outcome = failure === undefined ? 'ok' : isHookwiseError(failure) && failure.code === 'HW_E_AGENT_TIMEOUT' ? 'timeout' : 'error';
+        const durationMs = performance.now() - startedAt;
+        lifecycle.emit('agent_finished', {
+          ...jobEvent(route, job),
+          runner: this.runnerName(route),
+          outcome,
+          durationMs,
+          error: failure === undefined ? undefined : errorMessage(failure),
+          usage,
+        });
+      }
+    }
+  }
+
+  /** Adds a run's tokens to the budget counters; a failure is logged, never fails the job (its answer is to be kept). */
+  private async recordUsage(route: Route, job: Job, usage: AgentResult['usage']): Promise<void> {
+    try {
+      await this.budgets.recordUsage(route.name, usage);
+    } catch (err) {
+      this.deps.logger.warn(`could not count the tokens of ${job.deliveryId} on route '${route.name}' for its budget: ${errorMessage(err)}`, {
+        route: route.name,
+        delivery_id: job.deliveryId,
+      });
+    }
+  }
+
+  /** A coalesced job's run stands for several deliveries: the log says which (their answers all come from this run). */
+  private logCoalesced(route: Route, job: Job): void {
+    const ids = job.coalesced?.deliveryIds ?? [job.deliveryId];
+    this.deps.logger.info(`agent run for ${job.deliveryId} on route '${route.name}' stands for ${ids.length} coalesced events: ${ids.join(', ')}`, {
+      route: route.name,
+      delivery_id: job.deliveryId,
+      delivery_ids: ids,
+    });
+  }
+
+  private runnerName(route: Route): string {
+    return this.deps.runnerOf?.(route) ?? route.agent?.runner ?? 'default';
+  }
+}

@@ -1,0 +1,23 @@
+// The lifecycle events every step of a job tells about it: what an event says of the job, and its end.
+import type { Job, JobOutcome } from '@hookwise/core';
+import type { Lifecycle } from '../observe/lifecycle';
+import type { Route } from '../routes/routes';
+
+/** What every agent event says of the job; the agent step's attempt is the job's. */
+export function jobEvent(route: Route, job: Job): { jobId: string; route: string; deliveryId: string; event: string; attempt: number } {
+  return { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt: job.attempts };
+}
+
+/** Tells `completed` listeners how a job ended; built only when someone listens. */
+export function emitCompleted(
+  lifecycle: Lifecycle | undefined,
+  route: Route,
+  job: Job,
+  attempt: number,
+  outcome: JobOutcome,
+  destinations: string[],
+  note?: string,
+): void {
+  if (!lifecycle?.has('completed')) return;
+  lifecycle.emit('completed', { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt, outcome, destinations, note });
+}
