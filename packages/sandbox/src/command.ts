@@ -57,7 +57,7 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy',
 
 /**
  * The bwrap argv for one process: new user/PID/network/IPC/UTS/cgroup namespaces, own session, killed with its
- * parent, the system read-only, private /tmp, own /proc, the work dir writable and the cwd. Throws a
+ * parent, no capabilities, the system read-only, private /tmp, own /proc, the work dir writable and the cwd. Throws a
  * HookwiseConfigError when a path is relative or an allowed path lies inside a hidden one.
  */
 export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
@@ -83,7 +83,9 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
     }
   if (problems.length > 0 || !workDir) throw new HookwiseConfigError(problems, 'Cannot build the agent sandbox');
 
-  const args = ['--unshare-all', '--die-with-parent', '--new-session'];
+  // bwrap keeps every capability for a caller that is root (the gateway in a container often is): the agent
+  // could then unmount the masks below or remount binds writable. Dropped for everyone.
+  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   const bound: string[] = [];
   for (const path of SYSTEM_PATHS) {
     const link = symlinkTarget(path);
