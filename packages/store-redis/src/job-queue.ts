@@ -2,25 +2,14 @@
 // coalescing (in the accept script) and per-key serial execution (a lock per route and concurrency key).
 import { randomUUID } from 'node:crypto';
 import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue, JobStatus } from '@hookwise/core';
-import { Job as BullJob, Queue, Worker, type JobType } from 'bullmq';
+import { Job as BullJob, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AcceptScript, type AcceptAnswer, type JobArgs } from './accept-scripts';
+import { STATES, toJob } from './bull-job';
 import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
-import { blockedKey, coalescePointerKey, deliveryIdsOf, jobArgs, runningKey, type JobData } from './job-data';
+import { HeldJobs, keyLockOf } from './held-jobs';
+import { coalescePointerKey, deliveryIdsOf, jobArgs, type JobData } from './job-data';
 import { LeaseScripts, type GateKeys } from './lease-scripts';
-
-const STATES: Record<JobStatus, JobType[]> = {
-  pending: ['waiting', 'delayed', 'prioritized', 'paused'],
-  running: ['active'],
-  done: ['completed'],
-  dead: ['failed'],
-};
-
-function statusOf(state: string): JobStatus | undefined {
-  for (const [status, types] of Object.entries(STATES) as Array<[JobStatus, string[]]>)
-    if (types.includes(state) || (status === 'pending' && state === 'wait')) return status;
-  return undefined;
-}
 
 /**
  * A job whose concurrency key is held by a running job goes back to the delayed set for this long (its attempt
@@ -48,13 +37,6 @@ export interface RedisJobQueueOptions {
   doneRetentionMs?: number;
 }
 
-/** A job this process holds: the bullmq job, the lock token of the lease, and when the lease runs out (local epoch ms). */
-interface Held {
-  job: BullJob<JobData>;
-  token: string;
-  leaseUntil: number;
-}
-
 /**
  * Two clocks guard a held job. The lease (`leaseMs`, from `store.lease_seconds`) is the owner's promise to renew;
  * the bullmq lock (`lockMs`, a few seconds) is what other gateways see. A timer in this process extends the lock
@@ -73,9 +55,7 @@ export class RedisJobQueue implements JobQueue {
   private worker?: Worker<JobData>;
   private readonly lockMs: number;
   private readonly doneRetentionMs: number;
-  private lockTimer?: NodeJS.Timeout;
-  private renewingLocks = false;
-  private readonly leased = new Map<string, Held>();
+  private readonly leased: HeldJobs;
   private readonly readyListeners = new Set<() => void>();
   /** bullmq's `queue.toKey('')`: a job's hash is this plus its id. */
   readonly jobKeyPrefix: string;
@@ -91,23 +71,8 @@ export class RedisJobQueue implements JobQueue {
     this.lookups = new DeliveryLookups(client, prefix);
     this.acceptScript = new AcceptScript(client);
     this.leaseScripts = new LeaseScripts(client);
+    this.leased = new HeldJobs(prefix, this.lockMs, this.leaseScripts);
     this.jobKeyPrefix = this.queue.toKey('');
-  }
-
-  private toJob(job: BullJob<JobData>, state: string): Job {
-    const data = job.data;
-    const out: Job = { ...data, id: String(job.id), status: statusOf(state) ?? 'pending', errors: [...(data.errors ?? [])] };
-    if (out.status === 'done') {
-      out.receipt = job.returnvalue;
-      out.finishedAt = job.finishedOn;
-    }
-    if (out.status === 'dead') {
-      out.finishedAt = job.finishedOn;
-      // A job failed by bullmq itself (stalled too often) has no error of ours; say why it died.
-      if (out.errors.length === 0 && job.failedReason)
-        out.errors.push({ at: job.finishedOn ?? Date.now(), step: data.step, attempt: data.attempts, message: job.failedReason, retryable: false });
-    }
-    return out;
   }
 
   /** The job's pieces for the accept script, under a new job id. */
@@ -177,48 +142,8 @@ export class RedisJobQueue implements JobQueue {
       if (job) void this.keepLookupsForever(job.data, String(job.id)).catch(() => undefined);
     });
     void this.worker.startStalledCheckTimer();
-    this.lockTimer = setInterval(() => void this.renewLocks(), this.options.lockRenewMs ?? Math.floor(this.lockMs / 5));
-    this.lockTimer.unref();
+    this.leased.renewEvery(this.options.lockRenewMs ?? Math.floor(this.lockMs / 5));
     return this.worker;
-  }
-
-  /** The lock for a lease that runs `leaseLeftMs` more: the usual short lock, never outlasting the lease. */
-  private lockFor(leaseLeftMs: number): number {
-    return Math.max(1, Math.min(this.lockMs, Math.floor(leaseLeftMs)));
-  }
-
-  private keyLockOf(data: JobData): { lock: string; blocked: string } | undefined {
-    if (data.concurrencyKey === undefined) return undefined;
-    return { lock: runningKey(this.prefix, data.route, data.concurrencyKey), blocked: blockedKey(this.prefix, data.route, data.concurrencyKey) };
-  }
-
-  /** Extends a held job's bullmq lock and its key lock; false when the bullmq lock is gone or another's. */
-  private async extendLocks(held: Held, ms: number): Promise<boolean | undefined> {
-    const keyLock = this.keyLockOf(held.job.data);
-    const [extended] = await Promise.all([
-      held.job.extendLock(held.token, ms),
-      keyLock ? this.leaseScripts.extend(keyLock.lock, String(held.job.id), ms) : undefined,
-    ]);
-    return Number(extended) === 1;
-  }
-
-  /** The lock timer: extends the locks of each held job whose lease holds; a job whose lock was lost is given up. */
-  private async renewLocks(): Promise<void> {
-    if (this.renewingLocks) return; // Redis is slow: the previous round is still under way
-    this.renewingLocks = true;
-    try {
-      const now = Date.now();
-      const live = [...this.leased.values()].filter((held) => held.leaseUntil > now);
-      await Promise.all(
-        live.map(async (held) => {
-          const extended = await this.extendLocks(held, this.lockFor(held.leaseUntil - now)).catch(() => undefined);
-          // false: the lock is gone or another's (finished, or taken over after a stall); undefined: Redis unreachable, try again.
-          if (extended === false) held.leaseUntil = 0;
-        }),
-      );
-    } finally {
-      this.renewingLocks = false;
-    }
   }
 
   /**
@@ -236,23 +161,23 @@ export class RedisJobQueue implements JobQueue {
       const id = String(job.id);
       const { note: _cleared, ...data } = job.data;
       const leasedData: JobData = { ...data, attempts: (data.attempts ?? 0) + 1, updatedAt: Date.now() };
-      const keyLock = this.keyLockOf(data);
+      const keyLock = keyLockOf(this.prefix, data);
       const keys: GateKeys = {
         pointer: data.coalesceKey !== undefined ? coalescePointerKey(this.prefix, data.route, data.coalesceKey) : `${this.prefix}:no-coalescing`,
         lock: keyLock?.lock ?? `${this.prefix}:no-key-lock`,
         blocked: keyLock?.blocked ?? `${this.prefix}:no-key-lock`,
         job: this.jobKeyPrefix + id,
       };
-      const gate = await this.leaseScripts.gate(keys, id, this.lockFor(leaseMs), JSON.stringify(leasedData), data.createdAt ?? 0, keyLock !== undefined);
+      const gate = await this.leaseScripts.gate(keys, id, this.leased.lockFor(leaseMs), JSON.stringify(leasedData), data.createdAt ?? 0, keyLock !== undefined);
       if (gate === 0) {
         await job.moveToDelayed(Date.now() + KEY_BUSY_RETRY_MS, token);
         continue;
       }
       if (gate < 0) continue;
       job.data = leasedData;
-      if (leaseMs < this.lockMs) await job.extendLock(token, this.lockFor(leaseMs));
+      if (leaseMs < this.lockMs) await job.extendLock(token, this.leased.lockFor(leaseMs));
       this.leased.set(id, { job, token, leaseUntil });
-      return this.toJob(job, 'active');
+      return toJob(job, 'active');
     }
     return undefined;
   }
@@ -263,7 +188,7 @@ export class RedisJobQueue implements JobQueue {
     if (!held || !held.token.startsWith(`${owner}:`)) return false;
     const leaseUntil = Date.now() + leaseMs;
     try {
-      if (!(await this.extendLocks(held, this.lockFor(leaseMs)))) return false;
+      if (!(await this.leased.extendLocks(held, this.leased.lockFor(leaseMs)))) return false;
     } catch {
       return false;
     }
@@ -282,7 +207,7 @@ export class RedisJobQueue implements JobQueue {
 
   /** Gives up the job's key lock (if it holds it); the key's oldest waiting job becomes the next job. */
   private async releaseKeyLock(job: BullJob<JobData>): Promise<void> {
-    const keyLock = this.keyLockOf(job.data);
+    const keyLock = keyLockOf(this.prefix, job.data);
     if (!keyLock) return;
     await this.leaseScripts.release(keyLock.lock, keyLock.blocked, String(job.id), this.jobKeyPrefix);
     this.wake();
@@ -376,7 +301,7 @@ export class RedisJobQueue implements JobQueue {
   async get(id: string): Promise<Job | undefined> {
     const job = (await BullJob.fromId(this.queue, id)) as BullJob<JobData> | undefined;
     if (!job) return undefined;
-    return this.toJob(job, await job.getState());
+    return toJob(job, await job.getState());
   }
 
   /** A lookup naming a job that does not exist (removed after its retention) means no job. */
@@ -394,7 +319,7 @@ export class RedisJobQueue implements JobQueue {
       const jobs = (await this.queue.getJobs(STATES[status], 0, end, false)) as Array<BullJob<JobData> | undefined>;
       for (const job of jobs) {
         if (!job || (filter.route && job.data.route !== filter.route)) continue;
-        out.push(this.toJob(job, STATES[status][0]));
+        out.push(toJob(job, STATES[status][0]));
       }
     }
     const newestFirst = out.sort((a, b) => b.createdAt - a.createdAt);
@@ -413,7 +338,7 @@ export class RedisJobQueue implements JobQueue {
 
   /** Held jobs are not released: their locks lapse and another gateway takes them over (use `release` first). */
   async close(): Promise<void> {
-    if (this.lockTimer) clearInterval(this.lockTimer);
+    this.leased.stop();
     await this.worker?.close(true);
     await this.queue.close();
   }
