@@ -1,4 +1,4 @@
-export * from './shared/secret-scrubber';
+export { REDACTED, SecretScrubber, urlSecrets } from '@hookwise/core';
 export * from './platform/target';
 export * from './platform/chunk';
 export * from './platform/markdown';

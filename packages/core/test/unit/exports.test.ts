@@ -13,10 +13,13 @@ const RUNTIME = [
   'ERROR_CATALOGUE',
   'HookwiseConfigError',
   'HookwiseError',
+  'MIN_SECRET_LENGTH',
   'OLDEST_PLUGIN_API_VERSION',
   'PLUGIN_API_VERSION',
   'PLUGIN_MARKER',
   'RATE_WINDOW_MS',
+  'REDACTED',
+  'SecretScrubber',
   'definePlugin',
   'describeError',
   'errorMessage',
@@ -30,6 +33,8 @@ const RUNTIME = [
   'renderExtra',
   'renderPrompt',
   'renderTemplate',
+  'secretForms',
+  'urlSecrets',
   'wrapPluginError',
 ];
 

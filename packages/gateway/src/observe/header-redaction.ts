@@ -1,10 +1,11 @@
 // Request headers as the dashboard may keep and show them: signature, token and credential headers reduced to a
 // placeholder before anything is stored, values that hold a known secret hidden when shown, all bounded.
-import type { HeaderMap } from '@hookwise/core';
+import { REDACTED, type HeaderMap } from '@hookwise/core';
 
 /** Names that carry signatures or credentials in some sender's style (X-Hub-Signature-256, X-Gitlab-Token, Stripe-Signature, X-Shopify-Hmac-Sha256, Authorization, ...). */
 const SECRET_HEADER = /sign|hmac|token|secret|auth|key|cookie|passw|credential|session/i;
-export const REDACTED = '[redacted]';
+// The same marker as logs and errors (core's one redactor); re-exported for the hosts that show headers.
+export { REDACTED };
 const MAX_HEADERS = 64;
 const MAX_VALUE_CHARS = 512;
 

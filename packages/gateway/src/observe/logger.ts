@@ -1,41 +1,20 @@
 // winston loggers with secret redaction: every registered secret is scrubbed from messages and metadata.
+import { SecretScrubber } from '@hookwise/core';
 import type winston from 'winston';
 
 export type LogFormat = 'pretty' | 'json';
 
-/** Holds the secrets to scrub; shared by the gateway, its plugins and the workers. */
-export class Redactor {
-  private readonly secrets = new Set<string>();
-  private pattern?: RegExp;
-
-  add(secret: string | undefined): void {
-    // Whatever its length: a short credential a plugin registers is still a credential (issue 20). Webhook
-    // secrets under 16 characters are refused at load (secret-policy.ts), so ordinary words are rarely hit.
-    if (!secret || this.secrets.has(secret)) return;
-    this.secrets.add(secret);
-    const escaped = [...this.secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    this.pattern = new RegExp(escaped.join('|'), 'g');
-  }
-
-  /** Whether `value` is one of the registered secrets (child processes leave such variables out). */
-  has(value: string): boolean {
-    return this.secrets.has(value);
-  }
-
+/**
+ * Holds the secrets to scrub; shared by the gateway, its plugins and the workers. It is core's one redactor
+ * (every form of a secret, one marker, any length), named for the gateway's use.
+ */
+export class Redactor extends SecretScrubber {
   redact(text: string): string {
-    if (!this.pattern) return text;
-    this.pattern.lastIndex = 0;
-    return text.replace(this.pattern, '[REDACTED]');
+    return this.scrub(text);
   }
 
-  redactValue(value: unknown, depth = 0): unknown {
-    if (typeof value === 'string') return this.redact(value);
-    if (depth > 6 || value === null || typeof value !== 'object') return value;
-    if (value instanceof Error) return this.redact(value.stack ?? value.message);
-    if (Array.isArray(value)) return value.map((v) => this.redactValue(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = this.redactValue(v, depth + 1);
-    return out;
+  redactValue(value: unknown): unknown {
+    return this.scrubValue(value);
   }
 }
 

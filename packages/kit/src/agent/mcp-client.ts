@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { capToolOutput, TOOL_NAME_PATTERN, type AgentToolHandler, type ToolOutcome } from './agent-tools';
+import { isSecretName } from '../shared/process';
 
 /** One entry of `mcp_servers:`: a command started over stdio, or a streamable HTTP endpoint. */
 export interface McpServerOptions {
@@ -72,8 +73,16 @@ interface Connection {
   tools: McpToolInfo[];
 }
 
-// Values this short are not credentials (ports, flags); scrubbing them would mangle ordinary log text.
-const MIN_REDACTED_LENGTH = 8;
+/**
+ * The configured values that are credentials: every header value (headers are how an HTTP server takes its
+ * credentials), and an env value when its name marks a credential (GITHUB_TOKEN, BRAVE_API_KEY, ...), the same
+ * rule that keeps such variables from child processes. The redactor scrubs whatever it is given at any length,
+ * so settings such as PORT=8080 or DEBUG=1 are left out here rather than by a length.
+ */
+function credentialValues(server: McpServerOptions): string[] {
+  const env = Object.entries(server.env ?? {}).filter(([name]) => isSecretName(name));
+  return [...Object.values(server.headers ?? {}), ...env.map(([, value]) => value)];
+}
 
 /**
  * The MCP servers of one runner. Connections are opened on the first run that needs them and kept for the
@@ -92,9 +101,7 @@ export class McpServers {
   ) {
     this.logger = ctx.logger;
     for (const server of servers) {
-      for (const value of [...Object.values(server.headers ?? {}), ...Object.values(server.env ?? {})]) {
-        if (value.length >= MIN_REDACTED_LENGTH) ctx.redact(value);
-      }
+      for (const value of credentialValues(server)) ctx.redact(value);
     }
   }
 

@@ -1,6 +1,6 @@
 // One JSON POST to a model API with a per-request timeout, retried on what the provider calls temporary
 // (429, overload, 5xx, network errors) after the wait its Retry-After asks for, else after a growing backoff.
-import { HookwiseError, errorMessage, type PluginContext, type PluginLogger } from '@hookwise/core';
+import { HookwiseError, SecretScrubber, errorMessage, type PluginContext, type PluginLogger } from '@hookwise/core';
 import { retryAfterFromHeaders } from '../shared/retry-after';
 import { sleep as abortableSleep } from '../shared/sleep';
 
@@ -106,7 +106,8 @@ async function attemptOnce<T>(
   signal: AbortSignal,
   options: ModelRequestOptions<T>,
 ): Promise<{ value: T } | { error: HookwiseError; waitMs?: number }> {
-  const scrub = scrubber(options.secrets);
+  const scrubber = new SecretScrubber(options.secrets);
+  const scrub = (text: string) => scrubber.scrub(text);
   let res: Response;
   try {
     res = await fetch(options.url, {
@@ -172,11 +173,6 @@ async function attemptOnce<T>(
 export function retryAfterSecondsOf(headers: Headers): number | undefined {
   const hinted = retryAfterFromHeaders(headers);
   return hinted === undefined ? undefined : Math.ceil(hinted);
-}
-
-function scrubber(secrets: readonly (string | undefined)[] = []): (text: string) => string {
-  const values = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return (text) => values.reduce((t, secret) => t.split(secret).join('[REDACTED]'), text);
 }
 
 function stopped(signal: AbortSignal, label: string): HookwiseError {

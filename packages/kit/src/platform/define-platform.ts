@@ -40,7 +40,7 @@ import {
   type PartialNote,
   type ProgressStore,
 } from './progress';
-import { SecretScrubber } from '../shared/secret-scrubber';
+import { SecretScrubber } from '@hookwise/core';
 import { sleep } from '../shared/sleep';
 import { allowedTargetsTest, genericTargetProblem, optionalTarget, resolveTarget, showTarget, type ResolvedTarget, type TargetRules } from './target';
 

@@ -1,9 +1,8 @@
 // One HTTP exchange with a platform API on global fetch: JSON/form/text bodies, Basic/Bearer auth, a
 // per-request timeout combined with the caller's AbortSignal, network failures turned into retryable
 // HookwiseErrors whose messages never carry a secret, and redirects never followed.
-import { HookwiseError } from '@hookwise/core';
+import { HookwiseError, type SecretScrubber } from '@hookwise/core';
 import type { PlatformFailure } from './failure';
-import type { SecretScrubber } from '../shared/secret-scrubber';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -337,7 +337,7 @@ function receiptSection(job: Job): string {
 export function detailPage(job: Job, activity: JobActivity | undefined): string {
   const headers = activity?.headers
     ? `<table id="headers" class="headers"><tbody>${activity.headers.map(([name, value]) => `<tr><th>${esc(name)}</th><td>${esc(value)}</td></tr>`).join('')}</tbody></table>
-<p class="muted">Signature, token and credential headers are never kept: their values show as [redacted].</p>`
+<p class="muted">Signature, token and credential headers are never kept: their values show as [REDACTED].</p>`
     : '<p class="muted" id="headers">Headers are kept in memory for events this gateway received since it started; this one came earlier or through another gateway.</p>';
   const field = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
   return `<p><a href="/ui">← events</a></p>

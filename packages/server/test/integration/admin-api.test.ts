@@ -146,8 +146,8 @@ describe('admin API', () => {
     });
     const activity = shown.body.activity as { headers: Array<[string, string]>; attempts: Array<Record<string, unknown>> };
     const headers = Object.fromEntries(activity.headers);
-    expect(headers['x-webhook-signature']).toBe('[redacted]');
-    expect(headers['x-api-key']).toBe('[redacted]');
+    expect(headers['x-webhook-signature']).toBe('[REDACTED]');
+    expect(headers['x-api-key']).toBe('[REDACTED]');
     expect(headers['user-agent']).toBe('GitHub-Hookshot/abc');
     expect(headers['x-request-id']).toBe('fail1-show');
     expect(shown.text).not.toContain(signature);

@@ -85,7 +85,7 @@ describe('dashboard with an admin token', () => {
       expect(await page.locator('#receipt').textContent()).toContain('chat-room-7');
       expect(await page.locator('#payload').textContent()).toContain('"repository"');
       const signatureRow = page.locator('#headers tr', { has: page.locator('th', { hasText: 'x-webhook-signature' }) });
-      expect(await signatureRow.locator('td').textContent()).toBe('[redacted]');
+      expect(await signatureRow.locator('td').textContent()).toBe('[REDACTED]');
       expect(await page.content()).not.toContain(signature);
       expect(await page.locator('#attempts tbody tr').count()).toBe(2);
     });

@@ -1,5 +1,6 @@
-// Secrets are scrubbed in every form they take on the wire or in an answer that echoes a request.
-import { REDACTED, SecretScrubber, secretForms, urlSecrets } from '@hookwise/kit';
+// The one redactor: secrets are scrubbed in every form they take on the wire or in an answer that echoes a
+// request, whatever their length, with one marker.
+import { MIN_SECRET_LENGTH, REDACTED, SecretScrubber, secretForms, urlSecrets } from '@hookwise/core';
 
 const SECRET = 'p@ss word/+~"é\\42';
 
@@ -40,9 +41,44 @@ describe('SecretScrubber', () => {
     expect(scrubber.scrub(url.toString())).toBe(`https://h.example/hook/${REDACTED}?key=${REDACTED}`);
   });
 
-  it('ignores values too short to be credentials', () => {
-    expect(new SecretScrubber(['abc']).scrub('abc abc')).toBe('abc abc');
+  it('scrubs a secret whatever its length (issue 20), with one marker', () => {
+    expect(MIN_SECRET_LENGTH).toBe(1);
+    expect(REDACTED).toBe('[REDACTED]');
+    expect(new SecretScrubber(['abc', 'q']).scrub('abc q abc')).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
     expect(secretForms('abcd')).toEqual(['abcd']);
+    expect(secretForms('')).toEqual([]);
+    expect(new SecretScrubber(['', undefined]).scrub('nothing registered')).toBe('nothing registered');
+  });
+
+  it('replaces a secret containing another whole, and in one pass (a marker is never scrubbed again)', () => {
+    const nested = new SecretScrubber(['token', 'my-token-value', 'RED']);
+    expect(nested.scrub('a my-token-value b token c')).toBe(`a ${REDACTED} b ${REDACTED} c`);
+  });
+
+  it('tells registered secrets apart from their derived forms, and does not derive forms of forms', () => {
+    const scrubber = new SecretScrubber();
+    const forms = scrubber.add('p@ss word/1');
+    expect(forms[0]).toBe('p@ss word/1');
+    expect(scrubber.add(encodeURIComponent('p@ss word/1'))).toEqual([]);
+    expect(scrubber.has('p@ss word/1')).toBe(true);
+    expect(scrubber.has(encodeURIComponent('p@ss word/1'))).toBe(true);
+    expect(scrubber.has('p@ss')).toBe(false);
+  });
+
+  it('scrubs strings inside log metadata: nested objects, arrays and errors', () => {
+    const scrubber = new SecretScrubber(['s3cr3t-value']);
+    const error = new Error('failed with s3cr3t-value');
+    const out = scrubber.scrubValue({ a: ['x s3cr3t-value'], b: { c: 's3cr3t-value' }, n: 3, e: error }) as Record<string, unknown>;
+    expect(JSON.stringify(out)).not.toContain('s3cr3t-value');
+    expect(out.n).toBe(3);
+  });
+
+  it('registers an HTTP Basic credential as the encoded pair and the password', () => {
+    const scrubber = new SecretScrubber();
+    scrubber.addBasicAuth('sid', 'basic-pass');
+    const header = `Basic ${Buffer.from('sid:basic-pass').toString('base64')}`;
+    expect(scrubber.scrub(header)).toBe(`Basic ${REDACTED}`);
+    expect(scrubber.scrub('password=basic-pass')).toBe(`password=${REDACTED}`);
   });
 });
 
