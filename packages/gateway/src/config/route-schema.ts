@@ -1,0 +1,209 @@
+// The JSON Schema of a route (a static route in config.yaml, or an entry of webhook_subscriptions.json) and its
+// TypeScript shape. Part of config.yaml's schema (schema.ts); after changing it, regenerate the validators as
+// schema.ts says.
+
+export const stringList = { type: 'array', items: { type: 'string' } } as const;
+
+/** One payload test of a route's `filter:` (docs/filters.md): a path and one operator, or a JSONata expression. */
+const filterTest = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', description: 'Dot path into the payload (pull_request.draft, commits.0.id).' },
+    equals: { description: 'The value at path equals this (string, number, boolean or null).' },
+    not_equals: { description: 'The value at path is missing or differs from this.' },
+    in: { type: 'array', minItems: 1, description: 'The value at path is one of these.' },
+    not_in: { type: 'array', minItems: 1, description: 'The value at path is missing or none of these.' },
+    matches: { type: 'string', description: 'The value at path is a string matching this regular expression.' },
+    exists: { type: 'boolean', description: 'true: the path is present (null counts); false: it is missing.' },
+    expression: { type: 'string', description: 'A JSONata expression over the payload; the event passes when it is true (instead of path).' },
+  },
+} as const;
+
+const filterCondition = {
+  anyOf: [
+    filterTest,
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['any'],
+      properties: { any: { type: 'array', minItems: 1, items: filterTest, description: 'Passes when at least one of these tests passes.' } },
+    },
+  ],
+} as const;
+
+export const budgetSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    runs_per_hour: { type: 'integer', minimum: 1, description: 'Agent runs per clock hour.' },
+    tokens_per_day: { type: 'integer', minimum: 1, description: 'Tokens (input + output, as runners report them) per UTC day.' },
+    when_exceeded: {
+      type: 'string',
+      enum: ['wait', 'skip'],
+      default: 'wait',
+      description: 'wait: the job waits for the next window; skip: it ends as skipped without an agent run.',
+    },
+  },
+} as const;
+
+export const routeSchema = {
+  type: 'object',
+  description: 'A webhook route: POST /webhooks/<name>.',
+  additionalProperties: false,
+  properties: {
+    description: { type: 'string', description: 'What the route is for.' },
+    enabled: { type: 'boolean', default: true, description: 'A disabled route answers 404.' },
+    events: { ...stringList, description: 'Event types to accept; empty or unset accepts all.' },
+    secret: { type: 'string', description: 'Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification.' },
+    secrets: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description: 'Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret.',
+    },
+    source: {
+      type: 'string',
+      description:
+        'The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic.',
+    },
+    source_options: { type: 'object', description: "Options of the route's source (e.g. tolerance_seconds), validated by the source." },
+    filter: {
+      anyOf: [filterCondition, { type: 'array', minItems: 1, items: filterCondition }],
+      description:
+        'Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md.',
+    },
+    coalesce: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key', 'window_seconds'],
+      description: 'Events with the same rendered key within the window become one agent run. See docs/filters.md.',
+      properties: {
+        key: { type: 'string', pattern: '\\S', description: 'Template of the key, e.g. "{repository.full_name}#{pull_request.number}".' },
+        window_seconds: { type: 'number', exclusiveMinimum: 0, description: "Seconds from a key's first event to its run." },
+        mode: {
+          type: 'string',
+          enum: ['latest', 'all'],
+          default: 'latest',
+          description: 'latest: the run sees the last payload; all: also every payload, as {__events__}.',
+        },
+      },
+    },
+    concurrency_key: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'Template of a key: runs with the same rendered key never overlap (default: the coalesce key).',
+    },
+    budget: { ...budgetSchema, description: "Limits on this route's agent runs (agent.budget limits all routes together)." },
+    silent_marker: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker).',
+    },
+    prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
+    skills: { ...stringList, description: 'Skills loaded for the agent run.' },
+    deliver: {
+      anyOf: [
+        { type: 'string' },
+        {
+          type: 'array',
+          minItems: 1,
+          items: {
+            anyOf: [
+              { type: 'string' },
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['to'],
+                properties: {
+                  to: { type: 'string', description: 'Deliverer id of this destination.' },
+                  extra: {
+                    type: 'object',
+                    additionalProperties: { type: ['string', 'number', 'boolean'] },
+                    description: "This destination's delivery settings, over the route's deliver_extra; values are templates.",
+                  },
+                },
+              },
+            ],
+          },
+        },
+      ],
+      default: 'log',
+      description:
+        'Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}.',
+    },
+    deliver_extra: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+      description:
+        "Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins).",
+    },
+    agent: {
+      type: 'object',
+      description: 'Overrides the global agent block for this route (runner and its options).',
+      properties: { runner: { type: 'string' } },
+    },
+  },
+} as const;
+
+/** One entry of webhook_subscriptions.json: the route schema plus its timestamps; no defaults are applied (toRoute does that). */
+export const subscriptionEntrySchema = {
+  ...routeSchema,
+  properties: {
+    ...routeSchema.properties,
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+} as const;
+
+export interface RouteConfig {
+  description?: string;
+  enabled?: boolean;
+  events?: string[];
+  secret?: string;
+  secrets?: string[];
+  source?: string;
+  source_options?: Record<string, unknown>;
+  prompt?: string;
+  skills?: string[];
+  deliver?: DeliverConfig;
+  deliver_extra?: Record<string, string | number | boolean>;
+  agent?: { runner?: string; [key: string]: unknown };
+  filter?: FilterConfig;
+  coalesce?: CoalesceConfig;
+  concurrency_key?: string;
+  budget?: BudgetConfig;
+  silent_marker?: string;
+}
+
+/** One payload test of `filter:`. */
+export interface FilterTest {
+  path?: string;
+  equals?: unknown;
+  not_equals?: unknown;
+  in?: unknown[];
+  not_in?: unknown[];
+  matches?: string;
+  exists?: boolean;
+  expression?: string;
+}
+export type FilterCondition = FilterTest | { any: FilterTest[] };
+/** `filter:`: one condition, or a list that must all hold. */
+export type FilterConfig = FilterCondition | FilterCondition[];
+
+export interface CoalesceConfig {
+  key: string;
+  window_seconds: number;
+  mode?: 'latest' | 'all';
+}
+
+export interface BudgetConfig {
+  runs_per_hour?: number;
+  tokens_per_day?: number;
+  when_exceeded?: 'wait' | 'skip';
+}
+
+/** One destination of a `deliver` list: an id, or an id with its own deliver_extra. */
+export type DeliverEntry = string | { to: string; extra?: Record<string, string | number | boolean> };
+/** `deliver`: one deliverer id (the SPEC's form), or a list of destinations (fan-out). */
+export type DeliverConfig = string | DeliverEntry[];
