@@ -43,7 +43,7 @@ export interface GatewayOptions {
   pollMs?: number;
 }
 
-// Moved to their own module; re-exported so that `./gateway` still offers it.
+// Moved to a module of its own; re-exported so that `./gateway` still offers it.
 export { sourceFromVerifier } from './plugins/verifier-source';
 
 export function isLoopbackHost(host: string): boolean {
