@@ -216,7 +216,7 @@ async function startGatewayHome(options) {
       ? [
           ...nodeArgs,
           '-e',
-          `require('@hookwise/server').runGateway({ configDir: ${JSON.stringify(home)}, ingest: 'express' }).catch((e) => { console.error(e); process.exit(1); })`,
+          `require('@hookwise/cli').loadFirstPartyPlugins().then((firstParty) => require('@hookwise/server').runGateway({ configDir: ${JSON.stringify(home)}, ingest: 'express', firstParty })).catch((e) => { console.error(e); process.exit(1); })`,
         ]
       : [...nodeArgs, path.join(ROOT, 'packages/cli/bin/run.js'), 'gateway', 'run'];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

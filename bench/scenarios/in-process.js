@@ -102,7 +102,7 @@ async function events(store, count, seconds, mode = 'drain') {
       plugins: [path.join(__dirname, '..', 'lib', 'bench-plugin.js')],
     }),
   );
-  const running = await startGateway({ configDir: home, logger: quietLogger() });
+  const running = await startGateway({ configDir: home, logger: quietLogger(), firstParty: await require('@hookwise/cli').loadFirstPartyPlugins() });
   try {
     const { body, headers } = signedRequest(1024);
     const pipeline = running.gateway.pipeline;
@@ -239,7 +239,7 @@ async function observer(variant, count) {
       ...(turnedOn ?? {}),
     }),
   );
-  const running = await startGateway({ configDir: home, logger: quietLogger() });
+  const running = await startGateway({ configDir: home, logger: quietLogger(), firstParty: await require('@hookwise/cli').loadFirstPartyPlugins() });
   try {
     const { gateway } = running;
     const { WebhookPipeline } = require('@hookwise/gateway');
@@ -308,7 +308,7 @@ async function observerAb(count) {
       plugins: [path.join(__dirname, '..', 'lib', 'bench-plugin.js')],
     }),
   );
-  const running = await startGateway({ configDir: home, logger: quietLogger() });
+  const running = await startGateway({ configDir: home, logger: quietLogger(), firstParty: await require('@hookwise/cli').loadFirstPartyPlugins() });
   try {
     const { gateway } = running;
     const pipelines = {

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { createLogger, loadConfig, openGateway, routeFromUrl, type Gateway, type IngestResult } from '@hookwise/gateway';
 import { errorMessage, type HeaderMap } from '@hookwise/core';
+import { loadFirstPartyPlugins } from '@hookwise/cli';
 
 /** The request as function platforms hand it over (API-gateway style). */
 export interface ServerlessEvent {
@@ -38,8 +39,12 @@ export interface ServerlessHandler {
 async function buildGateway(options: ServerlessHandlerOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
   const loaded = loadConfig({ configDir: options.configDir ?? (env.HOOKWISE_HOME || join(__dirname, '..', 'config')), env });
-  // The same assembly as `hookwise gateway run` (plugins, store.backend, skills, subscriptions), without the HTTP server.
-  const opened = await openGateway(loaded, { logger: createLogger({ level: loaded.config.log.level, format: 'json', stream: options.logStream }) });
+  // The same assembly as `hookwise gateway run` (its first-party plugins, store.backend, skills, subscriptions),
+  // without the HTTP server.
+  const opened = await openGateway(loaded, {
+    firstParty: await loadFirstPartyPlugins(),
+    logger: createLogger({ level: loaded.config.log.level, format: 'json', stream: options.logStream }),
+  });
   await opened.start();
   return opened.gateway;
 }

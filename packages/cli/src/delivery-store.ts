@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HookwiseError, type Job, type Store } from '@hookwise/core';
 import { createLogger, loadConfig, openConfiguredStore, type HookwiseConfig } from '@hookwise/gateway';
 import { configDirFrom } from './config-dir';
+import { loadFirstPartyPlugins } from './first-party';
 
 /**
  * Whether the configured store may hold something to read: not a memory store (it lives inside the gateway), not a
@@ -26,7 +27,10 @@ export async function withDeliveryStore<T>(configDirFlag: string | undefined, us
     );
   }
   // Opened as the gateway opens it (openGateway's store step), so a store package named by store.backend works too.
-  const opened = await openConfiguredStore(loaded, { logger: createLogger({ level: 'warn', stream: process.stderr }) });
+  const opened = await openConfiguredStore(loaded, {
+    firstParty: await loadFirstPartyPlugins(),
+    logger: createLogger({ level: 'warn', stream: process.stderr }),
+  });
   try {
     return await use(opened.store);
   } finally {

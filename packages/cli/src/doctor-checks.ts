@@ -2,10 +2,9 @@
 // code host client, platforms' credentials, and whether a gateway runs on this config dir. Each check reports
 // what it found and, when something is wrong, what to do; none shows a secret.
 import { Writable } from 'node:stream';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import {
-  FIRST_PARTY_PLUGINS,
   INSECURE_NO_AUTH,
   createLogger,
   createMemoryStore,
@@ -16,6 +15,7 @@ import {
   readRunFile,
   type LoadedConfig,
 } from '@hookwise/gateway';
+import { FIRST_PARTY_DIR, FIRST_PARTY_PLUGINS, loadFirstPartyPlugins } from './first-party';
 import { listPlugins } from './plugin-manifests';
 import { listRoutes } from './route-listing';
 import { checkAgentCommands, checkGithubClient, type CheckResult } from './tool-checks';
@@ -95,7 +95,10 @@ async function storeCheck(loaded: LoadedConfig): Promise<CheckResult> {
     };
   }
   try {
-    const opened = await openConfiguredStore(loaded, { logger: createLogger({ level: 'error', stream: process.stderr }) });
+    const opened = await openConfiguredStore(loaded, {
+      firstParty: await loadFirstPartyPlugins(),
+      logger: createLogger({ level: 'error', stream: process.stderr }),
+    });
     try {
       await opened.store.jobs.list({ limit: 1 });
     } finally {
@@ -115,12 +118,12 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
     configured: loaded.config.plugins,
     storeBackend: loaded.config.store.backend,
     configDir: loaded.configDir,
-    gatewayDir: dirname(require.resolve('@hookwise/gateway')),
+    firstPartyDir: FIRST_PARTY_DIR,
   }).filter((p) => p.problem);
   const captured = capturingLogger();
   let opened: Awaited<ReturnType<typeof openGateway>>;
   try {
-    opened = await openGateway(loaded, { logger: captured.logger, store: createMemoryStore() });
+    opened = await openGateway(loaded, { logger: captured.logger, firstParty: await loadFirstPartyPlugins(), store: createMemoryStore() });
   } catch (err) {
     results.push({ check: 'plugins', status: 'fail', detail: problemsOf(err).join('; '), fix: 'see docs/troubleshooting.md (the gateway refuses to start)' });
     return results;

@@ -67,9 +67,10 @@ export function listPlugins(options: {
   storeBackend?: string;
   configDir: string;
   cwd?: string;
-  gatewayDir: string;
+  /** Where the first-party packages resolve from (the CLI's own folder), after the config dir and the working directory. */
+  firstPartyDir: string;
 }): ListedPlugin[] {
-  const bases = [options.configDir, options.cwd ?? process.cwd(), options.gatewayDir];
+  const bases = [options.configDir, options.cwd ?? process.cwd(), options.firstPartyDir];
   const specs: Array<{ spec: string; source: ListedPlugin['source'] }> = [
     ...options.firstParty.map((spec) => ({ spec, source: 'first-party' as const })),
     ...options.configured.map((entry) => ({ spec: Array.isArray(entry) ? entry[0] : entry, source: 'config' as const })),

@@ -5,14 +5,13 @@ import type { Logger } from 'winston';
 import type { Store } from '@hookwise/core';
 import type { HookwiseConfig } from './config/schema';
 import { loadConfig, type LoadedConfig } from './config/load';
-import { FIRST_PARTY_PLUGINS } from './plugins/first-party';
 import { Gateway } from './gateway';
 import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger, type LogFormat } from './observe/logger';
 import { observeGateway, type GatewayObservability } from './observe/observability';
 import { routeDefaults, type RouteSource } from './routes/routes';
 import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary } from './plugins/skills';
-import { openStoreBackend } from './stores/backend';
+import { openStoreBackend } from './plugins/store-backend';
 import { createSubscriptionSource } from './routes/subscriptions';
 
 export interface OpenGatewayOptions {
@@ -24,8 +23,12 @@ export interface OpenGatewayOptions {
   logFormat?: LogFormat;
   /** Where log lines go (default stdout). */
   logStream?: NodeJS.WritableStream;
-  /** Loaded before the config's `plugins:` (default FIRST_PARTY_PLUGINS). */
-  firstParty?: readonly string[];
+  /**
+   * The distribution's plugins, registered before the config's `plugins:` (default none). The gateway depends on no
+   * plugin, so it cannot resolve them: the caller loads them from where it is installed (the hookwise CLI passes its
+   * FIRST_PARTY_PLUGINS, loaded by `loadFirstPartyPlugins()` of @hookwise/cli).
+   */
+  firstParty?: readonly LoadedPlugin[];
   /** Plugins an embedding app defines itself, registered after the loaded ones. */
   plugins?: readonly LoadedPlugin[];
   /** Loader overrides (tests, bundlers): working directory, CommonJS and ESM loaders. */
@@ -79,8 +82,8 @@ async function openParts(loaded: LoadedConfig, options: OpenGatewayOptions, sign
     options.logger ??
     createLogger({ level: options.logLevel ?? config.log.level, format: options.logFormat ?? config.log.format, redactor, stream: options.logStream });
   const load: LoadPluginsOptions = { configDir, ...options.loader };
-  const loadedPlugins = await loadPlugins([...(options.firstParty ?? FIRST_PARTY_PLUGINS), ...config.plugins], load);
-  const plugins = [...loadedPlugins, ...(options.plugins ?? [])];
+  const configured = await loadPlugins(config.plugins, load);
+  const plugins = [...(options.firstParty ?? []), ...configured, ...(options.plugins ?? [])];
   if (options.store) return { redactor, logger, plugins, store: options.store };
   const opened = await openStoreBackend({
     config: config.store,

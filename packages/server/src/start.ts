@@ -40,6 +40,8 @@ export interface StartOptions {
   ingest?: IngestPath;
   /** Plugin loader overrides (tests). */
   loader?: OpenGatewayOptions['loader'];
+  /** The distribution's plugins, loaded by the caller (the hookwise CLI passes its first-party list); default none. */
+  firstParty?: OpenGatewayOptions['firstParty'];
   /** Worker tuning for tests. */
   leaseMs?: number;
   pollMs?: number;
@@ -82,6 +84,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     logStream: options.logStream,
     routeSource: options.routeSource,
     loader: options.loader,
+    firstParty: options.firstParty,
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
   });

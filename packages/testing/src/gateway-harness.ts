@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createHmac } from 'node:crypto';
+import type { LoadedPlugin } from '@hookwise/gateway';
 import { startGateway, type RunningGateway, type StartOptions } from '@hookwise/server';
 
 export interface TestGateway extends RunningGateway {
@@ -32,6 +33,21 @@ export function signGeneric(secret: string, body: string | Buffer): string {
 
 export function signGithub(secret: string, body: string | Buffer): string {
   return `sha256=${signGeneric(secret, body)}`;
+}
+
+/**
+ * The hookwise distribution's first-party plugins when @hookwise/cli resolves from where the tests run (this
+ * repository): @hookwise/testing depends on no plugin, so elsewhere a test passes its own in `plugins`.
+ */
+async function firstPartyFromCaller(): Promise<LoadedPlugin[] | undefined> {
+  let cli: string;
+  try {
+    cli = require.resolve('@hookwise/cli', { paths: [process.cwd()] });
+  } catch {
+    return undefined;
+  }
+  const { loadFirstPartyPlugins } = require(cli) as { loadFirstPartyPlugins?: () => Promise<LoadedPlugin[]> };
+  return loadFirstPartyPlugins?.();
 }
 
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
@@ -66,6 +82,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   });
   const running = await startGateway({
     ...options,
+    firstParty: options.firstParty ?? (await firstPartyFromCaller()),
     configDir,
     port: 0,
     host: '127.0.0.1',

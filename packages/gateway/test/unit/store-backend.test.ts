@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HookwiseConfigError, definePlugin, type StoreConfig } from '@hookwise/core';
 import { createLogger } from '../../src/observe/logger';
-import { openStoreBackend, type OpenBackendOptions } from '../../src/stores/backend';
+import { openStoreBackend, type OpenBackendOptions } from '../../src/plugins/store-backend';
 import type { LoadedPlugin } from '../../src/plugins/loader';
 
 let dir: string;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '@hookwise/server';
+import { loadFirstPartyPlugins } from '@hookwise/cli';
 import { message, startMessagesServer, type MessagesServer } from '../messages-server';
 
 const ROUTE_SECRET = 'review-route-secret-0123456789';
@@ -83,7 +84,14 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
   );
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({ configDir: dir, env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: API_KEY }, port: 0, logStream: stream, pollMs: 50 });
+  running = await startGateway({
+    firstParty: await loadFirstPartyPlugins(),
+    configDir: dir,
+    env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: API_KEY },
+    port: 0,
+    logStream: stream,
+    pollMs: 50,
+  });
   const finished: unknown[] = [];
   running.gateway.on('agent_finished', (e) => finished.push(e));
 

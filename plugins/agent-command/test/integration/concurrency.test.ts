@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '@hookwise/server';
+import { loadFirstPartyPlugins } from '@hookwise/cli';
 import { stringify as stringifyYaml } from 'yaml';
 
 let dir: string;
@@ -39,7 +40,14 @@ it('never runs more agent commands at once than agent.concurrency, and runs ever
   let logs = '';
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({ configDir: dir, env: { PATH: process.env.PATH }, port: 0, logStream: stream, pollMs: 50 });
+  running = await startGateway({
+    firstParty: await loadFirstPartyPlugins(),
+    configDir: dir,
+    env: { PATH: process.env.PATH },
+    port: 0,
+    logStream: stream,
+    pollMs: 50,
+  });
 
   const statuses: number[] = [];
   for (let i = 0; i < 5; i++) {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '@hookwise/server';
+import { loadFirstPartyPlugins } from '@hookwise/cli';
 import { completion, startChatServer, type ChatServer } from '../chat-server';
 
 // The test directory this file was written against (files sit one level below it now).
@@ -103,7 +104,14 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
   );
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({ configDir: dir, env: { PATH: process.env.PATH, STORY_KEY: 'sk-story-key-abcdef' }, port: 0, logStream: stream, pollMs: 50 });
+  running = await startGateway({
+    firstParty: await loadFirstPartyPlugins(),
+    configDir: dir,
+    env: { PATH: process.env.PATH, STORY_KEY: 'sk-story-key-abcdef' },
+    port: 0,
+    logStream: stream,
+    pollMs: 50,
+  });
 
   // 1. The webhook that asks for a subscription.
   const first = await post('ops', { name: 'github-ci', events: 'push' }, ROUTE_SECRET);

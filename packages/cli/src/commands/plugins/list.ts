@@ -1,7 +1,7 @@
 // `hookwise plugins list`: the plugins a gateway with this config would load, from their package manifests only.
 
-import { dirname } from 'node:path';
-import { FIRST_PARTY_PLUGINS, loadConfig } from '@hookwise/gateway';
+import { loadConfig } from '@hookwise/gateway';
+import { FIRST_PARTY_DIR, FIRST_PARTY_PLUGINS } from '../../first-party';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
@@ -24,7 +24,7 @@ export default class PluginsList extends HookwiseCommand {
         configured: config.plugins,
         storeBackend: config.store.backend,
         configDir,
-        gatewayDir: dirname(require.resolve('@hookwise/gateway')),
+        firstPartyDir: FIRST_PARTY_DIR,
       });
     } catch (err) {
       this.fail(err);

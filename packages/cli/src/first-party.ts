@@ -1,5 +1,9 @@
-// First-party plugins, loaded by default before the config's own `plugins:` list: the gateway depends on each, so
-// they resolve from here wherever the gateway is installed.
+// The first-party plugins: the one list of what the hookwise distribution loads by default, before the config's own
+// `plugins:`. @hookwise/gateway depends on no plugin; this package depends on each of these (a test checks that the
+// root tsconfig, this package's dependencies, plugins/ and the docs tables agree with the list), so they resolve
+// from here wherever the CLI is installed.
+import { loadPlugins, type LoadedPlugin } from '@hookwise/gateway';
+
 export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-source-github',
   '@hookwise/plugin-source-gitlab',
@@ -41,3 +45,15 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/store-sqlite',
   '@hookwise/store-redis',
 ];
+
+/** Where the first-party packages are looked up: this package's own folder (Node walks up its node_modules). */
+export const FIRST_PARTY_DIR: string = __dirname;
+
+/**
+ * The first-party plugins loaded, ready for openGateway's `firstParty` (or the server's startGateway). Resolved
+ * from this package with its own `require`, never from the config dir: a config dir cannot replace them. Loaded on
+ * each call (Node caches the modules), so a command that opens no gateway pays nothing.
+ */
+export function loadFirstPartyPlugins(): Promise<LoadedPlugin[]> {
+  return loadPlugins(FIRST_PARTY_PLUGINS, { configDir: FIRST_PARTY_DIR, cwd: FIRST_PARTY_DIR, requireFn: require });
+}

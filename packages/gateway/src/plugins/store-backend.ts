@@ -1,9 +1,11 @@
 // Opens the store `store.backend` names: a registered `store` contribution (memory, sqlite, redis, or one a plugin
 // of `plugins:` adds), else a package of that name loaded like a plugin, which must contribute a store.
 import { HookwiseConfigError, errorMessage, wrapPluginError, type PluginContext, type Store, type StoreConfig, type StoreContribution } from '@hookwise/core';
-import { builtinPlugin } from '../plugins/builtins';
-import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from '../plugins/loader';
-import { PluginRegistry, type CreateContext } from '../plugins/registry';
+// It lives with the plugins, not the stores: choosing a store is choosing a plugin's contribution, and stores/ then
+// imports nothing from plugins/ (the built-ins import the memory store, so the other way round made a loop).
+import { builtinPlugin } from './builtins';
+import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './loader';
+import { PluginRegistry, type CreateContext } from './registry';
 
 /** Keys of the `store:` block the gateway itself reads; every other key belongs to the backend's optionsSchema. */
 export const GATEWAY_STORE_KEYS: readonly string[] = ['backend', 'max_pending', 'lease_seconds'];
@@ -25,6 +27,22 @@ export interface OpenedBackend {
   /** The store contribution's id and plugin, for the log. */
   id: string;
   pluginName: string;
+}
+
+/**
+ * The store ids the hookwise command brings and the package each comes from. The gateway depends on neither (one is
+ * a native build): a program that embeds it and keeps the default `sqlite` must install and pass the package.
+ */
+const DISTRIBUTED_STORES: Readonly<Record<string, string>> = { sqlite: '@hookwise/store-sqlite', redis: '@hookwise/store-redis' };
+
+/** The problem when `store.backend` is one of those ids and no plugin given to the gateway contributes it. */
+function missingStoreProblem(backend: string, pkg: string, known: string): string {
+  const which = backend === 'sqlite' ? `'sqlite' (the default)` : `'${backend}'`;
+  return (
+    `store.backend is ${which}, but no plugin given to the gateway contributes that store (known: ${known}): ` +
+    `the hookwise command loads ${pkg} itself; a program that embeds @hookwise/gateway installs ${pkg} and passes it ` +
+    `to openGateway (firstParty or plugins), or sets store.backend: memory (jobs lost on restart)`
+  );
 }
 
 const storeIdsOf = (loaded: LoadedPlugin): string[] => loaded.plugin.contributes.filter((c) => c.kind === 'store').map((c) => c.id);
@@ -56,6 +74,8 @@ export async function openStoreBackend(opts: OpenBackendOptions): Promise<Opened
   let id = backend;
   if (!registry.get('store', backend)) {
     const known = registry.ids('store').sort().join(', ');
+    const pkg = DISTRIBUTED_STORES[backend];
+    if (pkg) throw new HookwiseConfigError([missingStoreProblem(backend, pkg, known)], 'the store cannot be opened', 'HW_E_STORE');
     const { loaded, isNew } = await loadBackendPackage(backend, known, opts);
     const ids = storeIdsOf(loaded);
     if (ids.length !== 1) {
