@@ -1,6 +1,6 @@
 // defineSource: the shape every source plugin repeated around its verify, eventType and deliveryId (the
 // contribution object, its options schema, header lookups) said once, so that a source says only what differs.
-import { firstHeaderValue, headerValue, type Source, type SourceContribution, type SourceRequest } from '@hookwise/core';
+import { firstHeaderValue, headerValue, type PluginContext, type Source, type SourceContribution, type SourceRequest } from '@hookwise/core';
 
 /**
  * Where a value is read: a header name, several header names (the sender's own first, then aliases: the first
@@ -21,14 +21,14 @@ export interface SourceDefinition<O> {
   description: string;
   /** The properties of its `source_options`; no other key is allowed (a misspelt option fails at startup). */
   options?: Record<string, unknown>;
-  /** The sender's style for these options (the gateway applies the schema's defaults first). */
-  style(options: O): SourceStyle;
+  /** The sender's style for these options (the gateway applies the schema's defaults first); ctx when the gateway loads it. */
+  style(options: O, ctx?: PluginContext): SourceStyle;
 }
 
 /** A source contribution whose create() also serves code and tests directly: synchronous, options optional. */
 export interface DefinedSource<O> extends SourceContribution<O> {
   optionsSchema: { type: 'object'; additionalProperties: false; properties: Record<string, unknown> };
-  create(options?: O): Source;
+  create(options?: O, ctx?: PluginContext): Source;
 }
 
 /** A SourceRead as the function core's Source expects. */
@@ -45,8 +45,8 @@ export function defineSource<O extends object = Record<string, never>>(def: Sour
     ...(def.aliases ? { aliases: def.aliases } : {}),
     description: def.description,
     optionsSchema: { type: 'object', additionalProperties: false, properties: def.options ?? {} },
-    create(options = {} as O) {
-      const { eventType, deliveryId, ...style } = def.style(options);
+    create(options = {} as O, ctx?: PluginContext) {
+      const { eventType, deliveryId, ...style } = def.style(options, ctx);
       const source: Source = { ...style };
       // Left out rather than undefined: the gateway's fallbacks (payload event_type, X-Request-ID) apply then.
       if (eventType !== undefined) source.eventType = sourceReader(eventType);

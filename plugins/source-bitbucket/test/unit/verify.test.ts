@@ -2,7 +2,7 @@
 // body, hex, `sha256=` prefix in X-Hub-Signature), event key and delivery id headers, and hostile header values.
 import { createHmac } from 'node:crypto';
 import type { HeaderMap, SourceRequest } from '@hookwise/core';
-import plugin, { createBitbucketSource } from '../../src';
+import plugin, { bitbucketSource } from '../../src';
 
 // A repo:push delivery shaped like the example on Bitbucket Cloud's "Event payloads" page
 // (https://support.atlassian.com/bitbucket-cloud/docs/event-payloads/), trimmed to the fields it documents.
@@ -30,7 +30,7 @@ function bitbucketHeaders(signature: string | string[] | undefined): HeaderMap {
   };
 }
 
-const source = createBitbucketSource();
+const source = bitbucketSource.create();
 
 describe('bitbucket source: verification', () => {
   it('is contributed as source bitbucket and marks its style by X-Hub-Signature', () => {

@@ -5,7 +5,7 @@ import { verifyKey } from 'discord-interactions';
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
 import { describePluginManifestContract } from '@hookwise/testing';
-import plugin, { createDiscordSource, ed25519PublicKey } from '../../src';
+import plugin, { discordSource, ed25519PublicKey } from '../../src';
 
 interface Pair {
   privateKey: KeyObject;
@@ -40,7 +40,7 @@ const request = (body: string, headers: SourceRequest['headers'], receivedAt = N
 });
 const signed = (body = COMMAND, { pair = APP, timestamp = nowSeconds, receivedAt = NOW } = {}) =>
   request(body, { 'x-signature-ed25519': signWith(pair, timestamp, body), 'x-signature-timestamp': timestamp }, receivedAt);
-const source = createDiscordSource();
+const source = discordSource.create();
 
 describe('discord source: verify', () => {
   it('accepts what discord-interactions accepts: a signature by the application key', async () => {
@@ -88,7 +88,7 @@ describe('discord source: verify', () => {
     });
     expect(source.verify(signed(COMMAND, { receivedAt: NOW - 301_000 }), [APP.hex])).toEqual({ ok: false, reason: expect.stringContaining('in the future') });
     expect(source.verify(signed(COMMAND, { receivedAt: NOW + 299_000 }), [APP.hex]).ok).toBe(true);
-    expect(createDiscordSource({ tolerance_seconds: 30 }).verify(signed(COMMAND, { receivedAt: NOW + 31_000 }), [APP.hex]).ok).toBe(false);
+    expect(discordSource.create({ tolerance_seconds: 30 }).verify(signed(COMMAND, { receivedAt: NOW + 31_000 }), [APP.hex]).ok).toBe(false);
   });
 
   it('answers missing: true without X-Signature-Ed25519, and a plain failure without the timestamp', () => {

@@ -3,7 +3,7 @@
 // hostile header values.
 import { createHmac } from 'node:crypto';
 import type { HeaderMap, SourceRequest } from '@hookwise/core';
-import plugin, { createGiteaSource } from '../../src';
+import plugin, { giteaSource } from '../../src';
 
 // The push example on Gitea's "Webhooks" page (https://docs.gitea.com/usage/webhooks), trimmed, without its
 // deprecated `secret` field.
@@ -54,7 +54,7 @@ function giteaHeaders(signature: string | string[] | undefined, extra: HeaderMap
   };
 }
 
-const source = createGiteaSource();
+const source = giteaSource.create();
 
 describe('gitea source: verification', () => {
   it('is contributed as source gitea, also known as forgejo', () => {
@@ -153,7 +153,7 @@ describe('gitea source: event type and delivery id', () => {
   });
 
   it("names it by the family in X-Gitea-Event with event_from: 'event'", () => {
-    const coarse = createGiteaSource({ event_from: 'event' });
+    const coarse = giteaSource.create({ event_from: 'event' });
     expect(coarse.eventType?.(request(prSync), payload)).toBe('pull_request');
   });
 
@@ -162,7 +162,7 @@ describe('gitea source: event type and delivery id', () => {
     expect(source.eventType?.(request(oldGitea), payload)).toBe('issues');
     // Some Gitea versions send an empty X-Gitea-Event for package events.
     const packageEvent = giteaHeaders('x', { 'x-gitea-event': '', 'x-gitea-event-type': 'package' });
-    expect(createGiteaSource({ event_from: 'event' }).eventType?.(request(packageEvent), payload)).toBe('package');
+    expect(giteaSource.create({ event_from: 'event' }).eventType?.(request(packageEvent), payload)).toBe('package');
     const forgejo: HeaderMap = { 'x-forgejo-event': 'pull_request', 'x-forgejo-event-type': 'pull_request_label' };
     expect(source.eventType?.(request(forgejo), payload)).toBe('pull_request_label');
   });

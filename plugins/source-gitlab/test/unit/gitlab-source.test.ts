@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import type { SourceRequest } from '@hookwise/core';
 import { Webhook } from 'standardwebhooks';
-import { createGitlabSource } from '../../src';
+import { gitlabSource } from '../../src';
 
 // A push event as GitLab documents it (docs.gitlab.com/user/project/integrations/webhook_events/#push-events), shortened.
 const body = Buffer.from(
@@ -19,7 +19,7 @@ const sign = (secret: string, id: string, at: Date, raw = body) => new Webhook(s
 
 describe('GitLab source', () => {
   it('compares X-Gitlab-Token (and the stand-in X-CodeHostB-Token) against each secret', () => {
-    const source = createGitlabSource();
+    const source = gitlabSource.create();
     const secrets = ['token-new-0123456789', 'token-old-0123456789'];
     expect(source.verify(request({ 'x-gitlab-token': secrets[1] }), secrets)).toEqual({ ok: true, secretIndex: 1 });
     expect(source.verify(request({ 'x-codehostb-token': secrets[0] }), secrets)).toEqual({ ok: true, secretIndex: 0 });
@@ -28,7 +28,7 @@ describe('GitLab source', () => {
   });
 
   it('verifies a signing token by the Standard Webhooks scheme, signed with the standardwebhooks library', () => {
-    const source = createGitlabSource();
+    const source = gitlabSource.create();
     const id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
     const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': sign(signingToken, id, new Date()) };
     expect(source.verify(request(headers), ['plain-token-0123456789', signingToken])).toEqual({ ok: true, secretIndex: 1 });
@@ -36,7 +36,7 @@ describe('GitLab source', () => {
   });
 
   it('refuses a signature older than the replay window, with a reason', () => {
-    const source = createGitlabSource({ tolerance_seconds: 300 });
+    const source = gitlabSource.create({ tolerance_seconds: 300 });
     const at = new Date(Date.now() - 600_000);
     const headers = {
       'webhook-id': 'msg_1',
@@ -49,7 +49,7 @@ describe('GitLab source', () => {
   });
 
   it('never lets a plain token stand in for a signing token, or the other way round', () => {
-    const source = createGitlabSource();
+    const source = gitlabSource.create();
     expect(source.verify(request({ 'x-gitlab-token': signingToken }), [signingToken]).ok).toBe(false);
     // A signature made with an empty key or with the plain token itself is refused.
     const id = 'msg_x';
@@ -62,7 +62,7 @@ describe('GitLab source', () => {
   });
 
   it('takes the delivery id from Idempotency-Key, then X-Gitlab-Event-UUID, then X-Gitlab-Webhook-UUID', () => {
-    const source = createGitlabSource();
+    const source = gitlabSource.create();
     const all = { 'idempotency-key': 'idem-1', 'x-gitlab-event-uuid': 'event-1', 'x-gitlab-webhook-uuid': 'hook-1', 'x-gitlab-event': 'Push Hook' };
     expect(source.deliveryId?.(request(all), {})).toBe('idem-1');
     expect(source.deliveryId?.(request({ 'x-gitlab-event-uuid': 'event-1', 'x-gitlab-webhook-uuid': 'hook-1' }), {})).toBe('event-1');

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { HeaderMap, Source, SourceRequest, SourceVerdict } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
-import plugin, { createLinearSource, optionsSchema } from '../../src';
+import plugin, { linearSource } from '../../src';
 import { commentCreate, DOCUMENTED_HEADERS, linearSdkVerify, linearSignature } from '../fixtures';
 
 const secrets = [`lin_wh_${randomBytes(24).toString('hex')}`, `lin_wh_${randomBytes(24).toString('hex')}`];
@@ -19,14 +19,14 @@ function request(headers: HeaderMap, body: string | Buffer, receivedAt = nowMs):
 const signed = (body: string, secret = secrets[0]) => request({ 'linear-signature': linearSignature(secret, body) }, body);
 const failed = (verdict: SourceVerdict) => verdict as Extract<SourceVerdict, { ok: false }>;
 
-const source = createLinearSource();
+const source = linearSource.create();
 
 describe('linear source', () => {
   it('is contributed as source linear with tolerance_seconds (default 60) and event_name (default type.action)', async () => {
     const [contribution] = plugin.contributes;
     expect(contribution).toMatchObject({ kind: 'source', id: 'linear' });
-    expect(optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 60 });
-    expect(optionsSchema.properties.event_name).toMatchObject({ enum: ['type.action', 'type'], default: 'type.action' });
+    expect(linearSource.optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 60 });
+    expect(linearSource.optionsSchema.properties.event_name).toMatchObject({ enum: ['type.action', 'type'], default: 'type.action' });
     const created = (await contribution.create({ tolerance_seconds: 60, event_name: 'type.action' }, createTestPluginContext().ctx)) as Source;
     expect(created.headers[0]).toBe('linear-signature');
   });
@@ -71,7 +71,7 @@ describe('linear source', () => {
     const ahead = source.verify(signed(commentCreate(nowMs + 61_000)), secrets);
     expect(failed(ahead).reason).toMatch(/61 s in the future \(tolerance 60 s\)/);
     expect(source.verify(signed(commentCreate(nowMs - 59_000)), secrets).ok).toBe(true);
-    expect(createLinearSource({ tolerance_seconds: 300 }).verify(signed(commentCreate(nowMs - 120_000)), secrets).ok).toBe(true);
+    expect(linearSource.create({ tolerance_seconds: 300 }).verify(signed(commentCreate(nowMs - 120_000)), secrets).ok).toBe(true);
   });
 
   it('refuses a signed body without a usable webhookTimestamp, naming why', () => {
@@ -112,7 +112,7 @@ describe('linear source', () => {
     const payload = JSON.parse(body) as Record<string, unknown>;
     expect(source.eventType!(req, payload)).toBe('Comment.create');
     expect(source.deliveryId!(req, payload)).toBe('234d1a4e-b617-4388-90fe-adc3633d6b72');
-    expect(createLinearSource({ event_name: 'type' }).eventType!(req, payload)).toBe('Comment');
+    expect(linearSource.create({ event_name: 'type' }).eventType!(req, payload)).toBe('Comment');
     // Other event streams: Issue SLA (action set/highRisk/breached) and OAuthApp revoked, per the same docs page.
     expect(source.eventType!(req, { type: 'IssueSLA', action: 'breached', issueData: {} })).toBe('IssueSLA.breached');
     expect(source.eventType!(req, { type: 'OAuthApp', action: 'revoked', oauthClientId: 'x' })).toBe('OAuthApp.revoked');

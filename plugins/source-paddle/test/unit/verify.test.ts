@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { NodeRuntime, Webhooks, WebhooksValidator } from '@paddle/paddle-node-sdk';
 import type { HeaderMap, SourceRequest } from '@hookwise/core';
-import plugin, { createPaddleSource, DEFAULT_TOLERANCE_SECONDS } from '../../src';
+import plugin, { paddleSource, DEFAULT_TOLERANCE_SECONDS } from '../../src';
 
 // The customer.created example of Paddle's webhook reference (developer.paddle.com, "customer.created"; the same
 // example ships as a mock in the Node SDK), as Paddle posts it: compact JSON.
@@ -42,7 +42,7 @@ function request(signature: string | string[] | undefined, rawBody: Buffer = bod
   return { headers, rawBody, url: 'https://hooks.example.com/webhooks/paddle', receivedAt };
 }
 
-const source = createPaddleSource({ tolerance_seconds: DEFAULT_TOLERANCE_SECONDS });
+const source = paddleSource.create({ tolerance_seconds: DEFAULT_TOLERANCE_SECONDS });
 
 beforeAll(() => {
   NodeRuntime.initialize();
@@ -133,7 +133,7 @@ describe('paddle source: refusals', () => {
   });
 
   it("takes the SDK's 5 s when tolerance_seconds: 5, refusing what the SDK refuses", async () => {
-    const strict = createPaddleSource({ tolerance_seconds: 5 });
+    const strict = paddleSource.create({ tolerance_seconds: 5 });
     const old = header(SECRETS[0], nowSeconds() - 30);
     expect(await new Webhooks().isSignatureValid(CUSTOMER_CREATED, SECRETS[0], old)).toBe(false);
     expect(strict.verify(request(old), SECRETS).ok).toBe(false);
@@ -195,7 +195,7 @@ describe('paddle source: event type and delivery id', () => {
   });
 
   it('takes notification_id first with delivery_id: notification_id', () => {
-    const byNotification = createPaddleSource({ delivery_id: 'notification_id' });
+    const byNotification = paddleSource.create({ delivery_id: 'notification_id' });
     expect(byNotification.deliveryId?.(request('x'), payload)).toBe('ntf_01h8441jz6fr97hv7zemswj8cw');
     expect(byNotification.deliveryId?.(request('x'), { event_id: 'evt_x' })).toBe('evt_x');
   });

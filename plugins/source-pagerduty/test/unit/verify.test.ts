@@ -3,7 +3,7 @@
 // v3 payload and headers, the test ping, and hostile header values.
 import { createHmac } from 'node:crypto';
 import type { HeaderMap, SourceRequest } from '@hookwise/core';
-import plugin, { createPagerDutySource } from '../../src';
+import plugin, { pagerDutySource } from '../../src';
 
 // The incident.priority_updated example on the "Overview" page of PagerDuty's v3 webhook docs
 // (developer.pagerduty.com; source: PagerDuty/developer-docs, docs/webhooks/01-Overview.md), trimmed to the
@@ -56,7 +56,7 @@ function pagerDutyHeaders(signature: string | string[] | undefined): HeaderMap {
   };
 }
 
-const source = createPagerDutySource();
+const source = pagerDutySource.create();
 
 describe('pagerduty source: verification', () => {
   it('is contributed as source pagerduty and marks its style by X-PagerDuty-Signature', () => {

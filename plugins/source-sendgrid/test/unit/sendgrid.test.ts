@@ -5,7 +5,7 @@ import { EventWebhook } from '@sendgrid/eventwebhook';
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
 import { describePluginManifestContract } from '@hookwise/testing';
-import plugin, { createSendgridSource, sendgridPublicKey } from '../../src';
+import plugin, { sendgridSource, sendgridPublicKey } from '../../src';
 
 interface Pair {
   privateKey: KeyObject;
@@ -42,7 +42,7 @@ const request = (body: string, headers: SourceRequest['headers'], receivedAt = N
 });
 const signed = (body = BATCH, { pair = SENDGRID, timestamp = nowSeconds, receivedAt = NOW } = {}) =>
   request(body, { 'x-twilio-email-event-webhook-signature': signWith(pair, timestamp, body), 'x-twilio-email-event-webhook-timestamp': timestamp }, receivedAt);
-const source = createSendgridSource();
+const source = sendgridSource.create();
 
 describe('sendgrid source: verify', () => {
   it("accepts the test vector of SendGrid's Node SDK (packages/eventwebhook/src/eventwebhook.spec.js)", () => {
@@ -107,7 +107,7 @@ describe('sendgrid source: verify', () => {
       reason: expect.stringContaining('in the future'),
     });
     expect(source.verify(signed(BATCH, { receivedAt: NOW + 299_000 }), [SENDGRID.base64]).ok).toBe(true);
-    expect(createSendgridSource({ tolerance_seconds: 3600 }).verify(signed(BATCH, { receivedAt: NOW + 1800_000 }), [SENDGRID.base64]).ok).toBe(true);
+    expect(sendgridSource.create({ tolerance_seconds: 3600 }).verify(signed(BATCH, { receivedAt: NOW + 1800_000 }), [SENDGRID.base64]).ok).toBe(true);
   });
 
   it('answers missing: true without the signature header, and a plain failure without the timestamp', () => {

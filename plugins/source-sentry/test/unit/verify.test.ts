@@ -2,7 +2,7 @@
 // HMAC-SHA256 of the body with the client secret), event type from resource + action, delivery ids, hostile headers.
 import { createHash, createHmac } from 'node:crypto';
 import type { HeaderMap, SourceRequest } from '@hookwise/core';
-import plugin, { createSentrySource, sentryEventType } from '../../src';
+import plugin, { sentrySource, sentryEventType } from '../../src';
 
 // The comment example on Sentry's "Comments" webhook page
 // (https://docs.sentry.io/integrations/integration-platform/webhooks/comments/), serialised the way Sentry sends
@@ -33,7 +33,7 @@ function sentryHeaders(signature: string | string[] | undefined, resource = 'com
   };
 }
 
-const source = createSentrySource();
+const source = sentrySource.create();
 
 describe('sentry source: verification', () => {
   it('is contributed as source sentry and marks its style by Sentry-Hook-Signature', () => {
@@ -115,7 +115,7 @@ describe('sentry source: event type and delivery id', () => {
   });
 
   it('with delivery_id: body_sha256, gives a retry (new Request-ID, same bytes) the same id, and another body another', () => {
-    const byBody = createSentrySource({ delivery_id: 'body_sha256' });
+    const byBody = sentrySource.create({ delivery_id: 'body_sha256' });
     const first = byBody.deliveryId?.(request(sentryHeaders('x')), payload);
     const retry = byBody.deliveryId?.(request({ ...sentryHeaders('x'), 'request-id': 'ffffffffffffffffffffffffffffffff' }), payload);
     expect(first).toBe(`sha256:${createHash('sha256').update(body).digest('hex')}`);

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { HeaderMap, Source, SourceRequest, SourceVerdict } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
-import plugin, { createShopifySource } from '../../src';
+import plugin, { shopifySource } from '../../src';
 import { DELIVERY_HEADERS, PRODUCTS_UPDATE } from '../fixtures';
 
 const secrets = [randomBytes(16).toString('hex'), `shpss_${randomBytes(16).toString('hex')}`];
@@ -22,7 +22,7 @@ function request(headers: HeaderMap, body: string | Buffer = PRODUCTS_UPDATE): S
 const signed = (secret = secrets[0], body: string | Buffer = PRODUCTS_UPDATE) =>
   request({ ...DELIVERY_HEADERS, 'x-shopify-hmac-sha256': sign(secret, body) }, body);
 
-const source = createShopifySource();
+const source = shopifySource.create();
 
 describe('shopify source', () => {
   it('is contributed as source shopify, without options (nothing is timestamped)', async () => {

@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { verifySlackRequest } from '@slack/bolt';
 import type { HeaderMap, Source, SourceRequest, SourceVerdict } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
-import plugin, { createSlackSource, optionsSchema, parseSlackBody } from '../../src';
+import plugin, { slackSource, parseSlackBody } from '../../src';
 import { APP_MENTION, BLOCK_ACTIONS, BLOCK_ACTIONS_FORM, DOCUMENTED_SIGNING_EXAMPLE, URL_VERIFICATION } from '../fixtures';
 
 const secrets = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
@@ -31,14 +31,14 @@ function signed(body: string, secret = secrets[0], contentType = JSON_TYPE, time
   return request(body, { 'x-slack-signature': sign(secret, body, timestamp), 'x-slack-request-timestamp': String(timestamp) }, contentType);
 }
 
-const source = createSlackSource();
+const source = slackSource.create();
 const failed = (verdict: SourceVerdict) => verdict as Extract<SourceVerdict, { ok: false }>;
 
 describe('slack source', () => {
   it('is contributed as source slack with tolerance_seconds (default 300)', async () => {
     const [contribution] = plugin.contributes;
     expect(contribution).toMatchObject({ kind: 'source', id: 'slack' });
-    expect(optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 300 });
+    expect(slackSource.optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 300 });
     const created = (await contribution.create({ tolerance_seconds: 300 }, createTestPluginContext().ctx)) as Source;
     expect(created.headers).toEqual(['x-slack-signature', 'x-slack-request-timestamp']);
   });
@@ -74,7 +74,7 @@ describe('slack source', () => {
     expect(failed(source.verify(signed(APP_MENTION, secrets[0], JSON_TYPE, now - 301), secrets)).reason).toMatch(/301 s old \(tolerance 300 s\)/);
     expect(failed(source.verify(signed(APP_MENTION, secrets[0], JSON_TYPE, now + 301), secrets)).reason).toMatch(/301 s in the future \(tolerance 300 s\)/);
     expect(source.verify(signed(APP_MENTION, secrets[0], JSON_TYPE, now - 299), secrets).ok).toBe(true);
-    expect(createSlackSource({ tolerance_seconds: 60 }).verify(signed(APP_MENTION, secrets[0], JSON_TYPE, now - 90), secrets).ok).toBe(false);
+    expect(slackSource.create({ tolerance_seconds: 60 }).verify(signed(APP_MENTION, secrets[0], JSON_TYPE, now - 90), secrets).ok).toBe(false);
   });
 
   it('says missing without X-Slack-Signature, and invalid without X-Slack-Request-Timestamp', () => {

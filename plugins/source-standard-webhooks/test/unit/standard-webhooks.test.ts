@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { HeaderMap, Source, SourceRequest, SourceVerdict } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
-import { standardWebhooksKeys as signingKeys, v1Signatures } from '@hookwise/kit';
-import plugin, { createStandardWebhooksSource, optionsSchema } from '../../src';
+import { standardWebhooksKeys as signingKeys, v1Signatures } from '@hookwise/kit/source';
+import plugin, { standardWebhooksSource } from '../../src';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const secrets = [newSecret(), newSecret()];
@@ -23,14 +23,14 @@ function signed(secret: string, overrides: HeaderMap = {}, ts = now): HeaderMap 
   return { 'webhook-id': msgId, 'webhook-timestamp': String(ts), 'webhook-signature': sign(secret, msgId, ts), ...overrides };
 }
 
-const source = createStandardWebhooksSource();
+const source = standardWebhooksSource.create();
 
 describe('standard-webhooks source', () => {
   it('is contributed as source standard-webhooks (alias svix) with a tolerance and a secret encoding option', async () => {
     const [contribution] = plugin.contributes;
     expect(contribution).toMatchObject({ kind: 'source', id: 'standard-webhooks', aliases: ['svix'] });
-    expect(optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 300 });
-    expect(optionsSchema.properties.secret_encoding).toMatchObject({ enum: ['auto', 'base64', 'raw'], default: 'auto' });
+    expect(standardWebhooksSource.optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 300 });
+    expect(standardWebhooksSource.optionsSchema.properties.secret_encoding).toMatchObject({ enum: ['auto', 'base64', 'raw'], default: 'auto' });
     const created = (await contribution.create({ tolerance_seconds: 300, secret_encoding: 'auto' }, createTestPluginContext().ctx)) as Source;
     expect(created.headers[0]).toBe('webhook-signature');
   });
@@ -84,7 +84,7 @@ describe('standard-webhooks source', () => {
     const future = source.verify(request(signed(secrets[0], {}, now + 301)), secrets) as Extract<SourceVerdict, { ok: false }>;
     expect(future.reason).toMatch(/s in the future \(tolerance 300 s\)/);
     expect(source.verify(request(signed(secrets[0], {}, now - 290)), secrets).ok).toBe(true);
-    const strict = createStandardWebhooksSource({ tolerance_seconds: 60 });
+    const strict = standardWebhooksSource.create({ tolerance_seconds: 60 });
     expect(strict.verify(request(signed(secrets[0], {}, now - 120)), secrets).ok).toBe(false);
   });
 
@@ -132,11 +132,11 @@ describe('standard-webhooks source', () => {
     const rawSigned = new Webhook(raw, { format: 'raw' }).sign(msgId, new Date(now * 1000), body);
     const headers = signed(secrets[0], { 'webhook-signature': rawSigned });
     expect(source.verify(request(headers), [raw])).toEqual({ ok: true, secretIndex: 0 });
-    expect(createStandardWebhooksSource({ secret_encoding: 'raw' }).verify(request(headers), [raw]).ok).toBe(true);
-    expect(createStandardWebhooksSource({ secret_encoding: 'base64' }).verify(request(headers), [raw]).ok).toBe(false);
+    expect(standardWebhooksSource.create({ secret_encoding: 'raw' }).verify(request(headers), [raw]).ok).toBe(true);
+    expect(standardWebhooksSource.create({ secret_encoding: 'base64' }).verify(request(headers), [raw]).ok).toBe(false);
     const bare = secrets[0].slice('whsec_'.length);
-    expect(createStandardWebhooksSource({ secret_encoding: 'base64' }).verify(request(signed(secrets[0])), [bare]).ok).toBe(true);
-    expect(createStandardWebhooksSource({ secret_encoding: 'raw' }).verify(request(signed(secrets[0])), [secrets[0]]).ok).toBe(false);
+    expect(standardWebhooksSource.create({ secret_encoding: 'base64' }).verify(request(signed(secrets[0])), [bare]).ok).toBe(true);
+    expect(standardWebhooksSource.create({ secret_encoding: 'raw' }).verify(request(signed(secrets[0])), [secrets[0]]).ok).toBe(false);
     expect(signingKeys('whsec_AAAA')).toHaveLength(1);
     expect(signingKeys('AAAA')).toHaveLength(2);
     expect(signingKeys('not base64!')).toHaveLength(1);

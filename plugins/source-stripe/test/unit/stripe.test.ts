@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import type { HeaderMap, Source, SourceRequest, SourceVerdict } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
-import plugin, { createStripeSource, optionsSchema } from '../../src';
+import plugin, { stripeSource } from '../../src';
 import { EVENT_EXAMPLE } from '../fixtures';
 
 const stripe = new Stripe('sk_test_not_used_for_network');
@@ -19,13 +19,13 @@ function request(headers: HeaderMap, payload: string = body, receivedAt = now * 
   return { headers, rawBody: Buffer.from(payload), url: 'https://hooks.example.com/webhooks/stripe', receivedAt };
 }
 
-const source = createStripeSource();
+const source = stripeSource.create();
 
 describe('stripe source', () => {
   it('is contributed as source stripe, reads Stripe-Signature, and offers tolerance_seconds (default 300)', async () => {
     const [contribution] = plugin.contributes;
     expect(contribution).toMatchObject({ kind: 'source', id: 'stripe' });
-    expect(optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 300 });
+    expect(stripeSource.optionsSchema.properties.tolerance_seconds).toMatchObject({ type: 'integer', default: 300 });
     const created = (await contribution.create({ tolerance_seconds: 300 }, createTestPluginContext().ctx)) as Source;
     expect(created.headers).toEqual(['stripe-signature']);
   });
@@ -66,8 +66,8 @@ describe('stripe source', () => {
     const future = source.verify(request({ 'stripe-signature': header(secrets[0], now + 301) }), secrets) as Extract<SourceVerdict, { ok: false }>;
     expect(future.reason).toMatch(/301 s in the future \(tolerance 300 s\)/);
     expect(source.verify(request({ 'stripe-signature': header(secrets[0], now - 299) }), secrets).ok).toBe(true);
-    expect(createStripeSource({ tolerance_seconds: 30 }).verify(request({ 'stripe-signature': header(secrets[0], now - 60) }), secrets).ok).toBe(false);
-    expect(createStripeSource({ tolerance_seconds: 3600 }).verify(request({ 'stripe-signature': header(secrets[0], now - 600) }), secrets).ok).toBe(true);
+    expect(stripeSource.create({ tolerance_seconds: 30 }).verify(request({ 'stripe-signature': header(secrets[0], now - 60) }), secrets).ok).toBe(false);
+    expect(stripeSource.create({ tolerance_seconds: 3600 }).verify(request({ 'stripe-signature': header(secrets[0], now - 600) }), secrets).ok).toBe(true);
   });
 
   it('says missing when there is no Stripe-Signature header', () => {

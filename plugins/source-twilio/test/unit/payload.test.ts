@@ -3,9 +3,9 @@
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
 import { describePluginManifestContract } from '@hookwise/testing';
-import plugin, { createTwilioSource } from '../../src';
+import plugin, { twilioSource } from '../../src';
 
-const source = createTwilioSource();
+const source = twilioSource.create();
 const request = (rawBody: string, url = 'https://hooks.example.com/webhooks/sms', headers: SourceRequest['headers'] = {}): SourceRequest => ({
   url,
   rawBody: Buffer.from(rawBody),
@@ -90,7 +90,7 @@ describe('twilio source: parse', () => {
 describe('twilio source: event type', () => {
   const eventOf = (params: Record<string, string>, options = {}) => {
     const req = request(formOf(params));
-    return createTwilioSource(options).eventType!(req, source.parse!(req)!);
+    return twilioSource.create(options).eventType!(req, source.parse!(req)!);
   };
 
   it('names messages message.<status>, calls call.<status>, recordings recording.<status>', () => {

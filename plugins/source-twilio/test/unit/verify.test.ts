@@ -2,7 +2,7 @@
 // cross-checked with its validators (validateRequest, validateRequestWithBody).
 import { getExpectedBodyHash, getExpectedTwilioSignature, validateRequest, validateRequestWithBody } from 'twilio/lib/webhooks/webhooks';
 import type { SourceRequest } from '@hookwise/core';
-import { createTwilioSource, urlCandidates } from '../../src';
+import { twilioSource, urlCandidates } from '../../src';
 
 // The worked example of https://www.twilio.com/docs/usage/webhooks/webhooks-security ("Validating signatures"):
 // Auth Token 12345, a <Gather> POST to https://mycompany.com/myapp.php?foo=1&bar=2 with these parameters.
@@ -13,7 +13,7 @@ const DOC_SIGNATURE = '0/KCTR6DLpKmkAf8muzZqo1nDgQ=';
 
 const TOKEN = 'f3d1c2b4a5968778695a4b3c2d1e0f00';
 const OLD_TOKEN = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
-const source = createTwilioSource();
+const source = twilioSource.create();
 
 const form = (params: Record<string, string>) => Buffer.from(new URLSearchParams(params).toString());
 const request = (url: string, rawBody: Buffer, headers: SourceRequest['headers']): SourceRequest => ({ url, rawBody, headers, receivedAt: Date.now() });

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import type { Source, SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
 import { createTestPluginContext, describePluginManifestContract } from '@hookwise/testing';
-import plugin, { createTwitchSource, rfc3339Seconds } from '../../src';
+import plugin, { twitchSource, rfc3339Seconds } from '../../src';
 
 const SECRET = 'twitch-eventsub-secret-0123456789';
 const OLD_SECRET = 'twitch-eventsub-secret-old-987654';
@@ -44,7 +44,7 @@ const signed = (body = NOTIFICATION, { secret = SECRET, id = MESSAGE_ID, timesta
     },
     receivedAt,
   );
-const source = createTwitchSource();
+const source = twitchSource.create();
 
 describe('rfc3339Seconds', () => {
   it('reads the nanosecond timestamps Twitch sends, and offsets', () => {
@@ -85,7 +85,7 @@ describe('twitch source: verify', () => {
       reason: expect.stringContaining('in the future'),
     });
     expect(source.verify(signed(NOTIFICATION, { receivedAt: SENT_AT + 599_000 }), [SECRET]).ok).toBe(true);
-    expect(createTwitchSource({ tolerance_seconds: 60 }).verify(signed(NOTIFICATION, { receivedAt: SENT_AT + 61_000 }), [SECRET]).ok).toBe(false);
+    expect(twitchSource.create({ tolerance_seconds: 60 }).verify(signed(NOTIFICATION, { receivedAt: SENT_AT + 61_000 }), [SECRET]).ok).toBe(false);
   });
 
   it('refuses a timestamp in Unix seconds (Twitch sends RFC3339), even when signed', () => {

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
 import { describePluginManifestContract } from '@hookwise/testing';
-import plugin, { createZoomSource, zoomDeliveryId } from '../../src';
+import plugin, { zoomSource, zoomDeliveryId } from '../../src';
 
 const SECRET = 'zoomSecretToken-Abc123Def456Ghi789';
 const OLD_SECRET = 'zoomSecretToken-Old000Old000Old000';
@@ -26,7 +26,7 @@ const request = (body: string, headers: SourceRequest['headers']): SourceRequest
 });
 const signed = (body = MEETING_STARTED, { secret = SECRET, timestamp = String(nowSeconds) } = {}) =>
   request(body, { 'x-zm-signature': sign(secret, timestamp, body), 'x-zm-request-timestamp': timestamp, 'x-zm-trackingid': 'v=2.0;clid=aw1;rid=WEB_123' });
-const source = createZoomSource();
+const source = zoomSource.create();
 
 describe('zoom source: verify', () => {
   it('accepts the documented signature over v0:<timestamp>:<body>', () => {
@@ -59,7 +59,7 @@ describe('zoom source: verify', () => {
   });
 
   it('takes tolerance_seconds from the options', () => {
-    const wide = createZoomSource({ tolerance_seconds: 900 });
+    const wide = zoomSource.create({ tolerance_seconds: 900 });
     expect(wide.verify(signed(MEETING_STARTED, { timestamp: String(nowSeconds - 600) }), [SECRET])).toEqual({ ok: true, secretIndex: 0 });
   });
 
