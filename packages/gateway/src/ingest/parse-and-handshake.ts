@@ -1,0 +1,80 @@
+// After verification: the payload (parsed by the source, or as JSON or a form's `payload` field), a handshake's
+// answer (URL verification, PING), and the delivery id and event type the sources read from the request.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'winston';
+import { errorMessage, type Source, type SourceRequest } from '@hookwise/core';
+import { parsePayload } from './body';
+import type { IngestResult, NamedSource } from './pipeline-contract';
+import type { Route } from '../routes/routes';
+
+/** `<ms-timestamp>-<random>`: unique even for two id-less requests in one millisecond. */
+export function generateDeliveryId(): string {
+  return `${Date.now()}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The payload's own `event_type` (SPEC 4.1), the fallback after the source's event header. */
+export function payloadEventType(payload: Record<string, unknown>): string | undefined {
+  const value = payload.event_type;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/**
+ * The payload object, and its JSON text when it was parsed here (a durable store then does not serialise it
+ * again); undefined when the body is no JSON object, answered 400.
+ */
+export function parseRequest(
+  logger: Logger,
+  chosen: NamedSource | undefined,
+  req: SourceRequest,
+): { payload?: Record<string, unknown>; json?: string } | undefined {
+  return chosen?.source.parse ? parseBySource(logger, chosen, req) : parsePayload(req.rawBody, req.headers);
+}
+
+function parseBySource(logger: Logger, chosen: NamedSource, req: SourceRequest): { payload?: Record<string, unknown>; json?: string } | undefined {
+  try {
+    const payload = chosen.source.parse?.(req);
+    return payload && typeof payload === 'object' && !Array.isArray(payload) ? { payload } : undefined;
+  } catch (err) {
+    logger.warn(`source '${chosen.id}' could not parse the body: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+/** A handshake (URL verification, PING) is answered at once and nothing is queued; undefined for an event. */
+export function handshakeAnswer(
+  logger: Logger,
+  route: Route,
+  chosen: NamedSource | undefined,
+  req: SourceRequest,
+  payload: Record<string, unknown>,
+  secret: string,
+): IngestResult | undefined {
+  const handshake = chosen?.source.handshake?.(req, payload, secret);
+  if (!handshake) return undefined;
+  logger.info(`answered the ${chosen?.id} handshake on route '${route.name}'`, { route: route.name, source: chosen?.id });
+  const isText = typeof handshake.body === 'string';
+  return { status: handshake.status, body: handshake.body, contentType: handshake.contentType ?? (isText ? 'text/plain; charset=utf-8' : undefined) };
+}
+
+/** The sender's delivery id, as the first source that finds one reads it; one of our own otherwise. */
+export function deliveryIdOf(askable: readonly NamedSource[], req: SourceRequest, payload: Record<string, unknown>): string {
+  return firstAnswer(askable, (s) => s.deliveryId?.(req, payload)) ?? generateDeliveryId();
+}
+
+/** The event type, as the first source that finds one reads it, else the payload's `event_type`, else ''. */
+export function eventTypeOf(askable: readonly NamedSource[], req: SourceRequest, payload: Record<string, unknown>): string {
+  return firstAnswer(askable, (s) => s.eventType?.(req, payload)) ?? payloadEventType(payload) ?? '';
+}
+
+/** The first answer any of `sources` gives; a source that throws is skipped. */
+function firstAnswer(sources: readonly NamedSource[], ask: (source: Source) => string | undefined): string | undefined {
+  for (const { source } of sources) {
+    try {
+      const value = ask(source);
+      if (value !== undefined && value !== '') return value;
+    } catch {
+      /* a broken header is no event type; the next source or the fallback answers */
+    }
+  }
+  return undefined;
+}
