@@ -31,7 +31,8 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
-  // Which package may import which (docs/architecture.md): plugins -> kit -> core; stores -> core;
+  // Which package may import which (docs/architecture.md): plugins -> agent-kit -> kit -> core (agent runners
+  // alone use agent-kit, which alone brings the MCP SDK); stores -> core;
   // gateway -> core (and plugins, by name), never a host. Core is the contract package: nothing of ours, nothing at run time from node_modules or
   // Node itself, only types. Type imports count for our packages too, so a plugin cannot lean on the gateway's types.
   importRules(
@@ -49,6 +50,7 @@ export default tseslint.config(
     ],
   ),
   importRules('packages/kit/src/**/*.ts', ...ours(['core'], 'The kit builds on @hookwise/core only.')),
+  importRules('packages/agent-kit/src/**/*.ts', ...ours(['core', 'kit'], 'The agent kit builds on @hookwise/core and the root @hookwise/kit only.')),
   importRules('packages/store-*/src/**/*.ts', ...ours(['core'], 'A store depends on @hookwise/core only (it is loaded as a plugin).')),
   importRules('packages/sandbox/src/**/*.ts', ...ours(['core'], 'The sandbox builds on @hookwise/core only, so every runner can be wired to it.')),
   // The gateway loads first-party plugins and stores by name, so only the hosts are kept out of it.
@@ -58,7 +60,18 @@ export default tseslint.config(
   ),
   importRules(
     'plugins/*/src/**/*.ts',
-    ...ours(['core', 'kit'], 'A first-party plugin imports only @hookwise/core and @hookwise/kit of our packages, like a third-party one.'),
+    ...ours(
+      ['core', 'kit', 'kit/source', 'kit/platform'],
+      'A first-party plugin imports only @hookwise/core and @hookwise/kit (root, /source, /platform) of our packages, like a third-party one; agent runners also @hookwise/agent-kit.',
+    ),
+  ),
+  // Later entries win for the same files: agent runners may also use the agent kit.
+  importRules(
+    'plugins/agent-*/src/**/*.ts',
+    ...ours(
+      ['core', 'kit', 'kit/source', 'kit/platform', 'agent-kit'],
+      'An agent runner imports only @hookwise/core, @hookwise/kit (root, /source, /platform) and @hookwise/agent-kit of our packages.',
+    ),
   ),
 );
 

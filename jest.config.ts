@@ -10,7 +10,9 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper: {
     '^@hookwise/plugin-(.*)$': '<rootDir>/plugins/$1/src',
-    '^@hookwise/(core|gateway|kit|server|cli|testing|store-sqlite|store-redis|sandbox)$': '<rootDir>/packages/$1/src',
+    '^@hookwise/(core|gateway|kit|agent-kit|server|cli|testing|store-sqlite|store-redis|sandbox)$': '<rootDir>/packages/$1/src',
+    // The kit's entry points by audience (package.json "exports" subpaths).
+    '^@hookwise/kit/(source|platform)$': '<rootDir>/packages/kit/src/$1',
   },
   // Installs redis-server when it is missing and may be installed, or stops the run with the command to run.
   globalSetup: '<rootDir>/scripts/jest-global-setup.ts',

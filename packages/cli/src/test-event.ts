@@ -3,7 +3,7 @@
 // the agent instead of being skipped as a duplicate or ignored.
 import { randomUUID } from 'node:crypto';
 import { INSECURE_NO_AUTH, eventAccepted, type Route } from '@hookwise/gateway';
-import { hmacSha256Hex } from '@hookwise/kit';
+import { hmacSha256Hex } from '@hookwise/kit/source';
 
 export interface TestEvent {
   event: string;

@@ -1,28 +1,16 @@
-export { REDACTED, SecretScrubber, urlSecrets } from '@hookwise/core';
-export * from './platform/target';
-export * from './platform/chunk';
-export * from './platform/markdown';
-export * from './platform/http';
-export * from './platform/failure';
-export * from './platform/error-code';
-export * from './platform/cached-token';
-export * from './platform/token-answer';
-export * from './platform/options-schema';
-export * from './platform/define-platform';
-export * from './platform/delivery-key';
-export * from './platform/chunk-template';
-export * from './source/signature';
-export * from './shared/process';
-export * from './agent/agent-prompt';
-export * from './source/standard-webhooks';
-export * from './shared/retry-after';
-export * from './shared/sleep';
-export * from './platform/pacing';
-export * from './platform/progress';
-export * from './source/public-key';
-export * from './agent/agent-usage';
-export * from './agent/agent-tools';
-export * from './agent/terminal-tool';
-export * from './agent/mcp-client';
-export * from './agent/model-request';
-export * from './agent/runner-tools';
+// @hookwise/kit: what every plugin author may need whatever the plugin's kind (redaction, Retry-After, abortable
+// sleep, child processes). Source authors import `@hookwise/kit/source`, deliverer authors `@hookwise/kit/platform`,
+// agent-runner authors `@hookwise/agent-kit` (the only one that brings the MCP SDK).
+export { SecretScrubber, urlSecrets } from '@hookwise/core';
+export { retryAfterFromHeaders } from './shared/retry-after';
+export { sleep } from './shared/sleep';
+export {
+  MAX_ARG_BYTES,
+  ProcessInputError,
+  childEnvironment,
+  isSecretName,
+  runProcess,
+  type ChildEnvironmentOptions,
+  type ProcessResult,
+  type RunProcessOptions,
+} from './shared/process';

@@ -1,7 +1,7 @@
 // The `anthropic` agent runner: a Messages API conversation with native tool use (the terminal, MCP servers'
 // tools), looping while the model stops for tool_use; usage summed over every request.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, modelClientOptions, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/kit';
+import { RunnerTools, addUsage, modelClientOptions, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/agent-kit';
 import { MessagesClient } from './messages-client';
 import type { MessageParam, MessagesRequest, ResponseBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
 import type { AnthropicRunnerOptions } from './options';

@@ -1,7 +1,7 @@
 // Sends Messages API requests through the kit's model request; says what is Anthropic's: the x-api-key and
 // anthropic-version headers, the error body, and which error types are worth another attempt.
 import { HookwiseError } from '@hookwise/core';
-import { postModelRequest, retryAfterSecondsOf, type ModelClientOptions, type ModelErrorResponse } from '@hookwise/kit';
+import { postModelRequest, retryAfterSecondsOf, type ModelClientOptions, type ModelErrorResponse } from '@hookwise/agent-kit';
 import type { ErrorBody, MessagesRequest, MessagesResponse } from './messages-wire';
 
 /** The API version this runner's wire format is written against. */

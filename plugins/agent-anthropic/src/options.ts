@@ -1,6 +1,6 @@
 // Options of the `anthropic` agent runner (the config's `agent:` block minus runner/timeout_seconds/concurrency).
 import type { OptionsSchema } from '@hookwise/core';
-import { mcpServersSchema, terminalOptionsSchema, type McpServerOptions, type TerminalOptions } from '@hookwise/kit';
+import { mcpServersSchema, terminalOptionsSchema, type McpServerOptions, type TerminalOptions } from '@hookwise/agent-kit';
 
 export interface AnthropicRunnerOptions {
   /** Where the API is; `/v1/messages` is appended. */

@@ -3,7 +3,16 @@
 // Each output format is the one the CLI documents (named at each preset); the prompt always goes on stdin,
 // so no payload text can become an option.
 import { HookwiseError, errorMessage, type AgentResult, type AgentTask } from '@hookwise/core';
-import { UNTRUSTED_INPUT_NOTE, addUsage, formatSkills, sumCounts, tokenCount, usageFromAnthropic, usageOrUndefined, type TokenUsage } from '@hookwise/kit';
+import {
+  UNTRUSTED_INPUT_NOTE,
+  addUsage,
+  formatSkills,
+  sumCounts,
+  tokenCount,
+  usageFromAnthropic,
+  usageOrUndefined,
+  type TokenUsage,
+} from '@hookwise/agent-kit';
 import { composePrompt } from './prompt-layout';
 
 export interface CommandPreset {

@@ -1,5 +1,5 @@
 // The text a command-line agent receives: the skills block, a separator line, then the rendered prompt.
-import { formatSkills } from '@hookwise/kit';
+import { formatSkills } from '@hookwise/agent-kit';
 import { type Skill } from '@hookwise/core';
 
 export const SKILLS_SEPARATOR = '\n\n---\n\n';

@@ -1,7 +1,7 @@
 // Sends Chat Completions requests through the kit's model request (timeout, retries on 429/5xx honouring
 // Retry-After); says what is OpenAI-specific: the Bearer header, the error body and which failures are final.
 import { HookwiseError } from '@hookwise/core';
-import { postModelRequest, retryAfterSecondsOf, type ModelClientOptions, type ModelErrorResponse } from '@hookwise/kit';
+import { postModelRequest, retryAfterSecondsOf, type ModelClientOptions, type ModelErrorResponse } from '@hookwise/agent-kit';
 import type { ChatErrorBody, ChatRequest, ChatResponse } from './chat-wire';
 
 /** The shared model-client options; the key is sent as `Authorization: Bearer` (local servers often need none). */

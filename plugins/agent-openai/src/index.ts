@@ -1,5 +1,5 @@
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
-import { terminalToolDefinition as kitTerminalTool } from '@hookwise/kit';
+import { terminalToolDefinition as kitTerminalTool } from '@hookwise/agent-kit';
 import { createOpenAIRunner, functionTool } from './openai-runner';
 import { openaiOptionsSchema, type OpenAIRunnerOptions } from './options';
 
@@ -8,7 +8,7 @@ export { openaiOptionsSchema, type OpenAIRunnerOptions, type TerminalOptions } f
 export { ChatCompletionsClient } from './chat-client';
 export type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './chat-wire';
 // The terminal tool and the system prompt live in the kit (shared with the anthropic runner); kept here for importers.
-export { buildSystemPrompt, refusal as terminalRefusal, runTerminalCommand } from '@hookwise/kit';
+export { buildSystemPrompt, refusal as terminalRefusal, runTerminalCommand } from '@hookwise/agent-kit';
 /** The terminal tool as this runner sends it (a Chat Completions function tool). */
 export const terminalToolDefinition = functionTool(kitTerminalTool);
 

@@ -1,6 +1,6 @@
 // The `openai` agent runner: a Chat Completions conversation, with a tool loop when the terminal or MCP servers are on.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, modelClientOptions, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/kit';
+import { RunnerTools, addUsage, modelClientOptions, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/agent-kit';
 import { ChatCompletionsClient } from './chat-client';
 import type { ChatMessage, ChatRequest, FunctionTool } from './chat-wire';
 import type { OpenAIRunnerOptions } from './options';

@@ -1,8 +1,8 @@
 // Options of the `openai` agent runner (the config's `agent:` block minus runner/timeout_seconds/concurrency).
 import type { OptionsSchema } from '@hookwise/core';
-import { mcpServersSchema, terminalOptionsSchema, type McpServerOptions, type TerminalOptions } from '@hookwise/kit';
+import { mcpServersSchema, terminalOptionsSchema, type McpServerOptions, type TerminalOptions } from '@hookwise/agent-kit';
 
-export type { TerminalOptions } from '@hookwise/kit';
+export type { TerminalOptions } from '@hookwise/agent-kit';
 
 export interface OpenAIRunnerOptions {
   base_url: string;

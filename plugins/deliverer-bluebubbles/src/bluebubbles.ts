@@ -12,7 +12,7 @@ import {
   type OutgoingChunk,
   type PlatformOptions,
   type ResponseVerdict,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface ServerApiOptions extends PlatformOptions {
   api_base: string;

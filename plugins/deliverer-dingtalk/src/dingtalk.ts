@@ -14,7 +14,7 @@ import {
   type HttpResponse,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface CustomRobotOptions extends PlatformOptions {
   api_base: string;

@@ -2,6 +2,7 @@
 // `Authorization: Bot`) or a channel webhook URL (no target needed). 2000 characters per message; mentions in
 // agent text are never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a
 // server. Every request carries the User-Agent Discord's API reference asks for.
+import { retryAfterFromHeaders, urlSecrets } from '@hookwise/kit';
 import {
   classifyHttpStatus,
   definePlatform,
@@ -9,14 +10,12 @@ import {
   joinUrl,
   pathSegment,
   platformOptionsSchema,
-  retryAfterFromHeaders,
-  urlSecrets,
   type HttpRequest,
   type HttpResponse,
   type OutgoingChunk,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface ChannelApiOptions extends PlatformOptions {
   api_base: string;

@@ -17,7 +17,7 @@ import {
   type PlatformRuntime,
   type SentPart,
   type TargetContext,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 import { classifySmtpError, type SmtpError } from './smtp-failure';
 
 export interface SmtpMailOptions extends PlatformOptions {

@@ -1,7 +1,7 @@
 // How an SMTP failure (a nodemailer error: `code`, `responseCode`, `command`) maps onto the kit's failure
 // kinds: rejected credentials and permanently refused recipients are not retried, temporary 4xx replies
 // and connection trouble are.
-import type { PlatformFailure } from '@hookwise/kit';
+import type { PlatformFailure } from '@hookwise/kit/platform';
 
 export interface SmtpError {
   message?: string;

@@ -3,6 +3,7 @@
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
 // Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.
 import { createHmac } from 'node:crypto';
+import { urlSecrets } from '@hookwise/kit';
 import {
   checkErrorCode,
   definePlatform,
@@ -11,13 +12,12 @@ import {
   issuedTokenFrom,
   joinUrl,
   platformOptionsSchema,
-  urlSecrets,
   type ErrorCodeRules,
   type HttpResponse,
   type OutgoingChunk,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface OpenPlatformOptions extends PlatformOptions {
   api_base: string;

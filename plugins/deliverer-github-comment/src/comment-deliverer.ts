@@ -2,7 +2,8 @@
 // code host's CLI (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
 // comment limit, and turning the CLI's failures into errors that say what to do.
 import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext, type ProgressKV } from '@hookwise/core';
-import { PROGRESS_TTL_MS, chunkText, progressKey, runProcess, type ProcessResult } from '@hookwise/kit';
+import { runProcess, type ProcessResult } from '@hookwise/kit';
+import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 
 export interface CommentOptions {

@@ -15,7 +15,7 @@ import {
   type OutgoingChunk,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface RestApiOptions extends PlatformOptions {
   /** The Home Assistant URL, e.g. http://homeassistant.local:8123. */

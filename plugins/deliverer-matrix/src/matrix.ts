@@ -2,6 +2,7 @@
 // the markdown rendered to org.matrix.custom.html) sent with PUT .../send/m.room.message/{txnId}; the
 // transaction id is derived from route, delivery id and chunk index, so the homeserver drops a retried chunk
 // it already has. A room alias (#room:server) is resolved through the room directory first.
+import { retryAfterFromHeaders } from '@hookwise/kit';
 import {
   classifyHttpStatus,
   definePlatform,
@@ -10,14 +11,13 @@ import {
   markdownToHtml,
   pathSegment,
   platformOptionsSchema,
-  retryAfterFromHeaders,
   type HttpResponse,
   type OutgoingChunk,
   type PlatformFailure,
   type PlatformOptions,
   type PlatformRuntime,
   type SuccessRule,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface ClientServerOptions extends PlatformOptions {
   /** The homeserver's client-server API base, e.g. https://matrix.example.org. */

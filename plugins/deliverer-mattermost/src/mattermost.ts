@@ -11,7 +11,7 @@ import {
   type HttpResponse,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface PostsApiOptions extends PlatformOptions {
   /** The Mattermost server, e.g. https://chat.example.com. */

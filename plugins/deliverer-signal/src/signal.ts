@@ -3,7 +3,7 @@
 // and `recipient`, or `groupId` for group targets. GET /api/v1/check is the start() check. Failures are read
 // the way signal-cli reports them: per recipient in `results` (type, retryAfterSeconds), and as JSON-RPC
 // errors whose `data.response` carries those results when no recipient got the message.
-import { definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
+import { definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit/platform';
 
 export interface JsonRpcDaemonOptions extends PlatformOptions {
   api_base: string;

@@ -2,19 +2,18 @@
 // `ok:false` is an error) or an incoming-webhook URL (posts to the channel it was created for; answers "ok"
 // as text). The agent's markdown becomes mrkdwn with `& < >` escaped, so that `<!channel>`, `<!here>` or
 // `<@U123>` in an answer can never ping anyone.
+import { retryAfterFromHeaders, urlSecrets } from '@hookwise/kit';
 import {
   classifyHttpStatus,
   definePlatform,
   joinUrl,
   markdownToMrkdwn,
   platformOptionsSchema,
-  retryAfterFromHeaders,
-  urlSecrets,
   type HttpRequest,
   type HttpResponse,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface WorkspaceApiOptions extends PlatformOptions {
   api_base: string;

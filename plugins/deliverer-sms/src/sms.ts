@@ -2,16 +2,16 @@
 // Basic auth (Account SID + Auth Token) to the Messages resource; markdown is stripped (SMS shows it
 // literally) and answers are split at Twilio's 1600-character body limit, five messages at most by default
 // (every SMS costs money), one a second (a long code's throughput).
+import { retryAfterFromHeaders } from '@hookwise/kit';
 import {
   classifyHttpStatus,
   definePlatform,
   joinUrl,
   platformOptionsSchema,
-  retryAfterFromHeaders,
   type HttpResponse,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface SmsGatewayOptions extends PlatformOptions {
   api_base: string;

@@ -12,7 +12,7 @@ import {
   type HttpResponse,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface OfficialAccountOptions extends PlatformOptions {
   api_base: string;

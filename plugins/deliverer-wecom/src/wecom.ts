@@ -16,7 +16,7 @@ import {
   type OutgoingChunk,
   type PlatformOptions,
   type ResponseVerdict,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface WorkApiOptions extends PlatformOptions {
   api_base: string;

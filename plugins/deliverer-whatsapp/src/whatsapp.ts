@@ -2,16 +2,16 @@
 // to /{version}/{phone_number_id}/messages; Graph errors are read by their `code`, because WhatsApp answers
 // most failures with HTTP 400 and the code is what says "wait", "fix the token", "register the number" or
 // "outside the 24-hour window". Parts to one person are spaced at the pair rate limit (one per 6 seconds).
+import { retryAfterFromHeaders } from '@hookwise/kit';
 import {
   classifyHttpStatus,
   definePlatform,
   joinUrl,
   platformOptionsSchema,
-  retryAfterFromHeaders,
   type HttpResponse,
   type PlatformFailure,
   type PlatformOptions,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
 
 export interface CloudApiOptions extends PlatformOptions {
   api_base: string;

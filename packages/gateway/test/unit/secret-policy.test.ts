@@ -1,6 +1,6 @@
 // Secret rules (issue 20 items 3 and 9): length, ASCII, redaction whatever the length, and length-blind comparison.
 import { Writable } from 'node:stream';
-import { constantTimeEqual } from '@hookwise/kit';
+import { constantTimeEqual } from '@hookwise/kit/source';
 import { MIN_SECRET_LENGTH, secretProblem, secretsProblems } from '../../src/routes/secret-policy';
 import { Redactor, createLogger } from '../../src/observe/logger';
 

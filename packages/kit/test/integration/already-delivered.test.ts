@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import { definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit';
+import { definePlatform, joinUrl, platformOptionsSchema, type HttpResponse, type PlatformOptions, type ResponseVerdict } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 
 // A made-up API with client-chosen message keys: it answers 409 {duplicate: true} for a key it already has.

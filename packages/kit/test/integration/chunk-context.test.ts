@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import { definePlatform, deliveryKey, platformOptionsSchema, renderChunkTemplate, type OutgoingChunk, type PlatformOptions } from '@hookwise/kit';
+import { definePlatform, deliveryKey, platformOptionsSchema, renderChunkTemplate, type OutgoingChunk, type PlatformOptions } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions } from '@hookwise/testing';
 
 // What a plugin sees of the message besides the text, and the schema of a platform without an HTTP API.

@@ -1,5 +1,6 @@
 import { isHookwiseError, type Deliverer } from '@hookwise/core';
-import { CachedToken, definePlatform, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/kit';
+import { CachedToken } from '../../src/platform/cached-token';
+import { definePlatform, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/kit/platform';
 import { createTestPluginContext, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 
 // A made-up enterprise messenger: app credentials -> short-lived token, HTTP 200 with errcode in the body.

@@ -1,5 +1,5 @@
 import type { Deliverer } from '@hookwise/core';
-import { definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/kit';
+import { definePlatform, issuedTokenFrom, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, startRecordingServer } from '@hookwise/testing';
 
 // A platform with an app mode (token) and a webhook mode (none), as the enterprise messengers have.

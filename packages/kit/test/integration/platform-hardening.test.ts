@@ -2,22 +2,21 @@
 // and limited by allowed_targets, a cap on parts, pacing on an injectable clock, progress behind ProgressStore,
 // and plugin log lines scrubbed.
 import type { PluginContext } from '@hookwise/core';
+import { MemoryProgressStore } from '../../src/platform/progress';
+import { Pacer, systemClock } from '../../src/platform/pacing';
 import {
-  MemoryProgressStore,
-  Pacer,
   VirtualClock,
-  capParts,
   chunkText,
   definePlatform,
   joinUrl,
   pathSegment,
   platformOptionsSchema,
-  systemClock,
-  truncationNotice,
   type DeliveryProgress,
   type PlatformOptions,
   type ProgressStore,
-} from '@hookwise/kit';
+} from '@hookwise/kit/platform';
+import { capParts } from '../../src/platform/chunk';
+import { truncationNotice } from '../../src/platform/define-platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 
 interface Options extends PlatformOptions {

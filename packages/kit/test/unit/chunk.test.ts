@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chunkText } from '@hookwise/kit';
+import { chunkText } from '@hookwise/kit/platform';
 
 const fenceBalanced = (chunk: string) => (chunk.match(/^```/gm)?.length ?? 0) % 2 === 0;
 

@@ -1,4 +1,5 @@
-import { checkErrorCode, chunkText, measureText, type ErrorCodeRules, type HttpResponse } from '@hookwise/kit';
+import { checkErrorCode, chunkText, type ErrorCodeRules, type HttpResponse } from '@hookwise/kit/platform';
+import { measureText } from '../../src/platform/chunk';
 
 function answer(json: unknown, status = 200, headers: Record<string, string> = {}): HttpResponse {
   return { status, headers: new Headers(headers), text: JSON.stringify(json), json };

@@ -3,7 +3,7 @@
 // CPU time (process.cpuUsage, the best of a few runs), so that a loaded machine's waiting does not count, and
 // judged by growth ratios and generous bounds: a quadratic pass grows 8 times faster than these allow.
 import fc from 'fast-check';
-import { chunkText, markdownToHtml, markdownToMrkdwn, markdownToPlainText } from '@hookwise/kit';
+import { chunkText, markdownToHtml, markdownToMrkdwn, markdownToPlainText } from '@hookwise/kit/platform';
 
 const CONVERTERS: Record<string, (text: string) => unknown> = {
   chunkText: (t) => chunkText(t, 2000),

@@ -1,4 +1,4 @@
-import { markdownToHtml, markdownToMrkdwn, markdownToPlainText } from '@hookwise/kit';
+import { markdownToHtml, markdownToMrkdwn, markdownToPlainText } from '@hookwise/kit/platform';
 
 describe('markdownToPlainText', () => {
   it('drops markup and keeps words, link targets and code', () => {

@@ -18,6 +18,22 @@ const CASES: Array<[file: string, code: string, allowed: boolean]> = [
   ['plugins/deliverer-telegram/src/sample.ts', "import type { PluginRegistry } from '@hookwise/gateway';\nexport type A = PluginRegistry;\n", false],
   ['plugins/deliverer-telegram/src/sample.ts', "export const a = require('@hookwise/server');\n", false],
   ['plugins/agent-openai/src/sample.ts', "export { default } from '@hookwise/plugin-agent-command';\n", false],
+  // plugins -> agent-kit -> kit -> core: the kit's entry points by audience; the agent kit for agent runners only.
+  ['plugins/deliverer-telegram/src/sample.ts', "import { definePlatform } from '@hookwise/kit/platform';\nexport const a = definePlatform;\n", true],
+  ['plugins/source-github/src/sample.ts', "import { verifyHexHmac } from '@hookwise/kit/source';\nexport const a = verifyHexHmac;\n", true],
+  ['plugins/deliverer-telegram/src/sample.ts', "import { RunnerTools } from '@hookwise/agent-kit';\nexport const a = RunnerTools;\n", false],
+  [
+    'plugins/agent-openai/src/sample.ts',
+    "import { RunnerTools } from '@hookwise/agent-kit';\nimport { sleep } from '@hookwise/kit';\nexport const a = [RunnerTools, sleep];\n",
+    true,
+  ],
+  [
+    'packages/agent-kit/src/sample.ts',
+    "import { sleep } from '@hookwise/kit';\nimport { HookwiseError } from '@hookwise/core';\nexport const a = [sleep, HookwiseError];\n",
+    true,
+  ],
+  ['packages/agent-kit/src/sample.ts', "import { PluginRegistry } from '@hookwise/gateway';\nexport const a = PluginRegistry;\n", false],
+  ['packages/kit/src/sample.ts', "import { RunnerTools } from '@hookwise/agent-kit';\nexport const a = RunnerTools;\n", false],
   [
     'packages/core/src/sample.ts',
     "import type { Writable } from 'node:stream';\nimport { b } from '../b';\nexport type A = Writable;\nexport const c = b;\n",

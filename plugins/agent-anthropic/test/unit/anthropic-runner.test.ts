@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
-import { UNTRUSTED_INPUT_NOTE } from '@hookwise/kit';
+import { UNTRUSTED_INPUT_NOTE } from '@hookwise/agent-kit';
 import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { createAnthropicRunner, type AnthropicRunnerOptions } from '@hookwise/plugin-agent-anthropic';
 import { apiError, message, startMessagesServer, type MessagesServer } from '../messages-server';

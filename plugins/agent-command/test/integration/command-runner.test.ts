@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
-import { formatSkills } from '@hookwise/kit';
+import { formatSkills } from '@hookwise/agent-kit';
 import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { createCommandRunner, SKILLS_SEPARATOR, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
 

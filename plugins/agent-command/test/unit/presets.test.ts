@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
-import { UNTRUSTED_INPUT_NOTE, formatSkills } from '@hookwise/kit';
+import { UNTRUSTED_INPUT_NOTE, formatSkills } from '@hookwise/agent-kit';
 import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { SKILLS_SEPARATOR, createCommandRunner, tomlString, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
 

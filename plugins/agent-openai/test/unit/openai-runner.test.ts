@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
-import { UNTRUSTED_INPUT_NOTE } from '@hookwise/kit';
+import { UNTRUSTED_INPUT_NOTE } from '@hookwise/agent-kit';
 import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { createOpenAIRunner, terminalToolDefinition, type OpenAIRunnerOptions } from '@hookwise/plugin-agent-openai';
 import { completion, startChatServer, type ChatServer } from '../chat-server';

@@ -3,7 +3,7 @@
 // {status: 200, message: "Message sent!", data: {...message}}; GET /api/v1/ping answered {status: 200, message:
 // "Ping received!", data: "pong"}; errors {status, message, error: {type, message}}).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock, type HttpResponse } from '@hookwise/kit';
+import { VirtualClock, type HttpResponse } from '@hookwise/kit/platform';
 import {
   createTestPluginContext,
   deliverOptions,

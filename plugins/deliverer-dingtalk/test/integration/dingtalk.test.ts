@@ -4,7 +4,7 @@
 // 发送20条消息，如果超过20条，会限流10分钟", errcode 130101 "send too fast").
 import { createHmac } from 'node:crypto';
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { dingtalkPlatform, robotSignature, type CustomRobotOptions } from '@hookwise/plugin-deliverer-dingtalk';
 

@@ -3,7 +3,7 @@
 // the User Agent section (https://discord.com/developers/docs/reference#user-agent) and the rate-limit answer
 // (https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { discordPlatform, messageNonce, USER_AGENT, type ChannelApiOptions } from '@hookwise/plugin-deliverer-discord';
 

@@ -4,7 +4,7 @@
 // (https://open.feishu.cn/document/client-docs/bot-v3/add-custom-bot: signed {timestamp, sign}, 100/min).
 import { createHmac } from 'node:crypto';
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { messageUuid, feishuPlatform, type OpenPlatformOptions } from '@hookwise/plugin-deliverer-feishu';
 

@@ -2,7 +2,7 @@
 // POST /api/services/<domain>/<service> with a bearer token, answered with the list of changed states;
 // GET /api/ answers {"message": "API running."}; errors as "401: Unauthorized" text).
 import type { Deliverer } from '@hookwise/core';
-import { deliveryKey } from '@hookwise/kit';
+import { deliveryKey } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { homeAssistantPlatform, type RestApiOptions } from '@hookwise/plugin-deliverer-homeassistant';
 

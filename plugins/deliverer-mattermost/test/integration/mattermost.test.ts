@@ -2,7 +2,7 @@
 // 201 with the Post object {id, create_at, user_id, channel_id, root_id, message, ...}) and its error answers
 // ({id, message, detailed_error, request_id, status_code}).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock, deliveryKey } from '@hookwise/kit';
+import { VirtualClock, deliveryKey } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { mattermostPlatform, type PostsApiOptions } from '@hookwise/plugin-deliverer-mattermost';
 

@@ -4,7 +4,7 @@
 // IDENTITY_FAILURE / RATE_LIMIT_FAILURE with retryAfterSeconds; error codes -1 user, -4 untrusted key,
 // -5 rate limit, with the results in data.response).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { signalPlatform, type JsonRpcDaemonOptions } from '@hookwise/plugin-deliverer-signal';
 

@@ -4,7 +4,7 @@
 // (https://docs.slack.dev/apis/web-api/rate-limits: HTTP 429 with Retry-After; one message per second per
 // channel) and formatting (https://docs.slack.dev/messaging/formatting-message-text: escape & < >).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { slackPlatform, type WorkspaceApiOptions } from '@hookwise/plugin-deliverer-slack';
 

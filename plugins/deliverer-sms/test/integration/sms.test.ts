@@ -2,7 +2,7 @@
 // form-encoded To/From/Body, HTTP Basic auth, 201 with {sid: "SM...", status: "queued", ...}) and its error
 // answers ({code, message, more_info, status}; https://www.twilio.com/docs/errors/21211, /20003, /20429).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { smsPlatform, type SmsGatewayOptions } from '@hookwise/plugin-deliverer-sms';
 

@@ -2,7 +2,7 @@
 // https://core.telegram.org/bots/api#sendmessage): answers are {ok, result} or {ok:false, error_code,
 // description, parameters}; rates from the Bots FAQ (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this).
 import { isHookwiseError, type Deliverer, type HookwiseError } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { telegramPlatform, type BotApiOptions } from '@hookwise/plugin-deliverer-telegram';
 

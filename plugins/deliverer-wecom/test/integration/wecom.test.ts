@@ -4,7 +4,7 @@
 // "unlicenseduser":"userid3|userid4","msgid":"xxxx"}, 30 messages per minute per member), appchat/send and the
 // group robot (https://developer.work.weixin.qq.com/document/path/91770: 20 messages per minute).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { wecomPlatform, type WorkApiOptions } from '@hookwise/plugin-deliverer-wecom';
 

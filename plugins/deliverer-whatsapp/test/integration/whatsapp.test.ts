@@ -4,7 +4,7 @@
 // 130429 throughput, 131047 re-engagement, 131045 incorrect certificate, 133010 phone number not registered)
 // and the pair rate limit (https://developers.facebook.com/docs/whatsapp/cloud-api/overview#pair-rate-limits).
 import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit';
+import { VirtualClock } from '@hookwise/kit/platform';
 import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import plugin, { whatsappPlatform, type CloudApiOptions } from '@hookwise/plugin-deliverer-whatsapp';
 

@@ -1,6 +1,8 @@
 // Usage summing and reading, the toolbox's call path (never throwing, JSON arguments), output capping and the
 // rendering of MCP results: the parts of the API runners' shared code that need no server.
-import { AgentToolbox, addUsage, capToolOutput, renderCallResult, usageFromAnthropic, usageFromOpenAI } from '@hookwise/kit';
+import { AgentToolbox, addUsage, usageFromAnthropic, usageFromOpenAI } from '@hookwise/agent-kit';
+import { capToolOutput } from '../../src/agent-tools';
+import { renderCallResult } from '../../src/mcp-client';
 
 describe('token usage', () => {
   it('adds field by field and keeps unknown fields absent', () => {

@@ -1,8 +1,7 @@
 // One JSON POST to a model API with a per-request timeout, retried on what the provider calls temporary
 // (429, overload, 5xx, network errors) after the wait its Retry-After asks for, else after a growing backoff.
 import { HookwiseError, SecretScrubber, errorMessage, type PluginContext, type PluginLogger } from '@hookwise/core';
-import { retryAfterFromHeaders } from '../shared/retry-after';
-import { sleep as abortableSleep } from '../shared/sleep';
+import { retryAfterFromHeaders, sleep as abortableSleep } from '@hookwise/kit';
 
 /** A non-2xx answer, read once, for the provider's classifier. */
 export interface ModelErrorResponse {

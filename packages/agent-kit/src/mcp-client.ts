@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { capToolOutput, TOOL_NAME_PATTERN, type AgentToolHandler, type ToolOutcome } from './agent-tools';
-import { isSecretName } from '../shared/process';
+import { isSecretName } from '@hookwise/kit';
 
 /** One entry of `mcp_servers:`: a command started over stdio, or a streamable HTTP endpoint. */
 export interface McpServerOptions {

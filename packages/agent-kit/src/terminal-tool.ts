@@ -3,7 +3,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { errorMessage, type OptionsSchema, type PluginContext } from '@hookwise/core';
 import type { AgentToolDefinition, AgentToolHandler } from './agent-tools';
-import { childEnvironment, runProcess } from '../shared/process';
+import { childEnvironment, runProcess } from '@hookwise/kit';
 
 export const TERMINAL_TOOL_NAME = 'terminal';
 

@@ -2,7 +2,7 @@
 // port, serves a tool; the kit's client lists it, sends the configured headers, calls it and closes.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServers } from '@hookwise/kit';
+import { McpServers } from '../../src/mcp-client';
 import { createTestPluginContext } from '@hookwise/testing';
 import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
