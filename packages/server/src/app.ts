@@ -1,26 +1,28 @@
-// The Express app: health, the webhook route (served by the core's framework-neutral handler) and JSON errors.
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+// The Express app: health, the webhook route (served by the gateway's framework-neutral handler) and JSON errors.
+import type { RequestListener } from 'node:http';
 // Types only at the top: Express (~140 modules) is loaded by createApp, so that the CLI commands that use this
 // package for its store, plugin list or skill dirs do not pay for it on every start.
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { GatewayObservability } from '@hookwise/gateway';
 import { mountObservability } from './admin/observability-routes';
-import { MALFORMED_PATH_RESULT, hasMalformedPath, routeFromUrl, sendResult, type Gateway } from '@hookwise/gateway';
+import { createIngestListener, type Gateway } from '@hookwise/gateway';
 
 /**
- * How `POST /webhooks/<route>` reaches the pipeline. 'direct' (the default): the core's node:http handler takes
+ * How `POST /webhooks/<route>` reaches the pipeline. 'direct' (the default): the gateway's node:http handler takes
  * it before Express's router, which costs more per request than the whole pipeline (docs/performance.md);
  * 'express': through the Express route below. Both run the same handler; everything else is Express's.
  */
 export type IngestPath = 'direct' | 'express';
 
+/**
+ * Serve it with createRequestListener: that checks every request's path before Express's router sees it (a path
+ * that does not decode is answered 400 there), so the app does not check again.
+ */
 export function createApp(gateway: Gateway, observability?: GatewayObservability): Express {
   const express = require('express') as typeof import('express');
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Also when Express serves webhooks itself (ingest: 'express'): its router would throw on such a path (500).
-  app.use((req, res, next) => (hasMalformedPath(req.url) ? sendResult(res, MALFORMED_PATH_RESULT, true) : next()));
   // From memory only: the store's state as the gateway's own calls last found it, so /health answers at once
   // even while the store is locked or unreachable. The SPEC's body while healthy; 503 with the reason when not.
   app.get('/health', (_req, res) => {
@@ -30,8 +32,9 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
   });
   // /metrics, /api and /ui, as far as metrics: and admin: turn them on (admin/observability-routes.ts).
   mountObservability(app, gateway, observability);
-  // No body parser: the verifiers need the exact bytes, and the core reads them with the size limit.
-  app.post('/webhooks/:route', (req, res) => gateway.handler(req, res));
+  // No body parser: the verifiers need the exact bytes, and the pipeline reads them with the size limit. The path
+  // was checked by the listener (createRequestListener), so the handler's own check is skipped.
+  app.post('/webhooks/:route', (req, res) => gateway.handler.ingest(req, res));
   app.all('/webhooks/:route', (req, res) => {
     res
       .status(405)
@@ -53,14 +56,10 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
   return app;
 }
 
-/** The http.Server listener: webhook POSTs straight to the core's handler (unless `ingest` is 'express'), the rest to Express. */
+/**
+ * The http.Server listener: the request path checked once (the gateway's ingest listener), then webhook POSTs
+ * straight to the gateway's handler (unless `ingest` is 'express'), the rest to Express.
+ */
 export function createRequestListener(gateway: Gateway, app: Express, ingest: IngestPath = 'direct'): RequestListener {
-  if (ingest === 'express') return app;
-  return (req: IncomingMessage, res: ServerResponse) => {
-    // Any method, any path: a path that does not decode is the client's error (400), before any router sees it.
-    if (hasMalformedPath(req.url)) sendResult(res, MALFORMED_PATH_RESULT, true);
-    // Anything the pattern does not take (other methods, odd spellings) keeps Express's behaviour.
-    else if (req.method === 'POST' && routeFromUrl(req.url) !== undefined) gateway.handler(req, res);
-    else app(req, res);
-  };
+  return createIngestListener(gateway.handler, app, ingest === 'direct');
 }

@@ -1,41 +1,14 @@
-// Adapts the pipeline to node:http (and so to Express, whose req/res extend node's).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Adapts the pipeline to node:http (and so to Express, whose req/res extend node's). The request path is checked
+// here for every way a webhook comes in: by the handler itself when a host mounts it, or by the ingest listener
+// in front of a host app (the server package), which then hands the handler the route name it found.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'winston';
 import { ERROR_CATALOGUE, errorMessage } from '@hookwise/core';
 import type { IngestResult, WebhookPipeline } from './pipeline';
+import { hasMalformedPath, MALFORMED_PATH_RESULT, routeFromUrl } from './request-path';
 
-const WEBHOOK_PATH = /^\/webhooks\/([^/?#]+)\/?(?:[?#].*)?$/;
-
-/** The route name of a `/webhooks/<name>` URL, or undefined. */
-export function routeFromUrl(url: string | undefined): string | undefined {
-  const match = WEBHOOK_PATH.exec(url ?? '');
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return match[1];
-  }
-}
-
-/**
- * True when the path of `url` (the part before `?`) has a `%` not followed by two hex digits, or escapes that
- * are not UTF-8: such a request is answered 400, never passed to a router whose decoding would throw (500).
- */
-export function hasMalformedPath(url: string | undefined): boolean {
-  if (!url || !url.includes('%')) return false;
-  const end = url.search(/[?#]/);
-  const path = end === -1 ? url : url.slice(0, end);
-  if (!path.includes('%')) return false;
-  try {
-    decodeURIComponent(path);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** The answer to a request whose path does not decode. */
-export const MALFORMED_PATH_RESULT: IngestResult = { status: 400, body: { error: 'Malformed percent-encoding in the request path' } };
+// Importable from here as before the path check had its own module (the package index exports this module).
+export { hasMalformedPath, MALFORMED_PATH_RESULT, routeFromUrl } from './request-path';
 
 export function sendResult(res: ServerResponse, result: IngestResult, closeConnection = false): void {
   const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
@@ -50,14 +23,20 @@ export function sendResult(res: ServerResponse, result: IngestResult, closeConne
   res.end(body);
 }
 
+export interface WebhookHandler {
+  /** Checks the path (400 when it does not decode), reads the route name from `/webhooks/<name>`, runs the pipeline. */
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Runs the pipeline for a request whose path was checked already (createIngestListener checks every request):
+   * `route` is the name routeFromUrl found, else it is read from the URL here. Not a connect-style middleware:
+   * Express's `next` must not reach `route`.
+   */
+  readonly ingest: (req: IncomingMessage, res: ServerResponse, route?: string) => void;
+}
+
 /** `(req, res)` handler for `POST /webhooks/:route`, usable with node:http, Express or any connect-style host. */
-export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    if (hasMalformedPath(req.url)) {
-      sendResult(res, MALFORMED_PATH_RESULT, true);
-      return;
-    }
-    const route = routeFromUrl(req.url) ?? '';
+export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger): WebhookHandler {
+  const ingest = (req: IncomingMessage, res: ServerResponse, route = routeFromUrl(req.url) ?? ''): void => {
     pipeline
       .handle({ route, headers: req.headers, body: req, url: req.url, remoteAddress: req.socket?.remoteAddress })
       .then((result) => sendResult(res, result, !req.readableEnded && !req.complete))
@@ -66,5 +45,28 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
         logger.error(`webhook handling failed on route '${route}': ${errorMessage(err)}`);
         if (!res.headersSent) sendResult(res, { status: ERROR_CATALOGUE.HW_E_INTERNAL.status, body: { error: ERROR_CATALOGUE.HW_E_INTERNAL.message } }, true);
       });
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (hasMalformedPath(req.url)) sendResult(res, MALFORMED_PATH_RESULT, true);
+    else ingest(req, res);
+  };
+  return Object.assign(handler, { ingest });
+}
+
+/**
+ * The node:http listener of a server that serves webhooks beside another app (the server package's Express
+ * app), and the one place its request paths are checked: any method, any path that does not decode is answered
+ * 400 here, before a router whose decoding would throw. With `direct`, `POST /webhooks/<name>` then goes
+ * straight to the pipeline (Express's router costs more per request than the pipeline, docs/performance.md) and
+ * everything else to `app`; without, everything goes to `app`, whose webhook route calls `handler.ingest`.
+ */
+export function createIngestListener(handler: WebhookHandler, app: RequestListener, direct: boolean): RequestListener {
+  if (!direct) return (req, res) => (hasMalformedPath(req.url) ? sendResult(res, MALFORMED_PATH_RESULT, true) : app(req, res));
+  return (req, res) => {
+    if (hasMalformedPath(req.url)) return sendResult(res, MALFORMED_PATH_RESULT, true);
+    // Anything the pattern does not take (other methods, odd spellings) keeps the app's behaviour.
+    const route = req.method === 'POST' ? routeFromUrl(req.url) : undefined;
+    if (route === undefined) app(req, res);
+    else handler.ingest(req, res, route);
   };
 }
