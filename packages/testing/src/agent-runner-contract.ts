@@ -125,3 +125,22 @@ export function describeAgentRunnerContract(
     });
   });
 }
+
+/**
+ * A first-party agent runner's contract as data (its test/contract-scenarios.ts default-exports one), run with
+ * the others by packages/testing's first-party contracts test.
+ */
+export interface AgentRunnerContractCase {
+  kind: 'agent';
+  name: string;
+  factory: (world: AgentWorld) => AgentRunner | Promise<AgentRunner>;
+  options?: AgentRunnerContractOptions;
+}
+
+export function agentRunnerContractCase(
+  name: string,
+  factory: AgentRunnerContractCase['factory'],
+  options?: AgentRunnerContractOptions,
+): AgentRunnerContractCase {
+  return { kind: 'agent', name, factory, options };
+}

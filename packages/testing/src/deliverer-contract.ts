@@ -128,3 +128,18 @@ export function describeDelivererContract(
     });
   });
 }
+
+/**
+ * A first-party deliverer's contract as data (its test/contract-scenarios.ts default-exports one): the stand-in
+ * API's answers and how the deliverer is built. packages/testing's first-party contracts test runs them all.
+ */
+export interface DelivererContractCase {
+  kind: 'deliverer';
+  name: string;
+  factory: (world: DelivererWorld) => Deliverer | Promise<Deliverer>;
+  options?: DelivererContractOptions;
+}
+
+export function delivererContractCase(name: string, factory: DelivererContractCase['factory'], options?: DelivererContractOptions): DelivererContractCase {
+  return { kind: 'deliverer', name, factory, options };
+}

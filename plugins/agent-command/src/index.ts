@@ -1,4 +1,4 @@
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { definePlugin, type AgentContribution, type PluginPackageJson } from '@hookwise/core';
 import { createCommandRunner } from './command-runner';
 import { commandOptionsSchema, type CommandRunnerOptions } from './options';
 
@@ -7,15 +7,12 @@ export { commandOptionsSchema, PROMPT_PLACEHOLDER, type CommandRunnerOptions } f
 export { composePrompt, SKILLS_SEPARATOR } from './prompt-layout';
 export { PRESETS, commandPreset, presetRun, tomlString, type CommandPreset, type PresetName } from './presets';
 
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [
-    {
-      kind: 'agent',
-      id: 'command',
-      description: 'Runs an agent CLI as a child process; the prompt goes to stdin or into a {prompt} argument.',
-      optionsSchema: commandOptionsSchema,
-      create: (options: CommandRunnerOptions, ctx) => createCommandRunner(options, ctx),
-    },
-  ],
-});
+export const commandRunner: AgentContribution<CommandRunnerOptions> = {
+  kind: 'agent',
+  id: 'command',
+  description: 'Runs an agent CLI as a child process; the prompt goes to stdin or into a {prompt} argument.',
+  optionsSchema: commandOptionsSchema,
+  create: (options, ctx) => createCommandRunner(options, ctx),
+};
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [commandRunner] });

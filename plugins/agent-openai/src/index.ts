@@ -1,4 +1,4 @@
-import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { definePlugin, type AgentContribution, type PluginPackageJson } from '@hookwise/core';
 import { terminalToolDefinition as kitTerminalTool } from '@hookwise/agent-kit';
 import { createOpenAIRunner, functionTool } from './openai-runner';
 import { openaiOptionsSchema, type OpenAIRunnerOptions } from './options';
@@ -12,15 +12,12 @@ export { buildSystemPrompt, refusal as terminalRefusal, runTerminalCommand } fro
 /** The terminal tool as this runner sends it (a Chat Completions function tool). */
 export const terminalToolDefinition = functionTool(kitTerminalTool);
 
-export default definePlugin({
-  package: require('../package.json') as PluginPackageJson,
-  contributes: [
-    {
-      kind: 'agent',
-      id: 'openai',
-      description: "OpenAI-compatible Chat Completions client, with an optional terminal tool and MCP servers' tools.",
-      optionsSchema: openaiOptionsSchema,
-      create: (options: OpenAIRunnerOptions, ctx) => createOpenAIRunner(options, ctx),
-    },
-  ],
-});
+export const openaiRunner: AgentContribution<OpenAIRunnerOptions> = {
+  kind: 'agent',
+  id: 'openai',
+  description: "OpenAI-compatible Chat Completions client, with an optional terminal tool and MCP servers' tools.",
+  optionsSchema: openaiOptionsSchema,
+  create: (options, ctx) => createOpenAIRunner(options, ctx),
+};
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [openaiRunner] });

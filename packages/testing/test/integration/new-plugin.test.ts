@@ -1,11 +1,13 @@
 // scripts/new-plugin.js in a scratch copy of the repository's registration points: each kind's package is created
-// and registered, type-checks (sources and tests, against the built core, kit and testing), and its own generated
-// tests pass here (contract and manifest), so a new plugin starts green.
+// and registered in the one plugin layout, type-checks (sources and tests, against the built core, kit and testing), and
+// its generated tests and the checks the first-party contracts test makes (manifest, contract) pass here, so a new plugin
+// starts green.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { PLUGIN_API_VERSION } from '@hookwise/core';
+import { describeAgentRunnerContract, describeDelivererContract, describePluginManifestContract, type PluginPackageJson } from '../../src';
 
 // The test directory this file was written against (files sit one level below it now).
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
@@ -33,13 +35,20 @@ function firstPartyFile(): string {
 const work = mkdtempSync(join(tmpdir(), 'hw-new-plugin-'));
 const listFile = firstPartyFile();
 const ownerDir = join('packages', listFile.split('/')[1]);
-for (const file of ['tsconfig.json', 'tsconfig.base.json', 'LICENSE', 'package.json', listFile, join(ownerDir, 'package.json')]) {
+for (const file of [
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'plugins/tsconfig.plugin.json',
+  'LICENSE',
+  'package.json',
+  listFile,
+  join(ownerDir, 'package.json'),
+]) {
   mkdirSync(dirname(join(work, file)), { recursive: true });
   cpSync(join(ROOT, file), join(work, file));
 }
 for (const pkg of ['core', 'kit', 'testing']) symlinkSync(join(ROOT, 'packages', pkg), join(work, 'packages', pkg));
 symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
-mkdirSync(join(work, 'plugins'));
 
 const run = (args: string[]) => {
   try {
@@ -54,11 +63,14 @@ const generated = Object.fromEntries(KINDS.map((kind) => [kind, run([kind, NAME,
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm run new:plugin -- <kind> <name>', () => {
-  it.each(KINDS)('creates plugins/%s-acme-chat with its package, sources, test, README and LICENSE', (kind) => {
+  it.each(KINDS)('creates plugins/%s-acme-chat in the one layout: package, shared tsconfig, index and main file, test, README and LICENSE', (kind) => {
     expect(generated[kind]).toMatchObject({ code: 0 });
     const dir = join(work, 'plugins', `${kind}-${NAME}`);
-    for (const file of ['package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/plugin.ts', `src/${NAME}.ts`, `test/unit/${NAME}.test.ts`])
-      expect(existsSync(join(dir, file))).toBe(true);
+    const test = kind === 'deliverer' || kind === 'agent' ? 'test/contract-scenarios.ts' : `test/unit/${NAME}.test.ts`;
+    expect(readdirSync(join(dir, 'src')).sort()).toEqual([`${NAME}.ts`, 'index.ts']);
+    for (const file of ['package.json', 'tsconfig.json', 'README.md', test]) expect(existsSync(join(dir, file))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8'))).toMatchObject({ extends: '../tsconfig.plugin.json' });
+    expect(readFileSync(join(dir, 'src', 'index.ts'), 'utf8')).toContain("export default definePlugin({ package: require('../package.json')");
     expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; hookwise: unknown; dependencies?: Record<string, string> };
     expect(pkg.name).toBe(`@hookwise/plugin-${kind}-${NAME}`);
@@ -111,11 +123,19 @@ describe('npm run new:plugin -- <kind> <name>', () => {
   }, 60_000);
 });
 
-// The generated tests themselves, collected here (ts-jest compiles them; @hookwise/* resolve to the sources).
+// The generated tests and contract inputs, run here as the first-party contracts test runs them (ts-jest compiles
+// them; @hookwise/* resolve to the sources).
 for (const kind of KINDS) {
-  const testFile = join(work, 'plugins', `${kind}-${NAME}`, 'test', 'unit', `${NAME}.test.ts`);
-  describe(`the generated ${kind}'s own tests`, () => {
+  const dir = join(work, 'plugins', `${kind}-${NAME}`);
+  describe(`the generated ${kind}`, () => {
+    if (!existsSync(join(dir, 'package.json'))) return void it('exists', () => expect(existsSync(dir)).toBe(true));
+    describePluginManifestContract(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PluginPackageJson, () => require(join(dir, 'src')), dir);
+    const testFile = join(dir, 'test', 'unit', `${NAME}.test.ts`);
     if (existsSync(testFile)) require(testFile);
-    else it('exists', () => expect(existsSync(testFile)).toBe(true));
+    const scenarios = join(dir, 'test', 'contract-scenarios.ts');
+    if (!existsSync(scenarios)) return;
+    const contract = require(scenarios).default;
+    if (contract.kind === 'deliverer') describeDelivererContract(contract.name, contract.factory, contract.options);
+    else describeAgentRunnerContract(contract.name, contract.factory, contract.options);
   });
 }

@@ -4,7 +4,6 @@ import { generateKeyPairSync, sign as signEd25519, type KeyObject } from 'node:c
 import { verifyKey } from 'discord-interactions';
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
-import { describePluginManifestContract } from '@hookwise/testing';
 import plugin, { discordSource, ed25519PublicKey } from '../../src';
 
 interface Pair {
@@ -160,5 +159,3 @@ describe('discord plugin', () => {
     expect(registry.validateOptions('source', 'discord', { public_key: 'x' }, 'source_options').problems).toHaveLength(1);
   });
 });
-
-describePluginManifestContract(require('../../package.json'), () => require('../../src'));

@@ -4,7 +4,6 @@ import { generateKeyPairSync, sign as signEcdsa, type KeyObject } from 'node:cry
 import { EventWebhook } from '@sendgrid/eventwebhook';
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
-import { describePluginManifestContract } from '@hookwise/testing';
 import plugin, { sendgridSource, sendgridPublicKey } from '../../src';
 
 interface Pair {
@@ -196,5 +195,3 @@ describe('sendgrid plugin', () => {
     expect(registry.validateOptions('source', 'sendgrid', { tolerance_seconds: -1 }, 'source_options').problems).toHaveLength(1);
   });
 });
-
-describePluginManifestContract(require('../../package.json'), () => require('../../src'));

@@ -2,7 +2,6 @@
 // and of the plugin package (manifest, options schema).
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
-import { describePluginManifestContract } from '@hookwise/testing';
 import plugin, { twilioSource } from '../../src';
 
 const source = twilioSource.create();
@@ -155,5 +154,3 @@ describe('twilio plugin', () => {
     expect(check({ unknown: 1 })).toHaveLength(1);
   });
 });
-
-describePluginManifestContract(require('../../package.json'), () => require('../../src'));

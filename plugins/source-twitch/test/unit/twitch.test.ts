@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import type { Source, SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
-import { createTestPluginContext, describePluginManifestContract } from '@hookwise/testing';
+import { createTestPluginContext } from '@hookwise/testing';
 import plugin, { twitchSource, rfc3339Seconds } from '../../src';
 
 const SECRET = 'twitch-eventsub-secret-0123456789';
@@ -188,5 +188,3 @@ describe('twitch plugin', () => {
     expect(registry.validateOptions('source', 'twitch', { tolerance_seconds: 'ten' }, 'source_options').problems).toHaveLength(1);
   });
 });
-
-describePluginManifestContract(require('../../package.json'), () => require('../../src'));

@@ -3,7 +3,6 @@
 import { createHmac } from 'node:crypto';
 import type { SourceRequest } from '@hookwise/core';
 import { PluginRegistry } from '@hookwise/gateway';
-import { describePluginManifestContract } from '@hookwise/testing';
 import plugin, { zoomSource, zoomDeliveryId } from '../../src';
 
 const SECRET = 'zoomSecretToken-Abc123Def456Ghi789';
@@ -156,5 +155,3 @@ describe('zoom plugin', () => {
     expect(registry.validateOptions('source', 'zoom', { other: true }, 'source_options').problems).toHaveLength(1);
   });
 });
-
-describePluginManifestContract(require('../../package.json'), () => require('../../src'));
