@@ -1,6 +1,7 @@
 // What a plugin can contribute: a Source (a sender's webhook style), a Deliverer and an AgentRunner (the Store
 // interface is in stores/types.ts). Plain interfaces on purpose: plugins bring their own copy of core, so nothing
 // here relies on instanceof.
+import type { AgentRunSandbox, AgentSandbox, AgentSandboxNeeds } from './agent-sandbox';
 
 /** Header map as Node gives it: lower-case names, string or string[] values. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -93,6 +94,12 @@ export interface AgentTask {
   route: string;
   event: string;
   deliveryId: string;
+  /**
+   * Where this run's processes start (the gateway opens it per run and closes it after): every process a runner
+   * starts (the CLI, terminal commands, stdio MCP servers) goes through `sandbox.plan()` or `sandbox.spawn()`, in
+   * `sandbox.workDir`. Absent when a runner is called outside a gateway's worker.
+   */
+  sandbox?: AgentSandbox;
 }
 
 export interface AgentResult {
@@ -112,10 +119,17 @@ export interface AgentUsage {
   outputTokens?: number;
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
+  /**
+   * Not tokens: how the run was sandboxed, set by the gateway's worker. Kept here so that every store keeps it
+   * with the run's usage without a column of its own.
+   */
+  sandbox?: AgentRunSandbox;
 }
 
 export interface AgentRunner {
   run(task: AgentTask, opts: { signal: AbortSignal }): Promise<AgentResult>;
+  /** What this runner's processes need inside the sandbox (a preset's login dirs and API hosts), added to every run. */
+  sandboxNeeds?(): AgentSandboxNeeds;
   stop?(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // The contracts a plugin author programs against; nothing here runs a gateway (that is @hookwise/gateway).
 export * from './contracts';
+export * from './agent-sandbox';
 export * from './errors';
 export * from './plugin';
 // The renderer's limits and payload dump are details of the SPEC's templating rules, not API.

@@ -25,6 +25,7 @@ import { StoreStatus } from './observe/store-status';
 import { MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
+import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -41,6 +42,8 @@ export interface GatewayOptions {
   /** Worker tuning for tests. */
   leaseMs?: number;
   pollMs?: number;
+  /** The agent sandbox's probe and work dir parent (tests); default: probe this machine, the system temp dir. */
+  sandbox?: Pick<AgentSandboxesOptions, 'probe' | 'workParent'>;
 }
 
 // Moved to a module of its own; re-exported so that `./gateway` still offers it.
@@ -77,6 +80,8 @@ export class Gateway {
   /** What routes that pin no source accept; filled by start(). */
   private specSources: NamedSource[] = [];
   private shuttingDown = false;
+  /** Each agent run's sandbox and the gateway's egress proxy (`agent.sandbox`). */
+  readonly sandboxes: AgentSandboxes;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
@@ -117,7 +122,15 @@ export class Gateway {
       trustedProxies: proxies.length ? new TrustedProxies(proxies) : undefined,
       storeStatus: this.storeStatus,
     });
+    this.sandboxes = new AgentSandboxes({
+      config,
+      configDir: options.configDir,
+      logger: this.logger,
+      hidden: storeFiles(config, options.configDir),
+      ...options.sandbox,
+    });
     this.workers = new WorkerPool({
+      sandboxes: this.sandboxes,
       jobs: this.store.jobs,
       lifecycle: this.lifecycle,
       runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),
@@ -214,6 +227,7 @@ export class Gateway {
       problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
     problems.push(...filterProblems(route), ...routeKeyProblems(route));
+    problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`));
     return problems;
   }
 
@@ -248,6 +262,7 @@ export class Gateway {
     if (!this.registry.get('agent', this.config.agent.runner)) {
       problems.push(`agent.runner: unknown agent runner '${this.config.agent.runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     }
+    problems.push(...sandboxProblems(this.config.agent.sandbox, 'agent.sandbox'));
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
     // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
@@ -275,6 +290,8 @@ export class Gateway {
       }
     }
     if (createProblems.length) throw new HookwiseConfigError([...new Set(createProblems)], 'the gateway cannot start');
+    // Each route's sandbox mode is decided (and logged) now: `required` without bubblewrap stops startup here.
+    await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.());
     if (this.config.agent.runner === 'echo') {
       this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
     }
@@ -305,6 +322,7 @@ export class Gateway {
     this.shuttingDown = true;
     this.authThrottle.close();
     const result = await this.workers.stop(deadlineMs);
+    await this.sandboxes.close();
     this.shutdown.abort();
     await this.instances.stopAll();
     await this.store.close();

@@ -2,6 +2,7 @@
 import type { StoreConfig } from '@hookwise/core';
 import type { AdminConfig, MetricsConfig, TracingConfig } from './observability-schema';
 import type { BudgetConfig, RouteConfig } from './route-schema';
+import type { SandboxConfig } from './sandbox-schema';
 
 export interface PlatformConfig {
   enabled?: boolean;
@@ -36,7 +37,15 @@ export interface HookwiseConfig {
     webhook: WebhookAdapterConfig;
     [platform: string]: PlatformConfig | WebhookAdapterConfig;
   };
-  agent: { runner: string; timeout_seconds: number; concurrency: number; budget?: BudgetConfig; silent_marker?: string; [key: string]: unknown };
+  agent: {
+    runner: string;
+    timeout_seconds: number;
+    concurrency: number;
+    budget?: BudgetConfig;
+    silent_marker?: string;
+    sandbox?: SandboxConfig;
+    [key: string]: unknown;
+  };
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };
   /** `backend`, `max_pending`, `lease_seconds`, and the backend's own options (validated by its optionsSchema). */
   store: StoreConfig;

@@ -2,6 +2,8 @@
 // TypeScript shape. Part of config.yaml's schema (schema.ts); after changing it, regenerate the validators as
 // schema.ts says.
 
+import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
+
 export const stringList = { type: 'array', items: { type: 'string' } } as const;
 
 /** One payload test of a route's `filter:` (docs/filters.md): a path and one operator, or a JSONata expression. */
@@ -141,7 +143,7 @@ export const routeSchema = {
     agent: {
       type: 'object',
       description: 'Overrides the global agent block for this route (runner and its options).',
-      properties: { runner: { type: 'string' } },
+      properties: { runner: { type: 'string' }, sandbox: sandboxSchema },
     },
   },
 } as const;
@@ -168,7 +170,7 @@ export interface RouteConfig {
   skills?: string[];
   deliver?: DeliverConfig;
   deliver_extra?: Record<string, string | number | boolean>;
-  agent?: { runner?: string; [key: string]: unknown };
+  agent?: { runner?: string; sandbox?: SandboxConfig; [key: string]: unknown };
   filter?: FilterConfig;
   coalesce?: CoalesceConfig;
   concurrency_key?: string;

@@ -5,6 +5,7 @@
 // (test/validators.test.ts fails until then) and docs/configuration-reference.md with node scripts/config-reference.js.
 import { adminSchema, metricsSchema, tracingSchema } from './observability-schema';
 import { budgetSchema, routeSchema, stringList } from './route-schema';
+import { sandboxSchema } from './sandbox-schema';
 
 // The route's schema and the config's types live beside this file; they are re-exported from here, where
 // callers (and gen-validators.js) have always found them.
@@ -111,6 +112,7 @@ export const configSchema = {
           default: DEFAULT_SILENT_MARKER,
           description: 'An answer that is this marker (or empty) is recorded as silent and not delivered.',
         },
+        sandbox: sandboxSchema,
       },
     },
     retry: {

@@ -1,6 +1,7 @@
 // The agent step of a job: admitted by the budgets, the prompt rendered, the route's runner run under the agent
-// timeout and shutdown, its tokens counted, its answer saved on the job for the delivery step.
-import type { AgentResult, Job } from '@hookwise/core';
+// timeout and shutdown, inside the run's sandbox (opened here, closed after), its tokens counted, its answer
+// saved on the job for the delivery step with how the run was sandboxed.
+import type { AgentResult, AgentRunSandbox, AgentUsage, Job } from '@hookwise/core';
 import { HookwiseError, errorMessage, isHookwiseError } from '@hookwise/core';
 import { MemoryWindowCounters } from '../stores/memory-counters';
 import type { Route } from '../routes/routes';
@@ -8,11 +9,12 @@ import { BudgetKeeper } from './budget';
 import { BudgetRefusals } from './budget-refusals';
 import { jobEvent } from './job-events';
 import { promptOf } from './job-templates';
+import type { OpenAgentSandbox } from './agent-sandbox';
 import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
   WorkerDeps,
-  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget'
+  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes'
 >;
 
 export class AgentStep {
@@ -36,15 +38,15 @@ export class AgentStep {
     }
     if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
     const prompt = promptOf(route.prompt, job);
-    const result = await this.runAgent(route, job, prompt, signal);
+    const { result, sandbox } = await this.runAgent(route, job, prompt, signal);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
     if (signal.aborted) return undefined;
-    await this.deps.jobs.saveAnswer(job.id, prompt, result.text, result.usage);
+    await this.deps.jobs.saveAnswer(job.id, prompt, result.text, withSandbox(result.usage, sandbox));
     return result.text;
   }
 
-  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<AgentResult> {
+  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox }> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
     // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
@@ -65,21 +67,34 @@ export class AgentStep {
     if (lifecycle?.has('agent_started')) lifecycle.emit('agent_started', { ...jobEvent(route, job), runner: this.runnerName(route) });
     let failure: unknown;
     let usage: AgentResult['usage'];
+    let opened: OpenAgentSandbox | undefined;
     try {
       const runner = await this.deps.agentFor(route);
+      let skills = this.deps.skillsFor(route);
+      // Every process of the run starts inside this sandbox: the runner gets it in the task.
+      opened = await this.deps.sandboxes?.open(route, job, runner.sandboxNeeds?.(), skills);
+      if (opened) skills = opened.skills;
       const run = runner.run(
-        { prompt, skills: this.deps.skillsFor(route), route: route.name, event: job.event, deliveryId: job.deliveryId },
+        { prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox: opened?.sandbox },
         { signal: controller.signal },
       );
       const result = await Promise.race([run, timedOut]);
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
-      return result;
+      const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
+      return { result, sandbox: fact };
     } catch (err) {
       failure = err;
       throw err;
     } finally {
       clearTimeout(timer);
+      // After the runner returned (or timed out: its processes die with their sandbox); a failed close is logged only.
+      await opened?.close().catch((err: unknown) =>
+        this.deps.logger.warn(`could not clean up the sandbox of ${job.deliveryId} on route '${route.name}': ${errorMessage(err)}`, {
+          route: route.name,
+          delivery_id: job.deliveryId,
+        }),
+      );
       shutdown.removeEventListener('abort', onShutdown);
       if (lifecycle?.has('agent_finished')) {
         const outcome = failure === undefined ? 'ok' : isHookwiseError(failure) && failure.code === 'HW_E_AGENT_TIMEOUT' ? 'timeout' : 'error';
@@ -121,4 +136,9 @@ export class AgentStep {
   private runnerName(route: Route): string {
     return this.deps.runnerOf?.(route) ?? route.agent?.runner ?? 'default';
   }
+}
+
+/** The run's usage with how it was sandboxed (kept with the usage, so every store keeps it without a change). */
+function withSandbox(usage: AgentUsage | undefined, sandbox: AgentRunSandbox | undefined): AgentUsage | undefined {
+  return sandbox ? { ...usage, sandbox } : usage;
 }

@@ -6,6 +6,7 @@ import type { Lifecycle } from '../observe/lifecycle';
 import type { StoreStatus } from '../observe/store-status';
 import type { Route, RouteTable } from '../routes/routes';
 import type { RetryPolicy } from './retries';
+import type { AgentSandboxes } from './agent-sandbox';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -35,4 +36,6 @@ export interface WorkerDeps {
   budget?: RouteBudget;
   /** `agent.silent_marker` (default `[SILENT]`); a route's `silent_marker` wins. */
   silentMarker?: string;
+  /** Opens each agent run's sandbox (`agent.sandbox`); absent: runners start their processes as they like. */
+  sandboxes?: AgentSandboxes;
 }

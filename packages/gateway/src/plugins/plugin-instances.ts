@@ -10,8 +10,8 @@ import { InstanceCache } from './instance-cache';
 import type { CreateContext, PluginRegistry } from './registry';
 import { sourceFromVerifier } from './verifier-source';
 
-// The worker's keys of an agent block (budget and silent_marker too): never passed to the runner as options.
-const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker']);
+// The worker's keys of an agent block (budget, silent_marker and sandbox too): never passed to the runner as options.
+const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker', 'sandbox']);
 
 function agentOptions(block: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(block).filter(([k]) => !AGENT_KEYS_NOT_OPTIONS.has(k)));

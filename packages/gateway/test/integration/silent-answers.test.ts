@@ -54,7 +54,7 @@ describe.each(STORES)('worker endings on the %s store', (store) => {
     const job = await until(gw, 'none-1', isDone);
     expect(job).toMatchObject({ status: 'done', receipt: { target: 'none' }, answer: 'Labelled the issue and closed it.' });
     expect(job.outcome).toBeUndefined();
-    expect(job.usage).toEqual({ inputTokens: 900, outputTokens: 120, cachedInputTokens: 800 });
+    expect(job.usage).toEqual({ inputTokens: 900, outputTokens: 120, cachedInputTokens: 800, sandbox: expect.objectContaining({ mode: 'auto' }) });
     expect(recorded(gw)).toEqual([]);
     expect(gw.logText()).toContain("none-1 on route 'act' done: the route delivers nothing (deliver: none)");
     expect(gw.logText()).not.toMatch(/unknown deliver/);

@@ -1,0 +1,37 @@
+// The JSON Schema and type of `agent.sandbox` (issue 29), in the global `agent:` block and in a route's own.
+// Part of config.yaml's schema (schema.ts, route-schema.ts); after changing it, regenerate the validators as
+// schema.ts says. Network entries are checked further by @hookwise/sandbox's parseNetworkList when routes are
+// checked (config/sandbox-config.ts), where the route can be named.
+
+export const SANDBOX_MODE_VALUES = ['auto', 'required', 'off'] as const;
+
+export const sandboxSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.",
+  properties: {
+    mode: {
+      type: 'string',
+      enum: SANDBOX_MODE_VALUES,
+      description:
+        "auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access.",
+    },
+    network: {
+      type: 'array',
+      items: { type: 'string', pattern: '\\S' },
+      description:
+        'Hosts the agent may reach through the egress proxy, "host" or "host:port" ([] or unset: none besides what the runner\'s preset needs). A listed host is reachable even on loopback.',
+    },
+    read_only: { type: 'array', items: { type: 'string', pattern: '\\S' }, description: 'Extra host paths the agent may read (absolute).' },
+    writable: { type: 'array', items: { type: 'string', pattern: '\\S' }, description: 'Extra host paths the agent may write (absolute).' },
+  },
+} as const;
+
+/** `agent.sandbox` as loaded. */
+export interface SandboxConfig {
+  mode?: (typeof SANDBOX_MODE_VALUES)[number];
+  network?: string[];
+  read_only?: string[];
+  writable?: string[];
+}

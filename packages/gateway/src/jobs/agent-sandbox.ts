@@ -1,0 +1,208 @@
+// The boundary between the gateway and an agent run's processes (issue 29): which sandbox each route's runs get
+// (`agent.sandbox`, the route's keys over the global ones), the one egress proxy of the gateway, and one
+// SandboxRun per agent run, handed to the runner as AgentTask.sandbox and closed after the run.
+import { existsSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Logger } from 'winston';
+import type { AgentSandbox, AgentSandboxNeeds, Job, Skill } from '@hookwise/core';
+import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import {
+  EgressProxy,
+  isWithin,
+  openSandboxRun,
+  parseNetworkList,
+  probeSandbox,
+  resolveSandboxPolicy,
+  type SandboxDecision,
+  type SandboxProbe,
+  type SandboxRun,
+} from '@hookwise/sandbox';
+import type { HookwiseConfig } from '../config/schema';
+import type { SandboxConfig } from '../config/sandbox-schema';
+import type { Route } from '../routes/routes';
+
+type SandboxRoute = Pick<Route, 'name' | 'agent'>;
+
+/** A route's `agent.sandbox`: its own keys over the global block's, and the config key to name in messages. */
+export function sandboxSettings(config: HookwiseConfig, route: SandboxRoute | undefined): { settings: SandboxConfig; where: string } {
+  const own = route?.agent?.sandbox as SandboxConfig | undefined;
+  const settings = { ...(config.agent.sandbox ?? {}), ...(own ?? {}) };
+  const where = own && route ? `route '${route.name}' agent.sandbox` : 'agent.sandbox';
+  return { settings, where };
+}
+
+/** Problems with a block's network hosts and paths (the schema checked the shapes). */
+export function sandboxProblems(block: unknown, where: string): string[] {
+  if (!block || typeof block !== 'object') return [];
+  const settings = block as SandboxConfig;
+  const problems: string[] = [];
+  try {
+    parseNetworkList(settings.network ?? [], `${where}.network`);
+  } catch (err) {
+    problems.push(errorMessage(err));
+  }
+  for (const key of ['read_only', 'writable'] as const)
+    for (const path of settings[key] ?? [])
+      if (!isAbsolute(path)) problems.push(`${where}.${key}: '${path}' is not an absolute path; write it in full (e.g. /opt/tools)`);
+  return problems;
+}
+
+/** The store's files when they may lie outside the config dir (sqlite `store.path` and its journal files). */
+export function storeFiles(config: HookwiseConfig, configDir: string): string[] {
+  const path = (config.store as { path?: unknown }).path;
+  if (typeof path !== 'string' || path === ':memory:') return [];
+  const file = resolve(configDir, path);
+  return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+}
+
+export interface AgentSandboxesOptions {
+  config: HookwiseConfig;
+  configDir: string;
+  logger: Logger;
+  /** Host paths never shown to an agent besides the config dir (the store file, log dirs). */
+  hidden?: readonly string[];
+  /** The probe (tests make it fail); default probeSandbox(). */
+  probe?: () => Promise<SandboxProbe>;
+  /** Where fresh work dirs are made; default the system's temp dir. */
+  workParent?: string;
+}
+
+/** An open run: the runner's view of it, the fact stored with the job, and its closing. */
+export interface OpenAgentSandbox {
+  sandbox: AgentSandbox;
+  /** The task's skills, with their dirs copied into the work dir when the config dir that holds them is hidden. */
+  skills: Skill[];
+  close(): Promise<void>;
+}
+
+export class AgentSandboxes {
+  private probed?: Promise<SandboxProbe>;
+  private proxy?: Promise<EgressProxy>;
+  private readonly hidden: string[];
+  private readonly workParent: string;
+
+  constructor(private readonly options: AgentSandboxesOptions) {
+    this.hidden = [options.configDir, ...(options.hidden ?? [])].map((p) => resolve(p));
+    // A work dir inside the config dir could never be shown to the agent (a config dir that holds the temp dir):
+    // the first candidate outside every hidden path is used.
+    const candidates = options.workParent ? [options.workParent] : [tmpdir(), '/var/tmp', '/dev/shm'];
+    this.workParent = candidates.find((dir) => existsSync(dir) && !this.hidden.some((h) => isWithin(resolve(dir), h))) ?? candidates[0];
+  }
+
+  private probe(): Promise<SandboxProbe> {
+    this.probed ??= (this.options.probe ?? (() => probeSandbox()))();
+    return this.probed;
+  }
+
+  /** The decision for a route's runs; throws a HookwiseConfigError when `required` cannot be met. */
+  async decisionFor(route: SandboxRoute | undefined): Promise<SandboxDecision> {
+    const { settings, where } = sandboxSettings(this.options.config, route);
+    return resolveSandboxPolicy(settings.mode, await this.probe(), where);
+  }
+
+  /**
+   * At startup: decides every static route's sandbox (refusing `required` without one, naming the fix), logs
+   * each route's mode and why, warns once when runs will go unsandboxed, and starts the egress proxy when a
+   * sandboxed route lists network hosts (its own or its runner's).
+   */
+  async start(routes: readonly Route[], needsOf: (route: Route) => Promise<AgentSandboxNeeds | undefined>): Promise<void> {
+    const problems: string[] = [];
+    const unsandboxed: string[] = [];
+    let warning: string | undefined;
+    let wantsProxy = false;
+    // Without static routes the global block is what the subscriptions' runs will get.
+    for (const route of routes.length ? routes : [undefined]) {
+      let decision: SandboxDecision;
+      try {
+        decision = await this.decisionFor(route);
+      } catch (err) {
+        problems.push(errorMessage(err));
+        continue;
+      }
+      const who = route ? `route '${route.name}'` : 'agent runs';
+      this.options.logger.info(`${who}: agent sandbox ${decision.mode}: ${decision.reason}`, route ? { route: route.name } : {});
+      if (decision.warning) {
+        warning ??= decision.warning;
+        unsandboxed.push(route ? route.name : '(all)');
+      }
+      if (route && decision.sandboxed && !wantsProxy) {
+        const network = [...(sandboxSettings(this.options.config, route).settings.network ?? []), ...((await needsOf(route))?.network ?? [])];
+        wantsProxy = network.length > 0;
+      }
+    }
+    if (problems.length) throw new HookwiseConfigError([...new Set(problems)], 'the gateway cannot start');
+    if (warning) this.options.logger.warn(`${warning} (routes: ${unsandboxed.join(', ')})`);
+    if (wantsProxy) await this.egressProxy();
+  }
+
+  /** The gateway's egress proxy, started on first need (a route added later may list hosts too). */
+  private egressProxy(): Promise<EgressProxy> {
+    this.proxy ??= EgressProxy.start({ logger: this.options.logger });
+    return this.proxy;
+  }
+
+  /** Opens the sandbox of one agent run: its work dir, egress socket and what the runner needs. */
+  async open(route: Route, job: Job, needs: AgentSandboxNeeds | undefined, skills: Skill[]): Promise<OpenAgentSandbox> {
+    const decision = await this.decisionFor(route);
+    const { settings } = sandboxSettings(this.options.config, route);
+    const network = [...new Set([...(settings.network ?? []), ...(needs?.network ?? [])])];
+    const run: SandboxRun = await openSandboxRun({
+      decision,
+      proxy: decision.sandboxed && network.length > 0 ? await this.egressProxy() : undefined,
+      label: `job ${job.id} (route '${route.name}', delivery ${job.deliveryId})`,
+      network,
+      workDir: needs?.workDir,
+      home: decision.sandboxed ? needs?.home : undefined,
+      readOnly: [...(settings.read_only ?? []), ...(needs?.readOnly ?? [])],
+      writable: [...(settings.writable ?? []), ...(needs?.writable ?? [])],
+      hidden: this.hidden,
+      workParent: this.workParent,
+    });
+    try {
+      const staged = decision.sandboxed ? await this.stageSkills(skills, run.workDir) : skills;
+      return { sandbox: agentSandbox(run), skills: staged, close: () => run.close() };
+    } catch (err) {
+      await run.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Skills from a hidden dir (<config_dir>/skills) cannot be bound into the sandbox: their files are copied into
+   * the work dir (read by the agent's scripts through HOOKWISE_SKILL_DIRS), and the task points there.
+   */
+  private async stageSkills(skills: Skill[], workDir: string): Promise<Skill[]> {
+    const staged: Skill[] = [];
+    for (const skill of skills) {
+      if (!skill.dir) {
+        staged.push(skill);
+        continue;
+      }
+      const dir = join(workDir, '.hookwise-skills', skill.name);
+      await mkdir(dir, { recursive: true });
+      await cp(skill.dir, dir, { recursive: true });
+      staged.push({ ...skill, dir });
+    }
+    return staged;
+  }
+
+  /** Closes the egress proxy (after the last run ended). */
+  async close(): Promise<void> {
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    if (proxy) await (await proxy.catch(() => undefined))?.close();
+  }
+}
+
+function agentSandbox(run: SandboxRun): AgentSandbox {
+  return {
+    mode: run.decision.mode,
+    sandboxed: run.sandboxed,
+    reason: run.decision.reason,
+    workDir: run.workDir,
+    plan: (command, args, env) => run.plan(command, args, env),
+    spawn: (command, args, env, stdio) => run.spawn(command, args, env, stdio),
+  };
+}
