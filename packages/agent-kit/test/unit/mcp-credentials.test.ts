@@ -6,7 +6,7 @@ import { McpServers } from '../../src/mcp-client';
 
 describe('MCP server credentials', () => {
   it('registers header values and credential-named env values, whatever their length, and nothing else', () => {
-    const test = createTestPluginContext();
+    const test = createTestPluginContext({ gatewayRedaction: true });
     new McpServers(
       [
         {
