@@ -1,10 +1,23 @@
-// The `command` agent runner: runs an agent CLI per task, prompt on stdin or in argv, stdout is the answer.
-import { delimiter, isAbsolute, resolve } from 'node:path';
-import { HookwiseError, errorMessage, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
+// The `command` agent runner: runs an agent CLI per task, prompt on stdin or in argv, stdout is the answer. The
+// CLI starts through the run's sandbox (AgentTask.sandbox), in its work dir: never in the config dir.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import {
+  HookwiseError,
+  errorMessage,
+  type AgentResult,
+  type AgentRunner,
+  type AgentSandboxNeeds,
+  type AgentSpawnPlan,
+  type AgentTask,
+  type PluginContext,
+} from '@hookwise/core';
 import { MAX_ARG_BYTES, ProcessInputError, childEnvironment, runProcess } from '@hookwise/kit';
 import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
 import { explainFailure, presetRun } from './presets';
+import { PRESET_SANDBOX, presetSandboxNeeds } from './preset-sandbox';
 
 // Enough of stderr to see why an agent failed, short enough for a log line and a dead-letter record.
 const STDERR_TAIL_CHARS = 2000;
@@ -56,21 +69,33 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
     throw new HookwiseError('HW_E_CONFIG', `agent.command: the program name cannot be the ${PROMPT_PLACEHOLDER} placeholder; put it in an argument`);
   }
   const placeholderMode = args.some((a) => a.includes(PROMPT_PLACEHOLDER));
-  const cwd = options.cwd ? (isAbsolute(options.cwd) ? options.cwd : resolve(ctx.configDir, options.cwd)) : ctx.configDir;
+  // agent.cwd is the run's work dir (shared by its runs); unset, each run gets a fresh one.
+  const cwd = options.cwd ? (isAbsolute(options.cwd) ? options.cwd : resolve(ctx.configDir, options.cwd)) : undefined;
+  if (cwd && isWithin(resolve(cwd), resolve(ctx.configDir))) {
+    throw new HookwiseError(
+      'HW_E_CONFIG',
+      `agent.cwd '${options.cwd}' is ${resolve(cwd) === resolve(ctx.configDir) ? 'the config dir' : 'inside the config dir'} (${ctx.configDir}), whose .env, config and store an agent must never see; point it at a project directory outside it, or leave it out for a fresh work dir per run`,
+    );
+  }
   const exposed = optionExposedArgs(args);
   const { allow, set } = envOption(options.env);
+  const presetEnv = preset ? [...preset.preset.env, ...PRESET_SANDBOX[options.preset!].env] : [];
+  const needs: AgentSandboxNeeds = {
+    ...(preset ? presetSandboxNeeds(options.preset!, ctx.env.HOME || undefined) : {}),
+    ...(cwd ? { workDir: resolve(cwd) } : {}),
+  };
 
   return {
+    sandboxNeeds: () => needs,
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       const text = preset ? preset.input(task) : composePrompt(task.prompt, task.skills);
       // A clean environment: the basics, what `env:` lists, and nothing secret unless listed (issue 20).
+      // No HOOKWISE_HOME: the agent has no business in the config dir (self-subscription goes through the gateway).
       const env = childEnvironment(ctx.env, {
-        allow: preset ? [...allow, ...preset.preset.env] : allow,
+        allow: [...allow, ...presetEnv],
         inherit: options.inherit_env,
         isSecret: ctx.isSecret,
         set: {
-          // So that `hookwise webhook ...` run by the agent acts on this gateway's config dir.
-          HOOKWISE_HOME: ctx.configDir,
           ...set,
           HOOKWISE_ROUTE: task.route,
           HOOKWISE_EVENT: task.event,
@@ -81,15 +106,20 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       const meta = { route: task.route, delivery_id: task.deliveryId };
       const refused = promptProblem(program, text, placeholderMode, exposed);
       if (refused) throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: ${refused}`, { retryable: false });
+      // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
+      const argv = preset ? preset.args(task) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
+      // Outside a gateway's worker (no sandbox in the task): unsandboxed, in agent.cwd or a fresh directory.
+      const local = task.sandbox ? undefined : await localWorkDir(cwd);
       let result;
+      let plan: AgentSpawnPlan | undefined;
       try {
+        plan = task.sandbox ? task.sandbox.plan(program, argv, env) : { command: program, args: [...argv], env, cwd: local!.dir };
         result = await runProcess({
-          command: program,
-          // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
-          args: preset ? preset.args(task) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args,
+          command: plan.command,
+          args: plan.args,
           input: placeholderMode ? undefined : text,
-          cwd,
-          env,
+          cwd: plan.cwd,
+          env: plan.env,
           timeoutMs: options.timeout_seconds ? options.timeout_seconds * 1000 : undefined,
           killGraceMs: options.kill_grace_seconds * 1000,
           maxOutputBytes: options.max_output_bytes,
@@ -116,9 +146,11 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         }
         throw new HookwiseError(
           'HW_E_AGENT',
-          `agent command '${program}' could not be started in ${cwd}: ${errorMessage(err)}; check that it is installed and on PATH (or give an absolute path in agent.command) and that agent.cwd exists`,
+          `agent command '${program}' could not be started in ${plan?.cwd ?? cwd ?? 'its work dir'}: ${errorMessage(err)}; check that it is installed and on PATH (or give an absolute path in agent.command) and that agent.cwd exists`,
           { retryable: false, cause: err },
         );
+      } finally {
+        await local?.close();
       }
       if (result.timedOut) {
         throw new HookwiseError(
@@ -157,4 +189,17 @@ function stderrTail(stderr: string): string {
   if (!trimmed) return '';
   const tail = trimmed.length > STDERR_TAIL_CHARS ? `...${trimmed.slice(-STDERR_TAIL_CHARS)}` : trimmed;
   return `; stderr: ${tail}`;
+}
+
+/** True when `path` is `parent` or lies under it. */
+function isWithin(path: string, parent: string): boolean {
+  const rel = relative(parent, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** agent.cwd, else a fresh directory removed after the run. */
+async function localWorkDir(cwd: string | undefined): Promise<{ dir: string; close(): Promise<void> }> {
+  if (cwd) return { dir: cwd, close: async () => undefined };
+  const dir = await mkdtemp(join(tmpdir(), 'hookwise-run-'));
+  return { dir, close: () => rm(dir, { recursive: true, force: true }) };
 }

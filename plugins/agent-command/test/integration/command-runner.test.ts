@@ -86,7 +86,9 @@ describe('command agent runner', () => {
     const seen = JSON.parse(result.text);
     expect(seen.stdin).toBe('Summarise PR #7');
     expect(seen.argv).toEqual(['--flag']);
-    expect(seen.cwd).toBe(dir);
+    // A fresh work dir, never the config dir (issue 29).
+    expect(seen.cwd).not.toBe(dir);
+    expect(seen.cwd).toMatch(/hookwise-run-/);
     expect(seen.env).toEqual({ route: 'ci', event: 'pull_request', delivery: 'd-1', skillDirs: '', extra: 'yes', gateway: 'from-gateway' });
   });
 

@@ -8,32 +8,36 @@ import { loadFirstPartyPlugins } from '@hookwise/cli';
 import { stringify as stringifyYaml } from 'yaml';
 
 let dir: string;
+let tools: string;
 let running: RunningGateway | undefined;
 
 afterEach(async () => {
   await running?.close(1000);
   running = undefined;
   rmSync(dir, { recursive: true, force: true });
+  rmSync(tools, { recursive: true, force: true });
 });
 
 it('never runs more agent commands at once than agent.concurrency, and runs every queued job', async () => {
   dir = mkdtempSync(join(tmpdir(), 'hw-concurrency-'));
-  const busy = join(dir, 'busy');
+  // Outside the config dir, which the sandboxed agent never sees; listed as writable for it.
+  tools = mkdtempSync(join(tmpdir(), 'hw-concurrency-tools-'));
+  const busy = join(tools, 'busy');
   mkdirSync(busy);
-  const seenFile = join(dir, 'seen.log');
-  // Each run marks itself busy, records how many runs it sees, works a little, and unmarks itself before exiting.
-  const agent = join(dir, 'agent.js');
+  const seenFile = join(tools, 'seen.log');
+  // Each run marks itself busy (by delivery id: in its sandbox every run has the same pid), records how many runs it sees, works a little, and unmarks itself before exiting.
+  const agent = join(tools, 'agent.js');
   writeFileSync(
     agent,
     `const fs = require('fs'); const path = require('path');
-     const me = path.join(${JSON.stringify(busy)}, String(process.pid));
+     const me = path.join(${JSON.stringify(busy)}, process.env.HOOKWISE_DELIVERY_ID);
      fs.writeFileSync(me, '');
      fs.appendFileSync(${JSON.stringify(seenFile)}, fs.readdirSync(${JSON.stringify(busy)}).length + '\\n');
      setTimeout(() => { fs.rmSync(me); process.stdout.write('done ' + process.env.HOOKWISE_DELIVERY_ID); }, 300);`,
   );
   const config = {
     platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', routes: { jobs: { secret: 'INSECURE_NO_AUTH' } } } } },
-    agent: { runner: 'command', command: [process.execPath, agent], concurrency: 2 },
+    agent: { runner: 'command', command: [process.execPath, agent], concurrency: 2, sandbox: { writable: [tools] } },
     store: { backend: 'memory' },
   };
   writeFileSync(join(dir, 'config.yaml'), stringifyYaml(config));

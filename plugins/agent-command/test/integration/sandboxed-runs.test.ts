@@ -1,0 +1,104 @@
+// The command runner inside a real gateway with the agent sandbox (issue 29, real bubblewrap): an obedient agent
+// that tries to read the config dir's secrets cannot, and runs in its own work dir; with mode off it can (so the
+// test can fail). Skipped where bubblewrap cannot run (the probe says why).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { probeSandbox } from '@hookwise/sandbox';
+import { startGateway, type RunningGateway } from '@hookwise/server';
+import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { stringify as stringifyYaml } from 'yaml';
+
+let dir: string;
+let tools: string;
+let running: RunningGateway | undefined;
+let logs = '';
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hw-sandboxed-config-'));
+  tools = mkdtempSync(join(tmpdir(), 'hw-sandboxed-tools-'));
+  writeFileSync(join(dir, '.env'), 'WEBHOOK_SECRET=config-dir-secret-value-1234\n');
+  logs = '';
+});
+
+afterEach(async () => {
+  await running?.close(1000);
+  running = undefined;
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(tools, { recursive: true, force: true });
+});
+
+// What a prompt injection makes of an agent: it reads whatever it is told to, and reports it.
+const OBEDIENT = `
+const fs = require('fs');
+const tryRead = (file) => { try { return fs.readFileSync(file, 'utf8'); } catch (err) { return 'refused: ' + err.code; } };
+process.stdin.resume();
+process.stdin.on('end', () => {});
+process.stdout.write(JSON.stringify({
+  cwd: process.cwd(),
+  env: tryRead(process.argv[2] + '/.env'),
+  config: tryRead(process.argv[2] + '/config.yaml'),
+  home: process.env.HOOKWISE_HOME ?? null,
+}));
+`;
+
+async function runOnce(mode: 'required' | 'off'): Promise<{ cwd: string; env: string; config: string; home: string | null; usage: unknown }> {
+  const agent = join(tools, 'agent.js');
+  writeFileSync(agent, OBEDIENT);
+  const config = {
+    platforms: { webhook: { enabled: true, extra: { host: '127.0.0.1', routes: { ci: { secret: 'INSECURE_NO_AUTH' } } } } },
+    agent: { runner: 'command', command: [process.execPath, agent, dir], sandbox: { mode, read_only: [tools] } },
+    store: { backend: 'memory' },
+  };
+  writeFileSync(join(dir, 'config.yaml'), stringifyYaml(config));
+  const stream = new PassThrough();
+  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
+  running = await startGateway({
+    firstParty: await loadFirstPartyPlugins(),
+    configDir: dir,
+    env: { PATH: process.env.PATH },
+    port: 0,
+    logStream: stream,
+    pollMs: 50,
+  });
+  const res = await fetch(`${running.url}/webhooks/ci`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'obedient-1' },
+    body: '{}',
+  });
+  expect(res.status).toBe(202);
+  for (let i = 0; i < 200; i++) {
+    const [job] = await running.gateway.store.jobs.list({ limit: 1 });
+    if (job?.status === 'done') return { ...JSON.parse(job.answer!), usage: job.usage };
+    if (job?.status === 'dead') throw new Error(`the job died: ${JSON.stringify(job.errors)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`the job did not finish; log:\n${logs}`);
+}
+
+const probe = probeSandbox();
+
+describe('command runner in the agent sandbox', () => {
+  it('mode required: cannot read the config dir (.env, config.yaml), runs in its own work dir, and the run says it was sandboxed', async () => {
+    const found = await probe;
+    if (!found.available) return console.warn(`skipped: ${found.reason}`);
+    const seen = await runOnce('required');
+    expect(seen.env).not.toContain('config-dir-secret-value-1234');
+    expect(seen.config).not.toContain('runner: command');
+    expect(seen.cwd).not.toBe(dir);
+    expect(seen.cwd).toMatch(/hookwise-job-/);
+    expect(seen.home).toBeNull();
+    expect(seen.usage).toMatchObject({ sandbox: { mode: 'required', sandboxed: true, reason: expect.stringContaining('bubblewrap') } });
+    expect(logs).toContain("route 'ci': agent sandbox required: sandboxed");
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toContain('config-dir-secret-value-1234');
+  });
+
+  it('mode off: the same agent reads the config dir (what the sandbox stops), though it still starts in a fresh work dir', async () => {
+    const seen = await runOnce('off');
+    // Read (the stored answer is scrubbed of the secret, but the file's contents came out).
+    expect(seen.env).toMatch(/^WEBHOOK_SECRET=/);
+    expect(seen.cwd).not.toBe(dir);
+    expect(seen.usage).toMatchObject({ sandbox: { mode: 'off', sandboxed: false, reason: expect.stringContaining('mode is off') } });
+  });
+});
