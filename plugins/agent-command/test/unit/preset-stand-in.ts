@@ -8,6 +8,7 @@ import { createLogger, PluginRegistry, Redactor } from '@hookwise/gateway';
 import { UNTRUSTED_INPUT_NOTE, formatSkills } from '@hookwise/agent-kit';
 import { type AgentTask, type PluginContext } from '@hookwise/core';
 import plugin, { createCommandRunner, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
+import { openSandboxRun, probeSandbox, resolveSandboxPolicy } from '@hookwise/sandbox';
 
 let dir: string;
 let bin: string;
@@ -79,10 +80,25 @@ export async function runPreset(agent: Record<string, unknown>, expectedArgv: st
   const { options, problems } = registry.validateOptions('agent', 'command', { ...agent, env }, 'agent');
   expect(problems).toEqual([]);
   const runner = createCommandRunner(options as unknown as CommandRunnerOptions, context());
-  const outcome = await runner.run(task, { signal: new AbortController().signal }).then(
-    (result) => ({ result, error: undefined }),
-    (error: Error & { retryable?: boolean }) => ({ result: undefined, error }),
-  );
+  // As the gateway runs it: in the run's sandbox with mode auto (bubblewrap where this machine has it), with
+  // the preset's needs and the stand-ins' directory readable, their record writable.
+  const needs = runner.sandboxNeeds?.() ?? {};
+  const run = await openSandboxRun({
+    decision: resolveSandboxPolicy('auto', await probeSandbox()),
+    label: 'preset test',
+    readOnly: [...(needs.readOnly ?? []), bin],
+    writable: [...(needs.writable ?? []), dir],
+    home: needs.home,
+  });
+  expect(run.sandboxed).toBe((await probeSandbox()).available);
+  const sandbox = { mode: run.decision.mode, sandboxed: run.sandboxed, reason: run.decision.reason, workDir: run.workDir, plan: run.plan, spawn: run.spawn };
+  const outcome = await runner
+    .run({ ...task, sandbox }, { signal: new AbortController().signal })
+    .then(
+      (result) => ({ result, error: undefined }),
+      (error: Error & { retryable?: boolean }) => ({ result: undefined, error }),
+    )
+    .finally(() => run.close());
   const seen = JSON.parse(readFileSync(record, 'utf8')) as { argv: string[]; stdin: string; key: string | null };
   return { ...outcome, seen };
 }
