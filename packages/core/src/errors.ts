@@ -1,8 +1,11 @@
 // One catalogue of every error a user or plugin author can meet, each with a stable HW_E_* code and a section
 // in docs/errors.md (what it means, what to do) that its docsUrl points to.
 
-/** Where docs/errors.md is published; a code's section is `#<code in lower case>`. */
-export const DOCS_BASE = 'https://hookwise.dev/docs/errors';
+/**
+ * The command that prints docs/errors.md, which ships with the CLI (no website is needed to read it); a code's
+ * section is `<DOCS_BASE> <code in lower case>`, the page's own anchor.
+ */
+export const DOCS_BASE = 'hookwise docs errors';
 
 export const ERROR_CATALOGUE = {
   HW_E_UNKNOWN_ROUTE: { status: 404, message: 'Unknown route' },
@@ -71,15 +74,15 @@ export class HookwiseError extends Error {
     return ERROR_CATALOGUE[this.code].status;
   }
 
-  /** The docs/errors.md section for this code. */
+  /** The command that prints this code's docs/errors.md section: `hookwise docs errors hw_e_...`. */
   get docsUrl(): string {
     return docsUrlOf(this.code);
   }
 }
 
-/** The docs/errors.md section for a code. */
+/** The command that prints a code's docs/errors.md section (named docsUrl for the API's sake). */
 function docsUrlOf(code: ErrorCode): string {
-  return `${DOCS_BASE}#${code.toLowerCase()}`;
+  return `${DOCS_BASE} ${code.toLowerCase()}`;
 }
 
 /** Recognises HookwiseErrors from any copy of core (plugins may bundle their own). */
@@ -135,7 +138,7 @@ export class HookwiseConfigError extends AggregateError {
   ) {
     super(
       problems.map((p) => new Error(p)),
-      `${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee ${docsUrlOf(code)}`,
+      `${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}\nDetails: ${docsUrlOf(code)}`,
     );
     this.name = 'HookwiseConfigError';
     this.code = code;
@@ -159,6 +162,6 @@ export function isHookwiseConfigError(err: unknown): err is HookwiseConfigError 
  */
 export function describeError(err: unknown): string {
   if (isHookwiseConfigError(err)) return err.message;
-  if (isHookwiseError(err)) return `${err.message} (see ${err.docsUrl})`;
+  if (isHookwiseError(err)) return `${err.message} (details: ${err.docsUrl})`;
   return errorMessage(err);
 }

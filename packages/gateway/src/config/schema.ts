@@ -25,7 +25,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_SILENT_MARKER = '[SILENT]';
 
 export const configSchema = {
-  $id: 'https://hookwise.dev/schema/config.json',
+  $id: 'urn:hookwise:config',
   title: 'Hookwise config.yaml',
   type: 'object',
   additionalProperties: false,
