@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SILENT_TEXT, createLogger, openConfiguredStore, writeRunFile } from '@hookwise/gateway';
+import { loadFirstPartyPlugins } from '../../src/first-party';
 import type { TestGateway } from '@hookwise/testing';
 import {
   COALESCED_IDS,
@@ -157,7 +158,7 @@ describe('without a running gateway: the same facts from the SQLite store', () =
     for (const route of Object.values(config.platforms.webhook.extra.routes)) route.deliver = 'log';
     config.agent.runner = 'echo';
     writeFileSync(join(home, 'config.yaml'), JSON.stringify(config, null, 2));
-    const opened = await openConfiguredStore(home, { logger: createLogger({ level: 'error' }) });
+    const opened = await openConfiguredStore(home, { firstParty: await loadFirstPartyPlugins(), logger: createLogger({ level: 'error' }) });
     stored = Date.now();
     try {
       await writeRunFacts(opened.store, stored);
