@@ -1,44 +1,68 @@
-// Runs a gateway: the composition root (openGateway), pipeline, worker pool, plugin loader and registry, config,
-// routes, subscriptions, the memory store and the store backend selection.
-export * from './ingest/events';
-export * from './ingest/body';
-export * from './routes/routes';
-export * from './observe/logger';
-export * from './plugins/loader';
-export * from './plugins/registry';
-export * from './plugins/skills';
-export * from './ingest/pipeline';
-export * from './ingest/node-handler';
-export * from './jobs/worker';
-export * from './gateway';
-export * from './plugins/builtins';
-export * from './stores/memory';
-export * from './stores/accept';
-export * from './jobs/job-id';
-export * from './config/schema';
-export * from './config/env';
-export * from './config/load';
-export * from './routes/subscriptions';
-export * from './routes/subscription-store';
-export * from './plugins/store-backend';
-export * from './open-gateway';
-export * from './config/run-file';
-export * from './config/dotenv-mode';
-export * from './observe/lifecycle';
-export * from './ingest/rejection-reason';
-export * from './observe/header-redaction';
-export * from './observe/activity-journal';
-export * from './observe/metrics';
-export * from './observe/tracing';
-export * from './observe/observability';
-export * from './jobs/delivery-actions';
-export * from './config/observability-schema';
-export * from './ingest/auth-throttle';
-export * from './ingest/client-address';
-export * from './observe/store-status';
-export * from './jobs/job-route';
-export * from './routes/secret-policy';
-export * from './jobs/budget';
-export * from './jobs/silent-answer';
-export * from './jobs/job-facts';
-export * from './jobs/usage-report';
+// @hookwise/gateway's public API, name by name (a test pins it): what the hosts (@hookwise/cli, @hookwise/server),
+// the testing kit, the examples, the bench and embedding programs use. A name used only inside the package is not
+// exported; a new one is added here on purpose. The composition root (openGateway), pipeline, worker pool, plugin
+// loader and registry, config, routes, subscriptions, the memory store and the store backend selection.
+export { eventAccepted } from './ingest/events';
+export {
+  budgetOf,
+  DELIVER_NONE,
+  invalidRouteNameMessage,
+  isValidRouteName,
+  type Route,
+  routeDefaults,
+  type RouteDefaults,
+  type RouteSource,
+  staticRoutes,
+  toRoute,
+} from './routes/routes';
+export { createLogger, type LogFormat, type LoggerOptions, Redactor } from './observe/logger';
+export { candidateNames, findPackageDir, type LoadedPlugin, loadPlugins, type LoadPluginsOptions } from './plugins/loader';
+export { type CreateContext, PluginRegistry } from './plugins/registry';
+export { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, type SkillLibrary } from './plugins/skills';
+export { type IngestRequest, type IngestResult, WebhookPipeline } from './ingest/pipeline';
+export { createIngestListener, routeFromUrl, type WebhookHandler } from './ingest/node-handler';
+export { createGateway, Gateway, type GatewayOptions } from './gateway';
+export { createMemoryStore, MemoryDeliveryIdCache } from './stores/memory';
+export { SequentialAcceptor } from './stores/accept';
+export {
+  type BudgetConfig,
+  type CoalesceConfig,
+  DEFAULT_PORT,
+  type DeliverConfig,
+  type DeliverEntry,
+  type FilterCondition,
+  type FilterConfig,
+  type FilterTest,
+  type HookwiseConfig,
+  INSECURE_NO_AUTH,
+  type PlatformConfig,
+  type PluginSpec,
+  type RouteConfig,
+  type WebhookAdapterConfig,
+} from './config/schema';
+export { parseDotenv } from './config/env';
+export { loadConfig, type LoadConfigOptions, type LoadedConfig, readDotenv, resolveConfigDir, validateConfigObject } from './config/load';
+export { createSubscriptionSource, readSubscriptions, type SubscriptionEntries, type SubscriptionEntry, subscriptionProblems } from './routes/subscriptions';
+export { updateSubscriptions } from './routes/subscription-store';
+export { openConfiguredStore, type OpenedGateway, type OpenedStore, openGateway, type OpenGatewayOptions, skillDirs } from './open-gateway';
+export { readRunFile, removeRunFile, type RunFile, runFilePath, writeRunFile } from './config/run-file';
+export { dotenvModeProblem } from './config/dotenv-mode';
+export { LIFECYCLE_EVENTS, type LifecycleEventName, type LifecycleEvents, type LifecycleListener } from './observe/lifecycle';
+export type { ActivityJournal, JobActivity, MinuteCounts, RequestActivity } from './observe/activity-journal';
+export { RouteLabels } from './observe/metrics';
+export { derivedJobContext, parseTraceparent } from './observe/tracing';
+export { adminApiEnabled, type GatewayObservability } from './observe/observability';
+export { EXPRESSION_DEADLINE_MS, EXPRESSION_HEAP_MB, EXPRESSION_QUEUE, EXPRESSION_WORKERS, expressionWorkersStarted } from './ingest/expression-pool';
+export { findJob, replayJob, retryDeadLetters } from './jobs/delivery-actions';
+export { ALL_ROUTES, routeUsage, type RouteUsage, RUNS_WINDOW_MS, runsKey, TOKENS_WINDOW_MS, tokensKey, tokensOf, windowEnd } from './jobs/budget';
+export { coalescedText, eventCount, jobOutcome, outcomeText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
+export {
+  againstLimit,
+  DEFAULT_USAGE_PERIOD,
+  parseSince,
+  type RouteUsageRow,
+  storedJobsSince,
+  USAGE_SCAN_LIMIT,
+  usageReport,
+  type UsageReport,
+} from './jobs/usage-report';

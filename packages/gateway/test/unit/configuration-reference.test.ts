@@ -1,7 +1,7 @@
 // docs/configuration-reference.md is generated from configSchema; this keeps the committed file from drifting.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configSchema } from '@hookwise/gateway';
+import { configSchema } from '../../src/config/schema';
 
 // The test directory this file was written against (files sit one level below it now).
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { HookwiseError } from '@hookwise/core';
-import { createLogger, createSubscriptionSource, readSubscriptions, subscriptionsPath, updateSubscriptions, type SubscriptionEntry } from '@hookwise/gateway';
+import { createLogger, createSubscriptionSource, readSubscriptions, updateSubscriptions, type SubscriptionEntry } from '@hookwise/gateway';
+import { subscriptionsPath } from '../../src/routes/subscriptions';
 
 interface LogLine {
   level: string;

@@ -1,6 +1,7 @@
 // Usage sums in-process, on a real memory store: the period's jobs only, whether the scan saw all of them, the
 // periods people type, and the "12/20" figures.
-import { createMemoryStore, USAGE_SCAN_LIMIT, againstLimit, parseSince, storedJobsSince, sumJobs } from '@hookwise/gateway';
+import { createMemoryStore, USAGE_SCAN_LIMIT, againstLimit, parseSince, storedJobsSince } from '@hookwise/gateway';
+import { sumJobs } from '../../src/jobs/usage-report';
 
 const HOUR = 3_600_000;
 

@@ -1,0 +1,170 @@
+// Pins @hookwise/gateway's public API: adding or removing a name is a decision that changes this list, not an
+// accident of `export *`. The runtime names are what the hosts (the CLI, the server), the testing kit, the examples,
+// the bench and the plugins' tests use; at most 90 of them, so that the library stays a library and does not turn
+// back into the hosts' internal API.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as gateway from '@hookwise/gateway';
+
+const INDEX = join(__dirname, '..', '..', 'src', 'index.ts');
+const MAX_RUNTIME_NAMES = 90;
+
+const RUNTIME = [
+  'ALL_ROUTES',
+  'BUILTIN_SKILLS_DIR',
+  'DEFAULT_PORT',
+  'DEFAULT_USAGE_PERIOD',
+  'DELIVER_NONE',
+  'DirectorySkillLibrary',
+  'EXPRESSION_DEADLINE_MS',
+  'EXPRESSION_HEAP_MB',
+  'EXPRESSION_QUEUE',
+  'EXPRESSION_WORKERS',
+  'Gateway',
+  'INSECURE_NO_AUTH',
+  'LIFECYCLE_EVENTS',
+  'MemoryDeliveryIdCache',
+  'PluginRegistry',
+  'RUNS_WINDOW_MS',
+  'Redactor',
+  'RouteLabels',
+  'SILENT_TEXT',
+  'SequentialAcceptor',
+  'TOKENS_WINDOW_MS',
+  'USAGE_SCAN_LIMIT',
+  'WebhookPipeline',
+  'adminApiEnabled',
+  'againstLimit',
+  'budgetOf',
+  'candidateNames',
+  'coalescedText',
+  'createGateway',
+  'createIngestListener',
+  'createLogger',
+  'createMemoryStore',
+  'createSubscriptionSource',
+  'derivedJobContext',
+  'dotenvModeProblem',
+  'eventAccepted',
+  'eventCount',
+  'expressionWorkersStarted',
+  'findJob',
+  'findPackageDir',
+  'invalidRouteNameMessage',
+  'isValidRouteName',
+  'jobOutcome',
+  'loadConfig',
+  'loadPlugins',
+  'openConfiguredStore',
+  'openGateway',
+  'outcomeText',
+  'parseDotenv',
+  'parseSince',
+  'parseTraceparent',
+  'readDotenv',
+  'readRunFile',
+  'readSubscriptions',
+  'removeRunFile',
+  'replayJob',
+  'resolveConfigDir',
+  'retryDeadLetters',
+  'routeDefaults',
+  'routeFromUrl',
+  'routeUsage',
+  'runFilePath',
+  'runsKey',
+  'skillDirs',
+  'staticRoutes',
+  'storedJobsSince',
+  'subscriptionProblems',
+  'toRoute',
+  'tokenCount',
+  'tokensKey',
+  'tokensOf',
+  'updateSubscriptions',
+  'usageReport',
+  'usageText',
+  'validateConfigObject',
+  'waitingNote',
+  'windowEnd',
+  'writeRunFile',
+];
+
+const TYPE_ONLY = [
+  'ActivityJournal',
+  'BudgetConfig',
+  'CoalesceConfig',
+  'CreateContext',
+  'DeliverConfig',
+  'DeliverEntry',
+  'FilterCondition',
+  'FilterConfig',
+  'FilterTest',
+  'GatewayObservability',
+  'GatewayOptions',
+  'HookwiseConfig',
+  'IngestRequest',
+  'IngestResult',
+  'JobActivity',
+  'LifecycleEventName',
+  'LifecycleEvents',
+  'LifecycleListener',
+  'LoadConfigOptions',
+  'LoadPluginsOptions',
+  'LoadedConfig',
+  'LoadedPlugin',
+  'LogFormat',
+  'LoggerOptions',
+  'MinuteCounts',
+  'OpenGatewayOptions',
+  'OpenedGateway',
+  'OpenedStore',
+  'PlatformConfig',
+  'PluginSpec',
+  'RequestActivity',
+  'Route',
+  'RouteConfig',
+  'RouteDefaults',
+  'RouteSource',
+  'RouteUsage',
+  'RouteUsageRow',
+  'RunFile',
+  'SkillLibrary',
+  'SubscriptionEntries',
+  'SubscriptionEntry',
+  'UsageReport',
+  'WebhookAdapterConfig',
+  'WebhookHandler',
+];
+
+/** Every name src/index.ts exports: it lists them one by one (`export { a, type B } from './x'`), never `export *`. */
+function publicNames(): { runtime: string[]; types: string[] } {
+  const index = readFileSync(INDEX, 'utf8');
+  const runtime: string[] = [];
+  const types: string[] = [];
+  for (const [, typeOnly, list] of index.matchAll(/^export (type )?\{([^}]*)\} from '[^']+';$/gm)) {
+    for (const item of list.split(',').map((name) => name.trim())) {
+      if (!item) continue;
+      if (typeOnly || item.startsWith('type ')) types.push(item.replace(/^type\s+/, ''));
+      else runtime.push(item);
+    }
+  }
+  return { runtime: runtime.sort(), types: types.sort() };
+}
+
+describe('@hookwise/gateway public API', () => {
+  it('has no export * (every public name is chosen)', () => {
+    expect(readFileSync(INDEX, 'utf8')).not.toMatch(/^export \*/m);
+  });
+
+  it(`exports exactly these values at run time, no more than ${MAX_RUNTIME_NAMES}`, () => {
+    expect(Object.keys(gateway).sort()).toEqual(RUNTIME);
+    expect(RUNTIME.length).toBeLessThanOrEqual(MAX_RUNTIME_NAMES);
+  });
+
+  it('exports exactly these types besides', () => {
+    const { runtime, types } = publicNames();
+    expect(runtime).toEqual(RUNTIME);
+    expect(types).toEqual(TYPE_ONLY);
+  });
+});
