@@ -124,6 +124,8 @@ export interface AgentUsage {
    * with the run's usage without a column of its own.
    */
   sandbox?: AgentRunSandbox;
+  /** Not tokens: how many secrets the gateway scrubbed from the run's answer before storing it (issue 29). */
+  scrubbedSecrets?: number;
 }
 
 export interface AgentRunner {

@@ -8,13 +8,14 @@ import type { Route } from '../routes/routes';
 import { BudgetKeeper } from './budget';
 import { BudgetRefusals } from './budget-refusals';
 import { jobEvent } from './job-events';
-import { promptOf } from './job-templates';
+import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
+import { scrubRunAnswer } from './answer-scrub';
 import type { OpenAgentSandbox } from './agent-sandbox';
 import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
   WorkerDeps,
-  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes'
+  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes' | 'answerScrubber'
 >;
 
 export class AgentStep {
@@ -37,13 +38,17 @@ export class AgentStep {
       return undefined;
     }
     if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
-    const prompt = promptOf(route.prompt, job);
+    // Payload cleaned of hidden text and fenced per run (prompt-hygiene.ts); agent.prompt_hygiene: false opts out.
+    const prompt = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
     const { result, sandbox } = await this.runAgent(route, job, prompt, signal);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
     if (signal.aborted) return undefined;
-    await this.deps.jobs.saveAnswer(job.id, prompt, result.text, withSandbox(result.usage, sandbox));
-    return result.text;
+    // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
+    const where = { route: route.name, deliveryId: job.deliveryId };
+    const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, withSandbox(result.usage, sandbox));
+    await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
+    return answer.text;
   }
 
   private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox }> {

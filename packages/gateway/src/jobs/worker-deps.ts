@@ -7,6 +7,7 @@ import type { StoreStatus } from '../observe/store-status';
 import type { Route, RouteTable } from '../routes/routes';
 import type { RetryPolicy } from './retries';
 import type { AgentSandboxes } from './agent-sandbox';
+import type { AnswerScrubber } from './answer-scrub';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -38,4 +39,6 @@ export interface WorkerDeps {
   silentMarker?: string;
   /** Opens each agent run's sandbox (`agent.sandbox`); absent: runners start their processes as they like. */
   sandboxes?: AgentSandboxes;
+  /** Takes every known secret out of answers before they are stored (answer-scrub.ts); absent: answers as written. */
+  answerScrubber?: AnswerScrubber;
 }
