@@ -1,9 +1,11 @@
 // Route filters (`filter:` on routes and subscriptions, docs/filters.md): compiled once per route, evaluated per
-// event after the event-type check. Declarative tests run synchronously; only JSONata expressions are awaited.
+// event after the event-type check. Declarative tests run synchronously; only JSONata expressions are awaited,
+// and they are evaluated in worker threads with a hard deadline and a heap limit (expression-pool.ts).
 import jsonata from 'jsonata';
 import { errorMessage } from '@hookwise/core';
 import type { FilterCondition, FilterConfig, FilterTest } from '../config/schema';
 import type { Route } from '../routes/routes';
+import { ExpressionPool, ExpressionUnavailable, type ExpressionOutcome, type ExpressionResult } from './expression-pool';
 
 /** What a filter made of an event: passed, or the first test that failed, said for a log line (never the payload). */
 export type FilterVerdict = { passed: true } | FilterFailure;
@@ -16,12 +18,18 @@ export interface FilterFailure {
   error?: string;
 }
 
-/** A route's filter, compiled: `test` returns a promise only when an expression has to be evaluated. */
+/**
+ * A route's filter, compiled: `test` returns a promise only when an expression has to be evaluated. `json` is the
+ * payload's JSON text when the caller has it (the expression workers then get it without serialising it again).
+ */
 export interface CompiledFilter {
-  test(payload: unknown): FilterVerdict | Promise<FilterVerdict>;
+  test(payload: unknown, json?: string): FilterVerdict | Promise<FilterVerdict>;
 }
 
-/** Bounds of one expression evaluation (JSONata's guardrails): wall time, nesting depth, sequence length. */
+/**
+ * JSONata's own guardrails: wall time (checked between evaluation steps only), nesting depth, sequence length.
+ * The hard bounds (deadline per event, heap, concurrency) are the pool's, in expression-pool.ts.
+ */
 export const EXPRESSION_TIMEOUT_MS = 250;
 export const EXPRESSION_MAX_DEPTH = 500;
 export const EXPRESSION_MAX_SEQUENCE = 100_000;
@@ -117,10 +125,30 @@ function declarativeCheck(path: string, op: Operator, test: FilterTest, regex: R
   }
 }
 
-/** A JSONata expression compiled with the evaluation bounds. */
+/** A JSONata expression that parsed; the workers compile and evaluate it. */
 interface Expression {
   text: string;
-  evaluate(payload: unknown): Promise<unknown>;
+}
+
+/** Evaluates one expression over the event's payload (which the pool sends to the worker once per event). */
+type Evaluate = (text: string) => Promise<ExpressionOutcome>;
+
+const pool = new ExpressionPool({
+  bounds: { timeout: EXPRESSION_TIMEOUT_MS, stack: EXPRESSION_MAX_DEPTH, sequence: EXPRESSION_MAX_SEQUENCE },
+  preview: VALUE_PREVIEW,
+});
+
+function describeResult(result: ExpressionResult): string {
+  switch (result.kind) {
+    case 'nothing':
+      return 'nothing';
+    case 'list':
+      return `a list of ${result.length}`;
+    case 'object':
+      return 'an object';
+    case 'value':
+      return describe(result.value);
+  }
 }
 
 function expressionShown(text: string): string {
@@ -129,17 +157,27 @@ function expressionShown(text: string): string {
 }
 
 /** Why an expression did not pass (undefined: it gave true); a throwing one fails, with the error for a warning. */
-async function expressionCheck(expression: Expression, payload: unknown): Promise<{ reason: string; error?: string } | undefined> {
-  let result: unknown;
+async function expressionCheck(expression: Expression, evaluate: Evaluate): Promise<{ reason: string; error?: string } | undefined> {
+  let outcome: ExpressionOutcome;
   try {
-    result = await expression.evaluate(payload);
+    outcome = await evaluate(expression.text);
   } catch (err) {
-    const { code, position } = err as { code?: string; position?: number };
-    const detail = `${code ? `${code} ` : ''}${jsonataMessage(err).slice(0, 160)}${position !== undefined ? ` (at position ${position})` : ''}`;
+    return unavailable(expression, err);
+  }
+  if ('error' in outcome) {
+    const { code, position, message } = outcome.error;
+    const detail = `${code ? `${code} ` : ''}${message.slice(0, 160)}${position !== undefined ? ` (at position ${position})` : ''}`;
     return { reason: `expression ${expressionShown(expression.text)} failed: ${detail}`, error: detail };
   }
-  if (result === true) return undefined;
-  return { reason: `expression ${expressionShown(expression.text)} gave ${result === undefined ? 'nothing' : describe(result)}, not true` };
+  const { result } = outcome;
+  if (result.kind === 'value' && result.value === true) return undefined;
+  return { reason: `expression ${expressionShown(expression.text)} gave ${describeResult(result)}, not true` };
+}
+
+/** An evaluation the pool could not finish (deadline, heap, busy): not passed, with a warning. */
+function unavailable(expression: Expression, err: unknown): { reason: string; error: string } {
+  if (!(err instanceof ExpressionUnavailable)) throw err;
+  return { reason: `expression ${expressionShown(expression.text)} ${err.message}`, error: err.message };
 }
 
 /** One condition: declarative checks (run synchronously) and expressions (awaited only when needed). */
@@ -166,8 +204,9 @@ function compileTest(test: FilterTest, where: string): { problems: string[]; che
     if (typeof test.expression !== 'string' || test.expression.trim() === '')
       return { problems: [`${where}: expression is empty; write a JSONata expression, e.g. expression: "pull_request.draft = false"`] };
     try {
-      const compiled = jsonata(test.expression, { timeout: EXPRESSION_TIMEOUT_MS, stack: EXPRESSION_MAX_DEPTH, sequence: EXPRESSION_MAX_SEQUENCE });
-      return { problems: [], expression: { text: test.expression, evaluate: (payload) => compiled.evaluate(payload) } };
+      // Parsed here for the startup problems only; the workers compile it again for evaluation.
+      jsonata(test.expression);
+      return { problems: [], expression: { text: test.expression } };
     } catch (err) {
       const { position, code } = err as { position?: number; code?: string };
       return {
@@ -262,7 +301,7 @@ interface PendingCondition {
 class ConditionList implements CompiledFilter {
   constructor(private readonly conditions: CompiledCondition[]) {}
 
-  test(payload: unknown): FilterVerdict | Promise<FilterVerdict> {
+  test(payload: unknown, json?: string): FilterVerdict | Promise<FilterVerdict> {
     const pending: PendingCondition[] = [];
     for (const condition of this.conditions) {
       const reasons: string[] = [];
@@ -277,16 +316,25 @@ class ConditionList implements CompiledFilter {
       if (condition.expressions.length) pending.push({ expressions: condition.expressions, any: condition.any, reasons });
       else if (condition.any) return { passed: false, reason: noneOf(reasons) };
     }
-    return pending.length ? this.testExpressions(payload, pending) : PASSED;
+    return pending.length ? this.testExpressions(json ?? JSON.stringify(payload), pending) : PASSED;
   }
 
-  private async testExpressions(payload: unknown, pending: PendingCondition[]): Promise<FilterVerdict> {
+  private async testExpressions(json: string, pending: PendingCondition[]): Promise<FilterVerdict> {
+    try {
+      return await pool.withJob(json, (evaluate) => this.evaluateAll(evaluate, pending));
+    } catch (err) {
+      const failed = unavailable(pending[0].expressions[0], err);
+      return { passed: false, reason: failed.reason, error: failed.error };
+    }
+  }
+
+  private async evaluateAll(evaluate: Evaluate, pending: PendingCondition[]): Promise<FilterVerdict> {
     for (const condition of pending) {
       const reasons = [...condition.reasons];
       let error: string | undefined;
       let passedOne = false;
       for (const expression of condition.expressions) {
-        const failed = await expressionCheck(expression, payload);
+        const failed = await expressionCheck(expression, evaluate);
         if (!failed) {
           passedOne = true;
           if (condition.any) break;
