@@ -1,0 +1,127 @@
+// What the per-job channel (job-channel.ts) lets an agent run do with subscriptions, and nothing more: the keys
+// it may set, the secret it never chooses nor sees, and the routes it may change (only those it created).
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'winston';
+import type { HookwiseConfig } from '../config/schema';
+import { readRunFile } from '../config/run-file';
+import { invalidRouteNameMessage, isValidRouteName, routeDefaults, toRoute, type Route, type RouteTable } from '../routes/routes';
+import { readSubscriptions, subscriptionProblems, type SubscriptionEntry } from '../routes/subscriptions';
+import { updateSubscriptions } from '../routes/subscription-store';
+
+/** What the channel needs of the gateway. */
+export interface ChannelGateway {
+  readonly config: HookwiseConfig;
+  readonly options: { configDir: string };
+  readonly routes: Pick<RouteTable, 'isStatic'>;
+  readonly logger: Logger;
+  readonly redactor: { add(secret: string): unknown };
+  routeProblems(route: Route): string[];
+}
+
+/** One run's channel: the job, its route, and the subscriptions it created (only those it may change). */
+export interface ChannelSession {
+  jobId: string;
+  route: string;
+  created: Set<string>;
+}
+
+/** The keys a run may set; a secret, source or anything else is refused, never ignored. */
+export const CHANNEL_KEYS = ['description', 'events', 'prompt', 'skills', 'deliver', 'deliver_extra', 'filter'] as const;
+
+export interface ChannelAnswer {
+  status: number;
+  body: unknown;
+}
+
+const refuse = (status: number, error: string): ChannelAnswer => ({ status, body: { error } });
+
+export class JobChannelRequests {
+  constructor(private readonly gateway: ChannelGateway) {}
+
+  async handle(session: ChannelSession, method: string, path: string, body: unknown): Promise<ChannelAnswer> {
+    if (path === '/api/job/subscriptions' && method === 'GET') return this.list(session);
+    const match = /^\/api\/job\/subscriptions\/([^/]+)$/.exec(path);
+    if (match && method === 'PUT') return this.subscribe(session, decodeURIComponent(match[1]), body);
+    if (match && method === 'DELETE') return this.remove(session, decodeURIComponent(match[1]));
+    if (/^\/api\/job\/test\b/.test(path)) return refuse(403, 'webhook test is not available to an agent run: ask the operator to run it outside');
+    return refuse(404, 'the job channel serves GET /api/job/subscriptions, PUT and DELETE /api/job/subscriptions/<name>');
+  }
+
+  private baseUrl(): string {
+    const extra = this.gateway.config.platforms.webhook.extra;
+    return (extra.public_url ?? readRunFile(this.gateway.options.configDir)?.url ?? `http://localhost:${extra.port}`).replace(/\/+$/, '');
+  }
+
+  /** What the run may see of an entry: never a secret; a route it did not create shows name, events and description. */
+  private shown(session: ChannelSession, name: string, entry: SubscriptionEntry): Record<string, unknown> {
+    const own = session.created.has(name);
+    const base = { name, url: `${this.baseUrl()}/webhooks/${encodeURIComponent(name)}`, own, description: entry.description, events: entry.events ?? [] };
+    if (!own) return base;
+    const { prompt, skills, deliver, deliver_extra, filter, created_at, updated_at } = entry;
+    return { ...base, prompt, skills, deliver, deliver_extra, filter, created_at, updated_at };
+  }
+
+  private list(session: ChannelSession): ChannelAnswer {
+    const entries = readSubscriptions(this.gateway.options.configDir);
+    const listed = Object.entries(entries)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, entry]) => this.shown(session, name, entry));
+    return { status: 200, body: { subscriptions: listed } };
+  }
+
+  private async subscribe(session: ChannelSession, name: string, body: unknown): Promise<ChannelAnswer> {
+    if (!isValidRouteName(name)) return refuse(400, invalidRouteNameMessage(name));
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return refuse(400, `send the subscription's settings as a JSON object (${CHANNEL_KEYS.join(', ')})`);
+    const unknown = Object.keys(body).filter((key) => !(CHANNEL_KEYS as readonly string[]).includes(key));
+    if (unknown.length) {
+      return refuse(
+        403,
+        `not settable through the job channel: ${unknown.join(', ')}; an agent run may set only ${CHANNEL_KEYS.join(', ')} (the gateway generates the secret)`,
+      );
+    }
+    if (this.gateway.routes.isStatic(name)) return refuse(409, `'${name}' is a static route of config.yaml: choose another name`);
+    const { config, options } = this.gateway;
+    let secret: string | undefined;
+    const answer = await updateSubscriptions(options.configDir, (entries): ChannelAnswer => {
+      const existing = Object.hasOwn(entries, name) ? entries[name] : undefined;
+      if (existing && !session.created.has(name)) {
+        return refuse(409, `a subscription named '${name}' exists and was not created by this agent run: choose another name`);
+      }
+      const now = new Date().toISOString();
+      secret = existing ? undefined : randomBytes(32).toString('base64url');
+      const given = body as Partial<SubscriptionEntry>;
+      const entry: SubscriptionEntry = {
+        ...(existing ?? { events: [], skills: [], deliver: 'log', deliver_extra: {}, created_at: now }),
+        ...given,
+        ...(existing ? {} : { secret }),
+        updated_at: now,
+      } as SubscriptionEntry;
+      const problems = subscriptionProblems(name, entry, routeDefaults(config));
+      if (!problems.length) problems.push(...this.gateway.routeProblems(toRoute(name, entry, 'subscription', routeDefaults(config))));
+      if (problems.length) return refuse(400, `subscription '${name}' was not saved: ${problems.join('; ')}`);
+      entries[name] = entry;
+      session.created.add(name);
+      return { status: existing ? 200 : 201, body: { ...this.shown(session, name, entry), created: !existing } };
+    });
+    if (secret && answer.status === 201) {
+      this.gateway.redactor.add(secret);
+      this.gateway.logger.info(`job ${session.jobId} (route '${session.route}') subscribed '${name}' through its job channel`, {
+        route: session.route,
+        subscription: name,
+      });
+    }
+    return answer;
+  }
+
+  private async remove(session: ChannelSession, name: string): Promise<ChannelAnswer> {
+    if (!session.created.has(name)) {
+      return refuse(403, `'${name}' was not created by this agent run: an agent run may remove only the subscriptions it created`);
+    }
+    await updateSubscriptions(this.gateway.options.configDir, (entries) => {
+      delete entries[name];
+    });
+    session.created.delete(name);
+    return { status: 200, body: { name, removed: true } };
+  }
+}

@@ -1,0 +1,126 @@
+// The per-job subscription channel (issue 29). The SPEC lets the agent subscribe itself (`hookwise webhook
+// subscribe` in its terminal, the webhook-subscriptions skill), but a sandboxed agent has no config dir, and
+// giving it one let an injected agent choose a route's secret, overwrite routes, and send a route's secret to
+// any URL (`webhook test --url`). Instead each agent run gets a token valid while the run lasts, for a small
+// HTTP API on a loopback listener of the gateway's own:
+//
+//   GET    /api/job/subscriptions          the subscriptions (never a secret; settings only of this run's own)
+//   PUT    /api/job/subscriptions/<name>   create a route, or change one this run created
+//   DELETE /api/job/subscriptions/<name>   remove a route this run created
+//
+// A subscription made here gets a secret the gateway generates and never returns; routes the run did not create
+// are never changed or removed. The listener is on 127.0.0.1, so a sandboxed run reaches it through the egress
+// proxy when the run's network lists `network` (the channel's `127.0.0.1:<port>`, a listed loopback address being
+// reachable by the proxy's rules); an unsandboxed run reaches it directly. The same URL works both ways, and
+// no reserved host name or proxy change is needed.
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@hookwise/core';
+import { JobChannelRequests, type ChannelGateway, type ChannelSession } from './job-channel-requests';
+
+export type { ChannelGateway } from './job-channel-requests';
+
+/** What a runner adds to one run: the environment for its processes and the host for its sandbox's network. */
+export interface JobChannel {
+  env: { HOOKWISE_JOB_CHANNEL: string; HOOKWISE_JOB_TOKEN: string };
+  /** `127.0.0.1:<port>`: add to the run's sandbox network so the egress proxy lets the channel through. */
+  network: string;
+  /** Ends the token (after the run); later requests with it are refused. */
+  close(): void;
+}
+
+const MAX_BODY = 64 * 1024;
+
+/** A token is looked up by its hash, so the lookup's timing says nothing about the token. */
+function tokenKey(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class JobChannels {
+  private server?: Promise<{ server: http.Server; port: number }>;
+  private readonly sessions = new Map<string, ChannelSession>();
+  private readonly requests: JobChannelRequests;
+
+  constructor(private readonly gateway: ChannelGateway) {
+    this.requests = new JobChannelRequests(gateway);
+  }
+
+  /** Opens the channel of one agent run (the listener starts on first use). Close it when the run ends. */
+  async open(job: { id: string; route: string; deliveryId?: string }): Promise<JobChannel> {
+    const { port } = await this.listen();
+    const token = randomBytes(32).toString('base64url');
+    const key = tokenKey(token);
+    this.sessions.set(key, { jobId: job.id, route: job.route, created: new Set() });
+    return {
+      env: { HOOKWISE_JOB_CHANNEL: `http://127.0.0.1:${port}/api/job`, HOOKWISE_JOB_TOKEN: token },
+      network: `127.0.0.1:${port}`,
+      close: () => void this.sessions.delete(key),
+    };
+  }
+
+  /** How many runs hold an open channel (tests). */
+  get openCount(): number {
+    return this.sessions.size;
+  }
+
+  private listen(): Promise<{ server: http.Server; port: number }> {
+    this.server ??= new Promise((resolve, reject) => {
+      const server = http.createServer((req, res) => void this.handle(req, res));
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
+    });
+    return this.server;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
+      const session = auth ? this.sessions.get(tokenKey(auth[1])) : undefined;
+      if (!session) {
+        return reply(401, { error: 'no valid job token: the channel is open only to the agent run it was made for, while it runs (HOOKWISE_JOB_TOKEN)' });
+      }
+      const body = await readBody(req);
+      const url = new URL(req.url ?? '/', 'http://job.channel');
+      const answer = await this.requests.handle(session, req.method ?? 'GET', url.pathname, body);
+      reply(answer.status, answer.body);
+    } catch (err) {
+      this.gateway.logger.warn(`job channel request failed: ${errorMessage(err)}`);
+      reply(400, { error: errorMessage(err) });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.sessions.clear();
+    const started = this.server;
+    this.server = undefined;
+    const server = started && (await started.catch(() => undefined))?.server;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) reject(new Error(`the request body is larger than ${MAX_BODY} bytes`));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (!text.trim()) return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new Error('the request body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
