@@ -19,10 +19,11 @@ export interface RouteFlags {
 /** A flag value that is not right: the message says what is wrong and shows a correct example. */
 export class RouteFlagError extends Error {}
 
-const FILTER_FORMS = 'path=value, path!=value, path=a|b (one of), path!=a|b (none of), path~=regex, path? (present) or !path? (missing)';
+const FILTER_FORMS =
+  'path=value, path!=value, path=a|b (one of), path!=a|b (none of), path~=regex, path*=text (contains), path@=file (in_file), path? (present), !path? (missing), not:<form>';
 const FILTER_EXAMPLE = "--filter 'action=opened|synchronize' --filter pull_request.draft=false";
-/** A dot path as --filter takes it: no blanks and none of the grammar's own characters. */
-const PATH = /^[^\s=!~?|]+$/;
+/** A dot path as --filter takes it (payload, headers.<name> or event): no blanks and none of the grammar's own characters. */
+const PATH = /^[^\s=!~?|*@]+$/;
 
 /** `true`, `false`, `null` and numbers are taken as such, a JSON string ("42") as its text, anything else as written. */
 export function filterValue(text: string): string | number | boolean | null {
@@ -37,21 +38,33 @@ export function filterValue(text: string): string | number | boolean | null {
 
 function checkedPath(path: string, flag: string): string {
   if (!PATH.test(path) || path.split('.').includes(''))
-    throw new RouteFlagError(`--filter '${flag}': '${path}' is not a dot path into the payload (e.g. pull_request.base.ref); forms: ${FILTER_FORMS}`);
+    throw new RouteFlagError(
+      `--filter '${flag}': '${path}' is not a dot path into the payload, headers.<name> or event (e.g. pull_request.base.ref); forms: ${FILTER_FORMS}`,
+    );
   return path;
 }
 
 /** One --filter value as a filter test (grammar in docs/filters.md). */
 export function parseFilterFlag(text: string): FilterTest {
   const flag = text.trim();
+  // not:<form> passes when the form's test fails (written as {not: {test}}).
+  if (flag.startsWith('not:')) return { not: parseFilterFlag(flag.slice(4)) };
   const presence = /^(!?)([^=]*)\?$/.exec(flag);
   if (presence) return { path: checkedPath(presence[2], flag), exists: presence[1] !== '!' };
   const at = flag.indexOf('=');
   if (at <= 0) throw new RouteFlagError(`--filter expects one of ${FILTER_FORMS}; got '${text}' (e.g. ${FILTER_EXAMPLE})`);
   const before = flag[at - 1];
-  const op = before === '!' ? '!=' : before === '~' ? '~=' : '=';
+  const op = before === '!' ? '!=' : before === '~' ? '~=' : before === '*' ? '*=' : before === '@' ? '@=' : '=';
   const path = checkedPath(flag.slice(0, op === '=' ? at : at - 1), flag);
   const value = flag.slice(at + 1);
+  if (op === '*=') return { path, contains: filterValue(value) };
+  if (op === '@=') {
+    if (value.trim() === '')
+      throw new RouteFlagError(
+        `--filter '${flag}': name a file of values, one per line (relative to the config dir), e.g. --filter 'sender.login@=maintainers.txt'`,
+      );
+    return { path, in_file: value };
+  }
   if (op === '~=') {
     try {
       new RegExp(value);
@@ -71,6 +84,11 @@ export function parseFilterFlag(text: string): FilterTest {
 export function describeFilterTest(test: FilterTest): string {
   const show = (value: unknown) => (typeof value === 'string' && filterValue(value) === value ? value : JSON.stringify(value));
   if (test.expression !== undefined) return `expression ${JSON.stringify(test.expression)}`;
+  if (test.not !== undefined)
+    return `not:${describeFilterTest(test.path !== undefined && test.not.path === undefined ? { ...test.not, path: test.path } : test.not)}`;
+  if (test.contains !== undefined) return `${test.path}*=${show(test.contains)}`;
+  if (test.in_file !== undefined) return `${test.path}@=${test.in_file}`;
+  if (test.missing !== undefined) return `${test.missing ? '!' : ''}${test.path}?`;
   if (test.exists !== undefined) return `${test.exists ? '' : '!'}${test.path}?`;
   if (test.matches !== undefined) return `${test.path}~=${test.matches}`;
   if (test.in !== undefined) return `${test.path}=${test.in.map(show).join('|')}`;

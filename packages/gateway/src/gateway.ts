@@ -226,7 +226,7 @@ export class Gateway {
     if (!this.registry.get('agent', runner))
       problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
-    problems.push(...filterProblems(route), ...routeKeyProblems(route));
+    problems.push(...filterProblems(route, this.options.configDir), ...routeKeyProblems(route));
     problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`));
     return problems;
   }

@@ -11,14 +11,24 @@ const filterTest = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    path: { type: 'string', description: 'Dot path into the payload (pull_request.draft, commits.0.id).' },
+    path: {
+      type: 'string',
+      description: 'Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type).',
+    },
     equals: { description: 'The value at path equals this (string, number, boolean or null).' },
     not_equals: { description: 'The value at path is missing or differs from this.' },
     in: { type: 'array', minItems: 1, description: 'The value at path is one of these.' },
     not_in: { type: 'array', minItems: 1, description: 'The value at path is missing or none of these.' },
     matches: { type: 'string', description: 'The value at path is a string matching this regular expression.' },
     exists: { type: 'boolean', description: 'true: the path is present (null counts); false: it is missing.' },
-    expression: { type: 'string', description: 'A JSONata expression over the payload; the event passes when it is true (instead of path).' },
+    contains: { description: 'The string at path contains this text, or the list at path has this element.' },
+    missing: { type: 'boolean', description: 'true: the path is missing; false: it is present.' },
+    in_file: { type: 'string', description: 'The value at path is a line of this file (relative to the config dir; re-read when it changes).' },
+    not: { type: 'object', description: 'Passes when this test (with the outer path, unless it names its own) fails.' },
+    expression: {
+      type: 'string',
+      description: 'A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path).',
+    },
   },
 } as const;
 
@@ -187,6 +197,10 @@ export interface FilterTest {
   not_in?: unknown[];
   matches?: string;
   exists?: boolean;
+  contains?: unknown;
+  missing?: boolean;
+  in_file?: string;
+  not?: FilterTest;
   expression?: string;
 }
 export type FilterCondition = FilterTest | { any: FilterTest[] };

@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"expression":{"type":"string","description":"A JSONata expression over the payload; the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; the SPEC names codehost_a_comment, platform_01..platform_15 work too) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 
@@ -162,7 +162,7 @@ let valid6 = false;
 const _errs24 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key1 in data9){
-if(!((((((((key1 === "path") || (key1 === "equals")) || (key1 === "not_equals")) || (key1 === "in")) || (key1 === "not_in")) || (key1 === "matches")) || (key1 === "exists")) || (key1 === "expression"))){
+if(!(func2.call(schema11.properties.filter.anyOf[0].anyOf[0].properties, key1))){
 const err11 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -259,9 +259,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data9.expression !== undefined){
-if(typeof data9.expression !== "string"){
-const err19 = {instancePath:instancePath+"/filter/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.missing !== undefined){
+if(typeof data9.missing !== "boolean"){
+const err19 = {instancePath:instancePath+"/filter/missing",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -271,9 +271,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data9.in_file !== undefined){
+if(typeof data9.in_file !== "string"){
+const err20 = {instancePath:instancePath+"/filter/in_file",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -282,13 +282,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-var _valid1 = _errs24 === errors;
-valid6 = valid6 || _valid1;
-if(!valid6){
-const _errs39 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.any === undefined){
-const err21 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+}
+if(data9.not !== undefined){
+let data17 = data9.not;
+if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
+const err21 = {instancePath:instancePath+"/filter/not",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -297,9 +295,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-for(const key2 in data9){
-if(!(key2 === "any")){
-const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data9.expression !== undefined){
+if(typeof data9.expression !== "string"){
+const err22 = {instancePath:instancePath+"/filter/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -309,11 +308,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data9.any !== undefined){
-let data16 = data9.any;
-if(Array.isArray(data16)){
-if(data16.length < 1){
-const err23 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err23 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -322,13 +319,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-const len2 = data16.length;
-for(let i2=0; i2<len2; i2++){
-let data17 = data16[i2];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key3 in data17){
-if(!((((((((key3 === "path") || (key3 === "equals")) || (key3 === "not_equals")) || (key3 === "in")) || (key3 === "not_in")) || (key3 === "matches")) || (key3 === "exists")) || (key3 === "expression"))){
-const err24 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+var _valid1 = _errs24 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const _errs45 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.any === undefined){
+const err24 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -337,10 +334,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data17.path !== undefined){
-if(typeof data17.path !== "string"){
-const err25 = {instancePath:instancePath+"/filter/any/" + i2+"/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data9){
+if(!(key2 === "any")){
+const err25 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -350,11 +346,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data17.in !== undefined){
-let data19 = data17.in;
+if(data9.any !== undefined){
+let data19 = data9.any;
 if(Array.isArray(data19)){
 if(data19.length < 1){
-const err26 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err26 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -363,9 +359,13 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key3 in data20){
+if(!(func2.call(schema11.properties.filter.anyOf[0].anyOf[1].properties.any.items.properties, key3))){
+const err27 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -375,11 +375,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data17.not_in !== undefined){
-let data20 = data17.not_in;
-if(Array.isArray(data20)){
-if(data20.length < 1){
-const err28 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data20.path !== undefined){
+if(typeof data20.path !== "string"){
+const err28 = {instancePath:instancePath+"/filter/any/" + i2+"/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -389,8 +387,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.in !== undefined){
+let data22 = data20.in;
+if(Array.isArray(data22)){
+if(data22.length < 1){
+const err29 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -400,9 +401,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data17.matches !== undefined){
-if(typeof data17.matches !== "string"){
-const err30 = {instancePath:instancePath+"/filter/any/" + i2+"/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err30 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -412,9 +412,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data17.exists !== undefined){
-if(typeof data17.exists !== "boolean"){
-const err31 = {instancePath:instancePath+"/filter/any/" + i2+"/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data20.not_in !== undefined){
+let data23 = data20.not_in;
+if(Array.isArray(data23)){
+if(data23.length < 1){
+const err31 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -424,9 +426,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data17.expression !== undefined){
-if(typeof data17.expression !== "string"){
-const err32 = {instancePath:instancePath+"/filter/any/" + i2+"/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err32 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -436,9 +437,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.matches !== undefined){
+if(typeof data20.matches !== "string"){
+const err33 = {instancePath:instancePath+"/filter/any/" + i2+"/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -448,9 +449,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.exists !== undefined){
+if(typeof data20.exists !== "boolean"){
+const err34 = {instancePath:instancePath+"/filter/any/" + i2+"/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -460,9 +461,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.missing !== undefined){
+if(typeof data20.missing !== "boolean"){
+const err35 = {instancePath:instancePath+"/filter/any/" + i2+"/missing",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -471,16 +472,89 @@ vErrors.push(err35);
 }
 errors++;
 }
-var _valid1 = _errs39 === errors;
-valid6 = valid6 || _valid1;
 }
-if(!valid6){
-const err36 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data20.in_file !== undefined){
+if(typeof data20.in_file !== "string"){
+const err36 = {instancePath:instancePath+"/filter/any/" + i2+"/in_file",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data20.not !== undefined){
+let data28 = data20.not;
+if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
+const err37 = {instancePath:instancePath+"/filter/any/" + i2+"/not",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data20.expression !== undefined){
+if(typeof data20.expression !== "string"){
+const err38 = {instancePath:instancePath+"/filter/any/" + i2+"/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid1 = _errs45 === errors;
+valid6 = valid6 || _valid1;
+}
+if(!valid6){
+const err42 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -498,90 +572,10 @@ vErrors = null;
 var _valid0 = _errs22 === errors;
 valid5 = valid5 || _valid0;
 if(!valid5){
-const _errs59 = errors;
+const _errs71 = errors;
 if(Array.isArray(data9)){
 if(data9.length < 1){
-const err37 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-const len3 = data9.length;
-for(let i3=0; i3<len3; i3++){
-let data24 = data9[i3];
-const _errs62 = errors;
-let valid14 = false;
-const _errs63 = errors;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key4 in data24){
-if(!((((((((key4 === "path") || (key4 === "equals")) || (key4 === "not_equals")) || (key4 === "in")) || (key4 === "not_in")) || (key4 === "matches")) || (key4 === "exists")) || (key4 === "expression"))){
-const err38 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data24.path !== undefined){
-if(typeof data24.path !== "string"){
-const err39 = {instancePath:instancePath+"/filter/" + i3+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data24.in !== undefined){
-let data26 = data24.in;
-if(Array.isArray(data26)){
-if(data26.length < 1){
-const err40 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data24.not_in !== undefined){
-let data27 = data24.not_in;
-if(Array.isArray(data27)){
-if(data27.length < 1){
-const err42 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err43 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -590,10 +584,16 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data24.matches !== undefined){
-if(typeof data24.matches !== "string"){
-const err44 = {instancePath:instancePath+"/filter/" + i3+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len3 = data9.length;
+for(let i3=0; i3<len3; i3++){
+let data30 = data9[i3];
+const _errs74 = errors;
+let valid14 = false;
+const _errs75 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const key4 in data30){
+if(!(func2.call(schema11.properties.filter.anyOf[1].items.anyOf[0].properties, key4))){
+const err44 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -603,9 +603,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data24.exists !== undefined){
-if(typeof data24.exists !== "boolean"){
-const err45 = {instancePath:instancePath+"/filter/" + i3+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data30.path !== undefined){
+if(typeof data30.path !== "string"){
+const err45 = {instancePath:instancePath+"/filter/" + i3+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -615,9 +615,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data24.expression !== undefined){
-if(typeof data24.expression !== "string"){
-const err46 = {instancePath:instancePath+"/filter/" + i3+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.in !== undefined){
+let data32 = data30.in;
+if(Array.isArray(data32)){
+if(data32.length < 1){
+const err46 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -627,9 +629,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
 else {
-const err47 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err47 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -638,13 +639,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-var _valid2 = _errs63 === errors;
-valid14 = valid14 || _valid2;
-if(!valid14){
-const _errs78 = errors;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.any === undefined){
-const err48 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+}
+if(data30.not_in !== undefined){
+let data33 = data30.not_in;
+if(Array.isArray(data33)){
+if(data33.length < 1){
+const err48 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -653,9 +653,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-for(const key5 in data24){
-if(!(key5 === "any")){
-const err49 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+else {
+const err49 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -665,11 +665,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data24.any !== undefined){
-let data31 = data24.any;
-if(Array.isArray(data31)){
-if(data31.length < 1){
-const err50 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data30.matches !== undefined){
+if(typeof data30.matches !== "string"){
+const err50 = {instancePath:instancePath+"/filter/" + i3+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -678,13 +676,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-const len4 = data31.length;
-for(let i4=0; i4<len4; i4++){
-let data32 = data31[i4];
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key6 in data32){
-if(!((((((((key6 === "path") || (key6 === "equals")) || (key6 === "not_equals")) || (key6 === "in")) || (key6 === "not_in")) || (key6 === "matches")) || (key6 === "exists")) || (key6 === "expression"))){
-const err51 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data30.exists !== undefined){
+if(typeof data30.exists !== "boolean"){
+const err51 = {instancePath:instancePath+"/filter/" + i3+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -694,9 +689,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data32.path !== undefined){
-if(typeof data32.path !== "string"){
-const err52 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.missing !== undefined){
+if(typeof data30.missing !== "boolean"){
+const err52 = {instancePath:instancePath+"/filter/" + i3+"/missing",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -706,11 +701,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data32.in !== undefined){
-let data34 = data32.in;
-if(Array.isArray(data34)){
-if(data34.length < 1){
-const err53 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data30.in_file !== undefined){
+if(typeof data30.in_file !== "string"){
+const err53 = {instancePath:instancePath+"/filter/" + i3+"/in_file",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -720,8 +713,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data30.not !== undefined){
+let data38 = data30.not;
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err54 = {instancePath:instancePath+"/filter/" + i3+"/not",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -731,11 +726,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data32.not_in !== undefined){
-let data35 = data32.not_in;
-if(Array.isArray(data35)){
-if(data35.length < 1){
-const err55 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data30.expression !== undefined){
+if(typeof data30.expression !== "string"){
+const err55 = {instancePath:instancePath+"/filter/" + i3+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -745,8 +738,9 @@ vErrors.push(err55);
 errors++;
 }
 }
+}
 else {
-const err56 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err56 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -755,10 +749,13 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data32.matches !== undefined){
-if(typeof data32.matches !== "string"){
-const err57 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs75 === errors;
+valid14 = valid14 || _valid2;
+if(!valid14){
+const _errs96 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.any === undefined){
+const err57 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -767,10 +764,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data32.exists !== undefined){
-if(typeof data32.exists !== "boolean"){
-const err58 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key5 in data30){
+if(!(key5 === "any")){
+const err58 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -780,9 +776,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data32.expression !== undefined){
-if(typeof data32.expression !== "string"){
-const err59 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.any !== undefined){
+let data40 = data30.any;
+if(Array.isArray(data40)){
+if(data40.length < 1){
+const err59 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -791,10 +789,13 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len4 = data40.length;
+for(let i4=0; i4<len4; i4++){
+let data41 = data40[i4];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key6 in data41){
+if(!(func2.call(schema11.properties.filter.anyOf[1].items.anyOf[1].properties.any.items.properties, key6))){
+const err60 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -804,9 +805,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data41.path !== undefined){
+if(typeof data41.path !== "string"){
+const err61 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -816,9 +817,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.in !== undefined){
+let data43 = data41.in;
+if(Array.isArray(data43)){
+if(data43.length < 1){
+const err62 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -827,11 +830,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-var _valid2 = _errs78 === errors;
-valid14 = valid14 || _valid2;
 }
-if(!valid14){
-const err63 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+else {
+const err63 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -840,11 +841,158 @@ vErrors.push(err63);
 }
 errors++;
 }
+}
+if(data41.not_in !== undefined){
+let data44 = data41.not_in;
+if(Array.isArray(data44)){
+if(data44.length < 1){
+const err64 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err64];
+}
 else {
-errors = _errs62;
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data41.matches !== undefined){
+if(typeof data41.matches !== "string"){
+const err66 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data41.exists !== undefined){
+if(typeof data41.exists !== "boolean"){
+const err67 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data41.missing !== undefined){
+if(typeof data41.missing !== "boolean"){
+const err68 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/missing",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data41.in_file !== undefined){
+if(typeof data41.in_file !== "string"){
+const err69 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in_file",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data41.not !== undefined){
+let data49 = data41.not;
+if(!(data49 && typeof data49 == "object" && !Array.isArray(data49))){
+const err70 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data41.expression !== undefined){
+if(typeof data41.expression !== "string"){
+const err71 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+var _valid2 = _errs96 === errors;
+valid14 = valid14 || _valid2;
+}
+if(!valid14){
+const err75 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+else {
+errors = _errs74;
 if(vErrors !== null){
-if(_errs62){
-vErrors.length = _errs62;
+if(_errs74){
+vErrors.length = _errs74;
 }
 else {
 vErrors = null;
@@ -854,25 +1002,25 @@ vErrors = null;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err76 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err76];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err76);
 }
 errors++;
 }
-var _valid0 = _errs59 === errors;
+var _valid0 = _errs71 === errors;
 valid5 = valid5 || _valid0;
 }
 if(!valid5){
-const err65 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err77 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err65];
+vErrors = [err77];
 }
 else {
-vErrors.push(err65);
+vErrors.push(err77);
 }
 errors++;
 }
@@ -889,156 +1037,10 @@ vErrors = null;
 }
 }
 if(data.coalesce !== undefined){
-let data39 = data.coalesce;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.key === undefined){
-const err66 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-if(data39.window_seconds === undefined){
-const err67 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-for(const key7 in data39){
-if(!(((key7 === "key") || (key7 === "window_seconds")) || (key7 === "mode"))){
-const err68 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-if(data39.key !== undefined){
-let data40 = data39.key;
-if(typeof data40 === "string"){
-if(!pattern0.test(data40)){
-const err69 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-else {
-const err70 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data39.window_seconds !== undefined){
-let data41 = data39.window_seconds;
-if(typeof data41 == "number"){
-if(data41 <= 0 || isNaN(data41)){
-const err71 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-if(data39.mode !== undefined){
-let data42 = data39.mode;
-if(typeof data42 !== "string"){
-const err73 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-if(!((data42 === "latest") || (data42 === "all"))){
-const err74 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-if(data.concurrency_key !== undefined){
-let data43 = data.concurrency_key;
-if(typeof data43 === "string"){
-if(!pattern0.test(data43)){
-const err76 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data.budget !== undefined){
-let data44 = data.budget;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const key8 in data44){
-if(!(((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "when_exceeded"))){
-const err78 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+let data51 = data.coalesce;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.key === undefined){
+const err78 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1047,11 +1049,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data44.runs_per_hour !== undefined){
-let data45 = data44.runs_per_hour;
-if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
-const err79 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.window_seconds === undefined){
+const err79 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1060,9 +1059,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(typeof data45 == "number"){
-if(data45 < 1 || isNaN(data45)){
-const err80 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key7 in data51){
+if(!(((key7 === "key") || (key7 === "window_seconds")) || (key7 === "mode"))){
+const err80 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1072,11 +1071,11 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data44.tokens_per_day !== undefined){
-let data46 = data44.tokens_per_day;
-if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
-const err81 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.key !== undefined){
+let data52 = data51.key;
+if(typeof data52 === "string"){
+if(!pattern0.test(data52)){
+const err81 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1085,9 +1084,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data46 == "number"){
-if(data46 < 1 || isNaN(data46)){
-const err82 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err82 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1097,11 +1096,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-if(data44.when_exceeded !== undefined){
-let data47 = data44.when_exceeded;
-if(typeof data47 !== "string"){
-const err83 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data51.window_seconds !== undefined){
+let data53 = data51.window_seconds;
+if(typeof data53 == "number"){
+if(data53 <= 0 || isNaN(data53)){
+const err83 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1110,8 +1109,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(!((data47 === "wait") || (data47 === "skip"))){
-const err84 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err84 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1121,9 +1121,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data51.mode !== undefined){
+let data54 = data51.mode;
+if(typeof data54 !== "string"){
+const err85 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1132,12 +1133,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.silent_marker !== undefined){
-let data48 = data.silent_marker;
-if(typeof data48 === "string"){
-if(!pattern0.test(data48)){
-const err86 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!((data54 === "latest") || (data54 === "all"))){
+const err86 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1147,8 +1144,9 @@ vErrors.push(err86);
 errors++;
 }
 }
+}
 else {
-const err87 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err87 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1158,9 +1156,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err88 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.concurrency_key !== undefined){
+let data55 = data.concurrency_key;
+if(typeof data55 === "string"){
+if(!pattern0.test(data55)){
+const err88 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1170,13 +1170,8 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data50 = data.skills;
-if(Array.isArray(data50)){
-const len5 = data50.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data50[i5] !== "string"){
-const err89 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err89 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1186,9 +1181,12 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.budget !== undefined){
+let data56 = data.budget;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key8 in data56){
+if(!(((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "when_exceeded"))){
+const err90 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1198,13 +1196,10 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data.deliver !== undefined){
-let data52 = data.deliver;
-const _errs127 = errors;
-let valid24 = false;
-const _errs128 = errors;
-if(typeof data52 !== "string"){
-const err91 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.runs_per_hour !== undefined){
+let data57 = data56.runs_per_hour;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
+const err91 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1213,13 +1208,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-var _valid3 = _errs128 === errors;
-valid24 = valid24 || _valid3;
-if(!valid24){
-const _errs130 = errors;
-if(Array.isArray(data52)){
-if(data52.length < 1){
-const err92 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data57 == "number"){
+if(data57 < 1 || isNaN(data57)){
+const err92 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1228,14 +1219,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-const len6 = data52.length;
-for(let i6=0; i6<len6; i6++){
-let data53 = data52[i6];
-const _errs133 = errors;
-let valid27 = false;
-const _errs134 = errors;
-if(typeof data53 !== "string"){
-const err93 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data56.tokens_per_day !== undefined){
+let data58 = data56.tokens_per_day;
+if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
+const err93 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1244,13 +1233,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-var _valid4 = _errs134 === errors;
-valid27 = valid27 || _valid4;
-if(!valid27){
-const _errs136 = errors;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.to === undefined){
-const err94 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(typeof data58 == "number"){
+if(data58 < 1 || isNaN(data58)){
+const err94 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1259,9 +1244,12 @@ vErrors.push(err94);
 }
 errors++;
 }
-for(const key9 in data53){
-if(!((key9 === "to") || (key9 === "extra"))){
-const err95 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+}
+if(data56.when_exceeded !== undefined){
+let data59 = data56.when_exceeded;
+if(typeof data59 !== "string"){
+const err95 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1270,10 +1258,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data53.to !== undefined){
-if(typeof data53.to !== "string"){
-const err96 = {instancePath:instancePath+"/deliver/" + i6+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data59 === "wait") || (data59 === "skip"))){
+const err96 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1283,13 +1269,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data53.extra !== undefined){
-let data55 = data53.extra;
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-for(const key10 in data55){
-let data56 = data55[key10];
-if(((typeof data56 !== "string") && (!(typeof data56 == "number"))) && (typeof data56 !== "boolean")){
-const err97 = {instancePath:instancePath+"/deliver/" + i6+"/extra/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+}
+else {
+const err97 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1299,9 +1281,11 @@ vErrors.push(err97);
 errors++;
 }
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/deliver/" + i6+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.silent_marker !== undefined){
+let data60 = data.silent_marker;
+if(typeof data60 === "string"){
+if(!pattern0.test(data60)){
+const err98 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1311,9 +1295,8 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
 else {
-const err99 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err99 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1322,11 +1305,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-var _valid4 = _errs136 === errors;
-valid27 = valid27 || _valid4;
 }
-if(!valid27){
-const err100 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err100 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1335,21 +1317,14 @@ vErrors.push(err100);
 }
 errors++;
 }
-else {
-errors = _errs133;
-if(vErrors !== null){
-if(_errs133){
-vErrors.length = _errs133;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err101 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.skills !== undefined){
+let data62 = data.skills;
+if(Array.isArray(data62)){
+const len5 = data62.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data62[i5] !== "string"){
+const err101 = {instancePath:instancePath+"/skills/" + i5,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1358,11 +1333,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-var _valid3 = _errs130 === errors;
-valid24 = valid24 || _valid3;
 }
-if(!valid24){
-const err102 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err102 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1371,25 +1345,14 @@ vErrors.push(err102);
 }
 errors++;
 }
-else {
-errors = _errs127;
-if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data57 = data.deliver_extra;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key11 in data57){
-let data58 = data57[key11];
-if(((typeof data58 !== "string") && (!(typeof data58 == "number"))) && (typeof data58 !== "boolean")){
-const err103 = {instancePath:instancePath+"/deliver_extra/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data.deliver !== undefined){
+let data64 = data.deliver;
+const _errs151 = errors;
+let valid24 = false;
+const _errs152 = errors;
+if(typeof data64 !== "string"){
+const err103 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1398,10 +1361,13 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid3 = _errs152 === errors;
+valid24 = valid24 || _valid3;
+if(!valid24){
+const _errs154 = errors;
+if(Array.isArray(data64)){
+if(data64.length < 1){
+const err104 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1410,13 +1376,14 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data.agent !== undefined){
-let data59 = data.agent;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(data59.runner !== undefined){
-if(typeof data59.runner !== "string"){
-const err105 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len6 = data64.length;
+for(let i6=0; i6<len6; i6++){
+let data65 = data64[i6];
+const _errs157 = errors;
+let valid27 = false;
+const _errs158 = errors;
+if(typeof data65 !== "string"){
+const err105 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1425,13 +1392,13 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-if(data59.sandbox !== undefined){
-let data61 = data59.sandbox;
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-for(const key12 in data61){
-if(!((((key12 === "mode") || (key12 === "network")) || (key12 === "read_only")) || (key12 === "writable"))){
-const err106 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+var _valid4 = _errs158 === errors;
+valid27 = valid27 || _valid4;
+if(!valid27){
+const _errs160 = errors;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.to === undefined){
+const err106 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1440,11 +1407,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data61.mode !== undefined){
-let data62 = data61.mode;
-if(typeof data62 !== "string"){
-const err107 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key9 in data65){
+if(!((key9 === "to") || (key9 === "extra"))){
+const err107 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1453,8 +1418,10 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(!(((data62 === "auto") || (data62 === "required")) || (data62 === "off"))){
-const err108 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data65.to !== undefined){
+if(typeof data65.to !== "string"){
+const err108 = {instancePath:instancePath+"/deliver/" + i6+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1464,15 +1431,13 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data61.network !== undefined){
-let data63 = data61.network;
-if(Array.isArray(data63)){
-const len7 = data63.length;
-for(let i7=0; i7<len7; i7++){
-let data64 = data63[i7];
-if(typeof data64 === "string"){
-if(!pattern0.test(data64)){
-const err109 = {instancePath:instancePath+"/agent/sandbox/network/" + i7,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data65.extra !== undefined){
+let data67 = data65.extra;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key10 in data67){
+let data68 = data67[key10];
+if(((typeof data68 !== "string") && (!(typeof data68 == "number"))) && (typeof data68 !== "boolean")){
+const err109 = {instancePath:instancePath+"/deliver/" + i6+"/extra/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1482,8 +1447,9 @@ vErrors.push(err109);
 errors++;
 }
 }
+}
 else {
-const err110 = {instancePath:instancePath+"/agent/sandbox/network/" + i7,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err110 = {instancePath:instancePath+"/deliver/" + i6+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1495,7 +1461,7 @@ errors++;
 }
 }
 else {
-const err111 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err111 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1504,16 +1470,11 @@ vErrors.push(err111);
 }
 errors++;
 }
+var _valid4 = _errs160 === errors;
+valid27 = valid27 || _valid4;
 }
-if(data61.read_only !== undefined){
-let data65 = data61.read_only;
-if(Array.isArray(data65)){
-const len8 = data65.length;
-for(let i8=0; i8<len8; i8++){
-let data66 = data65[i8];
-if(typeof data66 === "string"){
-if(!pattern0.test(data66)){
-const err112 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i8,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!valid27){
+const err112 = {instancePath:instancePath+"/deliver/" + i6,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1522,9 +1483,21 @@ vErrors.push(err112);
 }
 errors++;
 }
+else {
+errors = _errs157;
+if(vErrors !== null){
+if(_errs157){
+vErrors.length = _errs157;
 }
 else {
-const err113 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i8,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1533,10 +1506,11 @@ vErrors.push(err113);
 }
 errors++;
 }
+var _valid3 = _errs154 === errors;
+valid24 = valid24 || _valid3;
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid24){
+const err114 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1545,16 +1519,25 @@ vErrors.push(err114);
 }
 errors++;
 }
+else {
+errors = _errs151;
+if(vErrors !== null){
+if(_errs151){
+vErrors.length = _errs151;
 }
-if(data61.writable !== undefined){
-let data67 = data61.writable;
-if(Array.isArray(data67)){
-const len9 = data67.length;
-for(let i9=0; i9<len9; i9++){
-let data68 = data67[i9];
-if(typeof data68 === "string"){
-if(!pattern0.test(data68)){
-const err115 = {instancePath:instancePath+"/agent/sandbox/writable/" + i9,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data69 = data.deliver_extra;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key11 in data69){
+let data70 = data69[key11];
+if(((typeof data70 !== "string") && (!(typeof data70 == "number"))) && (typeof data70 !== "boolean")){
+const err115 = {instancePath:instancePath+"/deliver_extra/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1564,8 +1547,9 @@ vErrors.push(err115);
 errors++;
 }
 }
+}
 else {
-const err116 = {instancePath:instancePath+"/agent/sandbox/writable/" + i9,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err116 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1575,9 +1559,12 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.agent !== undefined){
+let data71 = data.agent;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.runner !== undefined){
+if(typeof data71.runner !== "string"){
+const err117 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1587,9 +1574,12 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.sandbox !== undefined){
+let data73 = data71.sandbox;
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+for(const key12 in data73){
+if(!((((key12 === "mode") || (key12 === "network")) || (key12 === "read_only")) || (key12 === "writable"))){
+const err118 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1599,9 +1589,10 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data73.mode !== undefined){
+let data74 = data73.mode;
+if(typeof data74 !== "string"){
+const err119 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1610,10 +1601,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err120 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data74 === "auto") || (data74 === "required")) || (data74 === "off"))){
+const err120 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1623,9 +1612,15 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err121 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data73.network !== undefined){
+let data75 = data73.network;
+if(Array.isArray(data75)){
+const len7 = data75.length;
+for(let i7=0; i7<len7; i7++){
+let data76 = data75[i7];
+if(typeof data76 === "string"){
+if(!pattern0.test(data76)){
+const err121 = {instancePath:instancePath+"/agent/sandbox/network/" + i7,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1635,14 +1630,167 @@ vErrors.push(err121);
 errors++;
 }
 }
-}
 else {
-const err122 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err122 = {instancePath:instancePath+"/agent/sandbox/network/" + i7,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err122];
 }
 else {
 vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data73.read_only !== undefined){
+let data77 = data73.read_only;
+if(Array.isArray(data77)){
+const len8 = data77.length;
+for(let i8=0; i8<len8; i8++){
+let data78 = data77[i8];
+if(typeof data78 === "string"){
+if(!pattern0.test(data78)){
+const err124 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i8,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i8,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data73.writable !== undefined){
+let data79 = data73.writable;
+if(Array.isArray(data79)){
+const len9 = data79.length;
+for(let i9=0; i9<len9; i9++){
+let data80 = data79[i9];
+if(typeof data80 === "string"){
+if(!pattern0.test(data80)){
+const err127 = {instancePath:instancePath+"/agent/sandbox/writable/" + i9,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/agent/sandbox/writable/" + i9,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err132 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err133 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+else {
+const err134 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
 }
 errors++;
 }

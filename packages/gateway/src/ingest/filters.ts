@@ -6,6 +6,7 @@ import { errorMessage } from '@hookwise/core';
 import type { FilterCondition, FilterConfig, FilterTest } from '../config/schema';
 import type { Route } from '../routes/routes';
 import { ExpressionPool, ExpressionUnavailable, type ExpressionOutcome, type ExpressionResult } from './expression-pool';
+import * as extra from './filter-tests';
 
 /** What a filter made of an event: passed, or the first test that failed, said for a log line (never the payload). */
 export type FilterVerdict = { passed: true } | FilterFailure;
@@ -23,7 +24,9 @@ export interface FilterFailure {
  * payload's JSON text when the caller has it (the expression workers then get it without serialising it again).
  */
 export interface CompiledFilter {
-  test(payload: unknown, json?: string): FilterVerdict | Promise<FilterVerdict>;
+  test(payload: unknown, json?: string, request?: extra.RequestView): FilterVerdict | Promise<FilterVerdict>;
+  /** The filter reads `headers.*` or `event`: pass `request` (requestViewOf), built only for such routes. */
+  namesRequest?: boolean;
 }
 
 /**
@@ -189,10 +192,16 @@ interface CompiledCondition {
 }
 
 /** Problems of one test (where: e.g. "route 'prs' filter[1].any[0]"), and the compiled test when there are none. */
-function compileTest(test: FilterTest, where: string): { problems: string[]; check?: Check; expression?: Expression } {
+function compileTest(test: FilterTest, where: string, baseDir = process.cwd()): { problems: string[]; check?: Check; expression?: Expression } {
   if (test === null || typeof test !== 'object' || Array.isArray(test))
     return { problems: [`${where}: a test is an object, e.g. {path: action, equals: opened}`] };
-  const ops = operatorsOf(test);
+  if (Object.prototype.hasOwnProperty.call(test, 'not')) {
+    const { problems, inner } = extra.innerOfNot(test, where);
+    if (!inner) return { problems };
+    const made = compileTest(inner, `${where}.not`, baseDir);
+    return made.check ? { problems: [], check: extra.negated(made.check, inner) } : { problems: made.problems };
+  }
+  const ops: string[] = [...operatorsOf(test), ...extra.extraOperatorsOf(test)];
   const hasExpression = Object.prototype.hasOwnProperty.call(test, 'expression');
   if (hasExpression) {
     if (test.path !== undefined || ops.length)
@@ -227,11 +236,12 @@ function compileTest(test: FilterTest, where: string): { problems: string[]; che
   if (ops.length !== 1) {
     const found = ops.length ? `it has ${ops.join(' and ')}` : 'it has none';
     problems.push(
-      `${where}: a test takes exactly one of ${OPERATORS.join(', ')} (${found}); split it into one test per operator, e.g. [{path: action, equals: opened}, {path: pull_request.draft, equals: false}]`,
+      `${where}: a test takes exactly one of ${[...OPERATORS, ...extra.EXTRA_OPERATORS].join(', ')} (${found}); split it into one test per operator, e.g. [{path: action, equals: opened}, {path: pull_request.draft, equals: false}]`,
     );
     return { problems };
   }
-  const [op] = ops;
+  if (extra.isExtraOperator(ops[0])) return extra.compileExtraTest(path, ops[0], test, where, { valueAt, missing: MISSING, describe }, baseDir);
+  const op = ops[0] as Operator;
   const value = test[op];
   if ((op === 'equals' || op === 'not_equals') && !isScalar(value))
     problems.push(`${where}: ${op} takes a string, number, boolean or null; for a list of values use ${op === 'equals' ? 'in' : 'not_in'}: [a, b]`);
@@ -263,7 +273,7 @@ function conditionsOf(filter: FilterConfig): FilterCondition[] {
 }
 
 /** Compiles a filter; `where` names it in problems (e.g. "route 'prs' filter"). */
-export function compileFilter(filter: FilterConfig, where: string): { problems: string[]; filter?: CompiledFilter } {
+export function compileFilter(filter: FilterConfig, where: string, baseDir?: string): { problems: string[]; filter?: CompiledFilter } {
   const problems: string[] = [];
   const conditions: CompiledCondition[] = [];
   const list = Array.isArray(filter);
@@ -279,7 +289,7 @@ export function compileFilter(filter: FilterConfig, where: string): { problems: 
     }
     const compiled: CompiledCondition = { checks: [], expressions: [], any };
     tests.forEach((test, j) => {
-      const made = compileTest(test, any ? `${at}.any[${j}]` : at);
+      const made = compileTest(test, any ? `${at}.any[${j}]` : at, baseDir);
       problems.push(...made.problems);
       if (made.check) compiled.checks.push(made.check);
       if (made.expression) compiled.expressions.push(made.expression);
@@ -287,7 +297,7 @@ export function compileFilter(filter: FilterConfig, where: string): { problems: 
     conditions.push(compiled);
   });
   if (problems.length) return { problems };
-  return { problems, filter: new ConditionList(conditions) };
+  return { problems, filter: new ConditionList(conditions, extra.filterNamesRequest(filter)) };
 }
 
 /** Expressions still to evaluate for one condition, with the reasons its declarative tests already failed for. */
@@ -299,14 +309,19 @@ interface PendingCondition {
 
 /** All conditions must hold; the declarative tests are checked first, so most events are decided without awaiting. */
 class ConditionList implements CompiledFilter {
-  constructor(private readonly conditions: CompiledCondition[]) {}
+  constructor(
+    private readonly conditions: CompiledCondition[],
+    readonly namesRequest: boolean,
+  ) {}
 
-  test(payload: unknown, json?: string): FilterVerdict | Promise<FilterVerdict> {
+  test(payload: unknown, json?: string, request?: extra.RequestView): FilterVerdict | Promise<FilterVerdict> {
+    // headers and event beside the payload's keys, only for a filter that names them (and only when given).
+    const subject = this.namesRequest && request ? extra.withRequest(payload, request) : payload;
     const pending: PendingCondition[] = [];
     for (const condition of this.conditions) {
       const reasons: string[] = [];
       for (const check of condition.checks) {
-        const reason = check(payload);
+        const reason = check(subject);
         if (reason !== undefined) reasons.push(reason);
         else if (condition.any) break;
       }
@@ -316,7 +331,9 @@ class ConditionList implements CompiledFilter {
       if (condition.expressions.length) pending.push({ expressions: condition.expressions, any: condition.any, reasons });
       else if (condition.any) return { passed: false, reason: noneOf(reasons) };
     }
-    return pending.length ? this.testExpressions(json ?? JSON.stringify(payload), pending) : PASSED;
+    if (!pending.length) return PASSED;
+    const text = json ?? JSON.stringify(payload);
+    return this.testExpressions(subject !== payload && request ? extra.withRequestJson(text, request) : text, pending);
   }
 
   private async testExpressions(json: string, pending: PendingCondition[]): Promise<FilterVerdict> {
@@ -357,18 +374,18 @@ function noneOf(reasons: string[]): string {
 /** Each route's compiled filter, made once per Route object (subscriptions get new objects when their file changes). */
 const compiled = new WeakMap<Route, { problems: string[]; filter?: CompiledFilter }>();
 
-function compiledOf(route: Route): { problems: string[]; filter?: CompiledFilter } {
+function compiledOf(route: Route, configDir?: string): { problems: string[]; filter?: CompiledFilter } {
   let made = compiled.get(route);
   if (!made) {
-    made = route.filter === undefined ? { problems: [] } : compileFilter(route.filter, `route '${route.name}' filter`);
+    made = route.filter === undefined ? { problems: [] } : compileFilter(route.filter, `route '${route.name}' filter`, configDir);
     compiled.set(route, made);
   }
   return made;
 }
 
-/** Problems of a route's filter, for routeProblems (startup, doctor, subscriptions). */
-export function filterProblems(route: Route): string[] {
-  return compiledOf(route).problems;
+/** Problems of a route's filter, for routeProblems (startup, doctor, subscriptions); in_file paths are relative to configDir. */
+export function filterProblems(route: Route, configDir?: string): string[] {
+  return compiledOf(route, configDir).problems;
 }
 
 /**

@@ -9,6 +9,7 @@ import { BodyTooLargeError, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from '../config/schema';
 import { eventAccepted } from './events';
 import { routeFilter, type FilterFailure } from './filters';
+import { requestViewOf } from './filter-tests';
 import { withRejectedReport } from './outcome-reports';
 import { deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest } from './parse-and-handshake';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
@@ -108,7 +109,8 @@ export class WebhookPipeline {
     const filter = wanted ? routeFilter(route) : undefined;
     if (filter) {
       // Declarative tests answer at once; only a JSONata expression is awaited.
-      const tested = filter.test(payload);
+      // The request view (headers, event) is built only for a filter that names it.
+      const tested = filter.test(payload, parsed.json, filter.namesRequest ? requestViewOf(req.headers, event) : undefined);
       const verdict = tested instanceof Promise ? await tested : tested;
       if (!verdict.passed) filtered = verdict;
     }

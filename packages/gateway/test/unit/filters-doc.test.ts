@@ -1,16 +1,26 @@
 // docs/filters.md shows configs people copy: every ```yaml block must validate against the config schema and pass
 // the checks the gateway makes at startup (filters compile, key templates are usable). A block that is not a
 // whole config is a route's keys.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { validateConfigObject } from '../../src/config/load';
 import { filterProblems } from '../../src/ingest/filters';
+import { closeInFileLists } from '../../src/ingest/filter-tests';
 import { routeKeyProblems } from '../../src/ingest/route-keys';
 import { staticRoutes } from '../../src/routes/routes';
 
 const DOC = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'filters.md'), 'utf8');
 const blocks = [...DOC.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+
+// The lists the examples name with in_file, in a config dir of their own.
+const configDir = mkdtempSync(join(tmpdir(), 'hookwise-filters-doc-'));
+for (const [, file] of DOC.matchAll(/in_file: ([\w.-]+)/g)) writeFileSync(join(configDir, file), 'octocat\n');
+afterAll(() => {
+  closeInFileLists();
+  rmSync(configDir, { recursive: true, force: true });
+});
 
 describe('docs/filters.md', () => {
   it('has yaml examples', () => {
@@ -24,6 +34,6 @@ describe('docs/filters.md', () => {
     const config = validateConfigObject(raw, 'docs/filters.md');
     const routes = [...staticRoutes(config).values()];
     expect(routes.length).toBeGreaterThan(0);
-    for (const route of routes) expect([...filterProblems(route), ...routeKeyProblems(route)]).toEqual([]);
+    for (const route of routes) expect([...filterProblems(route, configDir), ...routeKeyProblems(route)]).toEqual([]);
   });
 });

@@ -214,7 +214,7 @@ describe('problems a config is refused with', () => {
 
   it('exactly one operator per test, and an expression stands alone', () => {
     expect(problems({ path: 'action', equals: 'opened', in: ['x'] })[0]).toContain(
-      'a test takes exactly one of equals, not_equals, in, not_in, matches, exists (it has equals and in)',
+      'a test takes exactly one of equals, not_equals, in, not_in, matches, exists, contains, missing, in_file (it has equals and in)',
     );
     expect(problems({ path: 'action' })[0]).toContain('(it has none)');
     expect(problems({ expression: 'true', path: 'action' })).toEqual([

@@ -72,7 +72,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     'source-option': Flags.string({ description: 'An option of the source, key=value (e.g. tolerance_seconds=600); repeatable.', multiple: true }),
     filter: Flags.string({
       description:
-        'A payload test the event must pass to run the agent; repeatable (all must hold). path=value (equals; true, false, null and numbers as such, "42" a string), path!=value, path=a|b|c (one of), path!=a|b (none of), path~=regex (matches), path? (present), !path? (missing). \'\' removes the filter. docs/filters.md.',
+        "A payload test the event must pass to run the agent; repeatable (all must hold). path=value (equals; true, false, null and numbers as such, \"42\" a string), path!=value, path=a|b|c (one of), path!=a|b (none of), path~=regex (matches), path*=text (contains: substring or list element), path@=file (in_file: a line of the file, relative to the config dir), path? (present), !path? (missing), not:<form> (the form fails). Paths: the payload's, headers.<lower-case name>, event. '' removes the filter. docs/filters.md.",
       multiple: true,
     }),
     'filter-expression': Flags.string({
