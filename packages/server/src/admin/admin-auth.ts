@@ -9,6 +9,8 @@ export type AdminAccess = { ok: true; via: 'token' | 'session' | 'loopback' } | 
 export const SESSION_COOKIE = 'hookwise_admin';
 export const CSRF_HEADER = 'x-hookwise-csrf';
 const SESSION_MS = 12 * 60 * 60 * 1000;
+/** Signed-out sessions remembered until they expire; beyond this many, the oldest go first. */
+const MAX_REVOKED = 10_000;
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -46,6 +48,8 @@ export class AdminAuth {
   private readonly sessionKey: Buffer;
   /** The CSRF token of loopback mode: new per process. */
   private readonly loopbackCsrf = randomBytes(24).toString('hex');
+  /** Signed-out sessions (value -> expiry): a cookie is a bearer credential, so sign-out must end it here too. */
+  private readonly revoked = new Map<string, number>();
 
   constructor(
     private readonly token: string | undefined,
@@ -123,6 +127,16 @@ export class AdminAuth {
     return { value: `${expires}.${this.mac(`session:${expires}`)}`, maxAgeSeconds: SESSION_MS / 1000 };
   }
 
+  /** Ends the request's session on the server: its cookie is refused from now on, even if a copy survives. */
+  revoke(req: IncomingMessage): void {
+    const value = cookie(req, SESSION_COOKIE);
+    if (value === undefined || !this.validSession(value)) return;
+    const now = this.now();
+    for (const [old, expires] of this.revoked) if (expires <= now) this.revoked.delete(old);
+    if (this.revoked.size >= MAX_REVOKED) this.revoked.delete(this.revoked.keys().next().value as string);
+    this.revoked.set(value, Number(value.split('.')[0]));
+  }
+
   /** An Origin header, when a browser sends one, must be this server's own (http or https, as the Host names it). */
   sameOrigin(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
@@ -135,7 +149,7 @@ export class AdminAuth {
     const match = /^(\d{10,16})\.([0-9a-f]{64})$/.exec(value);
     if (!match) return false;
     const expires = Number(match[1]);
-    if (!(expires > this.now())) return false;
+    if (!(expires > this.now()) || this.revoked.has(value)) return false;
     return sameSecret(match[2], this.mac(`session:${expires}`));
   }
 

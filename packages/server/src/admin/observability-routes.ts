@@ -8,6 +8,7 @@ import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type Gatewa
 import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
 import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
+import { adminClientOf, ClientFailures } from './client-failures';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
 type Granted = Extract<AdminAccess, { ok: true }>;
@@ -15,7 +16,6 @@ type Granted = Extract<AdminAccess, { ok: true }>;
 /** Where the dashboard's script and style sheet are: packages/server/ui, beside src and dist. */
 const ASSET_DIR = join(__dirname, '..', '..', 'ui');
 const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' };
-const LOGIN_FAILURES_PER_MINUTE = 20;
 /** The dashboard's usage panel sums the jobs of the last day. */
 const DASHBOARD_USAGE_MS = 86_400_000;
 
@@ -58,11 +58,24 @@ export function mountObservability(app: Express, gateway: Gateway, observability
   const auth = new AdminAuth(config.admin?.token);
   const data = new AdminData(gateway, observability?.journal);
   const stream = new ChangeStream(gateway);
+  // Wrong bearer tokens, per client address: a client over the limit is answered 429 whatever it sends next.
+  const bearerFailures = new ClientFailures();
 
   /** Checks access (and, for actions, the CSRF rule); answers itself when refused. */
   const guard = (answer: 'json' | 'html') => (req: Request, res: Response, next: NextFunction) => {
+    const client = adminClientOf(req);
+    const bearer = req.headers.authorization !== undefined;
+    const wait = bearer ? bearerFailures.blockedFor(client) : undefined;
+    if (wait !== undefined) {
+      res
+        .status(429)
+        .set('retry-after', String(wait))
+        .json({ error: `too many wrong admin tokens from this address; try again in ${wait} s` });
+      return;
+    }
     const access = auth.check(req);
     if (!access.ok) {
+      if (bearer && access.status === 401) bearerFailures.failed(client);
       if (answer === 'json') res.status(access.status).json({ error: access.message });
       else if (access.status === 401)
         res
@@ -240,7 +253,8 @@ function mountDashboard(
     res.status(200).type(type).send(body);
   });
 
-  let failures = { minute: 0, count: 0 };
+  // Wrong sign-in tokens, per client address: one client's guesses never lock the right token out for another.
+  const signInFailures = new ClientFailures();
   ui.get('/login', (_req, res) => {
     if (!auth.requiresToken) res.redirect(303, '/ui');
     else res.type('html').send(page({ title: 'Sign in', kind: 'login', body: loginPage() }));
@@ -261,19 +275,19 @@ function mountDashboard(
         );
       return;
     }
-    const minute = Math.floor(Date.now() / 60_000);
-    if (failures.minute !== minute) failures = { minute, count: 0 };
-    if (failures.count >= LOGIN_FAILURES_PER_MINUTE) {
+    const client = adminClientOf(req);
+    const wait = signInFailures.blockedFor(client);
+    if (wait !== undefined) {
       res
         .status(429)
-        .set('retry-after', '60')
+        .set('retry-after', String(wait))
         .type('html')
         .send(page({ title: 'Sign in', kind: 'login', body: loginPage('Too many failed sign-ins; wait a minute.') }));
       return;
     }
     const token = typeof req.body?.token === 'string' ? (req.body.token as string) : '';
     if (!auth.accepts(token)) {
-      failures.count += 1;
+      signInFailures.failed(client);
       gateway.logger.warn('dashboard sign-in refused: wrong admin token');
       res
         .status(401)
@@ -291,6 +305,7 @@ function mountDashboard(
       res.status(403).type('text/plain').send('Cross-site sign-out refused\n');
       return;
     }
+    auth.revoke(req);
     res.set('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
     res.redirect(303, auth.requiresToken ? '/ui/login' : '/ui');
   });
