@@ -3,7 +3,7 @@
 // flag gets a suggestion ("--event" -> "did you mean --events?").
 import { Command, Errors } from '@oclif/core';
 import { HookwiseConfigError, isHookwiseError } from '@hookwise/core';
-import { userMessage } from './config-dir';
+import { configDirOrigin, describeConfigDir, userMessage, type ConfigDirOrigin } from './config-dir';
 import { closestMatch } from './did-you-mean';
 
 export interface JsonError {
@@ -13,6 +13,9 @@ export interface JsonError {
     code?: string;
     /** Every problem, when several were found at once (a config that does not validate). */
     problems?: string[];
+    /** The config dir the command read and what chose it, when it names one (see readsConfigDir). */
+    config_dir?: string;
+    config_dir_from?: ConfigDirOrigin['config_dir_from'];
   };
 }
 
@@ -31,10 +34,38 @@ function knownFlags(command: typeof Command): string[] {
 }
 
 export abstract class HookwiseCommand extends Command {
-  /** Ends the command with exit 1 and a message a user can act on; a Hookwise error keeps its code for --json. */
-  protected fail(err: unknown): never {
+  /** Set by readsConfigDir: answers that find nothing, and --json errors, name the dir and what chose it. */
+  protected configDirRead?: ConfigDirOrigin;
+
+  /** Records which config dir this run reads (from its --config-dir flag, $HOOKWISE_HOME or the default). */
+  protected readsConfigDir(flag: string | undefined): ConfigDirOrigin {
+    this.configDirRead = configDirOrigin(flag);
+    return this.configDirRead;
+  }
+
+  /** "<what> in /dir (from $HOOKWISE_HOME)": a second shell without the export sees why it found nothing. */
+  protected whereRead(what: string): string {
+    return this.configDirRead ? `${what} in ${describeConfigDir(this.configDirRead)}` : what;
+  }
+
+  /**
+   * Says that nothing was found and where it looked. Under --json the answer on stdout keeps its shape (an empty
+   * list), so the sentence goes to stderr, where a person running the pipe still sees it.
+   */
+  protected logNothingFound(what: string, next?: string): void {
+    const text = `${this.whereRead(what)}.${next ? ` ${next}` : ''}`;
+    if (this.jsonEnabled()) process.stderr.write(`${text}\n`);
+    else this.log(text);
+  }
+
+  /**
+   * Ends the command with exit 1 and a message a user can act on; a Hookwise error keeps its code for --json.
+   * `where`: the failure may be "not found", so the message ends with the config dir that was read.
+   */
+  protected fail(err: unknown, where = false): never {
     const code = isHookwiseError(err) || err instanceof HookwiseConfigError ? (err as { code: string }).code : undefined;
-    const failure: OclifError = new Errors.CLIError(userMessage(err), { exit: 1, code });
+    const text = where && this.configDirRead ? `${userMessage(err)}\nConfig dir: ${describeConfigDir(this.configDirRead)}` : userMessage(err);
+    const failure: OclifError = new Errors.CLIError(text, { exit: 1, code });
     if (err instanceof HookwiseConfigError) failure.problems = err.problems;
     throw failure;
   }
@@ -44,6 +75,7 @@ export abstract class HookwiseCommand extends Command {
     const json: JsonError = { error: { message: e instanceof Error ? e.message : String(err) } };
     if (typeof e.code === 'string' && e.code.startsWith('HW_E_')) json.error.code = e.code;
     if (Array.isArray(e.problems)) json.error.problems = e.problems;
+    if (this.configDirRead) Object.assign(json.error, this.configDirRead);
     return json;
   }
 

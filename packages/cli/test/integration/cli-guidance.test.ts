@@ -67,7 +67,14 @@ describe('--json errors', () => {
     const result = await runCli(['deliveries', 'show', 'no-such-delivery', '--json'], home);
     expect(result.code).toBe(1);
     const json = JSON.parse(result.stdout) as { error: { message: string; code: string } };
-    expect(json).toEqual({ error: { message: expect.stringContaining("no delivery 'no-such-delivery' in the store"), code: 'HW_E_STORE' } });
+    expect(json).toEqual({
+      error: {
+        message: expect.stringContaining("no delivery 'no-such-delivery' in the store"),
+        code: 'HW_E_STORE',
+        config_dir: home,
+        config_dir_from: '$HOOKWISE_HOME',
+      },
+    });
   });
 
   it('a config that does not validate lists every problem', async () => {

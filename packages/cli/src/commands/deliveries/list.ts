@@ -45,6 +45,7 @@ export default class DeliveriesList extends HookwiseCommand {
     const outcome = flags.outcome as JobOutcome | undefined;
     if (outcome && flags.status && flags.status !== 'done') this.fail(`--outcome ${outcome} lists done jobs only: leave out --status ${flags.status}`);
     let jobs: Job[];
+    this.readsConfigDir(flags['config-dir']);
     try {
       jobs = await withDeliveries(flags['config-dir'], async (deliveries) => {
         if (!outcome) return deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit });
@@ -55,7 +56,7 @@ export default class DeliveriesList extends HookwiseCommand {
       this.fail(err);
     }
     if (!jobs.length) {
-      this.log('No deliveries match.');
+      this.logNothingFound('No deliveries match');
       return jobs;
     }
     const rows = jobs.map((j) => [

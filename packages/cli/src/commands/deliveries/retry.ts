@@ -17,12 +17,15 @@ export default class DeliveriesRetry extends HookwiseCommand {
   async run(): Promise<{ retried: string[] }> {
     const { flags } = await this.parse(DeliveriesRetry);
     let retried: string[];
+    this.readsConfigDir(flags['config-dir']);
     try {
       retried = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.retryDead(flags.route));
     } catch (err) {
       this.fail(err);
     }
-    this.log(retried.length ? `Put ${retried.length} dead letter(s) back in the queue: ${retried.join(', ')}` : 'No dead letters to retry.');
+    this.log(
+      retried.length ? `Put ${retried.length} dead letter(s) back in the queue: ${retried.join(', ')}` : `${this.whereRead('No dead letters to retry')}.`,
+    );
     return { retried };
   }
 }

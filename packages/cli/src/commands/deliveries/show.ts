@@ -19,10 +19,11 @@ export default class DeliveriesShow extends HookwiseCommand {
   async run(): Promise<Job> {
     const { args, flags } = await this.parse(DeliveriesShow);
     let job: Job;
+    this.readsConfigDir(flags['config-dir']);
     try {
       job = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.find(args.id));
     } catch (err) {
-      this.fail(err);
+      this.fail(err, true);
     }
     this.log(`Delivery ${job.deliveryId} (job ${job.id})`);
     this.log(`  route: ${job.route}   event: ${job.event || '-'}   status: ${job.status}   step: ${job.step}   attempts: ${job.attempts}`);

@@ -31,6 +31,7 @@ export default class DeliveriesUsage extends HookwiseCommand {
     const since = parseSince(flags.since);
     if (typeof since !== 'number') this.fail(`--${since.problem}`);
     let report: UsageReport;
+    this.readsConfigDir(flags['config-dir']);
     try {
       report = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.usage(since, flags.route));
     } catch (err) {
@@ -38,7 +39,7 @@ export default class DeliveriesUsage extends HookwiseCommand {
     }
     this.log(`Jobs received since ${isoTime(report.since)}: ${report.jobsRead}${report.complete ? '' : ` (the newest ${USAGE_SCAN_LIMIT} stored jobs only)`}.`);
     if (!report.routes.length) {
-      this.log(flags.route ? `No route '${flags.route}' and no jobs of it.` : 'No routes and no jobs.');
+      this.logNothingFound(flags.route ? `No route '${flags.route}' and no jobs of it` : 'No routes and no jobs');
       return report;
     }
     const rows = report.routes.map((r) => {

@@ -24,11 +24,12 @@ export default class GatewayStatusCommand extends HookwiseCommand {
 
   async run(): Promise<GatewayStatus> {
     const { flags } = await this.parse(GatewayStatusCommand);
+    this.readsConfigDir(flags['config-dir']);
     const running = readRunFile(configDirFrom(flags['config-dir']));
     let status: GatewayStatus;
     if (!running) {
       status = { running: false, healthy: false };
-      this.log('No gateway runs on this config dir (start one: hookwise gateway run).');
+      this.log(`No gateway runs on this config dir, ${this.whereRead('').trim()} (start one: hookwise gateway run).`);
     } else {
       let health: number | string;
       try {

@@ -26,6 +26,7 @@ export default class RoutesList extends HookwiseCommand {
   async run(): Promise<ShownRoute[]> {
     const { flags } = await this.parse(RoutesList);
     let routes: ListedRoute[];
+    this.readsConfigDir(flags['config-dir']);
     try {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
       routes = listRoutes(config, configDir);
@@ -33,7 +34,10 @@ export default class RoutesList extends HookwiseCommand {
       this.fail(err);
     }
     if (!routes.length) {
-      this.log('No routes yet: add one under platforms.webhook.extra.routes in config.yaml, or run: hookwise webhook subscribe <name> --events <types>');
+      this.logNothingFound(
+        'No routes yet',
+        'Add one under platforms.webhook.extra.routes in config.yaml, or run: hookwise webhook subscribe <name> --events <types>',
+      );
       return [];
     }
     const usage = await this.counted(flags['config-dir']);

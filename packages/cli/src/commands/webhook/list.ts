@@ -5,6 +5,7 @@ import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { renderTable } from '../../text-table';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
+import { channelError, channelRequest, jobChannelFrom } from '../../job-channel-client';
 
 export interface ListedSubscription {
   name: string;
@@ -31,6 +32,21 @@ export default class WebhookList extends HookwiseCommand {
   async run(): Promise<ListedSubscription[]> {
     const { flags } = await this.parse(WebhookList);
     let listed: ListedSubscription[];
+    const channel = jobChannelFrom();
+    // Inside an agent run: the gateway's job channel lists them (no secrets; settings only of the run's own).
+    if (channel) {
+      const answer = await channelRequest(channel, 'GET', '/subscriptions').catch((err: unknown) => this.fail(err));
+      if (answer.status >= 300) this.fail(new Error(channelError(answer)));
+      const subs = (answer.body.subscriptions ?? []) as Array<{ name: string; url: string; own: boolean; events: string[]; description?: string }>;
+      this.log(
+        renderTable(
+          ['NAME', 'OWN', 'EVENTS', 'URL', 'DESCRIPTION'],
+          subs.map((s) => [s.name, s.own ? 'yes' : 'no', s.events.join(',') || 'all', s.url, s.description ?? '']),
+        ),
+      );
+      return subs as unknown as ListedSubscription[];
+    }
+    this.readsConfigDir(flags['config-dir']);
     try {
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
       const statics = staticRoutes(config);
@@ -63,7 +79,7 @@ export default class WebhookList extends HookwiseCommand {
       this.fail(err);
     }
     if (!listed.length) {
-      this.log('No subscriptions yet. Create one with: hookwise webhook subscribe <name> --events <types> --description <text>');
+      this.logNothingFound('No subscriptions yet', 'Create one with: hookwise webhook subscribe <name> --events <types> --description <text>');
       return listed;
     }
     const rows = listed.map((s) => [

@@ -4,6 +4,7 @@ import { HookwiseError } from '@hookwise/core';
 import { loadConfig, staticRoutes, updateSubscriptions } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
+import { channelError, channelRequest, jobChannelFrom } from '../../job-channel-client';
 
 export default class WebhookRemove extends HookwiseCommand {
   static override description = 'Delete a dynamic webhook subscription (static routes live in config.yaml and are not touched).';
@@ -15,6 +16,15 @@ export default class WebhookRemove extends HookwiseCommand {
   async run(): Promise<{ name: string; removed: true }> {
     const { args, flags } = await this.parse(WebhookRemove);
     const { name } = args;
+    // Inside an agent run: only what this run subscribed can be removed, by the gateway's job channel.
+    const channel = jobChannelFrom();
+    if (channel) {
+      const answer = await channelRequest(channel, 'DELETE', `/subscriptions/${encodeURIComponent(name)}`).catch((err: unknown) => this.fail(err));
+      if (answer.status >= 300) this.fail(new Error(channelError(answer)));
+      this.log(`Subscription '${name}' removed through the gateway's job channel.`);
+      return { name, removed: true };
+    }
+    this.readsConfigDir(flags['config-dir']);
     try {
       const { config, configDir, configFile } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
       const isStatic = staticRoutes(config).has(name) || Object.hasOwn(config.platforms.webhook.extra.routes ?? {}, name);
@@ -29,7 +39,10 @@ export default class WebhookRemove extends HookwiseCommand {
             `'${name}' is a static route in ${configFile ?? 'config.yaml'}, not a subscription: remove platforms.webhook.extra.routes.${name} there and restart the gateway`,
           );
         }
-        throw new HookwiseError('HW_E_SUBSCRIPTIONS', `no subscription named '${name}': see \`hookwise webhook list\` for the names`);
+        throw new HookwiseError(
+          'HW_E_SUBSCRIPTIONS',
+          `no subscription named '${name}' ${this.whereRead('').trim()}: see \`hookwise webhook list\` for the names`,
+        );
       });
     } catch (err) {
       this.fail(err);

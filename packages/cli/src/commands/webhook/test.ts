@@ -16,6 +16,7 @@ import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { buildTestEvent, parsePayloadFlag } from '../../test-event';
 import { localBaseUrl, webhookUrl } from '../../webhook-url';
+import { jobChannelFrom } from '../../job-channel-client';
 
 const TIMEOUT_MS = 10_000;
 
@@ -64,10 +65,17 @@ export default class WebhookTest extends HookwiseCommand {
   async run(): Promise<TestResult> {
     const { args, flags } = await this.parse(WebhookTest);
     const { name } = args;
+    // Inside an agent run the test would sign with a route's secret (GitLab's header is the secret itself) and
+    // could send it anywhere: refused, with or without --url (issue 29).
+    if (jobChannelFrom()) {
+      const why = flags.url !== undefined ? "--url would send the route's signed request (and its secret) to any address" : "it signs with the route's secret";
+      this.error(`webhook test is not available to an agent run (HOOKWISE_JOB_CHANNEL is set): ${why}; ask the operator to run it outside`, { exit: 1 });
+    }
     let route: Route;
     let url: string;
     let event: ReturnType<typeof buildTestEvent>;
     try {
+      this.readsConfigDir(flags['config-dir']);
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
       route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, routeDefaults(config));
       // The running gateway's own address first: it may have been started with --port or WEBHOOK_PORT.
@@ -108,7 +116,7 @@ export default class WebhookTest extends HookwiseCommand {
     const entries = readSubscriptions(configDir);
     if (!Object.hasOwn(entries, name)) {
       throw new Error(
-        `no subscription or static route named '${name}': see \`hookwise webhook list\`, or create it with \`hookwise webhook subscribe ${name}\``,
+        `no subscription or static route named '${name}' ${this.whereRead('').trim()}: see \`hookwise webhook list\`, or create it with \`hookwise webhook subscribe ${name}\``,
       );
     }
     const problems = subscriptionProblems(name, entries[name], defaults);
