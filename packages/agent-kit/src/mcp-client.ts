@@ -1,7 +1,8 @@
 // MCP servers as tool sources for the API runners: connects (stdio command or streamable HTTP URL) with the
 // official SDK on first use, lists each server's tools and calls them; one implementation for every runner.
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { HookwiseError, errorMessage, type OptionsSchema, type PluginContext, type PluginLogger } from '@hookwise/core';
+import { HookwiseError, errorMessage, type AgentSandbox, type OptionsSchema, type PluginContext, type PluginLogger } from '@hookwise/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -109,12 +110,18 @@ export class McpServers {
     return this.servers.length;
   }
 
-  /** Every allowed tool of every server as a toolbox handler; connects to the servers not connected yet. */
-  async tools(signal: AbortSignal): Promise<AgentToolHandler[]> {
+  /**
+   * Every allowed tool of every server as a toolbox handler; connects to the servers not connected yet. With the
+   * run's sandbox, a stdio server is started inside it for this run only and ended when the sandbox closes (it
+   * must not outlive the run, see another job's files or keep the first run's work dir).
+   */
+  async tools(signal: AbortSignal, sandbox?: AgentSandbox): Promise<AgentToolHandler[]> {
     const handlers: AgentToolHandler[] = [];
     const taken = new Set<string>();
     for (const server of this.servers) {
-      const connection = await whileRunning(this.connection(server), signal);
+      const perRun = sandbox && server.command ? this.openInRun(server, sandbox) : undefined;
+      const connection = await whileRunning(perRun ?? this.connection(server), signal);
+      const reach = perRun ? () => perRun : () => this.connection(server);
       for (const tool of connection.tools) {
         const name = uniqueToolName(server.name, tool.name, taken);
         taken.add(name);
@@ -124,7 +131,7 @@ export class McpServers {
             description: `${tool.description?.trim() || tool.name} (tool "${tool.name}" of the MCP server "${server.name}")`,
             inputSchema: tool.inputSchema && typeof tool.inputSchema === 'object' ? tool.inputSchema : { type: 'object' },
           },
-          run: (input, runSignal) => this.call(server, tool.name, input, runSignal),
+          run: (input, runSignal) => this.call(server, reach, tool.name, input, runSignal),
         });
       }
     }
@@ -160,11 +167,20 @@ export class McpServers {
     return pending;
   }
 
-  private async open(server: McpServerOptions): Promise<Connection> {
+  /** A stdio server started in the run's sandbox; ended (with its whole sandboxed process) when the sandbox closes. */
+  private openInRun(server: McpServerOptions, sandbox: AgentSandbox): Promise<Connection> {
+    const opening = this.open(server, sandbox);
+    sandbox.onClose(async () => {
+      await (await opening.catch(() => undefined))?.client.close();
+    });
+    return opening;
+  }
+
+  private async open(server: McpServerOptions, sandbox?: AgentSandbox): Promise<Connection> {
     const { Client: ClientClass } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
     const client = new ClientClass(this.clientInfo, { capabilities: {} });
     const where = server.command ? `'${server.command}'` : describeUrl(server.url!);
-    const transport = server.command ? this.stdioTransport(server) : this.httpTransport(server);
+    const transport = server.command ? this.stdioTransport(server, sandbox) : this.httpTransport(server);
     const timeout = server.timeout_seconds * 1000;
     try {
       await client.connect(transport, { timeout });
@@ -213,12 +229,18 @@ export class McpServers {
     return { client, tools: allowed };
   }
 
-  private stdioTransport(server: McpServerOptions): StdioClientTransport {
-    const { StdioClientTransport: Transport } =
+  private stdioTransport(server: McpServerOptions, sandbox?: AgentSandbox): StdioClientTransport {
+    const { StdioClientTransport: Transport, getDefaultEnvironment } =
       require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
-    const cwd = server.cwd ? resolve(this.ctx.configDir, server.cwd) : this.ctx.configDir;
+    // Never the config dir: the configured cwd (relative to it), else the run's work dir, else the temp dir.
+    const cwd = server.cwd ? resolve(this.ctx.configDir, server.cwd) : (sandbox?.workDir ?? tmpdir());
+    // The environment the SDK would give the server (its safe defaults plus `env`), planned into the sandbox.
+    const plan = sandbox
+      ? sandbox.plan(server.command!, server.args ?? [], { ...getDefaultEnvironment(), ...server.env })
+      : { command: server.command!, args: server.args ?? [], env: server.env, cwd };
+    const env = plan.env as Record<string, string> | undefined;
     // stderr is piped into the log: inherited, a chatty server would write straight over the gateway's own output.
-    const transport = new Transport({ command: server.command!, args: server.args ?? [], env: server.env, cwd, stderr: 'pipe' });
+    const transport = new Transport({ command: plan.command, args: plan.args, env, cwd: plan.cwd, stderr: 'pipe' });
     let partial = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       const lines = (partial + chunk.toString('utf8')).split('\n');
@@ -234,8 +256,14 @@ export class McpServers {
     return new Transport(new URL(server.url!), { requestInit: { headers: { ...server.headers } } });
   }
 
-  private async call(server: McpServerOptions, tool: string, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
-    const { client } = await whileRunning(this.connection(server), signal);
+  private async call(
+    server: McpServerOptions,
+    reach: () => Promise<Connection>,
+    tool: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolOutcome> {
+    const { client } = await whileRunning(reach(), signal);
     let result: McpCallResult;
     try {
       result = (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: server.timeout_seconds * 1000 })) as McpCallResult;

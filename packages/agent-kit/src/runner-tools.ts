@@ -1,10 +1,10 @@
 // What an API runner's options say about tools (`tools: [terminal]`, `terminal:`, `mcp_servers:`), turned into
 // the toolbox of each run and the system prompt that describes it; shared so the runners behave alike.
-import type { PluginContext, Skill } from '@hookwise/core';
+import type { AgentSandbox, AgentSandboxNeeds, PluginContext, Skill } from '@hookwise/core';
 import { buildSystemPrompt } from './agent-prompt';
 import { AgentToolbox } from './agent-tools';
 import { McpServers, type McpServerOptions } from './mcp-client';
-import { terminalSettings, terminalTool, type TerminalOptions, type TerminalSettings } from './terminal-tool';
+import { terminalSandboxNeeds, terminalSettings, terminalTool, type TerminalOptions, type TerminalSettings } from './terminal-tool';
 
 export interface RunnerToolOptions {
   tools: ReadonlyArray<'terminal'>;
@@ -22,7 +22,7 @@ export class RunnerTools {
       this.terminal = terminalSettings(options.terminal, ctx, [...hidden, 'WEBHOOK_SECRET']);
       const t = this.terminal;
       ctx.logger.warn(
-        `the terminal tool is on: the model can run shell commands in ${t.cwd}${t.allow ? ` (allowed prefixes: ${t.allow.join(', ')})` : ' with no allowlist'}; webhook content is untrusted, run the gateway isolated (see docs/agents.md)`,
+        `the terminal tool is on: the model can run shell commands in ${t.cwd ?? "each run's work dir"}${t.allow ? ` (allowed whole commands: ${t.allow.join(', ')})` : ' with no allowlist'}, inside the run's sandbox (agent.sandbox; see docs/agents.md); webhook content is untrusted`,
       );
     }
     if (options.mcp_servers?.length) this.mcp = new McpServers(options.mcp_servers, ctx);
@@ -37,11 +37,19 @@ export class RunnerTools {
     return buildSystemPrompt(skills, { terminal: this.terminal, mcpServers: this.mcp?.servers.map((s) => s.name) });
   }
 
-  /** The tools of one run; MCP servers are connected on the first run that needs them. */
-  async toolbox(signal: AbortSignal): Promise<AgentToolbox> {
+  /** What the run's sandbox must offer these tools (the terminal's configured cwd as the work dir). */
+  sandboxNeeds(): AgentSandboxNeeds {
+    return this.terminal ? terminalSandboxNeeds(this.terminal) : {};
+  }
+
+  /**
+   * The tools of one run. With the run's sandbox (AgentTask.sandbox) every terminal command and every stdio MCP
+   * server starts inside it (the servers once per run, ended with it); HTTP MCP servers are connected once.
+   */
+  async toolbox(signal: AbortSignal, sandbox?: AgentSandbox): Promise<AgentToolbox> {
     const handlers = [];
-    if (this.terminal) handlers.push(terminalTool(this.terminal));
-    if (this.mcp) handlers.push(...(await this.mcp.tools(signal)));
+    if (this.terminal) handlers.push(terminalTool(this.terminal, sandbox));
+    if (this.mcp) handlers.push(...(await this.mcp.tools(signal, sandbox)));
     return new AgentToolbox(handlers);
   }
 

@@ -30,6 +30,11 @@ export interface AgentSandbox extends AgentRunSandbox {
   plan(command: string, args: readonly string[], env: NodeJS.ProcessEnv): AgentSpawnPlan;
   /** Starts `command` in its own process group (detached), e.g. a stdio MCP server; stdio default ignore/pipe/pipe. */
   spawn(command: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio?: StdioOptions): ChildProcess;
+  /**
+   * Registers what must end with the run (a stdio MCP server started in it): called when the gateway closes the
+   * sandbox after the run, before its work dir goes.
+   */
+  onClose(cleanup: () => Promise<void> | void): void;
 }
 
 /**

@@ -22,7 +22,8 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
 
   return {
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
-      const toolbox = tools.any ? await tools.toolbox(signal) : undefined;
+      // Terminal commands and stdio MCP servers start inside the run's sandbox.
+      const toolbox = tools.any ? await tools.toolbox(signal, task.sandbox) : undefined;
       const system = tools.systemPrompt(task.skills);
       const messages: MessageParam[] = [{ role: 'user', content: task.prompt }];
       const meta = { route: task.route, delivery_id: task.deliveryId };
@@ -88,6 +89,7 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
         { retryable: false },
       );
     },
+    sandboxNeeds: () => tools.sandboxNeeds(),
     stop: () => tools.stop(),
   };
 }

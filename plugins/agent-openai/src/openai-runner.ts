@@ -28,7 +28,8 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
 
   return {
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
-      const toolbox = tools.any ? await tools.toolbox(signal) : undefined;
+      // Terminal commands and stdio MCP servers start inside the run's sandbox.
+      const toolbox = tools.any ? await tools.toolbox(signal, task.sandbox) : undefined;
       const messages: ChatMessage[] = [
         { role: 'system', content: tools.systemPrompt(task.skills) },
         { role: 'user', content: task.prompt },
@@ -74,6 +75,7 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
         { retryable: false },
       );
     },
+    sandboxNeeds: () => tools.sandboxNeeds(),
     stop: () => tools.stop(),
   };
 }

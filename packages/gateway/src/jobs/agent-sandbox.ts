@@ -162,7 +162,13 @@ export class AgentSandboxes {
     });
     try {
       const staged = decision.sandboxed ? await this.stageSkills(skills, run.workDir) : skills;
-      return { sandbox: agentSandbox(run), skills: staged, close: () => run.close() };
+      const cleanups: Array<() => Promise<void> | void> = [];
+      const close = async () => {
+        // What the runner started in the run (MCP servers) ends first; a failing cleanup does not keep the rest.
+        for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+        await run.close();
+      };
+      return { sandbox: agentSandbox(run, (cleanup) => cleanups.push(cleanup)), skills: staged, close };
     } catch (err) {
       await run.close();
       throw err;
@@ -196,8 +202,9 @@ export class AgentSandboxes {
   }
 }
 
-function agentSandbox(run: SandboxRun): AgentSandbox {
+function agentSandbox(run: SandboxRun, onClose: AgentSandbox['onClose']): AgentSandbox {
   return {
+    onClose,
     mode: run.decision.mode,
     sandboxed: run.sandboxed,
     reason: run.decision.reason,

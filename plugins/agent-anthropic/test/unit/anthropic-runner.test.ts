@@ -28,7 +28,8 @@ function context(env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: API_KEY, PATH: pr
   const redactor = new Redactor();
   return {
     logger: createLogger({ stream, redactor, level: 'debug' }),
-    configDir: dir,
+    // The terminal's cwd (dir) lies outside the config dir, as it must (issue 29).
+    configDir: join(dir, 'config'),
     env,
     signal: new AbortController().signal,
     redact: (s) => redactor.add(s),
@@ -172,11 +173,11 @@ describe('anthropic agent runner', () => {
       ),
       message([{ type: 'text', text: 'done' }], 'end_turn'),
     ]);
-    await run(options({ tools: ['terminal'], terminal: { cwd: dir, allow: ['echo'] } }));
+    await run(options({ tools: ['terminal'], terminal: { cwd: dir, allow: ['echo *'] } }));
     const results = (server.requests[1].body.messages as Array<{ content: unknown }>)[2].content as Array<Record<string, unknown>>;
     expect(results.map((r) => r.tool_use_id)).toEqual(['toolu_1', 'toolu_2', 'toolu_3']);
     expect(results[0]).toMatchObject({ type: 'tool_result', is_error: true });
-    expect(results[0].content).toMatch(/^refused: the command does not start with an allowed prefix \("echo"\)/);
+    expect(results[0].content).toMatch(/^refused: the command matches none of terminal.allow \("echo \*"\)/);
     expect(results[1]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_2', content: 'exit code: 0\nstdout:\nallowed' });
     expect(results[2]).toEqual({
       type: 'tool_result',

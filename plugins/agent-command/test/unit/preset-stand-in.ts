@@ -91,7 +91,15 @@ export async function runPreset(agent: Record<string, unknown>, expectedArgv: st
     home: needs.home,
   });
   expect(run.sandboxed).toBe((await probeSandbox()).available);
-  const sandbox = { mode: run.decision.mode, sandboxed: run.sandboxed, reason: run.decision.reason, workDir: run.workDir, plan: run.plan, spawn: run.spawn };
+  const sandbox = {
+    mode: run.decision.mode,
+    sandboxed: run.sandboxed,
+    reason: run.decision.reason,
+    workDir: run.workDir,
+    plan: run.plan,
+    spawn: run.spawn,
+    onClose: () => undefined,
+  };
   const outcome = await runner
     .run({ ...task, sandbox }, { signal: new AbortController().signal })
     .then(
