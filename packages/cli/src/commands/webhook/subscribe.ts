@@ -16,6 +16,7 @@ import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';
 import { applyRouteFlags, describeFilterCondition } from '../../subscribe-route-flags';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
+import { channelError, channelRequest, channelSubscription, jobChannelFrom } from '../../job-channel-client';
 
 export interface SubscribeResult {
   name: string;
@@ -98,6 +99,8 @@ export default class WebhookSubscribe extends HookwiseCommand {
     const { args, flags } = await this.parse(WebhookSubscribe);
     const { name } = args;
     if (!isValidRouteName(name)) this.error(`${invalidRouteNameMessage(name)}, e.g. 'ci-builds'`, { exit: 1 });
+    // Inside an agent run: through the gateway's per-job channel (job-channel-client.ts), never the config dir.
+    if (process.env.HOOKWISE_JOB_CHANNEL) return this.viaJobChannel(name, flags);
     let result: SubscribeResult;
     let adapterEnabled = true;
     try {
@@ -136,6 +139,34 @@ export default class WebhookSubscribe extends HookwiseCommand {
       this.fail(err);
     }
     this.report(result, flags.secret !== undefined || flags['rotate-secret'] === true, adapterEnabled);
+    return result;
+  }
+
+  /** Inside an agent run: the channel creates the route with a secret of the gateway's that this side never sees. */
+  private async viaJobChannel(name: string, flags: Record<string, unknown>): Promise<SubscribeResult> {
+    let answer: Awaited<ReturnType<typeof channelRequest>>;
+    try {
+      answer = await channelRequest(jobChannelFrom()!, 'PUT', `/subscriptions/${encodeURIComponent(name)}`, channelSubscription(flags));
+    } catch (err) {
+      this.fail(err);
+    }
+    if (answer.status >= 300) this.fail(new Error(channelError(answer)));
+    const shown = answer.body as { created?: boolean; url?: string; events?: string[]; deliver?: string | string[]; skills?: string[] };
+    const deliver = Array.isArray(shown.deliver) ? shown.deliver.join(',') : (shown.deliver ?? 'log');
+    const result = {
+      name,
+      created: shown.created === true,
+      url: String(shown.url),
+      secret: '',
+      events: shown.events ?? [],
+      deliver,
+      skills: shown.skills ?? [],
+    };
+    this.log(`Subscription '${name}' ${result.created ? 'created' : 'updated'} through the gateway's job channel.`);
+    this.log(`  URL:      ${result.url}`);
+    this.log(`  Events:   ${result.events.length ? result.events.join(', ') : 'all'}`);
+    this.log(`  Deliver:  ${deliver}`);
+    this.log("The gateway generated the route's secret and keeps it: the operator gives it to the sender (hookwise webhook list outside the run).");
     return result;
   }
 
