@@ -52,7 +52,8 @@ export function withAccessLog(listener: RequestListener, gateway: Gateway, logge
   gateway.on('rejected', (e) => decisions.set(e.headers, { outcome: `rejected:${e.reason}`, route: e.route }));
 
   const write = (req: IncomingMessage, res: ServerResponse, started: bigint): void => {
-    const path = (req.url ?? '/').split('?')[0];
+    // originalUrl: Express strips a router's mount point (/api, /ui) from req.url while the router answers.
+    const path = ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
     const decision = decisions.get(req.headers);
     const isHealth = req.method === 'GET' && path === '/health';
     const level = isHealth ? 'debug' : 'info';
