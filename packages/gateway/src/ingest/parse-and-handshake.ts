@@ -2,7 +2,8 @@
 // answer (URL verification, PING), and the delivery id and event type the sources read from the request.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
-import { errorMessage, type Source, type SourceRequest } from '@hookwise/core';
+import { errorMessage, headerValue, type Source, type SourceRequest } from '@hookwise/core';
+import { fail } from './answers';
 import { parsePayload } from './body';
 import type { IngestResult, NamedSource } from './pipeline-contract';
 import type { Route } from '../routes/routes';
@@ -36,6 +37,34 @@ function parseBySource(logger: Logger, chosen: NamedSource, req: SourceRequest):
     return payload && typeof payload === 'object' && !Array.isArray(payload) ? { payload } : undefined;
   } catch (err) {
     logger.warn(`source '${chosen.id}' could not parse the body: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+/** What `curl -d '{...}'` gets wrong: it sends a JSON body with curl's default form content type. */
+export const FORM_JSON_HINT = "the body looks like JSON sent as application/x-www-form-urlencoded: add -H 'Content-Type: application/json'";
+
+/**
+ * The 400 for a body that did not parse, with a hint when the cause is plain to see (a JSON object sent as a
+ * form without a `payload` field), logged with the route. Only the failure branch pays for the second look.
+ */
+export function badBodyAnswer(logger: Logger, route: Route, req: SourceRequest): IngestResult {
+  const answer = fail('HW_E_BAD_BODY');
+  const hint = formJsonHint(req);
+  logger.warn(`route '${route.name}': cannot parse the body${hint ? `: ${hint}` : ''}`, { route: route.name, reason: 'bad_body' });
+  if (hint && typeof answer.body === 'object') answer.body.hint = hint;
+  return answer;
+}
+
+function formJsonHint(req: SourceRequest): string | undefined {
+  const contentType = (headerValue(req.headers, 'content-type') ?? '').toLowerCase();
+  if (!contentType.startsWith('application/x-www-form-urlencoded')) return undefined;
+  const text = req.rawBody.toString('utf8').trim();
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? FORM_JSON_HINT : undefined;
+  } catch {
     return undefined;
   }
 }

@@ -11,7 +11,7 @@ import { eventAccepted } from './events';
 import { routeFilter, type FilterFailure } from './filters';
 import { requestViewOf } from './filter-tests';
 import { withRejectedReport } from './outcome-reports';
-import { deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest } from './parse-and-handshake';
+import { badBodyAnswer, deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest } from './parse-and-handshake';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { clientOf, throttledClient, tooLargeByHeader } from './request-checks';
 import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
@@ -92,7 +92,7 @@ export class WebhookPipeline {
     }
     // 5. Parse. A bad body is answered 400 without using the route's window: only accepted work counts.
     const parsed = parseRequest(logger, chosen, sourceReq);
-    if (!parsed?.payload) return fail('HW_E_BAD_BODY');
+    if (!parsed?.payload) return badBodyAnswer(logger, route, sourceReq);
     const { payload } = parsed;
     const handshake = handshakeAnswer(logger, route, chosen, sourceReq, payload, secret);
     if (handshake) return handshake;
