@@ -22,6 +22,7 @@ import { routeKeyProblems } from './ingest/route-keys';
 import type { SkillLibrary } from './plugins/skills';
 import { secretsProblems } from './routes/secret-policy';
 import { StoreStatus } from './observe/store-status';
+import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
 import { MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
@@ -82,6 +83,8 @@ export class Gateway {
   private shuttingDown = false;
   /** Each agent run's sandbox and the gateway's egress proxy (`agent.sandbox`). */
   readonly sandboxes: AgentSandboxes;
+  /** Posts the lifecycle events `notify:` chooses to other systems (observe/lifecycle-webhooks.ts). */
+  private readonly lifecycleWebhooks: LifecycleWebhooks;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
@@ -92,6 +95,9 @@ export class Gateway {
     // Deliverers keep half-sent answers and idempotency keys here; a store without it: this process's memory.
     this.progress = this.store.progress ?? new MemoryProgressKV();
     this.lifecycle = new Lifecycle(throttledListenerErrors((message) => this.logger.warn(message)));
+    // `notify:` targets: their secrets join the redaction; bad entries are refused by start().
+    for (const target of config.notify ?? []) this.redactor.add(target.secret);
+    this.lifecycleWebhooks = new LifecycleWebhooks(config.notify ?? [], this.lifecycle, this.logger);
     this.routes = new RouteTable(staticRoutes(config), options.routeSource);
     const extra = config.platforms.webhook.extra;
     const redactRoute = (route: Route) => {
@@ -263,6 +269,7 @@ export class Gateway {
       problems.push(`agent.runner: unknown agent runner '${this.config.agent.runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     }
     problems.push(...sandboxProblems(this.config.agent.sandbox, 'agent.sandbox'));
+    problems.push(...notifyProblems(this.config.notify));
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
     // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
@@ -326,6 +333,8 @@ export class Gateway {
     this.shutdown.abort();
     await this.instances.stopAll();
     await this.store.close();
+    // After the workers: their last lifecycle events are queued; what is still unsent is given up.
+    this.lifecycleWebhooks.close();
     return result;
   }
 }

@@ -3,6 +3,7 @@ import type { StoreConfig } from '@hookwise/core';
 import type { AdminConfig, MetricsConfig, TracingConfig } from './observability-schema';
 import type { BudgetConfig, RouteConfig } from './route-schema';
 import type { SandboxConfig } from './sandbox-schema';
+import type { NotifyTarget } from './notify-schema';
 
 export interface PlatformConfig {
   enabled?: boolean;
@@ -56,4 +57,6 @@ export interface HookwiseConfig {
   admin?: AdminConfig;
   metrics?: MetricsConfig;
   tracing?: TracingConfig;
+  /** Outbound lifecycle webhooks (observe/lifecycle-webhooks.ts). */
+  notify?: NotifyTarget[];
 }

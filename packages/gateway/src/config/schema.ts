@@ -6,6 +6,7 @@
 import { adminSchema, metricsSchema, tracingSchema } from './observability-schema';
 import { budgetSchema, routeSchema, stringList } from './route-schema';
 import { sandboxSchema } from './sandbox-schema';
+import { notifySchema } from './notify-schema';
 
 // The route's schema and the config's types live beside this file; they are re-exported from here, where
 // callers (and gen-validators.js) have always found them.
@@ -175,6 +176,7 @@ export const configSchema = {
     admin: adminSchema,
     metrics: metricsSchema,
     tracing: tracingSchema,
+    notify: notifySchema,
     plugins: {
       type: 'array',
       default: [],
