@@ -1,0 +1,123 @@
+// The terminal tool and a stdio MCP server inside a run's sandbox (issue 29, real bubblewrap and real processes),
+// and terminal.allow as whole commands: the prefix and --output= cases of the issue no longer pass.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { AgentSandbox } from '@hookwise/core';
+import { openSandboxRun, probeSandbox, resolveSandboxPolicy, type SandboxRun } from '@hookwise/sandbox';
+import { createLogger, Redactor } from '@hookwise/gateway';
+import { refusal, runTerminalCommand } from '@hookwise/agent-kit';
+import { McpServers } from '../../src/mcp-client';
+import { allowProblems } from '../../src/terminal-allow';
+
+const FILESYSTEM_SERVER = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
+// The server's dependencies: the repository's node_modules, made readable inside the sandbox.
+const NODE_MODULES = join(dirname(FILESYSTEM_SERVER), '..', '..', '..');
+
+let configDir: string;
+let run: SandboxRun | undefined;
+let cleanups: Array<() => Promise<void> | void>;
+
+beforeEach(() => {
+  configDir = mkdtempSync(join(tmpdir(), 'hw-sandboxed-tools-config-'));
+  writeFileSync(join(configDir, '.env'), 'WEBHOOK_SECRET=tools-config-secret-0123456789\n');
+  writeFileSync(join(configDir, 'webhook_subscriptions.json'), '{}\n');
+  cleanups = [];
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  await run?.close();
+  run = undefined;
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+/** The run's sandbox as the gateway hands it to a runner (mode auto: bubblewrap where this machine has it). */
+async function sandbox(readOnly: string[] = []): Promise<AgentSandbox> {
+  run = await openSandboxRun({ decision: resolveSandboxPolicy('auto', await probeSandbox()), label: 'tools test', readOnly, hidden: [configDir] });
+  const r = run;
+  return {
+    mode: 'auto',
+    sandboxed: r.sandboxed,
+    reason: r.decision.reason,
+    workDir: r.workDir,
+    plan: r.plan,
+    spawn: r.spawn,
+    onClose: (cleanup) => cleanups.push(cleanup),
+  };
+}
+
+const env = { PATH: process.env.PATH };
+const terminal = (command: string, box: AgentSandbox, allow?: string[]) =>
+  runTerminalCommand(command, { env, timeoutMs: 10_000, maxOutputBytes: 4096, allow, signal: new AbortController().signal, sandbox: box });
+
+describe('terminal.allow: whole commands', () => {
+  const work = '/srv/work';
+  it('an allowed `cat README.md` no longer lets `cat README.md .env` through', () => {
+    expect(refusal('cat README.md', ['cat README.md'], work)).toBeUndefined();
+    expect(refusal('cat README.md .env', ['cat README.md'], work)).toMatch(/matches none of terminal.allow/);
+    expect(refusal('cat README.md', ['cat *'], work)).toBeUndefined();
+    expect(refusal('cat README.md .env', ['cat *'], work)).toMatch(/matches none/);
+    expect(refusal('git log --oneline -5', ['git log **'], work)).toBeUndefined();
+    expect(refusal('git log', ['git log **'], work)).toBeUndefined();
+  });
+
+  it('refuses `git log --output=<config_dir>/webhook_subscriptions.json` and other paths out of the work dir', () => {
+    expect(refusal('git log --output=/home/me/.hookwise/webhook_subscriptions.json', ['git log **'], work)).toMatch(/names a path outside the work directory/);
+    expect(refusal('cat ../../etc/passwd', ['cat *'], work)).toMatch(/outside the work directory/);
+    expect(refusal('cat /etc/passwd', ['cat *'], work)).toMatch(/outside the work directory/);
+    expect(refusal('cat docs/a.md', ['cat *'], work)).toBeUndefined();
+  });
+
+  it('refuses operators, quotes, globs and substitutions; malformed entries are config errors', () => {
+    for (const command of ['cat a; cat .env', "cat 'a b'", 'cat *.env', 'cat $HOME/x', 'cat ~/.env', 'cat a|tee b'])
+      expect(refusal(command, ['cat **'], work)).toMatch(/is not a plain word/);
+    expect(allowProblems(['git log *', 'ls', 'npm test **'])).toEqual([]);
+    expect(allowProblems(['cat ; rm', '* foo', 'git ** log'])).toHaveLength(3);
+  });
+});
+
+describe('tools in the sandbox', () => {
+  it('a terminal command cannot read the config dir, runs in the work dir, and can write there', async () => {
+    const probe = await probeSandbox();
+    if (!probe.available) return console.warn(`skipped: ${probe.reason}`);
+    const box = await sandbox();
+    const out = await terminal(`pwd; cat ${configDir}/.env; echo made > note.txt`, box);
+    expect(out).toContain(box.workDir);
+    expect(out).not.toContain('tools-config-secret-0123456789');
+    expect(readFileSync(join(box.workDir, 'note.txt'), 'utf8')).toBe('made\n');
+  });
+
+  it('the allowlisted `git log --output=<config_dir>/...` is refused before anything runs', async () => {
+    const box = await sandbox();
+    const target = join(configDir, 'webhook_subscriptions.json');
+    const out = await terminal(`git log --output=${target}`, box, ['git log **']);
+    expect(out).toMatch(/^refused: .* names a path outside the work directory/);
+    expect(readFileSync(target, 'utf8')).toBe('{}\n');
+  });
+
+  it('a stdio MCP server (the reference filesystem server) works sandboxed for the run and ends with it', async () => {
+    const probe = await probeSandbox();
+    if (!probe.available) return console.warn(`skipped: ${probe.reason}`);
+    const box = await sandbox([NODE_MODULES]);
+    writeFileSync(join(box.workDir, 'hello.txt'), 'hello from the work dir');
+    const logs = new PassThrough();
+    const redactor = new Redactor();
+    const servers = new McpServers([{ name: 'fs', command: process.execPath, args: [FILESYSTEM_SERVER, box.workDir], timeout_seconds: 20 } as never], {
+      logger: createLogger({ stream: logs, redactor }),
+      configDir,
+      redact: (s) => redactor.add(s),
+    });
+    const tools = await servers.tools(new AbortController().signal, box);
+    const read = tools.find((t) => t.definition.name === 'fs__read_text_file' || t.definition.name === 'fs__read_file')!;
+    expect(read).toBeDefined();
+    const inside = await read.run({ path: join(box.workDir, 'hello.txt') }, new AbortController().signal);
+    expect(inside.content).toContain('hello from the work dir');
+    const secret = await read.run({ path: join(configDir, '.env') }, new AbortController().signal);
+    expect(secret.content).not.toContain('tools-config-secret-0123456789');
+    expect(cleanups).toHaveLength(1);
+    await cleanups.splice(0)[0]();
+    expect(existsSync(box.workDir)).toBe(true);
+  }, 30_000);
+});
