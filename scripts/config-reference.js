@@ -68,7 +68,8 @@ module.exports = { renderConfigReference };
 if (require.main === module) {
   const { readFileSync, writeFileSync } = require('node:fs');
   const { join } = require('node:path');
-  const { configSchema } = require('../packages/gateway');
+  // The schema is internal to the gateway (not in its export list): read from its build.
+  const { configSchema } = require('../packages/gateway/dist/config/schema');
   const target = join(__dirname, '..', 'docs', 'configuration-reference.md');
   const text = renderConfigReference(configSchema);
   if (process.argv.includes('--check')) {
