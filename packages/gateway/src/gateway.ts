@@ -26,6 +26,7 @@ import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks'
 import { MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
+import { AnswerScrubber } from './jobs/answer-scrub';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 
 export interface GatewayOptions {
@@ -137,6 +138,7 @@ export class Gateway {
     });
     this.workers = new WorkerPool({
       sandboxes: this.sandboxes,
+      answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
       jobs: this.store.jobs,
       lifecycle: this.lifecycle,
       runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),
