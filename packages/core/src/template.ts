@@ -77,6 +77,22 @@ export function renderTemplate(template: string, payload: unknown, vars?: Templa
 }
 
 /**
+ * The placeholders of `template` that match nothing in the payload (or vars), each once, in order: they stay
+ * literal in the rendered text, and the debug log, `deliveries show` and `webhook test` list them. A pass of its
+ * own, so that renderTemplate, which every job runs, does no extra work.
+ */
+export function unresolvedPlaceholders(template: string | undefined, payload: unknown, vars?: TemplateVars): string[] {
+  if (!template) return [];
+  const missing = new Set<string>();
+  for (const [whole, path] of template.matchAll(PLACEHOLDER)) {
+    if (path === '__raw__') continue;
+    const value = lookup(payload, path, vars);
+    if (value === MISSING || value === undefined) missing.add(whole);
+  }
+  return [...missing];
+}
+
+/**
  * The prompt for a route: its template rendered, or the payload dump when the route has no prompt (with vars
  * holding `__events__`, the dump of every payload).
  */

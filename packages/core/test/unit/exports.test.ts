@@ -34,6 +34,7 @@ const RUNTIME = [
   'renderPrompt',
   'renderTemplate',
   'secretForms',
+  'unresolvedPlaceholders',
   'urlSecrets',
   'wrapPluginError',
 ];

@@ -1,6 +1,6 @@
 // SPEC 2.6 and DESIGN 4: the template renderer.
 import fc from 'fast-check';
-import { NESTED_VALUE_LIMIT, RAW_DUMP_LIMIT, dumpPayload, renderExtra, renderPrompt, renderTemplate } from '../../src/template';
+import { NESTED_VALUE_LIMIT, RAW_DUMP_LIMIT, dumpPayload, renderExtra, renderPrompt, renderTemplate, unresolvedPlaceholders } from '../../src/template';
 
 const payload = {
   action: 'opened',
@@ -88,5 +88,16 @@ describe('renderTemplate properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('unresolvedPlaceholders', () => {
+  it('lists each placeholder that matches nothing once, in order, and never {__raw__} or a var', () => {
+    const payload = { ref: 'main', pull_request: null, items: [1] };
+    const template = 'Summarise: {ref} {pull_request.html_url} {items.3} {missing} {missing} {__raw__} {__event_count__} {items.0}';
+    expect(unresolvedPlaceholders(template, payload, { __event_count__: 1 })).toEqual(['{pull_request.html_url}', '{items.3}', '{missing}']);
+    // The rendering keeps them literal, as before.
+    expect(renderTemplate('{ref} {missing}', payload)).toBe('main {missing}');
+    expect(unresolvedPlaceholders(undefined, payload)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { BudgetKeeper } from './budget';
 import { BudgetRefusals } from './budget-refusals';
 import { jobEvent } from './job-events';
 import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
+import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
 import type { OpenAgentSandbox } from './agent-sandbox';
 import type { WorkerDeps } from './worker-deps';
@@ -40,6 +41,7 @@ export class AgentStep {
     if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
     // Payload cleaned of hidden text and fenced per run (prompt-hygiene.ts); agent.prompt_hygiene: false opts out.
     const prompt = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
+    logUnresolved(this.deps.logger, route, job);
     const { result, sandbox } = await this.runAgent(route, job, prompt, signal);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);

@@ -1,6 +1,7 @@
 // What a job's templates render from: the prompt of its agent run and the `deliver_extra` of its destinations.
+import type { Logger } from 'winston';
 import type { Job, TemplateVars } from '@hookwise/core';
-import { renderPrompt } from '@hookwise/core';
+import { renderPrompt, unresolvedPlaceholders } from '@hookwise/core';
 
 /**
  * What a job's templates (prompt, deliver_extra) see beside its payload: `{__events__}`, every event's payload
@@ -9,6 +10,23 @@ import { renderPrompt } from '@hookwise/core';
  */
 export function templateVarsOf(job: Pick<Job, 'payload' | 'coalesced'>): TemplateVars {
   return { __events__: job.coalesced?.payloads ?? [job.payload], __event_count__: job.coalesced?.deliveryIds.length ?? 1 };
+}
+
+/** The placeholders of a route's prompt that match nothing in this job's payload (they stay literal). */
+export function unresolvedOf(template: string | undefined, job: Pick<Job, 'payload' | 'coalesced'>): string[] {
+  return unresolvedPlaceholders(template, job.payload, templateVarsOf(job));
+}
+
+/** At debug level only (the scan is skipped otherwise): which placeholders of the prompt matched nothing. */
+export function logUnresolved(logger: Logger, route: { name: string; prompt?: string }, job: Pick<Job, 'payload' | 'coalesced' | 'deliveryId'>): void {
+  if (!route.prompt || !logger.isDebugEnabled()) return;
+  const unresolved = unresolvedOf(route.prompt, job);
+  if (unresolved.length === 0) return;
+  logger.debug(`route '${route.name}': the prompt's ${unresolved.join(', ')} matched nothing in the payload and stay literal`, {
+    route: route.name,
+    deliveryId: job.deliveryId,
+    unresolved,
+  });
 }
 
 /**

@@ -4,7 +4,8 @@ import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
 import { coalescedText, outcomeText, usageText, waitingNote } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag } from '../../config-dir';
+import { configDirFlag, configDirFrom } from '../../config-dir';
+import { currentRoutePrompt, unresolvedInJob, unresolvedText } from '../../unresolved-placeholders';
 import { withDeliveries } from '../../delivery-access';
 import { isoTime } from '../../delivery-store';
 
@@ -16,7 +17,7 @@ export default class DeliveriesShow extends HookwiseCommand {
   static override args = { id: Args.string({ description: 'Delivery id or job id, or a unique prefix of one (4 or more characters).', required: true }) };
   static override flags = { 'config-dir': configDirFlag };
 
-  async run(): Promise<Job> {
+  async run(): Promise<Job & { unresolvedPlaceholders?: string[] }> {
     const { args, flags } = await this.parse(DeliveriesShow);
     let job: Job;
     this.readsConfigDir(flags['config-dir']);
@@ -38,6 +39,8 @@ export default class DeliveriesShow extends HookwiseCommand {
     if (waiting) this.log(`  waiting: ${waiting}`);
     const tokens = usageText(job.usage);
     if (tokens) this.log(`  tokens: ${tokens}`);
+    const unresolved = unresolvedInJob(currentRoutePrompt(configDirFrom(flags['config-dir']), job.route), job);
+    if (unresolved.length) this.log(`  placeholders: ${unresolvedText(unresolved)}`);
     const coalesced = coalescedText(job);
     if (coalesced || job.coalesceKey !== undefined)
       this.log(`  coalesced: ${coalesced ?? 'one event'}${job.coalesceKey === undefined ? '' : `   key: ${job.coalesceKey}`}`);
@@ -56,6 +59,6 @@ export default class DeliveriesShow extends HookwiseCommand {
     if (job.receipt !== undefined) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
     this.log(`\nPrompt:\n${job.prompt ?? '(not rendered yet)'}`);
     this.log(`\nAnswer:\n${job.answer ?? '(no answer yet)'}`);
-    return job;
+    return unresolved.length ? { ...job, unresolvedPlaceholders: unresolved } : job;
   }
 }

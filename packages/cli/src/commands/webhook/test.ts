@@ -15,6 +15,7 @@ import {
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { buildTestEvent, parsePayloadFlag } from '../../test-event';
+import { unresolvedInPayload, unresolvedText } from '../../unresolved-placeholders';
 import { localBaseUrl, webhookUrl } from '../../webhook-url';
 import { jobChannelFrom } from '../../job-channel-client';
 
@@ -25,6 +26,18 @@ export interface TestResult {
   event: string;
   status: number;
   body: unknown;
+  /** The route prompt's placeholders that match nothing in the test payload. */
+  unresolved_placeholders?: string[];
+}
+
+/** The prompt's unresolved placeholders over the test body, when the body is a JSON object (not a form). */
+function unresolvedInTestEvent(prompt: string | undefined, body: string): string[] {
+  try {
+    const payload: unknown = JSON.parse(body);
+    return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? unresolvedInPayload(prompt, payload as Record<string, unknown>) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** What the answer means for the user, beyond the status line. */
@@ -104,7 +117,15 @@ export default class WebhookTest extends HookwiseCommand {
     this.log(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
     const advice = hint(name, response.status, body);
     if (advice) this.log(advice);
-    const result = { url, event: event.event, status: response.status, body };
+    const unresolved = unresolvedInTestEvent(route.prompt, event.body);
+    if (unresolved.length) this.log(`Placeholders: ${unresolvedText(unresolved)}`);
+    const result: TestResult = {
+      url,
+      event: event.event,
+      status: response.status,
+      body,
+      ...(unresolved.length ? { unresolved_placeholders: unresolved } : {}),
+    };
     if (response.status >= 400) {
       if (this.jsonEnabled()) this.logJson(result);
       this.exit(1);
