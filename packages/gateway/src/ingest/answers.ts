@@ -24,3 +24,7 @@ export const tooManyAuthFailures = (retryAfterSeconds: number): IngestResult => 
  * sender should retry, so 503 with Retry-After, never 500. docs/security.md lists the 5xx answers.
  */
 export const storeUnavailable = (): IngestResult => ({ status: 503, body: { error: 'Store unavailable, retry later' }, headers: { 'Retry-After': '5' } });
+
+/** The client hung up mid-body. Nobody reads this answer; its status and message name the refusal for the access log and `rejected`. */
+export const CLIENT_ABORTED_MESSAGE = 'The client closed the connection before the body was complete';
+export const clientAborted = (): IngestResult => ({ status: 400, body: { error: CLIENT_ABORTED_MESSAGE } });

@@ -8,6 +8,18 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The client hung up before its body was complete: its fault, not the gateway's, and nobody is left to answer. */
+export class BodyAbortedError extends Error {
+  constructor(readonly received: number) {
+    super(`the client closed the connection after ${received} bytes of the body`);
+  }
+}
+
+/** Node's request stream errors with `aborted` (ECONNRESET) when the peer hangs up mid-body. */
+function isClientHangUp(err: Error): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ECONNRESET' || err.message === 'aborted';
+}
+
 /** Collects chunks until the stream ends; stops reading (pauses) as soon as the limit is passed. */
 export function readBodyLimited(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -35,7 +47,7 @@ export function readBodyLimited(stream: NodeJS.ReadableStream, limit: number): P
     };
     const onError = (err: Error) => {
       cleanup();
-      reject(err);
+      reject(isClientHangUp(err) ? new BodyAbortedError(size) : err);
     };
     stream.on('data', onData);
     stream.on('end', onEnd);

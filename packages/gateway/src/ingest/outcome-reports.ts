@@ -1,6 +1,10 @@
 // What the pipeline tells about a request once it is decided: the lifecycle events (only those someone listens
 // to are built) and the log lines, with the level each outcome is worth.
+import type { Logger } from 'winston';
+import { clientAborted } from './answers';
+import type { BodyAbortedError } from './body';
 import type { FilterFailure } from './filters';
+import { throttleFor, type LogThrottle } from './log-throttle';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { rejectionReason } from './rejection-reason';
 import { chooseSource } from './verification';
@@ -101,4 +105,25 @@ export function reportAccepted(deps: Reporting, route: Route, req: IngestRequest
   // the worker logs every delivery at info.
   if (logger.isLevelEnabled('debug'))
     logger.debug(`accepted ${event || 'event'} on route '${route.name}' (delivery ${deliveryId})`, { route: route.name, event, delivery_id: deliveryId });
+}
+
+/** At most one "closed the connection" line per minute per gateway: any client can cause one for free. */
+const CLIENT_ABORTED_LOG_WINDOW_MS = 60_000;
+const clientAbortedThrottles = new WeakMap<Logger, LogThrottle>();
+
+/**
+ * A client hung up mid-body: its fault, logged at info (throttled) and answered like other client faults, so that
+ * `rejected` counts it as client_aborted. The answer reaches nobody; the access log and the metrics read it.
+ */
+export function reportClientAborted(deps: Reporting, route: Route, err: BodyAbortedError, client: string | undefined): IngestResult {
+  const left = throttleFor(clientAbortedThrottles, deps.logger, CLIENT_ABORTED_LOG_WINDOW_MS).take();
+  if (left !== undefined) {
+    const more = left > 0 ? ` (${left} more since the last such line)` : '';
+    deps.logger.info(`a client on route '${route.name}' closed the connection before its body was complete, after ${err.received} bytes${more}`, {
+      route: route.name,
+      reason: 'client_aborted',
+      client,
+    });
+  }
+  return clientAborted();
 }

@@ -5,12 +5,12 @@
 import type { AcceptOutcome, AcceptRequest, HeaderMap } from '@hookwise/core';
 import { fail, rateLimited, shuttingDown } from './answers';
 import { acceptorOf, acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
-import { BodyTooLargeError, readBodyLimited } from './body';
+import { BodyAbortedError, BodyTooLargeError, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from '../config/schema';
 import { eventAccepted } from './events';
 import { routeFilter, type FilterFailure } from './filters';
 import { requestViewOf } from './filter-tests';
-import { withRejectedReport } from './outcome-reports';
+import { reportClientAborted, withRejectedReport } from './outcome-reports';
 import { badBodyAnswer, deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest } from './parse-and-handshake';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { clientOf, throttledClient, tooLargeByHeader } from './request-checks';
@@ -75,6 +75,7 @@ export class WebhookPipeline {
       raw = Buffer.isBuffer(req.body) ? req.body : await readBodyLimited(req.body, limits.maxBodyBytes);
     } catch (err) {
       if (err instanceof BodyTooLargeError) return fail('HW_E_PAYLOAD_TOO_LARGE');
+      if (err instanceof BodyAbortedError) return reportClientAborted(deps, route, err, client);
       throw err;
     }
     if (raw.length > limits.maxBodyBytes) return fail('HW_E_PAYLOAD_TOO_LARGE');

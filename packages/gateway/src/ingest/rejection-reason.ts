@@ -2,6 +2,7 @@
 // `rejected` lifecycle event (metric labels, the dashboard).
 import { ERROR_CATALOGUE } from '@hookwise/core';
 import type { RejectionReason } from '../observe/lifecycle';
+import { CLIENT_ABORTED_MESSAGE } from './answers';
 import type { IngestResult } from './pipeline';
 
 function errorText(result: IngestResult): string | undefined {
@@ -17,7 +18,7 @@ export function rejectionReason(result: IngestResult): RejectionReason {
     case 413:
       return 'payload_too_large';
     case 400:
-      return 'bad_body';
+      return error === CLIENT_ABORTED_MESSAGE ? 'client_aborted' : 'bad_body';
     case 401:
       return error === ERROR_CATALOGUE.HW_E_MISSING_SIGNATURE.message ? 'missing_signature' : 'invalid_signature';
     case 429:

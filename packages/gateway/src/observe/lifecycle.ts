@@ -12,6 +12,7 @@ export type RejectionReason =
   | 'missing_signature'
   | 'invalid_signature'
   | 'bad_body'
+  | 'client_aborted'
   | 'backpressure'
   | 'store_unavailable'
   | 'other';
