@@ -2,9 +2,8 @@
 // under --json, where the answer is `{"error": {"message", "code"}}` instead of oclif's internals), and a mistyped
 // flag gets a suggestion ("--event" -> "did you mean --events?").
 import { Command, Errors } from '@oclif/core';
-import { HookwiseConfigError, isHookwiseError } from '@hookwise/core';
+import { closestMatch, HookwiseConfigError, isHookwiseError } from '@hookwise/core';
 import { configDirOrigin, describeConfigDir, userMessage, type ConfigDirOrigin } from './config-dir';
-import { closestMatch } from './did-you-mean';
 
 export interface JsonError {
   error: {

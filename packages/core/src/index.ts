@@ -5,6 +5,7 @@ export * from './errors';
 export * from './plugin';
 // The renderer's limits and payload dump are details of the SPEC's templating rules, not API.
 export { renderExtra, renderPrompt, renderTemplate, type TemplateVars, unresolvedPlaceholders } from './template';
+export { closestMatch } from './did-you-mean';
 export * from './headers';
 export { MIN_SECRET_LENGTH, REDACTED, SecretScrubber, secretForms, urlSecrets } from './redaction';
 export * from './stores/types';

@@ -8,7 +8,7 @@ import { AuthFailureThrottle } from './ingest/auth-throttle';
 import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
 import { builtinPlugin } from './plugins/builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
-import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { closestMatch, HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './observe/lifecycle';
 import type { LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger } from './observe/logger';
@@ -17,7 +17,7 @@ import { createWebhookHandler } from './ingest/node-handler';
 import { WebhookPipeline, type NamedSource } from './ingest/pipeline';
 import { PluginInstances } from './plugins/plugin-instances';
 import { PluginRegistry, type CreateContext } from './plugins/registry';
-import { RouteTable, budgetOf, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes/routes';
+import { DELIVER_NONE, RouteTable, budgetOf, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes/routes';
 import { routeKeyProblems } from './ingest/route-keys';
 import type { SkillLibrary } from './plugins/skills';
 import { secretsProblems } from './routes/secret-policy';
@@ -216,7 +216,12 @@ export class Gateway {
       const id = destination.to;
       const deliverer = this.registry.get('deliverer', id);
       if (!deliverer) {
-        problems.push(`${where}: unknown deliver type '${id}'; known: ${this.registry.describeIds('deliverer')}`);
+        // `none` is no deliverer (the route delivers nothing) but is a value deliver takes: list it and suggest it.
+        const names = [DELIVER_NONE, ...this.registry.list('deliverer').flatMap((e) => [e.contribution.id, ...(e.contribution.aliases ?? [])])];
+        const match = closestMatch(id, names);
+        problems.push(
+          `${where}: unknown deliver type '${id}'${match ? ` (did you mean '${match}'?)` : ''}; known: ${DELIVER_NONE}, ${this.registry.describeIds('deliverer')}`,
+        );
       } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.instances.platform(id)?.enabled !== true) {
         const key = this.instances.platformKey(id);
         problems.push(`${where} delivers to '${id}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);

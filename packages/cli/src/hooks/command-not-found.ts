@@ -1,7 +1,7 @@
 // oclif's command_not_found hook: "hookwise webhok list" answers with the command that was probably meant
 // ("did you mean: hookwise webhook list?") instead of "command webhok not found".
 import { Errors, type Hook } from '@oclif/core';
-import { closestMatch } from '../did-you-mean';
+import { closestMatch } from '@hookwise/core';
 
 /** What the user typed, as words: oclif passes the unknown id (`webhok`, or `webhook:lst`) and the rest of argv. */
 function typedWords(id: string, argv: readonly string[]): string[] {

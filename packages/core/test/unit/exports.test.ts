@@ -20,6 +20,7 @@ const RUNTIME = [
   'RATE_WINDOW_MS',
   'REDACTED',
   'SecretScrubber',
+  'closestMatch',
   'definePlugin',
   'describeError',
   'errorMessage',

@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { closestMatch, HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { validateConfig } from '../generated/config-validator';
 import { expandEnv, parseBoolean, parseDotenv } from './env';
-import type { HookwiseConfig } from './schema';
+import { configSchema, type HookwiseConfig } from './schema';
 
 export const CONFIG_SEARCH_PLACES = ['config.yaml', 'config.yml', 'config.json'];
 
@@ -43,15 +43,32 @@ function keyPath(error: ErrorObject): string {
   return path || '(root)';
 }
 
+/** The keys the schema object around an additionalProperties error knows (its schemaPath's parent). */
+function knownKeys(error: ErrorObject): string[] {
+  let node: unknown = configSchema;
+  for (const segment of error.schemaPath.replace(/^#\//, '').split('/').slice(0, -1)) {
+    if (node === null || typeof node !== 'object') return [];
+    node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  const properties = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties ? Object.keys(properties) : [];
+}
+
 export function describeSchemaError(error: ErrorObject): string {
   const at = keyPath(error);
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `${at}: unknown key '${(error.params as { additionalProperty: string }).additionalProperty}'`;
+    case 'additionalProperties': {
+      const key = (error.params as { additionalProperty: string }).additionalProperty;
+      const match = closestMatch(key, knownKeys(error));
+      return `${at}: unknown key '${key}'${match ? ` (did you mean '${match}'?)` : ''}`;
+    }
     case 'enum':
       return `${at}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-    case 'type':
-      return `${at}: must be ${(error.params as { type: string }).type}`;
+    case 'type': {
+      const type = (error.params as { type: string }).type;
+      // YAML 1.2 reads `yes`, `on` and `True` as strings: say what a boolean is written as.
+      return `${at}: must be ${type}${type === 'boolean' ? ': use true or false' : ''}`;
+    }
     default:
       return `${at}: ${error.message ?? 'is invalid'}`;
   }

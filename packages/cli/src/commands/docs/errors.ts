@@ -2,7 +2,7 @@
 // message ends with this command (core's DOCS_BASE), so its explanation never depends on a website.
 import { Args } from '@oclif/core';
 import { HookwiseCommand } from '../../hookwise-command';
-import { closestMatch } from '../../did-you-mean';
+import { closestMatch } from '@hookwise/core';
 import { errorDocCodes, errorDocSection, errorDocsCandidates, readErrorDocs } from '../../error-docs';
 
 export default class DocsErrors extends HookwiseCommand {

@@ -1,5 +1,6 @@
-// Suggestions for mistyped commands and flags ("webhok" -> "webhook", "--event" -> "--events"): the closest known
-// name by edit distance, or the only known name the input is a prefix of.
+// Suggestions for mistyped names ("webhok" -> "webhook", "--event" -> "--events", a config key "agnet" -> "agent",
+// "deliver: telegarm" -> "telegram"): the closest known name by edit distance, or the only known name the input is a
+// prefix of. In core so that the CLI and the config loader suggest alike.
 
 /** Levenshtein distance with adjacent transpositions counted as one edit ("wbehook" is one edit from "webhook"). */
 export function editDistance(a: string, b: string): number {
