@@ -26,13 +26,26 @@ export function tokenCount(count: number): string {
 
 /** "1,200 in / 340 out (800 cached, 100 cache write)"; undefined when the runner reported no usage. */
 export function usageText(usage: AgentUsage | undefined): string | undefined {
-  if (!usage) return undefined;
+  // Usage that only says how the run was sandboxed holds no tokens.
+  if (!usage || TOKEN_FIELDS.every((field) => usage[field] === undefined)) return undefined;
   const count = (value: number | undefined) => (value === undefined ? '?' : tokenCount(value));
   const cache = [
     usage.cachedInputTokens !== undefined ? `${tokenCount(usage.cachedInputTokens)} cached` : '',
     usage.cacheWriteTokens !== undefined ? `${tokenCount(usage.cacheWriteTokens)} cache write` : '',
   ].filter(Boolean);
   return `${count(usage.inputTokens)} in / ${count(usage.outputTokens)} out${cache.length ? ` (${cache.join(', ')})` : ''}`;
+}
+
+const TOKEN_FIELDS = ['inputTokens', 'outputTokens', 'cachedInputTokens', 'cacheWriteTokens'] as const;
+
+/**
+ * How the job's agent run was isolated, e.g. "sandboxed (mode auto): sandboxed (agent.sandbox.mode auto): bubblewrap
+ * at /usr/bin/bwrap works"; undefined for jobs run before the sandbox existed or not run yet.
+ */
+export function sandboxText(usage: AgentUsage | undefined): string | undefined {
+  const sandbox = usage?.sandbox;
+  if (!sandbox) return undefined;
+  return `${sandbox.sandboxed ? 'sandboxed' : 'UNSANDBOXED'} (mode ${sandbox.mode}): ${sandbox.reason}`;
 }
 
 /** How many webhook events a job stands for: 1, or the coalesced ones. */

@@ -11,6 +11,7 @@ import { validateConfigObject } from '../../src/config/load';
 import { Gateway } from '../../src/gateway';
 import { createLogger } from '../../src/observe/logger';
 import { createMemoryStore } from '../../src/stores/memory';
+import { sandboxText, usageText } from '../../src/jobs/job-facts';
 
 const MISSING: SandboxProbe = { available: false, reason: 'bubblewrap (bwrap) is not on PATH', fix: INSTALL_FIX };
 
@@ -121,5 +122,8 @@ describe('agent.sandbox at startup', () => {
     expect(seen[0].sandbox).toMatchObject({ mode: 'off', sandboxed: false });
     expect(seen[0].sandbox!.workDir.startsWith(dir)).toBe(false);
     expect(job?.usage).toEqual({ sandbox: { mode: 'off', sandboxed: false, reason: expect.stringContaining('agent.sandbox.mode is off') } });
+    // What deliveries show, the admin API and the dashboard say of the run; no token line for a run without usage.
+    expect(sandboxText(job?.usage)).toMatch(/^UNSANDBOXED \(mode off\): agent.sandbox.mode is off/);
+    expect(usageText(job?.usage)).toBeUndefined();
   });
 });
