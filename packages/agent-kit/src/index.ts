@@ -16,6 +16,7 @@ export {
   type ModelRunnerOptions,
 } from './model-request';
 export { RunnerTools, type RunnerToolOptions } from './runner-tools';
+export { fenceLines, fenceUntrusted } from './untrusted-fence';
 export {
   refusal,
   runTerminalCommand,

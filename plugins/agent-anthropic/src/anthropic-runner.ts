@@ -1,7 +1,7 @@
 // The `anthropic` agent runner: a Messages API conversation with native tool use (the terminal, MCP servers'
 // tools), looping while the model stops for tool_use; usage summed over every request.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, modelClientOptions, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/agent-kit';
+import { RunnerTools, addUsage, fenceUntrusted, modelClientOptions, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/agent-kit';
 import { MessagesClient } from './messages-client';
 import type { MessageParam, MessagesRequest, ResponseBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
 import type { AnthropicRunnerOptions } from './options';
@@ -25,7 +25,8 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
       // Terminal commands and stdio MCP servers start inside the run's sandbox.
       const toolbox = tools.any ? await tools.toolbox(signal, task.sandbox) : undefined;
       const system = tools.systemPrompt(task.skills);
-      const messages: MessageParam[] = [{ role: 'user', content: task.prompt }];
+      // The rendered prompt between this run's own delimiters, which the system prompt's note explains.
+      const messages: MessageParam[] = [{ role: 'user', content: fenceUntrusted(task.prompt) }];
       const meta = { route: task.route, delivery_id: task.deliveryId };
       let usage: TokenUsage | undefined;
       const result = (text: string): AgentResult => (usage ? { text, usage } : { text });

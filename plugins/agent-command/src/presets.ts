@@ -6,6 +6,7 @@ import { HookwiseError, errorMessage, type AgentResult, type AgentTask } from '@
 import {
   UNTRUSTED_INPUT_NOTE,
   addUsage,
+  fenceUntrusted,
   formatSkills,
   sumCounts,
   tokenCount,
@@ -43,9 +44,13 @@ export function presetSystemPrompt(task: Pick<AgentTask, 'skills'>): string {
   return skills ? `${UNTRUSTED_INPUT_NOTE}\n\n${skills}` : UNTRUSTED_INPUT_NOTE;
 }
 
-/** The stdin text: the prompt alone when the skills went into the system prompt, else the runner's layout. */
+/**
+ * The stdin text: the prompt fenced between this run's own delimiters (a fresh nonce per call, so per run), alone
+ * when the skills went into the system prompt, else in the runner's layout after the skills.
+ */
 export function presetInput(preset: CommandPreset, task: Pick<AgentTask, 'prompt' | 'skills'>): string {
-  return preset.systemPromptArgs ? task.prompt : composePrompt(task.prompt, task.skills);
+  const fenced = fenceUntrusted(task.prompt);
+  return preset.systemPromptArgs ? fenced : composePrompt(fenced, task.skills);
 }
 
 /** argv after the program: the preset's flags, its system prompt, the user's args, then its tail. */

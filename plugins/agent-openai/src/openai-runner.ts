@@ -1,6 +1,6 @@
 // The `openai` agent runner: a Chat Completions conversation, with a tool loop when the terminal or MCP servers are on.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, modelClientOptions, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/agent-kit';
+import { RunnerTools, addUsage, fenceUntrusted, modelClientOptions, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/agent-kit';
 import { ChatCompletionsClient } from './chat-client';
 import type { ChatMessage, ChatRequest, FunctionTool } from './chat-wire';
 import type { OpenAIRunnerOptions } from './options';
@@ -32,7 +32,8 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
       const toolbox = tools.any ? await tools.toolbox(signal, task.sandbox) : undefined;
       const messages: ChatMessage[] = [
         { role: 'system', content: tools.systemPrompt(task.skills) },
-        { role: 'user', content: task.prompt },
+        // The rendered prompt between this run's own delimiters, which the system prompt's note explains.
+        { role: 'user', content: fenceUntrusted(task.prompt) },
       ];
       const meta = { route: task.route, delivery_id: task.deliveryId };
       let usage: TokenUsage | undefined;

@@ -12,6 +12,8 @@ const RUNTIME = [
   'UNTRUSTED_INPUT_NOTE',
   'addUsage',
   'buildSystemPrompt',
+  'fenceLines',
+  'fenceUntrusted',
   'formatSkills',
   'mcpServersSchema',
   'modelClientOptions',

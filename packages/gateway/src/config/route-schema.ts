@@ -153,7 +153,15 @@ export const routeSchema = {
     agent: {
       type: 'object',
       description: 'Overrides the global agent block for this route (runner and its options).',
-      properties: { runner: { type: 'string' }, sandbox: sandboxSchema },
+      properties: {
+        runner: { type: 'string' },
+        sandbox: sandboxSchema,
+        prompt_hygiene: {
+          type: 'boolean',
+          description:
+            "true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed.",
+        },
+      },
     },
   },
 } as const;
@@ -180,7 +188,7 @@ export interface RouteConfig {
   skills?: string[];
   deliver?: DeliverConfig;
   deliver_extra?: Record<string, string | number | boolean>;
-  agent?: { runner?: string; sandbox?: SandboxConfig; [key: string]: unknown };
+  agent?: { runner?: string; sandbox?: SandboxConfig; prompt_hygiene?: boolean; [key: string]: unknown };
   filter?: FilterConfig;
   coalesce?: CoalesceConfig;
   concurrency_key?: string;

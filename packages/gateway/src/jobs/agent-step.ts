@@ -39,7 +39,8 @@ export class AgentStep {
       return undefined;
     }
     if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
-    // Payload cleaned of hidden text and fenced per run (prompt-hygiene.ts); agent.prompt_hygiene: false opts out.
+    // Payload strings cleaned of hidden text (prompt-hygiene.ts); agent.prompt_hygiene: false opts out. The
+    // model-facing runners fence the prompt per run themselves (agent-kit's fenceUntrusted).
     const prompt = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, job);
     const { result, sandbox } = await this.runAgent(route, job, prompt, signal);

@@ -80,11 +80,7 @@ describe.each(STORES)('worker endings on the %s store', (store) => {
     expect(await send(gw, 'pr', 'pr-b', { number: 7, action: 'synchronize' })).toMatchObject({ coalesced: true });
     expect(await send(gw, 'pr', 'pr-c', { number: 7, action: 'edited' })).toMatchObject({ coalesced: true });
     const job = await until(gw, 'pr-a', isDone);
-    // The rendered template, fenced between the run's delimiter lines (prompt-hygiene.ts).
-    expect((job.prompt ?? '').split('\n').slice(1, -1)).toEqual([
-      expect.stringMatching(/^<<<hookwise-payload-[0-9a-f]{24}>>>$/),
-      '3 events on #7: opened first, edited last',
-    ]);
+    expect(job.prompt).toBe('3 events on #7: opened first, edited last');
     expect(recorded(gw)).toEqual([
       { deliveryId: 'pr-a', text: 'Answer to: 3 events on #7: opened first, edited last', extra: { summary: '3 events', first: 'opened' } },
     ]);

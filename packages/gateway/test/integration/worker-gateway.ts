@@ -27,10 +27,8 @@ module.exports = {
       create: () => ({
         run: async (task) => {
           let payload;
-          // The payload as rendered: the prompt without the gateway's per-run fence (prompt-hygiene.ts).
-          const rendered = task.prompt.replace(/^[^\\n]*\\n<<<hookwise-payload-[0-9a-f]+>>>\\n([\\s\\S]*)\\n<<<end-hookwise-payload-[0-9a-f]+>>>$/, '$1');
-          try { payload = JSON.parse(rendered); } catch { return { text: 'Answer to: ' + rendered }; }
-          return { text: typeof payload.answer === 'string' ? payload.answer : 'Answer to: ' + rendered, usage: payload.usage };
+          try { payload = JSON.parse(task.prompt); } catch { return { text: 'Answer to: ' + task.prompt }; }
+          return { text: typeof payload.answer === 'string' ? payload.answer : 'Answer to: ' + task.prompt, usage: payload.usage };
         },
       }),
     },

@@ -108,7 +108,15 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
   expect(logs).toContain('Release 1.4.2 is tagged.');
   expect(api.requests).toHaveLength(2);
   expect(api.requests[0].headers['x-api-key']).toBe(API_KEY);
-  expect(api.requests[0].body.messages).toEqual([{ role: 'user', content: 'A tag was pushed: refs/tags/v1.4.2. Which version is it?' }]);
+  // The rendered prompt, fenced between the run's own delimiter lines (agent-kit's fenceUntrusted).
+  expect(api.requests[0].body.messages).toEqual([
+    {
+      role: 'user',
+      content: expect.stringMatching(
+        /\n<<<hookwise-payload-[0-9a-f]{24}>>>\nA tag was pushed: refs\/tags\/v1\.4\.2\. Which version is it\?\n<<<end-hookwise-payload-[0-9a-f]{24}>>>$/,
+      ),
+    },
+  ]);
   expect((api.requests[1].body.messages as Array<{ content: unknown }>)[2].content).toEqual([
     { type: 'tool_result', tool_use_id: 'toolu_version', content: 'exit code: 0\nstdout:\n1.4.2' },
   ]);

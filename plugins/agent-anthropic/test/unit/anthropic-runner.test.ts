@@ -15,6 +15,10 @@ const API_KEY = 'sk-ant-api03-test-0123456789abcdef';
 // The reference MCP filesystem server from npm, started with this node over stdio.
 const FILESYSTEM_SERVER = join(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..', 'dist', 'index.js');
 const task: AgentTask = { prompt: 'Review pull request #42: "Add retries"', skills: [], route: 'pr-review', event: 'pull_request', deliveryId: 'd-42' };
+// The user message: the prompt between the run's own delimiter lines (agent-kit's fenceUntrusted).
+const fencedPrompt = expect.stringMatching(
+  new RegExp(`\\n<<<hookwise-payload-[0-9a-f]{24}>>>\\n${task.prompt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n<<<end-hookwise-payload-[0-9a-f]{24}>>>$`),
+);
 
 let server: MessagesServer | undefined;
 let dir: string;
@@ -97,7 +101,7 @@ describe('anthropic agent runner', () => {
     expect(req.headers.authorization).toBeUndefined();
     expect(Object.keys(req.body).sort()).toEqual(['max_tokens', 'messages', 'model', 'system', 'temperature']);
     expect(req.body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 1024, temperature: 0.2 });
-    expect(req.body.messages).toEqual([{ role: 'user', content: 'Review pull request #42: "Add retries"' }]);
+    expect(req.body.messages).toEqual([{ role: 'user', content: fencedPrompt }]);
     expect(req.body.system).toContain(UNTRUSTED_INPUT_NOTE);
     expect(req.body.system).toContain('<skill name="code-review">\ndescription: Review a pull request\n\nPoint out bugs first.\n</skill>');
     expect(req.body.system).not.toContain('terminal');
@@ -150,7 +154,7 @@ describe('anthropic agent runner', () => {
     ]);
     expect(first.body.system).toContain('`terminal` tool');
     expect(second.body.messages).toEqual([
-      { role: 'user', content: task.prompt },
+      { role: 'user', content: fencedPrompt },
       { role: 'assistant', content: toolTurn.body.content },
       // The API key is kept out of the terminal's environment.
       {
@@ -273,7 +277,7 @@ describe('anthropic agent runner', () => {
     server = await startMessagesServer([paused, message([{ type: 'text', text: 'Finished.' }], 'end_turn')]);
     expect((await run(options())).text).toBe('Finished.');
     expect(server.requests[1].body.messages).toEqual([
-      { role: 'user', content: task.prompt },
+      { role: 'user', content: fencedPrompt },
       { role: 'assistant', content: (paused.body as { content: unknown }).content },
     ]);
   });

@@ -19,6 +19,14 @@ export const skills = [{ name: 'code-review', description: 'Review a pull reques
 export const task: AgentTask = { prompt: '--dangerously-skip-permissions review PR #7', skills, route: 'pr', event: 'pull_request', deliveryId: 'd-7' };
 export const systemText = `${UNTRUSTED_INPUT_NOTE}\n\n${formatSkills(skills)}`;
 
+/** What a preset sends on stdin for `text`: the note line, then `text` between the run's own delimiter lines. */
+export function fenced(text: string): string {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return expect.stringMatching(
+    new RegExp(`^The task below[^\\n]*\\n<<<hookwise-payload-([0-9a-f]{24})>>>\\n${escaped}\\n<<<end-hookwise-payload-\\1>>>$`),
+  ) as unknown as string;
+}
+
 // The stand-in: fails (exit 2, reason on stderr) unless its argv is exactly STANDIN_ARGV; prints STANDIN_OUTPUT.
 export const STAND_IN = `#!/usr/bin/env node
 const fs = require('node:fs');

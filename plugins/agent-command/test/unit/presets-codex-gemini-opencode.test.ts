@@ -2,7 +2,7 @@
 // format each CLI documents (the sample of its documentation, copied as it is); see preset-stand-in.ts.
 import { formatSkills } from '@hookwise/agent-kit';
 import { SKILLS_SEPARATOR, tomlString } from '@hookwise/plugin-agent-command';
-import { runPreset, skills, systemText, task, useStandIns } from './preset-stand-in';
+import { fenced, runPreset, skills, systemText, task, useStandIns } from './preset-stand-in';
 
 useStandIns();
 
@@ -26,7 +26,7 @@ describe('command runner presets: codex, gemini, opencode', () => {
       text: 'Yep — there’s a `README.md` in the repository root.',
       usage: { inputTokens: 24763, outputTokens: 122, cachedInputTokens: 24448 },
     });
-    expect(seen.stdin).toBe(task.prompt);
+    expect(seen.stdin).toEqual(fenced(task.prompt));
     // The TOML string holds the system text exactly (a TOML basic string reads like a JSON string).
     expect(JSON.parse(seen.argv[4].slice('developer_instructions='.length))).toBe(systemText);
   });
@@ -122,7 +122,8 @@ describe('command runner presets: codex, gemini, opencode', () => {
       text: 'The capital of France is Paris.',
       usage: { inputTokens: 24939 + 8965 + 28, outputTokens: 20 + 154 + 10 + 30, cachedInputTokens: 21263 },
     });
-    expect(seen.stdin).toBe(`${formatSkills(skills)}${SKILLS_SEPARATOR}${task.prompt}`);
+    expect(seen.stdin.startsWith(`${formatSkills(skills)}${SKILLS_SEPARATOR}`)).toBe(true);
+    expect(seen.stdin.slice(`${formatSkills(skills)}${SKILLS_SEPARATOR}`.length)).toEqual(fenced(task.prompt));
   });
 
   it('gemini: the error object of the JSON output is the reason of a failed run', async () => {
@@ -235,6 +236,7 @@ describe('command runner presets: codex, gemini, opencode', () => {
       text: 'The change looks correct.',
       usage: { inputTokens: 1200 + 9000 + 300 + 300 + 10200, outputTokens: 80 + 40 + 12, cachedInputTokens: 19200, cacheWriteTokens: 300 },
     });
-    expect(seen.stdin).toBe(`${formatSkills(skills)}${SKILLS_SEPARATOR}${task.prompt}`);
+    expect(seen.stdin.startsWith(`${formatSkills(skills)}${SKILLS_SEPARATOR}`)).toBe(true);
+    expect(seen.stdin.slice(`${formatSkills(skills)}${SKILLS_SEPARATOR}`.length)).toEqual(fenced(task.prompt));
   });
 });

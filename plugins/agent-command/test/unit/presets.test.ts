@@ -6,7 +6,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PluginRegistry } from '@hookwise/gateway';
 import plugin, { createCommandRunner } from '@hookwise/plugin-agent-command';
-import { STAND_IN, context, runPreset, standInDir, systemText, task, useStandIns } from './preset-stand-in';
+import { STAND_IN, context, fenced, runPreset, standInDir, systemText, task, useStandIns } from './preset-stand-in';
 
 useStandIns();
 
@@ -28,7 +28,7 @@ describe('command runner presets', () => {
     const { result, error, seen } = await runPreset({ preset: 'claude' }, ['-p', '--output-format', 'json', '--append-system-prompt', systemText], documented);
     expect(error).toBeUndefined();
     expect(result).toEqual({ text: 'The response text here...' });
-    expect(seen.stdin).toBe(task.prompt);
+    expect(seen.stdin).toEqual(fenced(task.prompt));
     // The preset passes the CLI its own key.
     expect(seen.key).toBe('sk-ant-preset-test-key');
   });

@@ -123,7 +123,13 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
   expect(ask.headers.authorization).toBe('Bearer sk-story-key-abcdef');
   const askMessages = ask.body.messages as Array<{ role: string; content: string }>;
   expect(askMessages[0].content).toContain('<skill name="webhook-subscriptions">');
-  expect(askMessages[1]).toEqual({ role: 'user', content: 'Subscribe a webhook named github-ci for push events' });
+  // The rendered prompt, fenced between the run's own delimiter lines (agent-kit's fenceUntrusted).
+  expect(askMessages[1]).toEqual({
+    role: 'user',
+    content: expect.stringMatching(
+      /\n<<<hookwise-payload-[0-9a-f]{24}>>>\nSubscribe a webhook named github-ci for push events\n<<<end-hookwise-payload-[0-9a-f]{24}>>>$/,
+    ),
+  });
   const toolMessage = (followUp.body.messages as Array<{ role: string; content: string; tool_call_id?: string }>)[3];
   expect(toolMessage.role).toBe('tool');
   expect(toolMessage.tool_call_id).toBe('call_sub');
