@@ -83,7 +83,7 @@ function generate(kind, name, options) {
     version: '0.1.0',
     description,
     license: 'MIT',
-    repository: { type: 'git', url: 'https://example.invalid/hookwise.git', directory: `plugins/${folder}` },
+    repository: { type: 'git', directory: `plugins/${folder}` },
     // main and types are what node and TypeScript read; npm packs README.md and LICENSE whatever files says.
     main: 'dist/index.js',
     types: 'dist/index.d.ts',
