@@ -19,6 +19,7 @@ import { FIRST_PARTY_DIR, FIRST_PARTY_PLUGINS, loadFirstPartyPlugins } from './f
 import { listPlugins } from './plugin-manifests';
 import { listRoutes } from './route-listing';
 import { checkAgentCommands, checkGithubClient, type CheckResult } from './tool-checks';
+import { sandboxChecks } from './sandbox-checks';
 
 const MIN_SECRET_LENGTH = 16;
 
@@ -177,6 +178,7 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
     const activeRoutes = routes.filter((r) => r.status === 'active' && r.route).map((r) => r.route!);
     const toolOptions = { config: loaded.config, routes: activeRoutes, configDir: loaded.configDir, env: loaded.env };
     results.push(...(await checkAgentCommands(toolOptions)), ...(await checkGithubClient(toolOptions)));
+    results.push(...(await sandboxChecks(gateway, activeRoutes)));
 
     // Each enabled platform is created as at start, which runs its credentials check against the service.
     for (const [id, block] of Object.entries(loaded.config.platforms)) {
