@@ -32,8 +32,9 @@ export default tseslint.config(
     },
   },
   // Which package may import which (docs/architecture.md): plugins -> agent-kit -> kit -> core (agent runners
-  // alone use agent-kit, which alone brings the MCP SDK); stores -> core;
-  // gateway -> core (and plugins, by name), never a host. Core is the contract package: nothing of ours, nothing at run time from node_modules or
+  // alone use agent-kit, which alone brings the MCP SDK); stores -> core; sandbox -> core;
+  // gateway -> sandbox -> core (and plugins, by name), never a host. Runners never import the sandbox: they get
+  // it through core's AgentTask.sandbox (the plugin rules below leave @hookwise/sandbox out). Core is the contract package: nothing of ours, nothing at run time from node_modules or
   // Node itself, only types. Type imports count for our packages too, so a plugin cannot lean on the gateway's types.
   importRules(
     'packages/core/src/**/*.ts',
