@@ -8,14 +8,25 @@ export function redactRedisUrl(url: string): string {
 }
 
 /**
+ * How long one Redis command may go without an answer before it fails. bullmq requires
+ * `maxRetriesPerRequest: null`, under which a command sent while Redis is away waits in ioredis's offline queue
+ * for the reconnect, with no end: a caller without a deadline of its own (the worker completing a job, the
+ * shutdown handing a job back) then waited forever, and a gateway whose Redis went away mid-job never stopped.
+ * A command still fails no sooner than this, so a Redis restart of a few seconds costs nothing; the request
+ * path's own store deadline (5 s) answers the sender first. A command that timed out while queued may still run
+ * once Redis is back, as one whose answer was lost would (the job's lock and the delivery-id claim make that harmless).
+ */
+export const COMMAND_TIMEOUT_MS = 5000;
+
+/**
  * Opens the connection shared by the store and bullmq (which requires `maxRetriesPerRequest: null`) and
  * proves it works with a PING, so that a wrong `store.url` stops the gateway at startup, not at the first event.
  */
-export async function connectRedis(url: string, timeoutMs = 5000): Promise<Redis> {
+export async function connectRedis(url: string, timeoutMs = 5000, commandTimeoutMs = COMMAND_TIMEOUT_MS): Promise<Redis> {
   const shown = redactRedisUrl(url);
   let client: Redis;
   try {
-    client = new IORedis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+    client = new IORedis(url, { maxRetriesPerRequest: null, lazyConnect: true, commandTimeout: commandTimeoutMs });
   } catch (err) {
     throw new HookwiseError('HW_E_STORE', `store.url ${shown} is not a Redis URL (${errorMessage(err)}); use redis://[:password@]host:port[/db]`);
   }
