@@ -1,11 +1,11 @@
 // The job queue in SQLite: jobs survive restarts, leases expire, and a dead gateway's jobs are taken over. Its
 // parts: the rows (job-row), the statements (job-statements), and which job a lease takes (lease-picker).
 import { EventEmitter } from 'node:events';
-import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue } from '@hookwise/core';
+import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue, JobSummary } from '@hookwise/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { InstanceHeartbeat } from './heartbeat';
 import { JobIdFormat, seqInJobId } from './job-ids';
-import { COALESCING, FRESH, toJob, type Candidate, type JobRow } from './job-row';
+import { COALESCING, FRESH, SUMMARY_COLUMNS, toJob, toSummary, type Candidate, type JobRow, type SummaryRow } from './job-row';
 import { prepareJobStatements, type JobStatements } from './job-statements';
 import { LeasePicker } from './lease-picker';
 import type { WriteBatch } from './write-batch';
@@ -297,6 +297,15 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async list(filter: JobFilter = {}): Promise<Job[]> {
+    return (this.select('*', filter) as JobRow[]).map(toJob);
+  }
+
+  /** As list, without reading the payload, prompt and answer columns: a list page over large payloads reads none. */
+  async listSummaries(filter: JobFilter = {}): Promise<JobSummary[]> {
+    return (this.select(SUMMARY_COLUMNS, filter) as SummaryRow[]).map(toSummary);
+  }
+
+  private select(columns: string, filter: JobFilter): unknown[] {
     const where: string[] = [];
     const params: Record<string, unknown> = {};
     if (filter.status) {
@@ -308,9 +317,9 @@ export class SqliteJobQueue implements JobQueue {
       params.route = filter.route;
     }
     // Newest first: seq is the insertion order (no index on created_at to keep up on every insert).
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${filter.limit ? ' LIMIT @limit' : ''}`;
+    const sql = `SELECT ${columns} FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${filter.limit ? ' LIMIT @limit' : ''}`;
     if (filter.limit) params.limit = filter.limit;
-    return (this.db.prepare(sql).all(params) as JobRow[]).map(toJob);
+    return this.db.prepare(sql).all(params);
   }
 
   onReady(listener: () => void): () => void {

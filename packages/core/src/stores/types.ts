@@ -181,6 +181,16 @@ export interface Job extends JobInput {
   finishedAt?: number;
 }
 
+/**
+ * A job as a list row sees it: no payload, prompt or answer, and of `coalesced` only the delivery ids (its payloads
+ * are what make a coalesced job big). A Job is a JobSummary, so code that draws rows takes either.
+ */
+export type JobSummary = Omit<Job, 'payload' | 'prompt' | 'answer' | 'coalesced'> & {
+  coalesced?: Pick<CoalescedEvents, 'deliveryIds'>;
+  /** Whether the job has an answer stored (an agent run finished), which the answer's absence no longer tells. */
+  answered?: boolean;
+};
+
 export interface JobFilter {
   status?: JobStatus;
   route?: string;
@@ -228,6 +238,11 @@ export interface JobQueue {
   get(id: string): Promise<Job | undefined>;
   findByDeliveryId(deliveryId: string): Promise<Job | undefined>;
   list(filter?: JobFilter): Promise<Job[]>;
+  /**
+   * Like `list`, without what only a job's own page shows (payloads, prompt, answer): what list views and usage
+   * sums read, so that a page over large payloads reads none of them. Optional: without it callers use `list`.
+   */
+  listSummaries?(filter?: JobFilter): Promise<JobSummary[]>;
   /** Calls back when a job may be ready, so idle workers wake without polling. Returns an unsubscribe. */
   onReady?(listener: () => void): () => void;
   close?(): Promise<void>;

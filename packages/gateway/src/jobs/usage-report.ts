@@ -2,7 +2,8 @@
 // window counters) beside the route's limits, and sums over the stored jobs of a period (tokens, agent runs, how
 // they ended). Made here for the admin API (GET /api/usage) and the dashboard, and by the CLI from the store when
 // no gateway serves the API.
-import type { Job, JobQueue, RouteBudget } from '@hookwise/core';
+import type { JobQueue, JobSummary, RouteBudget } from '@hookwise/core';
+import { listJobSummaries, wasAnswered } from '../stores/job-summaries';
 import { ALL_ROUTES } from './budget';
 import { eventCount, jobOutcome, tokenCount } from './job-facts';
 
@@ -89,10 +90,10 @@ function emptySums(): JobSums {
   };
 }
 
-function add(sums: JobSums, job: Job): void {
+function add(sums: JobSums, job: JobSummary & { answer?: string }): void {
   sums.jobs += 1;
   sums.events += eventCount(job);
-  if (job.answer !== undefined) sums.agentRuns += 1;
+  if (wasAnswered(job)) sums.agentRuns += 1;
   const outcome = jobOutcome(job);
   if (outcome) sums[outcome] += 1;
   else if (job.status === 'dead') sums.dead += 1;
@@ -104,7 +105,7 @@ function add(sums: JobSums, job: Job): void {
 }
 
 /** Sums per route name over the jobs received since `since`. */
-export function sumJobs(jobs: Job[], since: number): Map<string, JobSums> {
+export function sumJobs(jobs: JobSummary[], since: number): Map<string, JobSums> {
   const out = new Map<string, JobSums>();
   for (const job of jobs) {
     if (job.receivedAt < since) continue;
@@ -116,8 +117,13 @@ export function sumJobs(jobs: Job[], since: number): Map<string, JobSums> {
 }
 
 /** The newest stored jobs received since `since` (of one route, or all), at most USAGE_SCAN_LIMIT; whether that is all of them. */
-export async function storedJobsSince(jobs: Pick<JobQueue, 'list'>, since: number, route?: string): Promise<{ jobs: Job[]; complete: boolean }> {
-  const listed = await jobs.list({ route, limit: USAGE_SCAN_LIMIT });
+export async function storedJobsSince(
+  jobs: Pick<JobQueue, 'list' | 'listSummaries'>,
+  since: number,
+  route?: string,
+): Promise<{ jobs: JobSummary[]; complete: boolean }> {
+  // Summaries: the sums read no payload, and 10,000 stored payloads would fill the heap.
+  const listed = await listJobSummaries(jobs, { route, limit: USAGE_SCAN_LIMIT });
   const recent = listed.filter((job) => job.receivedAt >= since);
   return { jobs: recent, complete: listed.length < USAGE_SCAN_LIMIT || recent.length < listed.length };
 }
@@ -128,7 +134,7 @@ export async function storedJobsSince(jobs: Pick<JobQueue, 'list'>, since: numbe
  */
 export async function usageReport(input: {
   routes: Array<{ name: string; budget?: RouteBudget }>;
-  jobs: Job[];
+  jobs: JobSummary[];
   since: number;
   complete: boolean;
   /** The one route asked for: no other route gets a row, and no sum of all routes is read. */

@@ -8,6 +8,7 @@ import {
   type Job,
   type JobError,
   type JobFilter,
+  type JobSummary,
   type JobInput,
   type JobOutcome,
   type JobQueue,
@@ -15,6 +16,7 @@ import {
 import { ConcurrencyKeys } from './memory-concurrency-keys';
 import { CoalescingJobs } from './memory-coalescing';
 import { jobIdSequence } from './memory-job-keys';
+import { summaryOf } from './job-summaries';
 import { keep, pendingJob, snapshot } from './memory-job-payload';
 import { JobsByDeliveryId } from './memory-jobs-by-delivery-id';
 import { WaitingJobs } from './memory-waiting-jobs';
@@ -276,6 +278,17 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   async list(filter: JobFilter = {}): Promise<Job[]> {
+    // Only the jobs returned are copied (and their payloads parsed).
+    return this.matching(filter).map(snapshot);
+  }
+
+  /** As list, copying no payload, prompt or answer: a list page over large payloads parses none of them. */
+  async listSummaries(filter: JobFilter = {}): Promise<JobSummary[]> {
+    return this.matching(filter).map((job) => structuredClone(summaryOf(job)));
+  }
+
+  /** The queued jobs themselves (never handed out), newest first, filtered and limited. */
+  private matching(filter: JobFilter): Job[] {
     const found: Job[] = [];
     for (const job of this.jobs.values()) {
       if (filter.status && job.status !== filter.status) continue;
@@ -283,8 +296,7 @@ export class MemoryJobQueue implements JobQueue {
       found.push(job);
     }
     found.sort((a, b) => b.createdAt - a.createdAt);
-    // Only the jobs returned are copied (and their payloads parsed).
-    return (filter.limit ? found.slice(0, filter.limit) : found).map(snapshot);
+    return filter.limit ? found.slice(0, filter.limit) : found;
   }
 
   onReady(listener: () => void): () => void {

@@ -1,6 +1,6 @@
 // What the admin API and the dashboard read: deliveries from the store (filtered), the queue depth, the routes, and
 // the activity journal's recent requests and per-minute counts. Store reads are bounded in time.
-import type { AgentUsage, Job, JobOutcome, JobStatus, WindowCounters } from '@hookwise/core';
+import type { AgentUsage, Job, JobFilter, JobOutcome, JobStatus, JobSummary, WindowCounters } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import {
   budgetOf,
@@ -11,6 +11,7 @@ import {
   type Gateway,
   eventCount,
   jobOutcome,
+  listJobSummaries,
   storedJobsSince,
   usageReport,
   type UsageReport,
@@ -58,7 +59,7 @@ export const MAX_LIST_LIMIT = 500;
 export const DEAD_COUNT_LIMIT = 1000;
 const STORE_READ_TIMEOUT_MS = 2000;
 
-export function summary(job: Job): DeliverySummary {
+export function summary(job: JobSummary): DeliverySummary {
   return {
     id: job.id,
     deliveryId: job.deliveryId,
@@ -103,12 +104,24 @@ export class AdminData {
     readonly journal: ActivityJournal | undefined,
   ) {}
 
-  /** Newest first. The store filters by status and route; the event filter (names compared as routes compare them) is applied here. */
-  async list(filters: DeliveryFilters): Promise<Job[]> {
+  /**
+   * Newest first, without payloads, prompts or answers: what list views draw (issue 34: 120 stored 1 MB payloads
+   * took one dashboard view from 140 to 565 MB). Only an event's own page (find) reads its payload.
+   */
+  list(filters: DeliveryFilters): Promise<JobSummary[]> {
+    return this.filtered(filters, (filter) => listJobSummaries(this.gateway.store.jobs, filter));
+  }
+
+  /** Whole jobs (payload, prompt, answer), for `GET /api/deliveries?full=1` (`hookwise deliveries list --json`). */
+  listFull(filters: DeliveryFilters): Promise<Job[]> {
+    return this.filtered(filters, (filter) => this.gateway.store.jobs.list(filter));
+  }
+
+  /** The store filters by status and route; the event filter (names compared as routes compare them) is applied here. */
+  private async filtered<T extends JobSummary>(filters: DeliveryFilters, read: (filter: JobFilter) => Promise<T[]>): Promise<T[]> {
     const limit = filters.limit ?? 50;
-    const { jobs } = this.gateway.store;
-    if (filters.event === undefined) return withTimeout(jobs.list({ status: filters.status, route: filters.route, limit }));
-    const candidates = await withTimeout(jobs.list({ status: filters.status, route: filters.route, limit: Math.max(limit, 1000) }));
+    if (filters.event === undefined) return withTimeout(read({ status: filters.status, route: filters.route, limit }));
+    const candidates = await withTimeout(read({ status: filters.status, route: filters.route, limit: Math.max(limit, 1000) }));
     const wanted = filters.event;
     return candidates.filter((job) => eventAccepted([wanted], job.event)).slice(0, limit);
   }
@@ -122,7 +135,7 @@ export class AdminData {
     try {
       const { jobs } = this.gateway.store;
       const [open, dead] = await withTimeout(
-        Promise.all([jobs.pendingCount(), jobs.list({ status: 'dead', limit: DEAD_COUNT_LIMIT }).then((list) => list.length)]),
+        Promise.all([jobs.pendingCount(), listJobSummaries(jobs, { status: 'dead', limit: DEAD_COUNT_LIMIT }).then((list) => list.length)]),
       );
       return { pending: Math.max(0, open - running), running, dead };
     } catch (err) {

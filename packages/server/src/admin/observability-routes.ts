@@ -141,9 +141,8 @@ export function mountObservability(app: Express, gateway: Gateway, observability
         res.status(400).json({ error: parsed.problem });
         return;
       }
-      const jobs = await data.list(parsed.filters);
-      // full=1: whole jobs (payload, prompt, answer), as `hookwise deliveries list --json` prints them.
-      res.json({ deliveries: req.query.full === '1' ? jobs : jobs.map(summary) });
+      // full=1: whole jobs (payload, prompt, answer), as `hookwise deliveries list --json` prints them; else no payload is read.
+      res.json({ deliveries: req.query.full === '1' ? await data.listFull(parsed.filters) : (await data.list(parsed.filters)).map(summary) });
     }),
   );
   api.get(
