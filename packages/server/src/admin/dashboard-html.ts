@@ -1,6 +1,6 @@
 // The dashboard's HTML, rendered on the server: pages, the fragments the page script refreshes (event rows, the
 // stats panel) and the small inline SVG charts. Every value from a job or a request is escaped here.
-import type { Job, JobStatus, JobSummary } from '@hookwise/core';
+import type { Job, JobStatus } from '@hookwise/core';
 import {
   tokensOf,
   type JobActivity,
@@ -86,7 +86,7 @@ ${options.body}
 }
 
 /** The status badge, and beside a done job that was not delivered its outcome (silent, skipped), beside a held one "held". */
-function statusBadges(job: JobSummary): string {
+function statusBadges(job: Job): string {
   const outcome = jobOutcome(job);
   if (outcome && outcome !== 'delivered')
     return `${badge(job.status)} <span class="badge outcome-${esc(outcome)}" title="${esc(outcomeText(job))}">${esc(outcome)}</span>`;
@@ -94,7 +94,7 @@ function statusBadges(job: JobSummary): string {
   return waiting ? `${badge(job.status)} <span class="badge outcome-held" title="${esc(waiting)}">held</span>` : badge(job.status);
 }
 
-export function eventRows(jobs: JobSummary[]): string {
+export function eventRows(jobs: Job[]): string {
   if (!jobs.length) return '<tr class="empty"><td colspan="10">No events match.</td></tr>';
   return jobs
     .map(
@@ -242,7 +242,7 @@ function options(values: string[], selected: string | undefined, any: string): s
 }
 
 export function listPage(input: {
-  jobs: JobSummary[];
+  jobs: Job[];
   filters: ListFilters;
   routes: string[];
   queue: QueueDepth;
@@ -382,7 +382,7 @@ ${receiptSection(job)}`;
 
 export function loginPage(message?: string): string {
   return `<h1>Sign in</h1>
-<p>The dashboard needs the gateway's admin token (<code>admin.token</code> in config.yaml).</p>
+<p>The dashboard needs the gateway's admin token: the value of <code>HOOKWISE_ADMIN_TOKEN</code> in the config dir's <code>.env</code> (config.yaml's <code>admin.token</code> names it).</p>
 ${message ? `<p class="error" id="login-error" role="alert">${esc(message)}</p>` : ''}
 <form method="post" action="/ui/login" class="login">
 <label>Admin token <input type="password" name="token" autocomplete="current-password" required></label>

@@ -56,7 +56,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     prompt: Flags.string({ description: 'Prompt template with {dot.notation} payload references (unset: the payload as JSON).' }),
     deliver: Flags.string({
       description:
-        'Where the answer goes: log, github_comment, telegram, slack, ... (or the SPEC names codehost_a_comment, platform_01..platform_15) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own; none: nothing is delivered (the agent acts through its tools).',
+        'Where the answer goes: log, github_comment, telegram, slack, ... (older names work too: docs/platforms.md#compatibility) or a plugin deliverer (default: log); several comma-separated (github_comment,slack) deliver to each on its own; none: nothing is delivered (the agent acts through its tools).',
     }),
     'deliver-chat-id': Flags.string({ description: 'Target chat for platform deliverers (deliver_extra.chat_id); unset: the home channel.' }),
     'deliver-extra': Flags.string({ description: 'Extra delivery setting key=value (a template); repeatable.', multiple: true }),
