@@ -56,7 +56,7 @@ export { adminApiEnabled, type GatewayObservability } from './observe/observabil
 export { EXPRESSION_DEADLINE_MS, EXPRESSION_HEAP_MB, EXPRESSION_QUEUE, EXPRESSION_WORKERS, expressionWorkersStarted } from './ingest/expression-pool';
 export { findJob, replayJob, retryDeadLetters } from './jobs/delivery-actions';
 export { ALL_ROUTES, routeUsage, type RouteUsage, RUNS_WINDOW_MS, runsKey, TOKENS_WINDOW_MS, tokensKey, tokensOf, windowEnd } from './jobs/budget';
-export { coalescedText, eventCount, jobOutcome, outcomeText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
+export { coalescedText, eventCount, jobOutcome, outcomeText, sandboxText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
 export {
   againstLimit,
   DEFAULT_USAGE_PERIOD,

@@ -73,6 +73,7 @@ const RUNTIME = [
   'routeUsage',
   'runFilePath',
   'runsKey',
+  'sandboxText',
   'skillDirs',
   'staticRoutes',
   'storedJobsSince',
