@@ -53,6 +53,8 @@ describe('a placeholder that matched nothing', () => {
     });
     const shown = await runCli(['deliveries', 'show', 'unres-1'], home);
     expect(shown.stdout).toContain('placeholders: {pull_request.html_url} match nothing in the payload and reach the agent literally');
+    // The log destination's receipt, printed once (under its destination), not again as the job's.
+    expect(shown.stdout.match(/receipt:/g)).toHaveLength(1);
     const json = JSON.parse((await runCli(['deliveries', 'show', 'unres-1', '--json'], home)).stdout) as { unresolvedPlaceholders?: string[] };
     expect(json.unresolvedPlaceholders).toEqual(['{pull_request.html_url}']);
   });

@@ -56,7 +56,8 @@ export default class DeliveriesShow extends HookwiseCommand {
       const last = d.errors.at(-1);
       if (last && d.status !== 'delivered') this.log(`    last error: attempt ${last.attempt}${last.retryable ? '' : ' (not retryable)'}: ${last.message}`);
     }
-    if (job.receipt !== undefined) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
+    // The job's receipt is its destinations' (one, or all by name): printed once, under each destination when listed.
+    if (job.receipt !== undefined && !job.destinations?.some((d) => d.receipt !== undefined)) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
     this.log(`\nPrompt:\n${job.prompt ?? '(not rendered yet)'}`);
     this.log(`\nAnswer:\n${job.answer ?? '(no answer yet)'}`);
     return unresolved.length ? { ...job, unresolvedPlaceholders: unresolved } : job;
