@@ -23,7 +23,7 @@ export { type IngestRequest, type IngestResult, WebhookPipeline } from './ingest
 export { createIngestListener, routeFromUrl, type WebhookHandler } from './ingest/node-handler';
 export { createGateway, Gateway, type GatewayOptions } from './gateway';
 export { createMemoryStore, MemoryDeliveryIdCache } from './stores/memory';
-export { listJobSummaries, summaryOf } from './stores/job-summaries';
+export { listJobSummaries } from './stores/job-summaries';
 export { SequentialAcceptor } from './stores/accept';
 export {
   type BudgetConfig,

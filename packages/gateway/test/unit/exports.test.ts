@@ -53,6 +53,7 @@ const RUNTIME = [
   'invalidRouteNameMessage',
   'isValidRouteName',
   'jobOutcome',
+  'listJobSummaries',
   'loadConfig',
   'loadPlugins',
   'openConfiguredStore',
