@@ -120,7 +120,7 @@ describe('SubscriptionSource', () => {
     expect([...source.current().keys()]).toEqual(['filtered']);
     const warnings = lines.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings.join('\n')).toContain(
-      "subscription 'twoops' filter: a test takes exactly one of equals, not_equals, in, not_in, matches, exists (it has equals and not_equals)",
+      "subscription 'twoops' filter: a test takes exactly one of equals, not_equals, in, not_in, matches, exists, contains, missing, in_file (it has equals and not_equals)",
     );
     expect(warnings.join('\n')).toMatch(/subscription 'badjsonata' filter\[1\]: the JSONata expression "action = \(" does not parse at position \d+/);
   });
