@@ -27,6 +27,7 @@ import { MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
 import { AnswerScrubber } from './jobs/answer-scrub';
+import { JobChannels } from './jobs/job-channel';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 
 export interface GatewayOptions {
@@ -84,6 +85,8 @@ export class Gateway {
   private shuttingDown = false;
   /** Each agent run's sandbox and the gateway's egress proxy (`agent.sandbox`). */
   readonly sandboxes: AgentSandboxes;
+  /** Each agent run's subscription channel (jobs/job-channel.ts): its listener lives as long as the gateway. */
+  readonly channels: JobChannels;
   /** Posts the lifecycle events `notify:` chooses to other systems (observe/lifecycle-webhooks.ts). */
   private readonly lifecycleWebhooks: LifecycleWebhooks;
 
@@ -136,8 +139,10 @@ export class Gateway {
       hidden: storeFiles(config, options.configDir),
       ...options.sandbox,
     });
+    this.channels = new JobChannels(this);
     this.workers = new WorkerPool({
       sandboxes: this.sandboxes,
+      channels: this.channels,
       answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
       jobs: this.store.jobs,
       lifecycle: this.lifecycle,
@@ -337,6 +342,8 @@ export class Gateway {
     this.authThrottle.close();
     const result = await this.workers.stop(deadlineMs);
     await this.sandboxes.close();
+    // After the workers: no run holds a token any more.
+    await this.channels.close();
     this.shutdown.abort();
     await this.instances.stopAll();
     await this.store.close();

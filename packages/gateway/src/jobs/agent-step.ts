@@ -12,11 +12,13 @@ import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
 import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
 import type { OpenAgentSandbox } from './agent-sandbox';
+import type { JobChannel } from './job-channel';
+import { channelNeeds, withChannelEnv } from './job-channel-run';
 import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
   WorkerDeps,
-  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes' | 'answerScrubber'
+  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes' | 'answerScrubber' | 'channels'
 >;
 
 export class AgentStep {
@@ -76,14 +78,19 @@ export class AgentStep {
     let failure: unknown;
     let usage: AgentResult['usage'];
     let opened: OpenAgentSandbox | undefined;
+    let channel: JobChannel | undefined;
     try {
       const runner = await this.deps.agentFor(route);
       let skills = this.deps.skillsFor(route);
       // Every process of the run starts inside this sandbox: the runner gets it in the task.
-      opened = await this.deps.sandboxes?.open(route, job, runner.sandboxNeeds?.(), skills);
+      // The run's own subscription channel (job-channel-run.ts): its variables reach every process through the sandbox.
+      if (this.deps.sandboxes && this.deps.channels) channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId });
+      const needs = runner.sandboxNeeds?.();
+      opened = await this.deps.sandboxes?.open(route, job, channel ? channelNeeds(needs, channel) : needs, skills);
       if (opened) skills = opened.skills;
+      const sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
       const run = runner.run(
-        { prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox: opened?.sandbox },
+        { prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox },
         { signal: controller.signal },
       );
       const result = await Promise.race([run, timedOut]);
@@ -103,6 +110,8 @@ export class AgentStep {
           delivery_id: job.deliveryId,
         }),
       );
+      // The token ends with the run: a process the run left behind can no longer subscribe.
+      channel?.close();
       shutdown.removeEventListener('abort', onShutdown);
       if (lifecycle?.has('agent_finished')) {
         const outcome = failure === undefined ? 'ok' : isHookwiseError(failure) && failure.code === 'HW_E_AGENT_TIMEOUT' ? 'timeout' : 'error';

@@ -8,6 +8,7 @@ import type { Route, RouteTable } from '../routes/routes';
 import type { RetryPolicy } from './retries';
 import type { AgentSandboxes } from './agent-sandbox';
 import type { AnswerScrubber } from './answer-scrub';
+import type { JobChannels } from './job-channel';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -41,4 +42,6 @@ export interface WorkerDeps {
   sandboxes?: AgentSandboxes;
   /** Takes every known secret out of answers before they are stored (answer-scrub.ts); absent: answers as written. */
   answerScrubber?: AnswerScrubber;
+  /** Gives each agent run its subscription channel (job-channel.ts); absent: runs get none. */
+  channels?: JobChannels;
 }
