@@ -1,5 +1,5 @@
-// @hookwise/gateway is a library that depends on no plugin: packed with `npm pack` (with @hookwise/core, its only
-// workspace dependency) and installed alone into an empty directory, it brings no plugin package and no native
+// @hookwise/gateway is a library that depends on no plugin: packed with `npm pack` (with @hookwise/core and
+// @hookwise/sandbox, its workspace dependencies) and installed alone into an empty directory, it brings no plugin package and no native
 // module, and a program there runs a gateway with a plugin it defines in code. Its third-party dependencies come
 // from the local npm cache (`npm install --offline`), which `npm ci` filled. Needs `npm run build`.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -89,7 +89,7 @@ afterAll(async () => {
 });
 
 it('installs alone with no plugin and no native module, and serves a plugin given in code', async () => {
-  for (const dir of ['packages/core', 'packages/gateway']) {
+  for (const dir of ['packages/core', 'packages/sandbox', 'packages/gateway']) {
     if (!existsSync(join(ROOT, dir, 'dist', 'index.js'))) throw new Error(`${dir} is not built: run npm run build first`);
   }
   work = mkdtempSync(join(tmpdir(), 'hookwise-gateway-alone-'));
@@ -99,10 +99,15 @@ it('installs alone with no plugin and no native module, and serves a plugin give
   for (const dir of [tarballs, app, configDir]) mkdirSync(dir);
 
   const packed = JSON.parse(
-    (await run('npm', ['pack', '-w', '@hookwise/core', '-w', '@hookwise/gateway', '--pack-destination', tarballs, '--json', '--loglevel=error'], { cwd: ROOT }))
-      .stdout,
+    (
+      await run(
+        'npm',
+        ['pack', '-w', '@hookwise/core', '-w', '@hookwise/sandbox', '-w', '@hookwise/gateway', '--pack-destination', tarballs, '--json', '--loglevel=error'],
+        { cwd: ROOT },
+      )
+    ).stdout,
   ) as Array<{ name: string; filename: string }>;
-  expect(packed.map((p) => p.name).sort()).toEqual(['@hookwise/core', '@hookwise/gateway']);
+  expect(packed.map((p) => p.name).sort()).toEqual(['@hookwise/core', '@hookwise/gateway', '@hookwise/sandbox']);
 
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'embeds-the-gateway', version: '1.0.0', private: true }));
   await run(
@@ -112,7 +117,7 @@ it('installs alone with no plugin and no native module, and serves a plugin give
   );
 
   const installed = walk(join(app, 'node_modules'));
-  expect(readdirSync(join(app, 'node_modules', '@hookwise')).sort()).toEqual(['core', 'gateway']);
+  expect(readdirSync(join(app, 'node_modules', '@hookwise')).sort()).toEqual(['core', 'gateway', 'sandbox']);
   const unwanted = installed.filter(
     (path) => /(^|\/)(better-sqlite3|ioredis|bullmq|hookwise-plugin-[^/]+)$/.test(path) || path.endsWith('binding.gyp') || path.endsWith('.node'),
   );
