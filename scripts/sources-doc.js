@@ -50,7 +50,7 @@ the route's \`secrets\`, for rotation), where its event type and delivery id are
 the handshake it expects. A route names its sender with \`source:\`; it then accepts only that style (a request in
 another style is answered 401), and \`source_options\` (validated by the source) tune it, e.g. the replay window
 \`tolerance_seconds\` of timestamped styles. A route without \`source:\` (and no \`platforms.webhook.extra.source\`)
-accepts the SPEC's three styles, GitHub, GitLab and generic, by whichever header is present.
+accepts the three built-in styles, GitHub, GitLab and generic, by whichever header is present.
 
 \`\`\`yaml
 platforms:
