@@ -30,7 +30,9 @@ export default agentRunnerContractCase(
       };
     },
     expectAnswer: (text, task, { server }) => {
-      expect(text).toBe(`answer to: ${task.prompt}`);
+      // The runner sends the prompt fenced in this run's untrusted-payload delimiters (agent-kit's fenceUntrusted).
+      expect(text).toMatch(/^answer to: [\s\S]*\n<<<hookwise-payload-([0-9a-f]+)>>>\n([\s\S]*)\n<<<end-hookwise-payload-\1>>>$/);
+      expect(text).toContain(`\n${task.prompt}\n`);
       expect(server.requests).toHaveLength(1);
       expect(server.requests[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(JSON.stringify(server.requests[0].json)).toContain('Answer in one line.');
