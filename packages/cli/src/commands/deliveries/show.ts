@@ -2,7 +2,7 @@
 // and what its run came to (tokens, silent or skipped, why it waits, the events a coalesced job stands for).
 import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
-import { coalescedText, outcomeText, usageText, waitingNote } from '@hookwise/gateway';
+import { coalescedText, outcomeText, sandboxText, usageText, waitingNote } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { currentRoutePrompt, unresolvedInJob, unresolvedText } from '../../unresolved-placeholders';
@@ -39,6 +39,8 @@ export default class DeliveriesShow extends HookwiseCommand {
     if (waiting) this.log(`  waiting: ${waiting}`);
     const tokens = usageText(job.usage);
     if (tokens) this.log(`  tokens: ${tokens}`);
+    const sandbox = sandboxText(job.usage);
+    if (sandbox) this.log(`  sandbox: ${sandbox}`);
     const unresolved = unresolvedInJob(currentRoutePrompt(configDirFrom(flags['config-dir']), job.route), job);
     if (unresolved.length) this.log(`  placeholders: ${unresolvedText(unresolved)}`);
     const coalesced = coalescedText(job);
