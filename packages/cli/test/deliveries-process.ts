@@ -1,13 +1,13 @@
 // Helpers for the deliveries process tests: a temp config dir with a stand-in agent, the gateway as a child process, the CLI.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webhookPlatformLines } from '@hookwise/testing';
 
 const CLI_BIN = join(__dirname, '..', 'bin', 'run.js');
 
-/** The stand-in agent: answers with its prompt after a pause; fails on "mode":"fail" until <home>/healed exists. */
+/** The stand-in agent: answers with its prompt after a pause; fails on "mode":"fail" until <agent dir>/healed exists. */
 const AGENT = `
 const fs = require('node:fs');
 let input = '';
@@ -21,17 +21,23 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
 /** The `platforms:` lines of a config.yaml with one route, `ci`, that takes unsigned requests; `routeKeys` are its other keys (prompt, deliver, budget...). */
 export const ciWebhookPlatform = (routeKeys: string[]): string[] => webhookPlatformLines({ ci: ['secret: INSECURE_NO_AUTH', ...routeKeys] });
 
+/** Where a home's stand-in agent lives: beside the config dir, never in it (the agent sandbox hides the config dir). */
+export const agentDirOf = (home: string): string => `${home}.agent`;
+
 export function makeHome(extra = ''): string {
   const home = mkdtempSync(join(tmpdir(), 'hookwise-deliveries-'));
-  writeFileSync(join(home, 'agent.js'), AGENT);
+  const agentDir = agentDirOf(home);
+  mkdirSync(agentDir);
+  writeFileSync(join(agentDir, 'agent.js'), AGENT);
   writeFileSync(
     join(home, 'config.yaml'),
     [
       ...ciWebhookPlatform(['prompt: "event {__raw__}"']),
       'agent:',
       '  runner: command',
-      `  command: [${JSON.stringify(process.execPath)}, agent.js]`,
-      `  env: { HOME_DIR: ${JSON.stringify(home)} }`,
+      `  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(agentDir, 'agent.js'))}]`,
+      `  env: { HOME_DIR: ${JSON.stringify(agentDir)} }`,
+      `  sandbox: { read_only: [${JSON.stringify(agentDir)}] }`,
       '  concurrency: 5',
       'retry:',
       '  max_attempts: 1',

@@ -1,8 +1,9 @@
 // The `command` agent runner: runs an agent CLI per task, prompt on stdin or in argv, stdout is the answer. The
 // CLI starts through the run's sandbox (AgentTask.sandbox), in its work dir: never in the config dir.
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   HookwiseError,
   errorMessage,
@@ -86,7 +87,8 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
   };
 
   return {
-    sandboxNeeds: () => needs,
+    // Computed per run: the program and the files its arguments name may be installed after the gateway started.
+    sandboxNeeds: () => withConfiguredFiles(needs, preset ? [] : [program, ...args], ctx.configDir, ctx.env.PATH),
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       const text = preset ? preset.input(task) : composePrompt(task.prompt, task.skills);
       // A clean environment: the basics, what `env:` lists, and nothing secret unless listed (issue 20).
@@ -189,6 +191,47 @@ function stderrTail(stderr: string): string {
   if (!trimmed) return '';
   const tail = trimmed.length > STDERR_TAIL_CHARS ? `...${trimmed.slice(-STDERR_TAIL_CHARS)}` : trimmed;
   return `; stderr: ${tail}`;
+}
+
+/** System directories every sandbox already sees read-only: a program or file there needs no binding. */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc'];
+
+/**
+ * The configured program and the existing files its absolute-path arguments name (`node /opt/agent/run.js`), made
+ * readable inside the sandbox: the user chose them, and without them a command that works unsandboxed would fail
+ * sandboxed. A program found on PATH outside the system directories brings its directory and, for an npm-installed
+ * CLI (a link into node_modules), its package. Paths in the config dir are left out: the sandbox hides it whole.
+ */
+function withConfiguredFiles(needs: AgentSandboxNeeds, argv: readonly string[], configDir: string, path: string | undefined): AgentSandboxNeeds {
+  const extra = new Set<string>();
+  const add = (p: string) => {
+    if (!SYSTEM_DIRS.some((dir) => isWithin(p, dir)) && !isWithin(p, resolve(configDir))) extra.add(p);
+  };
+  argv.forEach((arg, i) => {
+    const file = i === 0 && !arg.includes('/') ? onPath(arg, path) : isAbsolute(arg) ? arg : undefined;
+    if (!file || !existsSync(file)) return;
+    if (i !== 0) return add(file); // a bind follows a link to its file
+    const real = realpathSync(file);
+    add(dirname(file));
+    add(packageRootOf(real) ?? dirname(real));
+  });
+  return extra.size ? { ...needs, readOnly: [...(needs.readOnly ?? []), ...extra] } : needs;
+}
+
+function onPath(program: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, program))) return join(dir, program);
+  }
+  return undefined;
+}
+
+/** The package folder of a file inside node_modules (`.../node_modules/@scope/cli/bin/x.js` -> `.../@scope/cli`). */
+function packageRootOf(file: string): string | undefined {
+  const parts = file.split(sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at === -1 || at + 1 >= parts.length) return undefined;
+  const depth = parts[at + 1].startsWith('@') ? 3 : 2;
+  return parts.slice(0, at + depth).join(sep);
 }
 
 /** True when `path` is `parent` or lies under it. */

@@ -1,7 +1,7 @@
 // Dead letters through the CLI: deliveries list/show, retry --dead (the saved step runs again) and replay.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Gateway, cli, makeHome, post, startGateway, stop } from '../deliveries-process';
+import { type Gateway, agentDirOf, cli, makeHome, post, startGateway, stop } from '../deliveries-process';
 
 describe('dead letters, retry and replay through the CLI (real binary)', () => {
   const gateways: Gateway[] = [];
@@ -27,7 +27,7 @@ describe('dead letters, retry and replay through the CLI (real binary)', () => {
     expect(shown.stdout).toContain('status: dead');
     expect(shown.stdout).toContain('agent refused');
 
-    writeFileSync(join(home, 'healed'), '');
+    writeFileSync(join(agentDirOf(home), 'healed'), '');
     const retried = await cli(home, ['deliveries', 'retry', '--dead']);
     expect(retried.stdout).toContain('Put 1 dead letter(s) back in the queue: doomed-1');
     await gateway.waitFor(/delivered doomed-1 on route/);

@@ -206,8 +206,10 @@ describe('a real `hookwise gateway run`: what its worker recorded, shown by the 
   it('shows a silent answer, a delivered one and a run the budget skipped, and counts them per route', async () => {
     home = mkdtempSync(join(tmpdir(), 'hookwise-run-facts-gateway-'));
     // The stand-in agent answers the silent marker when the payload says "quiet".
+    // The agent lives beside the config dir, never in it: the agent sandbox hides the config dir.
+    const agent = `${home}.agent.js`;
     writeFileSync(
-      join(home, 'agent.js'),
+      agent,
       "let input = ''; process.stdin.on('data', (c) => (input += c)).on('end', () => process.stdout.write(input.includes('quiet') ? '[SILENT]' : 'answer for ' + input.trim()));",
     );
     writeFileSync(
@@ -216,7 +218,7 @@ describe('a real `hookwise gateway run`: what its worker recorded, shown by the 
         ...ciWebhookPlatform(['prompt: "event {__raw__}"', 'budget: { runs_per_hour: 2, when_exceeded: skip }']),
         'agent:',
         '  runner: command',
-        `  command: [${JSON.stringify(process.execPath)}, agent.js]`,
+        `  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(agent)}]`,
       ].join('\n'),
     );
     gateway = await startGateway(home);
