@@ -15,6 +15,8 @@ const ROUTE_SECRET = 'review-route-secret-0123456789';
 const API_KEY = 'sk-ant-e2e-key-0123456789abcdef';
 
 let dir: string;
+// The terminal's cwd: a project dir outside the config dir (the sandbox hides the config dir from the run).
+let project: string;
 let api: MessagesServer | undefined;
 let running: RunningGateway | undefined;
 let logs = '';
@@ -29,6 +31,7 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'hw-anthropic-e2e-'));
+  project = mkdtempSync(join(tmpdir(), 'hw-anthropic-e2e-project-'));
   logs = '';
 });
 
@@ -37,10 +40,11 @@ afterEach(async () => {
   running = undefined;
   await api?.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
 });
 
 it('a webhook runs the anthropic agent with a terminal tool call; the answer is delivered and the usage reported', async () => {
-  writeFileSync(join(dir, 'VERSION'), '1.4.2\n');
+  writeFileSync(join(project, 'VERSION'), '1.4.2\n');
   api = await startMessagesServer([
     message([{ type: 'tool_use', id: 'toolu_version', name: 'terminal', input: { command: 'cat VERSION' } }], 'tool_use', {
       input_tokens: 400,
@@ -74,6 +78,7 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
       '  max_tokens: 512',
       '  tools: [terminal]',
       '  terminal:',
+      `    cwd: ${project}`,
       '    allow: ["cat VERSION"]',
       'metrics:',
       '  enabled: true',
