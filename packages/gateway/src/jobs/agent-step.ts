@@ -18,7 +18,18 @@ import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
   WorkerDeps,
-  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes' | 'answerScrubber' | 'channels'
+  | 'jobs'
+  | 'logger'
+  | 'lifecycle'
+  | 'agentFor'
+  | 'skillsFor'
+  | 'agentTimeoutMs'
+  | 'runnerOf'
+  | 'counters'
+  | 'budget'
+  | 'sandboxes'
+  | 'answerScrubber'
+  | 'channels'
 >;
 
 export class AgentStep {
@@ -89,10 +100,7 @@ export class AgentStep {
       opened = await this.deps.sandboxes?.open(route, job, channel ? channelNeeds(needs, channel) : needs, skills);
       if (opened) skills = opened.skills;
       const sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
-      const run = runner.run(
-        { prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox },
-        { signal: controller.signal },
-      );
+      const run = runner.run({ prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox }, { signal: controller.signal });
       const result = await Promise.race([run, timedOut]);
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
