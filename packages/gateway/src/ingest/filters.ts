@@ -7,6 +7,9 @@ import type { FilterCondition, FilterConfig, FilterTest } from '../config/schema
 import type { Route } from '../routes/routes';
 import { ExpressionPool, ExpressionUnavailable, type ExpressionOutcome, type ExpressionResult } from './expression-pool';
 import * as extra from './filter-tests';
+import { MISSING, PROTOTYPE_KEYS, VALUE_PREVIEW, describe, valueAt } from './payload-path';
+
+export { valueAt } from './payload-path';
 
 /** What a filter made of an event: passed, or the first test that failed, said for a log line (never the payload). */
 export type FilterVerdict = { passed: true } | FilterFailure;
@@ -41,38 +44,7 @@ export const EXPRESSION_MAX_SEQUENCE = 100_000;
 const OPERATORS = ['equals', 'not_equals', 'in', 'not_in', 'matches', 'exists'] as const;
 type Operator = (typeof OPERATORS)[number];
 
-/** Path segments that name prototypes: a payload may hold them as own keys (JSON.parse does), filters never look them up. */
-const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
-
-const MISSING = Symbol('missing');
 const PASSED: FilterVerdict = { passed: true };
-/** How much of a payload value a log line shows. */
-const VALUE_PREVIEW = 60;
-
-/** The value at a dot path: own properties only, numeric segments index arrays; MISSING when any step is absent. */
-export function valueAt(payload: unknown, path: string): unknown {
-  let current: unknown = payload;
-  for (const segment of path.split('.')) {
-    if (current === null || typeof current !== 'object' || PROTOTYPE_KEYS.has(segment)) return MISSING;
-    if (Array.isArray(current)) {
-      if (!/^\d+$/.test(segment) || Number(segment) >= current.length) return MISSING;
-      current = current[Number(segment)];
-    } else {
-      if (!Object.prototype.hasOwnProperty.call(current, segment)) return MISSING;
-      current = (current as Record<string, unknown>)[segment];
-    }
-  }
-  return current;
-}
-
-/** A payload value as a log line shows it: scalars as JSON (strings cut), objects and lists only by kind. */
-function describe(value: unknown): string {
-  if (value === MISSING) return 'missing';
-  if (typeof value === 'string') return JSON.stringify(value.length > VALUE_PREVIEW ? `${value.slice(0, VALUE_PREVIEW)}…` : value);
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (value !== null && typeof value === 'object') return 'an object';
-  return String(value);
-}
 
 /** JSONata throws plain objects with code, position and message, not Errors. */
 function jsonataMessage(err: unknown): string {
