@@ -1,6 +1,6 @@
 // Issue 20 items 6 (second half) and 8 over real HTTP with real agent processes: what a command agent's
 // environment holds, prompts that cannot be an argument, option-like prompts, and jobs whose route is removed.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signGeneric, startRedisServer, startTestGateway, type RunningRedis, type TestGateway } from '@hookwise/testing';
@@ -21,11 +21,19 @@ afterEach(async () => {
   gw = undefined;
 });
 
+/**
+ * A stand-in agent's script, written beside the config dir `dir` (in `<dir>.agent`), never in it: the agent sandbox
+ * hides the config dir, so a script there would not be found. The runner makes the script's absolute path readable.
+ */
 function writeScript(dir: string, name: string, source: string): string {
-  const file = join(dir, name);
+  const agentDir = agentDirOf(dir);
+  mkdirSync(agentDir, { recursive: true });
+  const file = join(agentDir, name);
   writeFileSync(file, source);
   return file;
 }
+
+const agentDirOf = (dir: string): string => `${dir}.agent`;
 
 const signed = (body: string) => ({ 'x-webhook-signature': signGeneric(SECRET, body) });
 
@@ -60,8 +68,9 @@ describe('issue 20 item 8: command agents', () => {
     expect((await gw.post('ci', body, signed(body))).status).toBe(202);
     const { env } = await answerOf(gw, 'ci');
     for (const hidden of ['WEBHOOK_SECRET', 'CI_ROUTE_SECRET', 'GH_TOKEN', 'SOME_PASSWORD', 'HARMLESS']) expect(env).not.toContain(hidden);
-    for (const passed of ['PATH', 'ALLOWED_TOKEN', 'MODE', 'HOOKWISE_HOME', 'HOOKWISE_ROUTE', 'HOOKWISE_EVENT', 'HOOKWISE_DELIVERY_ID'])
-      expect(env).toContain(passed);
+    for (const passed of ['PATH', 'ALLOWED_TOKEN', 'MODE', 'HOOKWISE_ROUTE', 'HOOKWISE_EVENT', 'HOOKWISE_DELIVERY_ID']) expect(env).toContain(passed);
+    // The agent has no business in the config dir (it subscribes through the gateway's job channel instead).
+    expect(env).not.toContain('HOOKWISE_HOME');
   });
 
   it('with inherit_env: true still keeps credentials and the values of gateway secrets out', async () => {
@@ -155,7 +164,8 @@ describe.each(['memory', 'sqlite', 'redis'])('issue 20 item 6: a job whose route
 
   it('still runs, with the route definition it was accepted under', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hookwise-removed-route-'));
-    const go = join(dir, 'go');
+    // The marker lives beside the config dir (hidden from the agent) in a dir the agent's sandbox may read.
+    const go = join(agentDirOf(dir), 'go');
     // Holds the only agent slot until the test says go, so the second job waits in the store meanwhile.
     const holder = writeScript(
       dir,
@@ -179,7 +189,14 @@ describe.each(['memory', 'sqlite', 'redis'])('issue 20 item 6: a job whose route
         platforms: {
           webhook: {
             enabled: true,
-            extra: { routes: { hold: { secret: 'INSECURE_NO_AUTH', agent: { runner: 'command', command: [process.execPath, holder] } } } },
+            extra: {
+              routes: {
+                hold: {
+                  secret: 'INSECURE_NO_AUTH',
+                  agent: { runner: 'command', command: [process.execPath, holder], sandbox: { read_only: [agentDirOf(dir)] } },
+                },
+              },
+            },
           },
         },
         agent: { concurrency: 1 },
