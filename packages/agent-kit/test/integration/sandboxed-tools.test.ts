@@ -8,6 +8,7 @@ import type { AgentSandbox } from '@hookwise/core';
 import { openSandboxRun, probeSandbox, resolveSandboxPolicy, type SandboxRun } from '@hookwise/sandbox';
 import { createLogger, Redactor } from '@hookwise/gateway';
 import { refusal, runTerminalCommand } from '@hookwise/agent-kit';
+import { terminalSettings } from '../../src/terminal-tool';
 import { McpServers } from '../../src/mcp-client';
 import { allowProblems } from '../../src/terminal-allow';
 
@@ -75,6 +76,15 @@ describe('terminal.allow: whole commands', () => {
       expect(refusal(command, ['cat **'], work)).toMatch(/is not a plain word/);
     expect(allowProblems(['git log *', 'ls', 'npm test **'])).toEqual([]);
     expect(allowProblems(['cat ; rm', '* foo', 'git ** log'])).toHaveLength(3);
+  });
+});
+
+describe('terminal settings', () => {
+  it('refuse a terminal.cwd in the config dir and a malformed allow entry, naming the fix', () => {
+    const base = { timeout_seconds: 10, max_output_bytes: 100, env: [] };
+    expect(() => terminalSettings({ ...base, cwd: 'work' }, { configDir, env }, [])).toThrow(/terminal.cwd 'work' is in the config dir/);
+    expect(() => terminalSettings({ ...base, allow: ['cat; rm'] }, { configDir, env }, [])).toThrow(/terminal.allow: "cat; rm"/);
+    expect(terminalSettings(base, { configDir, env }, []).cwd).toBeUndefined();
   });
 });
 

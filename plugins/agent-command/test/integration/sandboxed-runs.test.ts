@@ -8,6 +8,8 @@ import { PassThrough } from 'node:stream';
 import { probeSandbox } from '@hookwise/sandbox';
 import { startGateway, type RunningGateway } from '@hookwise/server';
 import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { createLogger, Redactor } from '@hookwise/gateway';
+import { createCommandRunner, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
 import { stringify as stringifyYaml } from 'yaml';
 
 let dir: string;
@@ -100,5 +102,19 @@ describe('command runner in the agent sandbox', () => {
     expect(seen.env).toMatch(/^WEBHOOK_SECRET=/);
     expect(seen.cwd).not.toBe(dir);
     expect(seen.usage).toMatchObject({ sandbox: { mode: 'off', sandboxed: false, reason: expect.stringContaining('mode is off') } });
+  });
+
+  it('refuses a cwd that is the config dir or inside it (the issue: runners started in the config dir)', () => {
+    const redactor = new Redactor();
+    const ctx = {
+      logger: createLogger({ stream: new PassThrough(), redactor }),
+      configDir: dir,
+      env: {},
+      signal: new AbortController().signal,
+      redact: () => undefined,
+    };
+    const options = (cwd: string) => ({ command: ['true'], cwd, inherit_env: false, kill_grace_seconds: 1, max_output_bytes: 1024 }) as CommandRunnerOptions;
+    for (const cwd of ['.', dir, 'work']) expect(() => createCommandRunner(options(cwd), ctx)).toThrow(/config dir.*never see/);
+    expect(() => createCommandRunner(options(tools), ctx)).not.toThrow();
   });
 });
