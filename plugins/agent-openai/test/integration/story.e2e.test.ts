@@ -1,6 +1,8 @@
 // The SPEC's story end to end: a webhook on a route with the webhook-subscriptions skill reaches the openai
 // runner; the (scripted) model runs `hookwise webhook subscribe` with its terminal tool; the new subscription
-// then accepts a signed request on the running gateway, with no restart.
+// then accepts a signed request on the running gateway, with no restart. The run is sandboxed (agent.sandbox.mode
+// auto), so the CLI goes through the gateway's per-job channel: the gateway generates the route's secret and the
+// agent never sees it; the operator reads it outside the run.
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,9 @@ import { completion, startChatServer, type ChatServer } from '../chat-server';
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
 
 const REPO = resolve(TEST_DIR, '../../..');
-const CLI = join(REPO, 'packages/cli/bin/run.js');
+// `hookwise` as the agent finds it on PATH: the workspace's link to the built CLI. An absolute script path
+// would be an argument outside the work dir, which terminal.allow refuses.
+const BIN = join(REPO, 'node_modules/.bin');
 const ROUTE_SECRET = 'ops-route-secret-0123456789';
 
 let dir: string;
@@ -63,7 +67,8 @@ afterEach(async () => {
 });
 
 it('the agent subscribes a new webhook through its terminal tool, and the subscription works at once', async () => {
-  const subscribe = `${process.execPath} ${CLI} webhook subscribe github-ci --events push --description "CI pushes"`;
+  // Plain words only: terminal.allow refuses quotes, so the description is one word.
+  const subscribe = 'hookwise webhook subscribe github-ci --events push --description CI-pushes';
   chat = await startChatServer([
     completion(null, [{ id: 'call_sub', command: subscribe }]),
     completion('Created the subscription github-ci for push events.'),
@@ -96,7 +101,7 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
       '  tools: [terminal]',
       '  max_steps: 4',
       '  terminal:',
-      `    allow: ["${process.execPath} ${CLI} webhook"]`,
+      '    allow: ["hookwise webhook subscribe **"]',
       'store:',
       '  backend: memory',
       '',
@@ -107,7 +112,7 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
   running = await startGateway({
     firstParty: await loadFirstPartyPlugins(),
     configDir: dir,
-    env: { PATH: process.env.PATH, STORY_KEY: 'sk-story-key-abcdef' },
+    env: { PATH: `${BIN}:${process.env.PATH}`, STORY_KEY: 'sk-story-key-abcdef' },
     port: 0,
     logStream: stream,
     pollMs: 50,
@@ -134,14 +139,15 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
   expect(toolMessage.role).toBe('tool');
   expect(toolMessage.tool_call_id).toBe('call_sub');
   expect(toolMessage.content).toMatch(/^exit code: 0\n/);
-  expect(toolMessage.content).toContain("Subscription 'github-ci' created.");
+  expect(toolMessage.content).toContain("Subscription 'github-ci' created through the gateway's job channel.");
   expect(logs).toContain('Created the subscription github-ci for push events.');
 
-  // 3. The subscription exists, with the secret the CLI printed.
-  const secret = /Secret:\s+(\S+)/.exec(toolMessage.content)?.[1];
-  expect(secret).toBeDefined();
+  // 3. The subscription exists, with a secret the gateway generated; the agent's output never shows it.
   const stored = JSON.parse(readFileSync(join(dir, 'webhook_subscriptions.json'), 'utf8'));
-  expect(stored['github-ci']).toMatchObject({ events: ['push'], description: 'CI pushes', secret });
+  expect(stored['github-ci']).toMatchObject({ events: ['push'], description: 'CI-pushes' });
+  const secret = stored['github-ci'].secret as string | undefined;
+  expect(typeof secret).toBe('string');
+  expect(toolMessage.content).not.toContain(secret!);
 
   // 4. The running gateway accepts a request signed with it, and refuses a wrong signature; no restart.
   const accepted = await post('github-ci', { event_type: 'push', ref: 'refs/heads/main' }, secret!);
