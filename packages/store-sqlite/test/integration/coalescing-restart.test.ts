@@ -1,7 +1,7 @@
 // Issue 23 over real HTTP with the SQLite store: GitHub pull_request events coalesced by pull request number survive
 // a gateway restart inside their window. Two events, a stop, a start on the same file, a third event: the agent (a
 // real command process) runs once, with the latest payload, and every delivery id finds that one job.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
@@ -39,20 +39,25 @@ const until = async <T>(probe: () => Promise<T | undefined> | T | undefined, wha
 
 describe('coalescing with the SQLite store over HTTP', () => {
   let dir: string;
+  /** The agent's script and its runs file: beside the config dir, which the agent sandbox hides from agent runs. */
+  let agentDir: string;
   let gw: TestGateway | undefined;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'hookwise-coalesce-restart-'));
+    agentDir = `${dir}.agent`;
+    mkdirSync(agentDir);
   });
   afterEach(async () => {
     await gw?.stop();
     gw = undefined;
     rmSync(dir, { recursive: true, force: true });
+    rmSync(agentDir, { recursive: true, force: true });
   });
 
   it('survives a restart inside the window: one agent run with the latest payload, and every delivery id finds its job', async () => {
-    const runs = path.join(dir, 'runs.jsonl');
+    const runs = path.join(agentDir, 'runs.jsonl');
     writeFileSync(runs, '');
-    writeFileSync(path.join(dir, 'agent.js'), AGENT);
+    writeFileSync(path.join(agentDir, 'agent.js'), AGENT);
     const start = () =>
       startTestGateway({
         configDir: dir,
@@ -73,7 +78,12 @@ describe('coalescing with the SQLite store over HTTP', () => {
               },
             },
           },
-          agent: { runner: 'command', command: [process.execPath, path.join(dir, 'agent.js'), runs] },
+          agent: {
+            runner: 'command',
+            command: [process.execPath, path.join(agentDir, 'agent.js'), runs],
+            // The agent appends to the runs file, so its dir must be writable inside the sandbox.
+            sandbox: { writable: [agentDir] },
+          },
           store: { backend: 'sqlite', path: 'hookwise.sqlite' },
           admin: { enabled: true },
         },
