@@ -1,6 +1,6 @@
 // Real `hookwise gateway run` processes for the Redis end-to-end tests: start, stop, post, run the CLI.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const CLI_BIN = join(__dirname, '..', '..', 'cli', 'bin', 'run.js');
@@ -13,6 +13,8 @@ export function requireBuiltCli(): void {
 }
 
 export interface GatewayProcess {
+  /** The name given at start, which its agent runs see as GATEWAY_NAME. */
+  name: string;
   child: ChildProcess;
   url: string;
   output(): string;
@@ -23,12 +25,26 @@ export function gatewayEnv(home: string): NodeJS.ProcessEnv {
 }
 
 /**
+ * Where the stand-in agent and the files it writes live: beside the config dir, never in it. The agent sandbox hides
+ * the config dir from agent runs (a script or a runs file there is not found), and runs start in a work dir of their own.
+ */
+export const agentDirOf = (home: string): string => `${home}.agent`;
+
+/** Writes the stand-in agent's source as <agent dir>/agent.js (see agentDirOf). */
+export function writeStandInAgent(home: string, source: string): void {
+  mkdirSync(agentDirOf(home), { recursive: true });
+  writeFileSync(join(agentDirOf(home), 'agent.js'), source);
+}
+
+/**
  * The config.yaml of gateways that share one config dir and one redis-server: the webhook platform on a free port of
  * 127.0.0.1 (`webhook`: the YAML lines under its `extra:` beside host and port, the routes among them, indented six
- * spaces), the stand-in agent <home>/agent.js run by the command runner, two at a time, with RUNS_FILE in its
- * environment, then `more` (top-level YAML) and the Redis store at `redisUrl`.
+ * spaces), the stand-in agent <agent dir>/agent.js run by the command runner, two at a time, with RUNS_FILE (which
+ * must lie in the agent dir, the one place besides its work dir the sandboxed agent may write) and its gateway's
+ * GATEWAY_NAME in its environment, then `more` (top-level YAML) and the Redis store at `redisUrl`.
  */
 export function sharedRedisConfig(options: { home: string; runsFile: string; redisUrl: string; webhook: string; more?: string }): string {
+  const agentDir = agentDirOf(options.home);
   return `platforms:
   webhook:
     enabled: true
@@ -38,8 +54,9 @@ export function sharedRedisConfig(options: { home: string; runsFile: string; red
 ${options.webhook}
 agent:
   runner: command
-  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(options.home, 'agent.js'))}]
-  env: { RUNS_FILE: ${JSON.stringify(options.runsFile)} }
+  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(agentDir, 'agent.js'))}]
+  env: [${JSON.stringify(`RUNS_FILE=${options.runsFile}`)}, GATEWAY_NAME]
+  sandbox: { writable: [${JSON.stringify(agentDir)}] }
   concurrency: 2
 ${options.more ?? ''}store: { backend: redis, url: "${options.redisUrl}" }
 `;
@@ -54,9 +71,14 @@ export async function until(condition: () => boolean, what: () => string, timeou
   }
 }
 
-/** Starts `hookwise gateway run` on the config in `home` (its port 0 gives each process its own port). */
-export async function startGatewayProcess(home: string): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [CLI_BIN, 'gateway', 'run'], { env: gatewayEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `hookwise gateway run` on the config in `home` (its port 0 gives each process its own port). Its agent runs
+ * get `name` as GATEWAY_NAME: inside the sandbox's own pid namespace, an agent's parent pid does not say which
+ * gateway ran it.
+ */
+export async function startGatewayProcess(home: string, name: string): Promise<GatewayProcess> {
+  const env = { ...gatewayEnv(home), GATEWAY_NAME: name };
+  const child = spawn(process.execPath, [CLI_BIN, 'gateway', 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -68,7 +90,7 @@ export async function startGatewayProcess(home: string): Promise<GatewayProcess>
   );
   const match = listening.exec(out);
   if (!match) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
-  return { child, url: `http://127.0.0.1:${match[1]}`, output: () => out };
+  return { name, child, url: `http://127.0.0.1:${match[1]}`, output: () => out };
 }
 
 export function stopGatewayProcess(gateway: GatewayProcess | undefined, signal: NodeJS.Signals): Promise<void> {

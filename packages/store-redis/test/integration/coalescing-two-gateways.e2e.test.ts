@@ -5,13 +5,24 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRedisServer, type RunningRedis } from '@hookwise/testing';
-import { cli, postEvent, requireBuiltCli, sharedRedisConfig, startGatewayProcess, stopGatewayProcess, until, type GatewayProcess } from '../gateway-processes';
+import {
+  agentDirOf,
+  cli,
+  postEvent,
+  requireBuiltCli,
+  sharedRedisConfig,
+  startGatewayProcess,
+  stopGatewayProcess,
+  until,
+  writeStandInAgent,
+  type GatewayProcess,
+} from '../gateway-processes';
 
 requireBuiltCli();
 
 /**
  * The stand-in agent: reads the prompt, sleeps 600 ms when it starts with "serial", and appends one JSON line per
- * run to RUNS_FILE: the prompt, its start and end (epoch ms), and its gateway's pid.
+ * run to RUNS_FILE: the prompt, its start and end (epoch ms), and its gateway's name.
  */
 const AGENT = `
 const fs = require('node:fs');
@@ -19,7 +30,7 @@ let prompt = '';
 process.stdin.on('data', (c) => (prompt += c)).on('end', () => {
   const start = Date.now();
   setTimeout(() => {
-    fs.appendFileSync(process.env.RUNS_FILE, JSON.stringify({ prompt: prompt.trim(), start, end: Date.now(), gateway: process.ppid }) + '\\n');
+    fs.appendFileSync(process.env.RUNS_FILE, JSON.stringify({ prompt: prompt.trim(), start, end: Date.now(), gateway: process.env.GATEWAY_NAME }) + '\\n');
     process.stdout.write('done');
   }, prompt.startsWith('serial') ? 600 : 0);
 });
@@ -29,7 +40,7 @@ interface Run {
   prompt: string;
   start: number;
   end: number;
-  gateway: number;
+  gateway: string;
 }
 
 const WINDOW_SECONDS = 3;
@@ -50,8 +61,8 @@ describe('coalescing and concurrency keys across two gateway processes on one re
   beforeAll(async () => {
     redis = await startRedisServer();
     home = mkdtempSync(join(tmpdir(), 'hookwise-redis-coalescing-'));
-    runsFile = join(home, 'runs.jsonl');
-    writeFileSync(join(home, 'agent.js'), AGENT);
+    runsFile = join(agentDirOf(home), 'runs.jsonl');
+    writeStandInAgent(home, AGENT);
     const routes = `      routes:
         prs:
           secret: INSECURE_NO_AUTH
@@ -62,7 +73,7 @@ describe('coalescing and concurrency keys across two gateway processes on one re
           prompt: "serial {step} of #{pull_request.number}"
           concurrency_key: "{pull_request.number}"`;
     writeFileSync(join(home, 'config.yaml'), sharedRedisConfig({ home, runsFile, redisUrl: redis.url, webhook: routes }));
-    [a, b] = await Promise.all([startGatewayProcess(home), startGatewayProcess(home)]);
+    [a, b] = await Promise.all([startGatewayProcess(home, 'a'), startGatewayProcess(home, 'b')]);
   }, 45_000);
 
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startRedisServer, type RunningRedis } from '@hookwise/testing';
 import IORedis from 'ioredis';
 import {
+  agentDirOf,
   cli,
   postEvent as post,
   requireBuiltCli,
@@ -14,14 +15,15 @@ import {
   startGatewayProcess as startGateway,
   stopGatewayProcess as stopGateway,
   until,
+  writeStandInAgent,
   type GatewayProcess as Gateway,
 } from '../gateway-processes';
 
 requireBuiltCli();
 
 /**
- * The stand-in agent: records each run as `start <delivery id> <gateway pid> <own pid>` in RUNS_FILE, then
- * answers. On the "slow" route its first run takes 5 s (time to kill its gateway); a rerun answers at once.
+ * The stand-in agent: records each run as `start <delivery id> <gateway name>` in RUNS_FILE, then answers. On the
+ * "slow" route its first run takes 5 s (time to kill its gateway); a rerun answers at once.
  */
 const AGENT = `
 const fs = require('node:fs');
@@ -30,7 +32,7 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
   const id = (/"id":\\s*"([^"]+)"/.exec(input) || [])[1] || 'unknown';
   const before = fs.existsSync(process.env.RUNS_FILE) ? fs.readFileSync(process.env.RUNS_FILE, 'utf8') : '';
   const rerun = before.split('\\n').some((l) => l.startsWith('start ' + id + ' '));
-  fs.appendFileSync(process.env.RUNS_FILE, 'start ' + id + ' ' + process.ppid + ' ' + process.pid + '\\n');
+  fs.appendFileSync(process.env.RUNS_FILE, 'start ' + id + ' ' + process.env.GATEWAY_NAME + '\\n');
   const pause = input.includes('"slow"') && !rerun ? 5000 : 0;
   setTimeout(() => process.stdout.write('answer for ' + id), pause);
 });
@@ -44,18 +46,18 @@ describe('two gateway processes on one redis-server (real binary)', () => {
   let runsFile: string;
   let a: Gateway;
   let b: Gateway;
-  const runs = (id: string): Array<{ gatewayPid: number; agentPid: number }> =>
+  const runs = (id: string): Array<{ gateway: string }> =>
     (existsSync(runsFile) ? readFileSync(runsFile, 'utf8') : '')
       .split('\n')
       .filter((l) => l.startsWith(`start ${id} `))
-      .map((l) => ({ gatewayPid: Number(l.split(' ')[2]), agentPid: Number(l.split(' ')[3]) }));
+      .map((l) => ({ gateway: l.split(' ')[2]! }));
   const bothOutputs = () => `--- gateway A:\n${a?.output()}\n--- gateway B:\n${b?.output()}`;
 
   beforeAll(async () => {
     redis = await startRedisServer();
     home = mkdtempSync(join(tmpdir(), 'hookwise-two-gateways-'));
-    runsFile = join(home, 'runs.log');
-    writeFileSync(join(home, 'agent.js'), AGENT);
+    runsFile = join(agentDirOf(home), 'runs.log');
+    writeStandInAgent(home, AGENT);
     const routes = ['limited', 'dedupe', 'slow'].map((name) => `        ${name}: { secret: INSECURE_NO_AUTH, prompt: "event {__raw__}" }`).join('\n');
     // Both gateways share this config dir; `port: 0` gives each its own port. The default 30 s lease: the
     // store's own 5 s lock, not the lease, decides that a killed gateway's job is taken over 5-7 s after its death.
@@ -69,22 +71,13 @@ describe('two gateway processes on one redis-server (real binary)', () => {
         more: 'retry: { max_attempts: 3, base_delay_seconds: 0.2 }\n',
       }),
     );
-    [a, b] = await Promise.all([startGateway(home), startGateway(home)]);
+    [a, b] = await Promise.all([startGateway(home, 'a'), startGateway(home, 'b')]);
   }, 45_000);
 
   afterAll(async () => {
+    // The killed gateway's agent needs no ending here: sandboxed, it dies with its gateway (bubblewrap's
+    // --die-with-parent), and unsandboxed it ends on its own within its 5 s pause.
     await Promise.all([a, b].filter(Boolean).map((g) => stopGateway(g, 'SIGTERM')));
-    // An agent whose gateway was killed is an orphan in its own process group: end it (our own child's child).
-    for (const line of existsSync(runsFile ?? '') ? readFileSync(runsFile, 'utf8').split('\n') : []) {
-      const pid = Number(line.split(' ')[3]);
-      if (pid > 0) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    }
     await redis?.stop();
   });
 
@@ -139,8 +132,8 @@ describe('two gateway processes on one redis-server (real binary)', () => {
       () => `the slow agent to start\n${bothOutputs()}`,
     );
     const [first] = runs('slow-1');
-    const [victim, survivor] = first.gatewayPid === a.child.pid ? [a, b] : [b, a];
-    expect(victim.child.pid).toBe(first.gatewayPid);
+    const [victim, survivor] = first.gateway === a.name ? [a, b] : [b, a];
+    expect(victim.name).toBe(first.gateway);
     await stopGateway(victim, 'SIGKILL');
 
     // The survivor takes the job over once the dead gateway's 5 s lock has lapsed and runs the agent again.
@@ -151,7 +144,7 @@ describe('two gateway processes on one redis-server (real binary)', () => {
       12_000,
     );
     expect(delivered(victim.output(), 'slow-1')).toBe(0);
-    expect(runs('slow-1').map((r) => r.gatewayPid)).toEqual([victim.child.pid, survivor.child.pid]);
+    expect(runs('slow-1').map((r) => r.gateway)).toEqual([victim.name, survivor.name]);
     const shown = await cli(home, ['deliveries', 'show', 'slow-1', '--json']);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ deliveryId: 'slow-1', route: 'slow', status: 'done', attempts: 1, answer: 'answer for slow-1' });
