@@ -61,6 +61,8 @@ function prepareExample({ workDir, windowSeconds, plain = false, edit }) {
   const doc = parseDocument(readFileSync(path.join(configDir, 'config.yaml'), 'utf8'));
   doc.setIn(['platforms', 'github_comment', 'cli_path'], gh);
   doc.setIn(['agent', 'command'], [agent]);
+  // The stand-in files its prompts outside its per-run work dir: the agent sandbox lets it write there only when listed.
+  doc.setIn(['agent', 'sandbox', 'writable'], [runsDir]);
   // The rate limit counts per minute, which a compressed replay cannot compress: at full length the burst stays
   // under the default 30 per minute (at most 10 pull_request events in any minute), so the replay lifts it.
   doc.setIn(['platforms', 'webhook', 'extra', 'rate_limit'], 100_000);
