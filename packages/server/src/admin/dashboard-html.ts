@@ -1,6 +1,6 @@
 // The dashboard's HTML, rendered on the server: pages, the fragments the page script refreshes (event rows, the
 // stats panel) and the small inline SVG charts. Every value from a job or a request is escaped here.
-import type { Job, JobStatus } from '@hookwise/core';
+import type { Job, JobStatus, JobSummary } from '@hookwise/core';
 import {
   tokensOf,
   type JobActivity,
@@ -10,6 +10,7 @@ import {
   eventCount,
   jobOutcome,
   outcomeText,
+  sandboxText,
   tokenCount,
   usageText,
   waitingNote,
@@ -86,7 +87,7 @@ ${options.body}
 }
 
 /** The status badge, and beside a done job that was not delivered its outcome (silent, skipped), beside a held one "held". */
-function statusBadges(job: Job): string {
+function statusBadges(job: JobSummary): string {
   const outcome = jobOutcome(job);
   if (outcome && outcome !== 'delivered')
     return `${badge(job.status)} <span class="badge outcome-${esc(outcome)}" title="${esc(outcomeText(job))}">${esc(outcome)}</span>`;
@@ -94,7 +95,7 @@ function statusBadges(job: Job): string {
   return waiting ? `${badge(job.status)} <span class="badge outcome-held" title="${esc(waiting)}">held</span>` : badge(job.status);
 }
 
-export function eventRows(jobs: Job[]): string {
+export function eventRows(jobs: JobSummary[]): string {
   if (!jobs.length) return '<tr class="empty"><td colspan="10">No events match.</td></tr>';
   return jobs
     .map(
@@ -108,7 +109,7 @@ export function eventRows(jobs: Job[]): string {
 <td>${esc(job.step)}</td>
 <td class="num">${esc(job.attempts)}</td>
 <td class="num events">${esc(eventCount(job))}</td>
-<td class="num tokens" title="${esc(usageText(job.usage) ?? 'no usage reported')}">${job.usage ? esc(tokenCount(tokensOf(job.usage))) : '–'}</td>
+<td class="num tokens" title="${esc(usageText(job.usage) ?? 'no usage reported')}">${usageText(job.usage) ? esc(tokenCount(tokensOf(job.usage))) : '–'}</td>
 <td>${time(job.receivedAt)}</td>
 ${job.errors.length ? `<td class="error">${esc(job.errors.at(-1)?.message)}</td>` : `<td class="note muted">${esc(job.note ?? '')}</td>`}
 </tr>`,
@@ -242,7 +243,7 @@ function options(values: string[], selected: string | undefined, any: string): s
 }
 
 export function listPage(input: {
-  jobs: Job[];
+  jobs: JobSummary[];
   filters: ListFilters;
   routes: string[];
   queue: QueueDepth;
@@ -360,7 +361,8 @@ ${job.status === 'pending' ? field('next run', time(job.runAt)) : ''}
 ${jobOutcome(job) ? field('outcome', `<span id="outcome" data-outcome="${esc(jobOutcome(job))}">${esc(outcomeText(job))}</span>`) : ''}
 ${job.outcome === 'silent' && job.note ? field('note', esc(job.note)) : ''}
 ${waitingNote(job) ? field('waiting', `<span id="waiting">${esc(waitingNote(job))}</span>`) : ''}
-${job.usage ? field('tokens', `<span id="tokens">${esc(usageText(job.usage))}</span>`) : ''}
+${usageText(job.usage) ? field('tokens', `<span id="tokens">${esc(usageText(job.usage))}</span>`) : ''}
+${sandboxText(job.usage) ? field('sandbox', `<span id="sandbox">${esc(sandboxText(job.usage))}</span>`) : ''}
 ${job.coalesced ? field('coalesced', `<span id="coalesced">${esc(coalescedText(job))}</span>`) : ''}
 ${job.coalesceKey !== undefined ? field('coalesce key', esc(job.coalesceKey)) : ''}
 ${job.concurrencyKey !== undefined ? field('concurrency key', esc(job.concurrencyKey)) : ''}
