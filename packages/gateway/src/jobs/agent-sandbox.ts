@@ -91,6 +91,12 @@ export class AgentSandboxes {
     this.workParent = candidates.find((dir) => existsSync(dir) && !this.hidden.some((h) => isWithin(resolve(dir), h))) ?? candidates[0];
   }
 
+  /** True when `path` lies in a hidden path or holds one: such a path can never be shown to an agent. */
+  overlapsHidden(path: string): boolean {
+    const p = resolve(path);
+    return this.hidden.some((h) => isWithin(p, h) || isWithin(h, p));
+  }
+
   private probe(): Promise<SandboxProbe> {
     this.probed ??= (this.options.probe ?? (() => probeSandbox()))();
     return this.probed;

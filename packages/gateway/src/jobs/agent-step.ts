@@ -97,7 +97,12 @@ export class AgentStep {
       // The run's own subscription channel (job-channel-run.ts): its variables reach every process through the sandbox.
       if (this.deps.sandboxes && this.deps.channels) channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId });
       const needs = runner.sandboxNeeds?.();
-      opened = await this.deps.sandboxes?.open(route, job, channel ? channelNeeds(needs, channel) : needs, skills);
+      opened = await this.deps.sandboxes?.open(
+        route,
+        job,
+        channel ? channelNeeds(needs, channel, (path) => this.deps.sandboxes!.overlapsHidden(path)) : needs,
+        skills,
+      );
       if (opened) skills = opened.skills;
       const sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
       const run = runner.run({ prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox }, { signal: controller.signal });

@@ -7,9 +7,14 @@ import { dirname, join, sep } from 'node:path';
 import type { AgentSandbox, AgentSandboxNeeds } from '@hookwise/core';
 import type { JobChannel } from './job-channel';
 
-/** The runner's needs plus the channel's host and the CLI's installation (read-only). */
-export function channelNeeds(needs: AgentSandboxNeeds | undefined, channel: JobChannel): AgentSandboxNeeds {
-  const cli = cliInstallation();
+/**
+ * The runner's needs plus the channel's host and the CLI's installation (read-only), unless that installation
+ * overlaps what the sandbox hides (an embedding app whose config dir is its own project folder): the run then
+ * goes on without the CLI inside rather than failing.
+ */
+export function channelNeeds(needs: AgentSandboxNeeds | undefined, channel: JobChannel, hidden: (path: string) => boolean = () => false): AgentSandboxNeeds {
+  const found = cliInstallation();
+  const cli = found && !hidden(found) ? found : undefined;
   return {
     ...needs,
     network: [...(needs?.network ?? []), channel.network],
