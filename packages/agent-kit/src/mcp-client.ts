@@ -96,7 +96,7 @@ export class McpServers {
 
   constructor(
     readonly servers: readonly McpServerOptions[],
-    private readonly ctx: Pick<PluginContext, 'logger' | 'configDir' | 'redact'>,
+    private readonly ctx: Pick<PluginContext, 'logger' | 'configDir' | 'redact' | 'scrub'>,
     /** Told to servers in initialize, so their logs say who is calling. */
     private readonly clientInfo: { name: string; version: string } = { name: 'hookwise', version: '0.1.0' },
   ) {
@@ -272,7 +272,8 @@ export class McpServers {
       // Protocol errors (unknown tool, invalid arguments, timeout) are the model's to read and correct.
       return { content: `error: the MCP server '${server.name}' answered the call of ${tool} with an error: ${errorMessage(err)}`, isError: true };
     }
-    return { content: capToolOutput(renderCallResult(result), server.max_output_bytes), isError: result.isError === true };
+    const text = capToolOutput(renderCallResult(result), server.max_output_bytes);
+    return { content: this.ctx.scrub ? this.ctx.scrub(text) : text, isError: result.isError === true };
   }
 }
 

@@ -110,6 +110,8 @@ export interface TerminalSettings {
   timeoutMs: number;
   maxOutputBytes: number;
   allow?: string[];
+  /** Removes the gateway's registered secrets from a command's output before the model reads it. */
+  scrub?: (text: string) => string;
 }
 
 /**
@@ -117,7 +119,11 @@ export interface TerminalSettings {
  * HOOKWISE_HOME: the config dir is not the agent's). `hidden` (the runner's API key variable, WEBHOOK_SECRET)
  * stays out unless terminal.env names it. A cwd in the config dir or a malformed allow entry is a config error.
  */
-export function terminalSettings(options: TerminalOptions, ctx: Pick<PluginContext, 'configDir' | 'env'>, hidden: readonly string[]): TerminalSettings {
+export function terminalSettings(
+  options: TerminalOptions,
+  ctx: Pick<PluginContext, 'configDir' | 'env' | 'scrub'>,
+  hidden: readonly string[],
+): TerminalSettings {
   const cwd = options.cwd ? resolve(ctx.configDir, options.cwd) : undefined;
   if (cwd && isWithin(cwd, resolve(ctx.configDir)))
     throw new HookwiseError(
@@ -129,7 +135,7 @@ export function terminalSettings(options: TerminalOptions, ctx: Pick<PluginConte
   const allowed = options.env ?? [];
   const env = childEnvironment(ctx.env, { allow: allowed });
   for (const name of hidden) if (!allowed.includes(name)) delete env[name];
-  return { cwd, env, timeoutMs: options.timeout_seconds * 1000, maxOutputBytes: options.max_output_bytes, allow: options.allow };
+  return { cwd, env, timeoutMs: options.timeout_seconds * 1000, maxOutputBytes: options.max_output_bytes, allow: options.allow, scrub: ctx.scrub };
 }
 
 /** What the terminal needs of the run's sandbox: its configured cwd as the work dir. */
@@ -154,7 +160,9 @@ export function terminalTool(settings: TerminalSettings, sandbox?: AgentSandbox)
       if (typeof command !== 'string' || command.trim() === '') {
         return { content: 'error: missing "command"; call terminal with {"command": "<shell command>"}', isError: true };
       }
-      const content = await runTerminalCommand(command, { ...settings, signal, sandbox });
+      const output = await runTerminalCommand(command, { ...settings, signal, sandbox });
+      // A secret the command printed (a token it found) never reaches the model's provider.
+      const content = settings.scrub ? settings.scrub(output) : output;
       return { content, isError: content.startsWith('refused: ') || content.startsWith('error: ') };
     },
   };

@@ -1,6 +1,6 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
 import type { AgentRunner, Deliverer, Source, Verifier } from './contracts';
-import type { ProgressKV, Store, StoreConfig } from './stores/types';
+import type { MemoKV, ProgressKV, Store, StoreConfig } from './stores/types';
 
 /** The plugin API this core provides. 2 added the `source` and `store` kinds; API 1 plugins still load. */
 export const PLUGIN_API_VERSION = 2;
@@ -34,10 +34,21 @@ export interface PluginContext {
    */
   isSecret?(value: string): boolean;
   /**
+   * `text` with every registered secret replaced, in every encoding the redactor knows: for text that leaves the
+   * gateway other than through the log (a tool's output on its way to a model). Absent in older gateways.
+   */
+  scrub?(text: string): string;
+  /**
    * Delivery progress kept in the gateway's store (survives restarts with SQLite and Redis): deliverers key it
    * by route + delivery id + destination and keep there what a retry must not send again. Absent in older gateways.
    */
   progress?: ProgressKV;
+  /**
+   * Memory across jobs kept in the gateway's store (durable with SQLite, shared by gateways on Redis): e.g. the
+   * comment a later answer edits. Keys are shared by every plugin: start them with your contribution's id.
+   * Absent in older gateways.
+   */
+  memos?: MemoKV;
 }
 
 interface ContributionBase<K extends string, T, O> {

@@ -199,6 +199,7 @@ export class Gateway {
     };
   }
 
+      scrub: (text) => this.redactor.redact(text),
   /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
   routeProblems(route: Route, host = this.config.platforms.webhook.extra.host): string[] {
     const problems: string[] = [];

@@ -37,6 +37,7 @@ export function createTestPluginContext(options: { gatewayRedaction?: boolean; e
       redacted.push(secret);
       redactor.add(secret);
     },
+    scrub: (text) => redactor.redact(text),
   };
   return { ctx, logs, redacted, abort: () => controller.abort() };
 }

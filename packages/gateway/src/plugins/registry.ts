@@ -1,7 +1,7 @@
 // Holds every contribution by kind and id, validates options against their schemas and creates wrapped instances.
 import type { default as Ajv } from 'ajv';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, ProgressKV, Source, Store, Verifier } from '@hookwise/core';
+import type { AgentRunner, Deliverer, MemoKV, ProgressKV, Source, Store, Verifier } from '@hookwise/core';
 import { HookwiseConfigError, wrapPluginError } from '@hookwise/core';
 import type { LoadedPlugin } from './loader';
 import type { Contribution, ContributionKind, PluginContext } from '@hookwise/core';
@@ -32,8 +32,11 @@ export interface CreateContext {
   signal: AbortSignal;
   redact(secret: string | undefined): void;
   isSecret?(value: string): boolean;
+  scrub?(text: string): string;
   /** The store's delivery progress (PluginContext.progress). */
   progress?: ProgressKV;
+  /** The store's memos (PluginContext.memos). */
+  memos?: MemoKV;
 }
 
 // Created on the first options schema: plugin schemas are not ours, so ajv still checks them against the
