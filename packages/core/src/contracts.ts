@@ -34,6 +34,8 @@ export interface SourceRequest {
   url: string;
   /** Epoch milliseconds at receipt; timestamped styles compare against it. */
   receivedAt: number;
+  /** The HTTP method: `POST`, or another one the source takes (`requests`); absent means `POST`. */
+  method?: string;
 }
 
 /**
@@ -77,6 +79,18 @@ export interface Source {
    * `secret` is the one that matched, for handshakes that must prove knowledge of it (Zoom).
    */
   handshake?(req: SourceRequest, payload: Record<string, unknown>, secret: string): HandshakeAnswer | undefined;
+  /**
+   * Requests besides `POST /webhooks/<route>` that the sender makes, taken only on a route that pins this source:
+   * other methods (Meta's GET verification, a Matrix homeserver's PUT) and paths below the route's
+   * (`/webhooks/<route>/<sub-path>`: a Matrix homeserver appends its API path to the URL it is given). They go
+   * through the same steps (verify, parse, handshake, ...); anything else is answered as before (405, 404).
+   */
+  readonly requests?: { methods?: readonly string[]; subPaths?: boolean };
+  /**
+   * The answer to an event taken (accepted, duplicate or ignored) for senders that want a fixed one instead of the
+   * gateway's JSON (a Matrix homeserver wants 200 `{}`); refusals keep the gateway's answers.
+   */
+  readonly eventAnswer?: HandshakeAnswer;
 }
 
 /** A loaded skill document (Agent Skills format: SKILL.md with name/description front matter). */

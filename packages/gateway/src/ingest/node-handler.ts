@@ -5,7 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from 'winston';
 import { ERROR_CATALOGUE, errorMessage } from '@hookwise/core';
 import type { IngestResult, WebhookPipeline } from './pipeline';
-import { hasMalformedPath, MALFORMED_PATH_RESULT, routeFromUrl } from './request-path';
+import { hasMalformedPath, MALFORMED_PATH_RESULT, otherWebhookRequest, routeFromUrl, type OtherWebhookRequest } from './request-path';
 
 // Importable from here as before the path check had its own module (the package index exports this module).
 export { hasMalformedPath, MALFORMED_PATH_RESULT, routeFromUrl } from './request-path';
@@ -32,13 +32,18 @@ export interface WebhookHandler {
    * Express's `next` must not reach `route`.
    */
   readonly ingest: (req: IncomingMessage, res: ServerResponse, route?: string) => void;
+  /**
+   * A request besides `POST /webhooks/<name>` (otherWebhookRequest): run by the pipeline when the route's pinned
+   * source takes it (Source.requests), else handed to `fallback` (the host's own 404/405) untouched.
+   */
+  readonly ingestOther: (req: IncomingMessage, res: ServerResponse, target: OtherWebhookRequest, fallback: () => void) => void;
 }
 
 /** `(req, res)` handler for `POST /webhooks/:route`, usable with node:http, Express or any connect-style host. */
 export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger): WebhookHandler {
   const ingest = (req: IncomingMessage, res: ServerResponse, route = routeFromUrl(req.url) ?? ''): void => {
     pipeline
-      .handle({ route, headers: req.headers, body: req, url: req.url, remoteAddress: req.socket?.remoteAddress })
+      .handle({ route, headers: req.headers, body: req, url: req.url, remoteAddress: req.socket?.remoteAddress, method: req.method })
       .then((result) => sendResult(res, result, !req.readableEnded && !req.complete))
       .catch((err: unknown) => {
         // A bug, not a sender's mistake: every expected failure (store included) has its own answer.
@@ -50,7 +55,16 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
     if (hasMalformedPath(req.url)) sendResult(res, MALFORMED_PATH_RESULT, true);
     else ingest(req, res);
   };
-  return Object.assign(handler, { ingest });
+  const ingestOther = (req: IncomingMessage, res: ServerResponse, target: OtherWebhookRequest, fallback: () => void): void => {
+    pipeline.takes(target.route, req.method ?? '', target.subPath).then(
+      (takes) => (takes ? ingest(req, res, target.route) : fallback()),
+      (err: unknown) => {
+        logger.error(`webhook handling failed on route '${target.route}': ${errorMessage(err)}`);
+        fallback();
+      },
+    );
+  };
+  return Object.assign(handler, { ingest, ingestOther });
 }
 
 /**
@@ -61,12 +75,14 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
  * everything else to `app`; without, everything goes to `app`, whose webhook route calls `handler.ingest`.
  */
 export function createIngestListener(handler: WebhookHandler, app: RequestListener, direct: boolean): RequestListener {
-  if (!direct) return (req, res) => (hasMalformedPath(req.url) ? sendResult(res, MALFORMED_PATH_RESULT, true) : app(req, res));
   return (req, res) => {
     if (hasMalformedPath(req.url)) return sendResult(res, MALFORMED_PATH_RESULT, true);
-    // Anything the pattern does not take (other methods, odd spellings) keeps the app's behaviour.
-    const route = req.method === 'POST' ? routeFromUrl(req.url) : undefined;
-    if (route === undefined) app(req, res);
-    else handler.ingest(req, res, route);
+    const route = direct && req.method === 'POST' ? routeFromUrl(req.url) : undefined;
+    if (route !== undefined) return handler.ingest(req, res, route);
+    // Other methods and paths below a route reach a source that takes them (WhatsApp's GET verification, Matrix's
+    // PUT transactions); anything else (odd spellings included) keeps the app's behaviour.
+    const other = otherWebhookRequest(req.method, req.url);
+    if (other === undefined) app(req, res);
+    else handler.ingestOther(req, res, other, () => app(req, res));
   };
 }

@@ -2,7 +2,7 @@
 // answer (URL verification, PING), and the delivery id and event type the sources read from the request.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
-import { errorMessage, headerValue, type Source, type SourceRequest } from '@hookwise/core';
+import { errorMessage, headerValue, type HandshakeAnswer, type Source, type SourceRequest } from '@hookwise/core';
 import { fail } from './answers';
 import { parsePayload } from './body';
 import type { IngestResult, NamedSource } from './pipeline-contract';
@@ -81,8 +81,13 @@ export function handshakeAnswer(
   const handshake = chosen?.source.handshake?.(req, payload, secret);
   if (!handshake) return undefined;
   logger.info(`answered the ${chosen?.id} handshake on route '${route.name}'`, { route: route.name, source: chosen?.id });
-  const isText = typeof handshake.body === 'string';
-  return { status: handshake.status, body: handshake.body, contentType: handshake.contentType ?? (isText ? 'text/plain; charset=utf-8' : undefined) };
+  return senderAnswer(handshake);
+}
+
+/** A source's own answer (a handshake, or its fixed answer to an event) as the pipeline's result. */
+export function senderAnswer(answer: HandshakeAnswer): IngestResult {
+  const isText = typeof answer.body === 'string';
+  return { status: answer.status, body: answer.body, contentType: answer.contentType ?? (isText ? 'text/plain; charset=utf-8' : undefined) };
 }
 
 /** The sender's delivery id, as the first source that finds one reads it; one of our own otherwise. */

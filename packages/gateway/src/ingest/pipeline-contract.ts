@@ -20,6 +20,8 @@ export interface IngestRequest {
    * by X-Forwarded-For when the peer is one of `trusted_proxies`; without it that throttle does not apply.
    */
   remoteAddress?: string;
+  /** The HTTP method; absent means POST. Another one reaches here only for a source that takes it (Source.requests). */
+  method?: string;
 }
 
 export interface IngestResult {

@@ -11,9 +11,10 @@ import { eventAccepted } from './events';
 import { routeFilter, type FilterFailure } from './filters';
 import { requestViewOf } from './filter-tests';
 import { reportClientAborted, withRejectedReport } from './outcome-reports';
-import { badBodyAnswer, deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest } from './parse-and-handshake';
+import { badBodyAnswer, deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest, senderAnswer } from './parse-and-handshake';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { clientOf, throttledClient, tooLargeByHeader } from './request-checks';
+import { sourceTakes } from './request-path';
 import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
 import { chooseSource, sourceRequestOf, verifyRequest } from './verification';
 
@@ -38,6 +39,14 @@ export class WebhookPipeline {
   /** The client the throttle keys by: the peer, or behind a trusted proxy the X-Forwarded-For hop it names. */
   clientOf(req: Pick<IngestRequest, 'remoteAddress' | 'headers'>): string | undefined {
     return clientOf(this.deps.trustedProxies, req);
+  }
+
+  /** Whether a request besides `POST /webhooks/<name>` goes to the route's pinned source (Source.requests). */
+  async takes(routeName: string, method: string, subPath: string): Promise<boolean> {
+    const route = this.deps.routes.get(routeName);
+    if (!route || route.source === undefined) return false;
+    const [pinned] = await this.deps.sourcesFor(route);
+    return sourceTakes(pinned?.source, method, subPath);
   }
 
   handle(req: IngestRequest): Promise<IngestResult> {
@@ -123,6 +132,7 @@ export class WebhookPipeline {
       return storeFailed(deps, route, err);
     }
     deps.storeStatus?.succeeded('accept');
-    return answerOutcome(deps, route, req, result, deliveryId, event, sourceReq.receivedAt, filtered);
+    const answer = answerOutcome(deps, route, req, result, deliveryId, event, sourceReq.receivedAt, filtered);
+    return chosen?.source.eventAnswer && answer.status < 300 ? senderAnswer(chosen.source.eventAnswer) : answer;
   }
 }

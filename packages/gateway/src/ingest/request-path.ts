@@ -1,5 +1,6 @@
 // The request path of a webhook, read once per request: does it decode, and which route does `/webhooks/<name>`
 // name. node-handler.ts makes the check for every way a request comes in (docs/architecture.md).
+import type { Source } from '@hookwise/core';
 import type { IngestResult } from './pipeline-contract';
 
 const WEBHOOK_PATH = /^\/webhooks\/([^/?#]+)\/?(?:[?#].*)?$/;
@@ -13,6 +14,41 @@ export function routeFromUrl(url: string | undefined): string | undefined {
   } catch {
     return match[1];
   }
+}
+
+const WEBHOOK_TARGET = /^\/webhooks\/([^/?#]+)(\/[^?#]*)?(?:[?#].*)?$/;
+
+/** A webhook request other than `POST /webhooks/<name>`: its route and the path below it ('' for none). */
+export interface OtherWebhookRequest {
+  route: string;
+  subPath: string;
+}
+
+/**
+ * A request a source may take besides `POST /webhooks/<name>` (another method, or a path below the route's, as a
+ * Matrix homeserver's `PUT /webhooks/<name>/_matrix/app/v1/transactions/<txn>`); undefined for the plain POST
+ * and for paths outside /webhooks/. Whether the route's source takes it is asked of the pipeline (`takes`).
+ */
+export function otherWebhookRequest(method: string | undefined, url: string | undefined): OtherWebhookRequest | undefined {
+  const match = WEBHOOK_TARGET.exec(url ?? '');
+  if (!match) return undefined;
+  const subPath = match[2] === undefined || match[2] === '/' ? '' : match[2];
+  if (method === 'POST' && subPath === '') return undefined;
+  let route = match[1];
+  try {
+    route = decodeURIComponent(route);
+  } catch {
+    /* answered 400 before this by hasMalformedPath */
+  }
+  return { route, subPath };
+}
+
+/** Whether a source takes a request with this method and path below its route (Source.requests). */
+export function sourceTakes(source: Source | undefined, method: string, subPath: string): boolean {
+  const takes = source?.requests;
+  if (!takes) return false;
+  if (subPath !== '' && takes.subPaths !== true) return false;
+  return method === 'POST' || (takes.methods ?? []).includes(method);
 }
 
 /**

@@ -12,7 +12,7 @@ export function chooseSource(route: Route, candidates: readonly NamedSource[], h
 
 /** What a source is asked about: the headers, the exact bytes, the sender's URL and when the request came. */
 export function sourceRequestOf(publicUrl: string | undefined, req: IngestRequest, rawBody: Buffer): SourceRequest {
-  return { headers: req.headers, rawBody, url: fullUrl(publicUrl, req), receivedAt: Date.now() };
+  return { headers: req.headers, rawBody, url: fullUrl(publicUrl, req), receivedAt: Date.now(), method: req.method ?? 'POST' };
 }
 
 /** The sender's URL of a request: the configured public origin (or the Host header) and the path as received. */
