@@ -176,6 +176,7 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
       }
     }
     const activeRoutes = routes.filter((r) => r.status === 'active' && r.route).map((r) => r.route!);
+    for (const f of gateway.exposureFindings(activeRoutes)) results.push({ check: f.check, status: 'warn', detail: f.detail, fix: f.fix });
     const toolOptions = { config: loaded.config, routes: activeRoutes, configDir: loaded.configDir, env: loaded.env };
     results.push(...(await checkAgentCommands(toolOptions)), ...(await checkGithubClient(toolOptions)));
     results.push(...(await sandboxChecks(gateway, activeRoutes)));

@@ -23,6 +23,7 @@ import type { SkillLibrary } from './plugins/skills';
 import { secretsProblems } from './routes/secret-policy';
 import { StoreStatus } from './observe/store-status';
 import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
+import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
 import { MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
@@ -315,7 +316,19 @@ export class Gateway {
     if (this.config.agent.runner === 'echo') {
       this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
     }
+    for (const finding of this.exposureFindings()) this.logger.warn(exposureWarningLine(finding));
     this.workers.start();
+  }
+
+  /** Operator surfaces without a token on a reachable bind, payload-chosen targets without allowed_targets. */
+  exposureFindings(routes: Iterable<Route> = this.routes.staticRoutes()): ExposureFinding[] {
+    return exposureFindings(this.config, routes, (to) => {
+      const deliverer = this.registry.get('deliverer', to);
+      if (!deliverer) return undefined;
+      const schema = (deliverer.contribution as { optionsSchema?: { properties?: Record<string, unknown> } }).optionsSchema;
+      const allowedTargets = (this.instances.platform(to) as { allowed_targets?: unknown } | undefined)?.allowed_targets;
+      return { supportsAllowedTargets: Boolean(schema?.properties?.allowed_targets), allowedTargets, platformKey: this.instances.platformKey(to) };
+    });
   }
 
   /** The deliverer of an id or alias (`telegram`, `platform_01`), created and started once per deliverer. */

@@ -48,6 +48,7 @@ export { updateSubscriptions } from './routes/subscription-store';
 export { openConfiguredStore, type OpenedGateway, type OpenedStore, openGateway, type OpenGatewayOptions, skillDirs } from './open-gateway';
 export { readRunFile, removeRunFile, type RunFile, runFilePath, writeRunFile } from './config/run-file';
 export { dotenvModeProblem } from './config/dotenv-mode';
+export { exposureFindings, type ExposureFinding, exposureWarningLine, TARGET_KEYS, type TargetPolicy } from './config/exposure-checks';
 export { LIFECYCLE_EVENTS, type LifecycleEventName, type LifecycleEvents, type LifecycleListener } from './observe/lifecycle';
 export type { ActivityJournal, JobActivity, MinuteCounts, RequestActivity } from './observe/activity-journal';
 export { RouteLabels } from './observe/metrics';
