@@ -28,6 +28,7 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-agent-openai',
   '@hookwise/plugin-deliverer-dingtalk',
   '@hookwise/plugin-deliverer-github-comment',
+  '@hookwise/plugin-deliverer-gitlab-comment',
   '@hookwise/plugin-deliverer-telegram',
   '@hookwise/plugin-deliverer-discord',
   '@hookwise/plugin-deliverer-slack',

@@ -1,0 +1,104 @@
+// gitlab_comment: posts the agent's answer as a GitLab merge-request or issue note over the REST API (v4), with a
+// personal, project or group access token; `api_base` for a self-managed GitLab. Answers over GitLab's note limit are
+// split into several notes, and a retried delivery does not post again the notes it already posted.
+import {
+  HookwiseError,
+  SecretScrubber,
+  isHookwiseError,
+  type Deliverer,
+  type DelivererContribution,
+  type PluginContext,
+  type ProgressKV,
+} from '@hookwise/core';
+import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
+import { describeTarget, resolveNoteTarget } from './note-target';
+import { ID, NotesApi, type NotesApiOptions } from './notes-api';
+
+export type GitlabCommentOptions = NotesApiOptions;
+
+/** GitLab refuses note bodies over 1,000,000 characters. */
+export const NOTE_LIMIT = 1_000_000;
+
+/** The notes one delivery has posted so far (their ids, in order). */
+interface PostedNotes {
+  ids: number[];
+}
+
+/** For a deliverer used without a gateway (tests, embedding): this process's memory, a few hundred entries. */
+class MemoryProgressKV implements ProgressKV {
+  private readonly entries = new Map<string, unknown>();
+  async get(key: string): Promise<unknown> {
+    return this.entries.get(key);
+  }
+  async set(key: string, value: unknown): Promise<void> {
+    this.entries.delete(key);
+    this.entries.set(key, structuredClone(value));
+    if (this.entries.size > 1000) this.entries.delete(this.entries.keys().next().value as string);
+  }
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+}
+
+export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx: PluginContext): Deliverer {
+  // Registered so that no log line or error message ever carries it.
+  ctx.redact(options.token);
+  const api = new NotesApi(options, new SecretScrubber([options.token]));
+  // Per delivery to this destination: the notes already posted, in the gateway's store when it gives one.
+  const sent: ProgressKV = ctx.progress ?? new MemoryProgressKV();
+  return {
+    async start() {
+      try {
+        await api.whoAmI(ctx.signal);
+      } catch (err) {
+        // Bad credentials stop the gateway now; an unreachable GitLab only warns (it may come back before an answer).
+        if (isHookwiseError(err) && err.code === 'HW_E_DELIVERY_AUTH') throw err;
+        ctx.logger.warn(`${ID}: could not check the token at startup: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+    async deliver(msg, { signal }) {
+      const target = resolveNoteTarget(msg.extra);
+      const where = describeTarget(target);
+      if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post on ${where}`, { retryable: false });
+      const bodies = chunkText(msg.text, NOTE_LIMIT);
+      const key = progressKey(ID, msg.route, msg.deliveryId, msg.destination);
+      const saved = (await sent.get(key)) as PostedNotes | undefined;
+      const done: PostedNotes = { ids: [...(saved?.ids ?? [])] };
+      for (let i = done.ids.length; i < bodies.length; i++) {
+        // Cancelled (gateway shutting down) before this note: post nothing more, the job is retried later.
+        if (signal.aborted) throw new HookwiseError('HW_E_DELIVERY', `${ID}: delivery to ${where} cancelled before posting`, { retryable: true });
+        const note = await api.create(target, bodies[i], signal);
+        done.ids.push(note.id);
+        // Saved before the next note is posted: a retry resumes after this one.
+        await sent.set(key, done, PROGRESS_TTL_MS);
+        ctx.logger.debug(`${ID}: posted note ${note.id} (${i + 1}/${bodies.length}) on ${where}`);
+      }
+      await sent.delete(key);
+      return { target: where, ids: done.ids.map(String) };
+    },
+  };
+}
+
+export const gitlabCommentDeliverer: DelivererContribution<GitlabCommentOptions> = {
+  kind: 'deliverer',
+  id: ID,
+  description: 'Posts the answer as a GitLab merge-request or issue note over the REST API.',
+  // Switched on with platforms.gitlab_comment.enabled and its token, like the messaging platforms.
+  requiresEnabled: true,
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['token'],
+    properties: {
+      enabled: { type: 'boolean' },
+      token: {
+        type: 'string',
+        minLength: 1,
+        description: 'A personal, project or group access token with the api scope, sent as PRIVATE-TOKEN (use ${GITLAB_TOKEN} and .env).',
+      },
+      api_base: { type: 'string', pattern: '^https?://', default: 'https://gitlab.com', description: 'The GitLab instance; set it for a self-managed GitLab.' },
+      timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600, default: 30, description: 'Longest one request may take.' },
+    },
+  },
+  create: createGitlabCommentDeliverer,
+};
