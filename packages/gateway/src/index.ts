@@ -68,3 +68,10 @@ export {
   usageReport,
   type UsageReport,
 } from './jobs/usage-report';
+// Trial runs of a changed route (`hookwise routes try`): the worker's own agent step, answer scrubbing, filter and
+// silent check, so that a trial renders, sandboxes, runs and judges an event exactly as a real run does.
+export { AgentStep } from './jobs/agent-step';
+export { AnswerScrubber } from './jobs/answer-scrub';
+export { silentAnswer } from './jobs/silent-answer';
+export { compileFilter } from './ingest/filters';
+export { requestViewOf } from './ingest/filter-tests';

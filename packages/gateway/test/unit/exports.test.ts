@@ -11,6 +11,8 @@ const MAX_RUNTIME_NAMES = 90;
 
 const RUNTIME = [
   'ALL_ROUTES',
+  'AgentStep',
+  'AnswerScrubber',
   'BUILTIN_SKILLS_DIR',
   'DEFAULT_PORT',
   'DEFAULT_USAGE_PERIOD',
@@ -38,6 +40,7 @@ const RUNTIME = [
   'budgetOf',
   'candidateNames',
   'coalescedText',
+  'compileFilter',
   'createGateway',
   'createIngestListener',
   'createLogger',
@@ -67,6 +70,7 @@ const RUNTIME = [
   'readSubscriptions',
   'removeRunFile',
   'replayJob',
+  'requestViewOf',
   'resolveConfigDir',
   'retryDeadLetters',
   'routeDefaults',
@@ -75,6 +79,7 @@ const RUNTIME = [
   'runFilePath',
   'runsKey',
   'sandboxText',
+  'silentAnswer',
   'skillDirs',
   'staticRoutes',
   'storedJobsSince',

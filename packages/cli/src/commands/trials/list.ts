@@ -1,0 +1,37 @@
+// `hookwise trials list`: the kept trials of `hookwise routes try`, newest first.
+import { HookwiseCommand } from '../../hookwise-command';
+import { configDirFlag, configDirFrom } from '../../config-dir';
+import { renderTable } from '../../text-table';
+import { listTrials, type TrialRecord } from '../../trial-store';
+
+export default class TrialsList extends HookwiseCommand {
+  static override description =
+    'List the kept trial runs of `hookwise routes try` (<config_dir>/trials), newest first: route, change, events, runs, how many answers changed or were filtered out, tokens before and now.';
+  static override examples = ['<%= config.bin %> trials list', '<%= config.bin %> trials list --json'];
+  static override enableJsonFlag = true;
+  static override flags = { 'config-dir': configDirFlag };
+
+  async run(): Promise<Array<Omit<TrialRecord, 'events'>>> {
+    const { flags } = await this.parse(TrialsList);
+    this.readsConfigDir(flags['config-dir']);
+    const trials = listTrials(configDirFrom(flags['config-dir']));
+    if (!trials.length) {
+      this.logNothingFound('No trials', 'Run one with `hookwise routes try <route> --prompt ...`.');
+      return [];
+    }
+    const rows = trials.map((t) => [
+      t.id,
+      t.route,
+      t.createdAt,
+      Object.keys(t.change).join(','),
+      String(t.totals.events),
+      String(t.totals.runs),
+      String(t.events.filter((e) => e.change === 'changed').length),
+      String(t.totals.filteredOutNow),
+      `${t.totals.tokens.old}/${t.totals.tokens.new}`,
+      t.stopped ? 'stopped' : '',
+    ]);
+    this.log(renderTable(['ID', 'ROUTE', 'CREATED', 'CHANGE', 'EVENTS', 'RUNS', 'CHANGED', 'FILTERED OUT', 'TOKENS OLD/NEW', ''], rows, { whole: [0] }));
+    return trials.map(({ events: _events, ...rest }) => rest);
+  }
+}
