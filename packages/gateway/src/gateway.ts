@@ -24,8 +24,8 @@ import { secretsProblems } from './routes/secret-policy';
 import { StoreStatus } from './observe/store-status';
 import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
-import { MemoryProgressKV, createMemoryStore } from './stores/memory';
-import type { ProgressKV, Store } from '@hookwise/core';
+import { MemoryMemoKV, MemoryProgressKV, createMemoryStore } from './stores/memory';
+import type { MemoKV, ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
 import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
@@ -68,6 +68,8 @@ export class Gateway {
   readonly store: Store;
   /** Delivery progress for deliverers (PluginContext.progress): the store's, else in memory. */
   private readonly progress: ProgressKV;
+  /** Plugins' memory across jobs (PluginContext.memos): the store's, else in memory. */
+  private readonly memos: MemoKV;
   readonly logger: Logger;
   readonly redactor: Redactor;
   readonly pipeline: WebhookPipeline;
@@ -99,6 +101,7 @@ export class Gateway {
     this.store = options.store ?? createMemoryStore();
     // Deliverers keep half-sent answers and idempotency keys here; a store without it: this process's memory.
     this.progress = this.store.progress ?? new MemoryProgressKV();
+    this.memos = this.store.memos ?? new MemoryMemoKV();
     this.lifecycle = new Lifecycle(throttledListenerErrors((message) => this.logger.warn(message)));
     // `notify:` targets: their secrets join the redaction; bad entries are refused by start().
     for (const target of config.notify ?? []) this.redactor.add(target.secret);
@@ -197,6 +200,7 @@ export class Gateway {
       redact: (secret) => this.redactor.add(secret),
       isSecret: (value) => this.redactor.has(value),
       progress: this.progress,
+      memos: this.memos,
     };
   }
 

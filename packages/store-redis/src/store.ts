@@ -6,6 +6,7 @@ import { connectRedis, redactRedisUrl } from './connection';
 import { RedisWindowCounters } from './counters';
 import { RedisDeliveryIdCache } from './delivery-ids';
 import { RedisJobQueue, type RedisJobQueueOptions } from './job-queue';
+import { RedisMemoKV } from './memos';
 import { RedisProgressKV } from './progress';
 import { RedisRateLimiter } from './rate-limiter';
 
@@ -44,6 +45,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     rateLimiter,
     jobs,
     progress: new RedisProgressKV(client, prefix),
+    memos: new RedisMemoKV(client, prefix),
     counters: new RedisWindowCounters(client, prefix),
     accept: (request) => acceptor.accept(request),
     // From ioredis's own state, no round trip: /health says 'degraded' while the connection is down (commands

@@ -200,6 +200,17 @@ const MIGRATIONS: Migration[] = [
     PRIMARY KEY (key, window_ms, window_start)
   ) WITHOUT ROWID;
   `,
+  // 9: plugins' memos (issue 30): a small key-value memory kept across jobs, e.g. the id of a sticky comment that
+  // later answers edit. expires_at is NULL for an entry kept until it is overwritten or deleted; only entries with
+  // an expiry are indexed for the purge.
+  `
+  CREATE TABLE memos (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    expires_at INTEGER
+  ) WITHOUT ROWID;
+  CREATE INDEX memos_expiry ON memos (expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,6 +18,7 @@ import { SqliteWindowCounters } from './counters';
 import { SqliteDeliveryIdCache } from './delivery-ids';
 import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
+import { SqliteMemoKV } from './memos';
 import { SqliteProgressKV } from './progress';
 import { SqliteRateLimiter } from './rate-limiter';
 import { SCHEMA_VERSION, migrate } from './schema';
@@ -72,6 +73,7 @@ export interface SqliteStore extends Store {
   readonly jobs: SqliteJobQueue;
   readonly deliveryIds: SqliteDeliveryIdCache;
   readonly progress: SqliteProgressKV;
+  readonly memos: SqliteMemoKV;
   readonly counters: SqliteWindowCounters;
   /** Hit, claim, backpressure check and enqueue in one transaction. */
   accept(request: AcceptRequest): Promise<AcceptOutcome>;
@@ -165,9 +167,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const deliveryIds = new SqliteDeliveryIdCache(db, writes, now);
   const jobs = new SqliteJobQueue(db, writes, heartbeat, { now, doneRetentionMs: options.doneRetentionMs ?? 7 * 24 * 60 * 60 * 1000 });
   const progress = new SqliteProgressKV(db, writes, now);
+  const memos = new SqliteMemoKV(db, writes, now);
   const counters = new SqliteWindowCounters(db, writes, now);
   const purge = async (): Promise<void> => {
-    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge(), progress.purge(), counters.purge()]);
+    await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge(), progress.purge(), memos.purge(), counters.purge()]);
   };
   const rateLimiter = new SqliteRateLimiter(db, writes, now);
   let checkpointer: Checkpointer | undefined;
@@ -222,6 +225,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     rateLimiter,
     jobs,
     progress,
+    memos,
     counters,
     accept,
     purge,

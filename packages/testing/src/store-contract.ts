@@ -9,6 +9,7 @@ import { counterCases } from './store-contract-counters';
 import { destinationCases } from './store-contract-destinations';
 import { endingCases } from './store-contract-endings';
 import { jobQueueCases, wakeCases } from './store-contract-jobs';
+import { memoCases } from './store-contract-memos';
 import { contractKit, type StoreContractCase, type StoreContractOptions } from './store-contract-kit';
 
 export { jobInput, type StoreContractCase, type StoreContractOptions } from './store-contract-kit';
@@ -39,6 +40,7 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
     ...coalescingCases(kit),
     ...concurrencyCases(kit),
     ...counterCases(kit),
+    ...memoCases(kit),
   ];
 }
 

@@ -288,6 +288,20 @@ export interface ProgressKV {
   delete(key: string): Promise<void>;
 }
 
+/**
+ * A small, durable key-value memory that plugins keep across jobs (issue 30): e.g. the id of a code host's sticky
+ * comment, found again by later answers for the same pull request, after a restart, and by every gateway on a
+ * shared store. Unlike {@link ProgressKV} (one delivery's parts, forgotten once it is done), an entry lives until
+ * it is overwritten, deleted or its optional TTL passes. Values are strings (the caller chooses the encoding);
+ * keys are the caller's and shared by every plugin on the store, so each plugin starts its keys with its id.
+ */
+export interface MemoKV {
+  get(key: string): Promise<string | undefined>;
+  /** Stores `value` under `key`, replacing what was there; with `ttlMs` it is forgotten that long after this write. */
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
 /** What `/health` reports of a store: answered from what the store already knows, never by a query. */
 export interface StoreHealth {
   ok: boolean;
@@ -324,6 +338,11 @@ export interface Store {
    * have them). Without it the gateway counts in memory, per process.
    */
   counters?: WindowCounters;
+  /**
+   * Optional: plugins' memory across jobs (memory, SQLite and Redis have it), handed to plugins as
+   * `PluginContext.memos`. Without it the gateway keeps memos in memory, per process.
+   */
+  memos?: MemoKV;
   /** Optional: whether the store works, from memory (the last operations' outcome); must never block or throw. */
   health?(): StoreHealth;
   close(): Promise<void>;

@@ -77,6 +77,7 @@ const TYPE_ONLY = [
   'JobRoute',
   'JobStatus',
   'JobStep',
+  'MemoKV',
   'OptionsSchema',
   'PluginContext',
   'PluginDefinition',

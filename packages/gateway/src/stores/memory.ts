@@ -5,6 +5,7 @@ import { MemoryAcceptor } from './memory-accept';
 import { MemoryWindowCounters } from './memory-counters';
 import { MemoryDeliveryIdCache } from './memory-delivery-ids';
 import { MemoryJobQueue } from './memory-job-queue';
+import { MemoryMemoKV } from './memory-memos';
 import { MemoryProgressKV } from './memory-progress';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 
@@ -12,6 +13,7 @@ export * from './memory-delivery-ids';
 export * from './memory-rate-limiter';
 export * from './memory-job-queue';
 export * from './memory-progress';
+export * from './memory-memos';
 export * from './memory-counters';
 export * from './memory-accept';
 
@@ -23,6 +25,7 @@ export function createMemoryStore(): Store {
     ...parts,
     accept: (request) => acceptor.accept(request),
     progress: new MemoryProgressKV(),
+    memos: new MemoryMemoKV(),
     counters: new MemoryWindowCounters(),
     close: () => jobs.close(),
   };
