@@ -20,6 +20,7 @@ import { listPlugins } from './plugin-manifests';
 import { listRoutes } from './route-listing';
 import { checkAgentCommands, checkGithubClient, type CheckResult } from './tool-checks';
 import { sandboxChecks } from './sandbox-checks';
+import { configParseError } from './config-parse-error';
 
 const MIN_SECRET_LENGTH = 16;
 
@@ -214,12 +215,26 @@ export async function runDoctor(configDir: string, env: NodeJS.ProcessEnv = proc
   try {
     loaded = loadConfig({ configDir, env });
   } catch (err) {
+    // `gateway setup` refuses a file that does not parse, so the fix for one is the syntax, at the yaml position.
+    const syntax = configParseError(configDir);
+    if (syntax)
+      return [
+        {
+          check: 'config',
+          status: 'fail',
+          detail: `${syntax.file} does not parse: ${syntax.message} at line ${syntax.line}, column ${syntax.column}`,
+          fix: `correct line ${syntax.line} of ${syntax.file} (shown below); gateway setup will not edit a file that does not parse`,
+          excerpt: syntax.excerpt,
+        },
+      ];
     return [
       {
         check: 'config',
         status: 'fail',
         detail: problemsOf(err).join('; '),
-        fix: 'docs/configuration-reference.md; hookwise gateway setup writes a working one',
+        fix: /does not parse/.test(errorMessage(err))
+          ? 'correct the syntax error named here (gateway setup will not edit a file that does not parse)'
+          : 'docs/configuration-reference.md; hookwise gateway setup writes a working one',
       },
     ];
   }

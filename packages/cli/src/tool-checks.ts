@@ -17,6 +17,8 @@ export interface CheckResult {
   detail: string;
   /** What to do about a warn or fail. */
   fix?: string;
+  /** Lines printed as they are below the table (a config file's syntax error with the lines around it). */
+  excerpt?: string[];
 }
 
 /** The deliverer id of the code host comments, under its real name and its SPEC alias. */

@@ -32,6 +32,7 @@ export default class Doctor extends HookwiseCommand {
     const rows = checks.map((c) => [c.status.toUpperCase(), c.check, c.fix ? `${c.detail}. Fix: ${c.fix}` : c.detail]);
     this.log(`Config dir: ${configDir}`);
     this.log(renderTable(['STATUS', 'CHECK', 'DETAIL'], rows, { whole: [1, 2] }));
+    for (const c of checks.filter((check) => check.excerpt?.length)) this.log(`\n${c.check}:\n${c.excerpt!.map((line) => `  ${line}`).join('\n')}`);
     const failed = checks.filter((c) => c.status === 'fail').length;
     const warned = checks.filter((c) => c.status === 'warn').length;
     this.log(`\n${failed ? `${failed} problem(s) stop the gateway` : 'Nothing stops the gateway'}${warned ? `; ${warned} warning(s)` : ''}.`);
