@@ -23,6 +23,12 @@ FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
     HOOKWISE_HOME=/var/lib/hookwise \
     WEBHOOK_HOST=0.0.0.0
+# The agent sandbox: bubblewrap, and socat for its fast egress forwarder. Inside a container bubblewrap needs user
+# namespaces (or the container's seccomp/AppArmor profile relaxed); without them agent.sandbox.mode auto warns and
+# runs agents unsandboxed, and mode required refuses to start (docs/security.md).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends bubblewrap socat \
+ && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 hookwise \
  && useradd --system --uid 10001 --gid hookwise --home-dir /var/lib/hookwise --create-home --shell /usr/sbin/nologin hookwise
 COPY --from=build /src /opt/hookwise

@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HookwiseConfigError } from '@hookwise/core';
-import { FORWARDER_SCRIPT } from './forwarder';
+import { FORWARDER_SCRIPT, SOCAT_PATH, socatForwarder } from './forwarder';
 
 export interface SandboxSpec {
   /** The bwrap binary (SandboxDecision.bwrapPath). */
@@ -28,6 +28,8 @@ export interface SandboxSpec {
   proxyPort?: number;
   /** The node binary that runs the forwarder. Default process.execPath. */
   nodePath?: string;
+  /** Which forwarder: socat where /usr/bin/socat exists (fast start), else node (default `auto`). */
+  forwarder?: 'auto' | 'socat' | 'node';
 }
 
 /** What to start: pass to spawn(command, args, { env, cwd }) or runProcess({ command, args, env, cwd }). */
@@ -121,7 +123,8 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
     // Nothing bypasses the proxy: a listed loopback host is the gateway's loopback, not the sandbox's.
     env.NO_PROXY = '';
     env.no_proxy = '';
-    command = [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
+    const socat = spec.forwarder === 'socat' || ((spec.forwarder ?? 'auto') === 'auto' && existsSync(SOCAT_PATH));
+    command = socat ? socatForwarder(EGRESS_SOCKET_INSIDE, port, command) : [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
   }
   args.push('--bind', workDir, workDir);
   bound.push(workDir);

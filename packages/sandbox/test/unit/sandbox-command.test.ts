@@ -55,13 +55,24 @@ test('environment: the runner`s, with HOME the work dir, TMPDIR /tmp, and no pro
 });
 
 test('with an egress socket: the socket bound inside, the forwarder started by node, every proxy variable set', () => {
-  const plan = sandboxCommand({ ...base, egressSocket: join(root, 'x.sock'), proxyPort: 3999 });
+  const plan = sandboxCommand({ ...base, egressSocket: join(root, 'x.sock'), proxyPort: 3999, forwarder: 'node' });
   expect(options(plan.args, '--ro-bind', 2)).toContain(`${join(root, 'x.sock')} ${EGRESS_SOCKET_INSIDE}`);
   const command = plan.args.slice(plan.args.indexOf('--') + 1);
   expect(command[1]).toBe('-e');
   expect(command.slice(3)).toEqual([EGRESS_SOCKET_INSIDE, '3999', 'sh', '-c', 'true']);
   for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy']) expect(plan.env[name]).toBe('http://127.0.0.1:3999');
   expect(plan.env.NO_PROXY).toBe('');
+});
+
+test('with socat: a shell starts socat on the port towards the socket, waits until it listens, then becomes the command', () => {
+  const plan = sandboxCommand({ ...base, egressSocket: join(root, 'x.sock'), proxyPort: 3999, forwarder: 'socat' });
+  const command = plan.args.slice(plan.args.indexOf('--') + 1);
+  expect(command.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+  expect(command[2]).toContain(`/usr/bin/socat -d -d TCP-LISTEN:3999,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${EGRESS_SOCKET_INSIDE}`);
+  expect(command[2]).toContain('until grep -q listening');
+  expect(command[2]).toMatch(/exec "\$@"$/);
+  expect(command.slice(3)).toEqual(['hookwise-sandbox', 'sh', '-c', 'true']);
+  expect(plan.env.HTTPS_PROXY).toBe('http://127.0.0.1:3999');
 });
 
 test('a hidden dir under an allowed path is masked (empty, read-only) after the binds; a hidden file is replaced by /dev/null', () => {
