@@ -5,6 +5,7 @@ import { gitlabCommentDeliverer } from './gitlab-comment';
 
 export * from './gitlab-comment';
 export * from './note-target';
+export * from './sticky-note';
 export { NotesApi, instanceRoot, type GitlabNote, type NotesApiOptions } from './notes-api';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [gitlabCommentDeliverer] });

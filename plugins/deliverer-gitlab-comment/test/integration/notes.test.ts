@@ -1,6 +1,6 @@
 // gitlab_comment against a local stand-in speaking GitLab's documented Notes API: the exact paths (the project path
 // URL-encoded as one segment), the PRIVATE-TOKEN header, the JSON body, and how GitLab's failures are classified.
-import { isHookwiseError, type DeliveryMessage, type HookwiseError } from '@hookwise/core';
+import { isHookwiseError, type DeliveryMessage, type HookwiseError, type MemoKV } from '@hookwise/core';
 import { createTestPluginContext } from '@hookwise/testing';
 import { createGitlabCommentDeliverer, resolveNoteTarget } from '../../src';
 import { startGitlabStandIn, type GitlabStandIn } from '../gitlab-stand-in';
@@ -104,5 +104,38 @@ describe('gitlab_comment', () => {
     }
     expect(gitlab.requests).toEqual([]);
     expect(resolveNoteTarget({ project: 'a.b/c-d_e', merge_request_iid: '12' })).toEqual({ project: 'a.b/c-d_e', kind: 'merge_request', iid: 12 });
+  });
+
+  it('sticky: the first answer creates the note, later ones for the same key edit it, also from a new deliverer on the same memos', async () => {
+    const saved = new Map<string, string>();
+    const memos: MemoKV = { get: async (k) => saved.get(k), set: async (k, v) => void saved.set(k, v), delete: async (k) => void saved.delete(k) };
+    const build = () => {
+      const test = createTestPluginContext();
+      return createGitlabCommentDeliverer({ token: TOKEN, api_base: gitlab.url, timeout_seconds: 5 }, { ...test.ctx, memos });
+    };
+    const extra = { project: PROJECT.path, merge_request_iid: '7', sticky: 'acme/platform/api!7' };
+    const first = await build().deliver(message(extra, 'Review of abc123'), options);
+    const second = await build().deliver(message(extra, 'Review of def456'), options);
+    // A deliverer made anew (a restarted gateway) finds the note through the memos.
+    const third = await build().deliver(message(extra, 'Review of 789fed'), options);
+    expect([first, second, third]).toEqual([
+      { target: 'acme/platform/api!7', ids: ['1000'], sticky: 'created' },
+      { target: 'acme/platform/api!7', ids: ['1000'], sticky: 'edited' },
+      { target: 'acme/platform/api!7', ids: ['1000'], sticky: 'edited' },
+    ]);
+    expect(gitlab.requests.map((r) => `${r.method} ${r.url} ${JSON.stringify(r.json)}`)).toEqual([
+      'POST /api/v4/projects/acme%2Fplatform%2Fapi/merge_requests/7/notes {"body":"Review of abc123"}',
+      'PUT /api/v4/projects/acme%2Fplatform%2Fapi/merge_requests/7/notes/1000 {"body":"Review of def456"}',
+      'PUT /api/v4/projects/acme%2Fplatform%2Fapi/merge_requests/7/notes/1000 {"body":"Review of 789fed"}',
+    ]);
+    expect(gitlab.notes.map((n) => n.body)).toEqual(['Review of 789fed']);
+    // Another merge request, same key text: its own note, never an edit of the first one's.
+    const other = await build().deliver(message({ ...extra, merge_request_iid: '8' }, 'Other MR'), options);
+    expect(other).toMatchObject({ ids: ['1001'], sticky: 'created' });
+    // The note deleted on GitLab: the next answer posts a new one and remembers it.
+    gitlab.notes.splice(0, 1);
+    const again = await build().deliver(message(extra, 'After deletion'), options);
+    expect(again).toMatchObject({ ids: ['1002'], sticky: 'created' });
+    expect(await build().deliver(message(extra, 'And edited'), options)).toMatchObject({ ids: ['1002'], sticky: 'edited' });
   });
 });
