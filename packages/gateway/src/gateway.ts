@@ -23,6 +23,8 @@ import type { SkillLibrary } from './plugins/skills';
 import { secretsProblems } from './routes/secret-policy';
 import { StoreStatus } from './observe/store-status';
 import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
+import { Transforms, transformProblems } from './jobs/transform';
+import { DeliverOnlyWaits } from './ingest/deliver-only';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
 import { MemoryMemoKV, MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { MemoKV, ProgressKV, Store } from '@hookwise/core';
@@ -92,6 +94,8 @@ export class Gateway {
   readonly channels: JobChannels;
   /** Posts the lifecycle events `notify:` chooses to other systems (observe/lifecycle-webhooks.ts). */
   private readonly lifecycleWebhooks: LifecycleWebhooks;
+  /** Runs routes' `transform:` in the agent sandbox (jobs/transform.ts). */
+  private readonly transforms: Transforms;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
@@ -135,6 +139,9 @@ export class Gateway {
       authThrottle: this.authThrottle,
       trustedProxies: proxies.length ? new TrustedProxies(proxies) : undefined,
       storeStatus: this.storeStatus,
+      // Made below, after the sandboxes it runs commands in.
+      transforms: { apply: (...args) => this.transforms.apply(...args) },
+      deliverOnly: new DeliverOnlyWaits(this.lifecycle),
     });
     this.sandboxes = new AgentSandboxes({
       config,
@@ -143,6 +150,7 @@ export class Gateway {
       hidden: storeFiles(config, options.configDir),
       ...options.sandbox,
     });
+    this.transforms = new Transforms({ sandboxes: this.sandboxes, logger: this.logger, silentMarker: config.agent.silent_marker });
     this.channels = new JobChannels(this);
     this.workers = new WorkerPool({
       sandboxes: this.sandboxes,
@@ -250,7 +258,7 @@ export class Gateway {
     if (!this.registry.get('agent', runner))
       problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
     // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
-    problems.push(...filterProblems(route, this.options.configDir), ...routeKeyProblems(route));
+    problems.push(...filterProblems(route, this.options.configDir), ...routeKeyProblems(route), ...transformProblems(route));
     problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`));
     return problems;
   }

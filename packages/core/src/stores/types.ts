@@ -70,6 +70,8 @@ export interface JobRoute {
   budget?: RouteBudget;
   /** The answer meaning "nothing worth saying" (`silent_marker:`; unset: the global one, `[SILENT]` by default). */
   silentMarker?: string;
+  /** `deliver_only: true`: no agent run; the rendered prompt is the answer, delivered at once (issue 36). */
+  deliverOnly?: boolean;
 }
 
 /** Spend limits of a route's (or all routes') agent runs; over one, the job waits for the next window or is skipped. */

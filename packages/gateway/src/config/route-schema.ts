@@ -3,6 +3,7 @@
 // schema.ts says.
 
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
+import { transformSchema, type TransformConfig } from './transform-schema';
 
 export const stringList = { type: 'array', items: { type: 'string' } } as const;
 
@@ -112,6 +113,8 @@ export const routeSchema = {
       pattern: '\\S',
       description: 'An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker).',
     },
+    transform: transformSchema,
+    deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
     deliver: {
@@ -194,6 +197,8 @@ export interface RouteConfig {
   concurrency_key?: string;
   budget?: BudgetConfig;
   silent_marker?: string;
+  transform?: TransformConfig;
+  deliver_only?: boolean;
 }
 
 /** One payload test of `filter:`. */

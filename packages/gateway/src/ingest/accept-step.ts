@@ -88,7 +88,7 @@ export function answerOutcome(
       reportIgnored(deps, route, req, deliveryId, event, receivedAt, filtered);
       // Both are answered 200 (a sender must not retry them). An event-type miss keeps the body senders and
       // tests know ({status, event}); a filtered event says why.
-      return { status: 200, body: filtered ? { status: 'ignored', event, reason: 'filter' } : { status: 'ignored', event } };
+      return { status: 200, body: filtered ? { status: 'ignored', event, reason: filtered.by ?? 'filter' } : { status: 'ignored', event } };
     case 'backpressure':
       reportBackpressure(deps, route, deps.limits.maxPending);
       return fail('HW_E_BACKPRESSURE', undefined, { 'Retry-After': '30' });

@@ -20,6 +20,8 @@ export interface FilterFailure {
   reason: string;
   /** Set when an expression threw (or the filter does not compile): worth a warning, not just an info line. */
   error?: string;
+  /** What dropped the event when not the filter: its `transform:` (jobs/transform.ts) gave nothing or the silent marker. */
+  by?: 'transform';
 }
 
 /**

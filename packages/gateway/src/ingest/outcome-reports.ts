@@ -74,7 +74,7 @@ export function reportIgnored(
   filtered: FilterFailure | undefined,
 ): void {
   const { logger, lifecycle } = deps;
-  const meta = { route: route.name, event, delivery_id: deliveryId, reason: filtered ? 'filter' : 'event' };
+  const meta = { route: route.name, event, delivery_id: deliveryId, reason: filtered ? (filtered.by ?? 'filter') : 'event' };
   if (!filtered) {
     logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, meta);
   } else if (filtered.error) {
@@ -89,7 +89,7 @@ export function reportIgnored(
       event,
       headers: req.headers,
       receivedAt,
-      reason: filtered ? 'filter' : 'event',
+      reason: filtered ? (filtered.by ?? 'filter') : 'event',
       ...(filtered ? { filter: filtered.reason } : {}),
     });
 }

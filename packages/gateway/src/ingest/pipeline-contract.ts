@@ -7,6 +7,8 @@ import type { TrustedProxies } from './client-address';
 import type { Lifecycle } from '../observe/lifecycle';
 import type { Route, RouteTable } from '../routes/routes';
 import type { StoreStatus } from '../observe/store-status';
+import type { Transforms } from '../jobs/transform';
+import type { DeliverOnlyWaits } from './deliver-only';
 
 export interface IngestRequest {
   route: string;
@@ -65,4 +67,8 @@ export interface PipelineDeps {
   trustedProxies?: TrustedProxies;
   /** Told how store calls went, for /health. */
   storeStatus?: StoreStatus;
+  /** Runs routes' `transform:` (jobs/transform.ts); without it a route's transform is not run. */
+  transforms?: Pick<Transforms, 'apply'>;
+  /** Waits for a `deliver_only` route's job to be delivered (deliver-only.ts); without it such events answer 202. */
+  deliverOnly?: DeliverOnlyWaits;
 }

@@ -103,7 +103,8 @@ export class WebhookPipeline {
     // 5. Parse. A bad body is answered 400 without using the route's window: only accepted work counts.
     const parsed = parseRequest(logger, chosen, sourceReq);
     if (!parsed?.payload) return badBodyAnswer(logger, route, sourceReq);
-    const { payload } = parsed;
+    let { payload } = parsed;
+    let payloadJson = parsed.json;
     const handshake = handshakeAnswer(logger, route, chosen, sourceReq, payload, secret);
     if (handshake) return handshake;
 
@@ -116,23 +117,35 @@ export class WebhookPipeline {
     // An event-type miss and a filtered event take the same path: no job, the delivery id remembered, 200 ignored.
     let filtered: FilterFailure | undefined;
     const wanted = eventAccepted(route.events, event);
-    const filter = wanted ? routeFilter(route) : undefined;
+    // `transform:` (jobs/transform.ts): after verification, before filters, for wanted events only.
+    if (wanted && route.transform && deps.transforms) {
+      const t = await deps.transforms.apply(route, payload, payloadJson, deliveryId);
+      if (t.kind === 'reject') return { status: 503, body: { error: t.error, reason: 'transform' }, headers: { 'Retry-After': '30' } };
+      if (t.kind === 'silent') filtered = { passed: false, reason: t.reason, by: 'transform' };
+      else ({ payload, json: payloadJson } = t);
+    }
+    const filter = wanted && !filtered ? routeFilter(route) : undefined;
     if (filter) {
       // Declarative tests answer at once; only a JSONata expression is awaited.
       // The request view (headers, event) is built only for a filter that names it.
-      const tested = filter.test(payload, parsed.json, filter.namesRequest ? requestViewOf(req.headers, event) : undefined);
+      const tested = filter.test(payload, payloadJson, filter.namesRequest ? requestViewOf(req.headers, event) : undefined);
       const verdict = tested instanceof Promise ? await tested : tested;
       if (!verdict.passed) filtered = verdict;
     }
     let result: AcceptOutcome;
+    const jobRoute = wanted && !filtered ? this.jobRoutes.of(route) : undefined;
+    // deliver_only (deliver-only.ts): armed before the store step, so a worker faster than this answer is not missed.
+    const waits = jobRoute && route.deliverOnly ? deps.deliverOnly : undefined;
+    waits?.expect();
     try {
-      const jobRoute = wanted && !filtered ? this.jobRoutes.of(route) : undefined;
-      result = await withinDeadline(this.accept(acceptRequestOf(route, limits, deliveryId, event, payload, parsed.json, jobRoute)), STORE_CALL_TIMEOUT_MS);
+      result = await withinDeadline(this.accept(acceptRequestOf(route, limits, deliveryId, event, payload, payloadJson, jobRoute)), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
+      waits?.done();
       return storeFailed(deps, route, err);
     }
     deps.storeStatus?.succeeded('accept');
-    const answer = answerOutcome(deps, route, req, result, deliveryId, event, sourceReq.receivedAt, filtered);
+    let answer = answerOutcome(deps, route, req, result, deliveryId, event, sourceReq.receivedAt, filtered);
+    if (waits) answer = await waits.answerFor(result, answer);
     return chosen?.source.eventAnswer && answer.status < 300 ? senderAnswer(chosen.source.eventAnswer) : answer;
   }
 }

@@ -82,6 +82,13 @@ export class AgentSandboxes {
   private proxy?: Promise<EgressProxy>;
   private readonly hidden: string[];
   private readonly workParent: string;
+  /** What every sandbox of this gateway hides, and where work dirs go (a transform's run opens its own: transform-command.ts). */
+  get hiddenPaths(): string[] {
+    return this.hidden;
+  }
+  get workDirParent(): string {
+    return this.workParent;
+  }
 
   constructor(private readonly options: AgentSandboxesOptions) {
     this.hidden = [options.configDir, ...(options.hidden ?? [])].map((p) => resolve(p));

@@ -46,6 +46,12 @@ export class AgentStep {
    * deliver now: a budget refused the run (the job waits or was skipped) or shutdown came during the run.
    */
   async run(route: Route, job: Job, signal: AbortSignal): Promise<string | undefined> {
+    // deliver_only (ingest/deliver-only.ts): no runner and no budget; the rendered prompt is the answer.
+    if (route.deliverOnly) {
+      const rendered = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
+      await this.deps.jobs.saveAnswer(job.id, rendered, rendered, undefined);
+      return rendered;
+    }
     const spent = await this.budgets.admit(route.name, route.budget);
     if (spent) {
       await this.refusals.refused(route, job, spent);

@@ -15,6 +15,7 @@ export function jobRouteOf(route: Route): JobRoute {
   if (route.agent !== undefined) definition.agent = route.agent;
   if (route.budget !== undefined) definition.budget = route.budget;
   if (route.silentMarker !== undefined) definition.silentMarker = route.silentMarker;
+  if (route.deliverOnly) definition.deliverOnly = true;
   return definition;
 }
 
@@ -33,6 +34,7 @@ export function routeFromJob(name: string, definition: JobRoute): Route {
     agent: definition.agent,
     budget: definition.budget,
     silentMarker: definition.silentMarker,
+    deliverOnly: definition.deliverOnly,
   };
 }
 

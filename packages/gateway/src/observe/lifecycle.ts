@@ -41,7 +41,7 @@ export interface IgnoredEvent extends RequestEvent {
   deliveryId: string;
   event: string;
   /** Why no job: the route does not accept the event type (`event`), or the payload failed its `filter:` (`filter`). */
-  reason?: 'event' | 'filter';
+  reason?: 'event' | 'filter' | 'transform';
   /** For `filter`: the test that failed, e.g. `action is "labeled", not one of "opened", "synchronize"`. */
   filter?: string;
 }

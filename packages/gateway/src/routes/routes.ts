@@ -1,6 +1,7 @@
 // The route table: static routes from config.yaml, then dynamic subscriptions (static wins on a name clash).
 import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
 import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from '../config/schema';
+import type { TransformConfig } from '../config/transform-schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
@@ -24,6 +25,8 @@ export interface Route extends JobRoute {
   coalesce?: { key: string; windowMs: number; mode: 'latest' | 'all' };
   /** `concurrency_key:` (a template), else the coalesce key's template. */
   concurrencyKey?: string;
+  /** `transform:` as configured (checked and run by jobs/transform.ts). */
+  transform?: TransformConfig;
 }
 
 /** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
@@ -127,6 +130,8 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     concurrencyKey: entry.concurrency_key ?? entry.coalesce?.key,
     budget: budgetOf(entry.budget),
     silentMarker: entry.silent_marker,
+    transform: entry.transform,
+    deliverOnly: entry.deliver_only === true ? true : undefined,
   };
 }
 
