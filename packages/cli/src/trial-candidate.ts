@@ -5,7 +5,16 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { HookwiseError, errorMessage } from '@hookwise/core';
-import { compileFilter, readSubscriptions, routeDefaults, toRoute, type FilterCondition, type HookwiseConfig, type Route, type RouteConfig } from '@hookwise/gateway';
+import {
+  compileFilter,
+  readSubscriptions,
+  routeDefaults,
+  toRoute,
+  type FilterCondition,
+  type HookwiseConfig,
+  type Route,
+  type RouteConfig,
+} from '@hookwise/gateway';
 import { parseCsv } from './csv-list';
 import { parseFilterFlag } from './subscribe-route-flags';
 
@@ -68,7 +77,8 @@ function candidateAgent(config: HookwiseConfig, entry: RouteConfig, file: string
 function candidateFilter(flags: CandidateFlags): FilterCondition[] | undefined {
   const conditions: FilterCondition[] = (flags.filter ?? []).filter((text) => text.trim() !== '').map(parseFilterFlag);
   for (const expression of flags['filter-expression'] ?? []) {
-    if (expression.trim() === '') throw new HookwiseError('HW_E_CONFIG', `--filter-expression is empty; write a JSONata expression, e.g. "'bug' in issue.labels.name"`);
+    if (expression.trim() === '')
+      throw new HookwiseError('HW_E_CONFIG', `--filter-expression is empty; write a JSONata expression, e.g. "'bug' in issue.labels.name"`);
     conditions.push({ expression });
   }
   return conditions.length ? conditions : undefined;
@@ -114,7 +124,10 @@ export function trialRoutes(config: HookwiseConfig, configDir: string, name: str
     change.skills = next.skills;
   }
   if (Object.keys(change).length === 0) {
-    throw new HookwiseError('HW_E_CONFIG', 'nothing to try: give a change (--prompt, --prompt-file, --agent-file, --filter, --filter-expression, --skills or --with)');
+    throw new HookwiseError(
+      'HW_E_CONFIG',
+      'nothing to try: give a change (--prompt, --prompt-file, --agent-file, --filter, --filter-expression, --skills or --with)',
+    );
   }
   const current = toRoute(name, { ...entry, events: entry.events ?? [] }, origin, defaults);
   const candidate = toRoute(name, { ...next, events: next.events ?? [] }, origin, defaults);

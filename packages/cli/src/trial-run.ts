@@ -49,6 +49,9 @@ async function filterVerdict(route: Route, job: Job, configDir: string): Promise
   return verdict.passed ? { passed: true } : { passed: false, reason: verdict.reason };
 }
 
+/** A runner that reports no tokens (echo, most CLIs) leaves usage holding only how the run was sandboxed. */
+const hasTokens = (usage: AgentUsage | undefined): boolean => usage?.inputTokens !== undefined || usage?.outputTokens !== undefined;
+
 const silentMarkerOf = (gateway: Gateway, route: Route): string | undefined => route.silentMarker ?? gateway.config.agent.silent_marker;
 
 /** The stored run of the event: its answer, outcome and tokens (the store keeps no run time). */
@@ -59,7 +62,7 @@ function oldSide(job: Job, verdict: Verdict): TrialSide {
   if (job.answer !== undefined) side.answer = job.answer;
   side.silent = outcome === 'silent';
   if (job.usage) side.usage = job.usage;
-  if (job.usage) side.tokens = tokensOf(job.usage);
+  if (hasTokens(job.usage)) side.tokens = tokensOf(job.usage);
   if (job.answer === undefined && job.errors.length) side.error = job.errors.at(-1)!.message;
   return side;
 }
@@ -95,7 +98,7 @@ async function trialRun(gateway: Gateway, route: Route, job: Job, signal: AbortS
   const side: TrialSide = { filter: 'passed', answer: saved.text, silent: silentAnswer(saved.text, silentMarkerOf(gateway, route)) !== undefined, durationMs };
   if (saved.usage) {
     side.usage = saved.usage;
-    side.tokens = tokensOf(saved.usage);
+    if (hasTokens(saved.usage)) side.tokens = tokensOf(saved.usage);
   }
   return side;
 }

@@ -32,7 +32,10 @@ export default class RoutesTry extends HookwiseCommand {
       description:
         "A YAML agent block (runner, model, preset, ...) for the candidate: another runner replaces the route's block, the same runner's keys are merged over it.",
     }),
-    filter: Flags.string({ description: 'Candidate filter test, the grammar of `webhook subscribe --filter` (docs/filters.md); repeatable, replaces the filter.', multiple: true }),
+    filter: Flags.string({
+      description: 'Candidate filter test, the grammar of `webhook subscribe --filter` (docs/filters.md); repeatable, replaces the filter.',
+      multiple: true,
+    }),
     'filter-expression': Flags.string({ description: 'Candidate JSONata filter expression; repeatable, combined with --filter.', multiple: true }),
     skills: Flags.string({ description: 'Candidate skills, comma-separated.' }),
     with: Flags.string({ description: 'A YAML route definition (prompt:, agent:, filter:, skills:, ...) merged over the current one.' }),

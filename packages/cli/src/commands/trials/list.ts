@@ -1,4 +1,5 @@
 // `hookwise trials list`: the kept trials of `hookwise routes try`, newest first.
+import { tokenCount } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { renderTable } from '../../text-table';
@@ -22,16 +23,15 @@ export default class TrialsList extends HookwiseCommand {
     const rows = trials.map((t) => [
       t.id,
       t.route,
-      t.createdAt,
+      t.createdAt.slice(0, 16).replace('T', ' '),
       Object.keys(t.change).join(','),
       String(t.totals.events),
-      String(t.totals.runs),
+      `${t.totals.runs}${t.stopped ? ' (stopped)' : ''}`,
       String(t.events.filter((e) => e.change === 'changed').length),
       String(t.totals.filteredOutNow),
-      `${t.totals.tokens.old}/${t.totals.tokens.new}`,
-      t.stopped ? 'stopped' : '',
+      `${tokenCount(t.totals.tokens.old)} -> ${tokenCount(t.totals.tokens.new)}`,
     ]);
-    this.log(renderTable(['ID', 'ROUTE', 'CREATED', 'CHANGE', 'EVENTS', 'RUNS', 'CHANGED', 'FILTERED OUT', 'TOKENS OLD/NEW', ''], rows, { whole: [0] }));
+    this.log(renderTable(['ID', 'ROUTE', 'CREATED', 'CHANGE', 'EVENTS', 'RUNS', 'CHANGED', 'FILTERED OUT', 'TOKENS'], rows, { whole: [0, 2] }));
     return trials.map(({ events: _events, ...rest }) => rest);
   }
 }

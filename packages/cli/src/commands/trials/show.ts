@@ -6,7 +6,8 @@ import { readTrial, type TrialRecord } from '../../trial-store';
 import { trialText } from '../../trial-text';
 
 export default class TrialsShow extends HookwiseCommand {
-  static override description = "Show a kept trial run of `hookwise routes try`: each event's old and new answer side by side, the change tried and the totals.";
+  static override description =
+    "Show a kept trial run of `hookwise routes try`: each event's old and new answer side by side, the change tried and the totals.";
   static override examples = ['<%= config.bin %> trials show t-20260131-142501-3fa2', '<%= config.bin %> trials show t-20260131 --json'];
   static override enableJsonFlag = true;
   static override args = { id: Args.string({ description: 'Trial id, or a unique prefix of one.', required: true }) };
