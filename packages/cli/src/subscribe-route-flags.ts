@@ -14,6 +14,8 @@ export interface RouteFlags {
   'tokens-per-day'?: string;
   'when-over-budget'?: string;
   'silent-marker'?: string;
+  /** --deliver-only / --no-deliver-only (issue 36): no agent; the rendered prompt is delivered within the request. */
+  'deliver-only'?: boolean;
 }
 
 /** A flag value that is not right: the message says what is wrong and shows a correct example. */
@@ -189,12 +191,14 @@ const template = (value: string | undefined, existing: string | undefined): stri
  * RouteFlagError for a value that is not right.
  */
 export function applyRouteFlags(entry: SubscriptionEntry, flags: RouteFlags, existing: SubscriptionEntry | undefined): SubscriptionEntry {
-  const values: Pick<SubscriptionEntry, 'filter' | 'coalesce' | 'concurrency_key' | 'budget' | 'silent_marker'> = {
+  const values: Pick<SubscriptionEntry, 'filter' | 'coalesce' | 'concurrency_key' | 'budget' | 'silent_marker' | 'deliver_only'> = {
     filter: filterOf(flags, existing?.filter),
     coalesce: coalesceOf(flags, existing?.coalesce),
     concurrency_key: template(flags['concurrency-key'], existing?.concurrency_key),
     budget: budgetOf(flags, existing?.budget),
     silent_marker: template(flags['silent-marker'], existing?.silent_marker),
+    // --no-deliver-only removes it (the key is written only when true).
+    deliver_only: flags['deliver-only'] === undefined ? existing?.deliver_only : flags['deliver-only'] || undefined,
   };
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) delete (entry as unknown as Record<string, unknown>)[key];

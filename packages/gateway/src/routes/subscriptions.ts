@@ -9,6 +9,7 @@ import { compileFilter } from '../ingest/filters';
 import { HookwiseError, errorMessage } from '@hookwise/core';
 import { validateSubscriptionEntry } from '../generated/subscription-validator';
 import { invalidRouteNameMessage, isValidRouteName, secretList, toRoute, type Route, type RouteDefaults, type RouteSource } from './routes';
+import type { TransformConfig } from '../config/transform-schema';
 
 export const SUBSCRIPTIONS_FILE = 'webhook_subscriptions.json';
 
@@ -32,6 +33,9 @@ export interface SubscriptionEntry {
   concurrency_key?: string;
   budget?: BudgetConfig;
   silent_marker?: string;
+  /** As on a static route (issue 36, docs/configuration.md): no agent run; and the payload's transform. */
+  deliver_only?: boolean;
+  transform?: TransformConfig;
   /** ISO 8601 timestamps. */
   created_at: string;
   updated_at: string;

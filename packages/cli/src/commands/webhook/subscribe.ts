@@ -93,6 +93,10 @@ export default class WebhookSubscribe extends HookwiseCommand {
     'silent-marker': Flags.string({
       description: "An answer that is this text (or empty) is recorded as silent and not delivered (default: agent.silent_marker, [SILENT]); '' removes it.",
     }),
+    'deliver-only': Flags.boolean({
+      allowNo: true,
+      description: 'No agent: the rendered prompt is delivered within the request (200 delivered, or 502); --no-deliver-only removes it.',
+    }),
   };
 
   async run(): Promise<SubscribeResult> {
