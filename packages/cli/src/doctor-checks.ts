@@ -1,5 +1,5 @@
 // What `hookwise doctor` checks, in the order a gateway needs them: config, secrets, routes, plugins, store, agent,
-// code host client, platforms' credentials, and whether a gateway runs on this config dir. Each check reports
+// GitHub CLI (gh), platforms' credentials, and whether a gateway runs on this config dir. Each check reports
 // what it found and, when something is wrong, what to do; none shows a secret.
 import { Writable } from 'node:stream';
 import { join } from 'node:path';

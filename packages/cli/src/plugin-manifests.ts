@@ -109,3 +109,19 @@ function manifestOf(spec: string, source: ListedPlugin['source'], bases: string[
   }
   return listed;
 }
+
+/**
+ * The names a first-party contribution answers to: its id and the aliases its plugin's manifest declares (the
+ * SPEC's stand-ins, e.g. `codehost_a` for `github`), so the CLI never declares an alias of its own.
+ */
+export function namesOf(packageName: string, kind: string, id: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(require.resolve(`${packageName}/package.json`), 'utf8')) as {
+      hookwise?: { contributes?: Array<{ kind: string; id: string; aliases?: string[] }> };
+    };
+    const entry = manifest.hookwise?.contributes?.find((c) => c.kind === kind && c.id === id);
+    return [id, ...(entry?.aliases ?? [])];
+  } catch {
+    return [id];
+  }
+}

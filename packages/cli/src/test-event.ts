@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { INSECURE_NO_AUTH, eventAccepted, type Route } from '@hookwise/gateway';
 import { hmacSha256Hex } from '@hookwise/kit/source';
+import { namesOf } from './plugin-manifests';
 
 export interface TestEvent {
   event: string;
@@ -19,14 +20,12 @@ export function chooseEvent(route: Pick<Route, 'events'>, payload: Record<string
   return route.events[0] ?? 'test';
 }
 
-/** The sender styles `webhook test` can sign, by the source ids (and SPEC aliases) that take them. */
-const STYLE_OF_SOURCE: Record<string, 'github' | 'gitlab' | 'generic'> = {
-  github: 'github',
-  codehost_a: 'github',
-  gitlab: 'gitlab',
-  codehost_b: 'gitlab',
-  generic: 'generic',
-};
+/** The sender styles `webhook test` can sign, by the source ids (and the aliases their manifests declare). */
+const STYLE_OF_SOURCE: Record<string, 'github' | 'gitlab' | 'generic'> = Object.fromEntries([
+  ...namesOf('@hookwise/plugin-source-github', 'source', 'github').map((name) => [name, 'github'] as const),
+  ...namesOf('@hookwise/plugin-source-gitlab', 'source', 'gitlab').map((name) => [name, 'gitlab'] as const),
+  ['generic', 'generic'] as const,
+]);
 
 export function buildTestEvent(
   route: Pick<Route, 'name' | 'events' | 'secret' | 'source'>,

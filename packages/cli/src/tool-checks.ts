@@ -1,4 +1,4 @@
-// Checks of the programs a gateway runs besides itself: the `command` runner's agent CLI and the code host's `gh`
+// Checks of the programs a gateway runs besides itself: the `command` runner's agent CLI and GitHub's `gh`
 // (on PATH, `--version` runs, and `gh auth status` when a route comments with it). `gateway run` logs their
 // problems as warnings at start, `hookwise doctor` shows them all; without them a missing program shows up only as
 // a dead letter at the first event.
@@ -6,6 +6,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { childEnvironment, runProcess } from '@hookwise/kit';
 import type { HookwiseConfig, Route } from '@hookwise/gateway';
+import { namesOf } from './plugin-manifests';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -22,7 +23,7 @@ export interface CheckResult {
 }
 
 /** The deliverer id of the code host comments, under its real name and its SPEC alias. */
-const GH_DELIVERERS = new Set(['github_comment', 'codehost_a_comment']);
+const GH_DELIVERERS = new Set(namesOf('@hookwise/plugin-deliverer-github-comment', 'deliverer', 'github_comment'));
 const VERSION_TIMEOUT_MS = 10_000;
 
 /** Where `program` would be found: as a path (relative to `cwd`), or the first executable file on PATH. */
@@ -131,10 +132,10 @@ export async function checkGithubClient(options: {
   const users = options.routes.filter((route) => GH_DELIVERERS.has(route.deliver)).map((route) => route.name);
   const enabled = [...GH_DELIVERERS].some((id) => platforms[id]?.enabled === true);
   if (!users.length && !enabled) return [];
-  const block = platforms.github_comment ?? platforms.codehost_a_comment;
+  const key = [...GH_DELIVERERS].find((id) => platforms[id]) ?? 'github_comment';
+  const block = platforms[key];
   const program = typeof block?.cli_path === 'string' && block.cli_path ? block.cli_path : 'gh';
-  const key = platforms.github_comment ? 'github_comment' : platforms.codehost_a_comment ? 'codehost_a_comment' : 'github_comment';
-  const check = `code host client '${program}'`;
+  const check = `GitHub CLI '${program}'`;
   const usedBy = users.length ? `route(s) ${users.join(', ')} comment with it` : `platforms.${key} is enabled`;
   // As the deliverer runs it: GH_TOKEN / GITHUB_TOKEN from the environment or .env are passed on.
   const env = childEnvironment(options.env, { allow: ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_HOST', 'GH_CONFIG_DIR', 'XDG_CONFIG_HOME'] });

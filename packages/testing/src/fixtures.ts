@@ -6,7 +6,7 @@ export const FIXTURES_DIR = join(__dirname, '..', 'fixtures');
 
 export type GithubFixture = 'issue_comment.created' | 'issues.opened' | 'ping' | 'pull_request.opened' | 'push' | 'workflow_run.completed';
 
-/** The bytes of a code host A payload, e.g. `githubFixture('pull_request.opened')`. */
+/** The bytes of a GitHub payload, e.g. `githubFixture('pull_request.opened')`. */
 export function githubFixture(name: GithubFixture): Buffer {
   return readFileSync(join(FIXTURES_DIR, 'github', `${name}.json`));
 }

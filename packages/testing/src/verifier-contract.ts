@@ -84,7 +84,7 @@ export function describeVerifierContract(name: string, factory: () => Verifier |
       const reformatted = Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2));
       const tampered = Buffer.from(body.toString('utf8').replace('main', 'evil'));
       const tokenOnly = Object.values(headers).some((v) => v === secret);
-      // A plain-token scheme (code host B style) does not cover the body; nothing to check then.
+      // A plain-token scheme (GitLab style) does not cover the body; nothing to check then.
       if (tokenOnly) return;
       expectFailure(verifier.verify({ headers, rawBody: tampered }, secret), secret);
       expectFailure(verifier.verify({ headers, rawBody: reformatted }, secret), secret);

@@ -12,7 +12,7 @@ export type CommentKindOption = (typeof COMMENT_KIND_OPTIONS)[number];
 
 export interface CommentTarget {
   repo: string;
-  /** The pull request or issue number (deliver_extra.pr_number; code host A numbers both alike). */
+  /** The pull request or issue number (deliver_extra.pr_number; GitHub numbers both alike). */
   prNumber: number;
   kind: CommentKindOption;
 }
@@ -51,7 +51,7 @@ export function resolveCommentTarget(extra: Record<string, string> | undefined):
 
 /**
  * How to comment for a kind option and an event type. `pr` and `issue` are taken as given. `auto`: an `issues`
- * event is about an issue; any other event (pull_request*, issue_comment, which code host A also sends for comments
+ * event is about an issue; any other event (pull_request*, issue_comment, which GitHub also sends for comments
  * on pull requests, or a non-code-host event) tries the pull request first and, when the client answers that the
  * number is not a pull request, comments on the issue.
  */

@@ -101,7 +101,7 @@ describe('exactly-once delivery across a kill -9 (SQLite store, real gateway pro
     });
     servers.push(slack);
     const dir = mkdtempSync(join(tmpdir(), 'hookwise-fanout-'));
-    // A fake code host client: records each call and prints the comment URL as `gh pr comment` does.
+    // A fake GitHub CLI: records each call and prints the comment URL as `gh pr comment` does.
     const ghLog = join(dir, 'gh-calls.log');
     const gh = join(dir, 'gh');
     writeFileSync(

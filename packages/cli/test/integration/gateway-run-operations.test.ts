@@ -130,7 +130,7 @@ it('warns at start about an agent command that is not installed and a gh that is
       /agent command 'hookwise-test-no-such-agent': not found on the gateway's PATH \(agent\.command\).*: install it, or set agent\.command to its full path/,
     );
     await gateway.waitFor(
-      /code host client '.*gh': not logged in: `.*gh auth status` exited with 1: You are not logged into any GitHub hosts.*: run `.*gh auth login` as the gateway's user, or set GH_TOKEN in .*\.env/,
+      /GitHub CLI '.*gh': not logged in: `.*gh auth status` exited with 1: You are not logged into any GitHub hosts.*: run `.*gh auth login` as the gateway's user, or set GH_TOKEN in .*\.env/,
     );
   } finally {
     await gateway.stop();

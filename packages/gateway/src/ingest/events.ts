@@ -1,6 +1,6 @@
 // Matches an event type (read by the request's source) against a route's `events` filter.
 
-/** Code host B names events like `Merge Request Hook`; the normalised form is `merge_request`. */
+/** GitLab names events like `Merge Request Hook`; the normalised form is `merge_request`. */
 export function normaliseEventType(event: string): string {
   return event
     .trim()
