@@ -1,12 +1,16 @@
 // github_comment (formerly codehost_a_comment): posts the answer as a pull-request or issue comment with the
-// code host's CLI (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), splitting bodies over the 65536-character
-// comment limit, and turning the CLI's failures into errors that say what to do.
+// code host's CLI (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), or as a GitHub App over the REST
+// API (app-mode.ts), splitting bodies over the 65536-character comment limit, or as one sticky comment edited by
+// later answers (sticky-comment.ts), and turning failures into errors that say what to do.
 import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext, type ProgressKV } from '@hookwise/core';
 import { runProcess, type ProcessResult } from '@hookwise/kit';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
+import { appModeSchema, openAppMode, type AppModeOptions } from './app-mode';
+import { ghCommentApi, type CommentApi } from './comment-api';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
+import { LocalMemos, deliverSticky, stickyBody, stickyKey } from './sticky-comment';
 
-export interface CommentOptions {
+export interface CommentOptions extends AppModeOptions {
   cli_path: string;
   timeout_seconds: number;
 }
@@ -20,9 +24,9 @@ const NOT_A_PULL_REQUEST = /could not resolve to a ?pull ?request/i;
 export type CliOutcome = Pick<ProcessResult, 'exitCode' | 'stderr' | 'timedOut'> & Partial<Pick<ProcessResult, 'aborted'>>;
 
 /** Why a failed run failed, from what the client printed; the client's wording is the only signal. */
-export function explainFailure(result: CliOutcome, cli: string, target: string, kind: CommentKind = 'pr'): HookwiseError {
+export function explainFailure(result: CliOutcome, cli: string, target: string, kind: CommentKind = 'pr', command = `${cli} ${kind} comment`): HookwiseError {
   const said = result.stderr.trim().replace(/\s+/g, ' ').slice(0, 300) || `exit code ${result.exitCode}`;
-  const base = `${ID}: '${cli} ${kind} comment' on ${target} failed: ${said}`;
+  const base = `${ID}: '${command}' on ${target} failed: ${said}`;
   // Killed because the gateway is shutting down: whether the comment was posted is unknown, so the job is retried.
   if (result.aborted) return new HookwiseError('HW_E_DELIVERY', `${base} (cancelled: the gateway is shutting down)`, { retryable: true });
   if (result.timedOut)
@@ -90,6 +94,9 @@ class MemoryProgressKV implements ProgressKV {
 }
 
 export function createCommentDeliverer(options: CommentOptions, ctx: PluginContext): Deliverer {
+  // App mode (app_id set): comments over the REST API as the App; else the gh client.
+  const app = openAppMode(options, ctx);
+  if (app) return app.deliverer;
   const cli = options.cli_path;
   // The client reads its own credentials (GH_TOKEN, its config); prompts would hang a headless gateway.
   const env: NodeJS.ProcessEnv = { ...process.env, ...ctx.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' };
@@ -98,11 +105,29 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
   // Per delivery to this destination (route + delivery id + destination): the comments already posted and the
   // kind they were posted with. In the gateway's store when it gives one, so a restart does not post them again.
   const sent: ProgressKV = ctx.progress ?? new MemoryProgressKV();
+  const memos = ctx.memos ?? new LocalMemos();
+  const timeoutMs = options.timeout_seconds * 1000;
+  // Sticky comments go through `gh api`, which can edit a comment (`gh pr comment` cannot say which one).
+  const stickyApi: CommentApi = ghCommentApi({
+    cli,
+    env,
+    timeoutMs,
+    explain: (result, target) => explainFailure(result, cli, target, 'issue', `${cli} api`),
+    cannotStart: (err) => cannotStart(err, cli),
+  });
   return {
     async deliver(msg, opts) {
       const { repo, prNumber, kind: kindOption } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;
       if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post`, { retryable: false });
+      const sticky = stickyKey(msg.extra);
+      if (sticky) {
+        const memoKey = `${ID}:sticky:gh:${sticky}`;
+        const body = stickyBody(msg.text);
+        const done = await deliverSticky({ api: stickyApi, memos, memoKey, repo, number: prNumber, body, signal: opts.signal, logger: ctx.logger });
+        ctx.logger.debug(`${ID}: ${done.created ? 'posted' : 'edited'} the sticky comment ${done.id} on ${target}`);
+        return { target, ids: [done.url || done.id], sticky: done.created ? 'created' : 'edited' };
+      }
       const bodies = chunkText(msg.text, COMMENT_LIMIT);
       const plan = planComment(kindOption, msg.event);
       const post = async (kind: CommentKind, body: string): Promise<ProcessResult> => {
@@ -145,7 +170,8 @@ export const commentDeliverer: DelivererContribution<CommentOptions> = {
   kind: 'deliverer',
   id: ID,
   aliases: ['codehost_a_comment'],
-  description: 'Posts the answer as a GitHub pull-request or issue comment with the gh command-line client.',
+  description:
+    'Posts the answer as a GitHub pull-request or issue comment with the gh command-line client or as a GitHub App; optionally one sticky comment edited by later answers.',
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
@@ -153,6 +179,7 @@ export const commentDeliverer: DelivererContribution<CommentOptions> = {
       enabled: { type: 'boolean' },
       cli_path: { type: 'string', minLength: 1, default: 'gh', description: 'The client to run: a name looked up on PATH or a full path.' },
       timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600, default: 60, description: 'Longest one comment may take.' },
+      ...appModeSchema,
     },
   },
   create: createCommentDeliverer,

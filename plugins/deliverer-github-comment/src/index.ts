@@ -4,5 +4,9 @@ import { commentDeliverer } from './comment-deliverer';
 
 export * from './comment-deliverer';
 export * from './comment-target';
+export * from './github-client';
+export * from './comment-api';
+export * from './sticky-comment';
+export { appModeSchema, openAppMode, readPrivateKey, type AppModeOptions } from './app-mode';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [commentDeliverer] });
