@@ -8,6 +8,7 @@ import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type Gatewa
 import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
 import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
+import { mountTrialApi, mountTrialPages } from './trial-routes';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
@@ -219,6 +220,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     res.json({ requests: data.journal?.recentRequests() ?? [] });
   });
   api.get('/stream', (_req, res) => stream.attach(res));
+  mountTrialApi(api, gateway);
   app.use('/api', api);
 
   if (config.admin?.ui) mountDashboard(app, express, { gateway, auth, data, guard });
@@ -379,5 +381,6 @@ function mountDashboard(
   ui.get('/fragments/requests', (_req, res) => {
     res.type('html').send(requestRows(data.journal?.recentRequests() ?? []));
   });
+  mountTrialPages(ui, gateway, shell);
   app.use('/ui', ui);
 }
