@@ -4,6 +4,7 @@ import type { AgentSandbox, AgentSandboxNeeds, PluginContext, Skill } from '@hoo
 import { buildSystemPrompt } from './agent-prompt';
 import { AgentToolbox } from './agent-tools';
 import { McpServers, type McpServerOptions } from './mcp-client';
+import { jobChannelServer } from './job-channel-tools';
 import { terminalSandboxNeeds, terminalSettings, terminalTool, type TerminalOptions, type TerminalSettings } from './terminal-tool';
 
 export interface RunnerToolOptions {
@@ -17,7 +18,11 @@ export class RunnerTools {
   readonly mcp?: McpServers;
 
   /** `hidden`: variables the terminal never gets unless terminal.env names them (the runner's API key). */
-  constructor(options: RunnerToolOptions, ctx: PluginContext, hidden: readonly string[]) {
+  constructor(
+    options: RunnerToolOptions,
+    private readonly ctx: PluginContext,
+    hidden: readonly string[],
+  ) {
     if (options.tools.includes('terminal')) {
       this.terminal = terminalSettings(options.terminal, ctx, [...hidden, 'WEBHOOK_SECRET']);
       const t = this.terminal;
@@ -37,6 +42,11 @@ export class RunnerTools {
     return buildSystemPrompt(skills, { terminal: this.terminal, mcpServers: this.mcp?.servers.map((s) => s.name) });
   }
 
+  /** Whether this run's model is offered tools: the configured ones, or the actions of its job channel. */
+  offers(sandbox?: AgentSandbox): boolean {
+    return this.any || jobChannelServer(sandbox) !== undefined;
+  }
+
   /** What the run's sandbox must offer these tools (the terminal's configured cwd as the work dir). */
   sandboxNeeds(): AgentSandboxNeeds {
     return this.terminal ? terminalSandboxNeeds(this.terminal) : {};
@@ -50,6 +60,13 @@ export class RunnerTools {
     const handlers = [];
     if (this.terminal) handlers.push(terminalTool(this.terminal, sandbox));
     if (this.mcp) handlers.push(...(await this.mcp.tools(signal, sandbox)));
+    // The route's actions (the job channel's MCP endpoint), connected for this run and closed with it.
+    const channel = jobChannelServer(sandbox);
+    if (channel && sandbox) {
+      const servers = new McpServers([channel], this.ctx);
+      sandbox.onClose(() => servers.close());
+      handlers.push(...(await servers.tools(signal)));
+    }
     return new AgentToolbox(handlers);
   }
 

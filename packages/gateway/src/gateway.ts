@@ -32,6 +32,7 @@ import { WorkerPool } from './jobs/worker';
 import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
+import { createJobActions } from './jobs/actions-run';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -156,6 +157,15 @@ export class Gateway {
       sandboxes: this.sandboxes,
       channels: this.channels,
       answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
+      // A route's actions, carried out with the gateway's own credentials (jobs/actions-run.ts).
+      actions: createJobActions({
+        logger: this.logger,
+        progress: this.progress,
+        delivererById: (id) => this.delivererById(id),
+        env: options.env ?? process.env,
+        redact: (secret) => this.redactor.add(secret),
+        retry: { maxAttempts: config.retry.max_attempts, baseDelayMs: config.retry.base_delay_seconds * 1000, maxDelayMs: config.retry.max_delay_seconds * 1000 },
+      }),
       jobs: this.store.jobs,
       lifecycle: this.lifecycle,
       runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),

@@ -23,7 +23,7 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
   return {
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       // Terminal commands and stdio MCP servers start inside the run's sandbox.
-      const toolbox = tools.any ? await tools.toolbox(signal, task.sandbox) : undefined;
+      const toolbox = tools.offers(task.sandbox) ? await tools.toolbox(signal, task.sandbox) : undefined;
       const system = tools.systemPrompt(task.skills);
       // The rendered prompt between this run's own delimiters, which the system prompt's note explains.
       const messages: MessageParam[] = [{ role: 'user', content: fenceUntrusted(task.prompt) }];

@@ -29,7 +29,7 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
   return {
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       // Terminal commands and stdio MCP servers start inside the run's sandbox.
-      const toolbox = tools.any ? await tools.toolbox(signal, task.sandbox) : undefined;
+      const toolbox = tools.offers(task.sandbox) ? await tools.toolbox(signal, task.sandbox) : undefined;
       const messages: ChatMessage[] = [
         { role: 'system', content: tools.systemPrompt(task.skills) },
         // The rendered prompt between this run's own delimiters, which the system prompt's note explains.

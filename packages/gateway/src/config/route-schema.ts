@@ -2,6 +2,7 @@
 // TypeScript shape. Part of config.yaml's schema (schema.ts); after changing it, regenerate the validators as
 // schema.ts says.
 
+import { actionsSchema, type ActionsConfig } from './actions-schema';
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
 
@@ -114,6 +115,7 @@ export const routeSchema = {
       description: 'An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker).',
     },
     transform: transformSchema,
+    actions: actionsSchema,
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
@@ -198,6 +200,7 @@ export interface RouteConfig {
   budget?: BudgetConfig;
   silent_marker?: string;
   transform?: TransformConfig;
+  actions?: ActionsConfig;
   deliver_only?: boolean;
 }
 

@@ -13,6 +13,7 @@ import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
 import type { OpenAgentSandbox } from './agent-sandbox';
 import type { JobChannel } from './job-channel';
+import type { RunActions } from './actions-run';
 import { channelNeeds, withChannelEnv } from './job-channel-run';
 import type { WorkerDeps } from './worker-deps';
 
@@ -30,6 +31,7 @@ export type AgentStepDeps = Pick<
   | 'sandboxes'
   | 'answerScrubber'
   | 'channels'
+  | 'actions'
 >;
 
 export class AgentStep {
@@ -62,18 +64,24 @@ export class AgentStep {
     // model-facing runners fence the prompt per run themselves (agent-kit's fenceUntrusted).
     const prompt = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, job);
-    const { result, sandbox } = await this.runAgent(route, job, prompt, signal);
+    const { result, sandbox, actions } = await this.runAgent(route, job, prompt, signal);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
     if (signal.aborted) return undefined;
     // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
     const where = { route: route.name, deliveryId: job.deliveryId };
-    const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, withSandbox(result.usage, sandbox));
+    const usage = withActions(withSandbox(result.usage, sandbox), actions);
+    const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, usage);
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
     return answer.text;
   }
 
-  private async runAgent(route: Route, job: Job, prompt: string, shutdown: AbortSignal): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox }> {
+  private async runAgent(
+    route: Route,
+    job: Job,
+    prompt: string,
+    shutdown: AbortSignal,
+  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; actions?: RunActions }> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
     // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
@@ -100,8 +108,10 @@ export class AgentStep {
       const runner = await this.deps.agentFor(route);
       let skills = this.deps.skillsFor(route);
       // Every process of the run starts inside this sandbox: the runner gets it in the task.
+    // The route's actions, offered on the channel and carried out during the run (actions-run.ts).
+    const actions = this.deps.channels ? this.deps.actions?.forRun(route, job, controller.signal) : undefined;
       // The run's own subscription channel (job-channel-run.ts): its variables reach every process through the sandbox.
-      if (this.deps.sandboxes && this.deps.channels) channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId });
+      if (this.deps.sandboxes && this.deps.channels) channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId }, actions);
       const needs = runner.sandboxNeeds?.();
       opened = await this.deps.sandboxes?.open(
         route,
@@ -116,7 +126,7 @@ export class AgentStep {
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
       const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
-      return { result, sandbox: fact };
+      return { result, sandbox: fact, actions };
     } catch (err) {
       failure = err;
       throw err;
@@ -178,3 +188,8 @@ export class AgentStep {
 function withSandbox(usage: AgentUsage | undefined, sandbox: AgentRunSandbox | undefined): AgentUsage | undefined {
   return sandbox ? { ...usage, sandbox } : usage;
 }
+/** The run's usage with the actions it asked for, each with its outcome (kept with the usage like the sandbox fact). */
+function withActions(usage: AgentUsage | undefined, actions: RunActions | undefined): AgentUsage | undefined {
+  return actions?.records.length ? ({ ...usage, actions: actions.records } as AgentUsage) : usage;
+}
+

@@ -18,12 +18,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorMessage } from '@hookwise/core';
 import { JobChannelRequests, type ChannelGateway, type ChannelSession } from './job-channel-requests';
+import type { RunActions } from './actions-run';
+import { serveActionsMcp } from './actions-mcp';
 
 export type { ChannelGateway } from './job-channel-requests';
 
 /** What a runner adds to one run: the environment for its processes and the host for its sandbox's network. */
 export interface JobChannel {
-  env: { HOOKWISE_JOB_CHANNEL: string; HOOKWISE_JOB_TOKEN: string };
+  /** HOOKWISE_JOB_ACTIONS (the offered actions, comma-separated) only when the route lists actions. */
+  env: { HOOKWISE_JOB_CHANNEL: string; HOOKWISE_JOB_TOKEN: string; HOOKWISE_JOB_ACTIONS?: string };
   /** `127.0.0.1:<port>`: add to the run's sandbox network so the egress proxy lets the channel through. */
   network: string;
   /** Ends the token (after the run); later requests with it are refused. */
@@ -39,7 +42,7 @@ function tokenKey(token: string): string {
 
 export class JobChannels {
   private server?: Promise<{ server: http.Server; port: number }>;
-  private readonly sessions = new Map<string, ChannelSession>();
+  private readonly sessions = new Map<string, ChannelSession & { actions?: RunActions }>();
   private readonly requests: JobChannelRequests;
 
   constructor(private readonly gateway: ChannelGateway) {
@@ -47,13 +50,20 @@ export class JobChannels {
   }
 
   /** Opens the channel of one agent run (the listener starts on first use). Close it when the run ends. */
-  async open(job: { id: string; route: string; deliveryId?: string }): Promise<JobChannel> {
+  async open(job: { id: string; route: string; deliveryId?: string }, actions?: RunActions): Promise<JobChannel> {
     const { port } = await this.listen();
     const token = randomBytes(32).toString('base64url');
     const key = tokenKey(token);
-    this.sessions.set(key, { jobId: job.id, route: job.route, created: new Set() });
+    const session = { jobId: job.id, route: job.route, created: new Set<string>(), actions };
+    this.sessions.set(key, session);
+    // The subscribe action goes through the same checks as the channel's PUT, as this run's own.
+    actions?.bindSubscribe((name, body) => this.requests.handle(session, 'PUT', `/api/job/subscriptions/${encodeURIComponent(name)}`, body));
     return {
-      env: { HOOKWISE_JOB_CHANNEL: `http://127.0.0.1:${port}/api/job`, HOOKWISE_JOB_TOKEN: token },
+      env: {
+        HOOKWISE_JOB_CHANNEL: `http://127.0.0.1:${port}/api/job`,
+        HOOKWISE_JOB_TOKEN: token,
+        ...(actions ? { HOOKWISE_JOB_ACTIONS: actions.names() } : {}),
+      },
       network: `127.0.0.1:${port}`,
       close: () => void this.sessions.delete(key),
     };
@@ -75,6 +85,7 @@ export class JobChannels {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const reply = (status: number, body: unknown) => {
+      if (res.headersSent) return void res.end();
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
@@ -86,6 +97,11 @@ export class JobChannels {
       }
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', 'http://job.channel');
+      // The channel's URL itself is its MCP endpoint: the route's actions as tools (actions-mcp.ts).
+      if (/^\/api\/job\/?$/.test(url.pathname)) {
+        if (!session.actions) return reply(404, { error: "this run's route lists no actions (actions: in its config), so the channel offers no MCP tools" });
+        return await serveActionsMcp(req, res, body, session.actions);
+      }
       const answer = await this.requests.handle(session, req.method ?? 'GET', url.pathname, body);
       reply(answer.status, answer.body);
     } catch (err) {

@@ -9,6 +9,7 @@ import type { RetryPolicy } from './retries';
 import type { AgentSandboxes } from './agent-sandbox';
 import type { AnswerScrubber } from './answer-scrub';
 import type { JobChannels } from './job-channel';
+import type { JobActions } from './actions-run';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -45,3 +46,5 @@ export interface WorkerDeps {
   /** Gives each agent run its subscription channel (job-channel.ts); absent: runs get none. */
   channels?: JobChannels;
 }
+  /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
+  actions?: JobActions;

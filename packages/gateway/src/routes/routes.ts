@@ -2,6 +2,7 @@
 import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
 import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from '../config/schema';
 import type { TransformConfig } from '../config/transform-schema';
+import type { ActionsConfig } from '../config/actions-schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
@@ -27,6 +28,8 @@ export interface Route extends JobRoute {
   concurrencyKey?: string;
   /** `transform:` as configured (checked and run by jobs/transform.ts). */
   transform?: TransformConfig;
+  /** `actions:`: what the agent may ask the gateway to do for it (jobs/actions-policy.ts). */
+  actions?: ActionsConfig;
 }
 
 /** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
@@ -131,6 +134,7 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     budget: budgetOf(entry.budget),
     silentMarker: entry.silent_marker,
     transform: entry.transform,
+    actions: entry.actions,
     deliverOnly: entry.deliver_only === true ? true : undefined,
   };
 }

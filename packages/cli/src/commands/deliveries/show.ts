@@ -58,6 +58,15 @@ export default class DeliveriesShow extends HookwiseCommand {
       const last = d.errors.at(-1);
       if (last && d.status !== 'delivered') this.log(`    last error: attempt ${last.attempt}${last.retryable ? '' : ' (not retryable)'}: ${last.message}`);
     }
+    // The actions the agent asked for (issue 30), each with its outcome: kept with the run's usage.
+    type ActionShown = { index: number; action: string; status: string; attempts: number; reason?: string; receipt?: unknown };
+    const actions = (job.usage as { actions?: ActionShown[] } | undefined)?.actions ?? [];
+    if (actions.length) this.log('  actions:');
+    for (const a of actions) {
+      const tries = a.attempts > 1 || a.status === 'failed' ? ` after ${a.attempts} attempt${a.attempts === 1 ? '' : 's'}` : '';
+      this.log(`    #${a.index} ${a.action}: ${a.status}${tries}${a.reason && a.status !== 'done' ? ` (${a.reason})` : ''}`);
+      if (a.receipt !== undefined) this.log(`      receipt: ${JSON.stringify(a.receipt)}`);
+    }
     // The job's receipt is its destinations' (one, or all by name): printed once, under each destination when listed.
     if (job.receipt !== undefined && !job.destinations?.some((d) => d.receipt !== undefined)) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
     this.log(`\nPrompt:\n${job.prompt ?? '(not rendered yet)'}`);

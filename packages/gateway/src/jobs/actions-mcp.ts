@@ -1,0 +1,50 @@
+// The job channel's MCP endpoint (issue 30): at the channel's own URL (HOOKWISE_JOB_CHANNEL), streamable HTTP in
+// stateless mode, authenticated by the run's token like the rest of the channel (job-channel.ts checks it before
+// this module is reached). tools/list answers the route's allowed actions with their JSON Schemas; tools/call
+// goes to the run's actions (actions-run.ts), and a refused or failed call is a tool result with isError and the
+// reason, which the agent reads. Built on the official MCP SDK's server classes, loaded on the first request: the
+// SDK is an optional peer dependency of the gateway (the agent runners' @hookwise/agent-kit brings it), so a
+// gateway whose routes list no actions never loads it.
+import type http from 'node:http';
+import type { RunActions } from './actions-run';
+
+type Sdk = {
+  server: typeof import('@modelcontextprotocol/sdk/server/index.js');
+  http: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+};
+
+let sdk: Sdk | undefined;
+
+function loadSdk(): Sdk {
+  try {
+    sdk ??= {
+      server: require('@modelcontextprotocol/sdk/server/index.js') as Sdk['server'],
+      http: require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Sdk['http'],
+      types: require('@modelcontextprotocol/sdk/types.js') as Sdk['types'],
+    };
+    return sdk;
+  } catch (err) {
+    throw new Error(
+      `route actions need the MCP SDK, which could not be loaded (${(err as Error).message}); install @modelcontextprotocol/sdk beside @hookwise/gateway (the hookwise CLI has it)`,
+    );
+  }
+}
+
+/** Answers one MCP request of a run's agent on the channel (a new server and transport per request: stateless). */
+export async function serveActionsMcp(req: http.IncomingMessage, res: http.ServerResponse, body: unknown, actions: RunActions): Promise<void> {
+  const { server: s, http: h, types: t } = loadSdk();
+  const server = new s.Server({ name: 'hookwise-actions', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(t.ListToolsRequestSchema, () => ({ tools: actions.tools() }));
+  server.setRequestHandler(t.CallToolRequestSchema, async (request) => {
+    const answer = await actions.call(request.params.name, request.params.arguments ?? {});
+    return { content: [{ type: 'text' as const, text: answer.text }], isError: !answer.ok };
+  });
+  const transport = new h.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close().catch(() => undefined);
+    void server.close().catch(() => undefined);
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}

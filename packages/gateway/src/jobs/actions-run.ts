@@ -1,0 +1,214 @@
+// The actions of one agent run (issue 30): each call the agent makes over its job channel's MCP endpoint is
+// checked against the route's `actions:` (actions-policy.ts), then carried out by the gateway with its own
+// credentials while the run goes on, so the agent reads the outcome (a comment's URL, or why it failed) as the
+// tool's result. Performing during the run keeps one step per call: no second pass after the answer, and a
+// `deliver: none` route that only acts needs nothing more.
+//
+// Each accepted call is one step with the guarantees a delivery has: its key is the job and the call's index
+// (`action:<job id>:<index>`, kept in the store's progress space once it succeeded), so a run that is retried
+// after a timeout or a crash and asks for the same call again gets the stored result instead of a second
+// comment; a failure that may be retried (5xx, 429, network) is tried again with the worker's backoff up to
+// retry.max_attempts. Every call, refused ones included, is recorded with its outcome and stored with the run's
+// answer (`usage.actions`, beside the sandbox fact), which `deliveries show` and the admin API show.
+import { createHash } from 'node:crypto';
+import type { Logger } from 'winston';
+import type { Deliverer, Job, ProgressKV } from '@hookwise/core';
+import { errorMessage, isHookwiseError, isRetryable, renderExtra } from '@hookwise/core';
+import type { ActionName } from '../config/actions-schema';
+import type { Route } from '../routes/routes';
+import { GithubActions, githubSettingsOf, githubTargetOf } from './actions-github';
+import { actionTools, checkCall, type AcceptedCall, type ActionTool } from './actions-policy';
+import { templateVarsOf } from './job-templates';
+import { backoffDelay, type RetryPolicy } from './retries';
+
+/** One call of the run, as stored on the job and shown to people. */
+export interface ActionRecord {
+  /** The call's place in the run (0, 1, ...): with the job id, its exactly-once key. */
+  index: number;
+  action: string;
+  status: 'done' | 'failed' | 'refused';
+  attempts: number;
+  /** What the call asked (refused calls: nothing, their arguments are the agent's text). */
+  input?: Record<string, unknown>;
+  /** What the other side answered (ids, URLs), once done. */
+  receipt?: unknown;
+  /** Why it was refused or why it failed. */
+  reason?: string;
+  at: number;
+}
+
+/** What the tool's result says to the agent. */
+export interface ActionAnswer {
+  ok: boolean;
+  text: string;
+}
+
+/** A subscription made through the channel's own code (job-channel-requests.ts), as the run's session. */
+export type SubscribeFn = (name: string, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
+
+export interface JobActionsDeps {
+  logger: Logger;
+  retry: RetryPolicy;
+  progress: ProgressKV;
+  delivererById(id: string): Deliverer | Promise<Deliverer>;
+  github: GithubActions;
+  random?: () => number;
+}
+
+/** How long a done action's key is kept (a job is retried well within it). */
+const DONE_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** Makes each run's actions (one per gateway). */
+export class JobActions {
+  constructor(private readonly deps: JobActionsDeps) {}
+
+  /** The actions of one run of a route that lists any; undefined when it lists none. */
+  forRun(route: Route, job: Job, signal: AbortSignal): RunActions | undefined {
+    return actionTools(route.actions).length ? new RunActions(this.deps, route, job, signal) : undefined;
+  }
+}
+
+export class RunActions {
+  readonly records: ActionRecord[] = [];
+  private readonly used = new Map<string, number>();
+  private subscribe?: SubscribeFn;
+
+  constructor(
+    private readonly deps: JobActionsDeps,
+    private readonly route: Route,
+    private readonly job: Job,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  tools(): ActionTool[] {
+    return actionTools(this.route.actions);
+  }
+
+  /** The names offered, for the run's environment (HOOKWISE_JOB_ACTIONS). */
+  names(): string {
+    return this.tools()
+      .map((t) => t.name)
+      .join(',');
+  }
+
+  /** Set by the job channel: subscriptions go through its checks, as the run's own. */
+  bindSubscribe(subscribe: SubscribeFn): void {
+    this.subscribe = subscribe;
+  }
+
+  async call(name: string, args: unknown): Promise<ActionAnswer> {
+    const index = this.records.length;
+    const verdict = checkCall(this.route.actions, name, args, this.used.get(name) ?? 0);
+    const where = { route: this.route.name, delivery_id: this.job.deliveryId };
+    if (!verdict.ok) {
+      this.records.push({ index, action: name, status: 'refused', attempts: 0, reason: verdict.reason, at: Date.now() });
+      this.deps.logger.info(`action ${name} of ${this.job.deliveryId} on route '${this.route.name}' refused: ${verdict.reason}`, where);
+      return { ok: false, text: `refused: ${verdict.reason}` };
+    }
+    this.used.set(name, (this.used.get(name) ?? 0) + 1);
+    const record: ActionRecord = { index, action: name, status: 'failed', attempts: 0, input: verdict.call.input, at: Date.now() };
+    this.records.push(record);
+    const key = `action:${this.job.id}:${index}`;
+    const fingerprint = fingerprintOf(verdict.call);
+    const stored = (await this.deps.progress.get(key)) as { fingerprint?: string; receipt?: unknown } | undefined;
+    if (stored?.fingerprint === fingerprint) {
+      // An earlier run of this job did it: never twice.
+      Object.assign(record, { status: 'done', receipt: stored.receipt });
+      return { ok: true, text: `done (already, by an earlier run of this job): ${JSON.stringify(stored.receipt ?? {})}` };
+    }
+    for (;;) {
+      record.attempts += 1;
+      try {
+        const receipt = (await this.perform(verdict.call, record.attempts)) ?? {};
+        Object.assign(record, { status: 'done', receipt, at: Date.now() });
+        await this.deps.progress.set(key, { fingerprint, receipt }, DONE_TTL_MS);
+        this.deps.logger.info(`action ${name} of ${this.job.deliveryId} on route '${this.route.name}' done`, where);
+        return { ok: true, text: `done: ${JSON.stringify(receipt)}` };
+      } catch (err) {
+        const retry = isRetryable(err) && record.attempts < this.deps.retry.maxAttempts && !this.signal.aborted;
+        record.reason = errorMessage(err);
+        this.deps.logger.warn(
+          `action ${name} of ${this.job.deliveryId} on route '${this.route.name}' failed (attempt ${record.attempts}/${this.deps.retry.maxAttempts})${retry ? ', retrying' : ''}: ${record.reason}`,
+          where,
+        );
+        if (!retry) return { ok: false, text: `failed: ${record.reason}` };
+        const hinted = isHookwiseError(err) ? err.retryAfterSeconds : undefined;
+        const delay = Math.max(backoffDelay(record.attempts, this.deps.retry, this.deps.random), (hinted ?? 0) * 1000);
+        await abortableDelay(delay, this.signal);
+      }
+    }
+  }
+
+  private async perform(call: AcceptedCall, attempt: number): Promise<unknown> {
+    const { github } = this.deps;
+    const input = call.input;
+    switch (call.action as ActionName) {
+      case 'github.comment':
+        return github.comment(githubTargetOf(this.job.payload), input.body as string, this.signal);
+      case 'github.add_labels':
+        return github.addLabels(githubTargetOf(this.job.payload), input.labels as string[], this.signal);
+      case 'github.review':
+        return github.review(githubTargetOf(this.job.payload), input, this.signal);
+      case 'message':
+        return this.message(input.to as string, input.text as string, attempt);
+      case 'subscribe':
+        return this.subscribeRoute(input);
+    }
+  }
+
+  /** Through the deliverer of the destination (a route destination's name or a deliverer id), with its extra. */
+  private async message(to: string, text: string, attempt: number): Promise<unknown> {
+    const target = this.route.destinations.find((d) => (d.name ?? d.to) === to) ?? { to, extra: {} };
+    const deliverer = await this.deps.delivererById(target.to);
+    const receipt = await deliverer.deliver(
+      {
+        text,
+        route: this.route.name,
+        event: this.job.event,
+        deliveryId: this.job.deliveryId,
+        extra: renderExtra(target.extra, this.job.payload, templateVarsOf(this.job)),
+        // Its own name: the deliverer's progress for this message is never mixed with the answer's.
+        destination: `action:${this.records.length - 1}:${to}`,
+      },
+      { signal: this.signal, attempt },
+    );
+    return receipt ?? {};
+  }
+
+  private async subscribeRoute(input: Record<string, unknown>): Promise<unknown> {
+    if (!this.subscribe) throw new Error('the job channel is not open for this run');
+    const { name, ...body } = input;
+    const answer = await this.subscribe(name as string, body);
+    if (answer.status >= 400) {
+      const said = (answer.body as { error?: string } | undefined)?.error ?? `status ${answer.status}`;
+      throw Object.assign(new Error(said), { retryable: false });
+    }
+    return answer.body;
+  }
+}
+
+function fingerprintOf(call: AcceptedCall): string {
+  return createHash('sha256')
+    .update(JSON.stringify([call.action, call.input]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The gateway's actions: GitHub over its REST API with the token of its environment (registered with the redactor). */
+export function createJobActions(deps: Omit<JobActionsDeps, 'github'> & { env: NodeJS.ProcessEnv; redact(secret: string): unknown }): JobActions {
+  const settings = githubSettingsOf(deps.env);
+  if (settings.token) deps.redact(settings.token);
+  return new JobActions({ ...deps, github: new GithubActions(settings) });
+}
