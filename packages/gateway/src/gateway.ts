@@ -29,6 +29,7 @@ import { exposureFindings, exposureWarningLine, type ExposureFinding } from './c
 import { MemoryMemoKV, MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { MemoKV, ProgressKV, Store } from '@hookwise/core';
 import { WorkerPool } from './jobs/worker';
+import { PreviousEvents } from './jobs/previous-event';
 import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
@@ -157,6 +158,8 @@ export class Gateway {
       sandboxes: this.sandboxes,
       channels: this.channels,
       answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
+      // {__previous__} of a route's templates: kept in the memos beside the plugins' (durable with SQLite and Redis).
+      previous: new PreviousEvents(this.memos, this.store.jobs, this.logger),
       // A route's actions, carried out with the gateway's own credentials (jobs/actions-run.ts).
       actions: createJobActions({
         logger: this.logger,

@@ -31,6 +31,7 @@ export type AgentStepDeps = Pick<
   | 'sandboxes'
   | 'answerScrubber'
   | 'channels'
+  | 'previous'
   | 'actions'
 >;
 
@@ -62,8 +63,10 @@ export class AgentStep {
     if ((job.coalesced?.deliveryIds.length ?? 0) > 1) this.logCoalesced(route, job);
     // Payload strings cleaned of hidden text (prompt-hygiene.ts); agent.prompt_hygiene: false opts out. The
     // model-facing runners fence the prompt per run themselves (agent-kit's fenceUntrusted).
-    const prompt = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
-    logUnresolved(this.deps.logger, route, job);
+    // {__previous__}: the payload of the last event answered for this job's key (previous-event.ts).
+    const templated = { ...job, previous: await this.deps.previous?.payloadBefore(route.name, job) };
+    const prompt = runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
+    logUnresolved(this.deps.logger, route, templated);
     const { result, sandbox, actions } = await this.runAgent(route, job, prompt, signal);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
@@ -73,6 +76,7 @@ export class AgentStep {
     const usage = withActions(withSandbox(result.usage, sandbox), actions);
     const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, usage);
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
+    await this.deps.previous?.remember(route.name, job);
     return answer.text;
   }
 

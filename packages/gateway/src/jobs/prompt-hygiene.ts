@@ -4,8 +4,7 @@
 // rendered; the template's own text is the operator's and stays as written. The per-run fence belongs to the
 // runners that speak to a model (@hookwise/agent-kit's fenceUntrusted, next to the untrusted-input note), so the
 // `echo` agent and a plain `command` get the prompt as the SPEC renders it.
-import type { Job } from '@hookwise/core';
-import { promptOf } from './job-templates';
+import { promptOf, type TemplateJob } from './job-templates';
 
 /**
  * Characters a reader does not see but a model reads: zero-width spaces and joiners, marks and bidirectional
@@ -42,11 +41,12 @@ export function promptHygieneOf(route: { agent?: Record<string, unknown> }): boo
 }
 
 /** The prompt of one agent run: the payloads cleaned, the route's template rendered over them. */
-export function runPromptOf(template: string | undefined, job: Pick<Job, 'payload' | 'coalesced'>, options: RunPromptOptions = {}): string {
+export function runPromptOf(template: string | undefined, job: TemplateJob, options: RunPromptOptions = {}): string {
   if (options.hygiene === false) return promptOf(template, job);
-  const cleaned: Pick<Job, 'payload' | 'coalesced'> = {
+  const cleaned: TemplateJob = {
     payload: cleanPayload(job.payload),
     coalesced: job.coalesced && { ...job.coalesced, payloads: job.coalesced.payloads?.map((p) => cleanPayload(p)) },
+    previous: job.previous === undefined ? undefined : cleanPayload(job.previous),
   };
   return promptOf(template, cleaned);
 }

@@ -9,6 +9,7 @@ import type { RetryPolicy } from './retries';
 import type { AgentSandboxes } from './agent-sandbox';
 import type { AnswerScrubber } from './answer-scrub';
 import type { JobChannels } from './job-channel';
+import type { PreviousEvents } from './previous-event';
 import type { JobActions } from './actions-run';
 
 export interface WorkerDeps {
@@ -45,6 +46,8 @@ export interface WorkerDeps {
   answerScrubber?: AnswerScrubber;
   /** Gives each agent run its subscription channel (job-channel.ts); absent: runs get none. */
   channels?: JobChannels;
+  /** Which event of a key was answered last, for `{__previous__}` (previous-event.ts); absent: templates get none. */
+  previous?: PreviousEvents;
 }
   /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
   actions?: JobActions;
