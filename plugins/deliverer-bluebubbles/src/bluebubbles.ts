@@ -1,4 +1,4 @@
-// bluebubbles (formerly platform_15): a BlueBubbles server (iMessage bridged through a Mac). `POST
+// bluebubbles: a BlueBubbles server (iMessage bridged through a Mac). `POST
 // /api/v1/message/text?password=...` with `{chatGuid, tempGuid, message, method?}`; answers `{status, message,
 // data, error?}`. The password rides in the query string, so it is registered as a secret and scrubbed in
 // every form it takes there (a space becomes "+" or "%20") and never shown.

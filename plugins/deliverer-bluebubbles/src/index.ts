@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, bluebubbles (alias platform_15).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, bluebubbles.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { blueBubblesPlatform } from './bluebubbles';
 

@@ -1,4 +1,4 @@
-// dingtalk (formerly platform_11): DingTalk custom robot (a group's webhook robot). `POST
+// dingtalk: DingTalk custom robot (a group's webhook robot). `POST
 // /robot/send?access_token=...` with `{msgtype:"text", text:{content}}` or `{msgtype:"markdown",
 // markdown:{title, text}}`; the optional signing secret adds `timestamp` (ms) and `sign` to the query. The
 // robot is its own target: it posts to its group, at most 20 messages a minute; beyond that DingTalk throttles

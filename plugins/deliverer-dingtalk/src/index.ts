@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, dingtalk (alias platform_11).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, dingtalk.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { dingtalkPlatform } from './dingtalk';
 

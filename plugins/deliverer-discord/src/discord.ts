@@ -1,4 +1,4 @@
-// discord (formerly platform_02): Discord. Either a bot token (POST /api/v10/channels/{id}/messages,
+// discord: Discord. Either a bot token (POST /api/v10/channels/{id}/messages,
 // `Authorization: Bot`) or a channel webhook URL (no target needed). 2000 characters per message; mentions in
 // agent text are never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a
 // server. Every request carries the User-Agent Discord's API reference asks for.

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, discord (alias platform_02).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, discord.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { discordPlatform } from './discord';
 

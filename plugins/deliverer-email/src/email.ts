@@ -1,4 +1,4 @@
-// email (formerly platform_10): e-mail over SMTP with nodemailer. One answer is one message
+// email: e-mail over SMTP with nodemailer. One answer is one message
 // (multipart/alternative: the markdown as text/plain, rendered HTML as text/html); only answers beyond
 // MESSAGE_LIMIT are split into several mails. TLS: `secure` for implicit TLS (port 465), otherwise STARTTLS,
 // required whenever credentials are sent. A recipient is one address unless a list is allowed, so a

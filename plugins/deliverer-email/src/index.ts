@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, email (alias platform_10).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, email.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { emailPlatform } from './email';
 

@@ -1,4 +1,4 @@
-// feishu (formerly platform_12): Feishu / Lark. App bot: a tenant access token from app_id/app_secret, then
+// feishu: Feishu / Lark. App bot: a tenant access token from app_id/app_secret, then
 // `POST /open-apis/im/v1/messages?receive_id_type=...` with `{receive_id, msg_type:"text", content, uuid}`.
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
 // Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.

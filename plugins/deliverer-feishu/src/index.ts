@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, feishu (alias platform_12).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, feishu.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { feishuPlatform } from './feishu';
 

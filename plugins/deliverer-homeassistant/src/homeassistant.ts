@@ -1,4 +1,4 @@
-// homeassistant (formerly platform_09): the Home Assistant REST API. Without a target the answer becomes a
+// homeassistant: the Home Assistant REST API. Without a target the answer becomes a
 // persistent notification (shown in the HA sidebar); with `notify.<service>` it goes through that notify
 // service (mobile app push, a chat integration, ...). Both are service calls: POST
 // /api/services/<domain>/<service>, answered with the list of states the call changed.

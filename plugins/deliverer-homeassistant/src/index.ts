@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, homeassistant (alias platform_09).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, homeassistant.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { homeAssistantPlatform } from './homeassistant';
 

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, matrix (alias platform_07).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, matrix.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { matrixPlatform } from './matrix';
 

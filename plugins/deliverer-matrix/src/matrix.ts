@@ -1,4 +1,4 @@
-// matrix (formerly platform_07): the Matrix client-server API. Each chunk is an m.room.message (m.text, with
+// matrix: the Matrix client-server API. Each chunk is an m.room.message (m.text, with
 // the markdown rendered to org.matrix.custom.html) sent with PUT .../send/m.room.message/{txnId}; the
 // transaction id is derived from route, delivery id and chunk index, so the homeserver drops a retried chunk
 // it already has. A room alias (#room:server) is resolved through the room directory first.

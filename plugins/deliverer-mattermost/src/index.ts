@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, mattermost (alias platform_08).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, mattermost.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { mattermostPlatform } from './mattermost';
 

@@ -1,4 +1,4 @@
-// mattermost (formerly platform_08): Mattermost REST API v4. One post per chunk (POST /api/v4/posts),
+// mattermost: Mattermost REST API v4. One post per chunk (POST /api/v4/posts),
 // optionally as a reply in a thread (root_id); Mattermost renders markdown itself, so answers go out as
 // written.
 import {

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, signal (alias platform_04).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, signal.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { signalPlatform } from './signal';
 

@@ -1,4 +1,4 @@
-// signal (formerly platform_04): Signal through the signal-cli daemon's HTTP JSON-RPC endpoint
+// signal: Signal through the signal-cli daemon's HTTP JSON-RPC endpoint
 // (`signal-cli -a <account> daemon --http=127.0.0.1:8080`): POST /api/v1/rpc, method `send` with `account`
 // and `recipient`, or `groupId` for group targets. GET /api/v1/check is the start() check. Failures are read
 // the way signal-cli reports them: per recipient in `results` (type, retryAfterSeconds), and as JSON-RPC

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, slack (alias platform_03).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, slack.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { slackPlatform } from './slack';
 

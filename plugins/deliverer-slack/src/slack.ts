@@ -1,4 +1,4 @@
-// slack (formerly platform_03): Slack. Either a bot token (chat.postMessage, `{channel, text}`; HTTP 200 with
+// slack: Slack. Either a bot token (chat.postMessage, `{channel, text}`; HTTP 200 with
 // `ok:false` is an error) or an incoming-webhook URL (posts to the channel it was created for; answers "ok"
 // as text). The agent's markdown becomes mrkdwn with `& < >` escaped, so that `<!channel>`, `<!here>` or
 // `<@U123>` in an answer can never ping anyone.

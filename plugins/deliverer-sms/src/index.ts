@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, sms (alias platform_05).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, sms.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { smsPlatform } from './sms';
 

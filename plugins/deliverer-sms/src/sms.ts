@@ -1,4 +1,4 @@
-// sms (formerly platform_05): SMS through Twilio Programmable Messaging. Form-encoded From/To/Body with HTTP
+// sms: SMS through Twilio Programmable Messaging. Form-encoded From/To/Body with HTTP
 // Basic auth (Account SID + Auth Token) to the Messages resource; markdown is stripped (SMS shows it
 // literally) and answers are split at Twilio's 1600-character body limit, five messages at most by default
 // (every SMS costs money), one a second (a long code's throughput).

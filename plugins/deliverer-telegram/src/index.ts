@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, telegram (alias platform_01).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, telegram.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { telegramPlatform } from './telegram';
 

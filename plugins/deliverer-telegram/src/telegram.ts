@@ -1,4 +1,4 @@
-// telegram (formerly platform_01): the Telegram Bot API. sendMessage per chunk (4096 characters), forum
+// telegram: the Telegram Bot API. sendMessage per chunk (4096 characters), forum
 // topics through message_thread_id, getMe as the start() check. Answers are sent as plain text (no
 // parse_mode): agent markdown would otherwise have to be escaped for MarkdownV2 and a stray character fails
 // the whole message. Parts are paced at the per-chat rates of the Bots FAQ.

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, wechat (alias platform_14).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, wechat.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { wechatPlatform } from './wechat';
 

@@ -1,4 +1,4 @@
-// wechat (formerly platform_14): WeChat Official Account customer-service messages. A stable access token
+// wechat: WeChat Official Account customer-service messages. A stable access token
 // from app_id/app_secret (`POST /cgi-bin/stable_token`: unlike `/cgi-bin/token`, another system fetching a
 // token for the same account does not invalidate ours), then `POST /cgi-bin/message/custom/send?access_token=...`
 // with `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.

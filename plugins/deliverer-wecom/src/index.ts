@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, wecom (alias platform_13).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, wecom.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { wecomPlatform } from './wecom';
 

@@ -1,4 +1,4 @@
-// wecom (formerly platform_13): WeCom (WeChat Work). App API: an access token from corp_id/corp_secret (`gettoken`), then
+// wecom: WeCom (WeChat Work). App API: an access token from corp_id/corp_secret (`gettoken`), then
 // `appchat/send` {chatid} for a group chat id, or `message/send` {touser|toparty|totag, agentid} for a target
 // `user:<userid>` (`party:<id>`, `tag:<id>`). Or a group robot: `webhook/send?key=...`. HTTP 200 with
 // `{errcode, errmsg}`; text messages are limited to 2048 bytes. A target names one user, department, tag or

@@ -1,4 +1,4 @@
-// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, whatsapp (alias platform_06).
+// The plugin object the gateway loads (its name, version and API from package.json): one deliverer, whatsapp.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { whatsappPlatform } from './whatsapp';
 

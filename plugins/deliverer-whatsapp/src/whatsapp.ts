@@ -1,4 +1,4 @@
-// whatsapp (formerly platform_06): the WhatsApp Business Cloud API (Graph API). One text message per chunk
+// whatsapp: the WhatsApp Business Cloud API (Graph API). One text message per chunk
 // to /{version}/{phone_number_id}/messages; Graph errors are read by their `code`, because WhatsApp answers
 // most failures with HTTP 400 and the code is what says "wait", "fix the token", "register the number" or
 // "outside the 24-hour window". Parts to one person are spaced at the pair rate limit (one per 6 seconds).
