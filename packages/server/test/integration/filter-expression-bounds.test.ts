@@ -115,8 +115,10 @@ describe('filter expressions are bounded (issue 34)', () => {
 
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: 'ignored', event: 'push', reason: 'filter' });
-      // The deadline, plus starting the client process, sending and parsing the body.
-      expect(elapsed).toBeLessThan(EXPRESSION_DEADLINE_MS + 2000);
+      // The deadline, plus starting the client process, sending and parsing the body: generous, because a loaded
+      // 2-core CI machine stretches all of that (runs of 3.3-4 s were seen); before, the gateway froze for 25.9 s
+      // or died. The exact latency belongs in a benchmark.
+      expect(elapsed).toBeLessThan(EXPRESSION_DEADLINE_MS + 10_000);
       // Not frozen while the expression runs in its worker.
       expect(slowestHealth).toBeLessThan(HEALTH_GAP_BOUND_MS);
       // The worker's heap is limited; before, 40,000 commits took the gateway to 3.4 GB.

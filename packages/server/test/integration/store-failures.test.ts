@@ -101,12 +101,18 @@ describe('issue 20 item 4, the Redis store: Redis going away', () => {
     // The agent says when it has started and then takes a moment, so Redis always goes away while a job is held.
     // Once that happened only by chance (an echo run still finishing), and the gateway then never stopped: the
     // job's completion and the shutdown's hand-back waited for Redis forever (issue 28).
-    const agent = { runner: 'command', command: ['sh', '-c', 'touch agent-started; sleep 1; echo done'] };
+    // Its marker goes to a directory of its own, listed as writable: runs start in a fresh work dir (the sandbox).
+    const markers = mkdtempSync(join(tmpdir(), 'hw-redis-down-agent-'));
+    const agent = {
+      runner: 'command',
+      command: ['sh', '-c', `touch ${markers}/agent-started; sleep 1; echo done`],
+      sandbox: { writable: [markers] },
+    };
     const gw = await startTestGateway({ config: { ...config, agent, store: { backend: 'redis', url: redis.url, prefix: 'redis-down' } } });
     let stopped = false;
     try {
       expect((await post(gw, 0)).status).toBe(202);
-      await waitFor(() => existsSync(join(gw.configDir, 'agent-started')), 10_000, 'the agent run of the accepted event to start');
+      await waitFor(() => existsSync(join(markers, 'agent-started')), 10_000, 'the agent run of the accepted event to start');
       await redis.stop();
       const started = Date.now();
       const answer = await post(gw, 1);
@@ -126,6 +132,7 @@ describe('issue 20 item 4, the Redis store: Redis going away', () => {
       expect(Date.now() - stopping).toBeLessThan(15_000);
     } finally {
       if (!stopped) await gw.stop();
+      rmSync(markers, { recursive: true, force: true });
     }
   }, 40_000);
 });
