@@ -45,6 +45,10 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-deliverer-bluebubbles',
   '@hookwise/store-sqlite',
   '@hookwise/store-redis',
+  '@hookwise/plugin-source-telegram',
+  '@hookwise/plugin-source-whatsapp',
+  '@hookwise/plugin-source-matrix',
+  '@hookwise/plugin-source-mattermost',
 ];
 
 /** Where the first-party packages are looked up: this package's own folder (Node walks up its node_modules). */
