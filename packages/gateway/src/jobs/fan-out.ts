@@ -12,7 +12,7 @@ export interface DeliveryOutcome {
   failure?: { err: unknown; attempt: number; destination: string };
 }
 
-export interface FanOutDeps extends Pick<WorkerDeps, 'jobs' | 'logger' | 'lifecycle' | 'retry' | 'delivererById'> {
+export interface FanOutDeps extends Pick<WorkerDeps, 'jobs' | 'logger' | 'lifecycle' | 'retry' | 'delivererById' | 'previous'> {
   /** False once the pool stops: a failure after its abort is the job being handed back, not a failure. */
   isRunning(): boolean;
 }
@@ -54,6 +54,9 @@ export async function deliverToEach(
   const { logger, jobs, retry, lifecycle } = deps;
   const destinations = route.destinations?.length ? route.destinations : [{ to: route.deliver, extra: route.deliverExtra }];
   const states = destinationStates(job, destinations, attempt);
+  // {__previous__} in a deliver_extra value (previous-event.ts): looked up only when one names it.
+  const wantsPrevious = destinations.some((d) => Object.values(d.extra ?? {}).some((value) => String(value).includes('{__previous__')));
+  const vars = templateVarsOf({ ...job, previous: wantsPrevious ? await deps.previous?.payloadBefore(route.name, job) : undefined });
   const failed: Array<{ state: DestinationState; err: unknown }> = [];
   for (const [index, target] of destinations.entries()) {
     const state = states[index];
@@ -69,7 +72,7 @@ export async function deliverToEach(
           route: route.name,
           event: job.event,
           deliveryId: job.deliveryId,
-          extra: renderExtra(target.extra, job.payload, templateVarsOf(job)),
+          extra: renderExtra(target.extra, job.payload, vars),
           destination: name,
         },
         { signal, attempt: state.attempts },
