@@ -37,6 +37,12 @@ export const actionsSchema = {
       },
       description: 'Review the pull request of the event, with line comments.',
     },
+    'gitlab.note': {
+      type: 'object',
+      additionalProperties: false,
+      properties: { max: maxPerRun },
+      description: 'Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token).',
+    },
     message: {
       type: 'object',
       additionalProperties: false,
@@ -57,7 +63,7 @@ export const actionsSchema = {
       type: 'object',
       additionalProperties: false,
       properties: { max: maxPerRun },
-      description: "Create or change a webhook subscription made by this run (the SPEC's self-subscription; the gateway generates the secret).",
+      description: "Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret).",
     },
   },
 } as const;
@@ -66,6 +72,7 @@ export interface ActionsConfig {
   'github.comment'?: { max?: number };
   'github.add_labels'?: { allow?: string[]; max?: number };
   'github.review'?: { max?: number; events?: Array<'COMMENT' | 'APPROVE' | 'REQUEST_CHANGES'> };
+  'gitlab.note'?: { max?: number };
   message?: { to: string[]; max?: number };
   subscribe?: { max?: number };
 }
