@@ -19,6 +19,7 @@ import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
 import { explainFailure, presetRun } from './presets';
 import { PRESET_SANDBOX, presetSandboxNeeds } from './preset-sandbox';
+import { presetChannelArgs, runChannelOf, type ChannelArgs } from './preset-actions';
 
 // Enough of stderr to see why an agent failed, short enough for a log line and a dead-letter record.
 const STDERR_TAIL_CHARS = 2000;
@@ -108,13 +109,16 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       const meta = { route: task.route, delivery_id: task.deliveryId };
       const refused = promptProblem(program, text, placeholderMode, exposed);
       if (refused) throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: ${refused}`, { retryable: false });
-      // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
-      const argv = preset ? preset.args(task) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
       // Outside a gateway's worker (no sandbox in the task): unsandboxed, in agent.cwd or a fresh directory.
       const local = task.sandbox ? undefined : await localWorkDir(cwd);
+      let channel: ChannelArgs | undefined;
       let result;
       let plan: AgentSpawnPlan | undefined;
       try {
+        // The route's actions, when it lists any: the preset's CLI is pointed at the run's job channel.
+        channel = preset ? await presetChannelArgs(options.preset!, runChannelOf(task.sandbox), task.sandbox?.workDir ?? local!.dir) : undefined;
+        // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
+        const argv = preset ? preset.args(task, channel?.args) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
         plan = task.sandbox ? task.sandbox.plan(program, argv, env) : { command: program, args: [...argv], env, cwd: local!.dir };
         result = await runProcess({
           command: plan.command,
@@ -152,6 +156,7 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
           { retryable: false, cause: err },
         );
       } finally {
+        await channel?.close();
         await local?.close();
       }
       if (result.timedOut) {

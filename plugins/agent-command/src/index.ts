@@ -5,6 +5,7 @@ import { commandOptionsSchema, type CommandRunnerOptions } from './options';
 export { createCommandRunner } from './command-runner';
 export { commandOptionsSchema, PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 export { composePrompt, SKILLS_SEPARATOR } from './prompt-layout';
+export { CHANNEL_SERVER, claudeMcpConfig, presetChannelArgs, runChannelOf, type ChannelArgs, type RunChannel } from './preset-actions';
 export { PRESET_SANDBOX, presetSandboxNeeds, type PresetSandbox } from './preset-sandbox';
 export { PRESETS, commandPreset, presetRun, tomlString, type CommandPreset, type PresetName } from './presets';
 

@@ -53,10 +53,19 @@ export function presetInput(preset: CommandPreset, task: Pick<AgentTask, 'prompt
   return preset.systemPromptArgs ? fenced : composePrompt(fenced, task.skills);
 }
 
-/** argv after the program: the preset's flags, its system prompt, the user's args, then its tail. */
-export function presetArgs(preset: CommandPreset, programArgs: readonly string[], userArgs: readonly string[], task: Pick<AgentTask, 'skills'>): string[] {
+/**
+ * argv after the program: the preset's flags, its system prompt, the run's actions (./preset-actions), the user's
+ * args, then its tail.
+ */
+export function presetArgs(
+  preset: CommandPreset,
+  programArgs: readonly string[],
+  userArgs: readonly string[],
+  task: Pick<AgentTask, 'skills'>,
+  channelArgs: readonly string[] = [],
+): string[] {
   const system = preset.systemPromptArgs ? preset.systemPromptArgs(presetSystemPrompt(task)) : [];
-  return [...programArgs, ...system, ...userArgs, ...(preset.tail ?? [])];
+  return [...programArgs, ...system, ...channelArgs, ...userArgs, ...(preset.tail ?? [])];
 }
 
 function failed(title: string, what: string, retryable: boolean): HookwiseError {
@@ -346,7 +355,8 @@ export function explainFailure(preset: CommandPreset, stdout: string): string {
 export interface PresetRun {
   preset: CommandPreset;
   program: string;
-  args(task: Pick<AgentTask, 'skills'>): string[];
+  /** `channelArgs`: what gives the CLI the run's actions (./preset-actions), placed before the user's args. */
+  args(task: Pick<AgentTask, 'skills'>, channelArgs?: readonly string[]): string[];
   input(task: Pick<AgentTask, 'prompt' | 'skills'>): string;
 }
 
@@ -370,7 +380,7 @@ export function presetRun(options: { preset?: string; command?: string[]; args?:
   return {
     preset,
     program,
-    args: (task) => presetArgs(preset, [...programArgs, ...flags], userArgs, task),
+    args: (task, channelArgs) => presetArgs(preset, [...programArgs, ...flags], userArgs, task, channelArgs),
     input: (task) => presetInput(preset, task),
   };
 }

@@ -34,8 +34,13 @@ let input = '';
 process.stdin.on('data', (c) => (input += c));
 process.stdin.on('end', () => {
   const argv = process.argv.slice(2);
-  fs.writeFileSync(process.env.STANDIN_RECORD, JSON.stringify({ argv, stdin: input, key: process.env.ANTHROPIC_API_KEY ?? null }));
-  if (JSON.stringify(argv) !== process.env.STANDIN_ARGV) {
+  // Claude Code's --mcp-config names a file: recorded with its mode, and compared as '<mcp-config file>'.
+  const at = argv.indexOf('--mcp-config');
+  const file = at >= 0 ? argv[at + 1] : undefined;
+  const mcp = file ? { file, mode: fs.statSync(file).mode & 0o777, config: JSON.parse(fs.readFileSync(file, 'utf8')) } : null;
+  const compared = argv.map((a, i) => (file && i === at + 1 ? '<mcp-config file>' : a));
+  fs.writeFileSync(process.env.STANDIN_RECORD, JSON.stringify({ argv, stdin: input, key: process.env.ANTHROPIC_API_KEY ?? null, mcp, env: Object.keys(process.env) }));
+  if (JSON.stringify(compared) !== process.env.STANDIN_ARGV) {
     process.stderr.write('unexpected arguments: ' + JSON.stringify(argv) + '\\n');
     process.exit(2);
   }
@@ -80,7 +85,7 @@ export function context(): PluginContext {
 }
 
 /** Options as the gateway validates them (defaults applied), then a run with the stand-in set up. */
-export async function runPreset(agent: Record<string, unknown>, expectedArgv: string[], output: string, exit = 0) {
+export async function runPreset(agent: Record<string, unknown>, expectedArgv: string[], output: string, exit = 0, runEnv: Record<string, string> = {}) {
   const registry = new PluginRegistry([{ plugin, source: 'test', options: {} }]);
   const record = join(dir, 'record.json');
   writeFileSync(join(dir, 'output'), output);
@@ -104,7 +109,8 @@ export async function runPreset(agent: Record<string, unknown>, expectedArgv: st
     sandboxed: run.sandboxed,
     reason: run.decision.reason,
     workDir: run.workDir,
-    plan: run.plan,
+    // The gateway's job channel adds its variables to every process of the run the same way (job-channel-run.ts).
+    plan: (command: string, args: readonly string[], env: NodeJS.ProcessEnv) => run.plan(command, args, { ...env, ...runEnv }),
     spawn: run.spawn,
     onClose: () => undefined,
   };
@@ -115,6 +121,12 @@ export async function runPreset(agent: Record<string, unknown>, expectedArgv: st
       (error: Error & { retryable?: boolean }) => ({ result: undefined, error }),
     )
     .finally(() => run.close());
-  const seen = JSON.parse(readFileSync(record, 'utf8')) as { argv: string[]; stdin: string; key: string | null };
+  const seen = JSON.parse(readFileSync(record, 'utf8')) as {
+    argv: string[];
+    stdin: string;
+    key: string | null;
+    mcp: { file: string; mode: number; config: unknown } | null;
+    env: string[];
+  };
   return { ...outcome, seen };
 }
