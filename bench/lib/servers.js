@@ -129,11 +129,11 @@ function track(name, child, extra = {}) {
   };
 }
 
-async function startBaseline() {
+async function startBaseline(nodeArgs = []) {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-base-'));
   const probeFile = path.join(dir, 'probe.json');
-  const child = spawn(process.execPath, ['--require', PROBE, path.join(__dirname, 'baseline-server.js'), String(port), SECRET], {
+  const child = spawn(process.execPath, ['--require', PROBE, ...nodeArgs, path.join(__dirname, 'baseline-server.js'), String(port), SECRET], {
     env: { ...process.env, BENCH_PROBE_FILE: probeFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,6 @@
 // Raw throughput: every server under the same signed load, alternating, fresh process per run.
 'use strict';
+const path = require('node:path');
 const { startBaseline, startGateway, startAdnanhWebhook, webhookBinary } = require('../lib/servers');
 const { drive } = require('../lib/load');
 const { redisBinary, startGatewayOnOwnRedis, REDIS_MISSING } = require('../lib/redis');
@@ -11,6 +12,16 @@ function contenders() {
   const list = [
     { key: 'baseline', label: 'bare node:http', start: () => startBaseline() },
     { key: 'gateway', label: 'gateway (sqlite)', start: () => startGateway({ store: 'sqlite', agent: parked }) },
+    // An earlier build of packages/gateway (BENCH_REF_GATEWAY_DIST: a copy of the package: its package.json and dist), taking turns with this one.
+    ...(process.env.BENCH_REF_GATEWAY_DIST
+      ? [
+          {
+            key: 'ref',
+            label: 'gateway (sqlite, reference build)',
+            start: () => startGateway({ store: 'sqlite', agent: parked, nodeArgs: ['--require', path.join(__dirname, '..', 'lib', 'ref-dist.js')] }),
+          },
+        ]
+      : []),
     {
       key: 'uuid',
       label: 'gateway (sqlite, random UUID delivery ids)',
@@ -61,7 +72,7 @@ async function run(options, log) {
         const r = await oneRun(c, bytes, options);
         ((results[c.key] ??= {})[bytes] ??= []).push(r);
         log(
-          `  ${c.label} ${bytes / 1024} KB round ${round + 1}: ${num(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+          `  ${c.label} ${bytes / 1024} KB round ${round + 1}: ${num(r.rps)} req/s, ${num(r.cpuUsPerRequest)} µs CPU per request, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
         );
       }
     }
