@@ -138,13 +138,20 @@ export class PluginRegistry {
   }
 }
 
-/** Proxies method calls so that thrown errors and rejections carry plugin, kind and method. */
+/**
+ * Proxies method calls so that thrown errors and rejections carry plugin, kind and method. Each method's wrapper
+ * is made once and reused while the instance keeps the same function under that name: the pipeline reads a
+ * source's methods several times per request, and a new closure per read was garbage on the hot path.
+ */
 function wrapInstance<T extends object>(instance: T, where: { plugin: string; kind: string; id: string }): T {
+  const wrappers = new Map<string, { value: (...args: unknown[]) => unknown; wrapper: (...args: unknown[]) => unknown }>();
   return new Proxy(instance, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function' || typeof prop !== 'string') return value;
-      return (...args: unknown[]) => {
+      const made = wrappers.get(prop);
+      if (made?.value === value) return made.wrapper;
+      const wrapper = (...args: unknown[]): unknown => {
         try {
           const result = value.apply(target, args);
           if (result && typeof (result as Promise<unknown>).then === 'function') {
@@ -157,6 +164,8 @@ function wrapInstance<T extends object>(instance: T, where: { plugin: string; ki
           throw wrapPluginError(err, { ...where, method: prop });
         }
       };
+      wrappers.set(prop, { value: value as (...args: unknown[]) => unknown, wrapper });
+      return wrapper;
     },
   });
 }
