@@ -12,12 +12,68 @@ import type { Route } from '../routes/routes';
  */
 export const STORE_CALL_TIMEOUT_MS = 5000;
 
+/** A call waiting for its answer: rejected once `at` passes unless it settled first. */
+interface Waiting {
+  at: number;
+  reject: (err: Error) => void;
+}
+
+/**
+ * The unsettled calls of one deadline length, in the order they started, so in the order their deadlines pass:
+ * one timer for the oldest instead of a timer, a Promise.race and a finally per call (two store calls per
+ * request). A settled call leaves the set at once, so nothing outlives its request.
+ */
+class DeadlineQueue {
+  readonly waiting = new Set<Waiting>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly ms: number) {}
+
+  add(entry: Waiting): void {
+    this.waiting.add(entry);
+    if (!this.timer) this.arm(entry.at);
+  }
+
+  /** Rejects the overdue calls, then waits for the next deadline. */
+  private sweep(): void {
+    this.timer = undefined;
+    const now = Date.now();
+    for (const entry of this.waiting) {
+      if (entry.at > now) return this.arm(entry.at);
+      this.waiting.delete(entry);
+      entry.reject(new Error(`the store did not answer within ${this.ms} ms`));
+    }
+  }
+
+  private arm(at: number): void {
+    // Unreferenced: a waiting call belongs to a request whose socket keeps the process up; an idle queue must not.
+    this.timer = setTimeout(() => this.sweep(), Math.max(0, at - Date.now()));
+    this.timer.unref();
+  }
+}
+
+const queues = new Map<number, DeadlineQueue>();
+
+/** `call`, or a rejection when it has not settled `ms` after now; the call itself is left to finish. */
 export function withinDeadline<T>(call: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
+  let queue = queues.get(ms);
+  if (!queue) queues.set(ms, (queue = new DeadlineQueue(ms)));
+  const { waiting } = queue;
+  const owner = queue;
+  return new Promise<T>((resolve, reject) => {
+    const entry: Waiting = { at: Date.now() + ms, reject };
+    owner.add(entry);
+    call.then(
+      (value) => {
+        waiting.delete(entry);
+        resolve(value);
+      },
+      (err: unknown) => {
+        waiting.delete(entry);
+        reject(err);
+      },
+    );
   });
-  return Promise.race([call, late]).finally(() => clearTimeout(timer));
 }
 
 /** A store call failed: logged, and remembered for /health until a call works again; the answer is 503. */
