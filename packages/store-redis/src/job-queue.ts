@@ -326,6 +326,19 @@ export class RedisJobQueue implements JobQueue {
     return newestFirst.slice(0, filter.limit ?? newestFirst.length);
   }
 
+  /**
+   * Done jobs (bullmq's completed set, scored by when they finished) that finished before `finishedBefore`, removed
+   * or counted. Their delivery-id lookups are left to expire: a lookup naming a removed job means no job.
+   */
+  async purgeFinished(finishedBefore: number, options: { dryRun?: boolean } = {}): Promise<number> {
+    const completed = this.queue.toKey('completed');
+    if (options.dryRun) return this.client.zcount(completed, '-inf', `(${finishedBefore}`);
+    const ids = await this.client.zrangebyscore(completed, '-inf', `(${finishedBefore}`);
+    let removed = 0;
+    for (const id of ids) removed += await this.queue.remove(id);
+    return removed;
+  }
+
   /** Local wake-ups only: other instances' jobs are found by the worker pool's poll. */
   onReady(listener: () => void): () => void {
     this.readyListeners.add(listener);

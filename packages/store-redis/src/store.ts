@@ -1,5 +1,5 @@
 // Assembles the Redis store: several gateway instances on one Redis act as one.
-import { HookwiseError, type Store, type StoreConfig } from '@hookwise/core';
+import { DEFAULT_JOBS_RETENTION_DAYS, HookwiseError, type Store, type StoreConfig } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { RedisAcceptor, type RedisAcceptOptions } from './acceptor';
 import { connectRedis, redactRedisUrl } from './connection';
@@ -80,7 +80,8 @@ export async function createStore(options: { config: RedisStoreConfig; configDir
       'HW_E_STORE',
       'store.backend is redis but store.url is not set: set it to e.g. redis://127.0.0.1:6379 (a password goes in the URL or ${REDIS_URL})',
     );
-  const store = await openRedisStore({ url, prefix });
+  const days = options.config.retention?.jobs_days ?? DEFAULT_JOBS_RETENTION_DAYS;
+  const store = await openRedisStore({ url, prefix, doneRetentionMs: days * 24 * 3600 * 1000 });
   options.logger.info(`Redis store at ${redactRedisUrl(url)} (prefix ${prefix ?? DEFAULT_PREFIX})`);
   return store;
 }

@@ -329,8 +329,14 @@ export class SqliteJobQueue implements JobQueue {
 
   /** Deletes done jobs past their retention; dead letters stay until someone retries or inspects them. */
   purgeDone(): Promise<number> {
+    return this.purgeFinished(this.now() - this.options.doneRetentionMs + 1);
+  }
+
+  /** Done jobs that finished before `finishedBefore` deleted (or counted); the newest row stays (see its statement). */
+  purgeFinished(finishedBefore: number, options: { dryRun?: boolean } = {}): Promise<number> {
+    if (options.dryRun) return Promise.resolve(this.stmt.countPurgeable.get(finishedBefore - 1) as number);
     return this.writes.run(() => {
-      const deleted = this.stmt.purgeDone.run(this.now() - this.options.doneRetentionMs).changes;
+      const deleted = this.stmt.purgeDone.run(finishedBefore - 1).changes;
       if (deleted > 0) {
         this.stmt.purgeLegacyIds.run();
         this.stmt.purgeCoalescedIds.run();

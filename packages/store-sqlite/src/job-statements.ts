@@ -31,6 +31,7 @@ export type JobStatements = Record<
   | 'byDelivery'
   | 'byCoalescedId'
   | 'purgeDone'
+  | 'countPurgeable'
   | 'purgeCoalescedIds'
   | 'purgeLegacyIds',
   Statement
@@ -130,6 +131,7 @@ export function prepareJobStatements(db: Database): JobStatements {
     ),
     // The newest row always stays: a seq is never given out twice, or a new job could fall under a watermark.
     purgeDone: db.prepare(`DELETE FROM jobs WHERE status = 'done' AND finished_at <= ? AND seq < (SELECT MAX(seq) FROM jobs)`),
+    countPurgeable: db.prepare(`SELECT COUNT(*) FROM jobs WHERE status = 'done' AND finished_at <= ? AND seq < (SELECT MAX(seq) FROM jobs)`).pluck(),
     purgeLegacyIds: db.prepare('DELETE FROM legacy_job_ids WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.seq = legacy_job_ids.seq)'),
     purgeCoalescedIds: db.prepare('DELETE FROM coalesced_ids WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.seq = coalesced_ids.seq)'),
   };

@@ -2,6 +2,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import {
+  DEFAULT_JOBS_RETENTION_DAYS,
   HookwiseError,
   errorMessage,
   type AcceptOutcome,
@@ -32,6 +33,7 @@ export interface SqliteStoreConfig extends StoreConfig {
 }
 
 export const DEFAULT_FILE = 'hookwise.sqlite';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface SqliteStoreOptions {
   /** The database file; ':memory:' for a throwaway store. */
@@ -250,7 +252,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 /** The entry point the server calls for `store.backend: sqlite`. */
 export async function createStore(options: { config: SqliteStoreConfig; configDir: string; logger: Logger }): Promise<Store> {
   const file = resolveStoreFile(options.config, options.configDir);
-  const store = openSqliteStore({ file, logger: options.logger, synchronous: options.config.synchronous });
+  const days = options.config.retention?.jobs_days ?? DEFAULT_JOBS_RETENTION_DAYS;
+  const store = openSqliteStore({ file, logger: options.logger, synchronous: options.config.synchronous, doneRetentionMs: days * DAY_MS });
   options.logger.debug?.(`SQLite store at ${file}`);
   return store;
 }

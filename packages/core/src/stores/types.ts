@@ -11,8 +11,16 @@ export interface StoreConfig {
   backend: string;
   max_pending: number;
   lease_seconds?: number;
+  /** How long finished work is kept (see {@link DEFAULT_JOBS_RETENTION_DAYS}); handed to every backend's create. */
+  retention?: { jobs_days?: number };
   [option: string]: unknown;
 }
+
+/**
+ * `store.retention.jobs_days` unset: done jobs (payload, prompt, answer, usage) are kept this many days after they
+ * finished, then deleted. Dead letters and waiting jobs are never deleted by age.
+ */
+export const DEFAULT_JOBS_RETENTION_DAYS = 7;
 
 /** Remembers delivery ids per route so that a repeated delivery runs once. */
 export interface DeliveryIdCache {
@@ -39,9 +47,10 @@ export type JobStatus = 'pending' | 'running' | 'done' | 'dead';
 /**
  * How a done job ended: its answer was delivered (the default, also for jobs stored before outcomes existed), the
  * agent answered the silent marker or nothing (`silent`: nothing delivered), or the route's budget was spent and
- * the route skips rather than waits (`skipped`: the agent never ran).
+ * the route skips rather than waits (`skipped`: the agent never ran), or a route's approval was denied or ran out
+ * (`denied`, `expired`: the answer was kept and never delivered).
  */
-export type JobOutcome = 'delivered' | 'silent' | 'skipped';
+export type JobOutcome = 'delivered' | 'silent' | 'skipped' | 'denied' | 'expired';
 /** A job coalesces at most this many events; the next one with the same key starts a new job. */
 export const COALESCE_MAX_EVENTS = 100;
 export type JobStep = 'agent' | 'deliver';
@@ -245,6 +254,13 @@ export interface JobQueue {
    * sums read, so that a page over large payloads reads none of them. Optional: without it callers use `list`.
    */
   listSummaries?(filter?: JobFilter): Promise<JobSummary[]>;
+  /**
+   * Deletes done jobs that finished before `finishedBefore` (epoch ms), with their payload, prompt, answer and
+   * usage, and returns how many; with `dryRun` only counts them. Never deletes pending, running or dead jobs.
+   * Optional (`hookwise store purge` needs it): stores also delete done jobs on their own after
+   * `store.retention.jobs_days`.
+   */
+  purgeFinished?(finishedBefore: number, options?: { dryRun?: boolean }): Promise<number>;
   /** Calls back when a job may be ready, so idle workers wake without polling. Returns an unsubscribe. */
   onReady?(listener: () => void): () => void;
   close?(): Promise<void>;

@@ -8,7 +8,7 @@ import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './loade
 import { PluginRegistry, type CreateContext } from './registry';
 
 /** Keys of the `store:` block the gateway itself reads; every other key belongs to the backend's optionsSchema. */
-export const GATEWAY_STORE_KEYS: readonly string[] = ['backend', 'max_pending', 'lease_seconds'];
+export const GATEWAY_STORE_KEYS: readonly string[] = ['backend', 'max_pending', 'lease_seconds', 'retention'];
 
 export interface OpenBackendOptions {
   /** The `store:` block (defaults applied). */
@@ -65,9 +65,23 @@ async function loadBackendPackage(backend: string, known: string, opts: OpenBack
   return already ? { loaded: already, isNew: false } : { loaded, isNew: true };
 }
 
+/** `store.retention` is the gateway's key, handed to every backend: `{ jobs_days: <days above 0> }` or absent. */
+function retentionProblems(retention: unknown): string[] {
+  if (retention === undefined) return [];
+  const ok =
+    typeof retention === 'object' &&
+    retention !== null &&
+    Object.keys(retention).every((key) => key === 'jobs_days') &&
+    (((retention as { jobs_days?: unknown }).jobs_days ?? 1) as number) > 0 &&
+    typeof ((retention as { jobs_days?: unknown }).jobs_days ?? 1) === 'number';
+  return ok ? [] : [`store.retention must be { jobs_days: <days, above 0> } (got ${JSON.stringify(retention)}), e.g. retention: { jobs_days: 30 }`];
+}
+
 /** Finds the backend, validates its options (problems name `store.<key>`), and creates the store. */
 export async function openStoreBackend(opts: OpenBackendOptions): Promise<OpenedBackend> {
   const backend = opts.config.backend;
+  const retention = retentionProblems(opts.config.retention);
+  if (retention.length) throw new HookwiseConfigError(retention, 'the store cannot be opened', 'HW_E_STORE');
   const builtins: LoadedPlugin = { plugin: builtinPlugin, source: 'built-in', options: {} };
   let plugins = [...opts.plugins];
   let registry = new PluginRegistry([builtins, ...plugins]);

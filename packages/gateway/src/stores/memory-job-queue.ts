@@ -78,10 +78,20 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   private forgetOldestDone(): void {
-    const oldest = this.done.values().next().value as string;
-    this.done.delete(oldest);
-    this.byDeliveryId.remove(this.mustGet(oldest));
-    this.jobs.delete(oldest);
+    this.forgetDone(this.done.values().next().value as string);
+  }
+
+  private forgetDone(id: string): void {
+    this.done.delete(id);
+    this.byDeliveryId.remove(this.mustGet(id));
+    this.jobs.delete(id);
+  }
+
+  /** Done jobs finished before `finishedBefore` are forgotten (or only counted); others are never touched. */
+  async purgeFinished(finishedBefore: number, options: { dryRun?: boolean } = {}): Promise<number> {
+    const old = [...this.done].filter((id) => (this.mustGet(id).finishedAt ?? 0) < finishedBefore);
+    if (!options.dryRun) for (const id of old) this.forgetDone(id);
+    return old.length;
   }
 
   async enqueue(input: JobInput, hints: EnqueueHints = {}): Promise<Job> {
