@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HookwiseError, type Deliverer, type PluginContext, type ProgressKV } from '@hookwise/core';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
+import { githubActionsApi } from './actions-api';
 import { restCommentApi } from './comment-api';
 import { resolveCommentTarget } from './comment-target';
 import { DEFAULT_API_BASE, createGithubClient, type GithubClient } from './github-client';
@@ -103,6 +104,8 @@ export function openAppMode(options: AppModeOptions, ctx: PluginContext): { deli
   const progress: ProgressKV | undefined = ctx.progress;
   const who = `app:${options.app_id}@${new URL(client.apiBase).host}`;
   const deliverer: Deliverer = {
+    // The route actions' github.* calls go through the same App (actions-api.ts).
+    actions: githubActionsApi(client, ID),
     async deliver(msg, opts) {
       const { repo, prNumber } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;

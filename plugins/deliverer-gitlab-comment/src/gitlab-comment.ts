@@ -54,6 +54,8 @@ export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx:
   // Sticky notes' ids across jobs: the gateway's memos (durable with SQLite and Redis), else this process's memory.
   const memos: MemoKV = ctx.memos ?? new MemoryKV<string>();
   return {
+    // The gateway's gitlab.note action posts with this destination's token (its paths under /api/v4).
+    actions: { host: 'gitlab', request: (method, path, body, opts) => api.call(method, path, body, opts.signal) },
     async start() {
       try {
         await api.whoAmI(ctx.signal);

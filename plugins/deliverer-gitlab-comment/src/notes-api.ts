@@ -2,7 +2,7 @@
 // check of start() (GET /user). Every call sends the token in the PRIVATE-TOKEN header, which personal, project and
 // group access tokens all accept, and turns GitLab's answers into errors that say what to do.
 import { HookwiseError, type SecretScrubber } from '@hookwise/core';
-import { classifyHttpStatus, describeRequest, joinUrl, sendHttp, type HttpRequest, type HttpResponse } from '@hookwise/kit/platform';
+import { classifyHttpStatus, describeRequest, joinUrl, sendHttp, type HttpMethod, type HttpRequest, type HttpResponse } from '@hookwise/kit/platform';
 import { describeTarget, notesPath, type NoteTarget } from './note-target';
 
 export const ID = 'gitlab_comment';
@@ -44,6 +44,13 @@ export class NotesApi {
     if (res.status === 404) return undefined;
     this.check(res, request, target);
     return this.noteOf(res, target, 'PUT');
+  }
+
+  /** Any REST v4 call (`path` under /api/v4), for the gateway's gitlab.note action: the parsed JSON answer. */
+  async call(method: HttpMethod, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
+    const { res, request } = await this.send({ method, url: this.url(`/api/v4${path}`), ...(body === undefined ? {} : { json: body }) }, signal);
+    this.check(res, request, undefined);
+    return res.json ?? {};
   }
 
   /** The credentials check of start(): the token's own user (project and group tokens have a bot user). */

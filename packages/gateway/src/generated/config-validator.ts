@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 const pattern12 = new RegExp("^https?://", "u");
@@ -1904,7 +1904,7 @@ if(data23.actions !== undefined){
 let data92 = data23.actions;
 if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
 for(const key15 in data92){
-if(!(((((key15 === "github.comment") || (key15 === "github.add_labels")) || (key15 === "github.review")) || (key15 === "message")) || (key15 === "subscribe"))){
+if(!((((((key15 === "github.comment") || (key15 === "github.add_labels")) || (key15 === "github.review")) || (key15 === "gitlab.note")) || (key15 === "message")) || (key15 === "subscribe"))){
 const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
@@ -2199,11 +2199,12 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(data92.message !== undefined){
-let data103 = data92.message;
+if(data92["gitlab.note"] !== undefined){
+let data103 = data92["gitlab.note"];
 if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-if(data103.to === undefined){
-const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+for(const key19 in data103){
+if(!(key19 === "max")){
+const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2212,9 +2213,11 @@ vErrors.push(err163);
 }
 errors++;
 }
-for(const key19 in data103){
-if(!((key19 === "to") || (key19 === "max"))){
-const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+if(data103.max !== undefined){
+let data104 = data103.max;
+if(!((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104)))){
+const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2223,12 +2226,9 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data103.to !== undefined){
-let data104 = data103.to;
-if(Array.isArray(data104)){
-if(data104.length < 1){
-const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data104 == "number"){
+if(data104 < 1 || isNaN(data104)){
+const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2237,12 +2237,11 @@ vErrors.push(err165);
 }
 errors++;
 }
-const len10 = data104.length;
-for(let i12=0; i12<len10; i12++){
-let data105 = data104[i12];
-if(typeof data105 === "string"){
-if(!pattern0.test(data105)){
-const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+}
+}
+else {
+const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2252,8 +2251,11 @@ vErrors.push(err166);
 errors++;
 }
 }
-else {
-const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data92.message !== undefined){
+let data105 = data92.message;
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(data105.to === undefined){
+const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2262,19 +2264,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-let i13 = data104.length;
-let j2;
-if(i13 > 1){
-const indices2 = {};
-for(;i13--;){
-let item2 = data104[i13];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i13+" are identical)"};
+for(const key20 in data105){
+if(!((key20 === "to") || (key20 === "max"))){
+const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2282,14 +2274,13 @@ else {
 vErrors.push(err168);
 }
 errors++;
-break;
-}
-indices2[item2] = i13;
 }
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data105.to !== undefined){
+let data106 = data105.to;
+if(Array.isArray(data106)){
+if(data106.length < 1){
+const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2298,11 +2289,12 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-if(data103.max !== undefined){
-let data106 = data103.max;
-if(!((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106)))){
-const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len10 = data106.length;
+for(let i12=0; i12<len10; i12++){
+let data107 = data106[i12];
+if(typeof data107 === "string"){
+if(!pattern0.test(data107)){
+const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2311,9 +2303,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(typeof data106 == "number"){
-if(data106 < 1 || isNaN(data106)){
-const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2323,10 +2315,18 @@ vErrors.push(err171);
 errors++;
 }
 }
+let i13 = data106.length;
+let j2;
+if(i13 > 1){
+const indices2 = {};
+for(;i13--;){
+let item2 = data106[i13];
+if(typeof item2 !== "string"){
+continue;
 }
-}
-else {
-const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i13+" are identical)"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2334,14 +2334,14 @@ else {
 vErrors.push(err172);
 }
 errors++;
+break;
+}
+indices2[item2] = i13;
 }
 }
-if(data92.subscribe !== undefined){
-let data107 = data92.subscribe;
-if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-for(const key20 in data107){
-if(!(key20 === "max")){
-const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+}
+else {
+const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2351,10 +2351,10 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data107.max !== undefined){
-let data108 = data107.max;
+if(data105.max !== undefined){
+let data108 = data105.max;
 if(!((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108)))){
-const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2365,7 +2365,7 @@ errors++;
 }
 if(typeof data108 == "number"){
 if(data108 < 1 || isNaN(data108)){
-const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2378,7 +2378,7 @@ errors++;
 }
 }
 else {
-const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2388,9 +2388,12 @@ vErrors.push(err176);
 errors++;
 }
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data92.subscribe !== undefined){
+let data109 = data92.subscribe;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+for(const key21 in data109){
+if(!(key21 === "max")){
+const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2400,9 +2403,10 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data109.max !== undefined){
+let data110 = data109.max;
+if(!((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110)))){
+const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2411,10 +2415,9 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data110 == "number"){
+if(data110 < 1 || isNaN(data110)){
+const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2424,13 +2427,10 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data111 = data23.skills;
-if(Array.isArray(data111)){
-const len11 = data111.length;
-for(let i14=0; i14<len11; i14++){
-if(typeof data111[i14] !== "string"){
-const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2442,7 +2442,7 @@ errors++;
 }
 }
 else {
-const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2452,12 +2452,9 @@ vErrors.push(err181);
 errors++;
 }
 }
-let data113 = data23.deliver;
-const _errs261 = errors;
-let valid53 = false;
-const _errs262 = errors;
-if(typeof data113 !== "string"){
-const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2466,13 +2463,10 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid3 = _errs262 === errors;
-valid53 = valid53 || _valid3;
-if(!valid53){
-const _errs264 = errors;
-if(Array.isArray(data113)){
-if(data113.length < 1){
-const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2481,14 +2475,14 @@ vErrors.push(err183);
 }
 errors++;
 }
-const len12 = data113.length;
-for(let i15=0; i15<len12; i15++){
-let data114 = data113[i15];
-const _errs267 = errors;
-let valid56 = false;
-const _errs268 = errors;
-if(typeof data114 !== "string"){
-const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data23.skills !== undefined){
+let data113 = data23.skills;
+if(Array.isArray(data113)){
+const len11 = data113.length;
+for(let i14=0; i14<len11; i14++){
+if(typeof data113[i14] !== "string"){
+const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2497,13 +2491,10 @@ vErrors.push(err184);
 }
 errors++;
 }
-var _valid4 = _errs268 === errors;
-valid56 = valid56 || _valid4;
-if(!valid56){
-const _errs270 = errors;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(data114.to === undefined){
-const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+}
+else {
+const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2512,9 +2503,13 @@ vErrors.push(err185);
 }
 errors++;
 }
-for(const key21 in data114){
-if(!((key21 === "to") || (key21 === "extra"))){
-const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+}
+let data115 = data23.deliver;
+const _errs266 = errors;
+let valid54 = false;
+const _errs267 = errors;
+if(typeof data115 !== "string"){
+const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2523,10 +2518,13 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-if(data114.to !== undefined){
-if(typeof data114.to !== "string"){
-const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs267 === errors;
+valid54 = valid54 || _valid3;
+if(!valid54){
+const _errs269 = errors;
+if(Array.isArray(data115)){
+if(data115.length < 1){
+const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2535,14 +2533,14 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-if(data114.extra !== undefined){
-let data116 = data114.extra;
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-for(const key22 in data116){
-let data117 = data116[key22];
-if(((typeof data117 !== "string") && (!(typeof data117 == "number"))) && (typeof data117 !== "boolean")){
-const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/extra/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+const len12 = data115.length;
+for(let i15=0; i15<len12; i15++){
+let data116 = data115[i15];
+const _errs272 = errors;
+let valid57 = false;
+const _errs273 = errors;
+if(typeof data116 !== "string"){
+const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2551,10 +2549,13 @@ vErrors.push(err188);
 }
 errors++;
 }
-}
-}
-else {
-const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid4 = _errs273 === errors;
+valid57 = valid57 || _valid4;
+if(!valid57){
+const _errs275 = errors;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.to === undefined){
+const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2563,10 +2564,9 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-}
-else {
-const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key22 in data116){
+if(!((key22 === "to") || (key22 === "extra"))){
+const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2575,11 +2575,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid4 = _errs270 === errors;
-valid56 = valid56 || _valid4;
 }
-if(!valid56){
-const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data116.to !== undefined){
+if(typeof data116.to !== "string"){
+const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2588,21 +2587,14 @@ vErrors.push(err191);
 }
 errors++;
 }
-else {
-errors = _errs267;
-if(vErrors !== null){
-if(_errs267){
-vErrors.length = _errs267;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data116.extra !== undefined){
+let data118 = data116.extra;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+for(const key23 in data118){
+let data119 = data118[key23];
+if(((typeof data119 !== "string") && (!(typeof data119 == "number"))) && (typeof data119 !== "boolean")){
+const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/extra/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2611,11 +2603,10 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid3 = _errs264 === errors;
-valid53 = valid53 || _valid3;
 }
-if(!valid53){
-const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2624,24 +2615,10 @@ vErrors.push(err193);
 }
 errors++;
 }
-else {
-errors = _errs261;
-if(vErrors !== null){
-if(_errs261){
-vErrors.length = _errs261;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data118 = data23.deliver_extra;
-if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
-for(const key23 in data118){
-let data119 = data118[key23];
-if(((typeof data119 !== "string") && (!(typeof data119 == "number"))) && (typeof data119 !== "boolean")){
-const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2650,10 +2627,11 @@ vErrors.push(err194);
 }
 errors++;
 }
+var _valid4 = _errs275 === errors;
+valid57 = valid57 || _valid4;
 }
-}
-else {
-const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid57){
+const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2662,13 +2640,21 @@ vErrors.push(err195);
 }
 errors++;
 }
+else {
+errors = _errs272;
+if(vErrors !== null){
+if(_errs272){
+vErrors.length = _errs272;
 }
-if(data23.agent !== undefined){
-let data120 = data23.agent;
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-if(data120.runner !== undefined){
-if(typeof data120.runner !== "string"){
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2677,13 +2663,11 @@ vErrors.push(err196);
 }
 errors++;
 }
+var _valid3 = _errs269 === errors;
+valid54 = valid54 || _valid3;
 }
-if(data120.sandbox !== undefined){
-let data122 = data120.sandbox;
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-for(const key24 in data122){
-if(!((((key24 === "mode") || (key24 === "network")) || (key24 === "read_only")) || (key24 === "writable"))){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+if(!valid54){
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2692,11 +2676,24 @@ vErrors.push(err197);
 }
 errors++;
 }
+else {
+errors = _errs266;
+if(vErrors !== null){
+if(_errs266){
+vErrors.length = _errs266;
 }
-if(data122.mode !== undefined){
-let data123 = data122.mode;
-if(typeof data123 !== "string"){
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data120 = data23.deliver_extra;
+if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+for(const key24 in data120){
+let data121 = data120[key24];
+if(((typeof data121 !== "string") && (!(typeof data121 == "number"))) && (typeof data121 !== "boolean")){
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key24.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2705,8 +2702,10 @@ vErrors.push(err198);
 }
 errors++;
 }
-if(!(((data123 === "auto") || (data123 === "required")) || (data123 === "off"))){
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2716,15 +2715,12 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data122.network !== undefined){
-let data124 = data122.network;
-if(Array.isArray(data124)){
-const len13 = data124.length;
-for(let i16=0; i16<len13; i16++){
-let data125 = data124[i16];
-if(typeof data125 === "string"){
-if(!pattern0.test(data125)){
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data23.agent !== undefined){
+let data122 = data23.agent;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.runner !== undefined){
+if(typeof data122.runner !== "string"){
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2734,8 +2730,12 @@ vErrors.push(err200);
 errors++;
 }
 }
-else {
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data122.sandbox !== undefined){
+let data124 = data122.sandbox;
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+for(const key25 in data124){
+if(!((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable"))){
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2745,9 +2745,10 @@ vErrors.push(err201);
 errors++;
 }
 }
-}
-else {
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data124.mode !== undefined){
+let data125 = data124.mode;
+if(typeof data125 !== "string"){
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2756,16 +2757,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-}
-if(data122.read_only !== undefined){
-let data126 = data122.read_only;
-if(Array.isArray(data126)){
-const len14 = data126.length;
-for(let i17=0; i17<len14; i17++){
-let data127 = data126[i17];
-if(typeof data127 === "string"){
-if(!pattern0.test(data127)){
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!(((data125 === "auto") || (data125 === "required")) || (data125 === "off"))){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2775,8 +2768,15 @@ vErrors.push(err203);
 errors++;
 }
 }
-else {
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data124.network !== undefined){
+let data126 = data124.network;
+if(Array.isArray(data126)){
+const len13 = data126.length;
+for(let i16=0; i16<len13; i16++){
+let data127 = data126[i16];
+if(typeof data127 === "string"){
+if(!pattern0.test(data127)){
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2786,9 +2786,8 @@ vErrors.push(err204);
 errors++;
 }
 }
-}
 else {
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2798,15 +2797,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data122.writable !== undefined){
-let data128 = data122.writable;
-if(Array.isArray(data128)){
-const len15 = data128.length;
-for(let i18=0; i18<len15; i18++){
-let data129 = data128[i18];
-if(typeof data129 === "string"){
-if(!pattern0.test(data129)){
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2816,8 +2809,15 @@ vErrors.push(err206);
 errors++;
 }
 }
-else {
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data124.read_only !== undefined){
+let data128 = data124.read_only;
+if(Array.isArray(data128)){
+const len14 = data128.length;
+for(let i17=0; i17<len14; i17++){
+let data129 = data128[i17];
+if(typeof data129 === "string"){
+if(!pattern0.test(data129)){
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2827,9 +2827,8 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
 else {
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2841,7 +2840,7 @@ errors++;
 }
 }
 else {
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2851,9 +2850,15 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data120.prompt_hygiene !== undefined){
-if(typeof data120.prompt_hygiene !== "boolean"){
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data124.writable !== undefined){
+let data130 = data124.writable;
+if(Array.isArray(data130)){
+const len15 = data130.length;
+for(let i18=0; i18<len15; i18++){
+let data131 = data130[i18];
+if(typeof data131 === "string"){
+if(!pattern0.test(data131)){
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2863,9 +2868,8 @@ vErrors.push(err210);
 errors++;
 }
 }
-}
 else {
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2877,7 +2881,7 @@ errors++;
 }
 }
 else {
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2889,7 +2893,7 @@ errors++;
 }
 }
 else {
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2899,8 +2903,9 @@ vErrors.push(err213);
 errors++;
 }
 }
-else {
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data122.prompt_hygiene !== undefined){
+if(typeof data122.prompt_hygiene !== "boolean"){
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2910,8 +2915,9 @@ vErrors.push(err214);
 errors++;
 }
 }
+}
 else {
-const err215 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2921,8 +2927,9 @@ vErrors.push(err215);
 errors++;
 }
 }
+}
 else {
-const err216 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2931,22 +2938,10 @@ vErrors.push(err216);
 }
 errors++;
 }
-let data131 = data.agent;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(data131.runner === undefined){
-data131.runner = "echo";
 }
-if(data131.timeout_seconds === undefined){
-data131.timeout_seconds = 300;
 }
-if(data131.concurrency === undefined){
-data131.concurrency = 2;
-}
-if(data131.silent_marker === undefined){
-data131.silent_marker = "[SILENT]";
-}
-if(typeof data131.runner !== "string"){
-const err217 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2955,10 +2950,9 @@ vErrors.push(err217);
 }
 errors++;
 }
-let data133 = data131.timeout_seconds;
-if(typeof data133 == "number"){
-if(data133 <= 0 || isNaN(data133)){
-const err218 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2969,7 +2963,7 @@ errors++;
 }
 }
 else {
-const err219 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err219 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2978,9 +2972,9 @@ vErrors.push(err219);
 }
 errors++;
 }
-let data134 = data131.concurrency;
-if(!((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134)))){
-const err220 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err220 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2989,9 +2983,22 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(typeof data134 == "number"){
-if(data134 < 1 || isNaN(data134)){
-const err221 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data133 = data.agent;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(data133.runner === undefined){
+data133.runner = "echo";
+}
+if(data133.timeout_seconds === undefined){
+data133.timeout_seconds = 300;
+}
+if(data133.concurrency === undefined){
+data133.concurrency = 2;
+}
+if(data133.silent_marker === undefined){
+data133.silent_marker = "[SILENT]";
+}
+if(typeof data133.runner !== "string"){
+const err221 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -3000,16 +3007,10 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-if(data131.budget !== undefined){
-let data135 = data131.budget;
-if(data135 && typeof data135 == "object" && !Array.isArray(data135)){
-if(data135.when_exceeded === undefined){
-data135.when_exceeded = "wait";
-}
-for(const key25 in data135){
-if(!(((key25 === "runs_per_hour") || (key25 === "tokens_per_day")) || (key25 === "when_exceeded"))){
-const err222 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+let data135 = data133.timeout_seconds;
+if(typeof data135 == "number"){
+if(data135 <= 0 || isNaN(data135)){
+const err222 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3019,10 +3020,8 @@ vErrors.push(err222);
 errors++;
 }
 }
-if(data135.runs_per_hour !== undefined){
-let data136 = data135.runs_per_hour;
-if(!((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136)))){
-const err223 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err223 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3031,9 +3030,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-if(typeof data136 == "number"){
-if(data136 < 1 || isNaN(data136)){
-const err224 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data136 = data133.concurrency;
+if(!((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136)))){
+const err224 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3042,12 +3041,9 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-}
-if(data135.tokens_per_day !== undefined){
-let data137 = data135.tokens_per_day;
-if(!((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137)))){
-const err225 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data136 == "number"){
+if(data136 < 1 || isNaN(data136)){
+const err225 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3056,9 +3052,16 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(typeof data137 == "number"){
-if(data137 < 1 || isNaN(data137)){
-const err226 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data133.budget !== undefined){
+let data137 = data133.budget;
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+if(data137.when_exceeded === undefined){
+data137.when_exceeded = "wait";
+}
+for(const key26 in data137){
+if(!(((key26 === "runs_per_hour") || (key26 === "tokens_per_day")) || (key26 === "when_exceeded"))){
+const err226 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3068,10 +3071,10 @@ vErrors.push(err226);
 errors++;
 }
 }
-}
-let data138 = data135.when_exceeded;
-if(typeof data138 !== "string"){
-const err227 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data137.runs_per_hour !== undefined){
+let data138 = data137.runs_per_hour;
+if(!((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138)))){
+const err227 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3080,8 +3083,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-if(!((data138 === "wait") || (data138 === "skip"))){
-const err228 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(typeof data138 == "number"){
+if(data138 < 1 || isNaN(data138)){
+const err228 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3091,8 +3095,11 @@ vErrors.push(err228);
 errors++;
 }
 }
-else {
-const err229 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data137.tokens_per_day !== undefined){
+let data139 = data137.tokens_per_day;
+if(!((typeof data139 == "number") && (!(data139 % 1) && !isNaN(data139)))){
+const err229 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3101,11 +3108,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-}
-let data139 = data131.silent_marker;
-if(typeof data139 === "string"){
-if(!pattern0.test(data139)){
-const err230 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data139 == "number"){
+if(data139 < 1 || isNaN(data139)){
+const err230 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3115,8 +3120,10 @@ vErrors.push(err230);
 errors++;
 }
 }
-else {
-const err231 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data140 = data137.when_exceeded;
+if(typeof data140 !== "string"){
+const err231 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3125,12 +3132,8 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data131.sandbox !== undefined){
-let data140 = data131.sandbox;
-if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
-for(const key26 in data140){
-if(!((((key26 === "mode") || (key26 === "network")) || (key26 === "read_only")) || (key26 === "writable"))){
-const err232 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+if(!((data140 === "wait") || (data140 === "skip"))){
+const err232 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3140,10 +3143,8 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data140.mode !== undefined){
-let data141 = data140.mode;
-if(typeof data141 !== "string"){
-const err233 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err233 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3152,8 +3153,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(!(((data141 === "auto") || (data141 === "required")) || (data141 === "off"))){
-const err234 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+let data141 = data133.silent_marker;
+if(typeof data141 === "string"){
+if(!pattern0.test(data141)){
+const err234 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3163,15 +3167,8 @@ vErrors.push(err234);
 errors++;
 }
 }
-if(data140.network !== undefined){
-let data142 = data140.network;
-if(Array.isArray(data142)){
-const len16 = data142.length;
-for(let i19=0; i19<len16; i19++){
-let data143 = data142[i19];
-if(typeof data143 === "string"){
-if(!pattern0.test(data143)){
-const err235 = {instancePath:instancePath+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err235 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3180,9 +3177,12 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-else {
-const err236 = {instancePath:instancePath+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data133.sandbox !== undefined){
+let data142 = data133.sandbox;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+for(const key27 in data142){
+if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
+const err236 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3192,9 +3192,10 @@ vErrors.push(err236);
 errors++;
 }
 }
-}
-else {
-const err237 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data142.mode !== undefined){
+let data143 = data142.mode;
+if(typeof data143 !== "string"){
+const err237 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3203,16 +3204,8 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-if(data140.read_only !== undefined){
-let data144 = data140.read_only;
-if(Array.isArray(data144)){
-const len17 = data144.length;
-for(let i20=0; i20<len17; i20++){
-let data145 = data144[i20];
-if(typeof data145 === "string"){
-if(!pattern0.test(data145)){
-const err238 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!(((data143 === "auto") || (data143 === "required")) || (data143 === "off"))){
+const err238 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3222,8 +3215,15 @@ vErrors.push(err238);
 errors++;
 }
 }
-else {
-const err239 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data142.network !== undefined){
+let data144 = data142.network;
+if(Array.isArray(data144)){
+const len16 = data144.length;
+for(let i19=0; i19<len16; i19++){
+let data145 = data144[i19];
+if(typeof data145 === "string"){
+if(!pattern0.test(data145)){
+const err239 = {instancePath:instancePath+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3233,9 +3233,8 @@ vErrors.push(err239);
 errors++;
 }
 }
-}
 else {
-const err240 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err240 = {instancePath:instancePath+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3245,15 +3244,9 @@ vErrors.push(err240);
 errors++;
 }
 }
-if(data140.writable !== undefined){
-let data146 = data140.writable;
-if(Array.isArray(data146)){
-const len18 = data146.length;
-for(let i21=0; i21<len18; i21++){
-let data147 = data146[i21];
-if(typeof data147 === "string"){
-if(!pattern0.test(data147)){
-const err241 = {instancePath:instancePath+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err241 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3263,8 +3256,15 @@ vErrors.push(err241);
 errors++;
 }
 }
-else {
-const err242 = {instancePath:instancePath+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data142.read_only !== undefined){
+let data146 = data142.read_only;
+if(Array.isArray(data146)){
+const len17 = data146.length;
+for(let i20=0; i20<len17; i20++){
+let data147 = data146[i20];
+if(typeof data147 === "string"){
+if(!pattern0.test(data147)){
+const err242 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3274,9 +3274,8 @@ vErrors.push(err242);
 errors++;
 }
 }
-}
 else {
-const err243 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err243 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3288,7 +3287,7 @@ errors++;
 }
 }
 else {
-const err244 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err244 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3298,9 +3297,15 @@ vErrors.push(err244);
 errors++;
 }
 }
-}
-else {
-const err245 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data142.writable !== undefined){
+let data148 = data142.writable;
+if(Array.isArray(data148)){
+const len18 = data148.length;
+for(let i21=0; i21<len18; i21++){
+let data149 = data148[i21];
+if(typeof data149 === "string"){
+if(!pattern0.test(data149)){
+const err245 = {instancePath:instancePath+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3309,20 +3314,9 @@ vErrors.push(err245);
 }
 errors++;
 }
-let data148 = data.retry;
-if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
-if(data148.max_attempts === undefined){
-data148.max_attempts = 5;
 }
-if(data148.base_delay_seconds === undefined){
-data148.base_delay_seconds = 2;
-}
-if(data148.max_delay_seconds === undefined){
-data148.max_delay_seconds = 600;
-}
-for(const key27 in data148){
-if(!(((key27 === "max_attempts") || (key27 === "base_delay_seconds")) || (key27 === "max_delay_seconds"))){
-const err246 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+else {
+const err246 = {instancePath:instancePath+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3332,9 +3326,9 @@ vErrors.push(err246);
 errors++;
 }
 }
-let data149 = data148.max_attempts;
-if(!((typeof data149 == "number") && (!(data149 % 1) && !isNaN(data149)))){
-const err247 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err247 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3343,9 +3337,10 @@ vErrors.push(err247);
 }
 errors++;
 }
-if(typeof data149 == "number"){
-if(data149 < 1 || isNaN(data149)){
-const err248 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err248 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3355,10 +3350,9 @@ vErrors.push(err248);
 errors++;
 }
 }
-let data150 = data148.base_delay_seconds;
-if(typeof data150 == "number"){
-if(data150 < 0 || isNaN(data150)){
-const err249 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err249 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3367,9 +3361,20 @@ vErrors.push(err249);
 }
 errors++;
 }
+let data150 = data.retry;
+if(data150 && typeof data150 == "object" && !Array.isArray(data150)){
+if(data150.max_attempts === undefined){
+data150.max_attempts = 5;
 }
-else {
-const err250 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data150.base_delay_seconds === undefined){
+data150.base_delay_seconds = 2;
+}
+if(data150.max_delay_seconds === undefined){
+data150.max_delay_seconds = 600;
+}
+for(const key28 in data150){
+if(!(((key28 === "max_attempts") || (key28 === "base_delay_seconds")) || (key28 === "max_delay_seconds"))){
+const err250 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3378,10 +3383,10 @@ vErrors.push(err250);
 }
 errors++;
 }
-let data151 = data148.max_delay_seconds;
-if(typeof data151 == "number"){
-if(data151 < 0 || isNaN(data151)){
-const err251 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+let data151 = data150.max_attempts;
+if(!((typeof data151 == "number") && (!(data151 % 1) && !isNaN(data151)))){
+const err251 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3390,9 +3395,9 @@ vErrors.push(err251);
 }
 errors++;
 }
-}
-else {
-const err252 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data151 == "number"){
+if(data151 < 1 || isNaN(data151)){
+const err252 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3402,8 +3407,10 @@ vErrors.push(err252);
 errors++;
 }
 }
-else {
-const err253 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data152 = data150.base_delay_seconds;
+if(typeof data152 == "number"){
+if(data152 < 0 || isNaN(data152)){
+const err253 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3412,19 +3419,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-let data152 = data.store;
-if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
-if(data152.backend === undefined){
-data152.backend = "sqlite";
 }
-if(data152.max_pending === undefined){
-data152.max_pending = 10000;
-}
-if(data152.lease_seconds === undefined){
-data152.lease_seconds = 30;
-}
-if(typeof data152.backend !== "string"){
-const err254 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err254 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3433,9 +3430,10 @@ vErrors.push(err254);
 }
 errors++;
 }
-let data154 = data152.max_pending;
-if(!((typeof data154 == "number") && (!(data154 % 1) && !isNaN(data154)))){
-const err255 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data153 = data150.max_delay_seconds;
+if(typeof data153 == "number"){
+if(data153 < 0 || isNaN(data153)){
+const err255 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3444,9 +3442,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-if(typeof data154 == "number"){
-if(data154 < 1 || isNaN(data154)){
-const err256 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err256 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3456,10 +3454,8 @@ vErrors.push(err256);
 errors++;
 }
 }
-let data155 = data152.lease_seconds;
-if(typeof data155 == "number"){
-if(data155 < 1 || isNaN(data155)){
-const err257 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+else {
+const err257 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3468,9 +3464,19 @@ vErrors.push(err257);
 }
 errors++;
 }
+let data154 = data.store;
+if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
+if(data154.backend === undefined){
+data154.backend = "sqlite";
 }
-else {
-const err258 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data154.max_pending === undefined){
+data154.max_pending = 10000;
+}
+if(data154.lease_seconds === undefined){
+data154.lease_seconds = 30;
+}
+if(typeof data154.backend !== "string"){
+const err258 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3479,9 +3485,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-else {
-const err259 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data156 = data154.max_pending;
+if(!((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156)))){
+const err259 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3490,20 +3496,9 @@ vErrors.push(err259);
 }
 errors++;
 }
-let data156 = data.log;
-if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
-if(data156.level === undefined){
-data156.level = "info";
-}
-if(data156.format === undefined){
-data156.format = "pretty";
-}
-if(data156.access === undefined){
-data156.access = true;
-}
-for(const key28 in data156){
-if(!(((key28 === "level") || (key28 === "format")) || (key28 === "access"))){
-const err260 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+if(typeof data156 == "number"){
+if(data156 < 1 || isNaN(data156)){
+const err260 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3513,9 +3508,10 @@ vErrors.push(err260);
 errors++;
 }
 }
-let data157 = data156.level;
-if(typeof data157 !== "string"){
-const err261 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data157 = data154.lease_seconds;
+if(typeof data157 == "number"){
+if(data157 < 1 || isNaN(data157)){
+const err261 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3524,8 +3520,9 @@ vErrors.push(err261);
 }
 errors++;
 }
-if(!((((data157 === "error") || (data157 === "warn")) || (data157 === "info")) || (data157 === "debug"))){
-const err262 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err262 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3534,9 +3531,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-let data158 = data156.format;
-if(typeof data158 !== "string"){
-const err263 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err263 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3545,8 +3542,20 @@ vErrors.push(err263);
 }
 errors++;
 }
-if(!((data158 === "pretty") || (data158 === "json"))){
-const err264 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+let data158 = data.log;
+if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
+if(data158.level === undefined){
+data158.level = "info";
+}
+if(data158.format === undefined){
+data158.format = "pretty";
+}
+if(data158.access === undefined){
+data158.access = true;
+}
+for(const key29 in data158){
+if(!(((key29 === "level") || (key29 === "format")) || (key29 === "access"))){
+const err264 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3555,8 +3564,10 @@ vErrors.push(err264);
 }
 errors++;
 }
-if(typeof data156.access !== "boolean"){
-const err265 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+let data159 = data158.level;
+if(typeof data159 !== "string"){
+const err265 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3565,9 +3576,8 @@ vErrors.push(err265);
 }
 errors++;
 }
-}
-else {
-const err266 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((((data159 === "error") || (data159 === "warn")) || (data159 === "info")) || (data159 === "debug"))){
+const err266 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3576,11 +3586,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-let data160 = data.skills;
-if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
-for(const key29 in data160){
-if(!(key29 === "dirs")){
-const err267 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+let data160 = data158.format;
+if(typeof data160 !== "string"){
+const err267 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3589,14 +3597,8 @@ vErrors.push(err267);
 }
 errors++;
 }
-}
-if(data160.dirs !== undefined){
-let data161 = data160.dirs;
-if(Array.isArray(data161)){
-const len19 = data161.length;
-for(let i22=0; i22<len19; i22++){
-if(typeof data161[i22] !== "string"){
-const err268 = {instancePath:instancePath+"/skills/dirs/" + i22,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data160 === "pretty") || (data160 === "json"))){
+const err268 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3605,10 +3607,8 @@ vErrors.push(err268);
 }
 errors++;
 }
-}
-}
-else {
-const err269 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data158.access !== "boolean"){
+const err269 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3618,9 +3618,8 @@ vErrors.push(err269);
 errors++;
 }
 }
-}
 else {
-const err270 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err270 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3629,17 +3628,11 @@ vErrors.push(err270);
 }
 errors++;
 }
-let data163 = data.admin;
-if(data163 && typeof data163 == "object" && !Array.isArray(data163)){
-if(data163.enabled === undefined){
-data163.enabled = false;
-}
-if(data163.ui === undefined){
-data163.ui = false;
-}
-for(const key30 in data163){
-if(!(((key30 === "enabled") || (key30 === "ui")) || (key30 === "token"))){
-const err271 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+let data162 = data.skills;
+if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
+for(const key30 in data162){
+if(!(key30 === "dirs")){
+const err271 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3649,8 +3642,13 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(typeof data163.enabled !== "boolean"){
-const err272 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data162.dirs !== undefined){
+let data163 = data162.dirs;
+if(Array.isArray(data163)){
+const len19 = data163.length;
+for(let i22=0; i22<len19; i22++){
+if(typeof data163[i22] !== "string"){
+const err272 = {instancePath:instancePath+"/skills/dirs/" + i22,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3659,8 +3657,10 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(typeof data163.ui !== "boolean"){
-const err273 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err273 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3669,9 +3669,10 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(data163.token !== undefined){
-if(typeof data163.token !== "string"){
-const err274 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err274 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3680,10 +3681,17 @@ vErrors.push(err274);
 }
 errors++;
 }
+let data165 = data.admin;
+if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
+if(data165.enabled === undefined){
+data165.enabled = false;
 }
+if(data165.ui === undefined){
+data165.ui = false;
 }
-else {
-const err275 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key31 in data165){
+if(!(((key31 === "enabled") || (key31 === "ui")) || (key31 === "token"))){
+const err275 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3692,17 +3700,9 @@ vErrors.push(err275);
 }
 errors++;
 }
-let data167 = data.metrics;
-if(data167 && typeof data167 == "object" && !Array.isArray(data167)){
-if(data167.enabled === undefined){
-data167.enabled = false;
 }
-if(data167.max_route_labels === undefined){
-data167.max_route_labels = 100;
-}
-for(const key31 in data167){
-if(!(((key31 === "enabled") || (key31 === "token")) || (key31 === "max_route_labels"))){
-const err276 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+if(typeof data165.enabled !== "boolean"){
+const err276 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3711,9 +3711,8 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-if(typeof data167.enabled !== "boolean"){
-const err277 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data165.ui !== "boolean"){
+const err277 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3722,9 +3721,9 @@ vErrors.push(err277);
 }
 errors++;
 }
-if(data167.token !== undefined){
-if(typeof data167.token !== "string"){
-const err278 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data165.token !== undefined){
+if(typeof data165.token !== "string"){
+const err278 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3734,9 +3733,9 @@ vErrors.push(err278);
 errors++;
 }
 }
-let data170 = data167.max_route_labels;
-if(!((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170)))){
-const err279 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err279 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3745,9 +3744,17 @@ vErrors.push(err279);
 }
 errors++;
 }
-if(typeof data170 == "number"){
-if(data170 < 1 || isNaN(data170)){
-const err280 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data169 = data.metrics;
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+if(data169.enabled === undefined){
+data169.enabled = false;
+}
+if(data169.max_route_labels === undefined){
+data169.max_route_labels = 100;
+}
+for(const key32 in data169){
+if(!(((key32 === "enabled") || (key32 === "token")) || (key32 === "max_route_labels"))){
+const err280 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3757,9 +3764,8 @@ vErrors.push(err280);
 errors++;
 }
 }
-}
-else {
-const err281 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data169.enabled !== "boolean"){
+const err281 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3768,14 +3774,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-let data171 = data.tracing;
-if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
-if(data171.enabled === undefined){
-data171.enabled = false;
-}
-for(const key32 in data171){
-if(!(key32 === "enabled")){
-const err282 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+if(data169.token !== undefined){
+if(typeof data169.token !== "string"){
+const err282 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3785,8 +3786,9 @@ vErrors.push(err282);
 errors++;
 }
 }
-if(typeof data171.enabled !== "boolean"){
-const err283 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data172 = data169.max_route_labels;
+if(!((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172)))){
+const err283 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3795,9 +3797,9 @@ vErrors.push(err283);
 }
 errors++;
 }
-}
-else {
-const err284 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data172 == "number"){
+if(data172 < 1 || isNaN(data172)){
+const err284 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3806,14 +3808,10 @@ vErrors.push(err284);
 }
 errors++;
 }
-let data173 = data.notify;
-if(Array.isArray(data173)){
-const len20 = data173.length;
-for(let i23=0; i23<len20; i23++){
-let data174 = data173[i23];
-if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
-if(data174.url === undefined){
-const err285 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+}
+else {
+const err285 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3822,8 +3820,14 @@ vErrors.push(err285);
 }
 errors++;
 }
-if(data174.secret === undefined){
-const err286 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+let data173 = data.tracing;
+if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
+if(data173.enabled === undefined){
+data173.enabled = false;
+}
+for(const key33 in data173){
+if(!(key33 === "enabled")){
+const err286 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3832,8 +3836,9 @@ vErrors.push(err286);
 }
 errors++;
 }
-if(data174.events === undefined){
-const err287 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+if(typeof data173.enabled !== "boolean"){
+const err287 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3842,9 +3847,9 @@ vErrors.push(err287);
 }
 errors++;
 }
-for(const key33 in data174){
-if(!(((key33 === "url") || (key33 === "secret")) || (key33 === "events"))){
-const err288 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+}
+else {
+const err288 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3853,12 +3858,14 @@ vErrors.push(err288);
 }
 errors++;
 }
-}
-if(data174.url !== undefined){
-let data175 = data174.url;
-if(typeof data175 === "string"){
-if(!pattern12.test(data175)){
-const err289 = {instancePath:instancePath+"/notify/" + i23+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+let data175 = data.notify;
+if(Array.isArray(data175)){
+const len20 = data175.length;
+for(let i23=0; i23<len20; i23++){
+let data176 = data175[i23];
+if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
+if(data176.url === undefined){
+const err289 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3867,9 +3874,8 @@ vErrors.push(err289);
 }
 errors++;
 }
-}
-else {
-const err290 = {instancePath:instancePath+"/notify/" + i23+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data176.secret === undefined){
+const err290 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3878,10 +3884,8 @@ vErrors.push(err290);
 }
 errors++;
 }
-}
-if(data174.secret !== undefined){
-if(typeof data174.secret !== "string"){
-const err291 = {instancePath:instancePath+"/notify/" + i23+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data176.events === undefined){
+const err291 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3890,12 +3894,9 @@ vErrors.push(err291);
 }
 errors++;
 }
-}
-if(data174.events !== undefined){
-let data177 = data174.events;
-if(Array.isArray(data177)){
-if(data177.length < 1){
-const err292 = {instancePath:instancePath+"/notify/" + i23+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key34 in data176){
+if(!(((key34 === "url") || (key34 === "secret")) || (key34 === "events"))){
+const err292 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3904,11 +3905,12 @@ vErrors.push(err292);
 }
 errors++;
 }
-const len21 = data177.length;
-for(let i24=0; i24<len21; i24++){
-let data178 = data177[i24];
-if(typeof data178 !== "string"){
-const err293 = {instancePath:instancePath+"/notify/" + i23+"/events/" + i24,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data176.url !== undefined){
+let data177 = data176.url;
+if(typeof data177 === "string"){
+if(!pattern12.test(data177)){
+const err293 = {instancePath:instancePath+"/notify/" + i23+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3917,8 +3919,9 @@ vErrors.push(err293);
 }
 errors++;
 }
-if(!(((((((((((data178 === "accepted") || (data178 === "rejected")) || (data178 === "duplicate")) || (data178 === "ignored")) || (data178 === "agent_started")) || (data178 === "agent_finished")) || (data178 === "delivered")) || (data178 === "retry_scheduled")) || (data178 === "dead_lettered")) || (data178 === "completed")) || (data178 === "budget_exceeded"))){
-const err294 = {instancePath:instancePath+"/notify/" + i23+"/events/" + i24,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err294 = {instancePath:instancePath+"/notify/" + i23+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3928,9 +3931,9 @@ vErrors.push(err294);
 errors++;
 }
 }
-}
-else {
-const err295 = {instancePath:instancePath+"/notify/" + i23+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data176.secret !== undefined){
+if(typeof data176.secret !== "string"){
+const err295 = {instancePath:instancePath+"/notify/" + i23+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3940,9 +3943,11 @@ vErrors.push(err295);
 errors++;
 }
 }
-}
-else {
-const err296 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data176.events !== undefined){
+let data179 = data176.events;
+if(Array.isArray(data179)){
+if(data179.length < 1){
+const err296 = {instancePath:instancePath+"/notify/" + i23+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3951,10 +3956,11 @@ vErrors.push(err296);
 }
 errors++;
 }
-}
-}
-else {
-const err297 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len21 = data179.length;
+for(let i24=0; i24<len21; i24++){
+let data180 = data179[i24];
+if(typeof data180 !== "string"){
+const err297 = {instancePath:instancePath+"/notify/" + i23+"/events/" + i24,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3963,16 +3969,8 @@ vErrors.push(err297);
 }
 errors++;
 }
-let data179 = data.plugins;
-if(Array.isArray(data179)){
-const len22 = data179.length;
-for(let i25=0; i25<len22; i25++){
-let data180 = data179[i25];
-const _errs417 = errors;
-let valid93 = false;
-const _errs418 = errors;
-if(typeof data180 !== "string"){
-const err298 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((((((((data180 === "accepted") || (data180 === "rejected")) || (data180 === "duplicate")) || (data180 === "ignored")) || (data180 === "agent_started")) || (data180 === "agent_finished")) || (data180 === "delivered")) || (data180 === "retry_scheduled")) || (data180 === "dead_lettered")) || (data180 === "completed")) || (data180 === "budget_exceeded"))){
+const err298 = {instancePath:instancePath+"/notify/" + i23+"/events/" + i24,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3981,13 +3979,10 @@ vErrors.push(err298);
 }
 errors++;
 }
-var _valid5 = _errs418 === errors;
-valid93 = valid93 || _valid5;
-if(!valid93){
-const _errs420 = errors;
-if(Array.isArray(data180)){
-if(data180.length > 2){
-const err299 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+}
+else {
+const err299 = {instancePath:instancePath+"/notify/" + i23+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3996,8 +3991,10 @@ vErrors.push(err299);
 }
 errors++;
 }
-if(data180.length < 1){
-const err300 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+}
+else {
+const err300 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4006,10 +4003,10 @@ vErrors.push(err300);
 }
 errors++;
 }
-const len23 = data180.length;
-if(len23 > 0){
-if(typeof data180[0] !== "string"){
-const err301 = {instancePath:instancePath+"/plugins/" + i25+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err301 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4018,11 +4015,16 @@ vErrors.push(err301);
 }
 errors++;
 }
-}
-if(len23 > 1){
-let data182 = data180[1];
-if(!(data182 && typeof data182 == "object" && !Array.isArray(data182))){
-const err302 = {instancePath:instancePath+"/plugins/" + i25+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data181 = data.plugins;
+if(Array.isArray(data181)){
+const len22 = data181.length;
+for(let i25=0; i25<len22; i25++){
+let data182 = data181[i25];
+const _errs422 = errors;
+let valid94 = false;
+const _errs423 = errors;
+if(typeof data182 !== "string"){
+const err302 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4031,10 +4033,13 @@ vErrors.push(err302);
 }
 errors++;
 }
-}
-}
-else {
-const err303 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs423 === errors;
+valid94 = valid94 || _valid5;
+if(!valid94){
+const _errs425 = errors;
+if(Array.isArray(data182)){
+if(data182.length > 2){
+const err303 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4043,11 +4048,8 @@ vErrors.push(err303);
 }
 errors++;
 }
-var _valid5 = _errs420 === errors;
-valid93 = valid93 || _valid5;
-}
-if(!valid93){
-const err304 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data182.length < 1){
+const err304 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4056,21 +4058,10 @@ vErrors.push(err304);
 }
 errors++;
 }
-else {
-errors = _errs417;
-if(vErrors !== null){
-if(_errs417){
-vErrors.length = _errs417;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err305 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len23 = data182.length;
+if(len23 > 0){
+if(typeof data182[0] !== "string"){
+const err305 = {instancePath:instancePath+"/plugins/" + i25+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4080,13 +4071,74 @@ vErrors.push(err305);
 errors++;
 }
 }
-else {
-const err306 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(len23 > 1){
+let data184 = data182[1];
+if(!(data184 && typeof data184 == "object" && !Array.isArray(data184))){
+const err306 = {instancePath:instancePath+"/plugins/" + i25+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err306];
 }
 else {
 vErrors.push(err306);
+}
+errors++;
+}
+}
+}
+else {
+const err307 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err307];
+}
+else {
+vErrors.push(err307);
+}
+errors++;
+}
+var _valid5 = _errs425 === errors;
+valid94 = valid94 || _valid5;
+}
+if(!valid94){
+const err308 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err308];
+}
+else {
+vErrors.push(err308);
+}
+errors++;
+}
+else {
+errors = _errs422;
+if(vErrors !== null){
+if(_errs422){
+vErrors.length = _errs422;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err309 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err309];
+}
+else {
+vErrors.push(err309);
+}
+errors++;
+}
+}
+else {
+const err310 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err310];
+}
+else {
+vErrors.push(err310);
 }
 errors++;
 }

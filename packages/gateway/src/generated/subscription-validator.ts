@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 
@@ -1470,7 +1470,7 @@ if(data.actions !== undefined){
 let data68 = data.actions;
 if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key10 in data68){
-if(!(((((key10 === "github.comment") || (key10 === "github.add_labels")) || (key10 === "github.review")) || (key10 === "message")) || (key10 === "subscribe"))){
+if(!((((((key10 === "github.comment") || (key10 === "github.add_labels")) || (key10 === "github.review")) || (key10 === "gitlab.note")) || (key10 === "message")) || (key10 === "subscribe"))){
 const err113 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err113];
@@ -1765,11 +1765,12 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data68.message !== undefined){
-let data79 = data68.message;
+if(data68["gitlab.note"] !== undefined){
+let data79 = data68["gitlab.note"];
 if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.to === undefined){
-const err134 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+for(const key14 in data79){
+if(!(key14 === "max")){
+const err134 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1778,9 +1779,11 @@ vErrors.push(err134);
 }
 errors++;
 }
-for(const key14 in data79){
-if(!((key14 === "to") || (key14 === "max"))){
-const err135 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+if(data79.max !== undefined){
+let data80 = data79.max;
+if(!((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80)))){
+const err135 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1789,12 +1792,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data79.to !== undefined){
-let data80 = data79.to;
-if(Array.isArray(data80)){
-if(data80.length < 1){
-const err136 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data80 == "number"){
+if(data80 < 1 || isNaN(data80)){
+const err136 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1803,12 +1803,11 @@ vErrors.push(err136);
 }
 errors++;
 }
-const len8 = data80.length;
-for(let i10=0; i10<len8; i10++){
-let data81 = data80[i10];
-if(typeof data81 === "string"){
-if(!pattern0.test(data81)){
-const err137 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1818,8 +1817,11 @@ vErrors.push(err137);
 errors++;
 }
 }
-else {
-const err138 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data68.message !== undefined){
+let data81 = data68.message;
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(data81.to === undefined){
+const err138 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1828,19 +1830,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-let i11 = data80.length;
-let j2;
-if(i11 > 1){
-const indices2 = {};
-for(;i11--;){
-let item2 = data80[i11];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err139 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"};
+for(const key15 in data81){
+if(!((key15 === "to") || (key15 === "max"))){
+const err139 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1848,14 +1840,13 @@ else {
 vErrors.push(err139);
 }
 errors++;
-break;
-}
-indices2[item2] = i11;
 }
 }
-}
-else {
-const err140 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data81.to !== undefined){
+let data82 = data81.to;
+if(Array.isArray(data82)){
+if(data82.length < 1){
+const err140 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1864,11 +1855,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(data79.max !== undefined){
-let data82 = data79.max;
-if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
-const err141 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len8 = data82.length;
+for(let i10=0; i10<len8; i10++){
+let data83 = data82[i10];
+if(typeof data83 === "string"){
+if(!pattern0.test(data83)){
+const err141 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1877,9 +1869,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(typeof data82 == "number"){
-if(data82 < 1 || isNaN(data82)){
-const err142 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err142 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1889,10 +1881,18 @@ vErrors.push(err142);
 errors++;
 }
 }
+let i11 = data82.length;
+let j2;
+if(i11 > 1){
+const indices2 = {};
+for(;i11--;){
+let item2 = data82[i11];
+if(typeof item2 !== "string"){
+continue;
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err143 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1900,14 +1900,14 @@ else {
 vErrors.push(err143);
 }
 errors++;
+break;
+}
+indices2[item2] = i11;
 }
 }
-if(data68.subscribe !== undefined){
-let data83 = data68.subscribe;
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-for(const key15 in data83){
-if(!(key15 === "max")){
-const err144 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+else {
+const err144 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1917,10 +1917,10 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data83.max !== undefined){
-let data84 = data83.max;
+if(data81.max !== undefined){
+let data84 = data81.max;
 if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
-const err145 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err145 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1931,7 +1931,7 @@ errors++;
 }
 if(typeof data84 == "number"){
 if(data84 < 1 || isNaN(data84)){
-const err146 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err146 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1944,7 +1944,7 @@ errors++;
 }
 }
 else {
-const err147 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err147 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1954,9 +1954,12 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
-else {
-const err148 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data68.subscribe !== undefined){
+let data85 = data68.subscribe;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+for(const key16 in data85){
+if(!(key16 === "max")){
+const err148 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1966,9 +1969,10 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data.deliver_only !== undefined){
-if(typeof data.deliver_only !== "boolean"){
-const err149 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data85.max !== undefined){
+let data86 = data85.max;
+if(!((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86)))){
+const err149 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1977,10 +1981,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-}
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err150 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data86 == "number"){
+if(data86 < 1 || isNaN(data86)){
+const err150 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1990,13 +1993,10 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data87 = data.skills;
-if(Array.isArray(data87)){
-const len9 = data87.length;
-for(let i12=0; i12<len9; i12++){
-if(typeof data87[i12] !== "string"){
-const err151 = {instancePath:instancePath+"/skills/" + i12,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2008,7 +2008,7 @@ errors++;
 }
 }
 else {
-const err152 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err152 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2018,13 +2018,9 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.deliver !== undefined){
-let data89 = data.deliver;
-const _errs208 = errors;
-let valid42 = false;
-const _errs209 = errors;
-if(typeof data89 !== "string"){
-const err153 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.deliver_only !== undefined){
+if(typeof data.deliver_only !== "boolean"){
+const err153 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2033,13 +2029,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-var _valid3 = _errs209 === errors;
-valid42 = valid42 || _valid3;
-if(!valid42){
-const _errs211 = errors;
-if(Array.isArray(data89)){
-if(data89.length < 1){
-const err154 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err154 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2048,14 +2041,14 @@ vErrors.push(err154);
 }
 errors++;
 }
-const len10 = data89.length;
-for(let i13=0; i13<len10; i13++){
-let data90 = data89[i13];
-const _errs214 = errors;
-let valid45 = false;
-const _errs215 = errors;
-if(typeof data90 !== "string"){
-const err155 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.skills !== undefined){
+let data89 = data.skills;
+if(Array.isArray(data89)){
+const len9 = data89.length;
+for(let i12=0; i12<len9; i12++){
+if(typeof data89[i12] !== "string"){
+const err155 = {instancePath:instancePath+"/skills/" + i12,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2064,13 +2057,10 @@ vErrors.push(err155);
 }
 errors++;
 }
-var _valid4 = _errs215 === errors;
-valid45 = valid45 || _valid4;
-if(!valid45){
-const _errs217 = errors;
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-if(data90.to === undefined){
-const err156 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2079,9 +2069,14 @@ vErrors.push(err156);
 }
 errors++;
 }
-for(const key16 in data90){
-if(!((key16 === "to") || (key16 === "extra"))){
-const err157 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+if(data.deliver !== undefined){
+let data91 = data.deliver;
+const _errs213 = errors;
+let valid43 = false;
+const _errs214 = errors;
+if(typeof data91 !== "string"){
+const err157 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2090,10 +2085,13 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data90.to !== undefined){
-if(typeof data90.to !== "string"){
-const err158 = {instancePath:instancePath+"/deliver/" + i13+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs214 === errors;
+valid43 = valid43 || _valid3;
+if(!valid43){
+const _errs216 = errors;
+if(Array.isArray(data91)){
+if(data91.length < 1){
+const err158 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2102,14 +2100,14 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(data90.extra !== undefined){
-let data92 = data90.extra;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key17 in data92){
-let data93 = data92[key17];
-if(((typeof data93 !== "string") && (!(typeof data93 == "number"))) && (typeof data93 !== "boolean")){
-const err159 = {instancePath:instancePath+"/deliver/" + i13+"/extra/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+const len10 = data91.length;
+for(let i13=0; i13<len10; i13++){
+let data92 = data91[i13];
+const _errs219 = errors;
+let valid46 = false;
+const _errs220 = errors;
+if(typeof data92 !== "string"){
+const err159 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2118,10 +2116,13 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-}
-else {
-const err160 = {instancePath:instancePath+"/deliver/" + i13+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid4 = _errs220 === errors;
+valid46 = valid46 || _valid4;
+if(!valid46){
+const _errs222 = errors;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+if(data92.to === undefined){
+const err160 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2130,10 +2131,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key17 in data92){
+if(!((key17 === "to") || (key17 === "extra"))){
+const err161 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2142,11 +2142,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid4 = _errs217 === errors;
-valid45 = valid45 || _valid4;
 }
-if(!valid45){
-const err162 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data92.to !== undefined){
+if(typeof data92.to !== "string"){
+const err162 = {instancePath:instancePath+"/deliver/" + i13+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2155,21 +2154,14 @@ vErrors.push(err162);
 }
 errors++;
 }
-else {
-errors = _errs214;
-if(vErrors !== null){
-if(_errs214){
-vErrors.length = _errs214;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err163 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data92.extra !== undefined){
+let data94 = data92.extra;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+for(const key18 in data94){
+let data95 = data94[key18];
+if(((typeof data95 !== "string") && (!(typeof data95 == "number"))) && (typeof data95 !== "boolean")){
+const err163 = {instancePath:instancePath+"/deliver/" + i13+"/extra/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2178,11 +2170,10 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid3 = _errs211 === errors;
-valid42 = valid42 || _valid3;
 }
-if(!valid42){
-const err164 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err164 = {instancePath:instancePath+"/deliver/" + i13+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2191,25 +2182,10 @@ vErrors.push(err164);
 }
 errors++;
 }
-else {
-errors = _errs208;
-if(vErrors !== null){
-if(_errs208){
-vErrors.length = _errs208;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data94 = data.deliver_extra;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-for(const key18 in data94){
-let data95 = data94[key18];
-if(((typeof data95 !== "string") && (!(typeof data95 == "number"))) && (typeof data95 !== "boolean")){
-const err165 = {instancePath:instancePath+"/deliver_extra/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+const err165 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2218,10 +2194,11 @@ vErrors.push(err165);
 }
 errors++;
 }
+var _valid4 = _errs222 === errors;
+valid46 = valid46 || _valid4;
 }
-}
-else {
-const err166 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid46){
+const err166 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2230,13 +2207,21 @@ vErrors.push(err166);
 }
 errors++;
 }
+else {
+errors = _errs219;
+if(vErrors !== null){
+if(_errs219){
+vErrors.length = _errs219;
 }
-if(data.agent !== undefined){
-let data96 = data.agent;
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-if(data96.runner !== undefined){
-if(typeof data96.runner !== "string"){
-const err167 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2245,13 +2230,11 @@ vErrors.push(err167);
 }
 errors++;
 }
+var _valid3 = _errs216 === errors;
+valid43 = valid43 || _valid3;
 }
-if(data96.sandbox !== undefined){
-let data98 = data96.sandbox;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-for(const key19 in data98){
-if(!((((key19 === "mode") || (key19 === "network")) || (key19 === "read_only")) || (key19 === "writable"))){
-const err168 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(!valid43){
+const err168 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2260,11 +2243,25 @@ vErrors.push(err168);
 }
 errors++;
 }
+else {
+errors = _errs213;
+if(vErrors !== null){
+if(_errs213){
+vErrors.length = _errs213;
 }
-if(data98.mode !== undefined){
-let data99 = data98.mode;
-if(typeof data99 !== "string"){
-const err169 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data96 = data.deliver_extra;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+for(const key19 in data96){
+let data97 = data96[key19];
+if(((typeof data97 !== "string") && (!(typeof data97 == "number"))) && (typeof data97 !== "boolean")){
+const err169 = {instancePath:instancePath+"/deliver_extra/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2273,8 +2270,10 @@ vErrors.push(err169);
 }
 errors++;
 }
-if(!(((data99 === "auto") || (data99 === "required")) || (data99 === "off"))){
-const err170 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2284,15 +2283,12 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data98.network !== undefined){
-let data100 = data98.network;
-if(Array.isArray(data100)){
-const len11 = data100.length;
-for(let i14=0; i14<len11; i14++){
-let data101 = data100[i14];
-if(typeof data101 === "string"){
-if(!pattern0.test(data101)){
-const err171 = {instancePath:instancePath+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data.agent !== undefined){
+let data98 = data.agent;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+if(data98.runner !== undefined){
+if(typeof data98.runner !== "string"){
+const err171 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2302,8 +2298,12 @@ vErrors.push(err171);
 errors++;
 }
 }
-else {
-const err172 = {instancePath:instancePath+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data98.sandbox !== undefined){
+let data100 = data98.sandbox;
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+for(const key20 in data100){
+if(!((((key20 === "mode") || (key20 === "network")) || (key20 === "read_only")) || (key20 === "writable"))){
+const err172 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2313,9 +2313,10 @@ vErrors.push(err172);
 errors++;
 }
 }
-}
-else {
-const err173 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data100.mode !== undefined){
+let data101 = data100.mode;
+if(typeof data101 !== "string"){
+const err173 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2324,16 +2325,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-if(data98.read_only !== undefined){
-let data102 = data98.read_only;
-if(Array.isArray(data102)){
-const len12 = data102.length;
-for(let i15=0; i15<len12; i15++){
-let data103 = data102[i15];
-if(typeof data103 === "string"){
-if(!pattern0.test(data103)){
-const err174 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!(((data101 === "auto") || (data101 === "required")) || (data101 === "off"))){
+const err174 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2343,8 +2336,15 @@ vErrors.push(err174);
 errors++;
 }
 }
-else {
-const err175 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data100.network !== undefined){
+let data102 = data100.network;
+if(Array.isArray(data102)){
+const len11 = data102.length;
+for(let i14=0; i14<len11; i14++){
+let data103 = data102[i14];
+if(typeof data103 === "string"){
+if(!pattern0.test(data103)){
+const err175 = {instancePath:instancePath+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2354,9 +2354,8 @@ vErrors.push(err175);
 errors++;
 }
 }
-}
 else {
-const err176 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err176 = {instancePath:instancePath+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2366,15 +2365,9 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data98.writable !== undefined){
-let data104 = data98.writable;
-if(Array.isArray(data104)){
-const len13 = data104.length;
-for(let i16=0; i16<len13; i16++){
-let data105 = data104[i16];
-if(typeof data105 === "string"){
-if(!pattern0.test(data105)){
-const err177 = {instancePath:instancePath+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err177 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2384,8 +2377,15 @@ vErrors.push(err177);
 errors++;
 }
 }
-else {
-const err178 = {instancePath:instancePath+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data100.read_only !== undefined){
+let data104 = data100.read_only;
+if(Array.isArray(data104)){
+const len12 = data104.length;
+for(let i15=0; i15<len12; i15++){
+let data105 = data104[i15];
+if(typeof data105 === "string"){
+if(!pattern0.test(data105)){
+const err178 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2395,9 +2395,8 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
 else {
-const err179 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err179 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2409,7 +2408,7 @@ errors++;
 }
 }
 else {
-const err180 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err180 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2419,9 +2418,15 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data96.prompt_hygiene !== undefined){
-if(typeof data96.prompt_hygiene !== "boolean"){
-const err181 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data100.writable !== undefined){
+let data106 = data100.writable;
+if(Array.isArray(data106)){
+const len13 = data106.length;
+for(let i16=0; i16<len13; i16++){
+let data107 = data106[i16];
+if(typeof data107 === "string"){
+if(!pattern0.test(data107)){
+const err181 = {instancePath:instancePath+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2431,9 +2436,8 @@ vErrors.push(err181);
 errors++;
 }
 }
-}
 else {
-const err182 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err182 = {instancePath:instancePath+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2443,9 +2447,9 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err183 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err183 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2455,9 +2459,9 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err184 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err184 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2467,14 +2471,62 @@ vErrors.push(err184);
 errors++;
 }
 }
-}
-else {
-const err185 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data98.prompt_hygiene !== undefined){
+if(typeof data98.prompt_hygiene !== "boolean"){
+const err185 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err185];
 }
 else {
 vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err187 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err188 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+}
+else {
+const err189 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
 }
 errors++;
 }

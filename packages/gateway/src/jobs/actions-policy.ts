@@ -19,7 +19,7 @@ export interface AcceptedCall {
 
 export type PolicyVerdict = { ok: true; call: AcceptedCall } | { ok: false; reason: string };
 
-const ORDER: ActionName[] = ['github.comment', 'github.add_labels', 'github.review', 'message', 'subscribe'];
+const ORDER: ActionName[] = ['github.comment', 'github.add_labels', 'github.review', 'gitlab.note', 'message', 'subscribe'];
 
 const text = (description: string) => ({ type: 'string', minLength: 1, description });
 
@@ -80,6 +80,11 @@ function describe(name: ActionName, actions: ActionsConfig): Omit<ActionTool, 'n
         },
       };
     }
+    case 'gitlab.note':
+      return {
+        description: 'Post a note on the GitLab merge request or issue this event is about.',
+        inputSchema: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: text('The note, in Markdown.') } },
+      };
     case 'message': {
       const to = actions.message?.to ?? [];
       return {
@@ -161,6 +166,9 @@ export function checkCall(actions: ActionsConfig | undefined, name: string, args
       }
       return { ok: true, call: { action, input: { body: input.body, event, comments } } };
     }
+    case 'gitlab.note':
+      if (!nonEmpty(input.body)) return { ok: false, reason: 'gitlab.note needs a non-empty body' };
+      return { ok: true, call: { action, input: { body: input.body } } };
     case 'message': {
       const to = actions.message?.to ?? [];
       if (typeof input.to !== 'string' || !to.includes(input.to))

@@ -12,11 +12,12 @@
 // answer (`usage.actions`, beside the sandbox fact), which `deliveries show` and the admin API show.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'winston';
-import type { Deliverer, Job, ProgressKV } from '@hookwise/core';
-import { errorMessage, isHookwiseError, isRetryable, renderExtra } from '@hookwise/core';
+import type { ActionsApi, Deliverer, Job, ProgressKV } from '@hookwise/core';
+import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra } from '@hookwise/core';
 import type { ActionName } from '../config/actions-schema';
 import type { Route } from '../routes/routes';
-import { GithubActions, githubSettingsOf, githubTargetOf } from './actions-github';
+import { GithubActions, githubSettingsOf, githubTargetOf, tokenApi } from './actions-github';
+import { gitlabNote, gitlabTargetOf } from './actions-gitlab';
 import { actionTools, checkCall, type AcceptedCall, type ActionTool } from './actions-policy';
 import { templateVarsOf } from './job-templates';
 import { backoffDelay, type RetryPolicy } from './retries';
@@ -52,6 +53,8 @@ export interface JobActionsDeps {
   progress: ProgressKV;
   delivererById(id: string): Deliverer | Promise<Deliverer>;
   github: GithubActions;
+  /** gitlab.note's API: the gitlab_comment destination's. */
+  gitlab(): Promise<ActionsApi>;
   random?: () => number;
 }
 
@@ -149,6 +152,8 @@ export class RunActions {
         return github.addLabels(githubTargetOf(this.job.payload), input.labels as string[], this.signal);
       case 'github.review':
         return github.review(githubTargetOf(this.job.payload), input, this.signal);
+      case 'gitlab.note':
+        return gitlabNote(await this.deps.gitlab(), gitlabTargetOf(this.job.payload), input.body as string, this.signal);
       case 'message':
         return this.message(input.to as string, input.text as string, attempt);
       case 'subscribe':
@@ -206,9 +211,34 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The gateway's actions: GitHub over its REST API with the token of its environment (registered with the redactor). */
-export function createJobActions(deps: Omit<JobActionsDeps, 'github'> & { env: NodeJS.ProcessEnv; redact(secret: string): unknown }): JobActions {
+/**
+ * The gateway's actions. GitHub: as the App of platforms.github_comment when it configures one (the destination's
+ * ActionsApi, core's Deliverer.actions), else over the REST API with the token of the gateway's environment
+ * (registered with the redactor). GitLab: with the gitlab_comment destination's token and api_base.
+ */
+export function createJobActions(deps: Omit<JobActionsDeps, 'github' | 'gitlab'> & { env: NodeJS.ProcessEnv; redact(secret: string): unknown }): JobActions {
   const settings = githubSettingsOf(deps.env);
   if (settings.token) deps.redact(settings.token);
-  return new JobActions({ ...deps, github: new GithubActions(settings) });
+  const byToken = tokenApi(settings);
+  const githubApi = async (): Promise<ActionsApi> => {
+    let destination: Deliverer;
+    try {
+      destination = await deps.delivererById('github_comment');
+    } catch (err) {
+      // Without a usable github_comment destination (an embedding app that did not load it) the token still acts.
+      if (settings.token) return byToken;
+      throw err;
+    }
+    return destination.actions?.host === 'github' ? destination.actions : byToken;
+  };
+  const gitlab = async (): Promise<ActionsApi> => {
+    const api = (await deps.delivererById('gitlab_comment')).actions;
+    if (api?.host !== 'gitlab') {
+      throw new HookwiseError('HW_E_DELIVERY', 'gitlab.note needs the gitlab_comment destination: set platforms.gitlab_comment.enabled and its token', {
+        retryable: false,
+      });
+    }
+    return api;
+  };
+  return new JobActions({ ...deps, github: new GithubActions(githubApi), gitlab });
 }
