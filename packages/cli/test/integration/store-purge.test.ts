@@ -54,7 +54,7 @@ beforeAll(async () => {
     await store.jobs.lease('seed', 30_000);
     await store.jobs.fail(dead.id, { at: now, step: 'agent', attempt: 1, message: 'gave up', retryable: false }, null);
     ids.dead = dead.id;
-    ids.waiting = (await store.jobs.enqueue(jobInput({ deliveryId: 'waiting', runAt: now + DAY }))).id;
+    ids.waiting = (await store.jobs.enqueue(jobInput({ deliveryId: 'waiting' }))).id;
   });
 });
 

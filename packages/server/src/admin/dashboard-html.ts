@@ -17,6 +17,7 @@ import {
   againstLimit,
   type UsageReport,
 } from '@hookwise/gateway';
+import { actionsSection } from './dashboard-actions';
 
 export interface QueueDepth {
   pending?: number;
@@ -75,7 +76,7 @@ ${options.csrf ? `<meta name="hookwise-csrf" content="${esc(options.csrf)}">` : 
 <body data-page="${esc(options.kind)}">
 <header class="top">
 <a class="brand" href="/ui">Hookwise</a>
-<nav><a href="/ui">Events</a><a href="/ui?status=dead">Dead letters</a></nav>
+<nav><a href="/ui">Events</a><a href="/ui?status=dead">Dead letters</a><a href="/ui/trials">Trials</a></nav>
 ${options.signedIn ? '<form method="post" action="/ui/logout" class="logout"><button type="submit">Sign out</button></form>' : ''}
 </header>
 <main>
@@ -376,6 +377,7 @@ ${job.coalesced?.payloads ? `<h2>Payloads of the ${esc(job.coalesced.payloads.le
 ${pre(job.prompt, 'Not rendered yet.', 'prompt')}
 <h2>Answer</h2>
 ${pre(job.answer, 'No answer yet.', 'answer')}
+${actionsSection(job)}
 <h2>Attempts</h2>
 ${attemptsTable(job, activity)}
 <h2>Delivery receipt</h2>

@@ -87,7 +87,10 @@ describe('trials: admin API and dashboard page', () => {
     gw = await startObserved({ admin: { ui: true } });
     writeTrial(gw.configDir);
     await step(page, 'trials-list', async () => {
-      await page.goto(`${gw!.url}/ui/trials`);
+      // Reached from the dashboard's navigation, as an operator finds it.
+      await page.goto(`${gw!.url}/ui`);
+      await page.locator('nav a', { hasText: 'Trials' }).click();
+      await page.waitForURL('**/ui/trials');
       const row = page.locator(`#trial-rows tr[data-trial-id="${TRIAL_ID}"]`);
       expect(await row.locator('td.changed').textContent()).toBe('1');
       expect(await row.locator('td.filtered').textContent()).toBe('1');
