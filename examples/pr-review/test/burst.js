@@ -59,8 +59,14 @@ function prepareExample({ workDir, windowSeconds, plain = false, edit }) {
   chmodSync(agent, 0o755);
   chmodSync(gh, 0o755);
   const doc = parseDocument(readFileSync(path.join(configDir, 'config.yaml'), 'utf8'));
-  doc.setIn(['platforms', 'github_comment', 'cli_path'], gh);
+  // What the burst measures is how often the agent runs, so the agent is a plain command and the comment goes
+  // through a stand-in `gh`: the preset's JSON output, the App, the actions and the sticky comment are the
+  // concern of pr-review.test.ts.
+  doc.setIn(['platforms', 'github_comment'], { cli_path: gh });
   doc.setIn(['agent', 'command'], [agent]);
+  for (const key of ['preset', 'args']) doc.deleteIn(['agent', key]);
+  for (const key of ['installation_id', 'sticky']) doc.deleteIn(['platforms', 'webhook', 'extra', 'routes', 'pr-review', 'deliver_extra', key]);
+  doc.deleteIn(['platforms', 'webhook', 'extra', 'routes', 'pr-review', 'actions']);
   // The stand-in files its prompts outside its per-run work dir: the agent sandbox lets it write there only when listed.
   doc.setIn(['agent', 'sandbox', 'writable'], [runsDir]);
   // The rate limit counts per minute, which a compressed replay cannot compress: at full length the burst stays

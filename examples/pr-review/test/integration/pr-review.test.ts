@@ -1,97 +1,198 @@
-// Runs the pr-review config dir in a real gateway: the real pull_request fixture, signed, goes in; the stand-in
-// `gh` must be asked to comment on the right pull request with what the (stand-in) agent answered.
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Runs the pr-review example as a new user would: its config dir copied with the stand-ins' URLs put in, a real
+// gateway, the signed pull_request fixture in. `claude` on PATH is a stand-in (stand-ins/claude.js) that records
+// what it got, reads the diff with the one curl its --allowedTools allow, and calls the route's actions over the
+// job channel with the MCP SDK's client; GitHub is a stand-in API (stand-ins/github-api.ts). The review must land as
+// one sticky comment posted by the App (JWT -> installation token -> comment, edited by the next push), the label
+// through the action, also as the App (a label outside the policy refused), and GH_TOKEN never in the agent's
+// environment.
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { DIFF, INSTALLATION_TOKEN, startGithubApi, type GithubApi } from '../stand-ins/github-api';
 
-// The test directory this file was written against (files sit one level below it now).
-const TEST_DIR = require('node:path').join(__dirname, '..') as string;
-
-const EXAMPLE_DIR = join(TEST_DIR, '..');
+const EXAMPLE_DIR = join(__dirname, '..', '..');
 const SECRET = 'pr-review-example-secret-0123456789';
+const GH_TOKEN = 'ghp_gatewayOnlyToken0123456789abcdef';
+const API_KEY = 'sk-ant-pr-review-example-key';
+const INSTALLATION = 4242;
+const keys = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+
+interface Run {
+  argv: string[];
+  env: string[];
+  key: string | null;
+  prompt: string;
+  diff: string | null;
+  mcp: { file: string; mode: number; config: { mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }> } } | null;
+  tools?: string[];
+  refused?: { isError?: boolean; content: Array<{ text: string }> };
+  labelled?: { isError?: boolean; content: Array<{ text: string }> };
+}
 
 let work: string;
+let github: GithubApi;
 let gateway: TestGateway | undefined;
 
-beforeEach(() => {
+beforeEach(async () => {
   work = mkdtempSync(join(tmpdir(), 'hookwise-pr-review-'));
+  github = await startGithubApi({ publicKey: keys.publicKey, installationId: INSTALLATION });
 });
 afterEach(async () => {
   await gateway?.stop();
   gateway = undefined;
+  await github.close();
   rmSync(work, { recursive: true, force: true });
 });
 
-/** A copy of the example with `gh` and the agent replaced by stand-ins; returns the copy's config.yaml text. */
-function prepareConfigDir(): { configDir: string; config: string; calls: string } {
+/** The example copied as a user would, the App's key beside it, and only the stand-ins' addresses changed. */
+function prepare(): { configDir: string; config: string; runs: string; bin: string } {
   const configDir = join(work, 'home');
   cpSync(EXAMPLE_DIR, configDir, { recursive: true, filter: (src) => !src.startsWith(join(EXAMPLE_DIR, 'test')) });
-  const calls = join(work, 'gh-calls');
-  // Records argv and stdin like a spy, prints the comment URL like the real client.
-  const gh = join(work, 'gh');
-  writeFileSync(
-    gh,
-    `#!${process.execPath}
-const { writeFileSync } = require('node:fs');
-const chunks = [];
-process.stdin.on('data', (c) => chunks.push(c));
-process.stdin.on('end', () => {
-  writeFileSync(${JSON.stringify(calls)}, JSON.stringify({ argv: process.argv.slice(2), stdin: Buffer.concat(chunks).toString('utf8') }));
-  console.log('https://github.example/' + process.argv[6] + '/pull/' + process.argv[4] + '#issuecomment-1');
-});
-`,
-  );
-  chmodSync(gh, 0o755);
-  // The agent: answers with exactly what it was given on stdin.
-  const agent = join(work, 'echo-agent.js');
-  writeFileSync(agent, 'process.stdin.pipe(process.stdout);\n');
+  writeFileSync(join(configDir, 'github-app.pem'), keys.privateKey, { mode: 0o600 });
+  const bin = join(work, 'bin');
+  const runs = join(work, 'runs');
+  mkdirSync(bin);
+  mkdirSync(runs);
+  copyFileSync(join(__dirname, '..', 'stand-ins', 'claude.js'), join(bin, 'claude'));
+  chmodSync(join(bin, 'claude'), 0o755);
+  const sdk = dirname(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
 
   const doc = parseDocument(readFileSync(join(configDir, 'config.yaml'), 'utf8'));
-  doc.setIn(['platforms', 'github_comment', 'cli_path'], gh);
-  doc.setIn(['agent', 'command'], [process.execPath, agent]);
-  // The review waits for the coalescing window (5 minutes in the example); a tenth of a second here.
-  doc.setIn(['platforms', 'webhook', 'extra', 'routes', 'pr-review', 'coalesce', 'window_seconds'], 0.1);
-  return { configDir, config: doc.toString(), calls };
+  const route = ['platforms', 'webhook', 'extra', 'routes', 'pr-review'];
+  doc.setIn([...route, 'coalesce', 'window_seconds'], 0.1); // 5 minutes in the example
+  doc.setIn(['platforms', 'github_comment', 'api_base'], github.url);
+  const args = doc.getIn(['agent', 'args']) as { toJSON(): string[] };
+  doc.setIn(
+    ['agent', 'args'],
+    args.toJSON().map((a) => a.replace('https://api.github.com', github.url)),
+  );
+  doc.setIn(['agent', 'sandbox', 'network'], [github.host]);
+  // The stand-in's own needs: the SDK it is written with, and a dir outside its work dir to file what it saw.
+  doc.setIn(['agent', 'sandbox', 'read_only'], [bin, join(EXAMPLE_DIR, '..', '..', 'node_modules')]);
+  doc.setIn(['agent', 'sandbox', 'writable'], [runs]);
+  doc.setIn(['agent', 'env'], [`STANDIN_RUNS=${runs}`, `STANDIN_SDK=${sdk}`]);
+  return { configDir, config: doc.toString(), runs, bin };
 }
 
-function testEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '', PR_REVIEW_SECRET: SECRET };
+function env(bin: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    WEBHOOK_PORT: '',
+    WEBHOOK_SECRET: '',
+    WEBHOOK_ENABLED: '',
+    WEBHOOK_HOST: '',
+    // The .env of the README, and a GH_TOKEN left over from using `gh` on this machine: it must not reach the agent.
+    PR_REVIEW_SECRET: SECRET,
+    GITHUB_APP_ID: '31337',
+    ANTHROPIC_API_KEY: API_KEY,
+    GH_TOKEN,
+  };
 }
+
+function pullRequest(action: string, sha: string): Buffer {
+  const body = JSON.parse(githubFixture('pull_request.opened').toString('utf8')) as { action: string; installation?: unknown; pull_request: { head: { sha: string }; url: string } };
+  body.action = action;
+  body.installation = { id: INSTALLATION };
+  body.pull_request.head.sha = sha;
+  body.pull_request.url = `${github.url}/repos/Codertocat/Hello-World/pulls/2`;
+  return Buffer.from(JSON.stringify(body));
+}
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const runsIn = (dir: string): Run[] =>
+  readdirSync(dir)
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Run);
 
 describe('examples/pr-review', () => {
-  it('comments on the pull request with gh, with the skill and the rendered prompt the agent saw', async () => {
-    const { configDir, config, calls } = prepareConfigDir();
-    gateway = await startTestGateway({ configDir, config, env: testEnv(), pollMs: 20 });
-    const body = githubFixture('pull_request.opened');
+  it('reviews with the claude preset: the diff read, a label through the action, one sticky comment by the App', async () => {
+    const { configDir, config, runs, bin } = prepare();
+    gateway = await startTestGateway({ configDir, config, env: env(bin), pollMs: 20 });
+    const first = '1111111111111111111111111111111111111111';
+    const body = pullRequest('opened', first);
     const res = await gateway.post('pr-review', body, {
       'X-GitHub-Event': 'pull_request',
       'X-GitHub-Delivery': 'pr-review-example-1',
       'X-Hub-Signature-256': signGithub(SECRET, body),
     });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: 'accepted', route: 'pr-review', event: 'pull_request', delivery_id: 'pr-review-example-1' });
+    await waitFor('the review comment', () => github.comments.size === 1).catch((err: Error) => {
+      throw new Error(`${err.message}; the gateway's log:\n${gateway!.logText()}`);
+    });
 
-    await gateway.waitForLog("delivered pr-review-example-1 on route 'pr-review' via github_comment");
-    expect(existsSync(calls)).toBe(true);
-    const call = JSON.parse(readFileSync(calls, 'utf8')) as { argv: string[]; stdin: string };
-    expect(call.argv).toEqual(['pr', 'comment', '2', '--repo', 'Codertocat/Hello-World', '--body-file', '-']);
+    const [run] = runsIn(runs);
+    // The key the preset declares reaches the agent; the gateway's GitHub token and the App's id never do.
+    expect(run.key).toBe(API_KEY);
+    expect(run.env).not.toContain('GH_TOKEN');
+    expect(run.env).not.toContain('GITHUB_APP_ID');
+    expect(run.env).not.toContain('PR_REVIEW_SECRET');
+    // The preset's flags, the route's actions, the example's allowed tools.
+    expect(run.argv.slice(0, 3)).toEqual(['-p', '--output-format', 'json']);
+    expect(run.argv).toContain('--mcp-config');
+    expect(run.argv[run.argv.indexOf('--mcp-config') + 2]).toBe('--allowedTools');
+    expect(run.argv).toContain('mcp__hookwise__*');
+    expect(run.argv).toContain(`Bash(curl -sSfL -H "Accept: application/vnd.github.diff" ${github.url}/repos/:*),Read,Grep`);
+    expect(run.mcp!.mode).toBe(0o600);
+    expect(run.mcp!.config.mcpServers.hookwise).toMatchObject({ type: 'http', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/job$/) });
+    expect(run.argv.join(' ')).not.toContain(run.mcp!.config.mcpServers.hookwise.headers.Authorization.slice(7));
+    // The diff, through the one allowed curl, and the tools the route allows.
+    expect(run.diff).toBe(DIFF);
+    expect(run.tools).toEqual(['github.add_labels', 'github.review']);
+    expect(run.refused!.isError).toBe(true);
+    expect(run.refused!.content[0].text).toContain('wontfix');
+    expect(run.labelled!.isError).toBeFalsy();
+    expect(github.labels).toEqual(['needs-tests']);
+    // The first review: no previous head yet, so the placeholder stays as written (the prompt says what that means).
+    expect(run.prompt).toContain('was of commit {__previous__.pull_request.head.sha}');
 
-    // The echo agent's answer is its input: the code-review skill, then the rendered prompt.
-    const skill = readFileSync(join(configDir, 'skills/code-review/SKILL.md'), 'utf8').split('---\n')[2].trim();
-    expect(call.stdin).toContain('<skill name="code-review">');
-    expect(call.stdin).toContain(skill);
-    expect(call.stdin).toContain('Review pull request #2 in Codertocat/Hello-World: "Update the README with new information."');
-    expect(call.stdin).toContain('It merges changes (ec26c3e57ca3a959ca5aad62de7213c562f8c821) into master:');
-    expect(call.stdin).toContain('This is a pretty simple change that we need to pull into master.');
-    expect(call.stdin).toContain('`gh pr diff 2 --repo Codertocat/Hello-World`');
-    expect(call.stdin).not.toMatch(/\{pull_request\.|\{repository\./);
-  });
+    // The comment: posted by the App with its installation token, minted with a verified JWT.
+    const comment = [...github.comments.values()][0];
+    expect(comment).toMatchObject({ issue: 2, body: 'Review of 1111111: 7 diff lines read. Add a test.' });
+    expect(github.jwtClaims[0]).toMatchObject({ iss: expect.anything() });
+    expect(String(github.jwtClaims[0].iss)).toBe('31337');
+    const posts = github.requests.filter((r) => r.path.includes('/issues/2/comments') || r.path.includes('/issues/comments/'));
+    expect(posts.map((r) => r.headers.authorization)).toEqual([`token ${INSTALLATION_TOKEN}`]);
+    const labelCall = github.requests.find((r) => r.path.endsWith('/issues/2/labels'));
+    // The label too is added by the App (the actions use the github_comment App when one is configured).
+    expect(labelCall?.headers.authorization).toBe(`token ${INSTALLATION_TOKEN}`);
+
+    // A push to the pull request: the same comment is edited, and the prompt names the head reviewed last time.
+    const second = '2222222222222222222222222222222222222222';
+    const push = pullRequest('synchronize', second);
+    expect(
+      (
+        await gateway.post('pr-review', push, {
+          'X-GitHub-Event': 'pull_request',
+          'X-GitHub-Delivery': 'pr-review-example-2',
+          'X-Hub-Signature-256': signGithub(SECRET, push),
+        })
+      ).status,
+    ).toBe(202);
+    await waitFor('the edited comment', () => [...github.comments.values()][0].body.startsWith('Review of 2222222'));
+    expect(github.comments.size).toBe(1);
+    expect(runsIn(runs)[1].prompt).toContain(`was of commit ${first}`);
+    expect(github.requests.filter((r) => r.method === 'PATCH').map((r) => r.headers.authorization)).toEqual([`token ${INSTALLATION_TOKEN}`]);
+    expect(existsSync(run.mcp!.file)).toBe(false);
+  }, 60_000);
 
   it('ignores other events sent to the same hook and refuses unsigned requests', async () => {
-    const { configDir, config } = prepareConfigDir();
-    gateway = await startTestGateway({ configDir, config, env: testEnv() });
+    const { configDir, config, bin } = prepare();
+    gateway = await startTestGateway({ configDir, config, env: env(bin) });
     const push = Buffer.from(JSON.stringify({ ref: 'refs/heads/main' }));
     const ignored = await gateway.post('pr-review', push, { 'X-GitHub-Event': 'push', 'X-Hub-Signature-256': signGithub(SECRET, push) });
     expect([ignored.status, ignored.body]).toEqual([200, { status: 'ignored', event: 'push' }]);
