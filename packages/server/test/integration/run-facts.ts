@@ -8,6 +8,11 @@ import { ALL_ROUTES, RUNS_WINDOW_MS, TOKENS_WINDOW_MS, runsKey, tokensKey, windo
 
 export const DELIVERED_USAGE = { inputTokens: 1200, outputTokens: 340, cachedInputTokens: 800, cacheWriteTokens: 100 };
 export const SILENT_USAGE = { inputTokens: 50, outputTokens: 2 };
+/** The route actions the delivered job's run made (issue 30), as the worker stores them with the usage. */
+export const DELIVERED_ACTIONS = [
+  { index: 0, action: 'github.add_labels', status: 'done', attempts: 1, input: { labels: ['bug'] }, receipt: { labels: ['bug'] }, at: 1 },
+  { index: 1, action: 'github.add_labels', status: 'refused', attempts: 0, reason: 'label(s) not allowed on this route: wontfix', at: 2 },
+];
 export const SKIPPED_NOTE = 'route budget runs_per_hour (20) spent; skipped without an agent run';
 /** A held job waits for the end of the clock hour, as one held by a spent runs_per_hour budget does. */
 export const heldUntil = (now = Date.now()): number => windowEnd(now, RUNS_WINDOW_MS);
@@ -48,7 +53,10 @@ async function leased(store: Store, job: JobInput): Promise<Job> {
  */
 export async function writeRunFacts(store: Store, now = Date.now()): Promise<void> {
   const delivered = await leased(store, input('facts-delivered', now - 5000, { concurrencyKey: 'hookwise#8' }));
-  await store.jobs.saveAnswer(delivered.id, 'Build main of hookwise', 'All green.', DELIVERED_USAGE);
+  await store.jobs.saveAnswer(delivered.id, 'Build main of hookwise', 'All green.', {
+    ...DELIVERED_USAGE,
+    actions: DELIVERED_ACTIONS,
+  } as typeof DELIVERED_USAGE);
   await store.jobs.complete(delivered.id, { target: 'chat-room-7' });
 
   const silent = await leased(store, input('facts-silent', now - 4000));

@@ -51,6 +51,11 @@ describe('dashboard: usage and run facts', () => {
     await step(page, 'detail-pages', async () => {
       await page.goto(`${gw!.url}/ui/deliveries/facts-delivered`);
       expect(await page.locator('#tokens').textContent()).toBe('1,200 in / 340 out (800 cached, 100 cache write)');
+      // The run's route actions, each with its outcome (issue 30).
+      expect(await page.locator('#actions tbody tr').allTextContents()).toEqual([
+        '0github.add_labelsdone1{"labels":["bug"]}',
+        '1github.add_labelsrefused0label(s) not allowed on this route: wontfix',
+      ]);
       expect(await page.locator('#outcome').textContent()).toBe('delivered');
       await page.goto(`${gw!.url}/ui/deliveries/facts-silent`);
       expect(await page.locator('#outcome').textContent()).toBe('silent: the agent had nothing to say; nothing delivered');
