@@ -12,7 +12,7 @@
 //   kept: none may be "ignored" or "duplicate".
 // - `gh` and `claude` are stand-ins (the code host and the agent are out of reach): `gh` is logged in and records
 //   the comments it is asked to post, `claude` answers with what it read.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -172,7 +172,20 @@ interface DocumentRun {
   state: string;
 }
 
-async function runDocument(file: string, snippets: Snippet[]): Promise<DocumentRun> {
+/**
+ * macOS's date (BSD) has no %N: `date +%s%N` prints the seconds and a literal N, so two ids made in one second
+ * collide. This stand-in behaves so on Linux: every %N of a format becomes N, the rest is the real date's.
+ */
+function writeBsdDate(bin: string): void {
+  const real = realProgram('date');
+  writeFileSync(
+    join(bin, 'date'),
+    `#!/bin/sh\nfor arg do\n  shift\n  case "$arg" in +*) arg=$(printf '%s' "$arg" | sed 's/%N/N/g') ;; esac\n  set -- "$@" "$arg"\ndone\nexec ${real} "$@"\n`,
+  );
+  chmodSync(join(bin, 'date'), 0o755);
+}
+
+async function runDocument(file: string, snippets: Snippet[], dateStyle: 'gnu' | 'bsd' = 'gnu'): Promise<DocumentRun> {
   const work = mkdtempSync(join(tmpdir(), 'hookwise-docs-'));
   const state = join(work, 'state');
   const bin = join(work, 'bin');
@@ -181,6 +194,7 @@ async function runDocument(file: string, snippets: Snippet[]): Promise<DocumentR
   mkdirSync(bin);
   mkdirSync(home);
   writeShims(bin, state);
+  if (dateStyle === 'bsd') writeBsdDate(bin);
   const script = [
     'set -euo pipefail',
     'cleanup() { if [ -f "$SNIPPET_STATE/server.pid" ]; then pid=$(cat "$SNIPPET_STATE/server.pid"); kill -TERM "$pid" 2>/dev/null; for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; fi; }',
@@ -262,11 +276,40 @@ it('finds runnable snippets in the README and the getting-started guide', () => 
   expect(RUNNABLE).toEqual(expect.arrayContaining(['README.md', 'docs/getting-started.md']));
 });
 
-describe.each(RUNNABLE)('the shell snippets of %s', (file) => {
+// The documents that make delivery ids also run with macOS's date (issue 35 item 6: both README ids were `push-<s>N`).
+const WITH_BSD_DATE = ['README.md', 'docs/getting-started.md'];
+const RUNS: Array<[string, 'gnu' | 'bsd']> = [
+  ...RUNNABLE.map((file): [string, 'gnu'] => [file, 'gnu']),
+  ...WITH_BSD_DATE.map((file): [string, 'bsd'] => [file, 'bsd']),
+];
+
+it('the BSD date stand-in prints N for %N, as macOS does', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'hookwise-bsd-date-'));
+  try {
+    writeBsdDate(bin);
+    const out = execFileSync(join(bin, 'date'), ['+%s%N'], { encoding: 'utf8' });
+    expect(out.trim()).toMatch(/^\d+N$/);
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
+});
+
+it('no user doc makes an id with %N (BSD date prints it literally)', () => {
+  const docs = [
+    ...DOCUMENTS,
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const offenders = docs.filter((file) => /\$\(date [^)]*%N/.test(readFileSync(join(ROOT, file), 'utf8')));
+  expect(offenders).toEqual([]);
+});
+
+describe.each(RUNS)('the shell snippets of %s (%s date)', (file, dateStyle) => {
   const snippets = runnableSnippets(readFileSync(join(ROOT, file), 'utf8'));
 
   it('run in order, every request answered 2xx, none ignored or a duplicate', async () => {
-    const run = await runDocument(file, snippets);
+    const run = await runDocument(file, snippets, dateStyle);
     try {
       const context = `\n${run.output}\n${serverLogs(run.state)}`;
       expect({ file: relative(ROOT, join(ROOT, file)), code: run.code, context: run.code === 0 ? '' : context }).toEqual({ file, code: 0, context: '' });
