@@ -6,6 +6,7 @@
 // parser and socket writes are the throughput bench's (bench/run.js --only throughput).
 //
 //   npm run build && node bench/ingest-steps.js [--requests N] [--rounds R] [--ab <gateway dist dir>,...]
+//     [--ab-access-log <server dist access-log.js>,...]
 //
 // --ab DIR[,DIR...]: also builds a pipeline (and its sources, through that build's plugin registry) from other
 // builds of packages/gateway/dist (copied out of the tree with the package's package.json, and node_modules links
@@ -42,6 +43,8 @@ const gc = () => {
 /** Runs `fn(i)` for i in [from, from + n), `inFlight` at a time when it returns promises; CPU µs and heap bytes per call. */
 async function measure(n, from, inFlight, fn) {
   gc();
+  // The full collection's sweeping goes on in helper threads, whose CPU time process.cpuUsage counts: let it end.
+  await new Promise((resolve) => setTimeout(resolve, 200));
   const heap = process.memoryUsage().heapUsed;
   const cpu = process.cpuUsage();
   if (inFlight === 1) {
@@ -242,6 +245,52 @@ async function main() {
         prepare(N);
         await settle();
         (rows[name] ??= []).push(await measure(N, 0, 50, fn));
+      }
+    }
+    // Last, because it adds lifecycle listeners to the gateway: the access log at info (the default level; the
+    // bench's gateways run at warn, where it is off), one pretty line per request to /dev/null, with the
+    // `accepted` event it listens to. The inner listener stands for the pipeline: it reports the request as
+    // accepted and finishes the answer.
+    // --ab-access-log FILE[,FILE...]: other builds of packages/server/dist/access-log.js, in the same rounds.
+    const accessLogs = [['this build', require('@hookwise/server').withAccessLog]];
+    for (const file of arg('--ab-access-log', undefined)?.split(',') ?? []) accessLogs.push([file, require(path.resolve(file)).withAccessLog]);
+    const reports = require(path.join(GATEWAY_DIST, 'ingest', 'outcome-reports.js'));
+    const { Lifecycle } = require(path.join(GATEWAY_DIST, 'observe', 'lifecycle.js'));
+    const incoming = () => {
+      const res = detachedResponse();
+      const req = res.req;
+      req.url = '/webhooks/bench';
+      req.headers = { ...base };
+      return [req, res];
+    };
+    for (const format of ['pretty', 'json']) {
+      // Each access log listens to a lifecycle of its own, so that no variant pays for another's listeners.
+      const logs = accessLogs.map(([build, withAccessLog]) => {
+        const lifecycle = new Lifecycle();
+        const host = { on: (event, fn) => lifecycle.on(event, fn), pipeline: running.gateway.pipeline };
+        const inner = (req, res) => {
+          reports.reportAccepted({ logger: deps.logger, lifecycle }, route, req, 'job-1', 'b1-1', 'pull_request', 0);
+          res.emit('finish');
+        };
+        const logger = createLogger({ level: 'info', format, stream: createWriteStream('/dev/null') });
+        return [`access log at info, ${format}, ${build} (one line per request; off at warn)`, withAccessLog(inner, host, logger, format)];
+      });
+      const pairs = [];
+      const prepareLog = () => {
+        pairs.length = 0;
+        for (let i = 0; i < N; i += 1) pairs.push(incoming());
+      };
+      for (const [, listener] of logs) {
+        prepareLog();
+        await measure(N, 0, 1, (i) => listener(...pairs[i]));
+      }
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (let k = 0; k < logs.length; k += 1) {
+          const [name, listener] = logs[(k + round) % logs.length];
+          prepareLog();
+          await settle();
+          (rows[name] ??= []).push(await measure(N, 0, 1, (i) => listener(...pairs[i])));
+        }
       }
     }
     for (const [name, runs] of Object.entries(rows)) {

@@ -53,24 +53,25 @@ export function withAccessLog(listener: RequestListener, gateway: Gateway, logge
 
   const write = (req: IncomingMessage, res: ServerResponse, started: bigint): void => {
     // originalUrl: Express strips a router's mount point (/api, /ui) from req.url while the router answers.
-    const path = ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
+    const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
     const decision = decisions.get(req.headers);
     const isHealth = req.method === 'GET' && path === '/health';
     const level = isHealth ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
-    const line: AccessLine = {
-      method: req.method ?? '-',
-      path,
-      status: res.statusCode,
-      outcome: decision?.outcome ?? (res.statusCode < 400 ? 'ok' : res.statusCode < 500 ? 'client_error' : 'server_error'),
-      route: decision?.route ?? (req.method === 'POST' ? routeFromUrl(req.url) : undefined),
-      event: decision?.event,
-      delivery_id: decision?.deliveryId,
-      duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100,
-      client: gateway.pipeline.clientOf({ remoteAddress: req.socket?.remoteAddress, headers: req.headers }),
-    };
-    if (format === 'json') logger.log(level, `${line.method} ${line.path} ${line.status}`, { access: true, ...line });
-    else logger.log(level, formatAccessLine(line));
+    const method = req.method ?? '-';
+    const status = res.statusCode;
+    const outcome = decision?.outcome ?? (status < 400 ? 'ok' : status < 500 ? 'client_error' : 'server_error');
+    const route = decision?.route ?? (method === 'POST' ? routeFromUrl(req.url) : undefined);
+    const duration_ms = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100;
+    const client = gateway.pipeline.clientOf({ remoteAddress: req.socket?.remoteAddress, headers: req.headers });
+    const event = decision?.event;
+    const delivery_id = decision?.deliveryId;
+    // The JSON line's fields built in place (one object, not a line and a spread copy of it), in the same order.
+    if (format === 'json')
+      logger.log(level, `${method} ${path} ${status}`, { access: true, method, path, status, outcome, route, event, delivery_id, duration_ms, client });
+    else logger.log(level, formatAccessLine({ method, path, status, outcome, route, event, delivery_id, duration_ms, client }));
   };
 
   return (req, res) => {
@@ -81,9 +82,10 @@ export function withAccessLog(listener: RequestListener, gateway: Gateway, logge
       logged = true;
       write(req, res, started);
     };
-    // 'finish' once the answer is sent; 'close' also covers a client that went away first.
-    res.once('finish', done);
-    res.once('close', done);
+    // 'finish' once the answer is sent; 'close' also covers a client that went away first. `on`, not `once`:
+    // `done` runs its body once anyway, and once() wraps each listener in a closure of its own per request.
+    res.on('finish', done);
+    res.on('close', done);
     listener(req, res);
   };
 }
