@@ -34,6 +34,8 @@ import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 import { createJobActions } from './jobs/actions-run';
+import { Conversations } from './jobs/conversation-turns';
+import { ConversationStep } from './ingest/conversation-step';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -129,7 +131,10 @@ export class Gateway {
     this.authThrottle = new AuthFailureThrottle({ limit: extra.auth_failure_limit ?? 60, logger: this.logger });
     // Bad entries are reported by start(); the valid ones are used meanwhile.
     const proxies = (extra.trusted_proxies ?? []).filter((entry) => trustedProxyProblem(entry) === undefined);
+    // Conversations (issue 31): recorded and continued through the memos, shared by the request and the job paths.
+    const conversations = new Conversations({ memos: this.memos, jobs: this.store.jobs, logger: this.logger });
     this.pipeline = new WebhookPipeline({
+      conversations: new ConversationStep(conversations),
       routes: this.routes,
       lifecycle: this.lifecycle,
       sourcesFor: (route) => (route.source === undefined ? this.specSources : this.sourceFor(route).then((named) => [named])),
@@ -155,6 +160,7 @@ export class Gateway {
     this.transforms = new Transforms({ sandboxes: this.sandboxes, logger: this.logger, silentMarker: config.agent.silent_marker });
     this.channels = new JobChannels(this);
     this.workers = new WorkerPool({
+      conversations,
       sandboxes: this.sandboxes,
       channels: this.channels,
       answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),

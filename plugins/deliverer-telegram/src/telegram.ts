@@ -80,6 +80,9 @@ export const telegramPlatform = definePlatform<BotApiOptions>({
       const thread = extraValue(extra, 'message_thread_id', 'thread_id');
       if (thread !== undefined && !THREAD_ID.test(thread))
         return `deliver_extra.message_thread_id ${JSON.stringify(thread.slice(0, 40))} is not a topic id (a number)`;
+      const replyTo = extraValue(extra, 'reply_to_message_id');
+      if (replyTo !== undefined && !THREAD_ID.test(replyTo))
+        return `deliver_extra.reply_to_message_id ${JSON.stringify(replyTo.slice(0, 40))} is not a message id (a number)`;
       return undefined;
     },
   },
@@ -92,10 +95,18 @@ export const telegramPlatform = definePlatform<BotApiOptions>({
   credentialsHint: 'check platforms.telegram.token (get a bot token from @BotFather with /newbot or /token)',
   request: (chunk, o) => {
     const thread = extraValue(chunk.extra, 'message_thread_id', 'thread_id');
+    // An answer in a conversation replies to the message it answers (its first part; the rest follow it). Sent
+    // even when that message was deleted meanwhile, rather than failing the answer.
+    const replyTo = chunk.index === 0 ? extraValue(chunk.extra, 'reply_to_message_id') : undefined;
     return {
       method: 'POST',
       url: method(o, 'sendMessage'),
-      json: { chat_id: idValue(chunk.target), text: chunk.text, ...(thread ? { message_thread_id: idValue(thread) } : {}) },
+      json: {
+        chat_id: idValue(chunk.target),
+        text: chunk.text,
+        ...(thread ? { message_thread_id: idValue(thread) } : {}),
+        ...(replyTo ? { reply_parameters: { message_id: Number(replyTo), allow_sending_without_reply: true } } : {}),
+      },
     };
   },
   checkResponse: checkBotApiResponse,

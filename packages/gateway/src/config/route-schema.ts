@@ -3,6 +3,7 @@
 // schema.ts says.
 
 import { actionsSchema, type ActionsConfig } from './actions-schema';
+import { conversationSchema, type ConversationConfig } from './conversation-schema';
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
 
@@ -116,6 +117,7 @@ export const routeSchema = {
     },
     transform: transformSchema,
     actions: actionsSchema,
+    conversation: conversationSchema,
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
@@ -201,6 +203,7 @@ export interface RouteConfig {
   silent_marker?: string;
   transform?: TransformConfig;
   actions?: ActionsConfig;
+  conversation?: ConversationConfig;
   deliver_only?: boolean;
 }
 

@@ -5,10 +5,10 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is ignored (logged)."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is ignored (logged)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
-const pattern12 = new RegExp("^https?://", "u");
+const pattern13 = new RegExp("^https?://", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -2452,9 +2452,15 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23.conversation !== undefined){
+let data111 = data23.conversation;
+const _errs259 = errors;
+let valid52 = true;
+const _errs260 = errors;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+let missing0;
+if((data111.enabled === undefined) && (missing0 = "enabled")){
+const err182 = {};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2463,10 +2469,10 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+if(data111.enabled !== undefined){
+if(!(data111.enabled === true)){
+const err183 = {};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2476,13 +2482,23 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data113 = data23.skills;
-if(Array.isArray(data113)){
-const len11 = data113.length;
-for(let i14=0; i14<len11; i14++){
-if(typeof data113[i14] !== "string"){
-const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+var _valid3 = _errs260 === errors;
+errors = _errs259;
+if(vErrors !== null){
+if(_errs259){
+vErrors.length = _errs259;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs262 = errors;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.allow_from === undefined){
+const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2492,9 +2508,11 @@ vErrors.push(err184);
 errors++;
 }
 }
+var _valid3 = _errs262 === errors;
+valid52 = _valid3;
 }
-else {
-const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid52){
+const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2503,13 +2521,16 @@ vErrors.push(err185);
 }
 errors++;
 }
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.max_turns === undefined){
+data111.max_turns = 10;
 }
-let data115 = data23.deliver;
-const _errs266 = errors;
-let valid54 = false;
-const _errs267 = errors;
-if(typeof data115 !== "string"){
-const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data111.ttl_hours === undefined){
+data111.ttl_hours = 72;
+}
+for(const key22 in data111){
+if(!((((key22 === "enabled") || (key22 === "max_turns")) || (key22 === "ttl_hours")) || (key22 === "allow_from"))){
+const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2518,13 +2539,10 @@ vErrors.push(err186);
 }
 errors++;
 }
-var _valid3 = _errs267 === errors;
-valid54 = valid54 || _valid3;
-if(!valid54){
-const _errs269 = errors;
-if(Array.isArray(data115)){
-if(data115.length < 1){
-const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(data111.enabled !== undefined){
+if(typeof data111.enabled !== "boolean"){
+const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2533,14 +2551,10 @@ vErrors.push(err187);
 }
 errors++;
 }
-const len12 = data115.length;
-for(let i15=0; i15<len12; i15++){
-let data116 = data115[i15];
-const _errs272 = errors;
-let valid57 = false;
-const _errs273 = errors;
-if(typeof data116 !== "string"){
-const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data114 = data111.max_turns;
+if(!((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114)))){
+const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2549,13 +2563,9 @@ vErrors.push(err188);
 }
 errors++;
 }
-var _valid4 = _errs273 === errors;
-valid57 = valid57 || _valid4;
-if(!valid57){
-const _errs275 = errors;
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-if(data116.to === undefined){
-const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(typeof data114 == "number"){
+if(data114 > 50 || isNaN(data114)){
+const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2564,9 +2574,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-for(const key22 in data116){
-if(!((key22 === "to") || (key22 === "extra"))){
-const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(data114 < 1 || isNaN(data114)){
+const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2576,9 +2585,10 @@ vErrors.push(err190);
 errors++;
 }
 }
-if(data116.to !== undefined){
-if(typeof data116.to !== "string"){
-const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data115 = data111.ttl_hours;
+if(typeof data115 == "number"){
+if(data115 > 8760 || isNaN(data115)){
+const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2587,14 +2597,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-if(data116.extra !== undefined){
-let data118 = data116.extra;
-if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
-for(const key23 in data118){
-let data119 = data118[key23];
-if(((typeof data119 !== "string") && (!(typeof data119 == "number"))) && (typeof data119 !== "boolean")){
-const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/extra/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data115 <= 0 || isNaN(data115)){
+const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2604,9 +2608,8 @@ vErrors.push(err192);
 errors++;
 }
 }
-}
 else {
-const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2615,10 +2618,11 @@ vErrors.push(err193);
 }
 errors++;
 }
-}
-}
-else {
-const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data111.allow_from !== undefined){
+let data116 = data111.allow_from;
+if(Array.isArray(data116)){
+if(data116.length < 1){
+const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2627,11 +2631,15 @@ vErrors.push(err194);
 }
 errors++;
 }
-var _valid4 = _errs275 === errors;
-valid57 = valid57 || _valid4;
-}
-if(!valid57){
-const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len11 = data116.length;
+for(let i14=0; i14<len11; i14++){
+let data117 = data116[i14];
+const _errs273 = errors;
+let valid57 = false;
+const _errs274 = errors;
+if(typeof data117 === "string"){
+if(!pattern0.test(data117)){
+const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2640,21 +2648,9 @@ vErrors.push(err195);
 }
 errors++;
 }
-else {
-errors = _errs272;
-if(vErrors !== null){
-if(_errs272){
-vErrors.length = _errs272;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2663,11 +2659,12 @@ vErrors.push(err196);
 }
 errors++;
 }
-var _valid3 = _errs269 === errors;
-valid54 = valid54 || _valid3;
-}
-if(!valid54){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid4 = _errs274 === errors;
+valid57 = valid57 || _valid4;
+if(!valid57){
+const _errs276 = errors;
+if(!((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117)))){
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2676,24 +2673,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-else {
-errors = _errs266;
-if(vErrors !== null){
-if(_errs266){
-vErrors.length = _errs266;
+var _valid4 = _errs276 === errors;
+valid57 = valid57 || _valid4;
 }
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data120 = data23.deliver_extra;
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-for(const key24 in data120){
-let data121 = data120[key24];
-if(((typeof data121 !== "string") && (!(typeof data121 == "number"))) && (typeof data121 !== "boolean")){
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key24.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(!valid57){
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2702,10 +2686,21 @@ vErrors.push(err198);
 }
 errors++;
 }
+else {
+errors = _errs273;
+if(vErrors !== null){
+if(_errs273){
+vErrors.length = _errs273;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2715,12 +2710,9 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data23.agent !== undefined){
-let data122 = data23.agent;
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-if(data122.runner !== undefined){
-if(typeof data122.runner !== "string"){
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2730,12 +2722,9 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data122.sandbox !== undefined){
-let data124 = data122.sandbox;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-for(const key25 in data124){
-if(!((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable"))){
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2745,10 +2734,9 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data124.mode !== undefined){
-let data125 = data124.mode;
-if(typeof data125 !== "string"){
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2757,8 +2745,14 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(!(((data125 === "auto") || (data125 === "required")) || (data125 === "off"))){
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data23.skills !== undefined){
+let data120 = data23.skills;
+if(Array.isArray(data120)){
+const len12 = data120.length;
+for(let i15=0; i15<len12; i15++){
+if(typeof data120[i15] !== "string"){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2768,15 +2762,9 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data124.network !== undefined){
-let data126 = data124.network;
-if(Array.isArray(data126)){
-const len13 = data126.length;
-for(let i16=0; i16<len13; i16++){
-let data127 = data126[i16];
-if(typeof data127 === "string"){
-if(!pattern0.test(data127)){
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2786,8 +2774,12 @@ vErrors.push(err204);
 errors++;
 }
 }
-else {
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data122 = data23.deliver;
+const _errs287 = errors;
+let valid60 = false;
+const _errs288 = errors;
+if(typeof data122 !== "string"){
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2796,10 +2788,13 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-}
-else {
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs288 === errors;
+valid60 = valid60 || _valid5;
+if(!valid60){
+const _errs290 = errors;
+if(Array.isArray(data122)){
+if(data122.length < 1){
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2808,16 +2803,14 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-if(data124.read_only !== undefined){
-let data128 = data124.read_only;
-if(Array.isArray(data128)){
-const len14 = data128.length;
-for(let i17=0; i17<len14; i17++){
-let data129 = data128[i17];
-if(typeof data129 === "string"){
-if(!pattern0.test(data129)){
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+const len13 = data122.length;
+for(let i16=0; i16<len13; i16++){
+let data123 = data122[i16];
+const _errs293 = errors;
+let valid63 = false;
+const _errs294 = errors;
+if(typeof data123 !== "string"){
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2826,9 +2819,13 @@ vErrors.push(err207);
 }
 errors++;
 }
-}
-else {
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs294 === errors;
+valid63 = valid63 || _valid6;
+if(!valid63){
+const _errs296 = errors;
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.to === undefined){
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2837,10 +2834,9 @@ vErrors.push(err208);
 }
 errors++;
 }
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key23 in data123){
+if(!((key23 === "to") || (key23 === "extra"))){
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2850,15 +2846,9 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data124.writable !== undefined){
-let data130 = data124.writable;
-if(Array.isArray(data130)){
-const len15 = data130.length;
-for(let i18=0; i18<len15; i18++){
-let data131 = data130[i18];
-if(typeof data131 === "string"){
-if(!pattern0.test(data131)){
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data123.to !== undefined){
+if(typeof data123.to !== "string"){
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2868,8 +2858,13 @@ vErrors.push(err210);
 errors++;
 }
 }
-else {
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data123.extra !== undefined){
+let data125 = data123.extra;
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+for(const key24 in data125){
+let data126 = data125[key24];
+if(((typeof data126 !== "string") && (!(typeof data126 == "number"))) && (typeof data126 !== "boolean")){
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16+"/extra/" + key24.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2881,7 +2876,7 @@ errors++;
 }
 }
 else {
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2893,7 +2888,7 @@ errors++;
 }
 }
 else {
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2902,10 +2897,11 @@ vErrors.push(err213);
 }
 errors++;
 }
+var _valid6 = _errs296 === errors;
+valid63 = valid63 || _valid6;
 }
-if(data122.prompt_hygiene !== undefined){
-if(typeof data122.prompt_hygiene !== "boolean"){
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!valid63){
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2914,10 +2910,21 @@ vErrors.push(err214);
 }
 errors++;
 }
+else {
+errors = _errs293;
+if(vErrors !== null){
+if(_errs293){
+vErrors.length = _errs293;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2926,10 +2933,11 @@ vErrors.push(err215);
 }
 errors++;
 }
+var _valid5 = _errs290 === errors;
+valid60 = valid60 || _valid5;
 }
-}
-else {
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid60){
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2938,10 +2946,24 @@ vErrors.push(err216);
 }
 errors++;
 }
-}
+else {
+errors = _errs287;
+if(vErrors !== null){
+if(_errs287){
+vErrors.length = _errs287;
 }
 else {
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data127 = data23.deliver_extra;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+for(const key25 in data127){
+let data128 = data127[key25];
+if(((typeof data128 !== "string") && (!(typeof data128 == "number"))) && (typeof data128 !== "boolean")){
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2951,8 +2973,9 @@ vErrors.push(err217);
 errors++;
 }
 }
+}
 else {
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2962,8 +2985,12 @@ vErrors.push(err218);
 errors++;
 }
 }
-else {
-const err219 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.agent !== undefined){
+let data129 = data23.agent;
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+if(data129.runner !== undefined){
+if(typeof data129.runner !== "string"){
+const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2973,8 +3000,12 @@ vErrors.push(err219);
 errors++;
 }
 }
-else {
-const err220 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data129.sandbox !== undefined){
+let data131 = data129.sandbox;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+for(const key26 in data131){
+if(!((((key26 === "mode") || (key26 === "network")) || (key26 === "read_only")) || (key26 === "writable"))){
+const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2983,22 +3014,11 @@ vErrors.push(err220);
 }
 errors++;
 }
-let data133 = data.agent;
-if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
-if(data133.runner === undefined){
-data133.runner = "echo";
 }
-if(data133.timeout_seconds === undefined){
-data133.timeout_seconds = 300;
-}
-if(data133.concurrency === undefined){
-data133.concurrency = 2;
-}
-if(data133.silent_marker === undefined){
-data133.silent_marker = "[SILENT]";
-}
-if(typeof data133.runner !== "string"){
-const err221 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data131.mode !== undefined){
+let data132 = data131.mode;
+if(typeof data132 !== "string"){
+const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -3007,10 +3027,8 @@ vErrors.push(err221);
 }
 errors++;
 }
-let data135 = data133.timeout_seconds;
-if(typeof data135 == "number"){
-if(data135 <= 0 || isNaN(data135)){
-const err222 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(!(((data132 === "auto") || (data132 === "required")) || (data132 === "off"))){
+const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3020,8 +3038,15 @@ vErrors.push(err222);
 errors++;
 }
 }
-else {
-const err223 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.network !== undefined){
+let data133 = data131.network;
+if(Array.isArray(data133)){
+const len14 = data133.length;
+for(let i17=0; i17<len14; i17++){
+let data134 = data133[i17];
+if(typeof data134 === "string"){
+if(!pattern0.test(data134)){
+const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3030,9 +3055,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-let data136 = data133.concurrency;
-if(!((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136)))){
-const err224 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3041,9 +3066,10 @@ vErrors.push(err224);
 }
 errors++;
 }
-if(typeof data136 == "number"){
-if(data136 < 1 || isNaN(data136)){
-const err225 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3053,15 +3079,15 @@ vErrors.push(err225);
 errors++;
 }
 }
-if(data133.budget !== undefined){
-let data137 = data133.budget;
-if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
-if(data137.when_exceeded === undefined){
-data137.when_exceeded = "wait";
-}
-for(const key26 in data137){
-if(!(((key26 === "runs_per_hour") || (key26 === "tokens_per_day")) || (key26 === "when_exceeded"))){
-const err226 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+if(data131.read_only !== undefined){
+let data135 = data131.read_only;
+if(Array.isArray(data135)){
+const len15 = data135.length;
+for(let i18=0; i18<len15; i18++){
+let data136 = data135[i18];
+if(typeof data136 === "string"){
+if(!pattern0.test(data136)){
+const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3071,10 +3097,8 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data137.runs_per_hour !== undefined){
-let data138 = data137.runs_per_hour;
-if(!((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138)))){
-const err227 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3083,9 +3107,10 @@ vErrors.push(err227);
 }
 errors++;
 }
-if(typeof data138 == "number"){
-if(data138 < 1 || isNaN(data138)){
-const err228 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3095,11 +3120,15 @@ vErrors.push(err228);
 errors++;
 }
 }
-}
-if(data137.tokens_per_day !== undefined){
-let data139 = data137.tokens_per_day;
-if(!((typeof data139 == "number") && (!(data139 % 1) && !isNaN(data139)))){
-const err229 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data131.writable !== undefined){
+let data137 = data131.writable;
+if(Array.isArray(data137)){
+const len16 = data137.length;
+for(let i19=0; i19<len16; i19++){
+let data138 = data137[i19];
+if(typeof data138 === "string"){
+if(!pattern0.test(data138)){
+const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3108,9 +3137,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(typeof data139 == "number"){
-if(data139 < 1 || isNaN(data139)){
-const err230 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3121,9 +3150,8 @@ errors++;
 }
 }
 }
-let data140 = data137.when_exceeded;
-if(typeof data140 !== "string"){
-const err231 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3132,8 +3160,10 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(!((data140 === "wait") || (data140 === "skip"))){
-const err232 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3143,8 +3173,9 @@ vErrors.push(err232);
 errors++;
 }
 }
-else {
-const err233 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data129.prompt_hygiene !== undefined){
+if(typeof data129.prompt_hygiene !== "boolean"){
+const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3154,10 +3185,9 @@ vErrors.push(err233);
 errors++;
 }
 }
-let data141 = data133.silent_marker;
-if(typeof data141 === "string"){
-if(!pattern0.test(data141)){
-const err234 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3167,8 +3197,9 @@ vErrors.push(err234);
 errors++;
 }
 }
+}
 else {
-const err235 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3177,12 +3208,10 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(data133.sandbox !== undefined){
-let data142 = data133.sandbox;
-if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
-for(const key27 in data142){
-if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
-const err236 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3192,10 +3221,8 @@ vErrors.push(err236);
 errors++;
 }
 }
-if(data142.mode !== undefined){
-let data143 = data142.mode;
-if(typeof data143 !== "string"){
-const err237 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err237 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3204,8 +3231,9 @@ vErrors.push(err237);
 }
 errors++;
 }
-if(!(((data143 === "auto") || (data143 === "required")) || (data143 === "off"))){
-const err238 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err238 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3215,15 +3243,8 @@ vErrors.push(err238);
 errors++;
 }
 }
-if(data142.network !== undefined){
-let data144 = data142.network;
-if(Array.isArray(data144)){
-const len16 = data144.length;
-for(let i19=0; i19<len16; i19++){
-let data145 = data144[i19];
-if(typeof data145 === "string"){
-if(!pattern0.test(data145)){
-const err239 = {instancePath:instancePath+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err239 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3232,9 +3253,22 @@ vErrors.push(err239);
 }
 errors++;
 }
+let data140 = data.agent;
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+if(data140.runner === undefined){
+data140.runner = "echo";
 }
-else {
-const err240 = {instancePath:instancePath+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data140.timeout_seconds === undefined){
+data140.timeout_seconds = 300;
+}
+if(data140.concurrency === undefined){
+data140.concurrency = 2;
+}
+if(data140.silent_marker === undefined){
+data140.silent_marker = "[SILENT]";
+}
+if(typeof data140.runner !== "string"){
+const err240 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3243,10 +3277,10 @@ vErrors.push(err240);
 }
 errors++;
 }
-}
-}
-else {
-const err241 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data142 = data140.timeout_seconds;
+if(typeof data142 == "number"){
+if(data142 <= 0 || isNaN(data142)){
+const err241 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3256,15 +3290,8 @@ vErrors.push(err241);
 errors++;
 }
 }
-if(data142.read_only !== undefined){
-let data146 = data142.read_only;
-if(Array.isArray(data146)){
-const len17 = data146.length;
-for(let i20=0; i20<len17; i20++){
-let data147 = data146[i20];
-if(typeof data147 === "string"){
-if(!pattern0.test(data147)){
-const err242 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err242 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3273,9 +3300,9 @@ vErrors.push(err242);
 }
 errors++;
 }
-}
-else {
-const err243 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data143 = data140.concurrency;
+if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
+const err243 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3284,10 +3311,9 @@ vErrors.push(err243);
 }
 errors++;
 }
-}
-}
-else {
-const err244 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data143 == "number"){
+if(data143 < 1 || isNaN(data143)){
+const err244 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3297,15 +3323,15 @@ vErrors.push(err244);
 errors++;
 }
 }
-if(data142.writable !== undefined){
-let data148 = data142.writable;
-if(Array.isArray(data148)){
-const len18 = data148.length;
-for(let i21=0; i21<len18; i21++){
-let data149 = data148[i21];
-if(typeof data149 === "string"){
-if(!pattern0.test(data149)){
-const err245 = {instancePath:instancePath+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data140.budget !== undefined){
+let data144 = data140.budget;
+if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
+if(data144.when_exceeded === undefined){
+data144.when_exceeded = "wait";
+}
+for(const key27 in data144){
+if(!(((key27 === "runs_per_hour") || (key27 === "tokens_per_day")) || (key27 === "when_exceeded"))){
+const err245 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3315,8 +3341,10 @@ vErrors.push(err245);
 errors++;
 }
 }
-else {
-const err246 = {instancePath:instancePath+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data144.runs_per_hour !== undefined){
+let data145 = data144.runs_per_hour;
+if(!((typeof data145 == "number") && (!(data145 % 1) && !isNaN(data145)))){
+const err246 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3325,10 +3353,9 @@ vErrors.push(err246);
 }
 errors++;
 }
-}
-}
-else {
-const err247 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data145 == "number"){
+if(data145 < 1 || isNaN(data145)){
+const err247 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3339,8 +3366,10 @@ errors++;
 }
 }
 }
-else {
-const err248 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data144.tokens_per_day !== undefined){
+let data146 = data144.tokens_per_day;
+if(!((typeof data146 == "number") && (!(data146 % 1) && !isNaN(data146)))){
+const err248 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3349,10 +3378,9 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-}
-else {
-const err249 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data146 == "number"){
+if(data146 < 1 || isNaN(data146)){
+const err249 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3361,20 +3389,11 @@ vErrors.push(err249);
 }
 errors++;
 }
-let data150 = data.retry;
-if(data150 && typeof data150 == "object" && !Array.isArray(data150)){
-if(data150.max_attempts === undefined){
-data150.max_attempts = 5;
 }
-if(data150.base_delay_seconds === undefined){
-data150.base_delay_seconds = 2;
 }
-if(data150.max_delay_seconds === undefined){
-data150.max_delay_seconds = 600;
-}
-for(const key28 in data150){
-if(!(((key28 === "max_attempts") || (key28 === "base_delay_seconds")) || (key28 === "max_delay_seconds"))){
-const err250 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+let data147 = data144.when_exceeded;
+if(typeof data147 !== "string"){
+const err250 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3383,10 +3402,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-}
-let data151 = data150.max_attempts;
-if(!((typeof data151 == "number") && (!(data151 % 1) && !isNaN(data151)))){
-const err251 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data147 === "wait") || (data147 === "skip"))){
+const err251 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3395,9 +3412,9 @@ vErrors.push(err251);
 }
 errors++;
 }
-if(typeof data151 == "number"){
-if(data151 < 1 || isNaN(data151)){
-const err252 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err252 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3407,10 +3424,10 @@ vErrors.push(err252);
 errors++;
 }
 }
-let data152 = data150.base_delay_seconds;
-if(typeof data152 == "number"){
-if(data152 < 0 || isNaN(data152)){
-const err253 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+let data148 = data140.silent_marker;
+if(typeof data148 === "string"){
+if(!pattern0.test(data148)){
+const err253 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3421,7 +3438,7 @@ errors++;
 }
 }
 else {
-const err254 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err254 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3430,10 +3447,12 @@ vErrors.push(err254);
 }
 errors++;
 }
-let data153 = data150.max_delay_seconds;
-if(typeof data153 == "number"){
-if(data153 < 0 || isNaN(data153)){
-const err255 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data140.sandbox !== undefined){
+let data149 = data140.sandbox;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+for(const key28 in data149){
+if(!((((key28 === "mode") || (key28 === "network")) || (key28 === "read_only")) || (key28 === "writable"))){
+const err255 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3443,8 +3462,10 @@ vErrors.push(err255);
 errors++;
 }
 }
-else {
-const err256 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data149.mode !== undefined){
+let data150 = data149.mode;
+if(typeof data150 !== "string"){
+const err256 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3453,9 +3474,8 @@ vErrors.push(err256);
 }
 errors++;
 }
-}
-else {
-const err257 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data150 === "auto") || (data150 === "required")) || (data150 === "off"))){
+const err257 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3464,19 +3484,16 @@ vErrors.push(err257);
 }
 errors++;
 }
-let data154 = data.store;
-if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
-if(data154.backend === undefined){
-data154.backend = "sqlite";
 }
-if(data154.max_pending === undefined){
-data154.max_pending = 10000;
-}
-if(data154.lease_seconds === undefined){
-data154.lease_seconds = 30;
-}
-if(typeof data154.backend !== "string"){
-const err258 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data149.network !== undefined){
+let data151 = data149.network;
+if(Array.isArray(data151)){
+const len17 = data151.length;
+for(let i20=0; i20<len17; i20++){
+let data152 = data151[i20];
+if(typeof data152 === "string"){
+if(!pattern0.test(data152)){
+const err258 = {instancePath:instancePath+"/agent/sandbox/network/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3485,9 +3502,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-let data156 = data154.max_pending;
-if(!((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156)))){
-const err259 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err259 = {instancePath:instancePath+"/agent/sandbox/network/" + i20,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3496,9 +3513,10 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(typeof data156 == "number"){
-if(data156 < 1 || isNaN(data156)){
-const err260 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err260 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3508,10 +3526,15 @@ vErrors.push(err260);
 errors++;
 }
 }
-let data157 = data154.lease_seconds;
-if(typeof data157 == "number"){
-if(data157 < 1 || isNaN(data157)){
-const err261 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data149.read_only !== undefined){
+let data153 = data149.read_only;
+if(Array.isArray(data153)){
+const len18 = data153.length;
+for(let i21=0; i21<len18; i21++){
+let data154 = data153[i21];
+if(typeof data154 === "string"){
+if(!pattern0.test(data154)){
+const err261 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3522,7 +3545,7 @@ errors++;
 }
 }
 else {
-const err262 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err262 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3532,8 +3555,9 @@ vErrors.push(err262);
 errors++;
 }
 }
+}
 else {
-const err263 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err263 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3542,20 +3566,16 @@ vErrors.push(err263);
 }
 errors++;
 }
-let data158 = data.log;
-if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
-if(data158.level === undefined){
-data158.level = "info";
 }
-if(data158.format === undefined){
-data158.format = "pretty";
-}
-if(data158.access === undefined){
-data158.access = true;
-}
-for(const key29 in data158){
-if(!(((key29 === "level") || (key29 === "format")) || (key29 === "access"))){
-const err264 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if(data149.writable !== undefined){
+let data155 = data149.writable;
+if(Array.isArray(data155)){
+const len19 = data155.length;
+for(let i22=0; i22<len19; i22++){
+let data156 = data155[i22];
+if(typeof data156 === "string"){
+if(!pattern0.test(data156)){
+const err264 = {instancePath:instancePath+"/agent/sandbox/writable/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3565,9 +3585,8 @@ vErrors.push(err264);
 errors++;
 }
 }
-let data159 = data158.level;
-if(typeof data159 !== "string"){
-const err265 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err265 = {instancePath:instancePath+"/agent/sandbox/writable/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3576,8 +3595,10 @@ vErrors.push(err265);
 }
 errors++;
 }
-if(!((((data159 === "error") || (data159 === "warn")) || (data159 === "info")) || (data159 === "debug"))){
-const err266 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err266 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3586,9 +3607,10 @@ vErrors.push(err266);
 }
 errors++;
 }
-let data160 = data158.format;
-if(typeof data160 !== "string"){
-const err267 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err267 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3597,8 +3619,10 @@ vErrors.push(err267);
 }
 errors++;
 }
-if(!((data160 === "pretty") || (data160 === "json"))){
-const err268 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err268 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3607,8 +3631,20 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(typeof data158.access !== "boolean"){
-const err269 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data157 = data.retry;
+if(data157 && typeof data157 == "object" && !Array.isArray(data157)){
+if(data157.max_attempts === undefined){
+data157.max_attempts = 5;
+}
+if(data157.base_delay_seconds === undefined){
+data157.base_delay_seconds = 2;
+}
+if(data157.max_delay_seconds === undefined){
+data157.max_delay_seconds = 600;
+}
+for(const key29 in data157){
+if(!(((key29 === "max_attempts") || (key29 === "base_delay_seconds")) || (key29 === "max_delay_seconds"))){
+const err269 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3618,8 +3654,9 @@ vErrors.push(err269);
 errors++;
 }
 }
-else {
-const err270 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data158 = data157.max_attempts;
+if(!((typeof data158 == "number") && (!(data158 % 1) && !isNaN(data158)))){
+const err270 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3628,11 +3665,9 @@ vErrors.push(err270);
 }
 errors++;
 }
-let data162 = data.skills;
-if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
-for(const key30 in data162){
-if(!(key30 === "dirs")){
-const err271 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+if(typeof data158 == "number"){
+if(data158 < 1 || isNaN(data158)){
+const err271 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3642,13 +3677,10 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(data162.dirs !== undefined){
-let data163 = data162.dirs;
-if(Array.isArray(data163)){
-const len19 = data163.length;
-for(let i22=0; i22<len19; i22++){
-if(typeof data163[i22] !== "string"){
-const err272 = {instancePath:instancePath+"/skills/dirs/" + i22,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data159 = data157.base_delay_seconds;
+if(typeof data159 == "number"){
+if(data159 < 0 || isNaN(data159)){
+const err272 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3658,9 +3690,8 @@ vErrors.push(err272);
 errors++;
 }
 }
-}
 else {
-const err273 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err273 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3669,10 +3700,10 @@ vErrors.push(err273);
 }
 errors++;
 }
-}
-}
-else {
-const err274 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data160 = data157.max_delay_seconds;
+if(typeof data160 == "number"){
+if(data160 < 0 || isNaN(data160)){
+const err274 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3681,17 +3712,9 @@ vErrors.push(err274);
 }
 errors++;
 }
-let data165 = data.admin;
-if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
-if(data165.enabled === undefined){
-data165.enabled = false;
 }
-if(data165.ui === undefined){
-data165.ui = false;
-}
-for(const key31 in data165){
-if(!(((key31 === "enabled") || (key31 === "ui")) || (key31 === "token"))){
-const err275 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+else {
+const err275 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3701,8 +3724,8 @@ vErrors.push(err275);
 errors++;
 }
 }
-if(typeof data165.enabled !== "boolean"){
-const err276 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err276 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3711,8 +3734,19 @@ vErrors.push(err276);
 }
 errors++;
 }
-if(typeof data165.ui !== "boolean"){
-const err277 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data161 = data.store;
+if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
+if(data161.backend === undefined){
+data161.backend = "sqlite";
+}
+if(data161.max_pending === undefined){
+data161.max_pending = 10000;
+}
+if(data161.lease_seconds === undefined){
+data161.lease_seconds = 30;
+}
+if(typeof data161.backend !== "string"){
+const err277 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3721,9 +3755,9 @@ vErrors.push(err277);
 }
 errors++;
 }
-if(data165.token !== undefined){
-if(typeof data165.token !== "string"){
-const err278 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data163 = data161.max_pending;
+if(!((typeof data163 == "number") && (!(data163 % 1) && !isNaN(data163)))){
+const err278 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3732,10 +3766,9 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
-}
-else {
-const err279 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data163 == "number"){
+if(data163 < 1 || isNaN(data163)){
+const err279 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3744,17 +3777,11 @@ vErrors.push(err279);
 }
 errors++;
 }
-let data169 = data.metrics;
-if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
-if(data169.enabled === undefined){
-data169.enabled = false;
 }
-if(data169.max_route_labels === undefined){
-data169.max_route_labels = 100;
-}
-for(const key32 in data169){
-if(!(((key32 === "enabled") || (key32 === "token")) || (key32 === "max_route_labels"))){
-const err280 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+let data164 = data161.lease_seconds;
+if(typeof data164 == "number"){
+if(data164 < 1 || isNaN(data164)){
+const err280 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3764,8 +3791,8 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(typeof data169.enabled !== "boolean"){
-const err281 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err281 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3774,9 +3801,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-if(data169.token !== undefined){
-if(typeof data169.token !== "string"){
-const err282 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err282 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3785,10 +3812,20 @@ vErrors.push(err282);
 }
 errors++;
 }
+let data165 = data.log;
+if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
+if(data165.level === undefined){
+data165.level = "info";
 }
-let data172 = data169.max_route_labels;
-if(!((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172)))){
-const err283 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data165.format === undefined){
+data165.format = "pretty";
+}
+if(data165.access === undefined){
+data165.access = true;
+}
+for(const key30 in data165){
+if(!(((key30 === "level") || (key30 === "format")) || (key30 === "access"))){
+const err283 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3797,9 +3834,10 @@ vErrors.push(err283);
 }
 errors++;
 }
-if(typeof data172 == "number"){
-if(data172 < 1 || isNaN(data172)){
-const err284 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data166 = data165.level;
+if(typeof data166 !== "string"){
+const err284 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3808,10 +3846,8 @@ vErrors.push(err284);
 }
 errors++;
 }
-}
-}
-else {
-const err285 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((((data166 === "error") || (data166 === "warn")) || (data166 === "info")) || (data166 === "debug"))){
+const err285 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3820,14 +3856,9 @@ vErrors.push(err285);
 }
 errors++;
 }
-let data173 = data.tracing;
-if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
-if(data173.enabled === undefined){
-data173.enabled = false;
-}
-for(const key33 in data173){
-if(!(key33 === "enabled")){
-const err286 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+let data167 = data165.format;
+if(typeof data167 !== "string"){
+const err286 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3836,9 +3867,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-if(typeof data173.enabled !== "boolean"){
-const err287 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((data167 === "pretty") || (data167 === "json"))){
+const err287 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3847,9 +3877,8 @@ vErrors.push(err287);
 }
 errors++;
 }
-}
-else {
-const err288 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data165.access !== "boolean"){
+const err288 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3858,14 +3887,9 @@ vErrors.push(err288);
 }
 errors++;
 }
-let data175 = data.notify;
-if(Array.isArray(data175)){
-const len20 = data175.length;
-for(let i23=0; i23<len20; i23++){
-let data176 = data175[i23];
-if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
-if(data176.url === undefined){
-const err289 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+else {
+const err289 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3874,8 +3898,11 @@ vErrors.push(err289);
 }
 errors++;
 }
-if(data176.secret === undefined){
-const err290 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+let data169 = data.skills;
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+for(const key31 in data169){
+if(!(key31 === "dirs")){
+const err290 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3884,8 +3911,14 @@ vErrors.push(err290);
 }
 errors++;
 }
-if(data176.events === undefined){
-const err291 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+if(data169.dirs !== undefined){
+let data170 = data169.dirs;
+if(Array.isArray(data170)){
+const len20 = data170.length;
+for(let i23=0; i23<len20; i23++){
+if(typeof data170[i23] !== "string"){
+const err291 = {instancePath:instancePath+"/skills/dirs/" + i23,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3894,9 +3927,10 @@ vErrors.push(err291);
 }
 errors++;
 }
-for(const key34 in data176){
-if(!(((key34 === "url") || (key34 === "secret")) || (key34 === "events"))){
-const err292 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+}
+}
+else {
+const err292 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3906,11 +3940,9 @@ vErrors.push(err292);
 errors++;
 }
 }
-if(data176.url !== undefined){
-let data177 = data176.url;
-if(typeof data177 === "string"){
-if(!pattern12.test(data177)){
-const err293 = {instancePath:instancePath+"/notify/" + i23+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+}
+else {
+const err293 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3919,9 +3951,17 @@ vErrors.push(err293);
 }
 errors++;
 }
+let data172 = data.admin;
+if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
+if(data172.enabled === undefined){
+data172.enabled = false;
 }
-else {
-const err294 = {instancePath:instancePath+"/notify/" + i23+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data172.ui === undefined){
+data172.ui = false;
+}
+for(const key32 in data172){
+if(!(((key32 === "enabled") || (key32 === "ui")) || (key32 === "token"))){
+const err294 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3931,9 +3971,8 @@ vErrors.push(err294);
 errors++;
 }
 }
-if(data176.secret !== undefined){
-if(typeof data176.secret !== "string"){
-const err295 = {instancePath:instancePath+"/notify/" + i23+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data172.enabled !== "boolean"){
+const err295 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3942,12 +3981,8 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-if(data176.events !== undefined){
-let data179 = data176.events;
-if(Array.isArray(data179)){
-if(data179.length < 1){
-const err296 = {instancePath:instancePath+"/notify/" + i23+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data172.ui !== "boolean"){
+const err296 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3956,11 +3991,9 @@ vErrors.push(err296);
 }
 errors++;
 }
-const len21 = data179.length;
-for(let i24=0; i24<len21; i24++){
-let data180 = data179[i24];
-if(typeof data180 !== "string"){
-const err297 = {instancePath:instancePath+"/notify/" + i23+"/events/" + i24,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data172.token !== undefined){
+if(typeof data172.token !== "string"){
+const err297 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3969,8 +4002,10 @@ vErrors.push(err297);
 }
 errors++;
 }
-if(!(((((((((((data180 === "accepted") || (data180 === "rejected")) || (data180 === "duplicate")) || (data180 === "ignored")) || (data180 === "agent_started")) || (data180 === "agent_finished")) || (data180 === "delivered")) || (data180 === "retry_scheduled")) || (data180 === "dead_lettered")) || (data180 === "completed")) || (data180 === "budget_exceeded"))){
-const err298 = {instancePath:instancePath+"/notify/" + i23+"/events/" + i24,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err298 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3979,10 +4014,17 @@ vErrors.push(err298);
 }
 errors++;
 }
+let data176 = data.metrics;
+if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
+if(data176.enabled === undefined){
+data176.enabled = false;
 }
+if(data176.max_route_labels === undefined){
+data176.max_route_labels = 100;
 }
-else {
-const err299 = {instancePath:instancePath+"/notify/" + i23+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key33 in data176){
+if(!(((key33 === "enabled") || (key33 === "token")) || (key33 === "max_route_labels"))){
+const err299 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3992,9 +4034,8 @@ vErrors.push(err299);
 errors++;
 }
 }
-}
-else {
-const err300 = {instancePath:instancePath+"/notify/" + i23,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data176.enabled !== "boolean"){
+const err300 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4003,10 +4044,9 @@ vErrors.push(err300);
 }
 errors++;
 }
-}
-}
-else {
-const err301 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data176.token !== undefined){
+if(typeof data176.token !== "string"){
+const err301 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4015,16 +4055,10 @@ vErrors.push(err301);
 }
 errors++;
 }
-let data181 = data.plugins;
-if(Array.isArray(data181)){
-const len22 = data181.length;
-for(let i25=0; i25<len22; i25++){
-let data182 = data181[i25];
-const _errs422 = errors;
-let valid94 = false;
-const _errs423 = errors;
-if(typeof data182 !== "string"){
-const err302 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data179 = data176.max_route_labels;
+if(!((typeof data179 == "number") && (!(data179 % 1) && !isNaN(data179)))){
+const err302 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4033,13 +4067,9 @@ vErrors.push(err302);
 }
 errors++;
 }
-var _valid5 = _errs423 === errors;
-valid94 = valid94 || _valid5;
-if(!valid94){
-const _errs425 = errors;
-if(Array.isArray(data182)){
-if(data182.length > 2){
-const err303 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(typeof data179 == "number"){
+if(data179 < 1 || isNaN(data179)){
+const err303 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4048,8 +4078,10 @@ vErrors.push(err303);
 }
 errors++;
 }
-if(data182.length < 1){
-const err304 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+}
+else {
+const err304 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4058,10 +4090,14 @@ vErrors.push(err304);
 }
 errors++;
 }
-const len23 = data182.length;
-if(len23 > 0){
-if(typeof data182[0] !== "string"){
-const err305 = {instancePath:instancePath+"/plugins/" + i25+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data180 = data.tracing;
+if(data180 && typeof data180 == "object" && !Array.isArray(data180)){
+if(data180.enabled === undefined){
+data180.enabled = false;
+}
+for(const key34 in data180){
+if(!(key34 === "enabled")){
+const err305 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4071,10 +4107,8 @@ vErrors.push(err305);
 errors++;
 }
 }
-if(len23 > 1){
-let data184 = data182[1];
-if(!(data184 && typeof data184 == "object" && !Array.isArray(data184))){
-const err306 = {instancePath:instancePath+"/plugins/" + i25+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data180.enabled !== "boolean"){
+const err306 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4084,9 +4118,8 @@ vErrors.push(err306);
 errors++;
 }
 }
-}
 else {
-const err307 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err307 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4095,11 +4128,14 @@ vErrors.push(err307);
 }
 errors++;
 }
-var _valid5 = _errs425 === errors;
-valid94 = valid94 || _valid5;
-}
-if(!valid94){
-const err308 = {instancePath:instancePath+"/plugins/" + i25,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+let data182 = data.notify;
+if(Array.isArray(data182)){
+const len21 = data182.length;
+for(let i24=0; i24<len21; i24++){
+let data183 = data182[i24];
+if(data183 && typeof data183 == "object" && !Array.isArray(data183)){
+if(data183.url === undefined){
+const err308 = {instancePath:instancePath+"/notify/" + i24,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4108,11 +4144,245 @@ vErrors.push(err308);
 }
 errors++;
 }
+if(data183.secret === undefined){
+const err309 = {instancePath:instancePath+"/notify/" + i24,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(vErrors === null){
+vErrors = [err309];
+}
 else {
-errors = _errs422;
+vErrors.push(err309);
+}
+errors++;
+}
+if(data183.events === undefined){
+const err310 = {instancePath:instancePath+"/notify/" + i24,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(vErrors === null){
+vErrors = [err310];
+}
+else {
+vErrors.push(err310);
+}
+errors++;
+}
+for(const key35 in data183){
+if(!(((key35 === "url") || (key35 === "secret")) || (key35 === "events"))){
+const err311 = {instancePath:instancePath+"/notify/" + i24,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err311];
+}
+else {
+vErrors.push(err311);
+}
+errors++;
+}
+}
+if(data183.url !== undefined){
+let data184 = data183.url;
+if(typeof data184 === "string"){
+if(!pattern13.test(data184)){
+const err312 = {instancePath:instancePath+"/notify/" + i24+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(vErrors === null){
+vErrors = [err312];
+}
+else {
+vErrors.push(err312);
+}
+errors++;
+}
+}
+else {
+const err313 = {instancePath:instancePath+"/notify/" + i24+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err313];
+}
+else {
+vErrors.push(err313);
+}
+errors++;
+}
+}
+if(data183.secret !== undefined){
+if(typeof data183.secret !== "string"){
+const err314 = {instancePath:instancePath+"/notify/" + i24+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err314];
+}
+else {
+vErrors.push(err314);
+}
+errors++;
+}
+}
+if(data183.events !== undefined){
+let data186 = data183.events;
+if(Array.isArray(data186)){
+if(data186.length < 1){
+const err315 = {instancePath:instancePath+"/notify/" + i24+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err315];
+}
+else {
+vErrors.push(err315);
+}
+errors++;
+}
+const len22 = data186.length;
+for(let i25=0; i25<len22; i25++){
+let data187 = data186[i25];
+if(typeof data187 !== "string"){
+const err316 = {instancePath:instancePath+"/notify/" + i24+"/events/" + i25,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err316];
+}
+else {
+vErrors.push(err316);
+}
+errors++;
+}
+if(!(((((((((((data187 === "accepted") || (data187 === "rejected")) || (data187 === "duplicate")) || (data187 === "ignored")) || (data187 === "agent_started")) || (data187 === "agent_finished")) || (data187 === "delivered")) || (data187 === "retry_scheduled")) || (data187 === "dead_lettered")) || (data187 === "completed")) || (data187 === "budget_exceeded"))){
+const err317 = {instancePath:instancePath+"/notify/" + i24+"/events/" + i25,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err317];
+}
+else {
+vErrors.push(err317);
+}
+errors++;
+}
+}
+}
+else {
+const err318 = {instancePath:instancePath+"/notify/" + i24+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err318];
+}
+else {
+vErrors.push(err318);
+}
+errors++;
+}
+}
+}
+else {
+const err319 = {instancePath:instancePath+"/notify/" + i24,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err319];
+}
+else {
+vErrors.push(err319);
+}
+errors++;
+}
+}
+}
+else {
+const err320 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err320];
+}
+else {
+vErrors.push(err320);
+}
+errors++;
+}
+let data188 = data.plugins;
+if(Array.isArray(data188)){
+const len23 = data188.length;
+for(let i26=0; i26<len23; i26++){
+let data189 = data188[i26];
+const _errs443 = errors;
+let valid100 = false;
+const _errs444 = errors;
+if(typeof data189 !== "string"){
+const err321 = {instancePath:instancePath+"/plugins/" + i26,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err321];
+}
+else {
+vErrors.push(err321);
+}
+errors++;
+}
+var _valid7 = _errs444 === errors;
+valid100 = valid100 || _valid7;
+if(!valid100){
+const _errs446 = errors;
+if(Array.isArray(data189)){
+if(data189.length > 2){
+const err322 = {instancePath:instancePath+"/plugins/" + i26,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err322];
+}
+else {
+vErrors.push(err322);
+}
+errors++;
+}
+if(data189.length < 1){
+const err323 = {instancePath:instancePath+"/plugins/" + i26,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err323];
+}
+else {
+vErrors.push(err323);
+}
+errors++;
+}
+const len24 = data189.length;
+if(len24 > 0){
+if(typeof data189[0] !== "string"){
+const err324 = {instancePath:instancePath+"/plugins/" + i26+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err324];
+}
+else {
+vErrors.push(err324);
+}
+errors++;
+}
+}
+if(len24 > 1){
+let data191 = data189[1];
+if(!(data191 && typeof data191 == "object" && !Array.isArray(data191))){
+const err325 = {instancePath:instancePath+"/plugins/" + i26+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err325];
+}
+else {
+vErrors.push(err325);
+}
+errors++;
+}
+}
+}
+else {
+const err326 = {instancePath:instancePath+"/plugins/" + i26,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err326];
+}
+else {
+vErrors.push(err326);
+}
+errors++;
+}
+var _valid7 = _errs446 === errors;
+valid100 = valid100 || _valid7;
+}
+if(!valid100){
+const err327 = {instancePath:instancePath+"/plugins/" + i26,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err327];
+}
+else {
+vErrors.push(err327);
+}
+errors++;
+}
+else {
+errors = _errs443;
 if(vErrors !== null){
-if(_errs422){
-vErrors.length = _errs422;
+if(_errs443){
+vErrors.length = _errs443;
 }
 else {
 vErrors = null;
@@ -4122,23 +4392,23 @@ vErrors = null;
 }
 }
 else {
-const err309 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err328 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err309];
+vErrors = [err328];
 }
 else {
-vErrors.push(err309);
+vErrors.push(err328);
 }
 errors++;
 }
 }
 else {
-const err310 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err329 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err310];
+vErrors = [err329];
 }
 else {
-vErrors.push(err310);
+vErrors.push(err329);
 }
 errors++;
 }

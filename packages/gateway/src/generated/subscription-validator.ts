@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is ignored (logged)."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is ignored (logged)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 
@@ -2018,9 +2018,15 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.deliver_only !== undefined){
-if(typeof data.deliver_only !== "boolean"){
-const err153 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.conversation !== undefined){
+let data87 = data.conversation;
+const _errs206 = errors;
+let valid41 = true;
+const _errs207 = errors;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+let missing0;
+if((data87.enabled === undefined) && (missing0 = "enabled")){
+const err153 = {};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2029,10 +2035,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err154 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+if(data87.enabled !== undefined){
+if(!(data87.enabled === true)){
+const err154 = {};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2042,13 +2048,23 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data89 = data.skills;
-if(Array.isArray(data89)){
-const len9 = data89.length;
-for(let i12=0; i12<len9; i12++){
-if(typeof data89[i12] !== "string"){
-const err155 = {instancePath:instancePath+"/skills/" + i12,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+var _valid3 = _errs207 === errors;
+errors = _errs206;
+if(vErrors !== null){
+if(_errs206){
+vErrors.length = _errs206;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs209 = errors;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.allow_from === undefined){
+const err155 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2058,9 +2074,11 @@ vErrors.push(err155);
 errors++;
 }
 }
+var _valid3 = _errs209 === errors;
+valid41 = _valid3;
 }
-else {
-const err156 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid41){
+const err156 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2069,14 +2087,10 @@ vErrors.push(err156);
 }
 errors++;
 }
-}
-if(data.deliver !== undefined){
-let data91 = data.deliver;
-const _errs213 = errors;
-let valid43 = false;
-const _errs214 = errors;
-if(typeof data91 !== "string"){
-const err157 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key17 in data87){
+if(!((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "allow_from"))){
+const err157 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2085,13 +2099,10 @@ vErrors.push(err157);
 }
 errors++;
 }
-var _valid3 = _errs214 === errors;
-valid43 = valid43 || _valid3;
-if(!valid43){
-const _errs216 = errors;
-if(Array.isArray(data91)){
-if(data91.length < 1){
-const err158 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(data87.enabled !== undefined){
+if(typeof data87.enabled !== "boolean"){
+const err158 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2100,14 +2111,11 @@ vErrors.push(err158);
 }
 errors++;
 }
-const len10 = data91.length;
-for(let i13=0; i13<len10; i13++){
-let data92 = data91[i13];
-const _errs219 = errors;
-let valid46 = false;
-const _errs220 = errors;
-if(typeof data92 !== "string"){
-const err159 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data87.max_turns !== undefined){
+let data90 = data87.max_turns;
+if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
+const err159 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2116,13 +2124,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-var _valid4 = _errs220 === errors;
-valid46 = valid46 || _valid4;
-if(!valid46){
-const _errs222 = errors;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-if(data92.to === undefined){
-const err160 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(typeof data90 == "number"){
+if(data90 > 50 || isNaN(data90)){
+const err160 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2131,9 +2135,8 @@ vErrors.push(err160);
 }
 errors++;
 }
-for(const key17 in data92){
-if(!((key17 === "to") || (key17 === "extra"))){
-const err161 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(data90 < 1 || isNaN(data90)){
+const err161 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2143,9 +2146,12 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data92.to !== undefined){
-if(typeof data92.to !== "string"){
-const err162 = {instancePath:instancePath+"/deliver/" + i13+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data87.ttl_hours !== undefined){
+let data91 = data87.ttl_hours;
+if(typeof data91 == "number"){
+if(data91 > 8760 || isNaN(data91)){
+const err162 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2154,14 +2160,8 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-if(data92.extra !== undefined){
-let data94 = data92.extra;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-for(const key18 in data94){
-let data95 = data94[key18];
-if(((typeof data95 !== "string") && (!(typeof data95 == "number"))) && (typeof data95 !== "boolean")){
-const err163 = {instancePath:instancePath+"/deliver/" + i13+"/extra/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data91 <= 0 || isNaN(data91)){
+const err163 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2171,9 +2171,8 @@ vErrors.push(err163);
 errors++;
 }
 }
-}
 else {
-const err164 = {instancePath:instancePath+"/deliver/" + i13+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err164 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2183,9 +2182,11 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-else {
-const err165 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data87.allow_from !== undefined){
+let data92 = data87.allow_from;
+if(Array.isArray(data92)){
+if(data92.length < 1){
+const err165 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2194,11 +2195,15 @@ vErrors.push(err165);
 }
 errors++;
 }
-var _valid4 = _errs222 === errors;
-valid46 = valid46 || _valid4;
-}
-if(!valid46){
-const err166 = {instancePath:instancePath+"/deliver/" + i13,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len9 = data92.length;
+for(let i12=0; i12<len9; i12++){
+let data93 = data92[i12];
+const _errs220 = errors;
+let valid46 = false;
+const _errs221 = errors;
+if(typeof data93 === "string"){
+if(!pattern0.test(data93)){
+const err166 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2207,21 +2212,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-else {
-errors = _errs219;
-if(vErrors !== null){
-if(_errs219){
-vErrors.length = _errs219;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err167 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err167 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2230,11 +2223,12 @@ vErrors.push(err167);
 }
 errors++;
 }
-var _valid3 = _errs216 === errors;
-valid43 = valid43 || _valid3;
-}
-if(!valid43){
-const err168 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid4 = _errs221 === errors;
+valid46 = valid46 || _valid4;
+if(!valid46){
+const _errs223 = errors;
+if(!((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93)))){
+const err168 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2243,25 +2237,11 @@ vErrors.push(err168);
 }
 errors++;
 }
-else {
-errors = _errs213;
-if(vErrors !== null){
-if(_errs213){
-vErrors.length = _errs213;
+var _valid4 = _errs223 === errors;
+valid46 = valid46 || _valid4;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data96 = data.deliver_extra;
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-for(const key19 in data96){
-let data97 = data96[key19];
-if(((typeof data97 !== "string") && (!(typeof data97 == "number"))) && (typeof data97 !== "boolean")){
-const err169 = {instancePath:instancePath+"/deliver_extra/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(!valid46){
+const err169 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2270,10 +2250,21 @@ vErrors.push(err169);
 }
 errors++;
 }
+else {
+errors = _errs220;
+if(vErrors !== null){
+if(_errs220){
+vErrors.length = _errs220;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err170 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err170 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2283,12 +2274,9 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data.agent !== undefined){
-let data98 = data.agent;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-if(data98.runner !== undefined){
-if(typeof data98.runner !== "string"){
-const err171 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err171 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2298,12 +2286,9 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data98.sandbox !== undefined){
-let data100 = data98.sandbox;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-for(const key20 in data100){
-if(!((((key20 === "mode") || (key20 === "network")) || (key20 === "read_only")) || (key20 === "writable"))){
-const err172 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if(data.deliver_only !== undefined){
+if(typeof data.deliver_only !== "boolean"){
+const err172 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2313,10 +2298,9 @@ vErrors.push(err172);
 errors++;
 }
 }
-if(data100.mode !== undefined){
-let data101 = data100.mode;
-if(typeof data101 !== "string"){
-const err173 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err173 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2325,8 +2309,14 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(!(((data101 === "auto") || (data101 === "required")) || (data101 === "off"))){
-const err174 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.skills !== undefined){
+let data96 = data.skills;
+if(Array.isArray(data96)){
+const len10 = data96.length;
+for(let i13=0; i13<len10; i13++){
+if(typeof data96[i13] !== "string"){
+const err174 = {instancePath:instancePath+"/skills/" + i13,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2336,15 +2326,9 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data100.network !== undefined){
-let data102 = data100.network;
-if(Array.isArray(data102)){
-const len11 = data102.length;
-for(let i14=0; i14<len11; i14++){
-let data103 = data102[i14];
-if(typeof data103 === "string"){
-if(!pattern0.test(data103)){
-const err175 = {instancePath:instancePath+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err175 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2354,8 +2338,13 @@ vErrors.push(err175);
 errors++;
 }
 }
-else {
-const err176 = {instancePath:instancePath+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.deliver !== undefined){
+let data98 = data.deliver;
+const _errs234 = errors;
+let valid49 = false;
+const _errs235 = errors;
+if(typeof data98 !== "string"){
+const err176 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2364,10 +2353,13 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-}
-else {
-const err177 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs235 === errors;
+valid49 = valid49 || _valid5;
+if(!valid49){
+const _errs237 = errors;
+if(Array.isArray(data98)){
+if(data98.length < 1){
+const err177 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2376,16 +2368,14 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-if(data100.read_only !== undefined){
-let data104 = data100.read_only;
-if(Array.isArray(data104)){
-const len12 = data104.length;
-for(let i15=0; i15<len12; i15++){
-let data105 = data104[i15];
-if(typeof data105 === "string"){
-if(!pattern0.test(data105)){
-const err178 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+const len11 = data98.length;
+for(let i14=0; i14<len11; i14++){
+let data99 = data98[i14];
+const _errs240 = errors;
+let valid52 = false;
+const _errs241 = errors;
+if(typeof data99 !== "string"){
+const err178 = {instancePath:instancePath+"/deliver/" + i14,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2394,9 +2384,13 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-else {
-const err179 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs241 === errors;
+valid52 = valid52 || _valid6;
+if(!valid52){
+const _errs243 = errors;
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+if(data99.to === undefined){
+const err179 = {instancePath:instancePath+"/deliver/" + i14,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2405,10 +2399,9 @@ vErrors.push(err179);
 }
 errors++;
 }
-}
-}
-else {
-const err180 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key18 in data99){
+if(!((key18 === "to") || (key18 === "extra"))){
+const err180 = {instancePath:instancePath+"/deliver/" + i14,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2418,15 +2411,9 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data100.writable !== undefined){
-let data106 = data100.writable;
-if(Array.isArray(data106)){
-const len13 = data106.length;
-for(let i16=0; i16<len13; i16++){
-let data107 = data106[i16];
-if(typeof data107 === "string"){
-if(!pattern0.test(data107)){
-const err181 = {instancePath:instancePath+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data99.to !== undefined){
+if(typeof data99.to !== "string"){
+const err181 = {instancePath:instancePath+"/deliver/" + i14+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2436,8 +2423,13 @@ vErrors.push(err181);
 errors++;
 }
 }
-else {
-const err182 = {instancePath:instancePath+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data99.extra !== undefined){
+let data101 = data99.extra;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+for(const key19 in data101){
+let data102 = data101[key19];
+if(((typeof data102 !== "string") && (!(typeof data102 == "number"))) && (typeof data102 !== "boolean")){
+const err182 = {instancePath:instancePath+"/deliver/" + i14+"/extra/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2449,7 +2441,7 @@ errors++;
 }
 }
 else {
-const err183 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err183 = {instancePath:instancePath+"/deliver/" + i14+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2461,7 +2453,7 @@ errors++;
 }
 }
 else {
-const err184 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err184 = {instancePath:instancePath+"/deliver/" + i14,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2470,10 +2462,11 @@ vErrors.push(err184);
 }
 errors++;
 }
+var _valid6 = _errs243 === errors;
+valid52 = valid52 || _valid6;
 }
-if(data98.prompt_hygiene !== undefined){
-if(typeof data98.prompt_hygiene !== "boolean"){
-const err185 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!valid52){
+const err185 = {instancePath:instancePath+"/deliver/" + i14,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2482,10 +2475,21 @@ vErrors.push(err185);
 }
 errors++;
 }
+else {
+errors = _errs240;
+if(vErrors !== null){
+if(_errs240){
+vErrors.length = _errs240;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err186 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err186 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2494,10 +2498,11 @@ vErrors.push(err186);
 }
 errors++;
 }
+var _valid5 = _errs237 === errors;
+valid49 = valid49 || _valid5;
 }
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err187 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid49){
+const err187 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2506,10 +2511,25 @@ vErrors.push(err187);
 }
 errors++;
 }
+else {
+errors = _errs234;
+if(vErrors !== null){
+if(_errs234){
+vErrors.length = _errs234;
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err188 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data103 = data.deliver_extra;
+if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
+for(const key20 in data103){
+let data104 = data103[key20];
+if(((typeof data104 !== "string") && (!(typeof data104 == "number"))) && (typeof data104 !== "boolean")){
+const err188 = {instancePath:instancePath+"/deliver_extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2521,12 +2541,260 @@ errors++;
 }
 }
 else {
-const err189 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err189 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err189];
 }
 else {
 vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data.agent !== undefined){
+let data105 = data.agent;
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(data105.runner !== undefined){
+if(typeof data105.runner !== "string"){
+const err190 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+if(data105.sandbox !== undefined){
+let data107 = data105.sandbox;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key21 in data107){
+if(!((((key21 === "mode") || (key21 === "network")) || (key21 === "read_only")) || (key21 === "writable"))){
+const err191 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+if(data107.mode !== undefined){
+let data108 = data107.mode;
+if(typeof data108 !== "string"){
+const err192 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+if(!(((data108 === "auto") || (data108 === "required")) || (data108 === "off"))){
+const err193 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+if(data107.network !== undefined){
+let data109 = data107.network;
+if(Array.isArray(data109)){
+const len12 = data109.length;
+for(let i15=0; i15<len12; i15++){
+let data110 = data109[i15];
+if(typeof data110 === "string"){
+if(!pattern0.test(data110)){
+const err194 = {instancePath:instancePath+"/agent/sandbox/network/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/agent/sandbox/network/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+}
+else {
+const err196 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+if(data107.read_only !== undefined){
+let data111 = data107.read_only;
+if(Array.isArray(data111)){
+const len13 = data111.length;
+for(let i16=0; i16<len13; i16++){
+let data112 = data111[i16];
+if(typeof data112 === "string"){
+if(!pattern0.test(data112)){
+const err197 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+else {
+const err198 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+}
+else {
+const err199 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(data107.writable !== undefined){
+let data113 = data107.writable;
+if(Array.isArray(data113)){
+const len14 = data113.length;
+for(let i17=0; i17<len14; i17++){
+let data114 = data113[i17];
+if(typeof data114 === "string"){
+if(!pattern0.test(data114)){
+const err200 = {instancePath:instancePath+"/agent/sandbox/writable/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+else {
+const err201 = {instancePath:instancePath+"/agent/sandbox/writable/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+}
+}
+else {
+const err202 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data105.prompt_hygiene !== undefined){
+if(typeof data105.prompt_hygiene !== "boolean"){
+const err204 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+}
+else {
+const err205 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err206 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err207 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+else {
+const err208 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
 }
 errors++;
 }

@@ -9,6 +9,7 @@ import type { Route, RouteTable } from '../routes/routes';
 import type { StoreStatus } from '../observe/store-status';
 import type { Transforms } from '../jobs/transform';
 import type { DeliverOnlyWaits } from './deliver-only';
+import type { ConversationStep } from './conversation-step';
 
 export interface IngestRequest {
   route: string;
@@ -71,4 +72,6 @@ export interface PipelineDeps {
   transforms?: Pick<Transforms, 'apply'>;
   /** Waits for a `deliver_only` route's job to be delivered (deliver-only.ts); without it such events answer 202. */
   deliverOnly?: DeliverOnlyWaits;
+  /** Replies to the gateway's answers continue their route's conversation (conversation-step.ts); absent: none do. */
+  conversations?: ConversationStep;
 }

@@ -116,6 +116,11 @@ export class WebhookPipeline {
     const askable = pinned ? candidates.slice(0, 1) : candidates;
     const deliveryId = deliveryIdOf(askable, sourceReq, payload);
     const event = eventTypeOf(askable, sourceReq, payload);
+    // A reply to one of the gateway's answers continues that route's conversation (conversation-step.ts).
+    const reply = deps.conversations?.replyOf(route, payload);
+    const continued =
+      reply && (await deps.conversations!.continue(deps, req, route, reply, deliveryId, event, payload, payloadJson, sourceReq.receivedAt, this.accept));
+    if (continued) return chosen?.source.eventAnswer && continued.status < 300 ? senderAnswer(chosen.source.eventAnswer) : continued;
     // An event-type miss and a filtered event take the same path: no job, the delivery id remembered, 200 ignored.
     let filtered: FilterFailure | undefined;
     const wanted = eventAccepted(route.events, event);

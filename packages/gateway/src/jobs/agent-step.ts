@@ -33,6 +33,7 @@ export type AgentStepDeps = Pick<
   | 'channels'
   | 'previous'
   | 'actions'
+  | 'conversations'
 >;
 
 export class AgentStep {
@@ -65,7 +66,9 @@ export class AgentStep {
     // model-facing runners fence the prompt per run themselves (agent-kit's fenceUntrusted).
     // {__previous__}: the payload of the last event answered for this job's key (previous-event.ts).
     const templated = { ...job, previous: await this.deps.previous?.payloadBefore(route.name, job) };
-    const prompt = runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
+    // A reply continuing a conversation: the earlier turns and the reply (conversation-turns.ts).
+    const history = route.conversation?.enabled ? await this.deps.conversations?.promptFor(route, job) : undefined;
+    const prompt = history ?? runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, templated);
     const { result, sandbox, actions } = await this.runAgent(route, job, prompt, signal);
     // Counted even when shutdown came meanwhile: the tokens are spent.

@@ -4,6 +4,7 @@ import type { DestinationState, Job, RouteDestination } from '@hookwise/core';
 import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra } from '@hookwise/core';
 import type { Route } from '../routes/routes';
 import { templateVarsOf } from './job-templates';
+import { replyExtra } from './conversation-turns';
 import type { WorkerDeps } from './worker-deps';
 
 /** What the delivery step came to: the job's receipt, or the failure to record. */
@@ -12,7 +13,7 @@ export interface DeliveryOutcome {
   failure?: { err: unknown; attempt: number; destination: string };
 }
 
-export interface FanOutDeps extends Pick<WorkerDeps, 'jobs' | 'logger' | 'lifecycle' | 'retry' | 'delivererById' | 'previous'> {
+export interface FanOutDeps extends Pick<WorkerDeps, 'jobs' | 'logger' | 'lifecycle' | 'retry' | 'delivererById' | 'previous' | 'conversations'> {
   /** False once the pool stops: a failure after its abort is the job being handed back, not a failure. */
   isRunning(): boolean;
 }
@@ -57,6 +58,8 @@ export async function deliverToEach(
   // {__previous__} in a deliver_extra value (previous-event.ts): looked up only when one names it.
   const wantsPrevious = destinations.some((d) => Object.values(d.extra ?? {}).some((value) => String(value).includes('{__previous__')));
   const vars = templateVarsOf({ ...job, previous: wantsPrevious ? await deps.previous?.payloadBefore(route.name, job) : undefined });
+  // A job continuing a conversation answers in its thread (conversation-turns.ts).
+  const turn = route.conversation?.enabled ? await deps.conversations?.turnOf(route, job) : undefined;
   const failed: Array<{ state: DestinationState; err: unknown }> = [];
   for (const [index, target] of destinations.entries()) {
     const state = states[index];
@@ -72,7 +75,7 @@ export async function deliverToEach(
           route: route.name,
           event: job.event,
           deliveryId: job.deliveryId,
-          extra: renderExtra(target.extra, job.payload, vars),
+          extra: replyExtra(turn, target.to, renderExtra(target.extra, job.payload, vars)),
           destination: name,
         },
         { signal, attempt: state.attempts },
@@ -80,6 +83,7 @@ export async function deliverToEach(
       // Recorded even when shutdown came meanwhile: the platform has the answer, so it must not be sent again.
       Object.assign(state, { status: 'delivered', receipt: receipt ?? {}, deliveredAt: Date.now() });
       await jobs.saveDestinations(job.id, states);
+      if (route.conversation?.enabled) await deps.conversations?.delivered(route, job, answer, target.to, receipt, turn);
       if (signal.aborted) return undefined;
       logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${name}`, { route: route.name, delivery_id: job.deliveryId });
       if (lifecycle?.has('delivered')) {

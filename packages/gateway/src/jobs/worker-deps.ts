@@ -11,6 +11,7 @@ import type { AnswerScrubber } from './answer-scrub';
 import type { JobChannels } from './job-channel';
 import type { PreviousEvents } from './previous-event';
 import type { JobActions } from './actions-run';
+import type { Conversations } from './conversation-turns';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -51,3 +52,5 @@ export interface WorkerDeps {
 }
   /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
   actions?: JobActions;
+  /** Records answers of routes with `conversation:` and continues them (conversation-turns.ts); absent: none. */
+  conversations?: Conversations;

@@ -1,0 +1,102 @@
+// The ingest step of conversations (issue 31): after verification and parsing on the inbound route, before its
+// transform and filters. A message that answers one the gateway delivered for a route with conversations becomes a
+// new job on THAT route (same agent, sandbox, budget, destinations), or is ignored with its reason logged (not an
+// allowed person, past ttl_hours or max_turns). Anything else goes on through the inbound route as any event.
+// A route whose source has no reply reader (or that pins none) pays one property look-up, nothing more.
+import type { AcceptOutcome, AcceptRequest } from '@hookwise/core';
+import { errorMessage } from '@hookwise/core';
+import type { Route } from '../routes/routes';
+import { clipTurnText, type MessageRecord } from '../jobs/conversation-records';
+import { limitsOf, type Conversations } from '../jobs/conversation-turns';
+import { acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
+import { REPLY_READERS, type InboundReply } from './conversation-replies';
+import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
+import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
+
+/** Why a reply to a known message continues nothing; answered 200 (the platform must not retry it). */
+type IgnoredWhy = 'conversation_route_gone' | 'conversation_not_allowed' | 'conversation_expired' | 'conversation_max_turns';
+
+export class ConversationStep {
+  private readonly jobRoutes = new JobRoutes();
+
+  constructor(private readonly conversations: Conversations) {}
+
+  /** Synchronous: the reply an inbound message is, when the route's source can say (else undefined, at no cost). */
+  replyOf(route: Route, payload: Record<string, unknown>): InboundReply | undefined {
+    const read = route.source === undefined ? undefined : REPLY_READERS[route.source];
+    return read?.(payload);
+  }
+
+  /**
+   * Continues the conversation the reply answers, or ignores it with the reason logged. Undefined when the
+   * message it answers is none the gateway knows: the inbound route handles it as any event.
+   */
+  async continue(
+    deps: PipelineDeps,
+    req: IngestRequest,
+    inbound: Route,
+    reply: InboundReply,
+    deliveryId: string,
+    event: string,
+    payload: Record<string, unknown>,
+    payloadJson: string | undefined,
+    receivedAt: number,
+    accept: (request: AcceptRequest) => Promise<AcceptOutcome>,
+  ): Promise<IngestResult | undefined> {
+    const { records } = this.conversations;
+    let record: MessageRecord | undefined;
+    try {
+      record = await withinDeadline(records.message(reply.to), STORE_CALL_TIMEOUT_MS);
+    } catch (err) {
+      return storeFailed(deps, inbound, err);
+    }
+    if (!record) return undefined;
+    const route = deps.routes.get(record.route);
+    const where = `${reply.from}'s reply on route '${inbound.name}' to conversation ${record.conversation} of route '${record.route}'`;
+    const ignored = (why: IgnoredWhy, reason: string): IngestResult => {
+      deps.logger.info(`${where} ignored: ${reason}`, { route: inbound.name, delivery_id: deliveryId, conversation: record!.conversation, reason: why });
+      return { status: 200, body: { status: 'ignored', event, reason: why } };
+    };
+    if (!route?.conversation?.enabled) return ignored('conversation_route_gone', `route '${record.route}' no longer exists or has conversations turned off`);
+    const limits = limitsOf(route.conversation);
+    if (!limits.allow.includes('*') && !limits.allow.includes(reply.userId)) {
+      return ignored('conversation_not_allowed', `user ${reply.userId} is not in conversation.allow_from of route '${route.name}'`);
+    }
+    if (Date.now() - record.at > limits.ttlMs) {
+      return ignored('conversation_expired', `the answer it replies to is older than conversation.ttl_hours (${limits.ttlMs / 3_600_000} h)`);
+    }
+    let answers: number;
+    try {
+      answers = (await withinDeadline(records.log(record.conversation), STORE_CALL_TIMEOUT_MS))?.answers ?? record.turn;
+    } catch (err) {
+      return storeFailed(deps, inbound, err);
+    }
+    if (answers >= limits.maxTurns) return ignored('conversation_max_turns', `the conversation has its ${limits.maxTurns} turns (conversation.max_turns)`);
+
+    // The job's delivery id names the inbound route and update: the platform's retry of the same message is a
+    // duplicate on the conversation's route, and never collides with that route's own events.
+    const jobDeliveryId = `${inbound.name}:${deliveryId}`;
+    const turn = { conversation: record.conversation, turn: answers + 1, replyTo: reply.to, from: reply.from, text: clipTurnText(reply.text), at: receivedAt };
+    let result: AcceptOutcome;
+    try {
+      // Written before the job exists, so the worker never runs the job without its turn.
+      await withinDeadline(records.savePending(route.name, jobDeliveryId, turn, limits.keepMs), STORE_CALL_TIMEOUT_MS);
+      const request = acceptRequestOf(route, deps.limits, jobDeliveryId, event, payload, payloadJson, this.jobRoutes.of(route));
+      result = await withinDeadline(accept(request), STORE_CALL_TIMEOUT_MS);
+    } catch (err) {
+      deps.logger.warn(`${where} could not be stored: ${errorMessage(err)}`, { route: inbound.name, delivery_id: deliveryId });
+      return storeFailed(deps, route, err);
+    }
+    deps.storeStatus?.succeeded('accept');
+    const answer = answerOutcome(deps, route, req, result, jobDeliveryId, event, receivedAt, undefined);
+    if (result.outcome === 'accepted') {
+      deps.logger.info(`${where} continues it as turn ${turn.turn} (job ${result.jobId})`, {
+        route: route.name,
+        delivery_id: jobDeliveryId,
+        conversation: record.conversation,
+      });
+      if (typeof answer.body === 'object') Object.assign(answer.body, { conversation: record.conversation, turn: turn.turn });
+    }
+    return answer;
+  }
+}

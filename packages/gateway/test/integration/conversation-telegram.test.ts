@@ -1,0 +1,184 @@
+// Conversations on Telegram (issue 31), end to end over real HTTP against a Bot API stand-in, on a SQLite store:
+// a route's answer is delivered; a person's reply (an Update with message.reply_to_message, as in Telegram's docs)
+// arrives on the Telegram inbound route and becomes a second run of the ORIGINAL route, whose agent (a command that
+// echoes its prompt) sees the event, the first answer and the reply, and whose answer is sent with
+// reply_parameters to the same chat. A stranger's reply runs nothing; the conversation survives a restart on the
+// same SQLite file; a reply past max_turns is ignored; a reply to a message the gateway never sent goes to its own
+// route as any event.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+
+jest.setTimeout(90_000);
+
+const SECRET = 'conversation-alert-secret-0123456789';
+/** The secret_token given to setWebhook: Telegram sends it back in X-Telegram-Bot-Api-Secret-Token. */
+const TG_SECRET = 'tg_webhook_secret-0123456789';
+const CHAT = 4242;
+const ALICE = 1111111;
+const STRANGER = 999;
+
+// The stand-in agent: the answer is the prompt it was given, so each run shows what the agent saw.
+const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-agent-'));
+const agent = join(agentDir, 'echo-prompt.js');
+writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
+
+const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-'));
+let api: RecordingServer;
+let gw: TestGateway | undefined;
+let nextMessageId = 500;
+let updateId = 90000;
+
+const config = (apiBase: string) => ({
+  platforms: {
+    telegram: { enabled: true, token: '123456:conversation-test-token', api_base: apiBase },
+    webhook: {
+      enabled: true,
+      extra: {
+        routes: {
+          alerts: {
+            secret: SECRET,
+            prompt: 'Alert: {title}',
+            deliver: 'telegram',
+            deliver_extra: { chat_id: String(CHAT) },
+            conversation: { enabled: true, max_turns: 3, ttl_hours: 1, allow_from: [ALICE] },
+          },
+          tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+        },
+      },
+    },
+  },
+  agent: { runner: 'command', command: [process.execPath, agent] },
+  retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
+  store: { backend: 'sqlite' },
+});
+
+const start = () =>
+  startTestGateway({
+    config: config(api.url),
+    configDir,
+    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+    pollMs: 20,
+  });
+
+const sent = () => api.requests.filter((r) => r.path.endsWith('/sendMessage'));
+/** Answers of 'alerts' delivered and recorded (the log line comes after the record), across restarts. */
+let deliveredBefore = 0;
+const delivered = () => deliveredBefore + gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
+const sentBody = (r: RecordedRequest) => r.json as { chat_id: number; text: string; reply_parameters?: { message_id: number } };
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function alert(title: string) {
+  const body = JSON.stringify({ title });
+  return gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': `alert-${title}` });
+}
+
+/** An Update as Telegram's docs show it: a text message from a user, replying to message `to` in the chat. */
+async function reply(from: number, to: number, text: string) {
+  updateId += 1;
+  const update = {
+    update_id: updateId,
+    message: {
+      message_id: 9000 + updateId,
+      date: 1441645532,
+      chat: { id: CHAT, type: 'private', first_name: 'Test Firstname', username: 'Testusername' },
+      from: { id: from, is_bot: false, first_name: from === ALICE ? 'Alice' : 'Mallory', username: 'Testusername' },
+      text,
+      reply_to_message: {
+        message_id: to,
+        date: 1441645000,
+        chat: { id: CHAT, type: 'private' },
+        from: { id: 123456, is_bot: true, first_name: 'Hookwise', username: 'hw_bot' },
+        text: 'an earlier answer',
+      },
+    },
+  };
+  return gw!.post('tg', JSON.stringify(update), { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
+}
+
+beforeAll(async () => {
+  api = await startRecordingServer((req) =>
+    req.path.endsWith('/getMe')
+      ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
+      : { json: { ok: true, result: { message_id: nextMessageId++, chat: { id: CHAT } } } },
+  );
+  gw = await start();
+});
+afterAll(async () => {
+  await gw?.stop();
+  await api?.close();
+  rmSync(configDir, { recursive: true, force: true });
+  rmSync(agentDir, { recursive: true, force: true });
+});
+
+describe('conversations on Telegram, through a real gateway on SQLite', () => {
+  it('continues the conversation when an allowed person replies, answering with reply_parameters in the same chat', async () => {
+    expect((await alert('disk full')).status).toBe(202);
+    await waitFor('the first answer', () => delivered() === 1);
+    const first = sentBody(sent()[0]);
+    expect(first).toMatchObject({ chat_id: CHAT, text: 'ECHO[Alert: disk full]' });
+    expect(first.reply_parameters).toBeUndefined();
+
+    const answer = await reply(ALICE, 500, 'why is it full?');
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
+    await waitFor('the second answer', () => delivered() === 2);
+    const second = sentBody(sent()[1]);
+    expect(second.chat_id).toBe(CHAT);
+    expect(second.reply_parameters).toMatchObject({ message_id: 500 });
+    // The second run saw the event's prompt, the first answer and the reply, in that order.
+    const text = second.text;
+    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => text.indexOf(part));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(text).toContain(`Telegram user ${ALICE} (Alice)`);
+    expect(text).toContain('turn 2 of at most 3');
+  });
+
+  it("runs nothing for a stranger's reply", async () => {
+    const before = sent().length;
+    const answer = await reply(STRANGER, 501, 'do something else');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
+    expect(gw!.logText()).toContain(`user ${STRANGER} is not in conversation.allow_from of route 'alerts'`);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sent().length).toBe(before);
+  });
+
+  it('survives a restart on the same SQLite file, then ignores a reply past max_turns', async () => {
+    deliveredBefore = delivered();
+    await gw!.stop();
+    gw = await start();
+    const answer = await reply(ALICE, 501, 'and now?');
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ route: 'alerts', turn: 3 });
+    await waitFor('the third answer', () => delivered() === 3);
+    const third = sentBody(sent()[2]);
+    expect(third.reply_parameters).toMatchObject({ message_id: 501 });
+    expect(third.text).toContain('why is it full?');
+    expect(third.text).toContain('and now?');
+
+    const past = await reply(ALICE, 502, 'one more?');
+    expect(past.status).toBe(200);
+    expect(past.body).toMatchObject({ status: 'ignored', reason: 'conversation_max_turns' });
+    expect(gw!.logText()).toContain('the conversation has its 3 turns (conversation.max_turns)');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sent().length).toBe(3);
+  });
+
+  it('hands a reply to a message the gateway never sent to its own route', async () => {
+    const answer = await reply(ALICE, 77, 'hello bot');
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ status: 'accepted', route: 'tg' });
+    await gw!.waitForLog('via log', 20_000);
+    expect(sent().length).toBe(3);
+  });
+});
