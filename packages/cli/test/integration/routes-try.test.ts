@@ -126,7 +126,14 @@ describe('hookwise routes try', () => {
     const agentFile = join(tempHome('hookwise-trial-agent-'), 'openai-agent.yaml');
     writeFileSync(agentFile, `runner: openai\nbase_url: ${model.url}/v1\nmodel: stand-in\napi_key_env: TRIAL_TEST_NO_KEY\n`);
     const before = model.requests.length;
+    // The sums over the last 24h, without the moving start of the period.
+    const usage = async (): Promise<unknown> => ({ ...(JSON.parse(await cli('deliveries', 'usage', '--json')) as object), since: undefined });
+    const usageBefore = await usage();
     const trial = JSON.parse(await cli('routes', 'try', 'ci', '--agent-file', agentFile, '--max-tokens', '150', '--concurrency', '1', '--json')) as Trial;
+    // Trial usage is the trial's own: its tokens are in the trial record, the route's sums and budgets never see them.
+    expect(await usage()).toEqual(usageBefore);
+    expect(JSON.stringify(usageBefore)).not.toContain('"inputTokens":60');
+    expect(JSON.stringify(usageBefore)).toContain('"jobsRead":3');
     expect(model.requests.length - before).toBe(2);
     expect(trial.events).toHaveLength(2);
     expect(trial.events[0].new).toMatchObject({ answer: 'model says hi', tokens: 100 });
