@@ -34,6 +34,7 @@ import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 import { createJobActions } from './jobs/actions-run';
+import { Approvals } from './jobs/approval-gate';
 import { Conversations } from './jobs/conversation-turns';
 import { ConversationStep } from './ingest/conversation-step';
 
@@ -100,6 +101,8 @@ export class Gateway {
   private readonly lifecycleWebhooks: LifecycleWebhooks;
   /** Runs routes' `transform:` in the agent sandbox (jobs/transform.ts). */
   private readonly transforms: Transforms;
+  /** Routes' `approval:`: held answers, their records and the presses that decide them (jobs/approval-gate.ts). */
+  readonly approvals: Approvals;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
@@ -133,6 +136,9 @@ export class Gateway {
     const proxies = (extra.trusted_proxies ?? []).filter((entry) => trustedProxyProblem(entry) === undefined);
     // Conversations (issue 31): recorded and continued through the memos, shared by the request and the job paths.
     const conversations = new Conversations({ memos: this.memos, jobs: this.store.jobs, logger: this.logger });
+    // A job held for approval is looked at again every 5 poll intervals (5 s by default): how long a decision may wait.
+    const recheckMs = 5 * (options.pollMs ?? 1000);
+    this.approvals = new Approvals({ jobs: this.store.jobs, memos: this.memos, logger: this.logger, lifecycle: this.lifecycle, platforms: config.platforms, recheckMs });
     this.pipeline = new WebhookPipeline({
       conversations: new ConversationStep(conversations),
       routes: this.routes,
@@ -149,6 +155,7 @@ export class Gateway {
       // Made below, after the sandboxes it runs commands in.
       transforms: { apply: (...args) => this.transforms.apply(...args) },
       deliverOnly: new DeliverOnlyWaits(this.lifecycle),
+      approvals: this.approvals,
     });
     this.sandboxes = new AgentSandboxes({
       config,
@@ -196,6 +203,7 @@ export class Gateway {
       counters: this.store.counters,
       budget: budgetOf(config.agent.budget),
       silentMarker: config.agent.silent_marker,
+      approvals: this.approvals,
     });
     this.handler = createWebhookHandler(this.pipeline, this.logger);
   }

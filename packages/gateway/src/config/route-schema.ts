@@ -3,6 +3,7 @@
 // schema.ts says.
 
 import { actionsSchema, type ActionsConfig } from './actions-schema';
+import { approvalSchema, type ApprovalConfig } from './approval-schema';
 import { conversationSchema, type ConversationConfig } from './conversation-schema';
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
@@ -117,6 +118,7 @@ export const routeSchema = {
     },
     transform: transformSchema,
     actions: actionsSchema,
+    approval: approvalSchema,
     conversation: conversationSchema,
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
@@ -203,6 +205,7 @@ export interface RouteConfig {
   silent_marker?: string;
   transform?: TransformConfig;
   actions?: ActionsConfig;
+  approval?: ApprovalConfig;
   conversation?: ConversationConfig;
   deliver_only?: boolean;
 }

@@ -9,6 +9,7 @@ import type { Route, RouteTable } from '../routes/routes';
 import type { StoreStatus } from '../observe/store-status';
 import type { Transforms } from '../jobs/transform';
 import type { DeliverOnlyWaits } from './deliver-only';
+import type { Approvals } from '../jobs/approval-gate';
 import type { ConversationStep } from './conversation-step';
 
 export interface IngestRequest {
@@ -72,6 +73,8 @@ export interface PipelineDeps {
   transforms?: Pick<Transforms, 'apply'>;
   /** Waits for a `deliver_only` route's job to be delivered (deliver-only.ts); without it such events answer 202. */
   deliverOnly?: DeliverOnlyWaits;
+  /** Decides Approve / Deny presses of held answers (ingest/approval-answer.ts); absent: presses are events like any. */
+  approvals?: Approvals;
   /** Replies to the gateway's answers continue their route's conversation (conversation-step.ts); absent: none do. */
   conversations?: ConversationStep;
 }

@@ -4,6 +4,7 @@
 // functions with positional arguments, and every await is here, so that carving added no promise per request.
 import type { AcceptOutcome, AcceptRequest, HeaderMap } from '@hookwise/core';
 import { fail, rateLimited, shuttingDown } from './answers';
+import { answerPress, approvalPressOf } from './approval-answer';
 import { acceptorOf, acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
 import { BodyAbortedError, BodyTooLargeError, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from '../config/schema';
@@ -109,6 +110,9 @@ export class WebhookPipeline {
     let payloadJson = parsed.json;
     const handshake = handshakeAnswer(logger, route, chosen, sourceReq, payload, secret);
     if (handshake) return handshake;
+    // An Approve / Deny press of a held answer (approval-answer.ts) is decided and answered here, never enqueued.
+    const press = deps.approvals && approvalPressOf(route, payload);
+    if (press) return answerPress(deps.approvals!, press);
 
     // 6.-8. Count the hit, claim the delivery id, filter, enqueue: one store step (atomic where the store can).
     // A pinned route asks its source; one that pins none asks the SPEC styles in order (GitHub's headers, then

@@ -8,7 +8,7 @@ import { emitCompleted } from './job-events';
 import { silentAnswer, silentNote } from './silent-answer';
 import type { WorkerDeps } from './worker-deps';
 
-export type DeliveryStepDeps = FanOutDeps & Pick<WorkerDeps, 'silentMarker'>;
+export type DeliveryStepDeps = FanOutDeps & Pick<WorkerDeps, 'silentMarker' | 'approvals'>;
 
 export class DeliveryStep {
   constructor(private readonly deps: DeliveryStepDeps) {}
@@ -47,6 +47,8 @@ export class DeliveryStep {
    * undefined when shutdown cancelled the step (the job is handed back), else the failure to record, if any.
    */
   async deliver(route: Route, job: Job, answer: string, attempt: number, signal: AbortSignal): Promise<Pick<DeliveryOutcome, 'failure'> | undefined> {
+    // `approval:` (approval-gate.ts): held for an approver, or ended as denied or expired, instead of delivered.
+    if (route.approval && this.deps.approvals && (await this.deps.approvals.holds(route, job, answer, attempt))) return {};
     const outcome = await deliverToEach(this.deps, route, job, answer, attempt, signal);
     if (outcome === undefined || outcome.failure) return outcome;
     await this.deps.jobs.complete(job.id, outcome.receipt);

@@ -95,9 +95,15 @@ function add(sums: JobSums, job: JobSummary & { answer?: string }): void {
   sums.events += eventCount(job);
   if (wasAnswered(job)) sums.agentRuns += 1;
   const outcome = jobOutcome(job);
+  // A denied or expired approval (issue 31) is counted among the jobs and their runs and tokens, in no column of its own.
+  if (outcome === 'denied' || outcome === 'expired') return addTokens(sums, job);
   if (outcome) sums[outcome] += 1;
   else if (job.status === 'dead') sums.dead += 1;
   else sums.open += 1;
+  addTokens(sums, job);
+}
+
+function addTokens(sums: JobSums, job: JobSummary): void {
   sums.inputTokens += job.usage?.inputTokens ?? 0;
   sums.outputTokens += job.usage?.outputTokens ?? 0;
   sums.cachedInputTokens += job.usage?.cachedInputTokens ?? 0;

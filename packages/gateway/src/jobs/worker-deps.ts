@@ -12,6 +12,7 @@ import type { JobChannels } from './job-channel';
 import type { PreviousEvents } from './previous-event';
 import type { JobActions } from './actions-run';
 import type { Conversations } from './conversation-turns';
+import type { Approvals } from './approval-gate';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -49,8 +50,10 @@ export interface WorkerDeps {
   channels?: JobChannels;
   /** Which event of a key was answered last, for `{__previous__}` (previous-event.ts); absent: templates get none. */
   previous?: PreviousEvents;
-}
   /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
   actions?: JobActions;
   /** Records answers of routes with `conversation:` and continues them (conversation-turns.ts); absent: none. */
   conversations?: Conversations;
+  /** Holds the answers of routes with `approval:` for an approver (approval-gate.ts); absent: such routes deliver at once. */
+  approvals?: Approvals;
+}

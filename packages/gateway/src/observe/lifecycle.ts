@@ -128,6 +128,22 @@ export interface BudgetExceededEvent extends JobEvent {
   note: string;
 }
 
+/** A route's approval holds the answer (jobs/approval-gate.ts): the draft went to `via` (or the dashboard only). */
+export interface ApprovalRequestedEvent extends JobEvent {
+  approvers: string[];
+  /** Epoch ms at which an unanswered draft ends as expired. */
+  expiresAt: number;
+  via?: string;
+}
+
+/** An allowed approver answered (a chat button or the dashboard); `by` is e.g. "telegram:12345 (alice)". */
+export interface ApprovalDecidedEvent {
+  jobId: string;
+  route: string;
+  deliveryId: string;
+  by: string;
+}
+
 export interface LifecycleEvents {
   accepted: AcceptedEvent;
   rejected: RejectedEvent;
@@ -140,6 +156,9 @@ export interface LifecycleEvents {
   dead_lettered: DeadLetteredEvent;
   completed: CompletedEvent;
   budget_exceeded: BudgetExceededEvent;
+  approval_requested: ApprovalRequestedEvent;
+  approved: ApprovalDecidedEvent;
+  denied: ApprovalDecidedEvent;
 }
 
 export type LifecycleEventName = keyof LifecycleEvents;
@@ -157,6 +176,9 @@ export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = [
   'dead_lettered',
   'completed',
   'budget_exceeded',
+  'approval_requested',
+  'approved',
+  'denied',
 ];
 
 type ListenerLists = { [K in LifecycleEventName]: ReadonlyArray<LifecycleListener<K>> };
@@ -182,6 +204,9 @@ export class Lifecycle {
     dead_lettered: NONE,
     completed: NONE,
     budget_exceeded: NONE,
+    approval_requested: NONE,
+    approved: NONE,
+    denied: NONE,
   };
   /**
    * Listeners of all events together. has() reads it first: with nobody listening at all (the default) the check

@@ -3,6 +3,7 @@ import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
 import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from '../config/schema';
 import type { TransformConfig } from '../config/transform-schema';
 import type { ActionsConfig } from '../config/actions-schema';
+import type { ApprovalConfig } from '../config/approval-schema';
 import type { ConversationConfig } from '../config/conversation-schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
@@ -31,6 +32,8 @@ export interface Route extends JobRoute {
   transform?: TransformConfig;
   /** `actions:`: what the agent may ask the gateway to do for it (jobs/actions-policy.ts). */
   actions?: ActionsConfig;
+  /** `approval:`: the answer waits for an allowed approver (jobs/approval-gate.ts). */
+  approval?: ApprovalConfig;
   /** `conversation:`: replies to this route's answers continue it (ingest/conversation-step.ts). */
   conversation?: ConversationConfig;
 }
@@ -138,6 +141,7 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     silentMarker: entry.silent_marker,
     transform: entry.transform,
     actions: entry.actions,
+    approval: entry.approval,
     conversation: entry.conversation,
     deliverOnly: entry.deliver_only === true ? true : undefined,
   };

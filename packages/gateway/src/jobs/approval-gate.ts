@@ -1,0 +1,172 @@
+// Approvals (issue 31): "an approval is a hold on a step". After the agent's answer is saved, a route with
+// `approval:` does not deliver: the first time, the draft goes to the approval chat with Approve / Deny buttons and
+// a record goes to the memos (approval-state.ts); then the job is released with a hold, the way a spent budget
+// waits (budget-refusals.ts). Each time the job is leased again the record decides: approved -> deliver (once: the
+// job is then completed like any other), denied -> done as `denied`, past its expiry -> done as `expired`, still
+// pending -> held again. The queue has no way to make a held job due from outside, so a held job is looked at
+// again every `recheckMs` (and at its expiry): that is how long an approval may take to be delivered.
+import { HookwiseError, type Job, type JobQueue, type MemoKV } from '@hookwise/core';
+import type { Logger } from 'winston';
+import type { HookwiseConfig } from '../config/config-types';
+import type { Lifecycle } from '../observe/lifecycle';
+import type { Route } from '../routes/routes';
+import { postDraft, type PlatformCredentials } from './approval-send';
+import { ApprovalRecords, isApprover, presserText, type ApprovalRecord, type Presser } from './approval-state';
+import { emitCompleted, jobEvent } from './job-events';
+
+export interface ApprovalsDeps {
+  jobs: JobQueue;
+  memos: MemoKV;
+  logger: Logger;
+  lifecycle?: Lifecycle;
+  /** config.platforms: the tokens, api_base and home_channel of telegram and slack. */
+  platforms: HookwiseConfig['platforms'];
+  /** How often a held job is looked at again (default 5 s). */
+  recheckMs?: number;
+}
+
+/** What a press or the dashboard achieved. */
+export type DecisionResult =
+  { result: 'approved' | 'denied'; record: ApprovalRecord } | { result: 'not_allowed' | 'already'; record: ApprovalRecord } | { result: 'unknown' };
+
+const DEFAULT_RECHECK_MS = 5000;
+
+export class Approvals {
+  readonly records: ApprovalRecords;
+  /** Per job, the decision being made: two presses of one gateway are decided one after the other. */
+  private readonly deciding = new Map<string, Promise<DecisionResult>>();
+
+  constructor(private readonly deps: ApprovalsDeps) {
+    this.records = new ApprovalRecords(deps.memos);
+  }
+
+  /**
+   * Called by the delivery step with the saved answer. Returns true when the job must not be delivered now: it
+   * was held (and released) or ended as denied or expired; false when it is approved (or the route asks none).
+   */
+  async holds(route: Route, job: Job, answer: string, attempt: number): Promise<boolean> {
+    const approval = route.approval;
+    if (!approval) return false;
+    const { jobs, logger, lifecycle } = this.deps;
+    const now = Date.now();
+    let record = await this.records.get(job.id);
+    if (!record) record = await this.request(route, job, answer, now);
+    if (record.status === 'approved') return false;
+    if (record.status === 'pending' && now >= record.expiresAt) {
+      record = { ...record, status: 'expired', decidedAt: now };
+      await this.records.put(record);
+    }
+    if (record.status === 'denied' || record.status === 'expired') {
+      const note =
+        record.status === 'denied'
+          ? `approval denied by ${record.by ?? 'an approver'}; nothing delivered`
+          : `approval expired at ${new Date(record.expiresAt).toISOString()} unanswered; nothing delivered`;
+      await jobs.complete(job.id, {}, { outcome: record.status, note });
+      logger.info(`${job.deliveryId} on route '${route.name}' ended ${record.status}: ${note}`, { route: route.name, delivery_id: job.deliveryId });
+      emitCompleted(lifecycle, route, job, attempt, record.status, [], note);
+      return true;
+    }
+    const recheckMs = this.deps.recheckMs ?? DEFAULT_RECHECK_MS;
+    await jobs.release(job.id, {
+      runAt: Math.min(record.expiresAt, now + recheckMs),
+      note: `waiting for approval by ${record.approvers.join(', ')} until ${new Date(record.expiresAt).toISOString()}`,
+    });
+    return true;
+  }
+
+  /** The first time: the draft is posted (a failure is retried as a delivery failure would be), then recorded. */
+  private async request(route: Route, job: Job, answer: string, now: number): Promise<ApprovalRecord> {
+    const approval = route.approval!;
+    const record: ApprovalRecord = {
+      jobId: job.id,
+      route: route.name,
+      deliveryId: job.deliveryId,
+      status: 'pending',
+      approvers: approval.approvers,
+      requestedAt: now,
+      expiresAt: now + (approval.expires_hours ?? 24) * 3600_000,
+      via: approval.via,
+    };
+    if (approval.via) {
+      const creds = (this.deps.platforms[approval.via] ?? {}) as PlatformCredentials;
+      const chat = approval.chat ?? creds.home_channel;
+      if (chat === undefined || chat === '') {
+        throw new HookwiseError(
+          'HW_E_DELIVERY_TARGET',
+          `route '${route.name}': approval.via is ${approval.via} but no chat is named: set approval.chat or platforms.${approval.via}.home_channel`,
+        );
+      }
+      const posted = await postDraft(approval.via, creds, String(chat), {
+        jobId: job.id,
+        route: route.name,
+        deliveryId: job.deliveryId,
+        answer,
+        expiresAt: record.expiresAt,
+      });
+      record.chat = posted.chat;
+      record.messageId = posted.messageId;
+    }
+    await this.records.put(record);
+    const where = approval.via ? `${approval.via} chat ${record.chat}` : 'the dashboard';
+    this.deps.logger.info(
+      `${job.deliveryId} on route '${route.name}': answer held for approval (draft in ${where}; approvers ${record.approvers.join(', ')})`,
+      {
+        route: route.name,
+        delivery_id: job.deliveryId,
+      },
+    );
+    if (this.deps.lifecycle?.has('approval_requested')) {
+      this.deps.lifecycle.emit('approval_requested', { ...jobEvent(route, job), approvers: record.approvers, expiresAt: record.expiresAt, via: record.via });
+    }
+    return record;
+  }
+
+  /** A press (chat button or dashboard): only an allowed approver changes a pending approval, and only once. */
+  decide(jobId: string, decision: 'approve' | 'deny', presser: Presser): Promise<DecisionResult> {
+    const before = this.deciding.get(jobId) ?? Promise.resolve(undefined);
+    const next = before.then(() => this.decideNow(jobId, decision, presser));
+    const settled = next.catch(() => ({ result: 'unknown' }) as const);
+    this.deciding.set(jobId, settled);
+    void settled.then(() => {
+      if (this.deciding.get(jobId) === settled) this.deciding.delete(jobId);
+    });
+    return next;
+  }
+
+  private async decideNow(jobId: string, decision: 'approve' | 'deny', presser: Presser): Promise<DecisionResult> {
+    const { logger, lifecycle } = this.deps;
+    const record = await this.records.get(jobId);
+    if (!record) return { result: 'unknown' };
+    const who = presserText(presser);
+    const meta = { route: record.route, delivery_id: record.deliveryId };
+    if (!isApprover(record.approvers, presser)) {
+      logger.warn(`${record.deliveryId} on route '${record.route}': ${who} pressed ${decision} but is not an approver; nothing changed`, meta);
+      return { result: 'not_allowed', record };
+    }
+    if (record.status !== 'pending' || Date.now() >= record.expiresAt) {
+      logger.info(
+        `${record.deliveryId} on route '${record.route}': ${who} pressed ${decision}, but the approval is ${record.status === 'pending' ? 'expired' : record.status} already`,
+        meta,
+      );
+      return { result: 'already', record };
+    }
+    const decided: ApprovalRecord = { ...record, status: decision === 'approve' ? 'approved' : 'denied', by: who, decidedAt: Date.now() };
+    await this.records.put(decided);
+    logger.info(`${record.deliveryId} on route '${record.route}': ${decided.status} by ${who}`, meta);
+    const name = decision === 'approve' ? 'approved' : 'denied';
+    if (lifecycle?.has(name)) lifecycle.emit(name, { jobId, route: record.route, deliveryId: record.deliveryId, by: who });
+    return { result: decided.status as 'approved' | 'denied', record: decided };
+  }
+
+  /** Jobs held for approval now (for the dashboard): pending jobs past their agent step whose record is pending. */
+  async pending(limit = 200): Promise<Array<{ job: Job; record: ApprovalRecord }>> {
+    const jobs = await this.deps.jobs.list({ status: 'pending', limit });
+    const held: Array<{ job: Job; record: ApprovalRecord }> = [];
+    for (const job of jobs) {
+      if (job.step !== 'deliver' || job.answer === undefined) continue;
+      const record = await this.records.get(job.id);
+      if (record?.status === 'pending') held.push({ job, record });
+    }
+    return held;
+  }
+}

@@ -1,0 +1,81 @@
+// The record of one job's approval (issue 31), kept in the store's memos (Store.memos, durable with SQLite and
+// Redis) under the job's id: who may answer, until when, where the draft went, and what was decided by whom. The
+// job itself waits in the queue with a hold (jobs/approval-gate.ts); this record is what a button press changes.
+import type { MemoKV } from '@hookwise/core';
+import type { ApprovalVia } from '../config/approval-schema';
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+export interface ApprovalRecord {
+  jobId: string;
+  route: string;
+  deliveryId: string;
+  status: ApprovalStatus;
+  approvers: string[];
+  /** Epoch ms: asked, and when an unanswered draft ends as expired. */
+  requestedAt: number;
+  expiresAt: number;
+  via?: ApprovalVia;
+  /** Where the draft was posted (chat or channel, message id), when it was. */
+  chat?: string;
+  messageId?: string;
+  /** Who decided ("telegram:12345 (alice)", "dashboard"), and when. */
+  by?: string;
+  decidedAt?: number;
+}
+
+/** Memo keys start with their user's name; the memos are shared by every plugin on the store. */
+const KEY_PREFIX = 'approval:';
+/** A decided record is kept this long after its expiry for `deliveries show` and the dashboard, then forgotten. */
+const KEEP_AFTER_MS = 7 * 24 * 3600_000;
+
+export class ApprovalRecords {
+  constructor(private readonly memos: MemoKV) {}
+
+  async get(jobId: string): Promise<ApprovalRecord | undefined> {
+    const text = await this.memos.get(KEY_PREFIX + jobId);
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as ApprovalRecord;
+    } catch {
+      return undefined; // not ours to fix: a record that does not parse counts as none (the draft is asked again)
+    }
+  }
+
+  async put(record: ApprovalRecord): Promise<void> {
+    const ttlMs = Math.max(record.expiresAt - Date.now(), 0) + KEEP_AFTER_MS;
+    await this.memos.set(KEY_PREFIX + record.jobId, JSON.stringify(record), ttlMs);
+  }
+}
+
+/** Who pressed, as the platforms tell it. */
+export interface Presser {
+  platform: 'telegram' | 'slack' | 'dashboard';
+  id: string;
+  username?: string;
+}
+
+/** "telegram:12345 (alice)": how a decision's author is recorded and logged. */
+export function presserText(p: Presser): string {
+  if (p.platform === 'dashboard') return p.username ? `dashboard (${p.username})` : 'dashboard';
+  return `${p.platform}:${p.id}${p.username ? ` (${p.username})` : ''}`;
+}
+
+/**
+ * Whether `approvers` lists the presser: an entry is a user id or a username (with or without @, any case),
+ * optionally pinned to a platform as `telegram:<id>` or `slack:<id>`. The dashboard's signed-in operator is
+ * always allowed: the admin token already is the strongest credential of the gateway.
+ */
+export function isApprover(approvers: readonly string[], p: Presser): boolean {
+  if (p.platform === 'dashboard') return true;
+  const names = [p.id, ...(p.username ? [p.username.replace(/^@/, '').toLowerCase()] : [])];
+  return approvers.some((entry) => {
+    const pinned = /^(telegram|slack):(.+)$/.exec(entry);
+    if (pinned && pinned[1] !== p.platform) return false;
+    const who = (pinned ? pinned[2] : entry).replace(/^@/, '');
+    return who === p.id || names.slice(1).includes(who.toLowerCase());
+  });
+}
+
+/** The job ids in the buttons' data: what a press names; anything else is not an approval answer. */
+export const APPROVAL_JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,0 +1,236 @@
+// Approvals (issue 31) end to end over real HTTP: a route with `approval:` holds its answer, its draft goes to a
+// stand-in Telegram / Slack API with Approve / Deny buttons, and the platform's own button payloads (Telegram's
+// callback_query update, Slack's block_actions interactivity payload, as their docs show them) arrive on routes
+// with the telegram and slack sources. Approve delivers once (a second press delivers nothing more), Deny and expiry
+// deliver nothing, a stranger's press changes nothing.
+import { createHmac } from 'node:crypto';
+import type { Job } from '@hookwise/core';
+import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { isDone, shown, until } from './worker-gateway';
+
+jest.setTimeout(60_000);
+
+const SECRET = 'approval-test-secret-0123456789';
+const TG_SECRET = 'telegram-secret-token-abcdef';
+const SLACK_SIGNING = 'slack-signing-secret-0123456789abcdef';
+const APPROVER = 111;
+const STRANGER = 999;
+
+let telegram: RecordingServer;
+let slack: RecordingServer;
+let gw: TestGateway;
+const events: string[] = [];
+
+beforeAll(async () => {
+  let message = 100;
+  telegram = await startRecordingServer(() => ({ status: 200, json: { ok: true, result: { message_id: ++message } } }));
+  slack = await startRecordingServer((req) => ({
+    status: 200,
+    json: { ok: true, channel: (req.json as { channel?: string }).channel, ts: `1700000000.${++message}` },
+  }));
+  const route = (extra: Record<string, unknown>) => ({ secret: SECRET, prompt: 'Ship {name}?', ...extra });
+  gw = await startTestGateway({
+    config: {
+      platforms: {
+        webhook: {
+          enabled: true,
+          extra: {
+            routes: {
+              held: route({
+                deliver: 'telegram',
+                deliver_extra: { chat_id: '-100' },
+                approval: { approvers: [`telegram:${APPROVER}`, 'U0SLACKOK'], via: 'telegram', chat: '-200' },
+              }),
+              brief: route({ deliver: 'telegram', deliver_extra: { chat_id: '-100' }, approval: { approvers: [String(APPROVER)], expires_hours: 0.0005 } }),
+              slacked: route({
+                deliver: 'slack',
+                deliver_extra: { chat_id: 'C0ANSWERS' },
+                approval: { approvers: ['slack:U0SLACKOK'], via: 'slack', chat: 'C0APPROVE' },
+              }),
+              tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
+              sl: { source: 'slack', secret: SLACK_SIGNING, deliver: 'log', prompt: 'inbound' },
+            },
+          },
+        },
+        telegram: { enabled: true, token: '123456:test-token-abcdefghij', api_base: telegram.url },
+        slack: { enabled: true, token: 'xoxb-test-token-0123456789', api_base: slack.url },
+      },
+      agent: { runner: 'echo' },
+      retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
+      store: { backend: 'memory' },
+      admin: { enabled: true },
+    },
+    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+    pollMs: 40,
+  });
+  for (const name of ['approval_requested', 'approved', 'denied', 'completed'] as const) {
+    gw.gateway.on(name, (e) => events.push(`${name}:${e.deliveryId}${'outcome' in e ? `:${e.outcome}` : ''}`));
+  }
+});
+afterAll(async () => {
+  await gw?.stop();
+  await telegram?.close();
+  await slack?.close();
+});
+
+async function send(route: string, id: string, name: string): Promise<void> {
+  const body = JSON.stringify({ name });
+  const answer = await gw.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': id });
+  expect(answer.status).toBe(202);
+}
+
+const sentTo = (server: RecordingServer, chat: string): RecordedRequest[] =>
+  server.requests.filter((r) => {
+    const json = r.json as { chat_id?: unknown; channel?: unknown };
+    return String(json?.chat_id ?? json?.channel) === chat;
+  });
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`${what} did not happen in ${timeoutMs} ms\nlog:\n${gw.logText()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The draft of a job, as the stand-in received it: its buttons' callback_data. */
+async function telegramDraft(name: string): Promise<{ approve: string; deny: string; text: string }> {
+  const draft = await waitFor(`the draft of ${name}`, () => sentTo(telegram, '-200').find((r) => String((r.json as { text: string }).text).includes(name)));
+  expect(draft.path).toBe('/bot123456:test-token-abcdefghij/sendMessage');
+  const json = draft.json as { text: string; reply_markup: { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> } };
+  const [approve, deny] = json.reply_markup.inline_keyboard[0];
+  expect([approve.text, deny.text]).toEqual(['Approve', 'Deny']);
+  return { approve: approve.callback_data, deny: deny.callback_data, text: json.text };
+}
+
+let update = 10000;
+/** A press as Telegram posts it: an Update with a callback_query (core.telegram.org/bots/api#callbackquery). */
+async function press(data: string, fromId: number, username: string) {
+  const body = JSON.stringify({
+    update_id: ++update,
+    callback_query: {
+      id: `4382bfdwdsb323b2d${update}`,
+      from: { id: fromId, is_bot: false, first_name: username, username, language_code: 'en' },
+      message: { message_id: 101, date: 1700000000, chat: { id: -200, type: 'group', title: 'Approvals' }, text: 'Approval needed' },
+      chat_instance: '-8815151651161196180',
+      data,
+    },
+  });
+  return gw.post('tg', body, { 'x-telegram-bot-api-secret-token': TG_SECRET });
+}
+
+const deliveredTo100 = (name: string) => sentTo(telegram, '-100').filter((r) => String((r.json as { text: string }).text).includes(name));
+const settle = () => new Promise((r) => setTimeout(r, 600)); // more than two rechecks of a held job (5 × 40 ms)
+
+describe('approvals through Telegram buttons', () => {
+  it('holds the answer, ignores a stranger, delivers once on Approve even when pressed twice', async () => {
+    await send('held', 'ap-1', 'release-1');
+    const draft = await telegramDraft('release-1');
+    expect(draft.text).toContain('Ship release-1?');
+    const waiting = await until(gw, 'ap-1', (job) => job.status === 'pending' && /waiting for approval/.test(job.note ?? ''));
+    expect(waiting.answer).toContain('Ship release-1?');
+
+    const stranger = await press(draft.approve, STRANGER, 'mallory');
+    expect(stranger.status).toBe(200);
+    expect(stranger.body).toMatchObject({ method: 'answerCallbackQuery', text: expect.stringContaining('not an approver') });
+    await settle();
+    expect(deliveredTo100('release-1')).toHaveLength(0);
+    expect((await shown(gw, 'ap-1')).status).not.toBe('done');
+    expect(gw.logText()).toMatch(/telegram:999 \(mallory\) pressed approve but is not an approver; nothing changed/);
+
+    const approved = await press(draft.approve, APPROVER, 'alice');
+    expect(approved.body).toMatchObject({ method: 'answerCallbackQuery', callback_query_id: expect.any(String), text: expect.stringContaining('Approved') });
+    const again = await press(draft.approve, APPROVER, 'alice');
+    expect(again.body).toMatchObject({ text: expect.stringContaining('Already approved') });
+    const done = await until(gw, 'ap-1', isDone);
+    expect(done).toMatchObject({ status: 'done' });
+    expect(done.outcome ?? 'delivered').toBe('delivered');
+    await settle();
+    expect(deliveredTo100('release-1')).toHaveLength(1);
+    expect(events).toEqual(expect.arrayContaining(['approval_requested:ap-1', 'approved:ap-1', 'completed:ap-1:delivered']));
+  });
+
+  it('Deny ends the job as denied and delivers nothing; a later Approve changes nothing', async () => {
+    await send('held', 'ap-2', 'release-2');
+    const draft = await telegramDraft('release-2');
+    expect((await press(draft.deny, APPROVER, 'alice')).body).toMatchObject({ text: expect.stringContaining('Denied') });
+    const done = await until(gw, 'ap-2', isDone);
+    expect(done).toMatchObject({ status: 'done', outcome: 'denied', note: expect.stringContaining('denied by telegram:111 (alice)') });
+    expect((await press(draft.approve, APPROVER, 'alice')).body).toMatchObject({ text: expect.stringContaining('Already denied') });
+    await settle();
+    expect(deliveredTo100('release-2')).toHaveLength(0);
+    expect(events).toEqual(expect.arrayContaining(['denied:ap-2', 'completed:ap-2:denied']));
+  });
+
+  it('an unanswered approval expires: done as expired, nothing delivered, no draft without via', async () => {
+    await send('brief', 'ap-3', 'release-3');
+    const done: Job = await until(gw, 'ap-3', isDone, 15_000);
+    expect(done).toMatchObject({ status: 'done', outcome: 'expired', note: expect.stringContaining('expired') });
+    expect(deliveredTo100('release-3')).toHaveLength(0);
+    expect(telegram.requests.filter((r) => r.body.includes('release-3'))).toHaveLength(0);
+  });
+
+  it('a callback_query that is no approval goes on as an event of its route', async () => {
+    const answer = await press('some-other-button', APPROVER, 'alice');
+    expect(answer.status).toBe(202);
+  });
+});
+
+/** A Slack interactivity request: form-encoded payload=, signed like Events API requests (v0 HMAC). */
+function slackPress(action: { action_id: string; value: string }, userId: string) {
+  const payload = {
+    type: 'block_actions',
+    user: { id: userId, username: userId === 'U0SLACKOK' ? 'bob' : 'eve', name: 'someone', team_id: 'T9TK3CUKW' },
+    api_app_id: 'A0KRD7HC3',
+    token: 'Shh_its_a_seekrit',
+    container: { type: 'message', message_ts: '1700000000.000101', channel_id: 'C0APPROVE', is_ephemeral: false },
+    trigger_id: `${Date.now()}.${Math.floor(Math.random() * 1e9)}.4c5b3c5bd3a1f0e1`,
+    team: { id: 'T9TK3CUKW', domain: 'example' },
+    channel: { id: 'C0APPROVE', name: 'approvals' },
+    response_url: 'https://hooks.slack.com/actions/T9TK3CUKW/1/abc',
+    actions: [{ ...action, type: 'button', block_id: 'hookwise_approval', text: { type: 'plain_text', text: 'Approve' }, action_ts: '1700000001.000200' }],
+  };
+  const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const ts = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac('sha256', SLACK_SIGNING).update(`v0:${ts}:${body}`).digest('hex')}`;
+  return gw.post('sl', body, { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': ts, 'x-slack-signature': signature });
+}
+
+describe('approvals through Slack buttons', () => {
+  it('posts Block Kit buttons; a stranger changes nothing; Approve delivers once', async () => {
+    await send('slacked', 'ap-s1', 'release-s1');
+    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-s1')));
+    expect(draft.path).toBe('/api/chat.postMessage');
+    expect(draft.headers.authorization).toBe('Bearer xoxb-test-token-0123456789');
+    const blocks = (draft.json as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks;
+    const buttons = blocks.find((b) => b.type === 'actions')!.elements!;
+    const [approve, deny] = buttons;
+    expect(deny.action_id).toBe('hookwise_deny');
+
+    const stranger = await slackPress(approve, 'U0STRANGER');
+    expect(stranger.status).toBe(200);
+    await settle();
+    expect(sentTo(slack, 'C0ANSWERS')).toHaveLength(0);
+
+    expect((await slackPress(approve, 'U0SLACKOK')).status).toBe(200);
+    expect((await slackPress(approve, 'U0SLACKOK')).status).toBe(200);
+    const s1 = await until(gw, 'ap-s1', isDone);
+    expect(s1).toMatchObject({ status: 'done', errors: [] });
+    await settle();
+    expect(sentTo(slack, 'C0ANSWERS').filter((r) => r.body.includes('release-s1'))).toHaveLength(1);
+  });
+
+  it('Deny delivers nothing', async () => {
+    await send('slacked', 'ap-s2', 'release-s2');
+    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-s2')));
+    const deny = (draft.json as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks.find(
+      (b) => b.type === 'actions',
+    )!.elements![1];
+    expect((await slackPress(deny, 'U0SLACKOK')).status).toBe(200);
+    expect(await until(gw, 'ap-s2', isDone)).toMatchObject({ status: 'done', outcome: 'denied' });
+    await settle();
+    expect(sentTo(slack, 'C0ANSWERS').filter((r) => r.body.includes('release-s2'))).toHaveLength(0);
+  });
+});
