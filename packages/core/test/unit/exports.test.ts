@@ -43,6 +43,8 @@ const RUNTIME = [
 const TYPE_ONLY = [
   'AcceptOutcome',
   'AcceptRequest',
+  'ActionsApi',
+  'ActionsApiOptions',
   'AgentContribution',
   'AgentResult',
   'AgentRunSandbox',
