@@ -86,6 +86,14 @@ export function slackText(markdown: string): string {
   return markdownToMrkdwn(markdown);
 }
 
+/** A thread's ts as Slack writes it ("1355517523.000005"); anything else is left out rather than sent. */
+const THREAD_TS = /^\d{1,12}\.\d{1,9}$/;
+
+function threadOf(extra: Record<string, string>): { thread_ts?: string } {
+  const ts = extra.thread_ts;
+  return ts !== undefined && THREAD_TS.test(ts) ? { thread_ts: ts } : {};
+}
+
 export const slackPlatform = definePlatform<WorkspaceApiOptions>({
   id: 'slack',
   aliases: ['platform_03'],
@@ -119,7 +127,8 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
           url: joinUrl(o.api_base, '/api/chat.postMessage'),
           bearer: o.token,
           headers: { 'content-type': 'application/json; charset=utf-8' },
-          json: { channel: chunk.target, text: slackText(chunk.text), link_names: false },
+          // thread_ts (deliver_extra): the answer goes into that thread, e.g. a conversation's (issue 31).
+          json: { channel: chunk.target, text: slackText(chunk.text), link_names: false, ...threadOf(chunk.extra) },
         },
   checkResponse: checkWorkspaceResponse,
   // chat.postMessage answers {ok: true, channel, ts, message}; an incoming webhook answers the text "ok".
