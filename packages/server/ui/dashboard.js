@@ -156,6 +156,25 @@
     connect(refresh);
   }
 
+  // Approvals (issue 31): each held answer's Approve / Deny; the page is drawn again with what is still held.
+  if (kind === 'approvals') {
+    document.addEventListener('click', function (event) {
+      var button = event.target;
+      var jobId = button && button.getAttribute && button.getAttribute('data-approval');
+      if (!jobId) return;
+      button.disabled = true;
+      post('/api/approvals/' + encodeURIComponent(jobId) + '/' + button.getAttribute('data-decision')).then(
+        function () {
+          location.reload();
+        },
+        function (err) {
+          button.disabled = false;
+          say(err.message, true);
+        },
+      );
+    });
+  }
+
   if (kind === 'detail') {
     var heading = document.getElementById('delivery');
     var jobId = heading.getAttribute('data-job-id');

@@ -16,6 +16,7 @@ export function outcomeText(job: Pick<Job, 'status' | 'outcome' | 'note'>): stri
   const outcome = jobOutcome(job);
   if (outcome === 'silent') return SILENT_TEXT;
   if (outcome === 'skipped') return `skipped: ${job.note ?? 'the agent did not run'}`;
+  if (outcome === 'denied' || outcome === 'expired') return `${outcome}: ${job.note ?? 'the approval ended it; nothing delivered'}`;
   return outcome;
 }
 

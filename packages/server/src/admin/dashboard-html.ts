@@ -76,7 +76,7 @@ ${options.csrf ? `<meta name="hookwise-csrf" content="${esc(options.csrf)}">` : 
 <body data-page="${esc(options.kind)}">
 <header class="top">
 <a class="brand" href="/ui">Hookwise</a>
-<nav><a href="/ui">Events</a><a href="/ui?status=dead">Dead letters</a><a href="/ui/trials">Trials</a></nav>
+<nav><a href="/ui">Events</a><a href="/ui?status=dead">Dead letters</a><a href="/ui/trials">Trials</a><a href="/ui/approvals">Approvals</a></nav>
 ${options.signedIn ? '<form method="post" action="/ui/logout" class="logout"><button type="submit">Sign out</button></form>' : ''}
 </header>
 <main>

@@ -9,6 +9,7 @@ import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
 import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
 import { mountTrialApi, mountTrialPages } from './trial-routes';
+import { mountApprovalApi, mountApprovalPages } from './approval-routes';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
@@ -221,6 +222,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
   });
   api.get('/stream', (_req, res) => stream.attach(res));
   mountTrialApi(api, gateway);
+  mountApprovalApi(api, gateway);
   app.use('/api', api);
 
   if (config.admin?.ui) mountDashboard(app, express, { gateway, auth, data, guard });
@@ -382,5 +384,6 @@ function mountDashboard(
     res.type('html').send(requestRows(data.journal?.recentRequests() ?? []));
   });
   mountTrialPages(ui, gateway, shell);
+  mountApprovalPages(ui, gateway, shell);
   app.use('/ui', ui);
 }

@@ -1,0 +1,72 @@
+// Approvals (issue 31) in the admin API and the dashboard: the answers held for an approver (GET /api/approvals,
+// /ui/approvals) and the operator's decision (POST /api/approvals/:id/approve | deny), mounted on the routers that
+// observability-routes.ts guards (admin token or session, the CSRF header for actions). The operator signed in to
+// the dashboard decides as "dashboard"; the gateway's Approvals apply the same rules as a chat button's press.
+import type { Request, Response, Router } from 'express';
+import type { Gateway } from '@hookwise/gateway';
+import { approvalsPage, type HeldView } from './dashboard-approvals';
+
+type Shell = (req: Request, res: Response, title: string, kind: string, body: string) => void;
+
+async function held(gateway: Gateway): Promise<HeldView[]> {
+  return (await gateway.approvals.pending()).map(({ job, record }) => ({
+    jobId: job.id,
+    deliveryId: job.deliveryId,
+    route: job.route,
+    event: job.event,
+    answer: job.answer ?? '',
+    approvers: record.approvers,
+    requestedAt: record.requestedAt,
+    expiresAt: record.expiresAt,
+    via: record.via,
+  }));
+}
+
+const fail = (gateway: Gateway, res: Response, err: unknown) => {
+  gateway.logger.error(`admin API approvals failed: ${(err as Error).message}`);
+  if (!res.headersSent) res.status(503).json({ error: `the store could not answer: ${(err as Error).message}` });
+};
+
+export function mountApprovalApi(api: Router, gateway: Gateway): void {
+  api.get('/approvals', (_req, res) => {
+    held(gateway).then(
+      (approvals) => res.json({ approvals }),
+      (err: unknown) => fail(gateway, res, err),
+    );
+  });
+  api.post('/approvals/:id/:decision', (req, res) => {
+    const decision = String(req.params.decision);
+    if (decision !== 'approve' && decision !== 'deny') {
+      res.status(404).json({ error: `no action '${decision}': POST /api/approvals/<job id>/approve or /deny` });
+      return;
+    }
+    const id = String(req.params.id);
+    gateway.approvals.decide(id, decision, { platform: 'dashboard', id: 'operator' }).then(
+      (outcome) => {
+        if (outcome.result === 'unknown') res.status(404).json({ error: `no approval for job '${id}' (GET /api/approvals lists the held answers)` });
+        else if (outcome.result === 'already')
+          res.status(409).json({ error: `the approval is ${outcome.record.status} already`, status: outcome.record.status });
+        else {
+          gateway.workers.pump();
+          res.json({ result: outcome.result, status: outcome.record.status, by: outcome.record.by });
+        }
+      },
+      (err: unknown) => fail(gateway, res, err),
+    );
+  });
+}
+
+export function mountApprovalPages(ui: Router, gateway: Gateway, shell: Shell): void {
+  ui.get('/approvals', (req, res) => {
+    held(gateway).then(
+      (views) => shell(req, res, 'Approvals', 'approvals', approvalsPage(views)),
+      (err: unknown) => {
+        gateway.logger.error(`dashboard /approvals failed: ${(err as Error).message}`);
+        res
+          .status(503)
+          .type('text')
+          .send(`the store could not answer: ${(err as Error).message}`);
+      },
+    );
+  });
+}
