@@ -7,7 +7,14 @@ import { MemoryMemoKV, createMemoryStore } from '../../src/stores/memory';
 
 describe('previous event of a key', () => {
   const logger = createLogger({ level: 'error', format: 'json' });
-  const input = (sha: string) => ({ route: 'review', event: 'pull_request', deliveryId: `d-${sha}`, payload: { head: { sha } }, concurrencyKey: 'acme/api#7' });
+  const input = (sha: string) => ({
+    route: 'review',
+    event: 'pull_request',
+    deliveryId: `d-${sha}`,
+    payload: { head: { sha } },
+    concurrencyKey: 'acme/api#7',
+    receivedAt: Date.now(),
+  });
 
   it('gives each answered job of a key the payload of the one answered before it, also when retried', async () => {
     const store = createMemoryStore();

@@ -90,7 +90,7 @@ describe('gitlab_comment', () => {
 
   it('checks the target before any request: hostile paths and ids never reach GitLab', async () => {
     const { deliverer: d } = deliverer();
-    for (const extra of [
+    for (const extra of <Array<Record<string, string>>>[
       { project: 'acme/../admin', merge_request_iid: '7' },
       { project: 'acme/api?x=1', merge_request_iid: '7' },
       { project: 'acme', merge_request_iid: '7' },
