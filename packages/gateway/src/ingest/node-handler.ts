@@ -15,8 +15,9 @@ export function sendResult(res: ServerResponse, result: IngestResult, closeConne
   const headers: Record<string, string | number> = {
     'content-type': result.contentType ?? 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-    ...(result.headers ?? {}),
   };
+  // Most answers (every 202) have no headers of their own: no spread of an empty object for them.
+  if (result.headers) Object.assign(headers, result.headers);
   // A body we did not read must not be drained from a keep-alive connection: close it instead.
   if (closeConnection) headers.connection = 'close';
   res.writeHead(result.status, headers);
@@ -42,14 +43,19 @@ export interface WebhookHandler {
 /** `(req, res)` handler for `POST /webhooks/:route`, usable with node:http, Express or any connect-style host. */
 export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger): WebhookHandler {
   const ingest = (req: IncomingMessage, res: ServerResponse, route = routeFromUrl(req.url) ?? ''): void => {
-    pipeline
-      .handle({ route, headers: req.headers, body: req, url: req.url, remoteAddress: req.socket?.remoteAddress, method: req.method })
-      .then((result) => sendResult(res, result, !req.readableEnded && !req.complete))
-      .catch((err: unknown) => {
-        // A bug, not a sender's mistake: every expected failure (store included) has its own answer.
-        logger.error(`webhook handling failed on route '${route}': ${errorMessage(err)}`);
-        if (!res.headersSent) sendResult(res, { status: ERROR_CATALOGUE.HW_E_INTERNAL.status, body: { error: ERROR_CATALOGUE.HW_E_INTERNAL.message } }, true);
-      });
+    const failed = (err: unknown): void => {
+      // A bug, not a sender's mistake: every expected failure (store included) has its own answer.
+      logger.error(`webhook handling failed on route '${route}': ${errorMessage(err)}`);
+      if (!res.headersSent) sendResult(res, { status: ERROR_CATALOGUE.HW_E_INTERNAL.status, body: { error: ERROR_CATALOGUE.HW_E_INTERNAL.message } }, true);
+    };
+    // One promise reaction per request instead of a then() and a catch(); a throw while answering still fails.
+    pipeline.handle({ route, headers: req.headers, body: req, url: req.url, remoteAddress: req.socket?.remoteAddress, method: req.method }).then((result) => {
+      try {
+        sendResult(res, result, !req.readableEnded && !req.complete);
+      } catch (err) {
+        failed(err);
+      }
+    }, failed);
   };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (hasMalformedPath(req.url)) sendResult(res, MALFORMED_PATH_RESULT, true);

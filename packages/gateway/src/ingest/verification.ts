@@ -37,9 +37,10 @@ export function verifyRequest(
   client: string | undefined,
 ): Verification {
   const { logger, authThrottle } = deps;
-  const meta = client === undefined ? { route: route.name, source: chosen?.id } : { route: route.name, source: chosen?.id, client };
+  // Built only for a line that is written: most requests verify and log nothing.
+  const meta = () => (client === undefined ? { route: route.name, source: chosen?.id } : { route: route.name, source: chosen?.id, client });
   const warn = (kind: 'Missing signature' | 'Invalid signature', line: string): void => {
-    if (!authThrottle || authThrottle.failed(client, route.name, kind)) logger.warn(line, meta);
+    if (!authThrottle || authThrottle.failed(client, route.name, kind)) logger.warn(line, meta());
   };
   if (!chosen) {
     warn(
@@ -58,7 +59,7 @@ export function verifyRequest(
     if (verdict.secretIndex > 0) {
       logger.info(
         `route '${route.name}' verified with secret #${verdict.secretIndex + 1} of ${route.secrets.length} (${chosen.id}): senders still use an older secret; remove it once none does`,
-        { ...meta, secret_index: verdict.secretIndex },
+        { ...meta(), secret_index: verdict.secretIndex },
       );
     }
     return { ok: true, secretIndex: verdict.secretIndex };
