@@ -1,0 +1,116 @@
+// The conversation step's decisions that the end-to-end tests cannot wait for (ttl_hours passing), and what a reply
+// is on each platform: Telegram's reply_to_message and Slack's thread_ts, read from the platforms' payloads.
+import { Writable } from 'node:stream';
+import type { AcceptRequest } from '@hookwise/core';
+import { createLogger } from '../../src/observe/logger';
+import { MemoryMemoKV } from '../../src/stores/memory';
+import { RouteTable, toRoute } from '../../src/routes/routes';
+import { Conversations, replyExtra } from '../../src/jobs/conversation-turns';
+import { ConversationStep } from '../../src/ingest/conversation-step';
+import { slackReplyOf, telegramReplyOf } from '../../src/ingest/conversation-replies';
+import type { PipelineDeps } from '../../src/ingest/pipeline-contract';
+
+const HOUR = 3_600_000;
+
+function setup() {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'info', format: 'json', stream: new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }) });
+  const memos = new MemoryMemoKV();
+  const conversations = new Conversations({ memos, jobs: { get: async () => undefined }, logger });
+  const alerts = toRoute(
+    'alerts',
+    { secret: 's', deliver: 'telegram', conversation: { enabled: true, ttl_hours: 2, max_turns: 5, allow_from: [42] } },
+    'static',
+  );
+  const inbound = toRoute('tg', { secret: 's', source: 'telegram', deliver: 'log' }, 'static');
+  const routes = new RouteTable(
+    new Map([
+      ['alerts', alerts],
+      ['tg', inbound],
+    ]),
+  );
+  const deps = { routes, logger, limits: { rateLimit: 100, maxBodyBytes: 1e6, maxPending: 100 } } as unknown as PipelineDeps;
+  const accepted: AcceptRequest[] = [];
+  const accept = async (request: AcceptRequest) => (accepted.push(request), { outcome: 'accepted' as const, jobId: 'job-2' });
+  return { step: new ConversationStep(conversations), conversations, deps, inbound, accepted, accept, lines };
+}
+
+const update = (from: number, to: number) => ({
+  update_id: 1,
+  message: { message_id: 9, chat: { id: 7, type: 'private' }, from: { id: from, first_name: 'Ann' }, text: 'why?', reply_to_message: { message_id: to } },
+});
+
+describe('conversation step', () => {
+  it('ignores a reply past ttl_hours with the reason logged, and continues one within it', async () => {
+    const { step, conversations, deps, inbound, accepted, accept, lines } = setup();
+    const ref = { platform: 'telegram', chat: '7', messageId: '500' };
+    await conversations.records.saveMessage(ref, { route: 'alerts', job: 'job-1', conversation: 'job-1', turn: 1, at: Date.now() - 3 * HOUR }, 4 * HOUR);
+    const reply = step.replyOf(inbound, update(42, 500))!;
+    const late = await step.continue(
+      deps,
+      { route: 'tg', headers: {}, body: Buffer.from('') },
+      inbound,
+      reply,
+      '1',
+      'message',
+      update(42, 500),
+      undefined,
+      Date.now(),
+      accept,
+    );
+    expect(late).toMatchObject({ status: 200, body: { status: 'ignored', reason: 'conversation_expired' } });
+    expect(lines.join('')).toContain('older than conversation.ttl_hours (2 h)');
+    expect(accepted).toEqual([]);
+
+    await conversations.records.saveMessage(ref, { route: 'alerts', job: 'job-1', conversation: 'job-1', turn: 1, at: Date.now() - HOUR }, 4 * HOUR);
+    const inTime = await step.continue(
+      deps,
+      { route: 'tg', headers: {}, body: Buffer.from('') },
+      inbound,
+      reply,
+      '2',
+      'message',
+      update(42, 500),
+      undefined,
+      Date.now(),
+      accept,
+    );
+    expect(inTime).toMatchObject({ status: 202, body: { route: 'alerts', conversation: 'job-1', turn: 2 } });
+    expect(accepted.map((r) => [r.route, r.deliveryId])).toEqual([['alerts', 'tg:2']]);
+    expect(await conversations.records.pending('alerts', 'tg:2')).toMatchObject({ conversation: 'job-1', turn: 2, text: 'why?', replyTo: ref });
+  });
+
+  it('leaves a message that answers nothing the gateway sent to its own route', async () => {
+    const { step, deps, inbound, accept } = setup();
+    const reply = step.replyOf(inbound, update(42, 12345))!;
+    expect(
+      await step.continue(deps, { route: 'tg', headers: {}, body: Buffer.from('') }, inbound, reply, '3', 'message', {}, undefined, Date.now(), accept),
+    ).toBeUndefined();
+    // A route that pins no replying source never looks.
+    expect(step.replyOf({ ...inbound, source: 'github' }, update(42, 500))).toBeUndefined();
+  });
+});
+
+describe('what a reply is', () => {
+  it('reads Telegram reply_to_message and Slack thread_ts, and leaves out bots and top-level messages', () => {
+    expect(telegramReplyOf(update(42, 500))).toEqual({
+      to: { platform: 'telegram', chat: '7', messageId: '500' },
+      userId: '42',
+      from: 'Telegram user 42 (Ann)',
+      text: 'why?',
+    });
+    expect(telegramReplyOf({ update_id: 2, message: { message_id: 3, chat: { id: 7 }, from: { id: 42 }, text: 'hi' } })).toBeUndefined();
+    const event = { type: 'message', channel: 'C1', user: 'U1', text: 'more', ts: '2.000002', thread_ts: '1.000001' };
+    expect(slackReplyOf({ type: 'event_callback', event })).toMatchObject({ to: { platform: 'slack', chat: 'C1', messageId: '1.000001' }, userId: 'U1' });
+    expect(slackReplyOf({ type: 'event_callback', event: { ...event, bot_id: 'B1' } })).toBeUndefined();
+    expect(slackReplyOf({ type: 'event_callback', event: { ...event, thread_ts: undefined } })).toBeUndefined();
+  });
+
+  it('sends the answer as a reply only to the destination on the conversation platform', () => {
+    const turn = { conversation: 'c', turn: 2, replyTo: { platform: 'telegram', chat: '7', messageId: '500' }, from: 'x', text: 't', at: 0 };
+    expect(replyExtra(turn, 'telegram', { chat_id: '7' })).toEqual({ chat_id: '7', reply_to_message_id: '500' });
+    expect(replyExtra(turn, 'platform_01', {})).toEqual({ reply_to_message_id: '500' });
+    expect(replyExtra(turn, 'slack', { chat_id: 'C1' })).toEqual({ chat_id: 'C1' });
+    expect(replyExtra(undefined, 'telegram', { chat_id: '7' })).toEqual({ chat_id: '7' });
+  });
+});
