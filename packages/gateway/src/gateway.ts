@@ -32,11 +32,11 @@ import { WorkerPool } from './jobs/worker';
 import { PreviousEvents } from './jobs/previous-event';
 import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
-import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 import { createJobActions } from './jobs/actions-run';
 import { Approvals } from './jobs/approval-gate';
 import { Conversations } from './jobs/conversation-turns';
 import { ConversationStep } from './ingest/conversation-step';
+import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -170,9 +170,6 @@ export class Gateway {
       conversations,
       sandboxes: this.sandboxes,
       channels: this.channels,
-      answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
-      // {__previous__} of a route's templates: kept in the memos beside the plugins' (durable with SQLite and Redis).
-      previous: new PreviousEvents(this.memos, this.store.jobs, this.logger),
       // A route's actions, carried out with the gateway's own credentials (jobs/actions-run.ts).
       actions: createJobActions({
         logger: this.logger,
@@ -182,6 +179,9 @@ export class Gateway {
         redact: (secret) => this.redactor.add(secret),
         retry: { maxAttempts: config.retry.max_attempts, baseDelayMs: config.retry.base_delay_seconds * 1000, maxDelayMs: config.retry.max_delay_seconds * 1000 },
       }),
+      answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
+      // {__previous__} of a route's templates: kept in the memos beside the plugins' (durable with SQLite and Redis).
+      previous: new PreviousEvents(this.memos, this.store.jobs, this.logger),
       jobs: this.store.jobs,
       lifecycle: this.lifecycle,
       runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),
@@ -234,12 +234,12 @@ export class Gateway {
       signal: this.shutdown.signal,
       redact: (secret) => this.redactor.add(secret),
       isSecret: (value) => this.redactor.has(value),
+      scrub: (text) => this.redactor.redact(text),
       progress: this.progress,
       memos: this.memos,
     };
   }
 
-      scrub: (text) => this.redactor.redact(text),
   /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
   routeProblems(route: Route, host = this.config.platforms.webhook.extra.host): string[] {
     const problems: string[] = [];
