@@ -63,7 +63,8 @@ describe('approvals on the dashboard', () => {
       expect(await one.locator('pre.answer').textContent()).toBe('Answer to: Release one');
       expect(await one.locator('.muted').textContent()).toContain('approvers telegram:1');
       await one.locator('button.approve').click();
-      await page.waitForFunction((id) => !document.querySelector(`section.approval[data-job-id="${id}"]`), first.id);
+      // The page is drawn again without it once the decision is recorded.
+      await page.locator(`section.approval[data-job-id="${first.id}"]`).waitFor({ state: 'detached' });
     });
     expect(await job('gate-1', (j) => j.status === 'done')).toMatchObject({ status: 'done' });
     await step(page, 'deny', async () => {
