@@ -2,31 +2,21 @@
 // token), an event appearing live, its detail (prompt, answer, headers without secrets), replay, dead letters,
 // the status filter and retry. Screenshots of failed steps are saved (the path is printed).
 import { signGeneric, type TestGateway } from '@hookwise/testing';
-import type { Page } from 'playwright-core';
 import { ADMIN_TOKEN, SECRET, send, startObserved } from './observed-gateway';
-import { pagePerTest, step } from '../ui/chromium';
+import { dashboardPerTest, signIn, step } from '../ui/chromium';
 
-jest.setTimeout(90_000);
-
-let gw: TestGateway | undefined;
-let page: Page;
-
-pagePerTest(
-  (opened) => (page = opened),
-  async () => {
-    await gw?.stop();
-    gw = undefined;
-  },
-);
+const ui = dashboardPerTest();
 
 const row = (deliveryId: string) => `#event-rows tr[data-delivery-id="${deliveryId}"]`;
-const push = (id: string, ref = 'main') => send(gw!, 'ci', { event_type: 'push', ref, repository: { name: 'hookwise' } }, { 'x-request-id': id });
+const push = (gw: TestGateway, id: string, ref = 'main') =>
+  send(gw, 'ci', { event_type: 'push', ref, repository: { name: 'hookwise' } }, { 'x-request-id': id });
 
 describe('dashboard with an admin token', () => {
   it('refuses the dashboard and the API without the token, then signs in with it', async () => {
-    gw = await startObserved({ admin: { ui: true, token: ADMIN_TOKEN } });
+    const gw = ui.stopAfter(await startObserved({ admin: { ui: true, token: ADMIN_TOKEN } }));
+    const { page } = ui;
     await step(page, 'refused-without-token', async () => {
-      const answer = await page.goto(`${gw!.url}/ui`);
+      const answer = await page.goto(`${gw.url}/ui`);
       expect(answer?.status()).toBe(401);
       await page.locator('input[name="token"]').waitFor();
       expect(await page.locator('#event-rows').count()).toBe(0);
@@ -43,7 +33,7 @@ describe('dashboard with an admin token', () => {
     await step(page, 'signed-in', async () => {
       await page.fill('input[name="token"]', ADMIN_TOKEN);
       await page.click('form.login button[type="submit"]');
-      await page.waitForURL(`${gw!.url}/ui`);
+      await page.waitForURL(`${gw.url}/ui`);
       await page.locator('#event-rows').waitFor();
       expect(await page.locator('h1').first().textContent()).toBe('Events');
       const api = await page.evaluate(async () => (await fetch('/api/deliveries')).status);
@@ -56,17 +46,15 @@ describe('dashboard with an admin token', () => {
   });
 
   it('shows a new webhook live, opens it with its prompt and answer, and replays it as a new event', async () => {
-    gw = await startObserved({ admin: { ui: true, token: ADMIN_TOKEN } });
-    await page.goto(`${gw.url}/ui/login`);
-    await page.fill('input[name="token"]', ADMIN_TOKEN);
-    await page.click('form.login button[type="submit"]');
-    await page.waitForURL(`${gw.url}/ui`);
+    const gw = ui.stopAfter(await startObserved({ admin: { ui: true, token: ADMIN_TOKEN } }));
+    const { page } = ui;
+    await signIn(page, gw.url, ADMIN_TOKEN);
     await page.locator('#live[data-state="live"]').waitFor();
 
     const body = JSON.stringify({ event_type: 'push', ref: 'main', repository: { name: 'hookwise' } });
     const signature = signGeneric(SECRET, body);
     await step(page, 'event-appears-live', async () => {
-      expect((await gw!.post('ci', body, { 'x-webhook-signature': signature, 'x-request-id': 'ui-1' })).status).toBe(202);
+      expect((await gw.post('ci', body, { 'x-webhook-signature': signature, 'x-request-id': 'ui-1' })).status).toBe(202);
       // No reload: the change stream brings the row, and then its final status.
       await page.locator(`${row('ui-1')}[data-status="done"]`).waitFor();
       expect(
@@ -97,7 +85,7 @@ describe('dashboard with an admin token', () => {
       expect(await page.locator('#answer').textContent()).toBe('Answer to: Build main of hookwise');
     });
     await step(page, 'both-in-list', async () => {
-      await page.goto(`${gw!.url}/ui`);
+      await page.goto(`${gw.url}/ui`);
       const ids = await page.locator('#event-rows tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-delivery-id')));
       expect(ids).toHaveLength(2);
       expect(ids[0]).toMatch(/^ui-1-replay-\d+$/);
@@ -108,12 +96,13 @@ describe('dashboard with an admin token', () => {
 
 describe('dashboard on loopback without a token', () => {
   it('lists dead letters with the status filter, retries one, and shows refused requests and the charts', async () => {
-    gw = await startObserved({ admin: { ui: true } });
-    await push('ok-1');
-    await push('fail2-dead');
+    const gw = ui.stopAfter(await startObserved({ admin: { ui: true } }));
+    const { page } = ui;
+    await push(gw, 'ok-1');
+    await push(gw, 'fail2-dead');
     await gw.post('ci', '{"event_type":"push"}', { 'x-webhook-signature': '00'.repeat(32) });
     await step(page, 'list', async () => {
-      await page.goto(`${gw!.url}/ui`);
+      await page.goto(`${gw.url}/ui`);
       await page.locator(`${row('fail2-dead')}[data-status="dead"]`).waitFor();
       await page.locator(`${row('ok-1')}[data-status="done"]`).waitFor();
       expect(await page.locator('[data-count="dead"]').textContent()).toBe('1');
@@ -135,9 +124,9 @@ describe('dashboard on loopback without a token', () => {
       expect(await page.locator('#receipt').textContent()).toContain('chat-room-7');
     });
     await step(page, 'event-filter', async () => {
-      await page.goto(`${gw!.url}/ui?event=pull_request`);
+      await page.goto(`${gw.url}/ui?event=pull_request`);
       await page.locator('#event-rows tr.empty').waitFor();
-      await page.goto(`${gw!.url}/ui?route=ci&event=push`);
+      await page.goto(`${gw.url}/ui?route=ci&event=push`);
       expect(await page.locator('#event-rows tr[data-delivery-id]').count()).toBe(2);
     });
   });

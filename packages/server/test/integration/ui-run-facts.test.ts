@@ -1,35 +1,23 @@
 // The dashboard in headless Chromium against a real gateway: the usage panel per route (runs this hour and tokens
 // today against the route's budget, the day's stored jobs summed), outcome badges, events and tokens in the event
 // list, each run fact on an event's page, and the usage panel following a real agent run live.
-import type { TestGateway } from '@hookwise/testing';
-import type { Page } from 'playwright-core';
 import { send, startObserved } from './observed-gateway';
 import { COALESCED_IDS, SILENT_NOTE, SKIPPED_NOTE, budgetedConfig, heldNote, startWithRunFacts } from './run-facts';
-import { pagePerTest, step } from '../ui/chromium';
+import { dashboardPerTest, step } from '../ui/chromium';
 
-jest.setTimeout(90_000);
+const ui = dashboardPerTest();
 
-let gw: TestGateway | undefined;
-let page: Page;
-
-pagePerTest(
-  (opened) => (page = opened),
-  async () => {
-    await gw?.stop();
-    gw = undefined;
-  },
-);
-
-const usageCell = (route: string, cell: string) => page.locator(`#usage-rows tr[data-route="${route}"] td.${cell}`);
+const usageCell = (route: string, cell: string) => ui.page.locator(`#usage-rows tr[data-route="${route}"] td.${cell}`);
 const row = (deliveryId: string) => `#event-rows tr[data-delivery-id="${deliveryId}"]`;
 
 describe('dashboard: usage and run facts', () => {
   it('shows usage per route and marks each job with its outcome, events and tokens', async () => {
-    let now: number;
-    ({ gw, now } = await startWithRunFacts({ admin: { ui: true } }));
+    const { gw, now } = await startWithRunFacts({ admin: { ui: true } });
+    ui.stopAfter(gw);
+    const { page } = ui;
 
     await step(page, 'usage-panel', async () => {
-      await page.goto(`${gw!.url}/ui`);
+      await page.goto(`${gw.url}/ui`);
       expect(await usageCell('ci', 'runs-this-hour').textContent()).toBe('12/20');
       expect(await usageCell('ci', 'tokens-today').textContent()).toBe('3,400/100,000');
       expect(await usageCell('ci', 'agent-runs').textContent()).toBe('2');
@@ -49,7 +37,7 @@ describe('dashboard: usage and run facts', () => {
       expect(await page.locator(`${row(COALESCED_IDS[0])} td.events`).textContent()).toBe('3');
     });
     await step(page, 'detail-pages', async () => {
-      await page.goto(`${gw!.url}/ui/deliveries/facts-delivered`);
+      await page.goto(`${gw.url}/ui/deliveries/facts-delivered`);
       expect(await page.locator('#tokens').textContent()).toBe('1,200 in / 340 out (800 cached, 100 cache write)');
       // The run's route actions, each with its outcome (issue 30).
       expect(await page.locator('#actions tbody tr').allTextContents()).toEqual([
@@ -57,13 +45,13 @@ describe('dashboard: usage and run facts', () => {
         '1github.add_labelsrefused0label(s) not allowed on this route: wontfix',
       ]);
       expect(await page.locator('#outcome').textContent()).toBe('delivered');
-      await page.goto(`${gw!.url}/ui/deliveries/facts-silent`);
+      await page.goto(`${gw.url}/ui/deliveries/facts-silent`);
       expect(await page.locator('#outcome').textContent()).toBe('silent: the agent had nothing to say; nothing delivered');
       expect(await page.locator('dl.summary').textContent()).toContain(SILENT_NOTE);
       expect(await page.locator('#receipt').textContent()).toBe('Nothing delivered: the job ended silent.');
-      await page.goto(`${gw!.url}/ui/deliveries/facts-held`);
+      await page.goto(`${gw.url}/ui/deliveries/facts-held`);
       expect(await page.locator('#waiting').textContent()).toBe(heldNote(now));
-      await page.goto(`${gw!.url}/ui/deliveries/${COALESCED_IDS[0]}`);
+      await page.goto(`${gw.url}/ui/deliveries/${COALESCED_IDS[0]}`);
       expect(await page.locator('#coalesced').textContent()).toBe(`stands for 3 events: ${COALESCED_IDS.join(', ')}`);
       expect(await page.locator('dl.summary').textContent()).toContain('hookwise#7');
       expect(JSON.parse((await page.locator('#coalesced-payloads').textContent()) ?? '')).toEqual([0, 1, 2].map((n) => ({ event_type: 'push', n })));
@@ -71,12 +59,13 @@ describe('dashboard: usage and run facts', () => {
   });
 
   it('follows a real agent run: the usage panel counts it without a reload', async () => {
-    gw = await startObserved({}, { config: budgetedConfig({ admin: { ui: true } }) });
+    const gw = ui.stopAfter(await startObserved({}, { config: budgetedConfig({ admin: { ui: true } }) }));
+    const { page } = ui;
     await page.goto(`${gw.url}/ui`);
     await page.locator('#live[data-state="live"]').waitFor();
     expect(await usageCell('ci', 'runs-this-hour').textContent()).toBe('0/20');
     await step(page, 'usage-live', async () => {
-      await send(gw!, 'ci', { event_type: 'push', ref: 'main', repository: { name: 'hookwise' } }, { 'x-request-id': 'ui-usage-1' });
+      await send(gw, 'ci', { event_type: 'push', ref: 'main', repository: { name: 'hookwise' } }, { 'x-request-id': 'ui-usage-1' });
       await page.locator(`${row('ui-usage-1')}[data-status="done"]`).waitFor();
       // The observed agent reports 12 input and 5 output tokens.
       // (Locators, not waitForFunction: the page's CSP forbids evaluating strings.)

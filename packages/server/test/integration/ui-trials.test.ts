@@ -3,24 +3,11 @@
 // old and new answer side by side with the differing lines marked, and says which events are filtered out now.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestGateway } from '@hookwise/testing';
-import type { Page } from 'playwright-core';
 import { startObserved } from './observed-gateway';
-import { pagePerTest, step } from '../ui/chromium';
+import { dashboardPerTest, step } from '../ui/chromium';
 import { lineDiff } from '../../src/admin/line-diff';
 
-jest.setTimeout(90_000);
-
-let gw: TestGateway | undefined;
-let page: Page;
-
-pagePerTest(
-  (opened) => (page = opened),
-  async () => {
-    await gw?.stop();
-    gw = undefined;
-  },
-);
+const ui = dashboardPerTest();
 
 const TRIAL_ID = 't-20260131-142501-3fa2';
 
@@ -71,7 +58,7 @@ function writeTrial(configDir: string): void {
 
 describe('trials: admin API and dashboard page', () => {
   it('lists and shows trials over the API, and refuses ids that are not trial ids', async () => {
-    gw = await startObserved({ admin: { enabled: true } });
+    const gw = ui.stopAfter(await startObserved({ admin: { enabled: true } }));
     writeTrial(gw.configDir);
     const list = (await (await fetch(`${gw.url}/api/trials`)).json()) as { trials: Array<Record<string, unknown>> };
     expect(list.trials).toEqual([expect.objectContaining({ id: TRIAL_ID, route: 'ci', changed: 1 })]);
@@ -84,11 +71,12 @@ describe('trials: admin API and dashboard page', () => {
   });
 
   it("shows each event's two answers side by side with the differing lines marked", async () => {
-    gw = await startObserved({ admin: { ui: true } });
+    const gw = ui.stopAfter(await startObserved({ admin: { ui: true } }));
+    const { page } = ui;
     writeTrial(gw.configDir);
     await step(page, 'trials-list', async () => {
       // Reached from the dashboard's navigation, as an operator finds it.
-      await page.goto(`${gw!.url}/ui`);
+      await page.goto(`${gw.url}/ui`);
       await page.locator('nav a', { hasText: 'Trials' }).click();
       await page.waitForURL('**/ui/trials');
       const row = page.locator(`#trial-rows tr[data-trial-id="${TRIAL_ID}"]`);

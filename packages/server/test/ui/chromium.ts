@@ -92,6 +92,48 @@ export function pagePerTest(usePage: (page: Page) => void, afterPage: () => Prom
   });
 }
 
+/** What a dashboard test file gets from dashboardPerTest. */
+export interface DashboardTest {
+  /** The running test's page (a new one for each test): read it inside a test, not at the top of the file. */
+  readonly page: Page;
+  /** Has `gateway` stopped after the running test (passed or failed) and returns it. */
+  stopAfter<G extends { stop(): Promise<void> }>(gateway: G): G;
+}
+
+/**
+ * The set-up every dashboard test file shares: 90 s per test (a browser start and a real gateway), pagePerTest's
+ * browser and page, and the gateways the test hands to `stopAfter` stopped when it ends.
+ */
+export function dashboardPerTest(): DashboardTest {
+  jest.setTimeout(90_000);
+  let page: Page | undefined;
+  const running: Array<{ stop(): Promise<void> }> = [];
+  pagePerTest(
+    (opened) => (page = opened),
+    async () => {
+      for (const gateway of running.splice(0)) await gateway.stop();
+    },
+  );
+  return {
+    get page() {
+      if (!page) throw new Error('the dashboard page is opened for each test: read `page` inside it(...), not at the top of the file');
+      return page;
+    },
+    stopAfter(gateway) {
+      running.push(gateway);
+      return gateway;
+    },
+  };
+}
+
+/** Signs in on the gateway at `url` with the admin token, as an operator does, and waits for the dashboard. */
+export async function signIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/ui/login`);
+  await page.fill('input[name="token"]', token);
+  await page.click('form.login button[type="submit"]');
+  await page.waitForURL(`${url}/ui`);
+}
+
 /** Where screenshots go: HOOKWISE_UI_SCREENSHOTS, or a new temp dir. */
 export const screenshotDir = (() => {
   let dir: string | undefined;
