@@ -95,6 +95,19 @@ export abstract class HookwiseCommand extends Command {
         e.message = lines.join('\n');
       }
     }
+    if (!this.jsonEnabled() && err instanceof Errors.CLIError && !process.env.DEBUG) {
+      // oclif hard-wraps an error at the terminal width (80 columns when stderr is not a terminal), inside words
+      // and `commands` a user copies; the terminal wraps a long line by itself without breaking what it holds.
+      const lines = [`Error: ${err.message}`, ...(typeof e.code === 'string' && e.code.startsWith('HW_E_') ? [`Code: ${e.code}`] : [])];
+      process.stderr.write(
+        `${lines
+          .flatMap((text) => text.split('\n'))
+          .map((line) => ` ${err.bang ?? '›'}   ${line}`)
+          .join('\n')}\n`,
+      );
+      process.exitCode = e.oclif?.exit ?? 2;
+      return undefined;
+    }
     return super.catch(err);
   }
 }

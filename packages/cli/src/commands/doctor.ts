@@ -3,7 +3,7 @@
 import { HookwiseCommand } from '../hookwise-command';
 import { configDirFlag, configDirFrom } from '../config-dir';
 import { runDoctor } from '../doctor-checks';
-import { renderTable } from '../text-table';
+import { renderTable, wideFlag } from '../text-table';
 import type { CheckResult } from '../tool-checks';
 
 export interface DoctorReport {
@@ -17,7 +17,7 @@ export default class Doctor extends HookwiseCommand {
     "Check everything a gateway needs: config, secrets and .env, routes, plugins, store, agent runner and its command, gh, each enabled platform's credentials, and whether a gateway runs on this config dir. Prints a table (or --json); exits 1 when a check fails.";
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
 
   async run(): Promise<DoctorReport> {
     const { flags } = await this.parse(Doctor);
@@ -31,7 +31,7 @@ export default class Doctor extends HookwiseCommand {
     const report: DoctorReport = { ok: !checks.some((c) => c.status === 'fail'), config_dir: configDir, checks };
     const rows = checks.map((c) => [c.status.toUpperCase(), c.check, c.fix ? `${c.detail}. Fix: ${c.fix}` : c.detail]);
     this.log(`Config dir: ${configDir}`);
-    this.log(renderTable(['STATUS', 'CHECK', 'DETAIL'], rows, { whole: [1, 2] }));
+    this.log(renderTable(['STATUS', 'CHECK', 'DETAIL'], rows, { whole: [1], wrap: [2], wide: flags.wide }));
     for (const c of checks.filter((check) => check.excerpt?.length)) this.log(`\n${c.check}:\n${c.excerpt!.map((line) => `  ${line}`).join('\n')}`);
     const failed = checks.filter((c) => c.status === 'fail').length;
     const warned = checks.filter((c) => c.status === 'warn').length;

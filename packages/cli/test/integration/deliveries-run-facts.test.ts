@@ -87,7 +87,7 @@ describe('hookwise deliveries show: the run facts', () => {
 
 describe('hookwise deliveries list: outcome, events and tokens', () => {
   it('marks silent, skipped and held jobs, counts coalesced events and shows tokens', async () => {
-    const out = await cli('deliveries', 'list');
+    const out = await cli('deliveries', 'list', '--wide');
     expect(out).toMatch(/^DELIVERY ID\s+ROUTE\s+EVENT\s+STATUS\s+STEP\s+ATTEMPTS\s+EVENTS\s+TOKENS\s+RECEIVED\s+LAST ERROR \/ NOTE$/m);
     const row = (id: string) => out.split('\n').find((line) => line.startsWith(`${id} `)) ?? '';
     expect(row('facts-delivered')).toMatch(/\sdone\s+deliver\s+1\s+1\s+1,540\s/);
@@ -131,7 +131,7 @@ describe('usage per route', () => {
   });
 
   it('hookwise routes list shows runs this hour and tokens today against the budget', async () => {
-    const out = await cli('routes', 'list');
+    const out = await cli('routes', 'list', '--wide');
     expect(out).toMatch(/^NAME\s+ORIGIN\s+STATUS\s+SOURCE\s+EVENTS\s+DELIVER\s+SECRET\s+RUNS THIS HOUR\s+TOKENS TODAY\s+URL$/m);
     expect(out).toMatch(/^ci\s+static\s+active\s+.*\s12\/20\s+3,400\/100,000\s+http:/m);
     expect(out).toMatch(/^docs\s+static\s+active\s+.*\s0\s+0\s+http:/m);
@@ -183,7 +183,7 @@ describe('without a running gateway: the same facts from the SQLite store', () =
     expect(await offline('deliveries', 'show', COALESCED_IDS[1])).toContain(
       `  coalesced: stands for 3 events: ${COALESCED_IDS.join(', ')}   key: hookwise#7\n`,
     );
-    const list = await offline('deliveries', 'list', '--outcome', 'silent');
+    const list = await offline('deliveries', 'list', '--outcome', 'silent', '--wide');
     expect(list).toMatch(/^facts-silent\s+ci\s+push\s+done \(silent\)\s/m);
     expect(list.trim().split('\n')).toHaveLength(2);
     const usage = await offline('deliveries', 'usage');
@@ -191,7 +191,7 @@ describe('without a running gateway: the same facts from the SQLite store', () =
   });
 
   it("routes list reads the store's budget counters", async () => {
-    expect(await offline('routes', 'list')).toMatch(/^ci\s+static\s+active\s+.*\s12\/20\s+3,400\/100,000\s+http:/m);
+    expect(await offline('routes', 'list', '--wide')).toMatch(/^ci\s+static\s+active\s+.*\s12\/20\s+3,400\/100,000\s+http:/m);
   });
 });
 
@@ -237,7 +237,7 @@ describe('a real `hookwise gateway run`: what its worker recorded, shown by the 
     expect((await runCli(['deliveries', 'show', 'real-over'], home)).stdout).toContain(
       '  outcome: skipped: route budget runs_per_hour (2) spent; skipped without an agent run\n',
     );
-    expect((await runCli(['routes', 'list'], home)).stdout).toMatch(/^ci\s+static\s+active\s+.*\s2\/2\s+0\s+http:/m);
+    expect((await runCli(['routes', 'list', '--wide'], home)).stdout).toMatch(/^ci\s+static\s+active\s+.*\s2\/2\s+0\s+http:/m);
     expect((await runCli(['deliveries', 'usage'], home)).stdout).toMatch(/^ci\s+3\s+3\s+2\s+1\s+1\s+1\s+0\s+0\s/m);
   });
 });

@@ -55,7 +55,7 @@ describe('hookwise routes list', () => {
   it('lists static routes and subscriptions with source, events, destination and secret origin, never a secret', async () => {
     const dir = await configWithRoutes();
     const subscriptionSecret = (JSON.parse(readFileSync(join(dir, 'webhook_subscriptions.json'), 'utf8')) as Record<string, { secret: string }>).alerts.secret;
-    const table = await runCli(['routes', 'list'], dir);
+    const table = await runCli(['routes', 'list', '--wide'], dir);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^NAME\s+ORIGIN\s+STATUS\s+SOURCE\s+EVENTS\s+DELIVER\s+SECRET\s+RUNS THIS HOUR\s+TOKENS TODAY\s+URL$/m);
     // No gateway runs and the store was never opened: nothing counted, and listing does not create the store.
@@ -91,7 +91,7 @@ describe('hookwise doctor', () => {
     );
     writeFileSync(join(dir, '.env'), 'SOMETHING=1\n');
     chmodSync(join(dir, '.env'), 0o644);
-    const table = await runCli(['doctor'], dir);
+    const table = await runCli(['doctor', '--wide'], dir);
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(/^STATUS\s+CHECK\s+DETAIL$/m);
     expect(table.stdout).toMatch(/^OK\s+config\s+.*config\.yaml loads and validates$/m);
@@ -173,7 +173,7 @@ describe('delivery ids', () => {
     const replay = await runCli(['deliveries', 'replay', longId.slice(0, 12)], dir);
     expect(replay.code).toBe(0);
     const replayId = new RegExp(`as (${longId}-replay-\\d+)`).exec(replay.stdout)![1];
-    const list = await runCli(['deliveries', 'list'], dir);
+    const list = await runCli(['deliveries', 'list', '--wide'], dir);
     expect(list.stdout).toContain(replayId);
     expect(list.stdout).toMatch(new RegExp(`^${longId}\\s`, 'm'));
     const ambiguous = await runCli(['deliveries', 'show', longId.slice(0, 12)], dir);

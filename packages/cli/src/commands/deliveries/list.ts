@@ -7,7 +7,7 @@ import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
 import { withDeliveries } from '../../delivery-access';
 import { isoTime } from '../../delivery-store';
-import { renderTable } from '../../text-table';
+import { renderTable, wideFlag } from '../../text-table';
 
 const OUTCOMES: JobOutcome[] = ['delivered', 'silent', 'skipped'];
 /** How many jobs are read to find `--limit` of one outcome: the store filters by status and route only. */
@@ -38,6 +38,7 @@ export default class DeliveriesList extends HookwiseCommand {
     }),
     route: Flags.string({ description: 'Only jobs of this route.' }),
     limit: Flags.integer({ description: 'At most this many jobs.', default: 50, min: 1 }),
+    wide: wideFlag,
   };
 
   async run(): Promise<Job[]> {
@@ -68,12 +69,22 @@ export default class DeliveriesList extends HookwiseCommand {
       String(j.attempts),
       String(eventCount(j)),
       j.usage ? tokenCount(tokensOf(j.usage)) : '-',
-      isoTime(j.receivedAt),
+      // To the second in the fitted table (20 columns instead of 24); --wide and --json keep the milliseconds.
+      flags.wide
+        ? isoTime(j.receivedAt)
+        : isoTime(j.receivedAt)
+            .replace('T', ' ')
+            .replace(/\.\d{3}Z$/, 'Z'),
       j.errors.at(-1)?.message ?? j.note ?? '',
     ]);
-    // Whole ids: a replay's id is its original's plus '-replay-<ms>', and the id is what the next command takes.
+    // Whole ids: a replay's id is its original's plus '-replay-<ms>', and the id is what the next command takes; whole times.
     this.log(
-      renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'EVENTS', 'TOKENS', 'RECEIVED', 'LAST ERROR / NOTE'], rows, { whole: [0] }),
+      renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'EVENTS', 'TOKENS', 'RECEIVED', 'LAST ERROR / NOTE'], rows, {
+        whole: [0, 8],
+        // Coalesced events, tokens and the step say least in a list (deliveries show and usage have them).
+        drop: [7, 6, 4],
+        wide: flags.wide,
+      }),
     );
     return jobs;
   }

@@ -82,7 +82,8 @@ export default class DeliveriesUsage extends HookwiseCommand {
           'TOKENS TODAY',
         ],
         rows,
-        { whole: [0] },
+        // Counts cut short would be wrong numbers: this table is never fitted (every column is whole).
+        { whole: [0], wide: true },
       ),
     );
     if (report.all || report.globalBudget)

@@ -7,7 +7,7 @@ import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { withExistingDeliveries } from '../../delivery-access';
 import { describeSecret, listRoutes, type ListedRoute } from '../../route-listing';
-import { renderTable } from '../../text-table';
+import { renderTable, wideFlag } from '../../text-table';
 
 /** A route as --json prints it: no Route object (it holds the secrets), its budget and counters in snake_case. */
 type ShownRoute = Omit<ListedRoute, 'route'> & {
@@ -21,7 +21,7 @@ export default class RoutesList extends HookwiseCommand {
     "List every route the gateway serves: the static routes of config.yaml and the subscriptions, with their source (sender style), events, destination and where their secret comes from (route, subscription or global; never the secret), and the agent runs of this clock hour and tokens of this UTC day (from the running gateway's admin API, else the store's budget counters) against the route's budget ('12/20').";
   static override examples = ['<%= config.bin %> routes list', '<%= config.bin %> routes list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
 
   async run(): Promise<ShownRoute[]> {
     const { flags } = await this.parse(RoutesList);
@@ -64,7 +64,12 @@ export default class RoutesList extends HookwiseCommand {
       r.url,
     ]);
     this.log(
-      renderTable(['NAME', 'ORIGIN', 'STATUS', 'SOURCE', 'EVENTS', 'DELIVER', 'SECRET', 'RUNS THIS HOUR', 'TOKENS TODAY', 'URL'], rows, { whole: [0, 9] }),
+      renderTable(['NAME', 'ORIGIN', 'STATUS', 'SOURCE', 'EVENTS', 'DELIVER', 'SECRET', 'RUNS THIS HOUR', 'TOKENS TODAY', 'URL'], rows, {
+        whole: [0, 9],
+        // The budget counters (deliveries usage has them) and where a route is defined go first when it does not fit.
+        drop: [8, 7, 1],
+        wide: flags.wide,
+      }),
     );
     for (const r of shown) for (const problem of r.problems) this.warn(problem);
     return shown;
