@@ -7,6 +7,7 @@ import { RedisWindowCounters } from './counters';
 import { RedisDeliveryIdCache } from './delivery-ids';
 import { RedisJobQueue, type RedisJobQueueOptions } from './job-queue';
 import { RedisMemoKV } from './memos';
+import { RedisOutbox } from './outbox';
 import { RedisProgressKV } from './progress';
 import { RedisRateLimiter } from './rate-limiter';
 
@@ -46,6 +47,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     jobs,
     progress: new RedisProgressKV(client, prefix),
     memos: new RedisMemoKV(client, prefix),
+    outbox: new RedisOutbox(client, prefix),
     counters: new RedisWindowCounters(client, prefix),
     accept: (request) => acceptor.accept(request),
     // From ioredis's own state, no round trip: /health says 'degraded' while the connection is down (commands

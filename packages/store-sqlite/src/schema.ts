@@ -211,6 +211,21 @@ const MIGRATIONS: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX memos_expiry ON memos (expires_at) WHERE expires_at IS NOT NULL;
   `,
+  // 10: the outbox (issue 36): messages to other systems (notify: lifecycle webhooks) kept until sent. seq keeps
+  // the order added (the oldest is sent first and dropped first when a target is full); due_at is when a message
+  // may be claimed next (a claim moves it past the lease, a failure to its retry time).
+  `
+  CREATE TABLE outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    target TEXT NOT NULL,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    due_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX outbox_id ON outbox (target, id);
+  CREATE INDEX outbox_due ON outbox (target, due_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,6 +20,7 @@ import { SqliteDeliveryIdCache } from './delivery-ids';
 import { InstanceHeartbeat } from './heartbeat';
 import { SqliteJobQueue } from './job-queue';
 import { SqliteMemoKV } from './memos';
+import { SqliteOutbox } from './outbox';
 import { SqliteProgressKV } from './progress';
 import { SqliteRateLimiter } from './rate-limiter';
 import { SCHEMA_VERSION, migrate } from './schema';
@@ -76,6 +77,7 @@ export interface SqliteStore extends Store {
   readonly deliveryIds: SqliteDeliveryIdCache;
   readonly progress: SqliteProgressKV;
   readonly memos: SqliteMemoKV;
+  readonly outbox: SqliteOutbox;
   readonly counters: SqliteWindowCounters;
   /** Hit, claim, backpressure check and enqueue in one transaction. */
   accept(request: AcceptRequest): Promise<AcceptOutcome>;
@@ -170,6 +172,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const jobs = new SqliteJobQueue(db, writes, heartbeat, { now, doneRetentionMs: options.doneRetentionMs ?? 7 * 24 * 60 * 60 * 1000 });
   const progress = new SqliteProgressKV(db, writes, now);
   const memos = new SqliteMemoKV(db, writes, now);
+  const outbox = new SqliteOutbox(db, writes, now);
   const counters = new SqliteWindowCounters(db, writes, now);
   const purge = async (): Promise<void> => {
     await Promise.all([deliveryIds.purge(), jobs.purgeDone(), heartbeat.purge(), progress.purge(), memos.purge(), counters.purge()]);
@@ -228,6 +231,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     jobs,
     progress,
     memos,
+    outbox,
     counters,
     accept,
     purge,

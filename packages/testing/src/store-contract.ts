@@ -10,6 +10,7 @@ import { destinationCases } from './store-contract-destinations';
 import { endingCases } from './store-contract-endings';
 import { jobQueueCases, wakeCases } from './store-contract-jobs';
 import { memoCases } from './store-contract-memos';
+import { outboxCases } from './store-contract-outbox';
 import { retentionCases } from './store-contract-retention';
 import { contractKit, type StoreContractCase, type StoreContractOptions } from './store-contract-kit';
 
@@ -42,6 +43,7 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
     ...concurrencyCases(kit),
     ...counterCases(kit),
     ...memoCases(kit),
+    ...outboxCases(kit),
     ...retentionCases(kit),
   ];
 }

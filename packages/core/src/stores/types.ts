@@ -320,6 +320,43 @@ export interface MemoKV {
   delete(key: string): Promise<void>;
 }
 
+/** A message waiting in an {@link Outbox}, as `due` hands it out. */
+export interface OutboxMessage {
+  /** The caller's id (e.g. a Standard Webhooks `webhook-id`): stable across attempts, restarts and gateways. */
+  id: string;
+  /** What is sent, as the caller wrote it. */
+  body: string;
+  /** Failed attempts so far, as the last `retryLater` recorded them (0 for a new message). */
+  attempts: number;
+}
+
+/**
+ * Messages the gateway sends to other systems (issue 36: the `notify:` lifecycle webhooks), kept until sent so a
+ * stop or crash loses none, and shared by every gateway on the store. Each target (the caller's key, e.g. one per
+ * notify URL) has its own bounded outbox. `due` claims messages for a while (a lease): a claimed message is not
+ * handed to anyone else until it is marked `done`, given a new time with `retryLater`, or its lease passes (its
+ * sender died), so two gateways sharing the store send each message once.
+ */
+export interface Outbox {
+  /**
+   * Adds `message` to `target`'s outbox, due at once. When the target then holds more than `max` messages the
+   * oldest (first added) are dropped; returns how many were.
+   */
+  add(target: string, message: { id: string; body: string }, max: number): Promise<{ dropped: number }>;
+  /**
+   * Claims up to `limit` of `target`'s due messages, first added first, for `leaseMs`: atomically, so a message is
+   * claimed by one caller. Nothing due: an empty list.
+   */
+  due(target: string, limit: number, leaseMs: number): Promise<OutboxMessage[]>;
+  /** Removes a message (sent, or given up on). An unknown id is no error. */
+  done(target: string, id: string): Promise<void>;
+  /**
+   * Makes a claimed message due again at `at` (epoch ms; now to give it back unsent), recording `attempts`. An
+   * unknown id (dropped meanwhile) is no error.
+   */
+  retryLater(target: string, id: string, at: number, attempts: number): Promise<void>;
+}
+
 /** What `/health` reports of a store: answered from what the store already knows, never by a query. */
 export interface StoreHealth {
   ok: boolean;
@@ -361,6 +398,11 @@ export interface Store {
    * `PluginContext.memos`. Without it the gateway keeps memos in memory, per process.
    */
   memos?: MemoKV;
+  /**
+   * Optional: messages to other systems kept until they are sent (memory, SQLite and Redis have it). Without it
+   * the gateway keeps them in memory, per process, so a stop or crash loses those not sent yet.
+   */
+  outbox?: Outbox;
   /** Optional: whether the store works, from memory (the last operations' outcome); must never block or throw. */
   health?(): StoreHealth;
   close(): Promise<void>;

@@ -81,6 +81,8 @@ const TYPE_ONLY = [
   'JobStep',
   'MemoKV',
   'OptionsSchema',
+  'Outbox',
+  'OutboxMessage',
   'PluginContext',
   'PluginDefinition',
   'PluginLogger',

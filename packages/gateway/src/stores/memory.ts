@@ -6,6 +6,7 @@ import { MemoryWindowCounters } from './memory-counters';
 import { MemoryDeliveryIdCache } from './memory-delivery-ids';
 import { MemoryJobQueue } from './memory-job-queue';
 import { MemoryMemoKV } from './memory-memos';
+import { MemoryOutbox } from './memory-outbox';
 import { MemoryProgressKV } from './memory-progress';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 
@@ -14,6 +15,7 @@ export * from './memory-rate-limiter';
 export * from './memory-job-queue';
 export * from './memory-progress';
 export * from './memory-memos';
+export * from './memory-outbox';
 export * from './memory-counters';
 export * from './memory-accept';
 
@@ -26,6 +28,7 @@ export function createMemoryStore(): Store {
     accept: (request) => acceptor.accept(request),
     progress: new MemoryProgressKV(),
     memos: new MemoryMemoKV(),
+    outbox: new MemoryOutbox(),
     counters: new MemoryWindowCounters(),
     close: () => jobs.close(),
   };
