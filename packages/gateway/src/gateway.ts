@@ -116,7 +116,8 @@ export class Gateway {
     this.lifecycle = new Lifecycle(throttledListenerErrors((message) => this.logger.warn(message)));
     // `notify:` targets: their secrets join the redaction; bad entries are refused by start().
     for (const target of config.notify ?? []) this.redactor.add(target.secret);
-    this.lifecycleWebhooks = new LifecycleWebhooks(config.notify ?? [], this.lifecycle, this.logger);
+    // Kept in the store's outbox until sent; a store without one: this process's memory.
+    this.lifecycleWebhooks = new LifecycleWebhooks(config.notify ?? [], this.lifecycle, this.logger, this.store.outbox);
     this.routes = new RouteTable(staticRoutes(config), options.routeSource);
     const extra = config.platforms.webhook.extra;
     const redactRoute = (route: Route) => {
@@ -357,6 +358,7 @@ export class Gateway {
     }
     for (const finding of this.exposureFindings()) this.logger.warn(exposureWarningLine(finding));
     this.workers.start();
+    this.lifecycleWebhooks.start();
   }
 
   /** Operator surfaces without a token on a reachable bind, payload-chosen targets without allowed_targets. */
@@ -399,9 +401,10 @@ export class Gateway {
     await this.channels.close();
     this.shutdown.abort();
     await this.instances.stopAll();
+    // After the workers (their last lifecycle events are written to the outbox) and before the store closes: what
+    // is still unsent stays in a persistent store's outbox for the next start.
+    await this.lifecycleWebhooks.close();
     await this.store.close();
-    // After the workers: their last lifecycle events are queued; what is still unsent is given up.
-    this.lifecycleWebhooks.close();
     return result;
   }
 }

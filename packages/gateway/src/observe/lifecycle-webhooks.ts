@@ -1,27 +1,31 @@
 // Outbound lifecycle webhooks (`notify:` in config.yaml): each target gets the lifecycle events it chose as JSON
 // POSTs signed in the Standard Webhooks format, so that any Standard Webhooks library verifies them. The listener
-// only queues (the lifecycle emitter is synchronous and on the hot path); one sender per target posts in order,
-// retries with exponential backoff, and drops the oldest message when its bounded queue is full. Messages carry
-// the event's facts (route, delivery id, job id, outcome, error text as stored), never request headers or
-// payload text. They live in memory: a restart loses what was not sent yet.
-import { createHmac, randomUUID } from 'node:crypto';
+// only hands the message to the target's sender (the lifecycle emitter is synchronous and on the hot path), which
+// keeps it in the store's outbox until it is sent (lifecycle-webhooks-sender.ts): on SQLite and Redis a stop or
+// crash loses nothing, and gateways sharing a store send each message once. A store without an outbox: this
+// process's memory, as the memory store. Messages carry the event's facts (route, delivery id, job id, outcome,
+// error text as stored), never request headers or payload text.
+import { createHash, createHmac } from 'node:crypto';
 import type { Logger } from 'winston';
+import type { Outbox } from '@hookwise/core';
 import type { NotifyTarget } from '../config/notify-schema';
+import { MemoryOutbox } from '../stores/memory-outbox';
 import type { Lifecycle, LifecycleEventName } from './lifecycle';
+import { OutboxSender, type SenderSettings } from './lifecycle-webhooks-sender';
 
-export interface LifecycleWebhooksOptions {
-  /** Messages waiting per target; beyond it the oldest is dropped (with a warning). */
-  maxQueue?: number;
-  /** Attempts per message before it is dropped (with a warning). */
-  maxAttempts?: number;
-  /** Delay before the first retry, doubled each time up to maxDelayMs. */
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** One POST's time limit. */
-  timeoutMs?: number;
+export type LifecycleWebhooksOptions = Partial<SenderSettings>;
+
+const DEFAULTS: SenderSettings = { maxQueue: 1000, maxAttempts: 8, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: 10_000, pollMs: 1000 };
+
+/**
+ * A target's outbox key: a hash of its URL (a query may hold a token, and store keys are seen by operators), so a
+ * message kept for a target is still sent after a restart with another secret or events list. The nth entry with
+ * the same URL gets its own outbox (`#n`).
+ */
+export function notifyOutboxKey(url: string, nth = 0): string {
+  const key = `notify:${createHash('sha256').update(url).digest('hex').slice(0, 32)}`;
+  return nth ? `${key}#${nth}` : key;
 }
-
-const DEFAULTS: Required<LifecycleWebhooksOptions> = { maxQueue: 1000, maxAttempts: 8, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: 10_000 };
 
 /** The key a Standard Webhooks secret stands for: `whsec_<base64>`, or bare base64 (what the libraries accept). */
 export function notifyKey(secret: string): Buffer | undefined {
@@ -69,112 +73,32 @@ function shownUrl(url: string): string {
   }
 }
 
-interface Message {
-  id: string;
-  body: string;
-  attempts: number;
-}
-
-/** One target's queue and its sender. */
-class TargetSender {
-  private readonly queue: Message[] = [];
-  private sending = false;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
-  private dropped = 0;
-  private readonly controller = new AbortController();
-
-  constructor(
-    private readonly url: string,
-    private readonly key: Buffer,
-    private readonly options: Required<LifecycleWebhooksOptions>,
-    private readonly logger: Logger,
-  ) {}
-
-  push(body: string): void {
-    if (this.closed) return;
-    if (this.queue.length >= this.options.maxQueue) {
-      this.queue.shift();
-      // One warning per burst of drops, not one per message.
-      if (this.dropped++ === 0) this.logger.warn(`notify ${shownUrl(this.url)}: queue full (${this.options.maxQueue}); dropping the oldest events`);
-    }
-    this.queue.push({ id: `msg_${randomUUID()}`, body, attempts: 0 });
-    if (!this.sending && !this.timer) void this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    this.sending = true;
-    try {
-      while (!this.closed && this.queue.length) {
-        const message = this.queue[0];
-        const error = await this.post(message);
-        if (this.closed) return;
-        if (error === undefined) {
-          this.queue.shift();
-          this.dropped = 0;
-          continue;
-        }
-        message.attempts += 1;
-        if (message.attempts >= this.options.maxAttempts) {
-          this.queue.shift();
-          this.logger.warn(`notify ${shownUrl(this.url)}: gave up on ${message.id} after ${message.attempts} attempts (${error})`);
-          continue;
-        }
-        const delay = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (message.attempts - 1));
-        this.logger.debug(`notify ${shownUrl(this.url)}: ${message.id} failed (${error}); retrying in ${delay} ms`);
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          void this.pump();
-        }, delay);
-        this.timer.unref();
-        return;
-      }
-    } finally {
-      this.sending = false;
-    }
-  }
-
-  /** One attempt: undefined when the target answered 2xx, else what went wrong. */
-  private async post(message: Message): Promise<string | undefined> {
-    const timestamp = Math.floor(Date.now() / 1000);
-    try {
-      const res = await fetch(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': message.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': notifySignature(this.key, message.id, timestamp, message.body),
-        },
-        body: message.body,
-        signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-      });
-      await res.body?.cancel();
-      return res.ok ? undefined : `HTTP ${res.status}`;
-    } catch (err) {
-      return (err as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (err as Error).message;
-    }
-  }
-
-  close(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.controller.abort();
-  }
-}
-
-/** Listens to the chosen lifecycle events and posts them to their targets; `close()` stops it. */
+/** Listens to the chosen lifecycle events and posts them to their targets; `start()` sends, `close()` stops it. */
 export class LifecycleWebhooks {
-  private readonly senders: TargetSender[] = [];
+  private readonly senders: OutboxSender[] = [];
   private readonly unsubscribe: Array<() => void> = [];
 
-  constructor(targets: readonly NotifyTarget[], lifecycle: Lifecycle, logger: Logger, options: LifecycleWebhooksOptions = {}) {
+  constructor(
+    targets: readonly NotifyTarget[],
+    lifecycle: Lifecycle,
+    logger: Logger,
+    outbox: Outbox = new MemoryOutbox(),
+    options: LifecycleWebhooksOptions = {},
+  ) {
     const settings = { ...DEFAULTS, ...options };
-    const byEvent = new Map<LifecycleEventName, TargetSender[]>();
+    const byEvent = new Map<LifecycleEventName, OutboxSender[]>();
+    const seen = new Map<string, number>();
     for (const target of targets) {
       const key = notifyKey(target.secret);
       if (!key) continue; // notifyProblems refuses it at startup
-      const sender = new TargetSender(target.url, key, settings, logger);
+      const nth = seen.get(target.url) ?? 0;
+      seen.set(target.url, nth + 1);
+      const sender = new OutboxSender(
+        { key: notifyOutboxKey(target.url, nth), url: target.url, shown: shownUrl(target.url), sign: (id, ts, body) => notifySignature(key, id, ts, body) },
+        outbox,
+        settings,
+        logger,
+      );
       this.senders.push(sender);
       for (const name of new Set(target.events)) byEvent.set(name, [...(byEvent.get(name) ?? []), sender]);
     }
@@ -188,8 +112,14 @@ export class LifecycleWebhooks {
     }
   }
 
-  close(): void {
+  /** Starts sending, what an earlier run left in the outbox included; called once the gateway has started. */
+  start(): void {
+    for (const sender of this.senders) sender.start();
+  }
+
+  /** Stops listening, waits for the messages being written, and stops the senders: call it before the store closes. */
+  async close(): Promise<void> {
     for (const off of this.unsubscribe.splice(0)) off();
-    for (const sender of this.senders) sender.close();
+    await Promise.all(this.senders.map((sender) => sender.close()));
   }
 }
