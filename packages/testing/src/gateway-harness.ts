@@ -13,6 +13,8 @@ export interface TestGateway extends RunningGateway {
   logs: Array<Record<string, unknown>>;
   /** Log messages joined, for `toContain` assertions. */
   logText(): string;
+  /** Every log line with all its fields (JSON, one a line), for checking that a secret appears nowhere in the log. */
+  fullLogText(): string;
   /** Resolves when a log message matching `pattern` appears (or rejects after `timeoutMs`). */
   waitForLog(pattern: RegExp | string, timeoutMs?: number): Promise<Record<string, unknown>>;
   post(route: string, body: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
@@ -95,6 +97,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     configDir,
     logs,
     logText: () => logs.map((l) => String(l.message)).join('\n'),
+    fullLogText: () => logs.map((l) => JSON.stringify(l)).join('\n'),
     waitForLog(pattern, timeoutMs = 10_000) {
       const found = logs.find((l) => matches(l, pattern));
       if (found) return Promise.resolve(found);

@@ -65,3 +65,24 @@ export function completion(content: string | null, toolCalls?: Array<{ id: strin
     },
   };
 }
+
+/** A reply whose model calls tools by name (a route's actions, offered as MCP tools) with these arguments. */
+export function toolCalls(calls: Array<{ id: string; name: string; args: unknown }>): ScriptedReply {
+  const message = {
+    role: 'assistant',
+    content: null,
+    tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+  };
+  return { body: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] } };
+}
+
+/** The model's last reply: its answer, no tool call. */
+export const final = (content: string): ScriptedReply => ({
+  body: {
+    id: 'c2',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  },
+});

@@ -6,9 +6,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { startTestGateway, type TestGateway } from '@hookwise/testing';
 import { message, startMessagesServer, type MessagesServer } from '../messages-server';
 
 const ROUTE_SECRET = 'review-route-secret-0123456789';
@@ -18,25 +16,23 @@ let dir: string;
 // The terminal's cwd: a project dir outside the config dir (the sandbox hides the config dir from the run).
 let project: string;
 let api: MessagesServer | undefined;
-let running: RunningGateway | undefined;
-let logs = '';
+let running: TestGateway | undefined;
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400; i++) {
     if (check()) return;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`gave up waiting for ${what}; log so far:\n${logs}`);
+  throw new Error(`gave up waiting for ${what}; log so far:\n${running?.logText()}`);
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'hw-anthropic-e2e-'));
   project = mkdtempSync(join(tmpdir(), 'hw-anthropic-e2e-project-'));
-  logs = '';
 });
 
 afterEach(async () => {
-  await running?.close(1000);
+  await running?.stop();
   running = undefined;
   await api?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -59,9 +55,9 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
       cache_creation_input_tokens: 0,
     }),
   ]);
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
+  running = await startTestGateway({
+    configDir: dir,
+    config: [
       'platforms:',
       '  webhook:',
       '    enabled: true',
@@ -86,15 +82,7 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
       '  backend: memory',
       '',
     ].join('\n'),
-  );
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
-    configDir: dir,
     env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: API_KEY },
-    port: 0,
-    logStream: stream,
     pollMs: 50,
   });
   const finished: unknown[] = [];
@@ -107,10 +95,10 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
     body,
   });
   expect(res.status).toBe(202);
-  await waitFor(() => logs.includes("response for route 'release'"), 'the answer to be delivered');
+  await running.waitForLog("response for route 'release'");
   await waitFor(() => finished.length === 1, 'the agent_finished event');
 
-  expect(logs).toContain('Release 1.4.2 is tagged.');
+  expect(running!.logText()).toContain('Release 1.4.2 is tagged.');
   expect(api.requests).toHaveLength(2);
   expect(api.requests[0].headers['x-api-key']).toBe(API_KEY);
   // The rendered prompt, fenced between the run's own delimiter lines (agent-kit's fenceUntrusted).
@@ -134,5 +122,5 @@ it('a webhook runs the anthropic agent with a terminal tool call; the answer is 
   const metrics = await (await fetch(`${running.url}/metrics`)).text();
   expect(metrics).toMatch(/hookwise_agent_tokens_total\{route="release",runner="anthropic",type="input"\} 2880/);
   expect(metrics).toMatch(/hookwise_agent_tokens_total\{route="release",runner="anthropic",type="output"\} 42/);
-  expect(logs).not.toContain(API_KEY);
+  expect(running!.fullLogText()).not.toContain(API_KEY);
 });

@@ -10,11 +10,8 @@ import { createHmac, createPublicKey, generateKeyPairSync, verify } from 'node:c
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
-import { startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../chat-server';
+import { startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { final, startChatServer, toolCalls, type ChatServer } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -29,38 +26,7 @@ let dir: string;
 let chat: ChatServer;
 let github: RecordingServer;
 let gitlab: RecordingServer;
-let running: RunningGateway | undefined;
-let logs = '';
-
-const toolCalls = (calls: Array<{ id: string; name: string; args: unknown }>): ScriptedReply => ({
-  body: {
-    id: 'c1',
-    object: 'chat.completion',
-    created: 1,
-    model: 'm',
-    choices: [
-      {
-        index: 0,
-        finish_reason: 'tool_calls',
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
-        },
-      },
-    ],
-  },
-});
-
-const final = (content: string): ScriptedReply => ({
-  body: {
-    id: 'c2',
-    object: 'chat.completion',
-    created: 1,
-    model: 'm',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-  },
-});
+let running: TestGateway | undefined;
 
 const LINE_COMMENTS = [
   { path: 'src/app.ts', line: 14, side: 'RIGHT', body: 'This can throw on an empty list.' },
@@ -124,9 +90,9 @@ beforeAll(async () => {
     '          actions:',
     ...actions.map((a) => `            ${a}`),
   ];
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
+  running = await startTestGateway({
+    configDir: dir,
+    config: [
       'platforms:',
       '  github_comment:',
       `    app_id: ${APP_ID}`,
@@ -154,22 +120,14 @@ beforeAll(async () => {
       'admin: { enabled: true }',
       '',
     ].join('\n'),
-  );
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
-    configDir: dir,
     // No GH_TOKEN: the review can only go as the App.
     env: { PATH: process.env.PATH, ACTIONS_KEY: 'sk-actions-key', GL_TOKEN },
-    port: 0,
-    logStream: stream,
     pollMs: 50,
   });
 });
 
 afterAll(async () => {
-  await running?.close(1000);
+  await running?.stop();
   await chat?.close();
   await github?.close();
   await gitlab?.close();
@@ -282,6 +240,6 @@ it("gitlab.note: a note on the event's merge request with gitlab_comment's token
     { index: 0, action: 'gitlab.note', status: 'done', attempts: 2 },
     { index: 1, action: 'gitlab.note', status: 'refused', attempts: 0 },
   ]);
-  expect(logs).not.toContain(GL_TOKEN);
-  expect(logs).not.toContain('ghs_installation_token_1');
+  expect(running!.fullLogText()).not.toContain(GL_TOKEN);
+  expect(running!.fullLogText()).not.toContain('ghs_installation_token_1');
 });

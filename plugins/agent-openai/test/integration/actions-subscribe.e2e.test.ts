@@ -7,12 +7,10 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../chat-server';
+import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { final, startChatServer, toolCalls, type ChatServer } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -23,27 +21,7 @@ const ATTACKER_SECRET = 'attacker-chosen-secret-0123456789';
 
 let dir: string;
 let chat: ChatServer;
-let running: RunningGateway | undefined;
-let logs = '';
-
-function toolCalls(calls: Array<{ id: string; name: string; args: unknown }>): ScriptedReply {
-  const message = {
-    role: 'assistant',
-    content: null,
-    tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
-  };
-  return { body: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] } };
-}
-
-const final = (content: string): ScriptedReply => ({
-  body: {
-    id: 'c2',
-    object: 'chat.completion',
-    created: 1,
-    model: 'm',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-  },
-});
+let running: TestGateway | undefined;
 
 const sign = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 const subscriptionsOf = () => JSON.parse(readFileSync(join(dir, 'webhook_subscriptions.json'), 'utf8')) as Record<string, Record<string, unknown>>;
@@ -69,9 +47,9 @@ beforeAll(async () => {
     }),
     { mode: 0o600 },
   );
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
+  running = await startTestGateway({
+    configDir: dir,
+    config: [
       'platforms:',
       '  webhook:',
       '    enabled: true',
@@ -95,21 +73,13 @@ beforeAll(async () => {
       'admin: { enabled: true }',
       '',
     ].join('\n'),
-  );
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
-    configDir: dir,
     env: { PATH: process.env.PATH, SUBSCRIBE_KEY: 'sk-subscribe-key' },
-    port: 0,
-    logStream: stream,
     pollMs: 50,
   });
 });
 
 afterAll(async () => {
-  await running?.close(1000);
+  await running?.stop();
   await chat?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -175,7 +145,7 @@ it('the agent subscribes a new route through the action; it is seen outside and 
   expect(generated).not.toBe(ATTACKER_SECRET);
   expect(JSON.stringify(chat.requests.map((r) => r.body))).not.toContain(generated);
   expect(subs.theirs).toMatchObject({ secret: THEIRS_SECRET, prompt: 'Operator prompt' });
-  expect(logs).not.toContain(generated);
+  expect(running!.fullLogText()).not.toContain(generated);
 
   // The operator's `webhook list` shows it (never a secret).
   const listed = await promisify(execFile)(process.execPath, [join(REPO, 'packages/cli/bin/run.js'), 'webhook', 'list', '--config-dir', dir], {

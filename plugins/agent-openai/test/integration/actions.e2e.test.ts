@@ -4,16 +4,13 @@
 // read by the model), a message to an allowed destination (the log deliverer), and a comment that GitHub first
 // answers 502 (retried). The job records every call with its outcome; `deliveries show` lists them.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
-import { startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../chat-server';
+import { startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { final, startChatServer, toolCalls, type ChatServer } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -24,27 +21,7 @@ const GH_TOKEN = 'ghs_actions_test_token_0123456789';
 let dir: string;
 let chat: ChatServer;
 let github: RecordingServer;
-let running: RunningGateway | undefined;
-let logs = '';
-
-function toolCalls(calls: Array<{ id: string; name: string; args: unknown }>): ScriptedReply {
-  const message = {
-    role: 'assistant',
-    content: null,
-    tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
-  };
-  return { body: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] } };
-}
-
-const final = (content: string): ScriptedReply => ({
-  body: {
-    id: 'c2',
-    object: 'chat.completion',
-    created: 1,
-    model: 'm',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-  },
-});
+let running: TestGateway | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hw-actions-'));
@@ -67,9 +44,9 @@ beforeAll(async () => {
     ]),
     final('Triaged.'),
   ]);
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
+  running = await startTestGateway({
+    configDir: dir,
+    config: [
       'platforms:',
       '  webhook:',
       '    enabled: true',
@@ -96,21 +73,13 @@ beforeAll(async () => {
       // SQLite (the default store): `deliveries show` reads the job from it.
       '',
     ].join('\n'),
-  );
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
-    configDir: dir,
     env: { PATH: process.env.PATH, ACTIONS_KEY: 'sk-actions-key', GH_TOKEN, GITHUB_API_URL: github.url },
-    port: 0,
-    logStream: stream,
     pollMs: 50,
   });
 });
 
 afterAll(async () => {
-  await running?.close(1000);
+  await running?.stop();
   await chat?.close();
   await github?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -173,8 +142,8 @@ it('the agent acts through the route actions: allowed calls done, a refused one 
       accept: 'application/vnd.github+json',
     },
   ]);
-  expect(logs).toContain('on-call: issue 7 looks like a crash');
-  expect(logs).not.toContain(GH_TOKEN);
+  expect(running!.logText()).toContain('on-call: issue 7 looks like a crash');
+  expect(running!.fullLogText()).not.toContain(GH_TOKEN);
 
   // Recorded on the job with their outcomes.
   expect(job?.usage?.actions?.map(({ index, action, status, attempts }) => ({ index, action, status, attempts }))).toEqual([

@@ -7,9 +7,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { startTestGateway, type TestGateway } from '@hookwise/testing';
 import { completion, startChatServer, type ChatServer } from '../chat-server';
 
 // The test directory this file was written against (files sit one level below it now).
@@ -23,8 +21,7 @@ const ROUTE_SECRET = 'ops-route-secret-0123456789';
 
 let dir: string;
 let chat: ChatServer;
-let running: RunningGateway | undefined;
-let logs = '';
+let running: TestGateway | undefined;
 
 function sign(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
@@ -40,14 +37,6 @@ async function post(route: string, payload: unknown, secret: string): Promise<{ 
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`gave up waiting for ${what}; log so far:\n${logs}`);
-}
-
 beforeAll(() => {
   if (!existsSync(join(REPO, 'packages/cli/dist/commands/webhook/subscribe.js'))) {
     throw new Error('the CLI is not built: run `npx tsc -b packages/cli plugins/agent-openai` first');
@@ -56,11 +45,10 @@ beforeAll(() => {
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hw-story-'));
-  logs = '';
 });
 
 afterEach(async () => {
-  await running?.close(1000);
+  await running?.stop();
   running = undefined;
   await chat?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -80,9 +68,9 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
     join(dir, 'skills/webhook-subscriptions/SKILL.md'),
     '---\nname: webhook-subscriptions\ndescription: Create webhook subscriptions with the hookwise CLI\n---\nRun `hookwise webhook subscribe <name> --events <csv>`.\n',
   );
-  writeFileSync(
-    join(dir, 'config.yaml'),
-    [
+  running = await startTestGateway({
+    configDir: dir,
+    config: [
       'platforms:',
       '  webhook:',
       '    enabled: true',
@@ -106,22 +94,14 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
       '  backend: memory',
       '',
     ].join('\n'),
-  );
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
-    configDir: dir,
     env: { PATH: `${BIN}:${process.env.PATH}`, STORY_KEY: 'sk-story-key-abcdef' },
-    port: 0,
-    logStream: stream,
     pollMs: 50,
   });
 
   // 1. The webhook that asks for a subscription.
   const first = await post('ops', { name: 'github-ci', events: 'push' }, ROUTE_SECRET);
   expect(first).toEqual({ status: 202, body: { status: 'accepted', route: 'ops', event: '', delivery_id: expect.any(String) } });
-  await waitFor(() => logs.includes("response for route 'ops'"), 'the ops answer to be delivered');
+  await running.waitForLog("response for route 'ops'");
 
   // 2. What the model saw and did.
   const [ask, followUp] = chat.requests;
@@ -140,7 +120,7 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
   expect(toolMessage.tool_call_id).toBe('call_sub');
   expect(toolMessage.content).toMatch(/^exit code: 0\n/);
   expect(toolMessage.content).toContain("Subscription 'github-ci' created through the gateway's job channel.");
-  expect(logs).toContain('Created the subscription github-ci for push events.');
+  expect(running!.logText()).toContain('Created the subscription github-ci for push events.');
 
   // 3. The subscription exists, with a secret the gateway generated; the agent's output never shows it.
   const stored = JSON.parse(readFileSync(join(dir, 'webhook_subscriptions.json'), 'utf8'));
@@ -154,7 +134,7 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
   expect(accepted).toEqual({ status: 202, body: { status: 'accepted', route: 'github-ci', event: 'push', delivery_id: expect.any(String) } });
   const refused = await post('github-ci', { event_type: 'push' }, 'not-the-secret');
   expect(refused).toEqual({ status: 401, body: { error: 'Invalid signature' } });
-  await waitFor(() => logs.includes("response for route 'github-ci'"), 'the github-ci answer to be delivered');
+  await running.waitForLog("response for route 'github-ci'");
   expect(chat.requests).toHaveLength(3);
-  expect(logs).not.toContain('sk-story-key-abcdef');
+  expect(running!.fullLogText()).not.toContain('sk-story-key-abcdef');
 });
