@@ -194,7 +194,7 @@ describe('hookwise doctor', () => {
         0,
         '      secret: a-long-enough-secret-for-the-policy\n      routes:\n        prs:\n          filter:\n            - expression: "action = (("\n            - { path: ref, matches: "^(x" }\n',
       );
-      const result = await runCli(['doctor'], broken);
+      const result = await runCli(['doctor', '--wide'], broken);
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/FAIL\s+route 'prs'\s+route 'prs' filter\[0\]: the JSONata expression "action = \(\(" does not parse at position 11/);
       expect(result.stdout).toContain(`route 'prs' filter[1]: the regular expression "^(x" is invalid`);
