@@ -5,6 +5,9 @@ import { HookwiseError, errorMessage, type Job, type JobFilter, type Store } fro
 import {
   adminApiEnabled,
   budgetOf,
+  ConversationRecords,
+  conversationOfJob,
+  type ConversationView,
   loadConfig,
   readRunFile,
   replayJob,
@@ -24,6 +27,8 @@ export interface Deliveries {
   list(filter: JobFilter): Promise<Job[]>;
   /** By delivery id or job id, whole or a unique prefix of 4 or more characters. */
   find(id: string): Promise<Job>;
+  /** The conversation the job is part of (issue 31), from the records; undefined for none. */
+  conversation(job: Job): Promise<ConversationView | undefined>;
   /** Runs an event again as a new job (a delivery id of its own); returns the new job. */
   replay(original: Job): Promise<Job>;
   /** Puts the dead letters (of a route, or all) back in the queue; returns their delivery ids. */
@@ -44,6 +49,8 @@ function storeDeliveries(store: Store, configDir: string): Deliveries {
     via: 'store',
     list: (filter) => store.jobs.list(filter),
     find: (id) => findDelivery(store, id),
+    // Without memos in the store (memory), conversations live in the gateway's process only.
+    conversation: async (job) => (store.memos ? conversationOfJob(new ConversationRecords(store.memos), job) : undefined),
     replay: (original) => replayJob(store.jobs, original),
     retryDead: (route) => retryDeadLetters(store.jobs, route),
     async usage(since, route, options) {
@@ -121,6 +128,11 @@ class ApiDeliveries implements Deliveries {
       'HW_E_STORE',
       `no delivery '${id}' in the running gateway (${this.via}): see \`hookwise deliveries list\` (done jobs are kept for 7 days; an id may be shortened to a unique prefix of 4 or more characters)`,
     );
+  }
+
+  async conversation(job: Job): Promise<ConversationView | undefined> {
+    const body = await this.request<{ conversation?: ConversationView | null }>('GET', `/api/deliveries/${encodeURIComponent(job.id)}`);
+    return body.conversation ?? undefined;
   }
 
   async replay(original: Job): Promise<Job> {

@@ -103,6 +103,8 @@ export class Gateway {
   private readonly transforms: Transforms;
   /** Routes' `approval:`: held answers, their records and the presses that decide them (jobs/approval-gate.ts). */
   readonly approvals: Approvals;
+  /** Routes' `conversation:`: the records of answers and replies (jobs/conversation-turns.ts), read by the dashboard. */
+  readonly conversations: Conversations;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
@@ -136,7 +138,7 @@ export class Gateway {
     // Bad entries are reported by start(); the valid ones are used meanwhile.
     const proxies = (extra.trusted_proxies ?? []).filter((entry) => trustedProxyProblem(entry) === undefined);
     // Conversations (issue 31): recorded and continued through the memos, shared by the request and the job paths.
-    const conversations = new Conversations({ memos: this.memos, jobs: this.store.jobs, logger: this.logger });
+    const conversations = (this.conversations = new Conversations({ memos: this.memos, jobs: this.store.jobs, logger: this.logger }));
     // A job held for approval is looked at again every 5 poll intervals (5 s by default): how long a decision may wait.
     const recheckMs = 5 * (options.pollMs ?? 1000);
     this.approvals = new Approvals({ jobs: this.store.jobs, memos: this.memos, logger: this.logger, lifecycle: this.lifecycle, platforms: config.platforms, recheckMs });

@@ -58,6 +58,8 @@ export { EXPRESSION_DEADLINE_MS, EXPRESSION_HEAP_MB, EXPRESSION_QUEUE, EXPRESSIO
 export { findJob, replayJob, retryDeadLetters } from './jobs/delivery-actions';
 export { ALL_ROUTES, routeUsage, type RouteUsage, RUNS_WINDOW_MS, runsKey, TOKENS_WINDOW_MS, tokensKey, tokensOf, windowEnd } from './jobs/budget';
 export { coalescedText, eventCount, jobOutcome, outcomeText, sandboxText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
+export { conversationLines, conversationOfJob, turnLabel, type ConversationView } from './jobs/conversation-view';
+export { ConversationRecords } from './jobs/conversation-records';
 export {
   againstLimit,
   DEFAULT_USAGE_PERIOD,

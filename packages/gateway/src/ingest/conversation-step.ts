@@ -96,6 +96,18 @@ export class ConversationStep {
         conversation: record.conversation,
       });
       if (typeof answer.body === 'object') Object.assign(answer.body, { conversation: record.conversation, turn: turn.turn });
+      if (deps.lifecycle?.has('conversation_continued')) {
+        deps.lifecycle.emit('conversation_continued', {
+          jobId: result.jobId,
+          route: route.name,
+          inboundRoute: inbound.name,
+          deliveryId: jobDeliveryId,
+          conversation: record.conversation,
+          turn: turn.turn,
+          platform: reply.to.platform,
+          from: reply.from,
+        });
+      }
     }
     return answer;
   }

@@ -9,6 +9,7 @@ import type { Logger } from 'winston';
 import { DEFAULT_MAX_TURNS, DEFAULT_TTL_HOURS, type ConversationConfig } from '../config/conversation-schema';
 import type { Route } from '../routes/routes';
 import { cleanText, promptHygieneOf } from './prompt-hygiene';
+import { conversationOfJob, type ConversationView } from './conversation-view';
 import { ConversationRecords, clipTurnText, type ConversationLog, type PendingTurn, type Turn } from './conversation-records';
 
 /** The deliverers whose messages can be answered, by every name a destination may use (aliases included). */
@@ -74,6 +75,11 @@ export class Conversations {
   constructor(private readonly deps: ConversationsDeps) {
     this.records = new ConversationRecords(deps.memos);
     this.now = deps.now ?? Date.now;
+  }
+
+  /** What `deliveries show` and the dashboard show of a job's conversation (conversation-view.ts); undefined: none. */
+  ofJob(job: Pick<Job, 'id' | 'route' | 'deliveryId'>): Promise<ConversationView | undefined> {
+    return conversationOfJob(this.records, job);
   }
 
   /** The turn a job continues, or undefined for a job that starts a conversation (or a route without them). */

@@ -144,6 +144,23 @@ export interface ApprovalDecidedEvent {
   by: string;
 }
 
+/**
+ * A reply to one of a route's delivered answers became the conversation's next turn (ingest/conversation-step.ts):
+ * a job on the conversation's route (`route`), whichever route the reply arrived on (`inboundRoute`).
+ */
+export interface ConversationContinuedEvent {
+  jobId: string;
+  route: string;
+  inboundRoute: string;
+  deliveryId: string;
+  conversation: string;
+  /** The answer the new job will be (2 for the first reply). */
+  turn: number;
+  platform: string;
+  /** Who replied, e.g. "Telegram user 42 (Alice)". */
+  from: string;
+}
+
 export interface LifecycleEvents {
   accepted: AcceptedEvent;
   rejected: RejectedEvent;
@@ -159,6 +176,7 @@ export interface LifecycleEvents {
   approval_requested: ApprovalRequestedEvent;
   approved: ApprovalDecidedEvent;
   denied: ApprovalDecidedEvent;
+  conversation_continued: ConversationContinuedEvent;
 }
 
 export type LifecycleEventName = keyof LifecycleEvents;
@@ -179,6 +197,7 @@ export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = [
   'approval_requested',
   'approved',
   'denied',
+  'conversation_continued',
 ];
 
 type ListenerLists = { [K in LifecycleEventName]: ReadonlyArray<LifecycleListener<K>> };
@@ -207,6 +226,7 @@ export class Lifecycle {
     approval_requested: NONE,
     approved: NONE,
     denied: NONE,
+    conversation_continued: NONE,
   };
   /**
    * Listeners of all events together. has() reads it first: with nobody listening at all (the default) the check

@@ -124,6 +124,12 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
     labelNames: ['route', 'scope', 'budget', 'action'] as const,
     registers: [registry],
   });
+  const conversationsContinued = new client.Counter({
+    name: 'hookwise_conversations_continued_total',
+    help: "Replies that continued a conversation (a new job on the conversation's route), by that route and the platform replied on.",
+    labelNames: ['route', 'platform'] as const,
+    registers: [registry],
+  });
 
   let deadCount: { value: number; at: number } | undefined;
   const countDead = async (): Promise<number> => {
@@ -185,6 +191,7 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
   });
   on('completed', (e) => completed.inc({ route: routeLabel(e.route), outcome: e.outcome }));
   on('budget_exceeded', (e) => budgetExceeded.inc({ route: routeLabel(e.route), scope: e.scope, budget: e.budget, action: e.action }));
+  on('conversation_continued', (e) => conversationsContinued.inc({ route: routeLabel(e.route), platform: e.platform }));
 
   return {
     registry,

@@ -8,6 +8,7 @@ import {
   findJob,
   routeUsage,
   type ActivityJournal,
+  type ConversationView,
   type Gateway,
   eventCount,
   jobOutcome,
@@ -128,6 +129,11 @@ export class AdminData {
 
   async find(id: string): Promise<Job | undefined> {
     return withTimeout(findJob(this.gateway.store.jobs, id));
+  }
+
+  /** The conversation a job is part of (issue 31); undefined for none, or when the store cannot say in time. */
+  async conversation(job: Job): Promise<ConversationView | undefined> {
+    return withTimeout(this.gateway.conversations.ofJob(job)).catch(() => undefined);
   }
 
   async queue(): Promise<QueueDepth> {

@@ -336,7 +336,7 @@ function receiptSection(job: Job): string {
   return job.receipt === undefined ? '<p class="muted" id="receipt">Not delivered yet.</p>' : `<pre id="receipt">${esc(json(job.receipt))}</pre>`;
 }
 
-export function detailPage(job: Job, activity: JobActivity | undefined): string {
+export function detailPage(job: Job, activity: JobActivity | undefined, conversation = ''): string {
   const headers = activity?.headers
     ? `<table id="headers" class="headers"><tbody>${activity.headers.map(([name, value]) => `<tr><th>${esc(name)}</th><td>${esc(value)}</td></tr>`).join('')}</tbody></table>
 <p class="muted">Signature, token and credential headers are never kept: their values show as [REDACTED].</p>`
@@ -378,6 +378,7 @@ ${pre(job.prompt, 'Not rendered yet.', 'prompt')}
 <h2>Answer</h2>
 ${pre(job.answer, 'No answer yet.', 'answer')}
 ${actionsSection(job)}
+${conversation}
 <h2>Attempts</h2>
 ${attemptsTable(job, activity)}
 <h2>Delivery receipt</h2>

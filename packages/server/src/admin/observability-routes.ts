@@ -10,6 +10,7 @@ import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
 import { mountTrialApi, mountTrialPages } from './trial-routes';
 import { mountApprovalApi, mountApprovalPages } from './approval-routes';
+import { conversationSection } from './dashboard-conversation';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
@@ -151,7 +152,8 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     '/deliveries/:id',
     wrap(async (req, res) => {
       const job = await found(req, res);
-      if (job) res.json({ delivery: job, activity: data.journal?.job(job.id) ?? null });
+      // The conversation the job is part of (issue 31), from the records: what `deliveries show` prints.
+      if (job) res.json({ delivery: job, activity: data.journal?.job(job.id) ?? null, conversation: (await data.conversation(job)) ?? null });
     }),
   );
   api.post(
@@ -358,7 +360,7 @@ function mountDashboard(
         shell(req, res, 'Not found', 'refused', refusedPage(`no delivery '${String(req.params.id)}' (done jobs are kept for 7 days)`));
         return;
       }
-      shell(req, res, job.deliveryId, 'detail', detailPage(job, data.journal?.job(job.id)));
+      shell(req, res, job.deliveryId, 'detail', detailPage(job, data.journal?.job(job.id), conversationSection(await data.conversation(job))));
     }),
   );
   // Fragments the page script swaps in on live updates: the same HTML the pages are made of.

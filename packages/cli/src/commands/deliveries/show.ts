@@ -2,7 +2,7 @@
 // and what its run came to (tokens, silent or skipped, why it waits, the events a coalesced job stands for).
 import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
-import { coalescedText, outcomeText, sandboxText, usageText, waitingNote } from '@hookwise/gateway';
+import { coalescedText, conversationLines, outcomeText, sandboxText, usageText, waitingNote, type ConversationView } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { currentRoutePrompt, unresolvedInJob, unresolvedText } from '../../unresolved-placeholders';
@@ -17,12 +17,17 @@ export default class DeliveriesShow extends HookwiseCommand {
   static override args = { id: Args.string({ description: 'Delivery id or job id, or a unique prefix of one (4 or more characters).', required: true }) };
   static override flags = { 'config-dir': configDirFlag };
 
-  async run(): Promise<Job & { unresolvedPlaceholders?: string[] }> {
+  async run(): Promise<Job & { unresolvedPlaceholders?: string[]; conversation?: ConversationView }> {
     const { args, flags } = await this.parse(DeliveriesShow);
     let job: Job;
+    let conversation: ConversationView | undefined;
     this.readsConfigDir(flags['config-dir']);
     try {
-      job = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.find(args.id));
+      job = await withDeliveries(flags['config-dir'], async (deliveries) => {
+        const found = await deliveries.find(args.id);
+        conversation = await deliveries.conversation(found);
+        return found;
+      });
     } catch (err) {
       this.fail(err, true);
     }
@@ -67,10 +72,12 @@ export default class DeliveriesShow extends HookwiseCommand {
       this.log(`    #${a.index} ${a.action}: ${a.status}${tries}${a.reason && a.status !== 'done' ? ` (${a.reason})` : ''}`);
       if (a.receipt !== undefined) this.log(`      receipt: ${JSON.stringify(a.receipt)}`);
     }
+    // A conversation's turns (issue 31), read from its records: the event, the answers and the replies so far.
+    if (conversation) for (const line of conversationLines(conversation)) this.log(`  ${line}`);
     // The job's receipt is its destinations' (one, or all by name): printed once, under each destination when listed.
     if (job.receipt !== undefined && !job.destinations?.some((d) => d.receipt !== undefined)) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);
     this.log(`\nPrompt:\n${job.prompt ?? '(not rendered yet)'}`);
     this.log(`\nAnswer:\n${job.answer ?? '(no answer yet)'}`);
-    return unresolved.length ? { ...job, unresolvedPlaceholders: unresolved } : job;
+    return { ...job, ...(unresolved.length ? { unresolvedPlaceholders: unresolved } : {}), ...(conversation ? { conversation } : {}) };
   }
 }
