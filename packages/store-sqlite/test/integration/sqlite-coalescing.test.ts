@@ -1,14 +1,11 @@
 // Issue 23 in the SQLite file itself: schema 8 from a schema-7 file, coalescing inside accept's one transaction and
 // across a restart, concurrency keys and budget counters shared by two gateways (stores) on one file.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { AcceptRequest, JobInput } from '@hookwise/core';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
-import { openSqliteStore, type SqliteStore } from '../../src';
 import { JobIdFormat } from '../../src/job-ids';
 import { SCHEMA_VERSION, migrate } from '../../src/schema';
+import { sqliteStoresPerTest } from '../sqlite-temp-dir';
 
 const coalescing = (key: string, mode: 'latest' | 'all', overrides: Partial<JobInput> = {}, windowMs = 60_000): JobInput =>
   jobInput({ coalesce: { key, windowMs, mode }, ...overrides });
@@ -16,29 +13,14 @@ const coalescing = (key: string, mode: 'latest' | 'all', overrides: Partial<JobI
 const acceptRequest = (job: JobInput, rateLimit = 100): AcceptRequest => ({ route: job.route, deliveryId: job.deliveryId, rateLimit, maxPending: 100, job });
 
 describe('SQLite store, issue 23', () => {
-  let dir: string;
-  let file: string;
-  const opened: SqliteStore[] = [];
-  const open = (options: Partial<Parameters<typeof openSqliteStore>[0]> = {}): SqliteStore => {
-    const store = openSqliteStore({ file, ...options });
-    opened.push(store);
-    return store;
-  };
-
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hookwise-sqlite-23-'));
-    file = path.join(dir, 'hookwise.sqlite');
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = sqliteStoresPerTest('hookwise-sqlite-23-');
+  const { open } = tmp;
 
   it('upgrades a file of schema 7: its jobs are kept and leased in order, and new jobs coalesce in it', async () => {
     expect(SCHEMA_VERSION).toBe(10);
-    const old = new Database(file);
+    const old = new Database(tmp.file);
     // The DDL of schema 7 is the first seven migrations, unchanged since that version shipped.
-    migrate(old, file, 7);
+    migrate(old, tmp.file, 7);
     const insert = old.prepare(`
       INSERT INTO jobs (seq, id, route, event, delivery_id, payload, received_at, status, step, attempts, errors, run_at, created_at, updated_at, requeued, answer)
       VALUES (?, ?, 'ci', 'push', ?, '{"n":1}', 1, ?, ?, ?, '[]', ?, 1, 1, ?, ?)`);
@@ -55,7 +37,7 @@ describe('SQLite store, issue 23', () => {
     old.close();
 
     const store = open();
-    const check = new Database(file, { readonly: true });
+    const check = new Database(tmp.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const columns = check.prepare(`SELECT name FROM pragma_table_info('jobs')`).pluck().all();
     expect(columns).toEqual(expect.arrayContaining(['usage', 'outcome', 'note', 'coalesce_key', 'concurrency_key', 'coalesced']));
@@ -79,7 +61,7 @@ describe('SQLite store, issue 23', () => {
 
   it('merges inside accept’s one transaction: a merge whose claim fails leaves the job, the ids and the rate window as they were', async () => {
     const store = open();
-    const raw = new Database(file);
+    const raw = new Database(tmp.file);
     // The merged event's claim is the merge's last write: refusing it must undo the merge too.
     raw.exec(`CREATE TRIGGER refuse_poison BEFORE INSERT ON delivery_ids WHEN NEW.delivery_id = 'poison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END`);
     raw.close();
@@ -97,7 +79,7 @@ describe('SQLite store, issue 23', () => {
     expect(job?.payload).toEqual({ n: 2 });
     expect(job?.coalesced).toEqual({ deliveryIds: ['first', 'second'], payloads: [{ n: 1 }, { n: 2 }] });
     expect(await store.jobs.findByDeliveryId('poison')).toBeUndefined();
-    const check = new Database(file, { readonly: true });
+    const check = new Database(tmp.file, { readonly: true });
     expect(check.prepare('SELECT delivery_id FROM coalesced_ids ORDER BY delivery_id').pluck().all()).toEqual(['second']);
     check.close();
     // The failed merge used none of the window (3): one more event fits, the next is rate limited.
@@ -152,7 +134,7 @@ describe('SQLite store, issue 23', () => {
     await store.purge();
     expect(await store.jobs.get(first.id)).toBeUndefined();
     expect(await store.jobs.findByDeliveryId(merged.deliveryId)).toBeUndefined();
-    const check = new Database(file, { readonly: true });
+    const check = new Database(tmp.file, { readonly: true });
     expect(check.prepare('SELECT count(*) FROM coalesced_ids').pluck().get()).toBe(0);
     check.close();
   });
@@ -192,7 +174,7 @@ describe('SQLite store, issue 23', () => {
     clock += hour;
     expect(await b.counters.add('runs:ci', 1, hour)).toBe(1);
     const rows = (): number => {
-      const check = new Database(file, { readonly: true });
+      const check = new Database(tmp.file, { readonly: true });
       const n = check.prepare('SELECT count(*) FROM counters').pluck().get() as number;
       check.close();
       return n;

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@hookwise/gateway';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
 import { createStore, openSqliteStore, type SqliteStore } from '../../src';
+import { sqliteStoresPerTest } from '../sqlite-temp-dir';
 
 // The SQLite store's file: its log copied on its own thread, close() in an idle process, the schema version and
 // the synchronous setting it is opened with, and what it says when it cannot open it.
@@ -14,21 +14,8 @@ import { createStore, openSqliteStore, type SqliteStore } from '../../src';
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
 
 describe('SQLite store: the file', () => {
-  let dir: string;
-  const opened: SqliteStore[] = [];
-  const open = (options: Partial<Parameters<typeof openSqliteStore>[0]> = {}): SqliteStore => {
-    const store = openSqliteStore({ file: path.join(dir, 'hookwise.sqlite'), ...options });
-    opened.push(store);
-    return store;
-  };
-
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hookwise-sqlite-'));
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = sqliteStoresPerTest();
+  const { open } = tmp;
 
   it('copies the log into the file on its own thread once the gateway accepts, and stops it on close', async () => {
     const fileSize = (store: SqliteStore) => statSync(store.file).size;
@@ -47,7 +34,7 @@ describe('SQLite store: the file', () => {
       return check();
     };
     // Without the thread, 500 jobs (about 300 pages) stay in the log: SQLite checkpoints at 1,000 pages.
-    const inline = open({ backgroundCheckpoints: false, file: path.join(dir, 'inline.sqlite') });
+    const inline = open({ backgroundCheckpoints: false, file: path.join(tmp.dir, 'inline.sqlite') });
     const inlineBefore = fileSize(inline);
     await fill(inline);
     expect(fileSize(inline)).toBe(inlineBefore);
@@ -64,7 +51,7 @@ describe('SQLite store: the file', () => {
   });
 
   it('finishes close() in a process with nothing else to do (the checkpoint thread does not let it end early)', async () => {
-    const file = path.join(dir, 'child.sqlite');
+    const file = path.join(tmp.dir, 'child.sqlite');
     const script = `
       const { openSqliteStore } = require(${JSON.stringify(path.join(TEST_DIR, '..', 'src'))});
       (async () => {
@@ -89,7 +76,7 @@ describe('SQLite store: the file', () => {
   }, 30_000);
 
   it('refuses a file written by a newer schema, saying what to do', () => {
-    const file = path.join(dir, 'future.sqlite');
+    const file = path.join(tmp.dir, 'future.sqlite');
     const raw = new Database(file);
     raw.pragma('user_version = 99');
     raw.close();
@@ -111,10 +98,10 @@ describe('SQLite store: the file', () => {
     const logger = createLogger({ silent: true });
     const full = (await createStore({
       config: { backend: 'sqlite', max_pending: 10, path: 'full.sqlite', synchronous: 'full' },
-      configDir: dir,
+      configDir: tmp.dir,
       logger,
     })) as SqliteStore;
-    const normalToo = (await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'normal.sqlite' }, configDir: dir, logger })) as SqliteStore;
+    const normalToo = (await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'normal.sqlite' }, configDir: tmp.dir, logger })) as SqliteStore;
     // `synchronous` is a per-connection setting: read it through the store's own connection.
     expect(full.synchronousMode()).toBe('full');
     expect(normalToo.synchronousMode()).toBe('normal');
@@ -123,7 +110,7 @@ describe('SQLite store: the file', () => {
   });
 
   it('says where and why when the file cannot be opened', () => {
-    expect(() => openSqliteStore({ file: path.join(dir, 'not-a-db.sqlite', '..', '..', path.basename(dir)) })).toThrow(
+    expect(() => openSqliteStore({ file: path.join(tmp.dir, 'not-a-db.sqlite', '..', '..', path.basename(tmp.dir)) })).toThrow(
       /cannot open the SQLite store at .*store\.path/,
     );
   });

@@ -1,30 +1,13 @@
 // Issue 30 in the SQLite file itself: memos (schema 9) survive closing and reopening the file, are shared by two
 // stores on one file, are purged once expired, and a schema-8 file is upgraded with its jobs kept.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteStore, type SqliteStore } from '../../src';
+import { type SqliteStore } from '../../src';
 import { SCHEMA_VERSION, migrate } from '../../src/schema';
+import { sqliteStoresPerTest } from '../sqlite-temp-dir';
 
 describe('SQLite store memos', () => {
-  let dir: string;
-  let file: string;
-  const opened: SqliteStore[] = [];
-  const open = (now?: () => number): SqliteStore => {
-    const store = openSqliteStore({ file, now, backgroundCheckpoints: false });
-    opened.push(store);
-    return store;
-  };
-
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hookwise-sqlite-memos-'));
-    file = path.join(dir, 'hookwise.sqlite');
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = sqliteStoresPerTest('hookwise-sqlite-memos-');
+  const open = (now?: () => number): SqliteStore => tmp.open({ now, backgroundCheckpoints: false });
 
   it('keeps a memo across closing and reopening the file, and shares it with another store on the file', async () => {
     const first = open();
@@ -50,18 +33,18 @@ describe('SQLite store memos', () => {
     clock += 1_001;
     expect(await store.memos.get('brief')).toBeUndefined();
     await store.purge();
-    const check = new Database(file, { readonly: true });
+    const check = new Database(tmp.file, { readonly: true });
     expect(check.prepare('SELECT key FROM memos ORDER BY key').pluck().all()).toEqual(['forever']);
     check.close();
   });
 
   it('upgrades a schema-8 file: its jobs are kept and memos work', async () => {
     expect(SCHEMA_VERSION).toBe(9);
-    const old = new Database(file);
-    migrate(old, file, 8);
+    const old = new Database(tmp.file);
+    migrate(old, tmp.file, 8);
     old.close();
     const store = open();
-    const check = new Database(file, { readonly: true });
+    const check = new Database(tmp.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(9);
     expect(check.prepare(`SELECT sql FROM sqlite_master WHERE name = 'memos_expiry'`).pluck().get()).toMatch(/WHERE expires_at IS NOT NULL/);
     check.close();

@@ -1,32 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
 import type { Logger } from 'winston';
-import { WriteBatch, openSqliteStore, type SqliteStore } from '../../src';
+import { WriteBatch } from '../../src';
 import { JobIdFormat, seqInJobId } from '../../src/job-ids';
 import { SCHEMA_VERSION, migrate } from '../../src/schema';
+import { sqliteStoresPerTest } from '../sqlite-temp-dir';
 
 // The SQLite queue's job ids (each carries its seq), schema upgrades of waiting jobs, and the watermark the lease
 // finds new jobs by: leased in order, never skipped, shared through the file.
 
 describe('SQLite store: job ids, lease order and the watermark', () => {
-  let dir: string;
-  const opened: SqliteStore[] = [];
-  const open = (options: Partial<Parameters<typeof openSqliteStore>[0]> = {}): SqliteStore => {
-    const store = openSqliteStore({ file: path.join(dir, 'hookwise.sqlite'), ...options });
-    opened.push(store);
-    return store;
-  };
-
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hookwise-sqlite-'));
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = sqliteStoresPerTest();
+  const { open } = tmp;
 
   it('gives every job an id that carries its seq, and finds jobs by it without an index on ids', async () => {
     const store = open();
@@ -57,7 +43,7 @@ describe('SQLite store: job ids, lease order and the watermark', () => {
   });
 
   it.each([1, 2, 3])('upgrades a file of schema %i: jobs, order and counters kept, the insert write path slimmed', async (version) => {
-    const file = path.join(dir, 'hookwise.sqlite');
+    const file = path.join(tmp.dir, 'hookwise.sqlite');
     const old = new Database(file);
     migrate(old, file, version);
     const insert = old.prepare(`
@@ -123,7 +109,7 @@ describe('SQLite store: job ids, lease order and the watermark', () => {
   });
 
   it('upgrades a file of schema 4: every waiting job, delayed retries included, is leased in (run_at, seq) order', async () => {
-    const file = path.join(dir, 'hookwise.sqlite');
+    const file = path.join(tmp.dir, 'hookwise.sqlite');
     const old = new Database(file);
     migrate(old, file, 4);
     const ids = new JobIdFormat();

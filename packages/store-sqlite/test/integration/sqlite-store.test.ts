@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@hookwise/gateway';
 import { jobInput } from '@hookwise/testing';
 import Database from 'better-sqlite3';
-import { WriteBatch, createStore, openSqliteStore, type SqliteStore } from '../../src';
+import { WriteBatch, createStore } from '../../src';
+import { sqliteStoresPerTest } from '../sqlite-temp-dir';
 
 // The SQLite store across restarts and processes: delivery ids, rate windows, retention, the atomic accept, and
 // takeover of a dead gateway's jobs. Job ids and the lease order: sqlite-queue-order.test.ts; the file itself:
@@ -13,30 +13,17 @@ import { WriteBatch, createStore, openSqliteStore, type SqliteStore } from '../.
 const logger = createLogger({ silent: true });
 
 describe('SQLite store', () => {
-  let dir: string;
-  const opened: SqliteStore[] = [];
-  const open = (options: Partial<Parameters<typeof openSqliteStore>[0]> = {}): SqliteStore => {
-    const store = openSqliteStore({ file: path.join(dir, 'hookwise.sqlite'), ...options });
-    opened.push(store);
-    return store;
-  };
-
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'hookwise-sqlite-'));
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = sqliteStoresPerTest();
+  const { open } = tmp;
 
   it('creates <configDir>/hookwise.sqlite by default, readable by its owner only, and store.path relative to the config dir', async () => {
-    const store = await createStore({ config: { backend: 'sqlite', max_pending: 10 }, configDir: dir, logger });
+    const store = await createStore({ config: { backend: 'sqlite', max_pending: 10 }, configDir: tmp.dir, logger });
     await store.close();
-    const file = path.join(dir, 'hookwise.sqlite');
+    const file = path.join(tmp.dir, 'hookwise.sqlite');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const custom = await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'data/events.db' }, configDir: dir, logger });
+    const custom = await createStore({ config: { backend: 'sqlite', max_pending: 10, path: 'data/events.db' }, configDir: tmp.dir, logger });
     await custom.close();
-    expect(statSync(path.join(dir, 'data', 'events.db')).isFile()).toBe(true);
+    expect(statSync(path.join(tmp.dir, 'data', 'events.db')).isFile()).toBe(true);
   });
 
   it('keeps jobs, answers and delivery ids across a restart', async () => {
