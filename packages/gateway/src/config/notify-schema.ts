@@ -1,20 +1,19 @@
 // `notify:` in config.yaml: where the gateway posts its own lifecycle events, signed in the Standard Webhooks
 // format (observe/lifecycle-webhooks.ts, docs/configuration.md#outbound-lifecycle-webhooks).
+import { LIFECYCLE_EVENTS, type LifecycleEventName } from '../observe/lifecycle';
 
-/** The lifecycle events a notify target may choose (observe/lifecycle.ts's names). */
-export const NOTIFY_EVENTS = [
-  'accepted',
-  'rejected',
-  'duplicate',
-  'ignored',
-  'agent_started',
-  'agent_finished',
-  'delivered',
-  'retry_scheduled',
-  'dead_lettered',
-  'completed',
-  'budget_exceeded',
-] as const;
+/**
+ * The lifecycle events a notify target may not choose: those of issue 31 (approvals, conversations), which came
+ * after notify:. Offering them changes the config schema, so the validators are regenerated with it.
+ */
+const NOT_NOTIFIED = ['approval_requested', 'approved', 'denied', 'conversation_continued'] as const;
+
+export type NotifyEventName = Exclude<LifecycleEventName, (typeof NOT_NOTIFIED)[number]>;
+
+/** The lifecycle events a notify target may choose: observe/lifecycle.ts's list, in its order, less NOT_NOTIFIED. */
+export const NOTIFY_EVENTS: readonly NotifyEventName[] = LIFECYCLE_EVENTS.filter(
+  (name): name is NotifyEventName => !(NOT_NOTIFIED as readonly string[]).includes(name),
+);
 
 export const notifySchema = {
   type: 'array',
@@ -36,5 +35,5 @@ export const notifySchema = {
 export interface NotifyTarget {
   url: string;
   secret: string;
-  events: Array<(typeof NOTIFY_EVENTS)[number]>;
+  events: NotifyEventName[];
 }
