@@ -150,6 +150,21 @@ export const configSchema = {
           description:
             "How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis).",
         },
+        // Checked again by store-backend.ts when the store is opened (a store opened without the schema, as the CLI
+        // does, gets the same answer); listed here so a typo is caught with the rest and the reference documents it.
+        retention: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.',
+          properties: {
+            jobs_days: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              description: 'Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once.',
+            },
+          },
+        },
       },
     },
     log: {
