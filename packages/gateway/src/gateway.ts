@@ -141,7 +141,14 @@ export class Gateway {
     const conversations = (this.conversations = new Conversations({ memos: this.memos, jobs: this.store.jobs, logger: this.logger }));
     // A job held for approval is looked at again every 5 poll intervals (5 s by default): how long a decision may wait.
     const recheckMs = 5 * (options.pollMs ?? 1000);
-    this.approvals = new Approvals({ jobs: this.store.jobs, memos: this.memos, logger: this.logger, lifecycle: this.lifecycle, platforms: config.platforms, recheckMs });
+    this.approvals = new Approvals({
+      jobs: this.store.jobs,
+      memos: this.memos,
+      logger: this.logger,
+      lifecycle: this.lifecycle,
+      platforms: config.platforms,
+      recheckMs,
+    });
     this.pipeline = new WebhookPipeline({
       conversations: new ConversationStep(conversations),
       routes: this.routes,
@@ -180,7 +187,11 @@ export class Gateway {
         delivererById: (id) => this.delivererById(id),
         env: options.env ?? process.env,
         redact: (secret) => this.redactor.add(secret),
-        retry: { maxAttempts: config.retry.max_attempts, baseDelayMs: config.retry.base_delay_seconds * 1000, maxDelayMs: config.retry.max_delay_seconds * 1000 },
+        retry: {
+          maxAttempts: config.retry.max_attempts,
+          baseDelayMs: config.retry.base_delay_seconds * 1000,
+          maxDelayMs: config.retry.max_delay_seconds * 1000,
+        },
       }),
       answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
       // {__previous__} of a route's templates: kept in the memos beside the plugins' (durable with SQLite and Redis).

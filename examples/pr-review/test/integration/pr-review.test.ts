@@ -98,7 +98,11 @@ function env(bin: string): NodeJS.ProcessEnv {
 }
 
 function pullRequest(action: string, sha: string): Buffer {
-  const body = JSON.parse(githubFixture('pull_request.opened').toString('utf8')) as { action: string; installation?: unknown; pull_request: { head: { sha: string }; url: string } };
+  const body = JSON.parse(githubFixture('pull_request.opened').toString('utf8')) as {
+    action: string;
+    installation?: unknown;
+    pull_request: { head: { sha: string }; url: string };
+  };
   body.action = action;
   body.installation = { id: INSTALLATION };
   body.pull_request.head.sha = sha;

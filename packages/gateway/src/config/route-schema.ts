@@ -3,8 +3,8 @@
 // schema.ts says.
 
 import { actionsSchema, type ActionsConfig } from './actions-schema';
-import { approvalSchema, type ApprovalConfig } from './approval-schema';
 import { conversationSchema, type ConversationConfig } from './conversation-schema';
+import { approvalSchema, type ApprovalConfig } from './approval-schema';
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
 
@@ -118,8 +118,8 @@ export const routeSchema = {
     },
     transform: transformSchema,
     actions: actionsSchema,
-    approval: approvalSchema,
     conversation: conversationSchema,
+    approval: approvalSchema,
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
@@ -205,8 +205,8 @@ export interface RouteConfig {
   silent_marker?: string;
   transform?: TransformConfig;
   actions?: ActionsConfig;
-  approval?: ApprovalConfig;
   conversation?: ConversationConfig;
+  approval?: ApprovalConfig;
   deliver_only?: boolean;
 }
 

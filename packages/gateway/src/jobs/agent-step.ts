@@ -111,14 +111,15 @@ export class AgentStep {
     let usage: AgentResult['usage'];
     let opened: OpenAgentSandbox | undefined;
     let channel: JobChannel | undefined;
+    // The route's actions, offered on the channel and carried out during the run (actions-run.ts).
+    const actions = this.deps.channels ? this.deps.actions?.forRun(route, job, controller.signal) : undefined;
     try {
       const runner = await this.deps.agentFor(route);
       let skills = this.deps.skillsFor(route);
       // Every process of the run starts inside this sandbox: the runner gets it in the task.
-    // The route's actions, offered on the channel and carried out during the run (actions-run.ts).
-    const actions = this.deps.channels ? this.deps.actions?.forRun(route, job, controller.signal) : undefined;
       // The run's own subscription channel (job-channel-run.ts): its variables reach every process through the sandbox.
-      if (this.deps.sandboxes && this.deps.channels) channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId }, actions);
+      if (this.deps.sandboxes && this.deps.channels)
+        channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId }, actions);
       const needs = runner.sandboxNeeds?.();
       opened = await this.deps.sandboxes?.open(
         route,
@@ -191,12 +192,12 @@ export class AgentStep {
   }
 }
 
-/** The run's usage with how it was sandboxed (kept with the usage, so every store keeps it without a change). */
-function withSandbox(usage: AgentUsage | undefined, sandbox: AgentRunSandbox | undefined): AgentUsage | undefined {
-  return sandbox ? { ...usage, sandbox } : usage;
-}
 /** The run's usage with the actions it asked for, each with its outcome (kept with the usage like the sandbox fact). */
 function withActions(usage: AgentUsage | undefined, actions: RunActions | undefined): AgentUsage | undefined {
   return actions?.records.length ? ({ ...usage, actions: actions.records } as AgentUsage) : usage;
 }
 
+/** The run's usage with how it was sandboxed (kept with the usage, so every store keeps it without a change). */
+function withSandbox(usage: AgentUsage | undefined, sandbox: AgentRunSandbox | undefined): AgentUsage | undefined {
+  return sandbox ? { ...usage, sandbox } : usage;
+}

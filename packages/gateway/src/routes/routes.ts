@@ -3,8 +3,8 @@ import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
 import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from '../config/schema';
 import type { TransformConfig } from '../config/transform-schema';
 import type { ActionsConfig } from '../config/actions-schema';
-import type { ApprovalConfig } from '../config/approval-schema';
 import type { ConversationConfig } from '../config/conversation-schema';
+import type { ApprovalConfig } from '../config/approval-schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
@@ -28,14 +28,14 @@ export interface Route extends JobRoute {
   coalesce?: { key: string; windowMs: number; mode: 'latest' | 'all' };
   /** `concurrency_key:` (a template), else the coalesce key's template. */
   concurrencyKey?: string;
-  /** `transform:` as configured (checked and run by jobs/transform.ts). */
+  /** `transform:` as configured (checked and run by ingest/transform-step.ts). */
   transform?: TransformConfig;
   /** `actions:`: what the agent may ask the gateway to do for it (jobs/actions-policy.ts). */
   actions?: ActionsConfig;
-  /** `approval:`: the answer waits for an allowed approver (jobs/approval-gate.ts). */
-  approval?: ApprovalConfig;
   /** `conversation:`: replies to this route's answers continue it (ingest/conversation-step.ts). */
   conversation?: ConversationConfig;
+  /** `approval:`: the answer waits for an allowed approver (jobs/approval-gate.ts). */
+  approval?: ApprovalConfig;
 }
 
 /** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
@@ -141,8 +141,8 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     silentMarker: entry.silent_marker,
     transform: entry.transform,
     actions: entry.actions,
-    approval: entry.approval,
     conversation: entry.conversation,
+    approval: entry.approval,
     deliverOnly: entry.deliver_only === true ? true : undefined,
   };
 }
