@@ -8,6 +8,7 @@ const SRC = join(__dirname, '..', '..', 'src');
 
 const RUNTIME = [
   'COALESCE_MAX_EVENTS',
+  'DEFAULT_JOBS_RETENTION_DAYS',
   'DELIVERY_ID_TTL_MS',
   'DOCS_BASE',
   'ERROR_CATALOGUE',
@@ -79,6 +80,7 @@ const TYPE_ONLY = [
   'JobRoute',
   'JobStatus',
   'JobStep',
+  'JobSummary',
   'MemoKV',
   'OptionsSchema',
   'Outbox',
