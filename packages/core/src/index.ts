@@ -9,3 +9,4 @@ export { closestMatch } from './did-you-mean';
 export * from './headers';
 export { MIN_SECRET_LENGTH, REDACTED, SecretScrubber, secretForms, urlSecrets } from './redaction';
 export * from './stores/types';
+export * from './stores/side-spaces';

@@ -1,6 +1,7 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
 import type { AgentRunner, Deliverer, Source, Verifier } from './contracts';
-import type { MemoKV, ProgressKV, Store, StoreConfig } from './stores/types';
+import type { Store, StoreConfig } from './stores/types';
+import type { MemoKV, ProgressKV } from './stores/side-spaces';
 
 /** The plugin API this core provides. 2 added the `source` and `store` kinds; API 1 plugins still load. */
 export const PLUGIN_API_VERSION = 2;

@@ -1,29 +1,26 @@
 // Assembles a gateway from a loaded config: plugins, route table, stores, pipeline and workers. Used by the
 // Express host, by tests and by apps that embed Hookwise.
-import { isIP } from 'node:net';
-import { join } from 'node:path';
 import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, Skill, StoreHealth } from '@hookwise/core';
 import { AuthFailureThrottle } from './ingest/auth-throttle';
 import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
 import { builtinPlugin } from './plugins/builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
-import { closestMatch, HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { routeProblems } from './routes/route-problems';
+import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './observe/lifecycle';
 import type { LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger } from './observe/logger';
-import { filterProblems } from './ingest/filters';
 import { createWebhookHandler } from './ingest/node-handler';
 import { WebhookPipeline, type NamedSource } from './ingest/pipeline';
 import { PluginInstances } from './plugins/plugin-instances';
 import { PluginRegistry, type CreateContext } from './plugins/registry';
-import { DELIVER_NONE, RouteTable, budgetOf, invalidRouteNameMessage, isValidRouteName, staticRoutes, type Route, type RouteSource } from './routes/routes';
-import { routeKeyProblems } from './ingest/route-keys';
+import { RouteTable, budgetOf, staticRoutes, type Route, type RouteSource } from './routes/routes';
 import type { SkillLibrary } from './plugins/skills';
 import { secretsProblems } from './routes/secret-policy';
 import { StoreStatus } from './observe/store-status';
 import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
-import { Transforms, transformProblems } from './jobs/transform';
+import { Transforms } from './jobs/transform';
 import { DeliverOnlyWaits } from './ingest/deliver-only';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
 import { MemoryMemoKV, MemoryProgressKV, createMemoryStore } from './stores/memory';
@@ -60,11 +57,7 @@ export interface GatewayOptions {
 // Moved to a module of its own; re-exported so that `./gateway` still offers it.
 export { sourceFromVerifier } from './plugins/verifier-source';
 
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
+export { isLoopbackHost } from './routes/route-problems';
 
 /** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
 export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
@@ -256,65 +249,8 @@ export class Gateway {
 
   /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
   routeProblems(route: Route, host = this.config.platforms.webhook.extra.host): string[] {
-    const problems: string[] = [];
-    const where = `route '${route.name}'`;
-    if (!isValidRouteName(route.name)) problems.push(`${where}: ${invalidRouteNameMessage(route.name)}`);
-    if (!route.secret) {
-      problems.push(
-        `${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`,
-      );
-    } else if (route.secretOrigin !== 'global' && secretsProblems(where, route.secrets).length) {
-      // The global secrets are checked once, by start(), under their own key.
-      problems.push(...secretsProblems(where, route.secrets));
-    } else if (route.secret === INSECURE_NO_AUTH && !isLoopbackHost(host)) {
-      problems.push(
-        `${where} uses INSECURE_NO_AUTH while the gateway binds ${host}: anyone who can reach it could trigger the agent; bind 127.0.0.1 (platforms.webhook.extra.host) or give the route a real secret`,
-      );
-    }
-    // Every destination of a fan-out is checked: a typo in the second must not wait for the first delivery.
-    for (const destination of route.destinations ?? [{ to: route.deliver, extra: route.deliverExtra }]) {
-      const id = destination.to;
-      const deliverer = this.registry.get('deliverer', id);
-      if (!deliverer) {
-        // `none` is no deliverer (the route delivers nothing) but is a value deliver takes: list it and suggest it.
-        const names = [DELIVER_NONE, ...this.registry.list('deliverer').flatMap((e) => [e.contribution.id, ...(e.contribution.aliases ?? [])])];
-        const match = closestMatch(id, names);
-        problems.push(
-          `${where}: unknown deliver type '${id}'${match ? ` (did you mean '${match}'?)` : ''}; known: ${DELIVER_NONE}, ${this.registry.describeIds('deliverer')}`,
-        );
-      } else if ((deliverer.contribution as { requiresEnabled?: boolean }).requiresEnabled && this.instances.platform(id)?.enabled !== true) {
-        const key = this.instances.platformKey(id);
-        problems.push(`${where} delivers to '${id}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);
-      }
-    }
-    problems.push(...this.sourceProblems(route));
-    for (const skill of route.skills) {
-      // The real path, not a placeholder: the reader copies it into `mkdir -p` / their editor.
-      if (!this.options.skills?.get(skill))
-        problems.push(
-          `${where}: unknown skill '${skill}'; add ${join(this.options.configDir, 'skills', skill, 'SKILL.md')} or remove it from skills: (hookwise skills list shows the skills found)`,
-        );
-    }
-    const runner = route.agent?.runner ?? this.config.agent.runner;
-    if (!this.registry.get('agent', runner))
-      problems.push(`${where}: unknown agent runner '${runner}'; known: ${this.registry.ids('agent').sort().join(', ')}`);
-    // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
-    problems.push(...filterProblems(route, this.options.configDir), ...routeKeyProblems(route), ...transformProblems(route));
-    problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`));
-    return problems;
-  }
-
-  /** An unknown `source:` or options its source refuses. */
-  private sourceProblems(route: Route): string[] {
-    if (route.source === undefined) return [];
-    const where = `route '${route.name}'`;
-    const kind = this.registry.get('source', route.source) ? 'source' : this.registry.get('verifier', route.source) ? 'verifier' : undefined;
-    if (!kind)
-      return [
-        `${where}: unknown source '${route.source}'; known: ${this.registry.describeIds('source')} (docs/sources.md; install the plugin of another sender)`,
-      ];
-    if (kind === 'verifier') return [];
-    return this.registry.validateOptions('source', route.source, route.sourceOptions ?? {}, `${where} source_options`).problems;
+    const ctx = { config: this.config, configDir: this.options.configDir, registry: this.registry, instances: this.instances, skills: this.options.skills };
+    return routeProblems(ctx, route, host);
   }
 
   /** The source a route pins, created once per (source, options). */
