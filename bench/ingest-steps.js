@@ -6,7 +6,7 @@
 // parser and socket writes are the throughput bench's (bench/run.js --only throughput).
 //
 //   npm run build && node bench/ingest-steps.js [--requests N] [--rounds R] [--ab <gateway dist dir>,...]
-//     [--ab-access-log <server dist access-log.js>,...]
+//     [--ab-access-log <server dist access-log.js>,...] [--steps-from <gateway dist dir>]
 //
 // --ab DIR[,DIR...]: also builds a pipeline (and its sources, through that build's plugin registry) from other
 // builds of packages/gateway/dist (copied out of the tree with the package's package.json, and node_modules links
@@ -33,7 +33,9 @@ const arg = (name, fallback) => {
 const N = Number(arg('--requests', 4000));
 const ROUNDS = Number(arg('--rounds', 5));
 const AB = arg('--ab', undefined)?.split(',');
-const GATEWAY_DIST = path.dirname(require.resolve('@hookwise/gateway'));
+// --steps-from DIR: the step modules of another build of packages/gateway/dist (the gateway itself, its store
+// and its sources stay this build's), for a per-step profile of an earlier build from the same command.
+const GATEWAY_DIST = path.resolve(arg('--steps-from', path.dirname(require.resolve('@hookwise/gateway'))));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const gc = () => {
@@ -205,7 +207,7 @@ async function main() {
       I2.nodeHandler.sendResult(detachedResponse(), result);
     };
     const mine = { ...I, pipelineObject: new I.pipeline.WebhookPipeline(deps) };
-    const variants = [['whole request (this build)', whole(mine)]];
+    const variants = [[`whole request (${arg('--steps-from', undefined) ? GATEWAY_DIST : 'this build'})`, whole(mine)]];
     for (const dir of AB ?? []) {
       const dist = path.resolve(dir);
       const other = ingestModules(dist);
@@ -267,9 +269,14 @@ async function main() {
       // Each access log listens to a lifecycle of its own, so that no variant pays for another's listeners.
       const logs = accessLogs.map(([build, withAccessLog]) => {
         const lifecycle = new Lifecycle();
-        const host = { on: (event, fn) => lifecycle.on(event, fn), pipeline: running.gateway.pipeline };
+        // The webhook handler's part as the access log sees it: the decision kept on the response (a build whose
+        // access log asks the handler), or the lifecycle event (an earlier build, which listens for it).
+        const handler = { recordDecisions: () => undefined, decisionOf: (res) => res.benchDecision };
+        const host = { on: (event, fn) => lifecycle.on(event, fn), pipeline: running.gateway.pipeline, handler };
         const inner = (req, res) => {
-          reports.reportAccepted({ logger: deps.logger, lifecycle }, route, req, 'job-1', 'b1-1', 'pull_request', 0);
+          const request = { route: 'bench', headers: req.headers, decided: undefined };
+          reports.reportAccepted({ logger: deps.logger, lifecycle }, route, request, 'job-1', 'b1-1', 'pull_request', 0);
+          res.benchDecision = request.decided;
           res.emit('finish');
         };
         const logger = createLogger({ level: 'info', format, stream: createWriteStream('/dev/null') });
@@ -297,7 +304,7 @@ async function main() {
       results.push({ step: name, us: median(runs.map((r) => r.us)), bytes: median(runs.map((r) => r.bytes)), runs: runs.map((r) => r.us.toFixed(1)) });
     }
     console.log(
-      `ingest steps: ${N} requests per step, ${ROUNDS} rounds, 1 KB signed body, SQLite store; load average ${load.join(' ')} before, ${loadavg()
+      `ingest steps (${GATEWAY_DIST}): ${N} requests per step, ${ROUNDS} rounds, 1 KB signed body, SQLite store; load average ${load.join(' ')} before, ${loadavg()
         .map((x) => x.toFixed(2))
         .join(' ')} after`,
     );

@@ -1,16 +1,9 @@
 // The access log: one line per HTTP request once its answer is sent (method, path, status, outcome, route, event,
 // delivery id, duration, client), so that 400s and 404s leave a trace too. What the pipeline decided comes from
-// the gateway's lifecycle events, matched to the request by its headers object; the rest from the request itself.
+// the gateway's webhook handler, which keeps it on the response it answered; the rest from the request itself.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'winston';
 import { routeFromUrl, type Gateway } from '@hookwise/gateway';
-
-interface Decision {
-  outcome: string;
-  route?: string;
-  event?: string;
-  deliveryId?: string;
-}
 
 export interface AccessLine {
   method: string;
@@ -44,19 +37,17 @@ export function formatAccessLine(line: AccessLine): string {
 export function withAccessLog(listener: RequestListener, gateway: Gateway, logger: Logger, format: 'pretty' | 'json'): RequestListener {
   // At warn or error nothing would be written: no listener, no lifecycle events built for it (the benchmarks run so).
   if (!logger.isLevelEnabled('info')) return listener;
-  // Keyed by the request's headers object, which the pipeline passes on unchanged into its lifecycle events.
-  const decisions = new WeakMap<object, Decision>();
-  gateway.on('accepted', (e) => decisions.set(e.headers, { outcome: 'accepted', route: e.route, event: e.event, deliveryId: e.deliveryId }));
-  gateway.on('duplicate', (e) => decisions.set(e.headers, { outcome: 'duplicate', route: e.route, event: e.event, deliveryId: e.deliveryId }));
-  gateway.on('ignored', (e) => decisions.set(e.headers, { outcome: 'ignored', route: e.route, event: e.event, deliveryId: e.deliveryId }));
-  gateway.on('rejected', (e) => decisions.set(e.headers, { outcome: `rejected:${e.reason}`, route: e.route }));
+  // What the pipeline decided, kept by the webhook handler on the response it answers: no lifecycle events are
+  // built for the access log (issue 33).
+  const { handler } = gateway;
+  handler.recordDecisions();
 
   const write = (req: IncomingMessage, res: ServerResponse, started: bigint): void => {
     // originalUrl: Express strips a router's mount point (/api, /ui) from req.url while the router answers.
     const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    const decision = decisions.get(req.headers);
+    const decision = handler.decisionOf(res);
     const isHealth = req.method === 'GET' && path === '/health';
     const level = isHealth ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;

@@ -4,7 +4,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'winston';
 import { ERROR_CATALOGUE, errorMessage } from '@hookwise/core';
-import type { IngestResult, WebhookPipeline } from './pipeline';
+import type { IngestRequest, IngestResult, WebhookPipeline } from './pipeline';
+import { rejectionReason } from './rejection-reason';
 import { hasMalformedPath, MALFORMED_PATH_RESULT, otherWebhookRequest, routeFromUrl, type OtherWebhookRequest } from './request-path';
 
 // Importable from here as before the path check had its own module (the package index exports this module).
@@ -38,10 +39,37 @@ export interface WebhookHandler {
    * source takes it (Source.requests), else handed to `fallback` (the host's own 404/405) untouched.
    */
   readonly ingestOther: (req: IncomingMessage, res: ServerResponse, target: OtherWebhookRequest, fallback: () => void) => void;
+  /** From now on, keep on each answered response what the pipeline decided (decisionOf): the access log asks. */
+  readonly recordDecisions: () => void;
+  /**
+   * What the pipeline decided about the request `res` answers, once recordDecisions was called: accepted,
+   * duplicate or ignored with the event's route, type and delivery id; `rejected:<reason>` with the route asked
+   * for; undefined for a request the pipeline did not answer.
+   */
+  readonly decisionOf: (res: ServerResponse) => AccessDecision | undefined;
+}
+
+export interface AccessDecision {
+  outcome: string;
+  route?: string;
+  event?: string;
+  deliveryId?: string;
+}
+
+/** Where a response keeps its decision: a property of its own, read once at 'finish'. */
+const DECISION = Symbol('hookwise.ingest-decision');
+type DecidedResponse = ServerResponse & { [DECISION]?: AccessDecision };
+
+function decisionFrom(request: IngestRequest, result: IngestResult): AccessDecision | undefined {
+  if (request.decided) return request.decided;
+  return result.status >= 400 ? { outcome: `rejected:${rejectionReason(result)}`, route: request.route } : undefined;
 }
 
 /** `(req, res)` handler for `POST /webhooks/:route`, usable with node:http, Express or any connect-style host. */
 export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger): WebhookHandler {
+  // Off unless an access log asks. The decision is read from the request the pipeline was given, not from
+  // lifecycle events built for the access log (an event object, a listener and a WeakMap entry per request).
+  let recording = false;
   const ingest = (req: IncomingMessage, res: ServerResponse, route = routeFromUrl(req.url) ?? ''): void => {
     const failed = (err: unknown): void => {
       // A bug, not a sender's mistake: every expected failure (store included) has its own answer.
@@ -49,8 +77,18 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
       if (!res.headersSent) sendResult(res, { status: ERROR_CATALOGUE.HW_E_INTERNAL.status, body: { error: ERROR_CATALOGUE.HW_E_INTERNAL.message } }, true);
     };
     // One promise reaction per request instead of a then() and a catch(); a throw while answering still fails.
-    pipeline.handle({ route, headers: req.headers, body: req, url: req.url, remoteAddress: req.socket?.remoteAddress, method: req.method }).then((result) => {
+    const request: IngestRequest = {
+      route,
+      headers: req.headers,
+      body: req,
+      url: req.url,
+      remoteAddress: req.socket?.remoteAddress,
+      method: req.method,
+      decided: undefined,
+    };
+    pipeline.handle(request).then((result) => {
       try {
+        if (recording) (res as DecidedResponse)[DECISION] = decisionFrom(request, result);
         sendResult(res, result, !req.readableEnded && !req.complete);
       } catch (err) {
         failed(err);
@@ -70,7 +108,11 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
       },
     );
   };
-  return Object.assign(handler, { ingest, ingestOther });
+  const recordDecisions = (): void => {
+    recording = true;
+  };
+  const decisionOf = (res: ServerResponse): AccessDecision | undefined => (res as DecidedResponse)[DECISION];
+  return Object.assign(handler, { ingest, ingestOther, recordDecisions, decisionOf });
 }
 
 /**

@@ -56,6 +56,7 @@ async function reportRejected(
 }
 
 export function reportDuplicate(deps: Reporting, route: Route, req: IngestRequest, deliveryId: string, event: string, receivedAt: number): void {
+  req.decided = { outcome: 'duplicate', route: route.name, event, deliveryId };
   deps.logger.info(`duplicate delivery ${deliveryId} on route '${route.name}' skipped`, { route: route.name, delivery_id: deliveryId });
   if (deps.lifecycle?.has('duplicate')) deps.lifecycle.emit('duplicate', { route: route.name, deliveryId, event, headers: req.headers, receivedAt });
 }
@@ -74,6 +75,7 @@ export function reportIgnored(
   filtered: FilterFailure | undefined,
 ): void {
   const { logger, lifecycle } = deps;
+  req.decided = { outcome: 'ignored', route: route.name, event, deliveryId };
   const meta = { route: route.name, event, delivery_id: deliveryId, reason: filtered ? (filtered.by ?? 'filter') : 'event' };
   if (!filtered) {
     logger.info(`event '${event || '(none)'}' ignored by route '${route.name}' (accepts: ${route.events.join(', ')})`, meta);
@@ -100,6 +102,7 @@ export function reportBackpressure(deps: Reporting, route: Route, maxPending: nu
 
 export function reportAccepted(deps: Reporting, route: Route, req: IngestRequest, jobId: string, deliveryId: string, event: string, receivedAt: number): void {
   const { logger, lifecycle } = deps;
+  req.decided = { outcome: 'accepted', route: route.name, event, deliveryId };
   if (lifecycle?.has('accepted')) lifecycle.emit('accepted', { route: route.name, jobId, deliveryId, event, headers: req.headers, receivedAt });
   // debug, not info: one line per accepted request costs the hot path more than the rest of the pipeline;
   // the worker logs every delivery at info.

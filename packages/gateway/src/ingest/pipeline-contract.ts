@@ -26,6 +26,19 @@ export interface IngestRequest {
   remoteAddress?: string;
   /** The HTTP method; absent means POST. Another one reaches here only for a source that takes it (Source.requests). */
   method?: string;
+  /**
+   * Set by the pipeline once it has decided an event (accepted, duplicate, ignored): what the access log writes.
+   * A refusal leaves it unset; its answer says why (rejectionReason).
+   */
+  decided?: IngestDecision;
+}
+
+/** What the pipeline decided about an event, as the access log writes it. */
+export interface IngestDecision {
+  outcome: 'accepted' | 'duplicate' | 'ignored';
+  route: string;
+  event: string;
+  deliveryId: string;
 }
 
 export interface IngestResult {
