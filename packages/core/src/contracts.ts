@@ -114,6 +114,38 @@ export interface AgentTask {
    * `sandbox.workDir`. Absent when a runner is called outside a gateway's worker.
    */
   sandbox?: AgentSandbox;
+  /**
+   * Set when the route keeps conversations (issue 31): the run answers turn `turn` of conversation `id`. `prompt`
+   * is then the rendered history (the earlier turns and the new reply), which every runner understands; a runner
+   * that keeps the conversation itself sends `message` instead, after its own session or transcript.
+   */
+  conversation?: AgentConversation;
+}
+
+/** The conversation a run continues or starts (see `AgentTask.conversation`). */
+export interface AgentConversation {
+  id: string;
+  /** The answer's turn: 1 for the run that starts the conversation. */
+  turn: number;
+  /** What the previous turn's run returned as `AgentResult.session` (a CLI's session id), if anything. */
+  session?: string;
+  /** The new reply alone (who wrote it and the text), for a runner that resumes a session or a transcript; absent on turn 1. */
+  message?: string;
+  /** The messages of the conversation kept in the gateway's store for an API runner (bounded in size by the gateway). */
+  transcript?: AgentTranscript;
+}
+
+/** One message of a kept transcript: the texts as the model saw them, before this run's fencing. */
+export interface AgentTranscriptMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** A conversation's transcript in the gateway's store: empty when none is kept (expired, or turn 1). */
+export interface AgentTranscript {
+  load(): Promise<AgentTranscriptMessage[]>;
+  /** Replaces the kept messages; the gateway drops the oldest ones beyond its size bound. */
+  save(messages: AgentTranscriptMessage[]): Promise<void>;
 }
 
 export interface AgentResult {
@@ -125,6 +157,11 @@ export interface AgentResult {
    * were read from or written to the provider's prompt cache.
    */
   usage?: AgentUsage;
+  /**
+   * The CLI's own session id (Claude Code's `session_id`, Codex's `thread_id`) when the run started or resumed one:
+   * the gateway keeps it with the conversation and passes it back as `AgentTask.conversation.session` next turn.
+   */
+  session?: string;
 }
 
 /** Tokens an agent run used (see `AgentResult.usage`); stored with the job and summed per route. */
