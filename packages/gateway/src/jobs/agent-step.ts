@@ -1,7 +1,7 @@
 // The agent step of a job: admitted by the budgets, the prompt rendered, the route's runner run under the agent
 // timeout and shutdown, inside the run's sandbox (opened here, closed after), its tokens counted, its answer
 // saved on the job for the delivery step with how the run was sandboxed.
-import type { AgentResult, AgentRunSandbox, AgentUsage, Job } from '@hookwise/core';
+import type { AgentConversation, AgentResult, AgentRunSandbox, AgentUsage, Job } from '@hookwise/core';
 import { HookwiseError, errorMessage, isHookwiseError } from '@hookwise/core';
 import { MemoryWindowCounters } from '../stores/memory-counters';
 import type { Route } from '../routes/routes';
@@ -15,6 +15,7 @@ import type { OpenAgentSandbox } from './agent-sandbox';
 import type { JobChannel } from './job-channel';
 import type { RunActions } from './actions-run';
 import { channelNeeds, withChannelEnv } from './job-channel-run';
+import { runConversation } from './conversation-sessions';
 import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
@@ -70,7 +71,11 @@ export class AgentStep {
     const history = route.conversation?.enabled ? await this.deps.conversations?.promptFor(route, job) : undefined;
     const prompt = history ?? runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, templated);
-    const { result, sandbox, actions } = await this.runAgent(route, job, prompt, signal);
+    // The session or transcript the runner keeps of the conversation (conversation-sessions.ts).
+    const conversation =
+      route.conversation?.enabled && this.deps.conversations ? await runConversation(this.deps.conversations, route, job, this.deps.logger) : undefined;
+    const { result, sandbox, actions } = await this.runAgent(route, job, prompt, signal, conversation?.task);
+    await conversation?.finished(result);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
     if (signal.aborted) return undefined;
@@ -88,6 +93,7 @@ export class AgentStep {
     job: Job,
     prompt: string,
     shutdown: AbortSignal,
+    conversation?: AgentConversation,
   ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; actions?: RunActions }> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
@@ -129,7 +135,8 @@ export class AgentStep {
       );
       if (opened) skills = opened.skills;
       const sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
-      const run = runner.run({ prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox }, { signal: controller.signal });
+      const task = { prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox, ...(conversation ? { conversation } : {}) };
+      const run = runner.run(task, { signal: controller.signal });
       const result = await Promise.race([run, timedOut]);
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;

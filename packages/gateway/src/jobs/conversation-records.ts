@@ -2,7 +2,7 @@
 // that no store needs a table of its own: which delivered message belongs to which conversation, each
 // conversation's turns, and the reply a waiting job continues with. Keys start with `hookwise.conversation` (the
 // memos are shared with plugins); parts are URI-encoded, so a chat or message id can never reach into another key.
-import type { MemoKV } from '@hookwise/core';
+import type { AgentTranscriptMessage, MemoKV } from '@hookwise/core';
 
 /** A message on a platform: the chat (or channel) and the platform's message id (Slack: the thread's ts). */
 export interface MessageRef {
@@ -91,6 +91,25 @@ export class ConversationRecords {
     return this.memos.set(pendingKey(route, deliveryId), JSON.stringify(turn), keepMs);
   }
 
+  /** The CLI session the conversation's last run returned (AgentResult.session), for the next turn's resume. */
+  async session(id: string): Promise<string | undefined> {
+    return (await this.read<{ session?: string }>(`${PREFIX}.session:${part(id)}`))?.session;
+  }
+
+  saveSession(id: string, session: string, keepMs: number): Promise<void> {
+    return this.memos.set(`${PREFIX}.session:${part(id)}`, JSON.stringify({ session }), keepMs);
+  }
+
+  /** An API runner's messages of the conversation (AgentTask.conversation.transcript). */
+  async transcript(id: string): Promise<AgentTranscriptMessage[]> {
+    const kept = await this.read<unknown>(`${PREFIX}.transcript:${part(id)}`);
+    return Array.isArray(kept) ? kept.filter(isTranscriptMessage) : [];
+  }
+
+  saveTranscript(id: string, messages: AgentTranscriptMessage[], keepMs: number): Promise<void> {
+    return this.memos.set(`${PREFIX}.transcript:${part(id)}`, JSON.stringify(messages), keepMs);
+  }
+
   private async read<T>(key: string): Promise<T | undefined> {
     const text = await this.memos.get(key);
     if (text === undefined) return undefined;
@@ -109,4 +128,9 @@ function messageKey(ref: MessageRef): string {
 
 function pendingKey(route: string, deliveryId: string): string {
   return `${PREFIX}.turn:${part(route)}:${part(deliveryId)}`;
+}
+
+function isTranscriptMessage(value: unknown): value is AgentTranscriptMessage {
+  const m = value as AgentTranscriptMessage | undefined;
+  return (m?.role === 'user' || m?.role === 'assistant') && typeof m.content === 'string';
 }
