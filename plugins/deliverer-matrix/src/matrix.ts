@@ -90,6 +90,18 @@ async function roomIdOf(target: string, { call, options, confirm }: PlatformRunt
   return (res.json as { room_id: string }).room_id;
 }
 
+/** Matrix event ids: "$" and an opaque id (with ":server" before room version 3), printable ASCII. */
+const EVENT_ID = /^\$[\x21-\x7e]{1,254}$/;
+
+/**
+ * deliver_extra.reply_to_event_id (a conversation's, issue 31): the message becomes a rich reply to that event
+ * (`m.relates_to: {m.in_reply_to: {event_id}}`); anything that is no event id is left out rather than sent.
+ */
+function replyOf(extra: Record<string, string>): { 'm.relates_to'?: { 'm.in_reply_to': { event_id: string } } } {
+  const id = extra.reply_to_event_id;
+  return id !== undefined && EVENT_ID.test(id) ? { 'm.relates_to': { 'm.in_reply_to': { event_id: id } } } : {};
+}
+
 async function sendEvent(chunk: OutgoingChunk, runtime: PlatformRuntime<ClientServerOptions>): Promise<string> {
   const { call, options, confirm } = runtime;
   const room = await roomIdOf(chunk.target, runtime);
@@ -97,7 +109,7 @@ async function sendEvent(chunk: OutgoingChunk, runtime: PlatformRuntime<ClientSe
     method: 'PUT',
     url: joinUrl(options.api_base, `/_matrix/client/v3/rooms/${pathSegment(room, LABEL)}/send/m.room.message/${pathSegment(transactionId(chunk), LABEL)}`),
     bearer: options.token,
-    json: { msgtype: 'm.text', body: chunk.text, format: 'org.matrix.custom.html', formatted_body: markdownToHtml(chunk.text) },
+    json: { msgtype: 'm.text', body: chunk.text, format: 'org.matrix.custom.html', formatted_body: markdownToHtml(chunk.text), ...replyOf(chunk.extra) },
   });
   confirm(res, SENT, `part ${chunk.index + 1}/${chunk.count}`);
   return (res.json as { event_id: string }).event_id;

@@ -14,7 +14,7 @@ import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contr
 import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
 
 /** Why a reply to a known message continues nothing; answered 200 (the platform must not retry it). */
-type IgnoredWhy = 'conversation_route_gone' | 'conversation_not_allowed' | 'conversation_expired' | 'conversation_max_turns';
+type IgnoredWhy = 'conversation_route_gone' | 'conversation_not_allowed' | 'conversation_expired' | 'conversation_max_turns' | 'conversation_own_message';
 
 export class ConversationStep {
   private readonly jobRoutes = new JobRoutes();
@@ -45,8 +45,11 @@ export class ConversationStep {
   ): Promise<IngestResult | undefined> {
     const { records } = this.conversations;
     let record: MessageRecord | undefined;
+    let own: MessageRecord | undefined;
     try {
       record = await withinDeadline(records.message(reply.to), STORE_CALL_TIMEOUT_MS);
+      // The gateway's own answer coming back as an event (a GitHub comment posted with a person's token) is no reply.
+      if (record && reply.own) own = await withinDeadline(records.message(reply.own), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
       return storeFailed(deps, inbound, err);
     }
@@ -57,9 +60,11 @@ export class ConversationStep {
       deps.logger.info(`${where} ignored: ${reason}`, { route: inbound.name, delivery_id: deliveryId, conversation: record!.conversation, reason: why });
       return { status: 200, body: { status: 'ignored', event, reason: why } };
     };
+    if (own) return ignored('conversation_own_message', `it is the gateway's own answer (job ${own.job})`);
     if (!route?.conversation?.enabled) return ignored('conversation_route_gone', `route '${record.route}' no longer exists or has conversations turned off`);
     const limits = limitsOf(route.conversation);
-    if (!limits.allow.includes('*') && !limits.allow.includes(reply.userId)) {
+    const names = [reply.userId, ...(reply.alsoAllowedAs ?? [])];
+    if (!limits.allow.includes('*') && !names.some((name) => limits.allow.includes(name))) {
       return ignored('conversation_not_allowed', `user ${reply.userId} is not in conversation.allow_from of route '${route.name}'`);
     }
     if (Date.now() - record.at > limits.ttlMs) {

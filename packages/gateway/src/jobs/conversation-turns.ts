@@ -10,10 +10,19 @@ import { DEFAULT_MAX_TURNS, DEFAULT_TTL_HOURS, type ConversationConfig } from '.
 import type { Route } from '../routes/routes';
 import { cleanText, promptHygieneOf } from './prompt-hygiene';
 import { conversationOfJob, type ConversationView } from './conversation-view';
-import { ConversationRecords, clipTurnText, type ConversationLog, type PendingTurn, type Turn } from './conversation-records';
+import { ConversationRecords, clipTurnText, type ConversationLog, type MessageRef, type PendingTurn, type Turn } from './conversation-records';
 
 /** The deliverers whose messages can be answered, by every name a destination may use (aliases included). */
-const PLATFORM_OF: Record<string, string> = { telegram: 'telegram', platform_01: 'telegram', slack: 'slack', platform_03: 'slack' };
+const PLATFORM_OF: Record<string, string> = {
+  telegram: 'telegram',
+  platform_01: 'telegram',
+  slack: 'slack',
+  platform_03: 'slack',
+  matrix: 'matrix',
+  platform_07: 'matrix',
+  github_comment: 'github',
+  codehost_a_comment: 'github',
+};
 
 /** The conversation platform of a destination's `to` (`slack#2` counts as slack), or undefined. */
 export function platformOf(deliverTo: string): string | undefined {
@@ -45,10 +54,13 @@ export function limitsOf(config: ConversationConfig): ConversationLimits {
 export function replyExtra(turn: PendingTurn | undefined, deliverTo: string, extra: Record<string, string>): Record<string, string> {
   if (!turn || platformOf(deliverTo) !== turn.replyTo.platform) return extra;
   const { chat, messageId } = turn.replyTo;
-  // A chat_id is set to the conversation's chat (it was delivered there); a route using its home channel keeps it.
   const out: Record<string, string> = { ...extra };
+  // GitHub: the answer is one more comment on the same pull request or issue (sticky or not, as the route says).
+  if (turn.replyTo.platform === 'github') return { ...out, repo: chat, pr_number: messageId };
+  // A chat_id is set to the conversation's chat (it was delivered there); a route using its home channel keeps it.
   if (out.chat_id !== undefined) out.chat_id = chat;
   if (turn.replyTo.platform === 'slack') out.thread_ts = messageId;
+  else if (turn.replyTo.platform === 'matrix') out.reply_to_event_id = messageId;
   else out.reply_to_message_id = messageId;
   return out;
 }
@@ -59,6 +71,19 @@ function sentMessages(receipt: unknown): { chat: string; ids: string[] } | undef
   if (typeof r?.target !== 'string' || !Array.isArray(r.ids)) return undefined;
   const ids = r.ids.filter((id): id is string => typeof id === 'string' && id !== '');
   return ids.length ? { chat: r.target, ids } : undefined;
+}
+
+/**
+ * The messages a reply may answer. GitHub's receipt says `owner/name#12` and the comment URLs: a later comment
+ * answers the pull request (no comment is replied to), recorded as chat `owner/name` (lower-cased, as GitHub
+ * matches it) and id `12`; the comment URLs are recorded too, so that the gateway's own comment coming back as
+ * an issue_comment event is known as its own. Elsewhere each message id in the receipt's chat.
+ */
+function sentRefs(platform: string, sent: { chat: string; ids: string[] }): { chat: string; refs: MessageRef[] } {
+  const pr = platform === 'github' ? /^(.+)#(\d+)$/.exec(sent.chat) : null;
+  if (!pr) return { chat: sent.chat, refs: sent.ids.map((messageId) => ({ platform, chat: sent.chat, messageId })) };
+  const chat = pr[1].toLowerCase();
+  return { chat: `${chat}#${pr[2]}`, refs: [pr[2], ...sent.ids].map((messageId) => ({ platform, chat, messageId })) };
 }
 
 export interface ConversationsDeps {
@@ -121,7 +146,8 @@ export class Conversations {
     if (!route.conversation?.enabled || !platform || !sent) return;
     const limits = limitsOf(route.conversation);
     try {
-      const log = await this.logFor(route, job, platform, sent.chat, turn);
+      const { chat, refs } = sentRefs(platform, sent);
+      const log = await this.logFor(route, job, platform, chat, turn);
       if (!log.jobs.includes(job.id)) {
         if (turn) log.turns.push({ kind: 'reply', text: clipTurnText(turn.text), at: turn.at, from: turn.from });
         log.turns.push({ kind: 'answer', text: clipTurnText(answer), at: this.now() });
@@ -130,7 +156,7 @@ export class Conversations {
         await this.records.saveLog(log, limits.keepMs);
       }
       const record = { route: route.name, job: job.id, conversation: log.id, turn: log.answers, at: this.now() };
-      for (const id of sent.ids) await this.records.saveMessage({ platform, chat: sent.chat, messageId: id }, record, limits.keepMs);
+      for (const ref of refs) await this.records.saveMessage(ref, record, limits.keepMs);
       this.deps.logger.debug(
         `conversation ${log.id} on route '${route.name}': turn ${log.answers} sent to ${platform} chat ${sent.chat} (${sent.ids.join(', ')})`,
         {

@@ -1,0 +1,153 @@
+// Conversations on Matrix (issue 31), end to end over real HTTP against a client-server API stand-in: a route's
+// answer is sent with PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId} (answered {event_id}); the
+// homeserver then calls the gateway's application service with a transaction (PUT .../_matrix/app/v1/transactions/
+// {txnId}, Bearer hs_token) holding a person's rich reply to that event (`m.relates_to.m.in_reply_to`, as in the
+// spec) or a thread message under it (`rel_type: m.thread`); the ORIGINAL route runs again, its agent (a command
+// that echoes its prompt) sees the first answer and the reply, and its answer is sent as a reply to the person's
+// message's target. A stranger and an edit (`m.replace`) run nothing of the conversation.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+
+jest.setTimeout(60_000);
+
+const SECRET = 'conversation-matrix-alert-secret-0123456789';
+const HS_TOKEN = 'hs-token-conversation-0123456789abcdef';
+const ROOM = '!jEsUZKDJdhlrceRyVU:example.org';
+const ALLOWED = '@alice:example.org';
+
+const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-matrix-agent-'));
+const agent = join(agentDir, 'echo-prompt.js');
+writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
+
+let api: RecordingServer;
+let gw: TestGateway | undefined;
+let sentN = 0;
+let txnN = 0;
+let eventN = 0;
+
+const sends = () => api.requests.filter((r) => r.method === 'PUT' && r.path.includes('/send/m.room.message/'));
+const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** An m.room.message relating to another event, in an application-service transaction as the homeserver PUTs it. */
+async function transaction(sender: string, relatesTo: Record<string, unknown>, body: string) {
+  txnN += 1;
+  eventN += 1;
+  const payload = {
+    events: [
+      {
+        content: { body, msgtype: 'm.text', 'm.relates_to': relatesTo },
+        event_id: `$reply${eventN}:example.org`,
+        origin_server_ts: 1432735825000 + eventN,
+        room_id: ROOM,
+        sender,
+        type: 'm.room.message',
+        unsigned: { age: 10 },
+      },
+    ],
+  };
+  const res = await fetch(`${gw!.url}/webhooks/matrix-in/_matrix/app/v1/transactions/${process.pid}-${txnN}`, {
+    method: 'PUT',
+    body: JSON.stringify(payload),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${HS_TOKEN}` },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  api = await startRecordingServer((req) =>
+    req.path === '/_matrix/client/v3/account/whoami' ? { json: { user_id: '@hookwise:example.org' } } : { json: { event_id: `$answer${++sentN}:example.org` } },
+  );
+  gw = await startTestGateway({
+    config: {
+      platforms: {
+        matrix: { enabled: true, token: 'syt_conversation_test_token', api_base: api.url },
+        webhook: {
+          enabled: true,
+          extra: {
+            routes: {
+              alerts: {
+                secret: SECRET,
+                prompt: 'Alert: {title}',
+                deliver: 'matrix',
+                deliver_extra: { chat_id: ROOM },
+                conversation: { enabled: true, allow_from: [ALLOWED] },
+              },
+              'matrix-in': { source: 'matrix', secret: HS_TOKEN, prompt: 'Inbound Matrix transaction', deliver: 'log' },
+            },
+          },
+        },
+      },
+      agent: { runner: 'command', command: [process.execPath, agent] },
+      retry: { max_attempts: 1 },
+      store: { backend: 'memory' },
+    },
+    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+    pollMs: 20,
+  });
+});
+afterAll(async () => {
+  await gw?.stop();
+  await api?.close();
+  rmSync(agentDir, { recursive: true, force: true });
+});
+
+it('continues a conversation from a rich reply and a thread message, answering with m.relates_to in the same room', async () => {
+  const body = JSON.stringify({ title: 'disk full' });
+  const first = await gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'matrix-alert-1' });
+  expect(first.status).toBe(202);
+  await waitFor('the first answer', () => delivered() === 1);
+  expect(sends()[0].path.startsWith(`/_matrix/client/v3/rooms/${encodeURIComponent(ROOM)}/send/m.room.message/`)).toBe(true);
+  expect(sends()[0].json).toMatchObject({ msgtype: 'm.text', body: 'ECHO[Alert: disk full]' });
+  expect((sends()[0].json as Record<string, unknown>)['m.relates_to']).toBeUndefined();
+
+  // A rich reply, with the quoted fallback Matrix clients put before the text.
+  const reply = await transaction(
+    ALLOWED,
+    { 'm.in_reply_to': { event_id: '$answer1:example.org' } },
+    '> <@hookwise:example.org> ECHO[Alert: disk full]\n\nwhich disk?',
+  );
+  expect(reply.status).toBe(200);
+  await waitFor('the answer to the reply', () => delivered() === 2);
+  const second = sends()[1];
+  expect(second.path.startsWith(`/_matrix/client/v3/rooms/${encodeURIComponent(ROOM)}/send/`)).toBe(true);
+  const secondBody = second.json as { body: string; 'm.relates_to'?: unknown };
+  expect(secondBody['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$answer1:example.org' } });
+  expect(secondBody.body).toContain('Alert: disk full');
+  expect(secondBody.body).toContain('ECHO[Alert: disk full]');
+  expect(secondBody.body).toContain('which disk?');
+  expect(secondBody.body).toContain(`Matrix user ${ALLOWED}`);
+  expect(secondBody.body).not.toContain('> <@hookwise:example.org>');
+  expect(gw!.logText()).toMatch(/continues it as turn 2/);
+
+  // A thread under the second answer: its root is that answer, so it continues the same conversation (turn 3).
+  const threaded = await transaction(
+    ALLOWED,
+    { rel_type: 'm.thread', event_id: '$answer2:example.org', is_falling_back: true, 'm.in_reply_to': { event_id: '$answer2:example.org' } },
+    'and now?',
+  );
+  expect(threaded.status).toBe(200);
+  await waitFor('the answer in the thread', () => delivered() === 3);
+  const third = sends()[2].json as { body: string; 'm.relates_to'?: unknown };
+  expect(third['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$answer2:example.org' } });
+  expect(third.body).toContain('which disk?');
+  expect(third.body).toContain('and now?');
+  expect(gw!.logText()).toMatch(/continues it as turn 3/);
+
+  // A stranger's reply, and an edit of a message (a relation that answers nothing), continue nothing.
+  await transaction('@mallory:example.org', { 'm.in_reply_to': { event_id: '$answer1:example.org' } }, 'me too');
+  await waitFor('the stranger ignored', () => gw!.logText().includes('user @mallory:example.org is not in conversation.allow_from'));
+  await transaction(ALLOWED, { rel_type: 'm.replace', event_id: '$answer1:example.org' }, '* edited');
+  await new Promise((r) => setTimeout(r, 500));
+  expect(sends().length).toBe(3);
+  expect(delivered()).toBe(3);
+});
