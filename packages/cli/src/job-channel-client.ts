@@ -94,6 +94,8 @@ const ALLOWED_FLAGS = new Set([
   'skills',
   'filter',
   'filter-expression',
+  // Only the expression form: a command is code the gateway runs, which an agent run never chooses.
+  'transform-expression',
 ]);
 
 /** The channel's body for `webhook subscribe` flags; throws naming a flag an agent run may not use (--secret, ...). */
@@ -102,7 +104,7 @@ export function channelSubscription(flags: Record<string, unknown>): Record<stri
   if (refused.length) {
     throw new Error(
       `${refused.map((f) => `--${f}`).join(', ')} cannot be used by an agent run (HOOKWISE_JOB_CHANNEL is set): the gateway generates the secret, and ` +
-        'a run may set only --events, --prompt, --skills, --deliver, --deliver-chat-id, --deliver-extra, --description, --filter and --filter-expression',
+        'a run may set only --events, --prompt, --skills, --deliver, --deliver-chat-id, --deliver-extra, --description, --filter, --filter-expression and --transform-expression',
     );
   }
   const body: Record<string, unknown> = {};
@@ -123,6 +125,11 @@ export function channelSubscription(flags: Record<string, unknown>): Record<stri
     ...((flags['filter-expression'] as string[] | undefined) ?? []).map((expression) => ({ expression })),
   ];
   if (tests.length) body.filter = tests;
+  const expression = flags['transform-expression'];
+  if (typeof expression === 'string') {
+    if (expression.trim() === '') throw new Error("--transform-expression '' cannot be used by an agent run: the operator removes a transform outside the run");
+    body.transform = { expression };
+  }
   return body;
 }
 

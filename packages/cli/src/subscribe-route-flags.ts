@@ -2,8 +2,9 @@
 // --filter-expression, --coalesce-*, --concurrency-key, the budget flags and --silent-marker. They are parsed
 // before anything is opened, and written to the subscription in the config form (`filter:` as a list, ...).
 import type { BudgetConfig, CoalesceConfig, FilterCondition, FilterTest, SubscriptionEntry } from '@hookwise/gateway';
+import { transformOf, type TransformFlags } from './subscribe-transform-flags';
 
-export interface RouteFlags {
+export interface RouteFlags extends TransformFlags {
   filter?: string[];
   'filter-expression'?: string[];
   'coalesce-key'?: string;
@@ -191,7 +192,7 @@ const template = (value: string | undefined, existing: string | undefined): stri
  * RouteFlagError for a value that is not right.
  */
 export function applyRouteFlags(entry: SubscriptionEntry, flags: RouteFlags, existing: SubscriptionEntry | undefined): SubscriptionEntry {
-  const values: Pick<SubscriptionEntry, 'filter' | 'coalesce' | 'concurrency_key' | 'budget' | 'silent_marker' | 'deliver_only'> = {
+  const values: Pick<SubscriptionEntry, 'filter' | 'coalesce' | 'concurrency_key' | 'budget' | 'silent_marker' | 'deliver_only' | 'transform'> = {
     filter: filterOf(flags, existing?.filter),
     coalesce: coalesceOf(flags, existing?.coalesce),
     concurrency_key: template(flags['concurrency-key'], existing?.concurrency_key),
@@ -199,6 +200,7 @@ export function applyRouteFlags(entry: SubscriptionEntry, flags: RouteFlags, exi
     silent_marker: template(flags['silent-marker'], existing?.silent_marker),
     // --no-deliver-only removes it (the key is written only when true).
     deliver_only: flags['deliver-only'] === undefined ? existing?.deliver_only : flags['deliver-only'] || undefined,
+    transform: transformOf(flags, existing?.transform),
   };
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) delete (entry as unknown as Record<string, unknown>)[key];

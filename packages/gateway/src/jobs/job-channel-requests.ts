@@ -26,7 +26,23 @@ export interface ChannelSession {
 }
 
 /** The keys a run may set; a secret, source or anything else is refused, never ignored. */
-export const CHANNEL_KEYS = ['description', 'events', 'prompt', 'skills', 'deliver', 'deliver_extra', 'filter'] as const;
+export const CHANNEL_KEYS = ['description', 'events', 'prompt', 'skills', 'deliver', 'deliver_extra', 'filter', 'transform'] as const;
+
+/**
+ * Of a transform, a run may set only a JSONata expression (bounded like the filter expressions it may already set).
+ * A command is code the gateway would run on every request: an agent must never choose it, so it is refused, as are
+ * the limits (time, output) an operator sets.
+ */
+function transformRefusal(transform: unknown): string | undefined {
+  if (transform === undefined) return undefined;
+  const keys = typeof transform === 'object' && transform !== null && !Array.isArray(transform) ? Object.keys(transform) : [];
+  const other = keys.filter((key) => key !== 'expression');
+  if (!other.length && keys.length) return undefined;
+  return (
+    `an agent run may give a transform only as { expression: <JSONata> }${other.length ? `, not ${other.join(', ')}` : ''}: ` +
+    'a command is code the gateway runs, which only the operator chooses (hookwise webhook subscribe --transform-command outside the run)'
+  );
+}
 
 export interface ChannelAnswer {
   status: number;
@@ -57,8 +73,8 @@ export class JobChannelRequests {
     const own = session.created.has(name);
     const base = { name, url: `${this.baseUrl()}/webhooks/${encodeURIComponent(name)}`, own, description: entry.description, events: entry.events ?? [] };
     if (!own) return base;
-    const { prompt, skills, deliver, deliver_extra, filter, created_at, updated_at } = entry;
-    return { ...base, prompt, skills, deliver, deliver_extra, filter, created_at, updated_at };
+    const { prompt, skills, deliver, deliver_extra, filter, transform, created_at, updated_at } = entry;
+    return { ...base, prompt, skills, deliver, deliver_extra, filter, transform, created_at, updated_at };
   }
 
   private list(session: ChannelSession): ChannelAnswer {
@@ -80,6 +96,8 @@ export class JobChannelRequests {
         `not settable through the job channel: ${unknown.join(', ')}; an agent run may set only ${CHANNEL_KEYS.join(', ')} (the gateway generates the secret)`,
       );
     }
+    const transformProblem = transformRefusal((body as { transform?: unknown }).transform);
+    if (transformProblem) return refuse(403, transformProblem);
     if (this.gateway.routes.isStatic(name)) return refuse(409, `'${name}' is a static route of config.yaml: choose another name`);
     const { config, options } = this.gateway;
     let secret: string | undefined;

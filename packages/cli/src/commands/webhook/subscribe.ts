@@ -15,6 +15,7 @@ import { configDirFlag, configDirFrom } from '../../config-dir';
 import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';
 import { applyRouteFlags, describeFilterCondition } from '../../subscribe-route-flags';
+import { describeTransform } from '../../subscribe-transform-flags';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
 import { channelError, channelRequest, channelSubscription, jobChannelFrom } from '../../job-channel-client';
 
@@ -32,6 +33,7 @@ export interface SubscribeResult {
   concurrency_key?: string;
   budget?: SubscriptionEntry['budget'];
   silent_marker?: string;
+  transform?: SubscriptionEntry['transform'];
 }
 
 export default class WebhookSubscribe extends HookwiseCommand {
@@ -96,6 +98,18 @@ export default class WebhookSubscribe extends HookwiseCommand {
     'deliver-only': Flags.boolean({
       allowNo: true,
       description: 'No agent: the rendered prompt is delivered within the request (200 delivered, or 502); --no-deliver-only removes it.',
+    }),
+    'transform-expression': Flags.string({
+      description:
+        "A JSONata expression that reshapes the payload before filters and the prompt: an object replaces it, text becomes {__transform__}, empty or the silent marker answers 200 ignored; '' removes the transform. docs/configuration.md#transforms.",
+    }),
+    'transform-command': Flags.string({
+      description:
+        'A program that reshapes the payload (its JSON on stdin), run in the agent sandbox with no network: a JSON array (\'["node","slim.js"]\') or words split at blanks; output as for --transform-expression. Not available to an agent run.',
+    }),
+    'transform-timeout': Flags.string({ description: 'Seconds one transform run may take (default 5, at most 60).' }),
+    'transform-on-failure': Flags.string({
+      description: 'accept (the event goes on with its payload as it came, the default) or reject (503 with Retry-After, the sender retries).',
     }),
   };
 
@@ -203,8 +217,8 @@ export default class WebhookSubscribe extends HookwiseCommand {
 
 /** The entry's filter, coalescing, concurrency key, budget and silent marker, those that are set. */
 function routingOf(entry: SubscriptionEntry): Partial<SubscribeResult> {
-  const { filter, coalesce, concurrency_key, budget, silent_marker } = entry;
-  return Object.fromEntries(Object.entries({ filter, coalesce, concurrency_key, budget, silent_marker }).filter(([, value]) => value !== undefined));
+  const { filter, coalesce, concurrency_key, budget, silent_marker, transform } = entry;
+  return Object.fromEntries(Object.entries({ filter, coalesce, concurrency_key, budget, silent_marker, transform }).filter(([, value]) => value !== undefined));
 }
 
 /** One summary line per setting, in the words of the flags. */
@@ -221,5 +235,6 @@ function routingLines(result: SubscribeResult): string[] {
     lines.push(`Budget:   ${limits.join(', ')}; over it: ${result.budget.when_exceeded ?? 'wait'}`);
   }
   if (result.silent_marker) lines.push(`Silent:   ${result.silent_marker}`);
+  if (result.transform) lines.push(`Transform: ${describeTransform(result.transform)}`);
   return lines;
 }
