@@ -1,0 +1,162 @@
+// Conversations on GitHub (issue 31), end to end through a real gateway: a route on the GitHub source answers a
+// pull_request event with a comment through a `gh` stand-in (a real child process that records its arguments and
+// the body it reads, and prints the comment URL as gh does); an issue_comment (created) on that pull request, as
+// GitHub posts it (signed X-Hub-Signature-256), by an allowed person (login or author_association) runs the route
+// again with the earlier turns, and the answer goes to the same pull request. Bots, the gateway's own comment
+// coming back as an event, and a person allow_from does not name run nothing of the conversation.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
+
+jest.setTimeout(60_000);
+
+const SECRET = 'conversation-github-webhook-secret-0123456789';
+const REPO = 'Octo/Hello';
+const dir = mkdtempSync(join(tmpdir(), 'hookwise-conv-github-'));
+const agent = join(dir, 'echo-prompt.js');
+const gh = join(dir, 'gh');
+const callsFile = join(dir, 'gh-calls.jsonl');
+writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
+// `gh pr comment <n> --repo <r> --body-file -`: records the call and prints the new comment's URL, as gh does.
+writeFileSync(
+  gh,
+  `#!${process.execPath}
+const fs = require('node:fs');
+const args = process.argv.slice(2);
+let body = '';
+process.stdin.on('data', (c) => (body += c)).on('end', () => {
+  fs.appendFileSync(${JSON.stringify(callsFile)}, JSON.stringify({ args, body }) + '\\n');
+  const n = fs.readFileSync(${JSON.stringify(callsFile)}, 'utf8').trim().split('\\n').length;
+  process.stdout.write('https://github.com/${REPO}/pull/' + args[2] + '#issuecomment-' + (900 + n) + '\\n');
+});
+`,
+);
+chmodSync(gh, 0o755);
+
+let gw: TestGateway | undefined;
+let deliveryN = 0;
+
+const calls = (): { args: string[]; body: string }[] =>
+  existsSync(callsFile)
+    ? readFileSync(callsFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { args: string[]; body: string })
+    : [];
+const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'review'/.test(String(l.message))).length;
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function postGithub(event: string, payload: Record<string, unknown>) {
+  const body = JSON.stringify(payload);
+  deliveryN += 1;
+  return gw!.post('review', body, {
+    'content-type': 'application/json',
+    'x-github-event': event,
+    'x-github-delivery': `7c1c6a00-0000-11ef-8000-${String(deliveryN).padStart(12, '0')}`,
+    'x-hub-signature-256': signGithub(SECRET, body),
+  });
+}
+
+const repository = { id: 1296269, name: 'Hello', full_name: REPO, owner: { login: 'Octo', type: 'Organization' } };
+
+/** An issue_comment (created) on pull request 7, shaped as GitHub's webhook docs show it. */
+function comment(user: { login: string; type?: string }, association: string, body: string, id = 1000 + deliveryN) {
+  return postGithub('issue_comment', {
+    action: 'created',
+    issue: {
+      number: 7,
+      title: 'Fix the build',
+      pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/7` },
+      user: { login: 'octocat', type: 'User' },
+    },
+    comment: {
+      id,
+      html_url: `https://github.com/${REPO}/pull/7#issuecomment-${id}`,
+      body,
+      user: { login: user.login, id: 42, type: user.type ?? 'User' },
+      author_association: association,
+    },
+    repository,
+    sender: { login: user.login, type: user.type ?? 'User' },
+  });
+}
+
+beforeAll(async () => {
+  gw = await startTestGateway({
+    config: {
+      platforms: {
+        github_comment: { enabled: true, cli_path: gh, timeout_seconds: 20 },
+        webhook: {
+          enabled: true,
+          extra: {
+            routes: {
+              review: {
+                source: 'github',
+                secret: SECRET,
+                events: ['pull_request', 'issue_comment'],
+                prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
+                deliver: 'github_comment',
+                deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}' },
+                conversation: { enabled: true, allow_from: ['MEMBER', 'hubot-human'] },
+              },
+            },
+          },
+        },
+      },
+      agent: { runner: 'command', command: [process.execPath, agent] },
+      retry: { max_attempts: 1 },
+      store: { backend: 'memory' },
+    },
+    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+    pollMs: 20,
+  });
+});
+afterAll(async () => {
+  await gw?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('continues a conversation from a comment on the pull request, answering on the same pull request', async () => {
+  const opened = await postGithub('pull_request', { action: 'opened', number: 7, pull_request: { number: 7, title: 'Fix the build' }, repository });
+  expect(opened.status).toBe(202);
+  await waitFor('the first answer', () => delivered() === 1);
+  expect(calls()[0].args).toEqual(['pr', 'comment', '7', '--repo', REPO, '--body-file', '-']);
+  expect(calls()[0].body).toBe('ECHO[Review PR #7: Fix the build]');
+
+  // A member's comment (allowed by author_association) continues it; the answer goes to the same pull request.
+  const reply = await comment({ login: 'monalisa' }, 'MEMBER', 'why this change?');
+  expect(reply.status).toBe(202);
+  expect(reply.body).toMatchObject({ status: 'accepted', route: 'review', turn: 2 });
+  await waitFor('the answer to the comment', () => delivered() === 2);
+  const second = calls()[1];
+  expect(second.args).toEqual(['pr', 'comment', '7', '--repo', REPO.toLowerCase(), '--body-file', '-']);
+  expect(second.body).toContain('Review PR #7: Fix the build');
+  expect(second.body).toContain('ECHO[Review PR #7: Fix the build]');
+  expect(second.body).toContain('why this change?');
+  expect(second.body).toContain('GitHub user monalisa (MEMBER)');
+
+  // A login named in allow_from continues it too (turn 3), whatever its association.
+  const byLogin = await comment({ login: 'hubot-human' }, 'CONTRIBUTOR', 'and the tests?');
+  expect(byLogin.body).toMatchObject({ status: 'accepted', turn: 3 });
+  await waitFor('the third answer', () => delivered() === 3);
+  expect(calls()[2].body).toContain('and the tests?');
+
+  // A stranger, an App (a Bot account), and the gateway's own comment (posted with a member's token) coming back
+  // as an issue_comment continue nothing.
+  const stranger = await comment({ login: 'drive-by' }, 'NONE', 'me too');
+  expect(stranger.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
+  await comment({ login: 'hookwise-app[bot]', type: 'Bot' }, 'NONE', 'ECHO[...]');
+  const own = await comment({ login: 'monalisa' }, 'MEMBER', calls()[0].body, 901);
+  expect(own.body).toMatchObject({ status: 'ignored', reason: 'conversation_own_message' });
+  await new Promise((r) => setTimeout(r, 500));
+  expect(calls().length).toBe(3);
+  expect(gw!.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
+});
