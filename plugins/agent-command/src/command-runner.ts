@@ -20,6 +20,7 @@ import { composePrompt } from './prompt-layout';
 import { explainFailure, presetRun } from './presets';
 import { PRESET_SANDBOX, presetSandboxNeeds } from './preset-sandbox';
 import { presetChannelArgs, runChannelOf, type ChannelArgs } from './preset-actions';
+import { replayingFailedResume } from './preset-resume';
 
 // Enough of stderr to see why an agent failed, short enough for a log line and a dead-letter record.
 const STDERR_TAIL_CHARS = 2000;
@@ -87,7 +88,7 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
     ...(cwd ? { workDir: resolve(cwd) } : {}),
   };
 
-  return {
+  const runner: AgentRunner = {
     // Computed per run: the program and the files its arguments name may be installed after the gateway started.
     sandboxNeeds: () => withConfiguredFiles(needs, preset ? [] : [program, ...args], ctx.configDir, ctx.env.PATH),
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
@@ -189,6 +190,8 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       return preset ? preset.preset.parse(result.stdout) : { text: answer };
     },
   };
+  // A resumed CLI session that is gone: the run goes again with the history (./preset-resume).
+  return preset ? replayingFailedResume(runner, (task) => preset.resumes(task) !== undefined, preset.preset.title, ctx.logger) : runner;
 }
 
 function stderrTail(stderr: string): string {

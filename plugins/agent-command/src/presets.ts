@@ -15,6 +15,7 @@ import {
   type TokenUsage,
 } from '@hookwise/agent-kit';
 import { composePrompt } from './prompt-layout';
+import { resumeArgs, resumedSession, sessionId } from './preset-resume';
 
 export interface CommandPreset {
   /** The CLI's name in docs and errors. */
@@ -63,9 +64,10 @@ export function presetArgs(
   userArgs: readonly string[],
   task: Pick<AgentTask, 'skills'>,
   channelArgs: readonly string[] = [],
+  resume: readonly string[] = [],
 ): string[] {
   const system = preset.systemPromptArgs ? preset.systemPromptArgs(presetSystemPrompt(task)) : [];
-  return [...programArgs, ...system, ...channelArgs, ...userArgs, ...(preset.tail ?? [])];
+  return [...programArgs, ...system, ...channelArgs, ...userArgs, ...resume, ...(preset.tail ?? [])];
 }
 
 function failed(title: string, what: string, retryable: boolean): HookwiseError {
@@ -140,7 +142,8 @@ const claude: CommandPreset = {
     }
     if (typeof result.result !== 'string') throw failed('Claude Code', 'its result object has no "result" text', false);
     const usage = usageFromAnthropic(result.usage);
-    return usage ? { text: result.result, usage } : { text: result.result };
+    const session = sessionId(result.session_id); // resumed on the next turn of a conversation (./preset-resume)
+    return { text: result.result, ...(usage && { usage }), ...(session && { session }) };
   },
   explain(stdout) {
     try {
@@ -188,8 +191,10 @@ const codex: CommandPreset = {
     const events = parseJsonLines(stdout);
     let answer: string | undefined;
     let usage: TokenUsage | undefined;
+    let session: string | undefined;
     for (const event of events) {
       const item = record(event.item);
+      if (event.type === 'thread.started') session = sessionId(event.thread_id) ?? session;
       if (event.type === 'item.completed' && item.type === 'agent_message' && typeof item.text === 'string') answer = item.text;
       if (event.type === 'turn.completed') {
         const u = record(event.usage);
@@ -211,7 +216,7 @@ const codex: CommandPreset = {
         events.length ? 'its JSON events have no agent_message item (no answer)' : 'printed no JSON events; is it a version without `exec --json`?',
         false,
       );
-    return usage ? { text: answer, usage } : { text: answer };
+    return { text: answer, ...(usage && { usage }), ...(session && { session }) };
   },
   explain: (stdout) => codexError(parseJsonLines(stdout)),
 };
@@ -356,15 +361,17 @@ export interface PresetRun {
   preset: CommandPreset;
   program: string;
   /** `channelArgs`: what gives the CLI the run's actions (./preset-actions), placed before the user's args. */
-  args(task: Pick<AgentTask, 'skills'>, channelArgs?: readonly string[]): string[];
-  input(task: Pick<AgentTask, 'prompt' | 'skills'>): string;
+  args(task: Pick<AgentTask, 'skills' | 'conversation'>, channelArgs?: readonly string[]): string[];
+  input(task: Pick<AgentTask, 'prompt' | 'skills' | 'conversation'>): string;
+  /** The CLI session this task resumes (./preset-resume), or undefined. */
+  resumes(task: Pick<AgentTask, 'conversation'>): string | undefined;
 }
 
 /**
  * The preset of `options.preset`, or undefined. `options.command`, when set, replaces the preset's program (an
  * absolute path, or `["npx", "-y", "@anthropic-ai/claude-code"]`); `options.args` come after the preset's flags.
  */
-export function presetRun(options: { preset?: string; command?: string[]; args?: string[] }): PresetRun | undefined {
+export function presetRun(options: { preset?: string; command?: string[]; args?: string[]; cwd?: string }): PresetRun | undefined {
   if (!options.preset) return undefined;
   const preset = commandPreset(options.preset);
   const userArgs = options.args ?? [];
@@ -377,10 +384,16 @@ export function presetRun(options: { preset?: string; command?: string[]; args?:
   }
   const [defaultProgram, ...flags] = preset.command;
   const [program, ...programArgs] = options.command?.length ? options.command : [defaultProgram];
+  // Resuming: the preset's resume arguments, and only the new reply on stdin (the session holds the rest).
+  const resumes = (task: Pick<AgentTask, 'conversation'>) => resumedSession(options.preset as PresetName, task, options.cwd !== undefined);
   return {
     preset,
     program,
-    args: (task, channelArgs) => presetArgs(preset, [...programArgs, ...flags], userArgs, task, channelArgs),
-    input: (task) => presetInput(preset, task),
+    resumes,
+    args: (task, channelArgs) => {
+      const session = resumes(task);
+      return presetArgs(preset, [...programArgs, ...flags], userArgs, task, channelArgs, session ? resumeArgs(options.preset as PresetName, session) : []);
+    },
+    input: (task) => presetInput(preset, resumes(task) ? { ...task, prompt: task.conversation!.message! } : task),
   };
 }

@@ -37,7 +37,7 @@ describe('claude preset: the route actions over the job channel', () => {
       channelEnv,
     );
     expect(error).toBeUndefined();
-    expect(result).toEqual({ text: 'Reviewed.' });
+    expect(result).toEqual({ text: 'Reviewed.', session: 's-1' });
     expect(seen.mcp).not.toBeNull();
     expect(seen.mcp!.mode).toBe(0o600);
     expect(seen.mcp!.file).toMatch(/\/\.hookwise-mcp-[0-9a-f]{12}\.json$/);

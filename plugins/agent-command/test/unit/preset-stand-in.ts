@@ -85,7 +85,14 @@ export function context(): PluginContext {
 }
 
 /** Options as the gateway validates them (defaults applied), then a run with the stand-in set up. */
-export async function runPreset(agent: Record<string, unknown>, expectedArgv: string[], output: string, exit = 0, runEnv: Record<string, string> = {}) {
+export async function runPreset(
+  agent: Record<string, unknown>,
+  expectedArgv: string[],
+  output: string,
+  exit = 0,
+  runEnv: Record<string, string> = {},
+  taskExtra: Partial<AgentTask> = {},
+) {
   const registry = new PluginRegistry([{ plugin, source: 'test', options: {} }]);
   const record = join(dir, 'record.json');
   writeFileSync(join(dir, 'output'), output);
@@ -115,7 +122,7 @@ export async function runPreset(agent: Record<string, unknown>, expectedArgv: st
     onClose: () => undefined,
   };
   const outcome = await runner
-    .run({ ...task, sandbox }, { signal: new AbortController().signal })
+    .run({ ...task, ...taskExtra, sandbox }, { signal: new AbortController().signal })
     .then(
       (result) => ({ result, error: undefined }),
       (error: Error & { retryable?: boolean }) => ({ result: undefined, error }),

@@ -24,6 +24,7 @@ describe('command runner presets: codex, gemini, opencode', () => {
     expect(error).toBeUndefined();
     expect(result).toEqual({
       text: 'Yep — there’s a `README.md` in the repository root.',
+      session: '0199a213-81c0-7800-8aa1-bbab2a035a53',
       usage: { inputTokens: 24763, outputTokens: 122, cachedInputTokens: 24448 },
     });
     expect(seen.stdin).toEqual(fenced(task.prompt));

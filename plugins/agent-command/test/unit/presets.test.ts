@@ -27,7 +27,7 @@ describe('command runner presets', () => {
 `;
     const { result, error, seen } = await runPreset({ preset: 'claude' }, ['-p', '--output-format', 'json', '--append-system-prompt', systemText], documented);
     expect(error).toBeUndefined();
-    expect(result).toEqual({ text: 'The response text here...' });
+    expect(result).toEqual({ text: 'The response text here...', session: 'abc123' });
     expect(seen.stdin).toEqual(fenced(task.prompt));
     // The preset passes the CLI its own key.
     expect(seen.key).toBe('sk-ant-preset-test-key');
@@ -68,6 +68,7 @@ describe('command runner presets', () => {
     );
     expect(result).toEqual({
       text: 'LGTM: the retry loop honours Retry-After.',
+      session: '3a9f2c10-8d3e-4b3c-9d0a-5f1e2b7c4d6e',
       usage: { inputTokens: 15812, outputTokens: 420, cachedInputTokens: 14000, cacheWriteTokens: 1800 },
     });
   });
