@@ -7,10 +7,17 @@
 const Module = require('node:module');
 const path = require('node:path');
 
-const from = path.join(__dirname, '..', '..', 'packages', 'gateway', 'dist') + path.sep;
-const to = path.resolve(process.env.BENCH_REF_GATEWAY_DIST) + path.sep;
+const packages = path.join(__dirname, '..', '..', 'packages');
+// BENCH_REF_SERVER_DIST does the same for packages/server/dist (the access log lives there).
+const swaps = [
+  ['gateway', process.env.BENCH_REF_GATEWAY_DIST],
+  ['server', process.env.BENCH_REF_SERVER_DIST],
+]
+  .filter(([, dir]) => dir)
+  .map(([name, dir]) => [path.join(packages, name, 'dist') + path.sep, path.resolve(dir) + path.sep]);
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function resolveToReference(...args) {
   const file = resolve.apply(this, args);
-  return file.startsWith(from) ? to + file.slice(from.length) : file;
+  for (const [from, to] of swaps) if (file.startsWith(from)) return to + file.slice(from.length);
+  return file;
 };

@@ -20,8 +20,16 @@ function contenders() {
             label: 'gateway (sqlite, reference build)',
             start: () => startGateway({ store: 'sqlite', agent: parked, nodeArgs: ['--require', path.join(__dirname, '..', 'lib', 'ref-dist.js')] }),
           },
+          {
+            key: 'ref-info',
+            label: 'gateway (sqlite, reference build, log level info: access log on)',
+            start: () =>
+              startGateway({ store: 'sqlite', agent: parked, logLevel: 'info', nodeArgs: ['--require', path.join(__dirname, '..', 'lib', 'ref-dist.js')] }),
+          },
         ]
       : []),
+    // The default log level: one access line per request, written to the bench's pipe.
+    { key: 'info', label: 'gateway (sqlite, log level info: access log on)', start: () => startGateway({ store: 'sqlite', agent: parked, logLevel: 'info' }) },
     {
       key: 'uuid',
       label: 'gateway (sqlite, random UUID delivery ids)',
