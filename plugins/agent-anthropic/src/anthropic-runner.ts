@@ -5,6 +5,7 @@ import { RunnerTools, addUsage, fenceUntrusted, modelClientOptions, usageFromAnt
 import { MessagesClient } from './messages-client';
 import type { MessageParam, MessagesRequest, ResponseBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
 import type { AnthropicRunnerOptions } from './options';
+import { conversationTurn } from './transcript';
 
 export interface AnthropicRunnerDeps {
   /** Replaces the wait between retries (tests). */
@@ -25,11 +26,21 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
       // Terminal commands and stdio MCP servers start inside the run's sandbox.
       const toolbox = tools.offers(task.sandbox) ? await tools.toolbox(signal, task.sandbox) : undefined;
       const system = tools.systemPrompt(task.skills);
-      // The rendered prompt between this run's own delimiters, which the system prompt's note explains.
-      const messages: MessageParam[] = [{ role: 'user', content: fenceUntrusted(task.prompt) }];
       const meta = { route: task.route, delivery_id: task.deliveryId };
+      // A conversation's earlier messages as the model saw them, kept by the gateway (./transcript), then what is new.
+      const { kept, said, keep } = await conversationTurn(task, ctx.logger, meta);
+      // User texts between this run's own delimiters, which the system prompt's note explains.
+      const messages: MessageParam[] = [
+        ...kept.map((m): MessageParam =>
+          m.role === 'user' ? { role: 'user', content: fenceUntrusted(m.content) } : { role: 'assistant', content: [{ type: 'text', text: m.content }] },
+        ),
+        { role: 'user', content: fenceUntrusted(said) },
+      ];
       let usage: TokenUsage | undefined;
-      const result = (text: string): AgentResult => (usage ? { text, usage } : { text });
+      const result = async (text: string): Promise<AgentResult> => {
+        await keep(text);
+        return usage ? { text, usage } : { text };
+      };
       for (let step = 1; step <= options.max_steps; step++) {
         const request: MessagesRequest = { model: options.model, max_tokens: options.max_tokens, system, messages };
         if (options.temperature !== undefined) request.temperature = options.temperature;

@@ -4,6 +4,7 @@ import { RunnerTools, addUsage, fenceUntrusted, modelClientOptions, usageFromOpe
 import { ChatCompletionsClient } from './chat-client';
 import type { ChatMessage, ChatRequest, FunctionTool } from './chat-wire';
 import type { OpenAIRunnerOptions } from './options';
+import { conversationTurn } from './transcript';
 
 export interface OpenAIRunnerDeps {
   /** Replaces the wait between retries (tests). */
@@ -30,12 +31,15 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       // Terminal commands and stdio MCP servers start inside the run's sandbox.
       const toolbox = tools.offers(task.sandbox) ? await tools.toolbox(signal, task.sandbox) : undefined;
+      const meta = { route: task.route, delivery_id: task.deliveryId };
+      // A conversation's earlier messages as the model saw them, kept by the gateway (./transcript), then what is new.
+      const { kept, said, keep } = await conversationTurn(task, ctx.logger, meta);
       const messages: ChatMessage[] = [
         { role: 'system', content: tools.systemPrompt(task.skills) },
-        // The rendered prompt between this run's own delimiters, which the system prompt's note explains.
-        { role: 'user', content: fenceUntrusted(task.prompt) },
+        // User texts between this run's own delimiters, which the system prompt's note explains.
+        ...kept.map((m): ChatMessage => (m.role === 'user' ? { role: 'user', content: fenceUntrusted(m.content) } : { role: 'assistant', content: m.content })),
+        { role: 'user', content: fenceUntrusted(said) },
       ];
-      const meta = { route: task.route, delivery_id: task.deliveryId };
       let usage: TokenUsage | undefined;
       for (let step = 1; step <= options.max_steps; step++) {
         const request: ChatRequest = { model: options.model, messages };
@@ -57,6 +61,7 @@ export function createOpenAIRunner(options: OpenAIRunnerOptions, ctx: PluginCont
             throw new HookwiseError('HW_E_AGENT', `the model returned no answer text (${why})`, { retryable: true });
           }
           if (choice.finish_reason === 'length') ctx.logger.warn(`the model's answer was cut by max_tokens (${options.max_tokens ?? 'server default'})`, meta);
+          await keep(text);
           return usage ? { text, usage } : { text };
         }
         // The assistant turn goes back exactly as it asked, then one `tool` message per call, in order.
