@@ -53,7 +53,7 @@ const fenced = (text: string) =>
 describe('openai runner: transcripts of a conversation', () => {
   it("turn 2's request carries turn 1's user and assistant messages, then the reply alone", async () => {
     server = await startChatServer([completion('The /var partition is at 100%.'), completion('/var, on the data volume.')]);
-    const records = new ConversationRecords(createMemoryStore().memos);
+    const records = new ConversationRecords(createMemoryStore().memos!);
     const signal = new AbortController().signal;
     const first = await runner().run({ ...task, conversation: conversation(records, 1) }, { signal });
     expect(first.text).toBe('The /var partition is at 100%.');
@@ -75,7 +75,7 @@ describe('openai runner: transcripts of a conversation', () => {
 
   it('without a kept transcript (expired), turn 2 sends the rendered history as its prompt', async () => {
     server = await startChatServer([completion('ok')]);
-    const records = new ConversationRecords(createMemoryStore().memos);
+    const records = new ConversationRecords(createMemoryStore().memos!);
     await runner().run({ ...task, prompt: HISTORY, conversation: conversation(records, 2, REPLY) }, { signal: new AbortController().signal });
     const messages = server.requests[0].body.messages as Array<{ role: string; content: string }>;
     expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
