@@ -131,10 +131,22 @@ function checkIntegrity(db: Database.Database, file: string): void {
     .filter((line) => line && !line.startsWith('***'))
     .join('; ');
   if (found.length > 400) found = `${found.slice(0, 400)}...`;
-  throw new HookwiseError(
+  throw damaged(file, `PRAGMA quick_check: ${found}`);
+}
+
+/** The answer to a store file SQLite finds damaged, wherever it finds it (opening, the check, a migration). */
+function damaged(file: string, found: string, cause?: unknown): HookwiseError {
+  return new HookwiseError(
     'HW_E_STORE',
-    `the SQLite store ${file} is damaged (PRAGMA quick_check: ${found}): stop every gateway using it, move the file away (with its -wal and -shm files; \`sqlite3 <file> .recover\` may save its jobs) and start again with a fresh file, or restore a backup`,
+    `the SQLite store ${file} is damaged (${found}): stop every gateway using it, move the file away (with its -wal and -shm files; \`sqlite3 <file> .recover\` may save its jobs) and start again with a fresh file, or restore a backup`,
+    cause === undefined ? undefined : { cause },
   );
+}
+
+/** SQLite's codes for a file whose pages or header are not what they must be. */
+function isCorruption(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT_'));
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
@@ -143,6 +155,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   try {
     db = openDatabase(file, options.synchronous ?? 'normal');
   } catch (err) {
+    // A file damaged where opening reads (its header or schema pages) is the same finding as quick_check's.
+    if (isCorruption(err)) throw damaged(file, `opening it: ${describeSqliteError(err)}`, err);
     throw new HookwiseError(
       'HW_E_STORE',
       `cannot open the SQLite store at ${file}: ${describeSqliteError(err)}; check that the directory is writable and the file is a Hookwise store, or set store.path`,

@@ -165,7 +165,7 @@ describe('issue 20 item 5: a store file with damaged pages', () => {
 
       await expect(startTestGateway({ config, configDir: dir })).rejects.toThrow(
         new RegExp(
-          `the SQLite store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(PRAGMA quick_check: .+\\): stop every gateway using it, move the file away`,
+          `the SQLite store ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\((PRAGMA quick_check|opening it): .+\\): stop every gateway using it, move the file away`,
         ),
       );
     } finally {
