@@ -50,7 +50,7 @@ describe('gateway startup with the first-party plugins', () => {
         'wechat',
         'bluebubbles',
       ];
-      expect(ids).toEqual(['github_comment', 'log', ...platforms].sort());
+      expect(ids).toEqual(['github_comment', 'gitlab_comment', 'log', ...platforms].sort());
       // The SPEC's names are aliases of the same contributions, in order.
       platforms.forEach((id, i) => expect(gw.gateway.registry.canonicalId('deliverer', `platform_${String(i + 1).padStart(2, '0')}`)).toBe(id));
       expect(gw.gateway.registry.canonicalId('deliverer', 'codehost_a_comment')).toBe('github_comment');
@@ -62,6 +62,8 @@ describe('gateway startup with the first-party plugins', () => {
         'github',
         'gitlab',
         'linear',
+        'matrix',
+        'mattermost',
         'paddle',
         'pagerduty',
         'sendgrid',
@@ -70,8 +72,10 @@ describe('gateway startup with the first-party plugins', () => {
         'slack',
         'standard-webhooks',
         'stripe',
+        'telegram',
         'twilio',
         'twitch',
+        'whatsapp',
         'zoom',
       ]);
       expect(gw.gateway.registry.ids('agent').sort()).toEqual(['anthropic', 'command', 'echo', 'openai']);
