@@ -93,7 +93,7 @@ it('refuses a malformed retention or cutoff, saying what to write', async () => 
   config('  retention:\n    jobs_days: -1\n');
   const retention = await runCli(['store', 'purge', '--older-than', '30d'], home);
   expect(retention.code).toBe(1);
-  expect(retention.stderr).toContain('store.retention must be { jobs_days: <days, above 0> }');
+  expect(retention.stderr).toContain('store.retention.jobs_days: must be > 0');
   config();
   const cutoff = await runCli(['store', 'purge', '--older-than', 'a month'], home);
   expect(cutoff.code).toBe(1);
