@@ -115,7 +115,7 @@ async function main() {
     let seq = 0;
     const request = () => ({
       route: 'bench',
-      headers: { ...base, 'x-codehosta-delivery': `s${process.pid}-${seq++}` },
+      headers: { ...base, 'x-github-delivery': `s${process.pid}-${seq++}` },
       body,
       url: '/webhooks/bench',
       remoteAddress: '::ffff:127.0.0.1',
@@ -139,7 +139,7 @@ async function main() {
         const r = request();
         const s = I.verification.sourceRequestOf(deps.publicUrl, r, body);
         const parsed = I.parse.parseRequest(deps.logger, candidates[0], s);
-        const id = r.headers['x-codehosta-delivery'];
+        const id = r.headers['x-github-delivery'];
         reqs.push(r);
         sourceReqs.push(s);
         payloads.push(parsed);

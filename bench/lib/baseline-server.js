@@ -12,7 +12,7 @@ const server = createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    const given = Buffer.from(String(req.headers['x-codehosta-signature-256'] || ''));
+    const given = Buffer.from(String(req.headers['x-hub-signature-256'] || ''));
     const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       res.writeHead(401, { 'content-type': 'application/json' });
@@ -27,7 +27,7 @@ const server = createServer((req, res) => {
       res.end('{"error":"Cannot parse body"}');
       return;
     }
-    const out = JSON.stringify({ status: 'accepted', delivery_id: req.headers['x-codehosta-delivery'], keys: Object.keys(payload).length });
+    const out = JSON.stringify({ status: 'accepted', delivery_id: req.headers['x-github-delivery'], keys: Object.keys(payload).length });
     res.writeHead(202, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
     res.end(out);
   });

@@ -36,7 +36,7 @@ async function drive(options) {
         body,
         headers,
         setupRequest(request) {
-          request.headers = { ...headers, 'x-codehosta-delivery': options.randomIds ? randomUUID() : deliveryId(options.idPrefix) };
+          request.headers = { ...headers, 'x-github-delivery': options.randomIds ? randomUUID() : deliveryId(options.idPrefix) };
           return request;
         },
       },

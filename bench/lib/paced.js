@@ -52,7 +52,7 @@ async function drivePaced(options) {
 
   const send = (connection, scheduled) => {
     late.push(performance.now() - scheduled);
-    connection.send(write({ 'X-CodeHostA-Delivery': deliveryId(options.idPrefix) }), (err, status) => {
+    connection.send(write({ 'X-GitHub-Delivery': deliveryId(options.idPrefix) }), (err, status) => {
       latencies.push(performance.now() - scheduled);
       if (err) errors += 1;
       else if (status >= 200 && status < 300) ok += 1;

@@ -1,4 +1,4 @@
-// Signed code-host-A payloads for the bench: a JSON body of a given size and its X-CodeHostA-Signature-256.
+// Signed GitHub payloads for the bench: a JSON body of a given size and its X-Hub-Signature-256.
 'use strict';
 const { createHmac } = require('node:crypto');
 
@@ -29,8 +29,8 @@ function signedRequest(bytes, secret = SECRET) {
     body,
     headers: {
       'content-type': 'application/json',
-      'x-codehosta-event': 'pull_request',
-      'x-codehosta-signature-256': sign(body, secret),
+      'x-github-event': 'pull_request',
+      'x-hub-signature-256': sign(body, secret),
     },
   };
 }

@@ -255,7 +255,7 @@ async function startAdnanhWebhook() {
       'response-message': 'accepted',
       'success-http-response-code': 202,
       'trigger-rule': {
-        match: { type: 'payload-hmac-sha256', secret: SECRET, parameter: { source: 'header', name: 'X-CodeHostA-Signature-256' } },
+        match: { type: 'payload-hmac-sha256', secret: SECRET, parameter: { source: 'header', name: 'X-Hub-Signature-256' } },
       },
     },
   ];

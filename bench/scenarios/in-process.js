@@ -127,7 +127,7 @@ async function events(store, count, seconds, mode = 'drain') {
         for (;;) {
           const result = await pipeline.handle({
             route: 'bench',
-            headers: { ...headers, 'content-length': String(body.length), 'x-codehosta-delivery': `e-${i}` },
+            headers: { ...headers, 'content-length': String(body.length), 'x-github-delivery': `e-${i}` },
             body,
           });
           if (result.status === 202) break;
@@ -254,7 +254,7 @@ async function observer(variant, count) {
     const send = async (end) => {
       while (next < end) {
         const i = next++;
-        const result = await pipeline.handle({ route: 'bench', headers: { ...base, 'x-codehosta-delivery': `o-${i}` }, body });
+        const result = await pipeline.handle({ route: 'bench', headers: { ...base, 'x-github-delivery': `o-${i}` }, body });
         if (result.status !== 202) throw new Error(`request ${i} answered ${result.status}: ${JSON.stringify(result.body)}`);
       }
     };
@@ -323,7 +323,7 @@ async function observerAb(count) {
       const send = async () => {
         while (next < end) {
           const i = next++;
-          const result = await pipeline.handle({ route: 'bench', headers: { ...base, 'x-codehosta-delivery': `ab-${i}` }, body });
+          const result = await pipeline.handle({ route: 'bench', headers: { ...base, 'x-github-delivery': `ab-${i}` }, body });
           if (result.status !== 202) throw new Error(`request ${i} answered ${result.status}`);
         }
       };

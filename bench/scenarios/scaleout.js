@@ -68,7 +68,7 @@ function startLoad(options) {
 /** One signed POST with a chosen delivery id; resolves { status, body }. */
 async function post(url, id, request) {
   try {
-    const res = await fetch(url, { method: 'POST', headers: { ...request.headers, 'x-codehosta-delivery': id }, body: request.body });
+    const res = await fetch(url, { method: 'POST', headers: { ...request.headers, 'x-github-delivery': id }, body: request.body });
     const text = await res.text();
     let body = {};
     try {

@@ -23,7 +23,7 @@ export interface EmbeddedApp {
 }
 
 export interface EmbeddedAppOptions {
-  /** HMAC secret of the `ci` route (X-Webhook-Signature or X-CodeHostA-Signature-256). */
+  /** HMAC secret of the `ci` route (X-Webhook-Signature or X-Hub-Signature-256). */
   secret: string;
   /** Where plugins are resolved from and skills would be read; default: the working directory. */
   configDir?: string;

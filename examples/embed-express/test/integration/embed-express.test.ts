@@ -46,9 +46,9 @@ describe('examples/embed-express', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'X-CodeHostA-Event': 'push',
-        'X-CodeHostA-Delivery': 'embed-1',
-        'X-CodeHostA-Signature-256': signGithub(SECRET, body),
+        'X-GitHub-Event': 'push',
+        'X-GitHub-Delivery': 'embed-1',
+        'X-Hub-Signature-256': signGithub(SECRET, body),
       },
       body,
     });

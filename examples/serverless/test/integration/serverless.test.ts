@@ -43,7 +43,7 @@ describe('examples/serverless', () => {
       headers: {
         'Content-Type': 'application/json',
         'X-Webhook-Signature': signGeneric(SECRET, payload),
-        'X-CodeHostA-Event': 'deployment_status',
+        'X-GitHub-Event': 'deployment_status',
         'X-Request-ID': 'sls-1',
       },
       body: Buffer.from(payload).toString('base64'),
@@ -57,11 +57,11 @@ describe('examples/serverless', () => {
   });
 
   it("answers with the gateway's statuses: duplicate, ignored, bad signature, unknown route", async () => {
-    const signed = { 'x-webhook-signature': signGeneric(SECRET, payload), 'x-codehosta-event': 'deployment_status', 'x-request-id': 'sls-1' };
+    const signed = { 'x-webhook-signature': signGeneric(SECRET, payload), 'x-github-event': 'deployment_status', 'x-request-id': 'sls-1' };
     const duplicate = await fn.handler({ routeName: 'deploys', headers: signed, body: payload });
     expect([duplicate.statusCode, JSON.parse(duplicate.body)]).toEqual([200, { status: 'duplicate', delivery_id: 'sls-1' }]);
 
-    const ignored = await fn.handler({ routeName: 'deploys', headers: { ...signed, 'x-codehosta-event': 'push', 'x-request-id': 'sls-2' }, body: payload });
+    const ignored = await fn.handler({ routeName: 'deploys', headers: { ...signed, 'x-github-event': 'push', 'x-request-id': 'sls-2' }, body: payload });
     expect([ignored.statusCode, JSON.parse(ignored.body)]).toEqual([200, { status: 'ignored', event: 'push' }]);
 
     const forged = await fn.handler({ path: '/webhooks/deploys', headers: { 'X-Webhook-Signature': signGeneric('guess', payload) }, body: payload });
