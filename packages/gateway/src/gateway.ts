@@ -131,7 +131,12 @@ export class Gateway {
     // Bad entries are reported by start(); the valid ones are used meanwhile.
     const proxies = (extra.trusted_proxies ?? []).filter((entry) => trustedProxyProblem(entry) === undefined);
     // Conversations (issue 31): recorded and continued through the memos, shared by the request and the job paths.
-    const conversations = (this.conversations = new Conversations({ memos: this.memos, jobs: this.store.jobs, logger: this.logger }));
+    const conversations = (this.conversations = new Conversations({
+      memos: this.memos,
+      jobs: this.store.jobs,
+      logger: this.logger,
+      canonicalDeliverer: (id) => this.registry.canonicalId('deliverer', id),
+    }));
     // A job held for approval is looked at again every 5 poll intervals (5 s by default): how long a decision may wait.
     const recheckMs = 5 * (options.pollMs ?? 1000);
     this.approvals = new Approvals({

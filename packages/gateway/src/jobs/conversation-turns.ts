@@ -12,21 +12,20 @@ import { cleanText, promptHygieneOf } from './prompt-hygiene';
 import { conversationOfJob, type ConversationView } from './conversation-view';
 import { ConversationRecords, clipTurnText, type ConversationLog, type MessageRef, type PendingTurn, type Turn } from './conversation-records';
 
-/** The deliverers whose messages can be answered, by every name a destination may use (aliases included). */
+/** The deliverers whose messages can be answered, by their ids (aliases are resolved by the registry first). */
 const PLATFORM_OF: Record<string, string> = {
   telegram: 'telegram',
-  platform_01: 'telegram',
   slack: 'slack',
-  platform_03: 'slack',
   matrix: 'matrix',
-  platform_07: 'matrix',
   github_comment: 'github',
-  codehost_a_comment: 'github',
 };
 
-/** The conversation platform of a destination's `to` (`slack#2` counts as slack), or undefined. */
-export function platformOf(deliverTo: string): string | undefined {
-  return PLATFORM_OF[deliverTo.split('#')[0]];
+/**
+ * The conversation platform of a destination's `to` (`slack#2` counts as slack), or undefined; `canonical` turns
+ * an alias (`platform_01`) into its deliverer's id, as the plugin registry declares it.
+ */
+export function platformOf(deliverTo: string, canonical: (id: string) => string = (id) => id): string | undefined {
+  return PLATFORM_OF[canonical(deliverTo.split('#')[0])];
 }
 
 export interface ConversationLimits {
@@ -51,8 +50,13 @@ export function limitsOf(config: ConversationConfig): ConversationLimits {
  * answer replies to the message the person answered (Telegram `reply_to_message_id`, read by the deliverer as
  * `reply_parameters`) or goes into its thread (Slack `thread_ts`), in the conversation's chat.
  */
-export function replyExtra(turn: PendingTurn | undefined, deliverTo: string, extra: Record<string, string>): Record<string, string> {
-  if (!turn || platformOf(deliverTo) !== turn.replyTo.platform) return extra;
+export function replyExtra(
+  turn: PendingTurn | undefined,
+  deliverTo: string,
+  extra: Record<string, string>,
+  canonical?: (id: string) => string,
+): Record<string, string> {
+  if (!turn || platformOf(deliverTo, canonical) !== turn.replyTo.platform) return extra;
   const { chat, messageId } = turn.replyTo;
   const out: Record<string, string> = { ...extra };
   // GitHub: the answer is one more comment on the same pull request or issue (sticky or not, as the route says).
@@ -91,6 +95,8 @@ export interface ConversationsDeps {
   jobs: Pick<JobQueue, 'get'>;
   logger: Logger;
   now?: () => number;
+  /** A deliverer alias to its id (the plugin registry's canonicalId); default: ids are taken as written. */
+  canonicalDeliverer?: (id: string) => string;
 }
 
 export class Conversations {
@@ -135,13 +141,18 @@ export class Conversations {
     return lines.join('\n');
   }
 
+  /** replyExtra with this gateway's deliverer aliases resolved. */
+  replyExtra(turn: PendingTurn | undefined, deliverTo: string, extra: Record<string, string>): Record<string, string> {
+    return replyExtra(turn, deliverTo, extra, this.deps.canonicalDeliverer);
+  }
+
   /**
    * After a destination took the answer: its messages are recorded as part of the conversation (the job's own
    * conversation when it started one), and the turn joins the conversation's log. Never throws: the answer is
    * delivered, so a failure here is logged and only means replies to it start nothing.
    */
   async delivered(route: Route, job: Job, answer: string, deliverTo: string, receipt: unknown, turn: PendingTurn | undefined): Promise<void> {
-    const platform = platformOf(deliverTo);
+    const platform = platformOf(deliverTo, this.deps.canonicalDeliverer);
     const sent = platform ? sentMessages(receipt) : undefined;
     if (!route.conversation?.enabled || !platform || !sent) return;
     const limits = limitsOf(route.conversation);

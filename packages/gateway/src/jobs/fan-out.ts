@@ -4,7 +4,6 @@ import type { DestinationState, Job, RouteDestination } from '@hookwise/core';
 import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra } from '@hookwise/core';
 import type { Route } from '../routes/routes';
 import { templateVarsOf } from './job-templates';
-import { replyExtra } from './conversation-turns';
 import type { WorkerDeps } from './worker-deps';
 
 /** What the delivery step came to: the job's receipt, or the failure to record. */
@@ -75,7 +74,9 @@ export async function deliverToEach(
           route: route.name,
           event: job.event,
           deliveryId: job.deliveryId,
-          extra: replyExtra(turn, target.to, renderExtra(target.extra, job.payload, vars)),
+          extra: deps.conversations
+            ? deps.conversations.replyExtra(turn, target.to, renderExtra(target.extra, job.payload, vars))
+            : renderExtra(target.extra, job.payload, vars),
           destination: name,
         },
         { signal, attempt: state.attempts },

@@ -109,7 +109,7 @@ describe('what a reply is', () => {
   it('sends the answer as a reply only to the destination on the conversation platform', () => {
     const turn = { conversation: 'c', turn: 2, replyTo: { platform: 'telegram', chat: '7', messageId: '500' }, from: 'x', text: 't', at: 0 };
     expect(replyExtra(turn, 'telegram', { chat_id: '7' })).toEqual({ chat_id: '7', reply_to_message_id: '500' });
-    expect(replyExtra(turn, 'platform_01', {})).toEqual({ reply_to_message_id: '500' });
+    expect(replyExtra(turn, 'platform_01', {}, (id) => (id === 'platform_01' ? 'telegram' : id))).toEqual({ reply_to_message_id: '500' });
     expect(replyExtra(turn, 'slack', { chat_id: 'C1' })).toEqual({ chat_id: 'C1' });
     expect(replyExtra(undefined, 'telegram', { chat_id: '7' })).toEqual({ chat_id: '7' });
   });
