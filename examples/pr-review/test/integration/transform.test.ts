@@ -8,6 +8,7 @@ import jsonata from 'jsonata';
 import { parse } from 'yaml';
 import { renderExtra, renderPrompt, renderTemplate } from '@hookwise/core';
 import { githubFixture } from '@hookwise/testing';
+import { getEncoding } from 'js-tiktoken';
 
 interface RouteYaml {
   transform: { expression: string };
@@ -30,8 +31,9 @@ beforeAll(async () => {
 });
 
 const at = (payload: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], payload);
-/** Characters / 4: the usual estimate of tokens for English and JSON text (no tokenizer is a dependency here). */
-const tokens = (chars: number) => Math.round(chars / 4);
+/** Tokens of a text as OpenAI's o200k_base tokenizer counts them (js-tiktoken, maintained by OpenAI's tiktoken authors). */
+const encoding = getEncoding('o200k_base');
+const tokens = (text: string) => encoding.encode(text).length;
 
 it('keeps everything the route reads: same prompt, comment settings, coalescing key and filter values', () => {
   expect(renderPrompt(route.prompt, slim)).toBe(renderPrompt(route.prompt, raw));
@@ -48,17 +50,22 @@ it('keeps everything the route reads: same prompt, comment settings, coalescing 
 
 it('shrinks what the job keeps, and the prompt of a route without a template, to a few percent', () => {
   const slimText = JSON.stringify(slim);
-  const sizes = {
-    payload: { whole: rawText.length, transformed: slimText.length },
-    promptTemplate: { whole: renderPrompt(route.prompt, raw).length, transformed: renderPrompt(route.prompt, slim).length },
-    promptNoTemplate: { whole: renderPrompt(undefined, raw).length, transformed: renderPrompt(undefined, slim).length },
+  const texts = {
+    payload: { whole: rawText, transformed: slimText },
+    promptTemplate: { whole: renderPrompt(route.prompt, raw), transformed: renderPrompt(route.prompt, slim) },
+    promptNoTemplate: { whole: renderPrompt(undefined, raw), transformed: renderPrompt(undefined, slim) },
   };
+  const sizes = Object.fromEntries(Object.entries(texts).map(([row, t]) => [row, { whole: t.whole.length, transformed: t.transformed.length }])) as Record<
+    keyof typeof texts,
+    { whole: number; transformed: number }
+  >;
   // The figures of docs/performance.md, printed so a rerun shows them.
   console.log(
-    Object.entries(sizes)
-      .map(([row, s]) => `${row}: ${s.whole} -> ${s.transformed} chars (~${tokens(s.whole)} -> ~${tokens(s.transformed)} tokens)`)
+    Object.entries(texts)
+      .map(([row, t]) => `${row}: ${t.whole.length} -> ${t.transformed.length} chars, ${tokens(t.whole)} -> ${tokens(t.transformed)} tokens (o200k_base)`)
       .join('\n'),
   );
+  expect(tokens(slimText)).toBeLessThan(tokens(rawText) / 10);
   expect(sizes.payload.transformed).toBeLessThan(sizes.payload.whole / 10);
   expect(sizes.promptNoTemplate.transformed).toBeLessThan(sizes.promptNoTemplate.whole / 5);
   expect(sizes.promptTemplate.transformed).toBe(sizes.promptTemplate.whole);
