@@ -15,6 +15,7 @@ export {
   type ModelRequestOptions,
   type ModelRunnerOptions,
 } from './model-request';
+export { conversationTurn, type ConversationTurn } from './conversation-turn';
 export { RunnerTools, type RunnerToolOptions } from './runner-tools';
 export { fenceLines, fenceUntrusted } from './untrusted-fence';
 export {

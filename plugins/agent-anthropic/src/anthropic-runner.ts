@@ -1,11 +1,19 @@
 // The `anthropic` agent runner: a Messages API conversation with native tool use (the terminal, MCP servers'
 // tools), looping while the model stops for tool_use; usage summed over every request.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, fenceUntrusted, modelClientOptions, usageFromAnthropic, type AgentToolbox, type TokenUsage } from '@hookwise/agent-kit';
+import {
+  RunnerTools,
+  addUsage,
+  conversationTurn,
+  fenceUntrusted,
+  modelClientOptions,
+  usageFromAnthropic,
+  type AgentToolbox,
+  type TokenUsage,
+} from '@hookwise/agent-kit';
 import { MessagesClient } from './messages-client';
 import type { MessageParam, MessagesRequest, ResponseBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
 import type { AnthropicRunnerOptions } from './options';
-import { conversationTurn } from './transcript';
 
 export interface AnthropicRunnerDeps {
   /** Replaces the wait between retries (tests). */

@@ -1,10 +1,18 @@
 // The `openai` agent runner: a Chat Completions conversation, with a tool loop when the terminal or MCP servers are on.
 import { HookwiseError, type AgentResult, type AgentRunner, type AgentTask, type PluginContext } from '@hookwise/core';
-import { RunnerTools, addUsage, fenceUntrusted, modelClientOptions, usageFromOpenAI, type AgentToolDefinition, type TokenUsage } from '@hookwise/agent-kit';
+import {
+  RunnerTools,
+  addUsage,
+  conversationTurn,
+  fenceUntrusted,
+  modelClientOptions,
+  usageFromOpenAI,
+  type AgentToolDefinition,
+  type TokenUsage,
+} from '@hookwise/agent-kit';
 import { ChatCompletionsClient } from './chat-client';
 import type { ChatMessage, ChatRequest, FunctionTool } from './chat-wire';
 import type { OpenAIRunnerOptions } from './options';
-import { conversationTurn } from './transcript';
 
 export interface OpenAIRunnerDeps {
   /** Replaces the wait between retries (tests). */

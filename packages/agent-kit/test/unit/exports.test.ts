@@ -12,6 +12,7 @@ const RUNTIME = [
   'UNTRUSTED_INPUT_NOTE',
   'addUsage',
   'buildSystemPrompt',
+  'conversationTurn',
   'fenceLines',
   'fenceUntrusted',
   'formatSkills',
@@ -32,6 +33,7 @@ const RUNTIME = [
 const TYPE_ONLY = [
   'AgentToolDefinition',
   'AgentToolHandler',
+  'ConversationTurn',
   'McpServerOptions',
   'McpServers',
   'ModelClientOptions',
