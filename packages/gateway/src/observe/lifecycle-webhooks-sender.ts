@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'winston';
 import { errorMessage, type Outbox, type OutboxMessage } from '@hookwise/core';
+import { backoffDelay } from '../jobs/retries';
 
 export interface SenderSettings {
   /** Messages kept per target; beyond it the oldest are dropped (with a warning). */
   maxQueue: number;
   /** Attempts per message before it is dropped (with a warning). */
   maxAttempts: number;
-  /** Delay before the first retry, doubled each time up to maxDelayMs. */
+  /** Delay before the first retry, doubled each time up to maxDelayMs, with the workers' jitter (jobs/retries.ts). */
   baseDelayMs: number;
   maxDelayMs: number;
   /** One POST's time limit. */
@@ -125,7 +126,7 @@ export class OutboxSender {
         await this.outbox.done(this.target.key, message.id);
         continue;
       }
-      const delay = Math.min(this.settings.maxDelayMs, this.settings.baseDelayMs * 2 ** (attempts - 1));
+      const delay = backoffDelay(attempts, this.settings);
       this.logger.debug(`notify ${this.target.shown}: ${message.id} failed (${error}); retrying in ${delay} ms`);
       await this.outbox.retryLater(this.target.key, message.id, Date.now() + delay, attempts);
       await this.giveBack(batch.slice(i + 1));
