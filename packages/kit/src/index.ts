@@ -2,8 +2,8 @@
 // sleep, child processes). Source authors import `@hookwise/kit/source`, deliverer authors `@hookwise/kit/platform`,
 // agent-runner authors `@hookwise/agent-kit` (the only one that brings the MCP SDK).
 export { SecretScrubber, urlSecrets } from '@hookwise/core';
-export { retryAfterFromHeaders } from './shared/retry-after';
-export { sleep } from './shared/sleep';
+export { retryAfterFromHeaders } from './common/retry-after';
+export { sleep } from './common/sleep';
 export {
   MAX_ARG_BYTES,
   ProcessInputError,
@@ -13,4 +13,4 @@ export {
   type ChildEnvironmentOptions,
   type ProcessResult,
   type RunProcessOptions,
-} from './shared/process';
+} from './common/process';

@@ -2,7 +2,7 @@
 // `code`): 0 is success, anything else a failure whose kind the platform's code table decides. One reader
 // for all of them, so that each plugin only lists what its codes mean.
 import { classifyHttpStatus, type FailureKind, type PlatformFailure } from './failure';
-import { retryAfterFromHeaders } from '../shared/retry-after';
+import { retryAfterFromHeaders } from '../common/retry-after';
 import type { HttpResponse } from './http';
 
 export interface ErrorCodeRules {

@@ -3,7 +3,7 @@
 // flags and wording for every platform.
 import { HookwiseError } from '@hookwise/core';
 import type { HttpResponse } from './http';
-import { retryAfterFromHeaders } from '../shared/retry-after';
+import { retryAfterFromHeaders } from '../common/retry-after';
 
 export type FailureKind =
   /** Credentials rejected: not retryable, the user must fix the config. */

@@ -1,7 +1,7 @@
 // Spaces the parts of long answers at a platform's documented per-chat rate (e.g. one message per second in a
 // Telegram chat), shared by every delivery of one deliverer so that two answers to the same chat do not add
 // up to a burst. Time comes from an injectable clock: tests run it virtually, shutdown aborts a wait.
-import { sleep } from '../shared/sleep';
+import { sleep } from '../common/sleep';
 
 /** Where pacing gets the time and how it waits; tests pass a virtual one. */
 export interface Clock {

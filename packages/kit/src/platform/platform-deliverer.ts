@@ -38,7 +38,7 @@ import type {
   SuccessRule,
 } from './platform-definition';
 import { KVProgressStore, MemoryProgressStore, progressKey, type DeliveryProgress, type ProgressStore } from './progress';
-import { sleep } from '../shared/sleep';
+import { sleep } from '../common/sleep';
 import { allowedTargetsTest, genericTargetProblem, optionalTarget, resolveTarget, showTarget, type ResolvedTarget } from './target';
 
 /** max_parts of a platform that states none. */

@@ -11,7 +11,7 @@ import { isProcessAlive } from '@hookwise/testing';
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
 
 const REPO = resolve(TEST_DIR, '../../..');
-const CORE_SRC = resolve(TEST_DIR, '../src/shared');
+const CORE_SRC = resolve(TEST_DIR, '../src/common');
 const posix = process.platform !== 'win32' && existsSync('/bin/sh');
 const describePosix = posix ? describe : describe.skip;
 
