@@ -2,6 +2,7 @@
 // interface is in stores/types.ts). Plain interfaces on purpose: plugins bring their own copy of core, so nothing
 // here relies on instanceof.
 import type { AgentRunSandbox, AgentSandbox, AgentSandboxNeeds } from './agent-sandbox';
+import type { ApprovalPress, DelivererApproval, DelivererConversation, InboundReply } from './conversations';
 
 /** Header map as Node gives it: lower-case names, string or string[] values. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -91,6 +92,16 @@ export interface Source {
    * gateway's JSON (a Matrix homeserver wants 200 `{}`); refusals keep the gateway's answers.
    */
   readonly eventAnswer?: HandshakeAnswer;
+  /**
+   * Conversations (issue 31): the message this verified payload answers, when it is a reply a person wrote
+   * (Telegram `reply_to_message`, a Slack thread, a GitHub comment on a pull request); undefined for anything
+   * else. Asked only on a route that pins this source. Synchronous, no I/O: it reads the payload.
+   */
+  replyOf?(payload: Record<string, unknown>): InboundReply | undefined;
+  /** Approvals: the Approve / Deny press this payload is (its data from approvalButtonData), else undefined. */
+  pressOf?(payload: Record<string, unknown>): ApprovalPress | undefined;
+  /** The answer the platform gets for a decided press; `text` says what happened. Default: an empty 200. */
+  pressAnswer?(press: ApprovalPress, text: string): HandshakeAnswer;
 }
 
 /** A loaded skill document (Agent Skills format: SKILL.md with name/description front matter). */
@@ -227,6 +238,10 @@ export interface Deliverer {
    * so that they act as the destination posts: github_comment in App mode, gitlab_comment. Absent otherwise.
    */
   actions?: ActionsApi;
+  /** Set when a reply to this destination's messages can continue a conversation (issue 31). */
+  conversation?: DelivererConversation;
+  /** Set when this destination can post an approval draft with Approve / Deny buttons (issue 31). */
+  approval?: DelivererApproval;
 }
 
 /** Where an action's REST call acts; `installationId`/`repo` pick a GitHub App's installation. */
