@@ -10,6 +10,11 @@ export interface MessageRef {
   /** The platform's name, the same in the source's replies and the deliverer's facet (e.g. `telegram`). */
   platform: string;
   chat: string;
+  /**
+   * The platform's message id. Empty on a platform whose inbound messages name no message they answer (SMS, a
+   * Mattermost outgoing webhook): there the deliverer records its latest answer in the chat under `''` too, and a
+   * message from that chat (within the route's ttl) continues that conversation.
+   */
   messageId: string;
 }
 
