@@ -10,6 +10,7 @@ import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
 import { HeldJobs, keyLockOf } from './held-jobs';
 import { coalescePointerKey, deliveryIdsOf, jobArgs, type JobData } from './job-data';
 import { LeaseScripts, type GateKeys } from './lease-scripts';
+import { DelayedJobs } from './make-due';
 
 /**
  * A job whose concurrency key is held by a running job goes back to the delayed set for this long (its attempt
@@ -56,6 +57,7 @@ export class RedisJobQueue implements JobQueue {
   private readonly lockMs: number;
   private readonly doneRetentionMs: number;
   private readonly leased: HeldJobs;
+  private readonly delayed: DelayedJobs;
   private readonly readyListeners = new Set<() => void>();
   /** bullmq's `queue.toKey('')`: a job's hash is this plus its id. */
   readonly jobKeyPrefix: string;
@@ -73,6 +75,7 @@ export class RedisJobQueue implements JobQueue {
     this.leaseScripts = new LeaseScripts(client);
     this.leased = new HeldJobs(prefix, this.lockMs, this.leaseScripts);
     this.jobKeyPrefix = this.queue.toKey('');
+    this.delayed = new DelayedJobs(client, this.queue, this.jobKeyPrefix, async (id) => (await BullJob.fromId(this.queue, id)) as BullJob<JobData> | undefined);
   }
 
   /** The job's pieces for the accept script, under a new job id. */
@@ -291,6 +294,13 @@ export class RedisJobQueue implements JobQueue {
     await this.expireLookupsIn(job.data, jobId, LIVE_LOOKUP_MS);
     this.wake();
     return true;
+  }
+
+  /** Wakes this process's idle workers; other gateways find the job at their next poll. */
+  async makeDue(jobId: string): Promise<boolean> {
+    const pending = await this.delayed.makeDue(jobId);
+    if (pending) this.wake();
+    return pending;
   }
 
   async pendingCount(): Promise<number> {

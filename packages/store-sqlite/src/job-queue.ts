@@ -8,6 +8,7 @@ import { JobIdFormat, seqInJobId } from './job-ids';
 import { COALESCING, FRESH, SUMMARY_COLUMNS, toJob, toSummary, type Candidate, type JobRow, type SummaryRow } from './job-row';
 import { prepareJobStatements, type JobStatements } from './job-statements';
 import { LeasePicker } from './lease-picker';
+import { prepareMakeDue } from './job-make-due';
 import type { WriteBatch } from './write-batch';
 
 export interface SqliteJobQueueOptions {
@@ -29,6 +30,7 @@ export class SqliteJobQueue implements JobQueue {
   private readonly ids = new JobIdFormat();
   private readonly stmt: JobStatements;
   private readonly picker: LeasePicker;
+  private readonly makeDueStmt: Statement;
 
   constructor(
     private readonly db: Database,
@@ -39,6 +41,7 @@ export class SqliteJobQueue implements JobQueue {
     this.events.setMaxListeners(0);
     this.stmt = prepareJobStatements(db);
     this.picker = new LeasePicker(this.stmt, heartbeat, options);
+    this.makeDueStmt = prepareMakeDue(db);
   }
 
   private now(): number {
@@ -276,6 +279,13 @@ export class SqliteJobQueue implements JobQueue {
 
   async retryDead(jobId: string): Promise<boolean> {
     const changed = (await this.change(this.stmt.retryDead, this.keyOf(jobId))) > 0;
+    if (changed) this.events.emit('ready');
+    return changed;
+  }
+
+  /** Wakes this process's idle workers; gateways sharing the file find the job at their next poll. */
+  async makeDue(jobId: string): Promise<boolean> {
+    const changed = (await this.change(this.makeDueStmt, this.keyOf(jobId))) > 0;
     if (changed) this.events.emit('ready');
     return changed;
   }

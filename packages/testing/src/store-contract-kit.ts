@@ -24,6 +24,11 @@ export interface StoreContractOptions {
    * that leaves this unset must have them, and fails those cases if it does not.
    */
   counters?: boolean;
+  /**
+   * `false` for a store without `JobQueue.makeDue` (it is optional: without it a held job waits for its runAt): the
+   * makeDue cases are then marked skipped. Memory, SQLite and Redis have it; a store that leaves this unset must too.
+   */
+  makeDue?: boolean;
 }
 
 let counter = 0;

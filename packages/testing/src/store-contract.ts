@@ -9,6 +9,7 @@ import { counterCases } from './store-contract-counters';
 import { destinationCases } from './store-contract-destinations';
 import { endingCases } from './store-contract-endings';
 import { jobQueueCases, wakeCases } from './store-contract-jobs';
+import { makeDueCases } from './store-contract-make-due';
 import { memoCases } from './store-contract-memos';
 import { outboxCases } from './store-contract-outbox';
 import { retentionCases } from './store-contract-retention';
@@ -39,6 +40,7 @@ export function storeContractCases(options: StoreContractOptions): StoreContract
     ...destinationCases(kit),
     ...wakeCases(kit),
     ...endingCases(kit),
+    ...makeDueCases(kit),
     ...coalescingCases(kit),
     ...concurrencyCases(kit),
     ...counterCases(kit),

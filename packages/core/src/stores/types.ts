@@ -245,6 +245,15 @@ export interface JobQueue {
   release(jobId: string, hold?: { runAt: number; note: string }): Promise<void>;
   /** Puts a dead letter back in the queue: same step (a saved answer is kept), attempts counted afresh. False when the job is not dead. */
   retryDead(jobId: string): Promise<boolean>;
+  /**
+   * A pending job waiting for its `runAt` (a hold, a retry's backoff, a coalescing window) becomes due now: its
+   * `runAt` becomes now (a job already due keeps its own), its note and attempts stay, and idle workers of this
+   * process wake (`onReady`); other processes find it at their next poll. True when the job is pending (waiting or
+   * already due); false when there is no such job or it is running, done or dead, which are left as they are.
+   * For an approval decided while its job waits on a hold (issue 31). Optional: without it the job runs at its
+   * `runAt`.
+   */
+  makeDue?(jobId: string): Promise<boolean>;
   /** Jobs waiting or running. */
   pendingCount(): Promise<number>;
   get(id: string): Promise<Job | undefined>;

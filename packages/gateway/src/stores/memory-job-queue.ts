@@ -268,6 +268,20 @@ export class MemoryJobQueue implements JobQueue {
     return true;
   }
 
+  /** A waiting job keeps its place in the waiting order (set when it was put back); only its time changes. */
+  async makeDue(jobId: string): Promise<boolean> {
+    const job = this.jobs.get(jobId);
+    if (!job || job.status !== 'pending') return false;
+    const at = this.now();
+    if (job.runAt > at) {
+      Object.assign(job, { runAt: at, updatedAt: at });
+      // Not re-added (that would send it to the back of the waiting order): the heaps sort it again by its new time.
+      this.waiting.rescheduled(job.id);
+    }
+    this.events.emit('ready');
+    return true;
+  }
+
   async pendingCount(): Promise<number> {
     return this.pendingNow;
   }

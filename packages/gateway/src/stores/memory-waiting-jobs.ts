@@ -55,6 +55,15 @@ export class WaitingJobs {
     if (this.entries.get(entry.job.id) === entry) this.pushDue(entry);
   }
 
+  /**
+   * A delayed job's `runAt` was moved to now (JobQueue.makeDue): it joins the due jobs with its place in the waiting
+   * order. A parked job is due already, and a job not waiting here has nothing to move.
+   */
+  rescheduled(jobId: string): void {
+    const entry = this.entries.get(jobId);
+    if (entry && this.delayed.remove(entry)) this.pushDue(entry);
+  }
+
   /** The job lease() takes at `now`: the first to have started waiting among those due. */
   firstDue(now: number): Job | undefined {
     this.sortByDueness(now);

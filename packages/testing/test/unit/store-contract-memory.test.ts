@@ -18,3 +18,21 @@ describe('store contract options', () => {
     await expect(first?.run()).rejects.toThrow(/store.counters is missing/);
   });
 });
+
+describe('store contract options: makeDue', () => {
+  it('marks the makeDue cases skipped for a store declared without makeDue', () => {
+    const cases = storeContractCases({ open: async () => createMemoryStore(), makeDue: false });
+    const makeDueCases = cases.filter((c) => c.name.startsWith('makeDue'));
+    expect(makeDueCases.length).toBeGreaterThanOrEqual(4);
+    for (const c of makeDueCases) expect(c.skip).toMatch(/no makeDue/);
+  });
+
+  it('fails the makeDue cases of a store whose queue has no makeDue but did not say so', async () => {
+    const open = async () => {
+      const store = createMemoryStore();
+      return { ...store, jobs: Object.assign(Object.create(store.jobs) as typeof store.jobs, { makeDue: undefined }) };
+    };
+    const [first] = storeContractCases({ open }).filter((c) => c.name.startsWith('makeDue'));
+    await expect(first?.run()).rejects.toThrow(/store.jobs.makeDue is missing/);
+  });
+});
