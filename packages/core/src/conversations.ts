@@ -12,8 +12,8 @@ export interface MessageRef {
   chat: string;
   /**
    * The platform's message id. Empty on a platform whose inbound messages name no message they answer (SMS, a
-   * Mattermost outgoing webhook): there the deliverer records its latest answer in the chat under `''` too, and a
-   * message from that chat (within the route's ttl) continues that conversation.
+   * Mattermost outgoing webhook): there the deliverer's facet says `byChat`, its latest answer in the chat is
+   * recorded under `''` too, and a message from that chat (within the route's ttl) continues that conversation.
    */
   messageId: string;
 }
@@ -65,6 +65,11 @@ export interface DelivererConversation {
    * `receipt.target`. `chat` is what people read in logs.
    */
   sentRefs?(receipt: { target?: string; ids?: string[] }): { chat: string; refs: MessageRef[] } | undefined;
+  /**
+   * True on a platform whose inbound messages name no message they answer (SMS, a Mattermost outgoing webhook):
+   * each answer is also recorded as the chat's latest (MessageRef id ''), which the source's replies point at.
+   */
+  readonly byChat?: boolean;
   /** The deliver_extra that sends an answer as a reply to `to`: in its chat, its thread, under it. */
   replyExtra(to: MessageRef, extra: Record<string, string>): Record<string, string>;
 }

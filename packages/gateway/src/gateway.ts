@@ -135,7 +135,6 @@ export class Gateway {
       memos: this.memos,
       jobs: this.store.jobs,
       logger: this.logger,
-      canonicalDeliverer: (id) => this.registry.canonicalId('deliverer', id),
     }));
     // A job held for approval is looked at again every 5 poll intervals (5 s by default): how long a decision may wait.
     const recheckMs = 5 * (options.pollMs ?? 1000);
@@ -144,7 +143,7 @@ export class Gateway {
       memos: this.memos,
       logger: this.logger,
       lifecycle: this.lifecycle,
-      platforms: config.platforms,
+      delivererById: (id) => this.delivererById(id),
       recheckMs,
     });
     this.pipeline = new WebhookPipeline({
@@ -284,7 +283,9 @@ export class Gateway {
     const unpinned = [...SPEC_SOURCES.filter((id) => this.registry.get('source', id)), ...this.registry.list('verifier').map((e) => e.contribution.id)];
     for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
-    const eagerDeliverers = new Set<string>(this.routes.staticRoutes().flatMap((r) => (r.destinations ?? [{ to: r.deliver }]).map((d) => d.to)));
+    const eagerDeliverers = new Set<string>(
+      this.routes.staticRoutes().flatMap((r) => [...(r.destinations ?? [{ to: r.deliver }]).map((d) => d.to), ...(r.approval?.via ? [r.approval.via] : [])]),
+    );
     for (const [id, platform] of Object.entries(this.config.platforms)) {
       if (id !== 'webhook' && (platform as PlatformConfig).enabled === true && this.registry.get('deliverer', id)) eagerDeliverers.add(id);
     }
@@ -300,6 +301,12 @@ export class Gateway {
       try {
         await this.agentFor(route);
         if (route.source !== undefined) await this.sourceFor(route);
+        const via = route.approval?.via;
+        if (via !== undefined && !(await this.delivererById(via)).approval) {
+          createProblems.push(
+            `route '${route.name}': approval.via '${via}' cannot post drafts with Approve / Deny buttons (telegram, slack and discord can); or leave via unset for the dashboard only`,
+          );
+        }
       } catch (err) {
         createProblems.push(errorMessage(err));
       }

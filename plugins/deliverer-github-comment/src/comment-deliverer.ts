@@ -7,6 +7,7 @@ import { runProcess, type ProcessResult } from '@hookwise/kit';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
 import { appModeSchema, openAppMode, type AppModeOptions } from './app-mode';
 import { ghCommentApi, type CommentApi } from './comment-api';
+import { githubConversation } from './comment-conversation';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 import { LocalMemos, deliverSticky, stickyBody, stickyKey } from './sticky-comment';
 
@@ -94,9 +95,10 @@ class MemoryProgressKV implements ProgressKV {
 }
 
 export function createCommentDeliverer(options: CommentOptions, ctx: PluginContext): Deliverer {
-  // App mode (app_id set): comments over the REST API as the App; else the gh client.
+  // App mode (app_id set): comments over the REST API as the App; else the gh client. Either way a later comment
+  // on the same pull request can continue a conversation (comment-conversation.ts).
   const app = openAppMode(options, ctx);
-  if (app) return app.deliverer;
+  if (app) return Object.assign(app.deliverer, { conversation: githubConversation });
   const cli = options.cli_path;
   // The client reads its own credentials (GH_TOKEN, its config); prompts would hang a headless gateway.
   const env: NodeJS.ProcessEnv = { ...process.env, ...ctx.env, GH_PROMPT_DISABLED: '1', NO_COLOR: '1', GH_NO_UPDATE_NOTIFIER: '1' };
@@ -116,6 +118,7 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
     cannotStart: (err) => cannotStart(err, cli),
   });
   return {
+    conversation: githubConversation,
     async deliver(msg, opts) {
       const { repo, prNumber, kind: kindOption } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;

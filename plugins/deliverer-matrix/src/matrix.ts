@@ -139,6 +139,10 @@ export const matrixPlatform = definePlatform<ClientServerOptions>({
   secrets: (o) => [o.token],
   credentialsHint: 'check platforms.matrix.token (an access token of the bot account; it stops working when that session is logged out)',
   send: sendEvent,
+  // Conversations: an answer is a rich reply to the event the person answered (reply_to_event_id, above), in its room.
+  conversation: {
+    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}), reply_to_event_id: to.messageId }),
+  },
   checkResponse: checkClientServerResponse,
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: joinUrl(options.api_base, '/_matrix/client/v3/account/whoami'), bearer: options.token });

@@ -2,6 +2,7 @@
 // `ok:false` is an error) or an incoming-webhook URL (posts to the channel it was created for; answers "ok"
 // as text). The agent's markdown becomes mrkdwn with `& < >` escaped, so that `<!channel>`, `<!here>` or
 // `<@U123>` in an answer can never ping anyone.
+import { HookwiseError } from '@hookwise/core';
 import { retryAfterFromHeaders, urlSecrets } from '@hookwise/kit';
 import {
   classifyHttpStatus,
@@ -130,6 +131,44 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
           // thread_ts (deliver_extra): the answer goes into that thread, e.g. a conversation's (issue 31).
           json: { channel: chunk.target, text: slackText(chunk.text), link_names: false, ...threadOf(chunk.extra) },
         },
+  // Conversations: an answer goes into the thread the person wrote in (thread_ts of the answer they replied under).
+  conversation: {
+    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}), thread_ts: to.messageId }),
+  },
+  // Approvals: chat.postMessage with a Block Kit actions block; a press comes back as an interactivity
+  // block_actions payload (source-slack). An incoming webhook cannot say which message it posted: a token is needed.
+  approvalDraft: (draft, target, o): HttpRequest => {
+    if (!o.token) {
+      throw new HookwiseError('HW_E_DELIVERY_AUTH', 'approval drafts via slack need platforms.slack.token (a bot token): an incoming webhook cannot', {
+        retryable: false,
+      });
+    }
+    const button = (text: string, action: string, value: string, style: string) => ({
+      type: 'button',
+      action_id: action,
+      style,
+      text: { type: 'plain_text', text },
+      value,
+    });
+    return {
+      method: 'POST',
+      url: joinUrl(o.api_base, '/api/chat.postMessage'),
+      bearer: o.token,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      json: {
+        channel: target,
+        text: slackText(draft.text),
+        blocks: [
+          { type: 'section', text: { type: 'mrkdwn', text: slackText(draft.text) } },
+          {
+            type: 'actions',
+            block_id: 'hookwise_approval',
+            elements: [button('Approve', 'hookwise_approve', draft.approveData, 'primary'), button('Deny', 'hookwise_deny', draft.denyData, 'danger')],
+          },
+        ],
+      },
+    };
+  },
   checkResponse: checkWorkspaceResponse,
   // chat.postMessage answers {ok: true, channel, ts, message}; an incoming webhook answers the text "ok".
   success: {

@@ -109,6 +109,27 @@ export const telegramPlatform = definePlatform<BotApiOptions>({
       },
     };
   },
+  // Conversations: an answer replies to the message the person answered (reply_parameters, above), in its chat.
+  conversation: {
+    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}), reply_to_message_id: to.messageId }),
+  },
+  // Approvals: the draft with an inline keyboard; a press comes back as a callback_query update (source-telegram).
+  approvalDraft: (draft, target, o) => ({
+    method: 'POST',
+    url: method(o, 'sendMessage'),
+    json: {
+      chat_id: idValue(target),
+      text: draft.text,
+      reply_markup: {
+        inline_keyboard: [
+          [
+            { text: 'Approve', callback_data: draft.approveData },
+            { text: 'Deny', callback_data: draft.denyData },
+          ],
+        ],
+      },
+    },
+  }),
   checkResponse: checkBotApiResponse,
   // Bot API: "If 'ok' equals True, the request was successful"; sendMessage returns the sent Message.
   success: {

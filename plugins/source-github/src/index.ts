@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { githubSource } from './github';
 
 export * from './github';
+export * from './github-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [githubSource] });

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { matrixSource } from './matrix';
 
 export * from './matrix';
+export * from './matrix-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [matrixSource] });

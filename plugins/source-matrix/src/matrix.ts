@@ -3,6 +3,7 @@
 // `?access_token=<hs_token>`, and the path without `/_matrix/app/v1`). Give the homeserver the route's URL as the
 // appservice `url`: the path it appends arrives below the route (`/webhooks/<route>/_matrix/...`), which this source
 // takes. The hs_token is the route's secret; the txnId is the delivery id; the answer is 200 `{}`.
+import { matrixReplyOf } from './matrix-replies';
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { anyConstantTimeEqual, defineSource, matchingSecretIndex } from '@hookwise/kit/source';
 
@@ -83,5 +84,6 @@ export const matrixSource = defineSource({
     handshake: (req) => matrixHandshake(req),
     eventType: (_req, payload) => matrixEventType(payload),
     deliveryId: (req) => matrixTransactionId(req),
+    replyOf: matrixReplyOf,
   }),
 });

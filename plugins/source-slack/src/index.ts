@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { slackSource } from './slack';
 
 export * from './slack';
+export * from './slack-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [slackSource] });

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { telegramSource } from './telegram';
 
 export * from './telegram';
+export * from './telegram-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [telegramSource] });

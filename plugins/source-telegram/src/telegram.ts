@@ -3,6 +3,7 @@
 // only proof of the sender: it is compared in constant time with each of the route's secrets.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, missingHeader, verdictForSecrets } from '@hookwise/kit/source';
+import { telegramPressAnswer, telegramPressOf, telegramReplyOf } from './telegram-replies';
 
 export const SECRET_TOKEN_HEADER = 'x-telegram-bot-api-secret-token';
 
@@ -44,5 +45,8 @@ export const telegramSource = defineSource({
     verify: verifyTelegramToken,
     eventType: (_req, payload) => telegramUpdateKind(payload),
     deliveryId: (_req, payload) => telegramUpdateId(payload),
+    replyOf: telegramReplyOf,
+    pressOf: telegramPressOf,
+    pressAnswer: telegramPressAnswer,
   }),
 });

@@ -1,9 +1,10 @@
 // `approval:` on a route or subscription (issue 31): the agent's answer is held until an allowed person approves
-// it in the chat (Telegram inline keyboard, Slack buttons) or on the dashboard; deny and expiry deliver nothing
-// (jobs/approval-gate.ts, ingest/approval-answer.ts, docs/configuration.md#approvals).
+// it in the chat (buttons posted by a deliverer with an approval facet: Telegram, Slack, Discord) or on the
+// dashboard; deny and expiry deliver nothing (jobs/approval-gate.ts, ingest/approval-answer.ts,
+// docs/configuration.md#approvals).
 
-export const APPROVAL_VIA = ['telegram', 'slack'] as const;
-export type ApprovalVia = (typeof APPROVAL_VIA)[number];
+/** A deliverer id or alias whose deliverer can post drafts with buttons (Deliverer.approval); checked at startup. */
+export type ApprovalVia = string;
 
 export const approvalSchema = {
   type: 'object',
@@ -16,13 +17,19 @@ export const approvalSchema = {
       type: 'array',
       minItems: 1,
       items: { type: 'string', pattern: '\\S' },
-      description: 'Who may approve or deny: platform user ids or usernames, optionally as telegram:<id> or slack:<id>.',
+      description:
+        'Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...).',
     },
     expires_hours: { type: 'number', exclusiveMinimum: 0, default: 24, description: 'Hours after which an unanswered draft ends as expired.' },
-    via: { type: 'string', enum: APPROVAL_VIA, description: 'Where the draft with Approve / Deny buttons is posted (unset: the dashboard only).' },
+    via: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_]*$',
+      description:
+        'The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only).',
+    },
     chat: {
       type: ['string', 'number'],
-      description: "The chat (Telegram chat id) or channel (Slack) for the draft; default: the platform's home_channel.",
+      description: "The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel.",
     },
   },
 } as const;

@@ -2,14 +2,13 @@
 // transform and filters. A message that answers one the gateway delivered for a route with conversations becomes a
 // new job on THAT route (same agent, sandbox, budget, destinations), or is ignored with its reason logged (not an
 // allowed person, past ttl_hours or max_turns). Anything else goes on through the inbound route as any event.
-// A route whose source has no reply reader (or that pins none) pays one property look-up, nothing more.
-import type { AcceptOutcome, AcceptRequest } from '@hookwise/core';
+// What a message answers is the source's to say (Source.replyOf); a source that cannot say costs one property look-up.
+import type { AcceptOutcome, AcceptRequest, InboundReply } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import type { Route } from '../routes/routes';
 import { clipTurnText, type MessageRecord } from '../jobs/conversation-records';
 import { limitsOf, type Conversations } from '../jobs/conversation-turns';
 import { acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
-import { REPLY_READERS, type InboundReply } from './conversation-replies';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
 
@@ -20,12 +19,6 @@ export class ConversationStep {
   private readonly jobRoutes = new JobRoutes();
 
   constructor(private readonly conversations: Conversations) {}
-
-  /** Synchronous: the reply an inbound message is, when the route's source can say (else undefined, at no cost). */
-  replyOf(route: Route, payload: Record<string, unknown>): InboundReply | undefined {
-    const read = route.source === undefined ? undefined : REPLY_READERS[route.source];
-    return read?.(payload);
-  }
 
   /**
    * Continues the conversation the reply answers, or ignores it with the reason logged. Undefined when the

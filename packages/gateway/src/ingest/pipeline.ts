@@ -4,7 +4,7 @@
 // functions with positional arguments, and every await is here, so that carving added no promise per request.
 import type { AcceptOutcome, AcceptRequest, HeaderMap } from '@hookwise/core';
 import { fail, rateLimited, shuttingDown } from './answers';
-import { answerPress, approvalPressOf } from './approval-answer';
+import { answerPress } from './approval-answer';
 import { acceptorOf, acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
 import { BodyAbortedError, BodyTooLargeError, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from '../config/schema';
@@ -111,8 +111,8 @@ export class WebhookPipeline {
     const handshake = handshakeAnswer(logger, route, chosen, sourceReq, payload, secret);
     if (handshake) return handshake;
     // An Approve / Deny press of a held answer (approval-answer.ts) is decided and answered here, never enqueued.
-    const press = deps.approvals && approvalPressOf(route, payload);
-    if (press) return answerPress(deps.approvals!, press);
+    const press = deps.approvals && chosen?.source.pressOf?.(payload);
+    if (press) return answerPress(deps.approvals!, press, chosen!.source);
 
     // 6.-8. Count the hit, claim the delivery id, filter, enqueue: one store step (atomic where the store can).
     // A pinned route asks its source; one that pins none asks the SPEC styles in order (GitHub's headers, then
@@ -121,7 +121,7 @@ export class WebhookPipeline {
     const deliveryId = deliveryIdOf(askable, sourceReq, payload);
     const event = eventTypeOf(askable, sourceReq, payload);
     // A reply to one of the gateway's answers continues that route's conversation (conversation-step.ts).
-    const reply = deps.conversations?.replyOf(route, payload);
+    const reply = deps.conversations && chosen?.source.replyOf?.(payload);
     const continued =
       reply && (await deps.conversations!.continue(deps, req, route, reply, deliveryId, event, payload, payloadJson, sourceReq.receivedAt, this.accept));
     if (continued) return chosen?.source.eventAnswer && continued.status < 300 ? senderAnswer(chosen.source.eventAnswer) : continued;

@@ -5,12 +5,10 @@
 // job is then completed like any other), denied -> done as `denied`, past its expiry -> done as `expired`, still
 // pending -> held again. The queue has no way to make a held job due from outside, so a held job is looked at
 // again every `recheckMs` (and at its expiry): that is how long an approval may take to be delivered.
-import { HookwiseError, type Job, type JobQueue, type MemoKV } from '@hookwise/core';
+import { approvalButtonData, HookwiseError, type Deliverer, type Job, type JobQueue, type MemoKV } from '@hookwise/core';
 import type { Logger } from 'winston';
-import type { HookwiseConfig } from '../config/config-types';
 import type { Lifecycle } from '../observe/lifecycle';
 import type { Route } from '../routes/routes';
-import { postDraft, type PlatformCredentials } from './approval-send';
 import { ApprovalRecords, isApprover, presserText, type ApprovalRecord, type Presser } from './approval-state';
 import { emitCompleted, jobEvent } from './job-events';
 
@@ -19,8 +17,8 @@ export interface ApprovalsDeps {
   memos: MemoKV;
   logger: Logger;
   lifecycle?: Lifecycle;
-  /** config.platforms: the tokens, api_base and home_channel of telegram and slack. */
-  platforms: HookwiseConfig['platforms'];
+  /** The deliverer of `approval.via` (an id or alias); its `approval` facet posts the draft. */
+  delivererById(id: string): Deliverer | Promise<Deliverer>;
   /** How often a held job is looked at again (default 5 s). */
   recheckMs?: number;
 }
@@ -30,6 +28,16 @@ export type DecisionResult =
   { result: 'approved' | 'denied'; record: ApprovalRecord } | { result: 'not_allowed' | 'already'; record: ApprovalRecord } | { result: 'unknown' };
 
 const DEFAULT_RECHECK_MS = 5000;
+/** Longest the draft's post may take; a failure is retried as a delivery failure would be. */
+const DRAFT_TIMEOUT_MS = 30_000;
+/** Telegram's message limit is 4096 characters, a Slack section's text 3000, Discord's 2000: the draft is cut below all. */
+const DRAFT_MAX = 1700;
+
+/** The draft as people read it in the chat: what is asked, until when, and the answer (cut, whole on the dashboard). */
+export function draftText(route: string, deliveryId: string, answer: string, expiresAt: number): string {
+  const shown = answer.length > DRAFT_MAX ? `${answer.slice(0, DRAFT_MAX)}\n… (cut here; the whole answer is on the dashboard)` : answer;
+  return `Approval needed: route ${route}, event ${deliveryId} (expires ${new Date(expiresAt).toISOString()})\n\n${shown}`;
+}
 
 export class Approvals {
   readonly records: ApprovalRecords;
@@ -88,21 +96,26 @@ export class Approvals {
       via: approval.via,
     };
     if (approval.via) {
-      const creds = (this.deps.platforms[approval.via] ?? {}) as PlatformCredentials;
-      const chat = approval.chat ?? creds.home_channel;
-      if (chat === undefined || chat === '') {
+      const facet = (await this.deps.delivererById(approval.via)).approval;
+      if (!facet) {
         throw new HookwiseError(
           'HW_E_DELIVERY_TARGET',
-          `route '${route.name}': approval.via is ${approval.via} but no chat is named: set approval.chat or platforms.${approval.via}.home_channel`,
+          `route '${route.name}': approval.via is '${approval.via}', which cannot post drafts with buttons; use telegram, slack or discord, or leave via unset for the dashboard only`,
+          { retryable: false },
         );
       }
-      const posted = await postDraft(approval.via, creds, String(chat), {
-        jobId: job.id,
-        route: route.name,
-        deliveryId: job.deliveryId,
-        answer,
-        expiresAt: record.expiresAt,
-      });
+      const posted = await facet.postDraft(
+        {
+          jobId: job.id,
+          route: route.name,
+          deliveryId: job.deliveryId,
+          text: draftText(route.name, job.deliveryId, answer, record.expiresAt),
+          expiresAt: record.expiresAt,
+          approveData: approvalButtonData('approve', job.id),
+          denyData: approvalButtonData('deny', job.id),
+        },
+        { chat: approval.chat === undefined ? undefined : String(approval.chat), signal: AbortSignal.timeout(DRAFT_TIMEOUT_MS) },
+      );
       record.chat = posted.chat;
       record.messageId = posted.messageId;
     }

@@ -48,9 +48,10 @@ export class ApprovalRecords {
   }
 }
 
-/** Who pressed, as the platforms tell it. */
+/** Who pressed, as the platforms tell it (ApprovalPress.presser), or the dashboard's operator. */
 export interface Presser {
-  platform: 'telegram' | 'slack' | 'dashboard';
+  /** The source's platform name (`telegram`, `slack`, `discord`, ...) or `dashboard`. */
+  platform: string;
   id: string;
   username?: string;
 }
@@ -63,19 +64,16 @@ export function presserText(p: Presser): string {
 
 /**
  * Whether `approvers` lists the presser: an entry is a user id or a username (with or without @, any case),
- * optionally pinned to a platform as `telegram:<id>` or `slack:<id>`. The dashboard's signed-in operator is
+ * optionally pinned to a platform as `<platform>:<id>` (`telegram:123`, `slack:U0123`). The dashboard's signed-in operator is
  * always allowed: the admin token already is the strongest credential of the gateway.
  */
 export function isApprover(approvers: readonly string[], p: Presser): boolean {
   if (p.platform === 'dashboard') return true;
   const names = [p.id, ...(p.username ? [p.username.replace(/^@/, '').toLowerCase()] : [])];
   return approvers.some((entry) => {
-    const pinned = /^(telegram|slack):(.+)$/.exec(entry);
+    const pinned = /^([a-z][a-z0-9_]*):([^:]+)$/.exec(entry);
     if (pinned && pinned[1] !== p.platform) return false;
     const who = (pinned ? pinned[2] : entry).replace(/^@/, '');
     return who === p.id || names.slice(1).includes(who.toLowerCase());
   });
 }
-
-/** The job ids in the buttons' data: what a press names; anything else is not an approval answer. */
-export const APPROVAL_JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

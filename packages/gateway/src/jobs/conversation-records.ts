@@ -2,14 +2,9 @@
 // that no store needs a table of its own: which delivered message belongs to which conversation, each
 // conversation's turns, and the reply a waiting job continues with. Keys start with `hookwise.conversation` (the
 // memos are shared with plugins); parts are URI-encoded, so a chat or message id can never reach into another key.
-import type { AgentTranscriptMessage, MemoKV } from '@hookwise/core';
+import type { AgentTranscriptMessage, MemoKV, MessageRef } from '@hookwise/core';
 
-/** A message on a platform: the chat (or channel) and the platform's message id (Slack: the thread's ts). */
-export interface MessageRef {
-  platform: string;
-  chat: string;
-  messageId: string;
-}
+export type { MessageRef };
 
 /** What a delivered message is part of. */
 export interface MessageRecord {

@@ -3,7 +3,7 @@
 // the earlier turns rendered into its prompt (every runner understands a prompt; resuming a CLI's own session is
 // a later step) and its answer is sent as a reply in the same thread. Routes without conversations never get here:
 // the hooks in agent-step.ts and fan-out.ts test `route.conversation?.enabled` first.
-import type { Job, JobQueue, MemoKV } from '@hookwise/core';
+import type { Deliverer, DelivererConversation, Job, JobQueue, MemoKV } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { DEFAULT_MAX_TURNS, DEFAULT_TTL_HOURS, type ConversationConfig } from '../config/conversation-schema';
@@ -11,22 +11,6 @@ import type { Route } from '../routes/routes';
 import { cleanText, promptHygieneOf } from './prompt-hygiene';
 import { conversationOfJob, type ConversationView } from './conversation-view';
 import { ConversationRecords, clipTurnText, type ConversationLog, type MessageRef, type PendingTurn, type Turn } from './conversation-records';
-
-/** The deliverers whose messages can be answered, by their ids (aliases are resolved by the registry first). */
-const PLATFORM_OF: Record<string, string> = {
-  telegram: 'telegram',
-  slack: 'slack',
-  matrix: 'matrix',
-  github_comment: 'github',
-};
-
-/**
- * The conversation platform of a destination's `to` (`slack#2` counts as slack), or undefined; `canonical` turns
- * an alias (`platform_01`) into its deliverer's id, as the plugin registry declares it.
- */
-export function platformOf(deliverTo: string, canonical: (id: string) => string = (id) => id): string | undefined {
-  return PLATFORM_OF[canonical(deliverTo.split('#')[0])];
-}
 
 export interface ConversationLimits {
   maxTurns: number;
@@ -47,47 +31,25 @@ export function limitsOf(config: ConversationConfig): ConversationLimits {
 
 /**
  * A destination's deliver_extra for the answer of a continued conversation: on the conversation's platform, the
- * answer replies to the message the person answered (Telegram `reply_to_message_id`, read by the deliverer as
- * `reply_parameters`) or goes into its thread (Slack `thread_ts`), in the conversation's chat.
+ * deliverer's facet sends it as a reply to the message the person answered (Telegram `reply_parameters`), into
+ * its thread (Slack `thread_ts`) or under it (Matrix `m.relates_to`, one more comment on the pull request).
  */
-export function replyExtra(
-  turn: PendingTurn | undefined,
-  deliverTo: string,
-  extra: Record<string, string>,
-  canonical?: (id: string) => string,
-): Record<string, string> {
-  if (!turn || platformOf(deliverTo, canonical) !== turn.replyTo.platform) return extra;
-  const { chat, messageId } = turn.replyTo;
-  const out: Record<string, string> = { ...extra };
-  // GitHub: the answer is one more comment on the same pull request or issue (sticky or not, as the route says).
-  if (turn.replyTo.platform === 'github') return { ...out, repo: chat, pr_number: messageId };
-  // A chat_id is set to the conversation's chat (it was delivered there); a route using its home channel keeps it.
-  if (out.chat_id !== undefined) out.chat_id = chat;
-  if (turn.replyTo.platform === 'slack') out.thread_ts = messageId;
-  else if (turn.replyTo.platform === 'matrix') out.reply_to_event_id = messageId;
-  else out.reply_to_message_id = messageId;
-  return out;
+export function replyExtra(turn: PendingTurn | undefined, deliverer: Pick<Deliverer, 'conversation'>, extra: Record<string, string>): Record<string, string> {
+  const facet = deliverer.conversation;
+  if (!turn || !facet || facet.platform !== turn.replyTo.platform) return extra;
+  return facet.replyExtra(turn.replyTo, extra);
 }
 
-/** What a deliverer's receipt says of the messages it created: the chat and the ids (the kit's PlatformReceipt). */
-function sentMessages(receipt: unknown): { chat: string; ids: string[] } | undefined {
+/** The messages a destination's receipt says it created, that a reply may answer (the facet's reading, else each id in the target). */
+function sentRefs(facet: DelivererConversation, receipt: unknown): { chat: string; refs: MessageRef[] } | undefined {
   const r = receipt as { target?: unknown; ids?: unknown } | undefined;
-  if (typeof r?.target !== 'string' || !Array.isArray(r.ids)) return undefined;
-  const ids = r.ids.filter((id): id is string => typeof id === 'string' && id !== '');
-  return ids.length ? { chat: r.target, ids } : undefined;
-}
-
-/**
- * The messages a reply may answer. GitHub's receipt says `owner/name#12` and the comment URLs: a later comment
- * answers the pull request (no comment is replied to), recorded as chat `owner/name` (lower-cased, as GitHub
- * matches it) and id `12`; the comment URLs are recorded too, so that the gateway's own comment coming back as
- * an issue_comment event is known as its own. Elsewhere each message id in the receipt's chat.
- */
-function sentRefs(platform: string, sent: { chat: string; ids: string[] }): { chat: string; refs: MessageRef[] } {
-  const pr = platform === 'github' ? /^(.+)#(\d+)$/.exec(sent.chat) : null;
-  if (!pr) return { chat: sent.chat, refs: sent.ids.map((messageId) => ({ platform, chat: sent.chat, messageId })) };
-  const chat = pr[1].toLowerCase();
-  return { chat: `${chat}#${pr[2]}`, refs: [pr[2], ...sent.ids].map((messageId) => ({ platform, chat, messageId })) };
+  const target = typeof r?.target === 'string' ? r.target : undefined;
+  const ids = Array.isArray(r?.ids) ? r.ids.filter((id): id is string => typeof id === 'string' && id !== '') : [];
+  if (facet.sentRefs) return facet.sentRefs({ target, ids });
+  if (target === undefined || !ids.length) return undefined;
+  // The chat's latest answer too (id ''), where the platform's messages name none they answer (MessageRef).
+  const refs = [...ids, ...(facet.byChat ? [''] : [])].map((messageId) => ({ platform: facet.platform, chat: target, messageId }));
+  return { chat: target, refs };
 }
 
 export interface ConversationsDeps {
@@ -95,8 +57,6 @@ export interface ConversationsDeps {
   jobs: Pick<JobQueue, 'get'>;
   logger: Logger;
   now?: () => number;
-  /** A deliverer alias to its id (the plugin registry's canonicalId); default: ids are taken as written. */
-  canonicalDeliverer?: (id: string) => string;
 }
 
 export class Conversations {
@@ -141,23 +101,27 @@ export class Conversations {
     return lines.join('\n');
   }
 
-  /** replyExtra with this gateway's deliverer aliases resolved. */
-  replyExtra(turn: PendingTurn | undefined, deliverTo: string, extra: Record<string, string>): Record<string, string> {
-    return replyExtra(turn, deliverTo, extra, this.deps.canonicalDeliverer);
-  }
-
   /**
    * After a destination took the answer: its messages are recorded as part of the conversation (the job's own
    * conversation when it started one), and the turn joins the conversation's log. Never throws: the answer is
    * delivered, so a failure here is logged and only means replies to it start nothing.
    */
-  async delivered(route: Route, job: Job, answer: string, deliverTo: string, receipt: unknown, turn: PendingTurn | undefined): Promise<void> {
-    const platform = platformOf(deliverTo, this.deps.canonicalDeliverer);
-    const sent = platform ? sentMessages(receipt) : undefined;
-    if (!route.conversation?.enabled || !platform || !sent) return;
+  async delivered(
+    route: Route,
+    job: Job,
+    answer: string,
+    deliverer: Pick<Deliverer, 'conversation'>,
+    receipt: unknown,
+    turn: PendingTurn | undefined,
+  ): Promise<void> {
+    const facet = deliverer.conversation;
+    if (!route.conversation?.enabled || !facet) return;
     const limits = limitsOf(route.conversation);
     try {
-      const { chat, refs } = sentRefs(platform, sent);
+      const sent = sentRefs(facet, receipt);
+      if (!sent) return;
+      const { chat, refs } = sent;
+      const platform = facet.platform;
       const log = await this.logFor(route, job, platform, chat, turn);
       if (!log.jobs.includes(job.id)) {
         if (turn) log.turns.push({ kind: 'reply', text: clipTurnText(turn.text), at: turn.at, from: turn.from });
@@ -169,7 +133,7 @@ export class Conversations {
       const record = { route: route.name, job: job.id, conversation: log.id, turn: log.answers, at: this.now() };
       for (const ref of refs) await this.records.saveMessage(ref, record, limits.keepMs);
       this.deps.logger.debug(
-        `conversation ${log.id} on route '${route.name}': turn ${log.answers} sent to ${platform} chat ${sent.chat} (${sent.ids.join(', ')})`,
+        `conversation ${log.id} on route '${route.name}': turn ${log.answers} sent to ${platform} chat ${chat} (${refs.map((r) => r.messageId || '(latest)').join(', ')})`,
         {
           route: route.name,
           delivery_id: job.deliveryId,

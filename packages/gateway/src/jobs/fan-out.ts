@@ -5,6 +5,7 @@ import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra 
 import type { Route } from '../routes/routes';
 import { templateVarsOf } from './job-templates';
 import type { WorkerDeps } from './worker-deps';
+import { replyExtra } from './conversation-turns';
 
 /** What the delivery step came to: the job's receipt, or the failure to record. */
 export interface DeliveryOutcome {
@@ -74,9 +75,7 @@ export async function deliverToEach(
           route: route.name,
           event: job.event,
           deliveryId: job.deliveryId,
-          extra: deps.conversations
-            ? deps.conversations.replyExtra(turn, target.to, renderExtra(target.extra, job.payload, vars))
-            : renderExtra(target.extra, job.payload, vars),
+          extra: replyExtra(turn, deliverer, renderExtra(target.extra, job.payload, vars)),
           destination: name,
         },
         { signal, attempt: state.attempts },
@@ -84,7 +83,7 @@ export async function deliverToEach(
       // Recorded even when shutdown came meanwhile: the platform has the answer, so it must not be sent again.
       Object.assign(state, { status: 'delivered', receipt: receipt ?? {}, deliveredAt: Date.now() });
       await jobs.saveDestinations(job.id, states);
-      if (route.conversation?.enabled) await deps.conversations?.delivered(route, job, answer, target.to, receipt, turn);
+      if (route.conversation?.enabled) await deps.conversations?.delivered(route, job, answer, deliverer, receipt, turn);
       if (signal.aborted) return undefined;
       logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${name}`, { route: route.name, delivery_id: job.deliveryId });
       if (lifecycle?.has('delivered')) {

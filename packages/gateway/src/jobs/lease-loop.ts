@@ -21,6 +21,11 @@ export interface LeaseLoopOptions {
 export class LeaseLoop {
   private running = false;
   private pumping = false;
+  /**
+   * A wake-up (onReady) came while a pump was under way: that pump's lease may have looked before the job was due
+   * (a makeDue, a release), so one more pump follows it instead of leaving the job to the next poll.
+   */
+  private wokenWhilePumping = false;
   private readonly active = new Map<string, AbortController>();
   private idle: Array<() => void> = [];
   private unsubscribe?: () => void;
@@ -51,7 +56,12 @@ export class LeaseLoop {
   pump(): void {
     const { jobs, concurrency } = this.options;
     // At capacity there is nothing to take: every accepted job announces itself, so this is the common case under load.
-    if (!this.running || this.pumping || this.active.size >= concurrency) return;
+    if (!this.running || this.active.size >= concurrency) return;
+    if (this.pumping) {
+      this.wokenWhilePumping = true;
+      return;
+    }
+    this.wokenWhilePumping = false;
     this.pumping = true;
     void (async () => {
       try {
@@ -72,6 +82,7 @@ export class LeaseLoop {
       } finally {
         this.pumping = false;
       }
+      if (this.wokenWhilePumping && this.leaseProblem === undefined) this.pump();
     })();
   }
 

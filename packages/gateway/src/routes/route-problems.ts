@@ -62,6 +62,16 @@ export function routeProblems(ctx: RouteCheckContext, route: Route, host = ctx.c
       problems.push(`${where} delivers to '${id}', which is not enabled: set platforms.${key}.enabled: true and its credentials (see the plugin's README)`);
     }
   }
+  const via = route.approval?.via;
+  if (via !== undefined && !ctx.registry.get('deliverer', via)) {
+    const match = closestMatch(
+      via,
+      ctx.registry.list('deliverer').map((e) => e.contribution.id),
+    );
+    problems.push(
+      `${where}: approval.via '${via}' is no deliverer${match ? ` (did you mean '${match}'?)` : ''}; known: ${ctx.registry.describeIds('deliverer')}`,
+    );
+  }
   problems.push(...sourceProblems(ctx, route));
   for (const skill of route.skills) {
     // The real path, not a placeholder: the reader copies it into `mkdir -p` / their editor.

@@ -1,5 +1,6 @@
-// The conversation step's decisions that the end-to-end tests cannot wait for (ttl_hours passing), and what a reply
-// is on each platform: Telegram's reply_to_message and Slack's thread_ts, read from the platforms' payloads.
+// The conversation step's decisions that the end-to-end tests cannot wait for (ttl_hours passing), and how an
+// answer goes back through a deliverer's conversation facet. What a reply is on each platform is its source
+// plugin's to say (Source.replyOf, tested there); these tests write the reply as a source would give it.
 import { Writable } from 'node:stream';
 import type { AcceptRequest } from '@hookwise/core';
 import { createLogger } from '../../src/observe/logger';
@@ -7,7 +8,7 @@ import { MemoryMemoKV } from '../../src/stores/memory';
 import { RouteTable, toRoute } from '../../src/routes/routes';
 import { Conversations, replyExtra } from '../../src/jobs/conversation-turns';
 import { ConversationStep } from '../../src/ingest/conversation-step';
-import { slackReplyOf, telegramReplyOf } from '../../src/ingest/conversation-replies';
+import type { InboundReply } from '@hookwise/core';
 import type { PipelineDeps } from '../../src/ingest/pipeline-contract';
 
 const HOUR = 3_600_000;
@@ -39,13 +40,20 @@ const update = (from: number, to: number) => ({
   update_id: 1,
   message: { message_id: 9, chat: { id: 7, type: 'private' }, from: { id: from, first_name: 'Ann' }, text: 'why?', reply_to_message: { message_id: to } },
 });
+/** The reply source-telegram's replyOf reads from update(from, to). */
+const replyOf = (from: number, to: number): InboundReply => ({
+  to: { platform: 'telegram', chat: '7', messageId: String(to) },
+  userId: String(from),
+  from: `Telegram user ${from} (Ann)`,
+  text: 'why?',
+});
 
 describe('conversation step', () => {
   it('ignores a reply past ttl_hours with the reason logged, and continues one within it', async () => {
     const { step, conversations, deps, inbound, accepted, accept, lines } = setup();
     const ref = { platform: 'telegram', chat: '7', messageId: '500' };
     await conversations.records.saveMessage(ref, { route: 'alerts', job: 'job-1', conversation: 'job-1', turn: 1, at: Date.now() - 3 * HOUR }, 4 * HOUR);
-    const reply = step.replyOf(inbound, update(42, 500))!;
+    const reply = replyOf(42, 500);
     const late = await step.continue(
       deps,
       { route: 'tg', headers: {}, body: Buffer.from('') },
@@ -82,35 +90,26 @@ describe('conversation step', () => {
 
   it('leaves a message that answers nothing the gateway sent to its own route', async () => {
     const { step, deps, inbound, accept } = setup();
-    const reply = step.replyOf(inbound, update(42, 12345))!;
+    const reply = replyOf(42, 12345);
     expect(
       await step.continue(deps, { route: 'tg', headers: {}, body: Buffer.from('') }, inbound, reply, '3', 'message', {}, undefined, Date.now(), accept),
     ).toBeUndefined();
-    // A route that pins no replying source never looks.
-    expect(step.replyOf({ ...inbound, source: 'github' }, update(42, 500))).toBeUndefined();
   });
 });
 
-describe('what a reply is', () => {
-  it('reads Telegram reply_to_message and Slack thread_ts, and leaves out bots and top-level messages', () => {
-    expect(telegramReplyOf(update(42, 500))).toEqual({
-      to: { platform: 'telegram', chat: '7', messageId: '500' },
-      userId: '42',
-      from: 'Telegram user 42 (Ann)',
-      text: 'why?',
-    });
-    expect(telegramReplyOf({ update_id: 2, message: { message_id: 3, chat: { id: 7 }, from: { id: 42 }, text: 'hi' } })).toBeUndefined();
-    const event = { type: 'message', channel: 'C1', user: 'U1', text: 'more', ts: '2.000002', thread_ts: '1.000001' };
-    expect(slackReplyOf({ type: 'event_callback', event })).toMatchObject({ to: { platform: 'slack', chat: 'C1', messageId: '1.000001' }, userId: 'U1' });
-    expect(slackReplyOf({ type: 'event_callback', event: { ...event, bot_id: 'B1' } })).toBeUndefined();
-    expect(slackReplyOf({ type: 'event_callback', event: { ...event, thread_ts: undefined } })).toBeUndefined();
-  });
-
-  it('sends the answer as a reply only to the destination on the conversation platform', () => {
+describe('the answer to a reply', () => {
+  const telegramFacet = {
+    conversation: {
+      platform: 'telegram',
+      replyExtra: (to: { chat: string; messageId: string }, extra: Record<string, string>) => ({ ...extra, reply_to_message_id: to.messageId }),
+    },
+  };
+  it("goes through the facet of the destination on the conversation's platform only", () => {
     const turn = { conversation: 'c', turn: 2, replyTo: { platform: 'telegram', chat: '7', messageId: '500' }, from: 'x', text: 't', at: 0 };
-    expect(replyExtra(turn, 'telegram', { chat_id: '7' })).toEqual({ chat_id: '7', reply_to_message_id: '500' });
-    expect(replyExtra(turn, 'platform_01', {}, (id) => (id === 'platform_01' ? 'telegram' : id))).toEqual({ reply_to_message_id: '500' });
-    expect(replyExtra(turn, 'slack', { chat_id: 'C1' })).toEqual({ chat_id: 'C1' });
-    expect(replyExtra(undefined, 'telegram', { chat_id: '7' })).toEqual({ chat_id: '7' });
+    expect(replyExtra(turn, telegramFacet, { chat_id: '7' })).toEqual({ chat_id: '7', reply_to_message_id: '500' });
+    // Another platform's destination, or one whose messages cannot be answered, gets its extra unchanged.
+    expect(replyExtra(turn, { conversation: { ...telegramFacet.conversation, platform: 'slack' } }, { chat_id: 'C1' })).toEqual({ chat_id: 'C1' });
+    expect(replyExtra(turn, {}, { chat_id: 'C1' })).toEqual({ chat_id: 'C1' });
+    expect(replyExtra(undefined, telegramFacet, { chat_id: '7' })).toEqual({ chat_id: '7' });
   });
 });

@@ -1,6 +1,6 @@
 // What a platform description for definePlatform() holds (limit, schema, id format, how to send a chunk, what
 // success is, how to read errors, credentials), and the types its hooks see: the chunk, the runtime, the receipt.
-import type { OptionsSchema, PluginLogger, Receipt } from '@hookwise/core';
+import type { ApprovalDraft, DelivererConversation, OptionsSchema, PluginLogger, Receipt } from '@hookwise/core';
 import type { IssuedToken } from './cached-token';
 import type { LengthUnit } from './chunk';
 import type { AlreadyDelivered, PartialDelivery, PlatformFailure, ResponseVerdict } from './failure';
@@ -143,6 +143,16 @@ export interface PlatformDefinition<O extends PlatformOptions> {
   token?(runtime: PlatformRuntime<O>): Promise<IssuedToken>;
   /** Whether `token` applies to these options; false e.g. for a webhook mode next to an app mode. Default true. */
   needsToken?(options: O): boolean;
+  /**
+   * Conversations (issue 31): replies to this platform's messages can continue the agent's conversation. `platform`
+   * defaults to the id; `replyExtra` says how an answer goes back into the thread (the deliverer's own extra keys).
+   */
+  conversation?: Omit<DelivererConversation, 'platform'> & { platform?: string };
+  /**
+   * Approvals (issue 31): the request that posts a held answer with Approve / Deny buttons to `target` (the
+   * approval's chat, else home_channel); `success` and `messageId` read its answer as for messages.
+   */
+  approvalDraft?(draft: ApprovalDraft, target: string, options: O): HttpRequest;
   /** Longest Retry-After the kit waits for inside one delivery before handing back to the worker. Default 30. */
   maxInlineWaitSeconds?: number;
   /** How many times one request is repeated inline after a 429. Default 2. */

@@ -5,7 +5,10 @@ import {
   HookwiseError,
   isHookwiseError,
   SecretScrubber,
+  type ApprovalDraft,
   type Deliverer,
+  type DelivererApproval,
+  type DelivererConversation,
   type DeliverOptions,
   type DeliveryMessage,
   type PluginContext,
@@ -70,6 +73,10 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   /** Parts already sent per delivery, so that a retried job does not repeat them. */
   private readonly progress: ProgressStore;
   private readonly allowed?: (id: string) => boolean;
+  /** Present when the platform's messages can be answered (PlatformDefinition.conversation). */
+  readonly conversation?: DelivererConversation;
+  /** Present when the platform can post an approval draft with buttons (PlatformDefinition.approvalDraft). */
+  readonly approval?: DelivererApproval;
 
   constructor(
     readonly def: PlatformDefinition<O>,
@@ -90,6 +97,11 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       throw new HookwiseError('HW_E_CONFIG', `platforms.${def.id}: ${problems.join('; ')}`, { retryable: false });
     }
     this.allowed = allowedTargetsTest(options.allowed_targets, `platforms.${def.id}.allowed_targets`);
+    if (def.conversation) this.conversation = { ...def.conversation, platform: def.conversation.platform ?? def.id };
+    if (def.approvalDraft) {
+      const platform = def.conversation?.platform ?? def.id;
+      this.approval = { platform, postDraft: (draft, opts) => this.postDraft(draft, opts) };
+    }
     if (def.token && (def.needsToken?.(options) ?? true)) {
       const issue = def.token;
       this.token = new CachedToken(async (signal) => {
@@ -175,8 +187,22 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     });
   }
 
+  /**
+   * Posts an approval draft (DelivererApproval) with the kit's HTTP policies, to `opts.chat` (the route's
+   * approval.chat: configuration, so allowed_targets does not apply) or the home channel; format-checked as any target.
+   */
+  private postDraft(draft: ApprovalDraft, opts: { chat?: string; signal: AbortSignal }): Promise<{ chat: string; messageId?: string }> {
+    return this.guard(async () => {
+      const resolved = this.target(opts.chat === undefined ? {} : { chat_id: opts.chat }, false);
+      const target = resolved?.target ?? '';
+      const res = await this.runtime(opts.signal).call(() => this.def.approvalDraft!(draft, target, this.options));
+      if (this.def.success) this.confirm(res, this.def.success, `the approval draft of ${draft.deliveryId}`);
+      return { chat: target, messageId: this.def.messageId?.(res) };
+    });
+  }
+
   /** The target of a message, checked: the platform's format, and allowed_targets for a chat_id. */
-  private target(extra: Record<string, string>): ResolvedTarget | undefined {
+  private target(extra: Record<string, string>, fromRoute = true): ResolvedTarget | undefined {
     const needed = this.def.needsTarget?.(this.options) ?? true;
     const resolved = needed
       ? resolveTarget(extra, this.options.home_channel, this.def.id)
@@ -194,7 +220,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     const rules = this.def.targets;
     const problem = genericTargetProblem(resolved.target) ?? rules?.check(resolved.target, { options: this.options, source: resolved.source, extra });
     if (problem) throw refuse(problem, `Expected ${rules?.format ?? 'a valid id'}`);
-    if (this.allowed && resolved.source === 'chat_id') {
+    if (this.allowed && fromRoute && resolved.source === 'chat_id') {
       for (const recipient of rules?.recipients?.(resolved.target) ?? [resolved.target]) {
         if (!this.allowed(recipient)) {
           throw refuse(

@@ -1,0 +1,19 @@
+// Conversations on GitHub (issue 31): comments reply to no comment, so what a later comment answers is the pull
+// request or issue itself. A receipt's target `owner/name#12` is recorded as chat `owner/name` (lower-cased, as
+// GitHub matches names) and id `12`, and each posted comment's URL as well, so that the gateway's own comment
+// coming back as an issue_comment event is known as its own (source-github's replyOf names it in `own`). The
+// answer to a reply is one more comment on the same pull request or issue (sticky or not, as the route says).
+import type { DelivererConversation, MessageRef } from '@hookwise/core';
+
+export const githubConversation: DelivererConversation = {
+  platform: 'github',
+  sentRefs(receipt) {
+    const pr = typeof receipt.target === 'string' ? /^(.+)#(\d+)$/.exec(receipt.target) : null;
+    if (!pr) return undefined;
+    const chat = pr[1].toLowerCase();
+    const ids = (receipt.ids ?? []).filter((id) => typeof id === 'string' && id !== '');
+    const refs: MessageRef[] = [pr[2], ...ids].map((messageId) => ({ platform: 'github', chat, messageId }));
+    return { chat: `${chat}#${pr[2]}`, refs };
+  },
+  replyExtra: (to, extra) => ({ ...extra, repo: to.chat, pr_number: to.messageId }),
+};

@@ -1,0 +1,27 @@
+// What a GitHub `issue_comment` means for conversations (issue 31): GitHub comments reply to no comment, so what a
+// new comment (action `created`) answers is its pull request or issue (`owner/name` lower-cased, the number), where
+// the github_comment deliverer records the gateway's answers. Bots (`user.type` Bot, an App's `name[bot]` login)
+// continue nothing; `own` names the comment itself, so that a comment the gateway posted with a person's token
+// (the gh client) is recognised too. allow_from matches the login or the `author_association` (MEMBER, OWNER...).
+import type { InboundReply } from '@hookwise/core';
+import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
+
+export function githubReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
+  const { comment, issue, repository } = payload;
+  if (payload.action !== 'created' || !isPayloadObject(comment) || !isPayloadObject(issue) || !isPayloadObject(repository) || !isPayloadObject(comment.user))
+    return undefined;
+  const login = payloadId(comment.user.login);
+  const repo = payloadId(repository.full_name)?.toLowerCase();
+  const number = payloadId(issue.number);
+  if (!login || !repo || !number || comment.user.type === 'Bot' || login.endsWith('[bot]')) return undefined;
+  const association = payloadId(comment.author_association);
+  const url = payloadId(comment.html_url);
+  return {
+    to: { platform: 'github', chat: repo, messageId: number },
+    userId: login,
+    alsoAllowedAs: association ? [association] : [],
+    own: url ? { platform: 'github', chat: repo, messageId: url } : undefined,
+    from: `GitHub user ${login}${association ? ` (${association})` : ''}`,
+    text: payloadText(comment.body),
+  };
+}

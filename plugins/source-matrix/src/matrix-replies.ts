@@ -1,0 +1,31 @@
+// What a Matrix application-service transaction (`{events: [...]}`) means for conversations (issue 31): the first
+// `m.room.message` that relates to another event, as a rich reply (`m.relates_to.m.in_reply_to.event_id`) or as a
+// thread message (`rel_type: m.thread`, whose `event_id` is the thread's root: a thread under one of the gateway's
+// answers continues it). Edits (`m.replace`) and other relations continue nothing.
+import type { InboundReply } from '@hookwise/core';
+import { isPayloadObject, payloadId } from '@hookwise/kit/source';
+
+export function matrixReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
+  const events = Array.isArray(payload.events) ? payload.events : [];
+  for (const event of events) {
+    if (!isPayloadObject(event) || event.type !== 'm.room.message' || !isPayloadObject(event.content)) continue;
+    const relates = event.content['m.relates_to'];
+    if (!isPayloadObject(relates)) continue;
+    const inReplyTo = isPayloadObject(relates['m.in_reply_to']) ? payloadId(relates['m.in_reply_to'].event_id) : undefined;
+    const answered = relates.rel_type === 'm.thread' ? payloadId(relates.event_id) : relates.rel_type === undefined ? inReplyTo : undefined;
+    const chat = payloadId(event.room_id);
+    const userId = payloadId(event.sender);
+    if (!answered || !chat || !userId) continue;
+    const text = typeof event.content.body === 'string' ? withoutReplyFallback(event.content.body) : '';
+    return { to: { platform: 'matrix', chat, messageId: answered }, userId, from: `Matrix user ${userId}`, text };
+  }
+  return undefined;
+}
+
+/** A rich reply's body may start with the quoted original ("> <@bot:server> ..." lines and a blank line). */
+function withoutReplyFallback(body: string): string {
+  const lines = body.split('\n');
+  let i = 0;
+  while (i < lines.length && lines[i].startsWith('> ')) i += 1;
+  return i > 0 && lines[i] === '' ? lines.slice(i + 1).join('\n') : body;
+}

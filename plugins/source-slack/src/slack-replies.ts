@@ -1,0 +1,36 @@
+// What a Slack payload means for conversations and approvals (issue 31): an Events API `message` in a thread
+// (`thread_ts` other than its own `ts`) continues the conversation of the thread's root; an interactivity
+// `block_actions` payload whose button carries a draft's Approve / Deny data is a press (answered with an empty
+// 200, well within Slack's 3 seconds).
+import { approvalOfButtonData, type ApprovalPress, type InboundReply } from '@hookwise/core';
+import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
+
+/**
+ * A plain `message` event in a thread. Messages of bots (the gateway's own answers come back as events) and
+ * edits or other subtypes continue nothing.
+ */
+export function slackReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
+  const event = payload.event;
+  if (payload.type !== 'event_callback' || !isPayloadObject(event) || event.type !== 'message') return undefined;
+  if (event.subtype !== undefined || event.bot_id !== undefined) return undefined;
+  const chat = payloadId(event.channel);
+  const thread = payloadId(event.thread_ts);
+  const userId = payloadId(event.user);
+  if (!chat || !thread || !userId || thread === event.ts) return undefined;
+  return { to: { platform: 'slack', chat, messageId: thread }, userId, from: `Slack user ${userId}`, text: payloadText(event.text) };
+}
+
+/** A `block_actions` payload with a draft's button (its `value`), pressed by `user`. */
+export function slackPressOf(payload: Record<string, unknown>): ApprovalPress | undefined {
+  if (payload.type !== 'block_actions' || !Array.isArray(payload.actions)) return undefined;
+  const user = isPayloadObject(payload.user) ? payload.user : undefined;
+  const id = payloadId(user?.id);
+  if (id === undefined) return undefined;
+  for (const action of payload.actions) {
+    const button = isPayloadObject(action) ? approvalOfButtonData(action.value) : undefined;
+    if (!button) continue;
+    const username = typeof user?.username === 'string' ? user.username : typeof user?.name === 'string' ? user.name : undefined;
+    return { ...button, presser: { platform: 'slack', id, username } };
+  }
+  return undefined;
+}
