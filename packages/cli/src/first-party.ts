@@ -49,6 +49,10 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-source-whatsapp',
   '@hookwise/plugin-source-matrix',
   '@hookwise/plugin-source-mattermost',
+  '@hookwise/plugin-source-feishu',
+  '@hookwise/plugin-source-dingtalk',
+  '@hookwise/plugin-source-wecom',
+  '@hookwise/plugin-source-bluebubbles',
 ];
 
 /** Where the first-party packages are looked up: this package's own folder (Node walks up its node_modules). */

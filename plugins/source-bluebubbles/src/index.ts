@@ -1,0 +1,7 @@
+// @hookwise/plugin-source-bluebubbles: Receives bluebubbles webhooks. The plugin object (its name, version and API from package.json) and its API.
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { bluebubblesSource } from './bluebubbles';
+
+export * from './bluebubbles';
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [bluebubblesSource] });

@@ -1,0 +1,7 @@
+// @hookwise/plugin-source-dingtalk: Receives dingtalk webhooks. The plugin object (its name, version and API from package.json) and its API.
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { dingtalkSource } from './dingtalk';
+
+export * from './dingtalk';
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [dingtalkSource] });

@@ -1,0 +1,7 @@
+// @hookwise/plugin-source-wecom: Receives wecom webhooks. The plugin object (its name, version and API from package.json) and its API.
+import { definePlugin, type PluginPackageJson } from '@hookwise/core';
+import { wecomSource } from './wecom';
+
+export * from './wecom';
+
+export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [wecomSource] });

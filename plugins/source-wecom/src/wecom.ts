@@ -1,0 +1,139 @@
+// WeCom (WeChat Work) app callbacks ("接收消息与事件"): the app's "Receive messages" settings name a URL, a Token and
+// an EncodingAESKey. WeCom first checks the URL with a GET (`msg_signature`, `timestamp`, `nonce`, `echostr`) and
+// wants echostr decrypted and echoed as plain text within a second; then it POSTs each message as XML whose
+// `<Encrypt>` holds the encrypted message, signed by `msg_signature` in the query. Both keys are secrets, so the
+// route's secret carries both: `<Token>:<EncodingAESKey>` (a list of them for rotation). `source_options.corp_id`
+// makes the receiver id inside every ciphertext be that CorpID.
+import { type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { constantTimeEqual, defineSource, timestampProblem, toleranceOption } from '@hookwise/kit/source';
+import { parseWeComXml, queryParams, wecomDecrypt, wecomKeys, wecomSignature, type WeComKeys } from './wecom-crypto';
+
+export * from './wecom-crypto';
+
+/** The platform name of WeCom messages, the same as the deliverer's id. */
+export const WECOM_PLATFORM = 'wecom';
+/** WeCom documents no replay window; an hour covers its three retries while refusing old captures. */
+export const WECOM_TOLERANCE_SECONDS = 3600;
+
+export interface WeComOptions {
+  /** The CorpID (or a third-party suite's SuiteID) every ciphertext must name as its receiver. */
+  corp_id?: string;
+  tolerance_seconds?: number;
+}
+
+const isGet = (req: SourceRequest): boolean => (req.method ?? 'POST').toUpperCase() === 'GET';
+
+/** `MsgType` of a message (`text`, `image`, `voice`, `location`, `link`, ...), `event.<Event>` of an event (`event.click`). */
+export function wecomEventType(payload: Record<string, unknown>): string | undefined {
+  const type = typeof payload.MsgType === 'string' && payload.MsgType !== '' ? payload.MsgType : undefined;
+  if (type === 'event') return typeof payload.Event === 'string' && payload.Event !== '' ? `event.${payload.Event}` : 'event';
+  return type;
+}
+
+/** `MsgId` of a message; an event has none, and WeCom's documentation dedupes it by FromUserName + CreateTime. */
+export function wecomDeliveryId(payload: Record<string, unknown>): string | undefined {
+  if (typeof payload.MsgId === 'string' && payload.MsgId !== '') return payload.MsgId;
+  if (typeof payload.FromUserName === 'string' && typeof payload.CreateTime === 'string' && payload.MsgType === 'event') {
+    return `${payload.FromUserName}:${payload.CreateTime}:${String(payload.Event ?? '')}`;
+  }
+  return undefined;
+}
+
+/**
+ * A person's message to the app names no message it answers: it continues the latest answer to its author (an
+ * app's answers go to a user, `FromUserName`). Events (menu clicks, entering the app) are no reply.
+ */
+export function wecomReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
+  const userId = typeof payload.FromUserName === 'string' && payload.FromUserName !== '' ? payload.FromUserName : undefined;
+  if (!userId || typeof payload.MsgType !== 'string' || payload.MsgType === 'event') return undefined;
+  return {
+    to: { platform: WECOM_PLATFORM, chat: userId, messageId: '' },
+    userId,
+    from: `WeCom user ${userId}`,
+    text: typeof payload.Content === 'string' ? payload.Content : '',
+  };
+}
+
+/** The decrypted message of each verified POST, kept from verify (which knows the key that opened it) for parse. */
+const opened = new WeakMap<SourceRequest, Record<string, unknown>>();
+
+export const wecomSource = defineSource<WeComOptions>({
+  id: 'wecom',
+  description:
+    'WeCom (WeChat Work) app callbacks: msg_signature (sha1 of Token, timestamp, nonce, ciphertext), AES-256-CBC with the EncodingAESKey, the GET echostr check; secret `<Token>:<EncodingAESKey>`',
+  options: {
+    corp_id: { type: 'string', minLength: 1, description: 'The CorpID (My Company > Company Info): every message must be encrypted for it' },
+    tolerance_seconds: toleranceOption(WECOM_TOLERANCE_SECONDS),
+  },
+  style(options) {
+    const tolerance = options.tolerance_seconds ?? WECOM_TOLERANCE_SECONDS;
+
+    /** Checks msg_signature over `encrypted` and opens it with the matching key; the message, or why not. */
+    function open(req: SourceRequest, encrypted: string, secrets: readonly string[]): { index: number; message: string } | SourceVerdict {
+      const query = queryParams(req.url);
+      const { msg_signature: signature, timestamp, nonce } = query;
+      if (signature === undefined)
+        return { ok: false, reason: 'no msg_signature in the query (is the URL the one in the app\'s "Receive messages" settings?)', missing: true };
+      if (timestamp === undefined || nonce === undefined) return { ok: false, reason: 'msg_signature comes without timestamp and nonce' };
+      const stale = timestampProblem(timestamp, req.receivedAt, tolerance);
+      if (stale) return { ok: false, reason: `timestamp: ${stale}` };
+      const keys = secrets.map(wecomKeys);
+      if (keys.every((k) => k === undefined)) {
+        return { ok: false, reason: "the route's secret is not written <Token>:<EncodingAESKey> (the app's Receive messages settings)" };
+      }
+      const index = keys.findIndex((k) => k !== undefined && signed(k, timestamp, nonce, encrypted, signature));
+      if (index === -1) return { ok: false, reason: "msg_signature does not match (is the route's secret <Token>:<EncodingAESKey> of this app?)" };
+      const plain = wecomDecrypt((keys[index] as WeComKeys).aesKey, encrypted);
+      if (!plain) return { ok: false, reason: 'msg_signature matches but the message does not decrypt with that EncodingAESKey' };
+      if (options.corp_id !== undefined && !constantTimeEqual(plain.receiverId, options.corp_id)) {
+        return { ok: false, reason: `the message is encrypted for ${plain.receiverId}, not for source_options.corp_id` };
+      }
+      return { index, message: plain.message };
+    }
+
+    return {
+      headers: [],
+      requests: { methods: ['GET'] },
+      verify(req, secrets) {
+        if (isGet(req)) {
+          const echostr = queryParams(req.url).echostr;
+          if (echostr === undefined) return { ok: false, reason: 'a GET is only the URL check (msg_signature, timestamp, nonce and echostr)', missing: true };
+          const result = open(req, echostr, secrets);
+          return 'index' in result ? { ok: true, secretIndex: result.index } : result;
+        }
+        const envelope = parseWeComXml(req.rawBody.toString('utf8'));
+        if (!envelope?.Encrypt) return { ok: false, reason: 'the body is no WeCom XML with <Encrypt>', missing: true };
+        const result = open(req, envelope.Encrypt, secrets);
+        if (!('index' in result)) return result;
+        const message = parseWeComXml(result.message);
+        if (!message) return { ok: false, reason: 'the decrypted message is no XML' };
+        opened.set(req, message);
+        return { ok: true, secretIndex: result.index };
+      },
+      parse(req) {
+        if (isGet(req)) return queryParams(req.url);
+        const message = opened.get(req);
+        // A route without authentication verifies nothing, so the message has no key to open it with.
+        if (!message) throw new Error('the message is encrypted and no <Token>:<EncodingAESKey> secret verified it: give the route its secret');
+        return message;
+      },
+      // The URL check is answered here and never queued: echostr decrypted, as plain text.
+      handshake(req, payload, secret) {
+        if (!isGet(req)) return undefined;
+        const keys = wecomKeys(secret);
+        const plain = keys && typeof payload.echostr === 'string' ? wecomDecrypt(keys.aesKey, payload.echostr) : undefined;
+        if (!plain) return { status: 400, body: 'echostr does not decrypt', contentType: 'text/plain' };
+        return { status: 200, body: plain.message, contentType: 'text/plain' };
+      },
+      // An empty 200 tells WeCom the message was taken and needs no passive reply (any other answer is retried).
+      eventAnswer: { status: 200, body: '', contentType: 'text/plain' },
+      eventType: (_req, payload) => wecomEventType(payload),
+      deliveryId: (_req, payload) => wecomDeliveryId(payload),
+      replyOf: wecomReplyOf,
+    };
+  },
+});
+
+function signed(keys: WeComKeys, timestamp: string, nonce: string, encrypted: string, signature: string): boolean {
+  return constantTimeEqual(wecomSignature(keys.token, timestamp, nonce, encrypted), signature.toLowerCase());
+}
