@@ -6,6 +6,7 @@ import { retryAfterFromHeaders } from '@hookwise/kit';
 import {
   classifyHttpStatus,
   definePlatform,
+  extraValue,
   joinUrl,
   platformOptionsSchema,
   type HttpResponse,
@@ -27,6 +28,13 @@ export const MESSAGE_LIMIT = 4096;
 export const PAIR_PACE_MS = 6000;
 /** A WhatsApp id is the phone number with country code, digits only (a leading + is accepted and dropped). */
 const PHONE = /^\+?[1-9]\d{6,14}$/;
+/**
+ * A message id to reply to: Cloud API ids are `wamid.` and base64 (`wamid.HBgLMTY1...AA=`); the check keeps
+ * anything else (a path, JSON, a line break) out of the request, not the platform's exact format.
+ */
+const MESSAGE_ID = /^[A-Za-z0-9][A-Za-z0-9._+/=:-]{0,255}$/;
+/** deliver_extra key of the message an answer replies to (set by the conversation facet, or by hand). */
+export const REPLY_TO_KEY = 'reply_to_message_id';
 
 /** Errors that mean the business number itself is not set up to send: fix the WhatsApp setup, retrying cannot help. */
 const CONFIG_CODES = new Map<number, string>([
@@ -86,6 +94,9 @@ export function checkCloudApiResponse(res: HttpResponse): PlatformFailure | unde
   return classifyHttpStatus(res, message.replace(/^HTTP \d+ /, ''));
 }
 
+/** The recipient as the Cloud API and the webhooks spell it: digits only. */
+const waId = (target: string): string => target.replace(/^\+/, '');
+
 function phoneNumberUrl(o: CloudApiOptions, suffix = ''): string {
   return joinUrl(o.api_base, `/${encodeURIComponent(o.api_version)}/${encodeURIComponent(o.phone_number_id)}${suffix}`);
 }
@@ -100,7 +111,13 @@ export const whatsappPlatform = definePlatform<CloudApiOptions>({
   paceMs: PAIR_PACE_MS,
   targets: {
     format: "the recipient's phone number with country code, digits only (15551234567; a leading + is dropped)",
-    check: (target) => (PHONE.test(target) ? undefined : 'it is not a phone number with country code'),
+    check: (target, { extra }) => {
+      if (!PHONE.test(target)) return 'it is not a phone number with country code';
+      const replyTo = extraValue(extra, REPLY_TO_KEY);
+      if (replyTo !== undefined && !MESSAGE_ID.test(replyTo))
+        return `deliver_extra.${REPLY_TO_KEY} ${JSON.stringify(replyTo.slice(0, 40))} is not a WhatsApp message id (wamid....)`;
+      return undefined;
+    },
   },
   optionsSchema: platformOptionsSchema({
     apiBase: DEFAULT_API_BASE,
@@ -119,12 +136,41 @@ export const whatsappPlatform = definePlatform<CloudApiOptions>({
   secrets: (o) => [o.token],
   credentialsHint:
     'check platforms.whatsapp.token (a System User access token with the whatsapp_business_messaging permission; temporary tokens from API Setup expire after 24 hours)',
-  request: (chunk, o) => ({
-    method: 'POST',
-    url: phoneNumberUrl(o, '/messages'),
-    bearer: o.token,
-    json: { messaging_product: 'whatsapp', recipient_type: 'individual', to: chunk.target.replace(/^\+/, ''), type: 'text', text: { body: chunk.text } },
-  }),
+  request: (chunk, o) => {
+    // An answer in a conversation is a contextual reply to the message the person answered (Meta's "Contextual
+    // replies": `context.message_id`), its first part only: the parts after it follow in the same chat.
+    const replyTo = chunk.index === 0 ? extraValue(chunk.extra, REPLY_TO_KEY) : undefined;
+    return {
+      method: 'POST',
+      url: phoneNumberUrl(o, '/messages'),
+      bearer: o.token,
+      json: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: waId(chunk.target),
+        ...(replyTo ? { context: { message_id: replyTo } } : {}),
+        type: 'text',
+        text: { body: chunk.text },
+      },
+    };
+  },
+  // Conversations: the receipt's ids are the wamids of the sent parts; a person's reply names one in context.id
+  // and comes from their wa_id, which is the recipient's number in digits (source-whatsapp reads it).
+  conversation: {
+    sentRefs: ({ target, ids }) => {
+      if (target === undefined || !ids?.length) return undefined;
+      const chat = waId(target);
+      return { chat, refs: ids.map((messageId) => ({ platform: 'whatsapp', chat, messageId })) };
+    },
+    // To the person who replied (the route's chat_id may be a template of the first event's payload, which the
+    // reply's payload does not fill the same way); kept as written when it names the same number (+ or not), so
+    // that allowed_targets sees what it was written for.
+    replyExtra: (to, extra) => ({
+      ...extra,
+      ...(extra.chat_id !== undefined && waId(extra.chat_id.trim()) !== to.chat ? { chat_id: to.chat } : {}),
+      [REPLY_TO_KEY]: to.messageId,
+    }),
+  },
   checkResponse: checkCloudApiResponse,
   // Messages API: {messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid..."}]}.
   success: {

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { whatsappSource } from './whatsapp';
 
 export * from './whatsapp';
+export * from './whatsapp-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [whatsappSource] });

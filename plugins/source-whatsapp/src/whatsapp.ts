@@ -4,6 +4,7 @@
 // carries no signature, so it is verified by the verify token (source_options.verify_token) instead.
 import { type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verifyHexHmac } from '@hookwise/kit/source';
+import { whatsappReplyOf } from './whatsapp-replies';
 
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
 export interface WhatsAppOptions {
@@ -108,6 +109,8 @@ export const whatsappSource = defineSource<WhatsAppOptions>({
       },
       eventType: (_req, payload) => whatsappEventType(payload),
       deliveryId: (_req, payload) => whatsappDeliveryId(payload),
+      // A reply to one of the gateway's answers continues its conversation (whatsapp-replies.ts).
+      replyOf: whatsappReplyOf,
     };
   },
 });
