@@ -3,6 +3,7 @@
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { missingHeader, timestampProblem, toleranceOption, cachedPublicKeys, publicKeyMatch, defineSource } from '@hookwise/kit/source';
+import { discordPressAnswer, discordPressOf } from './discord-presses';
 
 export const SIGNATURE_HEADER = 'x-signature-ed25519';
 export const TIMESTAMP_HEADER = 'x-signature-timestamp';
@@ -83,6 +84,9 @@ export const discordSource = defineSource<DiscordSourceOptions>({
       deliveryId: (_req, payload) => discordDeliveryId(payload),
       // PING (type 1), sent when the Interactions Endpoint URL is saved: answered PONG (type 1), as Discord requires.
       handshake: (_req, payload) => (payload.type === 1 ? { status: 200, body: { type: 1 } } : undefined),
+      // Approvals: a press of a draft's button, answered with an ephemeral message to the presser.
+      pressOf: discordPressOf,
+      pressAnswer: discordPressAnswer,
     };
   },
 });

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { discordSource } from './discord';
 
 export * from './discord';
+export * from './discord-presses';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [discordSource] });
