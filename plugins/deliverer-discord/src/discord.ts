@@ -2,6 +2,7 @@
 // `Authorization: Bot`) or a channel webhook URL (no target needed). 2000 characters per message; mentions in
 // agent text are never pinged (allowed_mentions.parse = []), so a payload cannot make the bot @everyone a
 // server. Every request carries the User-Agent Discord's API reference asks for.
+import { HookwiseError, type ApprovalDraft } from '@hookwise/core';
 import { retryAfterFromHeaders, urlSecrets } from '@hookwise/kit';
 import {
   classifyHttpStatus,
@@ -75,6 +76,58 @@ export function messageNonce(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' |
   return `${idempotencyDigest(chunk).slice(0, 20)}.${chunk.index}`.slice(0, 25);
 }
 
+/** Component types and button styles of https://discord.com/developers/docs/components/reference. */
+const ACTION_ROW = 1;
+const BUTTON = 2;
+const SUCCESS = 3;
+const DANGER = 4;
+
+/**
+ * Create Message with the draft's text and one Action Row holding Approve (Success, green) and Deny (Danger, red)
+ * buttons; their `custom_id` (1-100 characters) is the draft's button data, which Discord sends back in the
+ * MESSAGE_COMPONENT interaction (source-discord's pressOf). The legacy layout (content next to components, no
+ * IS_COMPONENTS_V2 flag) keeps the text in `content`, where the flag would forbid it.
+ *
+ * Needs the bot token: buttons send their interaction to the application that posted the message, and Discord
+ * drops the interactive components of a channel webhook made in the channel settings (not application-owned:
+ * Execute Webhook's `components` note), so a webhook_url cannot post working buttons.
+ */
+export function discordApprovalDraft(draft: ApprovalDraft, target: string, o: ChannelApiOptions): HttpRequest {
+  if (!o.token) {
+    throw new HookwiseError(
+      'HW_E_DELIVERY_AUTH',
+      'approval drafts via discord need platforms.discord.token (a bot token of the application whose Interactions Endpoint URL is the discord source route): a channel webhook (webhook_url) cannot post buttons',
+      { retryable: false },
+    );
+  }
+  if (target === '') {
+    throw new HookwiseError(
+      'HW_E_DELIVERY_TARGET',
+      `approval drafts via discord need a channel: set the route's approval.chat (a channel id)${o.webhook_url ? '; with platforms.discord.webhook_url set, answers and drafts take no channel: remove webhook_url to post with the bot' : ' or platforms.discord.home_channel'}`,
+      { retryable: false },
+    );
+  }
+  const button = (style: number, label: string, customId: string) => ({ type: BUTTON, style, label, custom_id: customId });
+  return {
+    method: 'POST',
+    url: joinUrl(o.api_base, `/api/v10/channels/${pathSegment(target, 'discord (Discord)')}/messages`),
+    headers: { authorization: `Bot ${o.token}`, 'user-agent': USER_AGENT },
+    json: {
+      content: draft.text.slice(0, MESSAGE_LIMIT),
+      allowed_mentions: NO_PINGS,
+      components: [{ type: ACTION_ROW, components: [button(SUCCESS, 'Approve', draft.approveData), button(DANGER, 'Deny', draft.denyData)] }],
+      // One draft per job: a post retried after a lost answer returns the first message instead of a second draft.
+      nonce: draftNonce(draft.jobId),
+      enforce_nonce: true,
+    },
+  };
+}
+
+/** The draft's nonce (at most 25 characters), from the job id. */
+export function draftNonce(jobId: string): string {
+  return `${idempotencyDigest({ route: 'approval', deliveryId: jobId }).slice(0, 20)}.a`;
+}
+
 export const discordPlatform = definePlatform<ChannelApiOptions>({
   id: 'discord',
   aliases: ['platform_02'],
@@ -110,6 +163,9 @@ export const discordPlatform = definePlatform<ChannelApiOptions>({
           // minutes returns the first instead of posting again (webhooks take no nonce).
           json: { content: chunk.text, allowed_mentions: NO_PINGS, nonce: messageNonce(chunk), enforce_nonce: true },
         },
+  // Approvals: the draft with Approve / Deny buttons (bot token only). No `conversation` facet: a person's reply
+  // in a channel reaches a bot only over the Gateway websocket (MESSAGE_CREATE), never as an HTTP interaction.
+  approvalDraft: discordApprovalDraft,
   checkResponse: checkChannelApiResponse,
   // Create Message (and Execute Webhook with ?wait=true) answer with the message object.
   success: { describe: 'the created message with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },
