@@ -82,6 +82,14 @@ export const smsPlatform = definePlatform<SmsGatewayOptions>({
     basicAuth: { username: o.account_sid, password: o.auth_token },
     form: { To: chunk.target, ...(o.from.startsWith('MG') ? { MessagingServiceSid: o.from } : { From: o.from }), Body: chunk.text },
   }),
+  // Conversations: an SMS names no message it answers, so each answer is also recorded as the latest in its chat
+  // (byChat), the recipient's number in E.164, which is how Twilio writes the From of that person's next SMS
+  // (source-twilio reads it). The answer to it goes back to that number; SMS has no thread to reply in.
+  conversation: {
+    platform: 'sms',
+    byChat: true,
+    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined && extra.chat_id.trim() !== to.chat ? { chat_id: to.chat } : {}) }),
+  },
   checkResponse: checkSmsResponse,
   // Create a Message: 201 with the Message resource, whose sid is SM... (MM... for MMS).
   success: {

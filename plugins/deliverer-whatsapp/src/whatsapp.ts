@@ -157,6 +157,7 @@ export const whatsappPlatform = definePlatform<CloudApiOptions>({
   // Conversations: the receipt's ids are the wamids of the sent parts; a person's reply names one in context.id
   // and comes from their wa_id, which is the recipient's number in digits (source-whatsapp reads it).
   conversation: {
+    platform: 'whatsapp',
     sentRefs: ({ target, ids }) => {
       if (target === undefined || !ids?.length) return undefined;
       const chat = waId(target);

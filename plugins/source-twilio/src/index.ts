@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { twilioSource } from './twilio';
 
 export * from './twilio';
+export * from './twilio-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [twilioSource] });

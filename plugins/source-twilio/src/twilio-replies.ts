@@ -1,0 +1,37 @@
+// What a Twilio webhook means for conversations (issue 31): an incoming SMS (the Messaging webhook's form fields
+// From, To, Body, MessageSid; SmsStatus `received`) continues the conversation of the latest answer the gateway
+// sent to that number. SMS names no message it answers, so the reply points at the chat alone (messageId ''), and
+// deliverer-sms's conversation facet (`byChat`) records each answer as its chat's latest. The platform is `sms`,
+// the deliverer's, not this source's id `twilio`.
+import type { InboundReply } from '@hookwise/core';
+import { payloadId } from '@hookwise/kit/source';
+
+/** The platform name of SMS messages, the one deliverer-sms's conversation facet carries. */
+export const SMS_PLATFORM = 'sms';
+
+/**
+ * A phone number in E.164, as Twilio writes From for SMS and MMS. Other channels of the same webhook prefix it
+ * (`whatsapp:+1...`, `rcs:...`, `messenger:...`): those are no SMS, and their answers would not go back by SMS.
+ */
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+const field = (payload: Record<string, unknown>, name: string): string | undefined => {
+  const value = payload[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Statuses of an incoming message; a status callback of a sent one says `sent`, `delivered`, `failed`, ... */
+const isIncoming = (status: string | undefined): boolean => status === undefined || status === 'received';
+
+/**
+ * An incoming SMS from `From` (in E.164), with its `Body`: a reply in the chat of that number. Status callbacks of
+ * sent messages, calls and Conversations events (which carry EventType) are none.
+ */
+export function twilioReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
+  const from = field(payload, 'From');
+  const body = field(payload, 'Body');
+  const sid = payloadId(payload.MessageSid) ?? payloadId(payload.SmsSid);
+  if (from === undefined || !E164.test(from) || body === undefined || sid === undefined) return undefined;
+  if (payload.EventType !== undefined || !isIncoming(field(payload, 'SmsStatus')) || !isIncoming(field(payload, 'MessageStatus'))) return undefined;
+  return { to: { platform: SMS_PLATFORM, chat: from, messageId: '' }, userId: from, from: `SMS sender ${from}`, text: body };
+}
