@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { errorMessage } from '@hookwise/core';
 import { DEFAULT_MAX_ROUTE_LABELS } from '../config/observability-schema';
 import type { Gateway } from '../gateway';
+import { approvalMetrics } from './approval-metrics';
 import type { LifecycleEventName, LifecycleListener } from './lifecycle';
 
 export interface GatewayMetricsOptions {
@@ -114,7 +115,7 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
   });
   const completed = new client.Counter({
     name: 'hookwise_jobs_completed_total',
-    help: "Jobs done in this process, by route and outcome: delivered (also a deliver: none route's jobs), silent (the agent answered the silent marker or nothing), skipped (a spent budget).",
+    help: "Jobs done in this process, by route and outcome: delivered (also a deliver: none route's jobs), silent (the agent answered the silent marker or nothing), skipped (a spent budget), denied and expired (a route's approval).",
     labelNames: ['route', 'outcome'] as const,
     registers: [registry],
   });
@@ -192,6 +193,13 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
   on('completed', (e) => completed.inc({ route: routeLabel(e.route), outcome: e.outcome }));
   on('budget_exceeded', (e) => budgetExceeded.inc({ route: routeLabel(e.route), scope: e.scope, budget: e.budget, action: e.action }));
   on('conversation_continued', (e) => conversationsContinued.inc({ route: routeLabel(e.route), platform: e.platform }));
+  approvalMetrics({
+    client,
+    registry,
+    routeLabel,
+    on,
+    requestedAt: async (jobId) => (await gateway.approvals.records.get(jobId))?.requestedAt,
+  });
 
   return {
     registry,
