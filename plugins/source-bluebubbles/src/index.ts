@@ -1,4 +1,4 @@
-// @hookwise/plugin-source-bluebubbles: Receives bluebubbles webhooks. The plugin object (its name, version and API from package.json) and its API.
+// @hookwise/plugin-source-bluebubbles: Receives BlueBubbles server webhooks (iMessage), with the route secret in the webhook URL. The plugin object (its name, version and API from package.json) and its API.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { bluebubblesSource } from './bluebubbles';
 

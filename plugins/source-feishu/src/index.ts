@@ -1,4 +1,4 @@
-// @hookwise/plugin-source-feishu: Receives feishu webhooks. The plugin object (its name, version and API from package.json) and its API.
+// @hookwise/plugin-source-feishu: Receives Feishu / Lark event subscriptions (X-Lark-Signature, encrypted bodies, the url_verification challenge). The plugin object (its name, version and API from package.json) and its API.
 import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { feishuSource } from './feishu';
 
