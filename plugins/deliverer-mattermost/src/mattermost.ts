@@ -78,6 +78,13 @@ export const mattermostPlatform = definePlatform<PostsApiOptions>({
       json: { channel_id: chunk.target, message: chunk.text, ...(rootId ? { root_id: rootId } : {}), pending_post_id: `hookwise:${deliveryKey(chunk)}` },
     };
   },
+  // Conversations: an outgoing webhook names neither the post it answers nor its thread (no root_id), so the
+  // source's replies point at the channel (`byChat`: each answer is also recorded as the channel's latest) and the
+  // answer goes back into that channel, in the thread the route's deliver_extra.root_id names, if any.
+  conversation: {
+    byChat: true,
+    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}) }),
+  },
   checkResponse: checkPostsApiResponse,
   // Create a post: 201 with the Post object.
   success: { describe: 'the created post with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { mattermostSource } from './mattermost';
 
 export * from './mattermost';
+export * from './mattermost-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [mattermostSource] });

@@ -4,6 +4,7 @@
 // hold it.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verdictForSecrets } from '@hookwise/kit/source';
+import { mattermostReplyOf, type MattermostReplyOptions } from './mattermost-replies';
 
 /** Outgoing webhooks post channel messages; Mattermost gives them no type of their own. */
 export const MATTERMOST_EVENT = 'outgoing_webhook';
@@ -37,15 +38,25 @@ export function parseMattermostBody(req: SourceRequest): Record<string, unknown>
   return payload;
 }
 
-export const mattermostSource = defineSource({
+export const mattermostSource = defineSource<MattermostReplyOptions>({
   id: 'mattermost',
   description: 'Mattermost outgoing webhooks: the token field of the form or JSON body equals the route secret (taken out of the payload); delivery id post_id',
-  style: () => ({
+  options: {
+    ignore_users: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      default: [],
+      description:
+        "User ids or usernames whose posts continue no conversation: the bot account the mattermost deliverer posts with (Mattermost fires outgoing webhooks for the bot's posts too).",
+    },
+  },
+  style: (options) => ({
     // Mattermost sends no header of its own: a route must pin this source (`source: mattermost`).
     headers: [],
     verify: verifyMattermostToken,
     parse: parseMattermostBody,
     eventType: () => MATTERMOST_EVENT,
     deliveryId: (_req, payload) => (typeof payload.post_id === 'string' && payload.post_id !== '' ? payload.post_id : undefined),
+    replyOf: (payload) => mattermostReplyOf(payload, options),
   }),
 });

@@ -140,6 +140,19 @@ describe('mattermost (Mattermost)', () => {
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
   });
 
+  it("carries a conversation facet by channel: the answer to a reply goes to the same channel, in the route's thread if any", async () => {
+    const { deliverer } = setup();
+    const facet = deliverer.conversation!;
+    expect([facet.platform, facet.byChat, facet.sentRefs]).toEqual(['mattermost', true, undefined]);
+    const to = { platform: 'mattermost', chat: CHANNEL, messageId: '' };
+    expect(facet.replyExtra(to, { chat_id: HOME, root_id: 'rootpost0000000000000000aa' })).toEqual({ chat_id: CHANNEL, root_id: 'rootpost0000000000000000aa' });
+    // A route that posts to home_channel keeps doing so (its answers were recorded in that channel).
+    const extra = facet.replyExtra(to, {});
+    expect(extra).toEqual({});
+    await deliverer.deliver(deliveryMessage('answer', facet.replyExtra(to, { chat_id: HOME })), deliverOptions());
+    expect((server.requests[0].json as { channel_id: string }).channel_id).toBe(CHANNEL);
+  });
+
   it('start() calls /api/v4/users/me', async () => {
     const { deliverer, logs } = setup();
     server.queue({ status: 200, json: { id: 'u1', username: 'hookwise-bot', is_bot: true } });
