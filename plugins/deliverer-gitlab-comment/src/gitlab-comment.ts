@@ -13,6 +13,7 @@ import {
   type ProgressKV,
 } from '@hookwise/core';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
+import { gitlabConversation } from './note-conversation';
 import { describeTarget, resolveNoteTarget } from './note-target';
 import { ID, NotesApi, type NotesApiOptions } from './notes-api';
 import { postSticky, type StickyOutcome } from './sticky-note';
@@ -54,6 +55,8 @@ export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx:
   // Sticky notes' ids across jobs: the gateway's memos (durable with SQLite and Redis), else this process's memory.
   const memos: MemoKV = ctx.memos ?? new MemoryKV<string>();
   return {
+    // Comments on the same merge request or issue can continue a conversation (note-conversation.ts).
+    conversation: gitlabConversation,
     // The gateway's gitlab.note action posts with this destination's token (its paths under /api/v4).
     actions: { host: 'gitlab', request: (method, path, body, opts) => api.call(method, path, body, opts.signal) },
     async start() {

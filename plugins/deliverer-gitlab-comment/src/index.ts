@@ -4,6 +4,7 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { gitlabCommentDeliverer } from './gitlab-comment';
 
 export * from './gitlab-comment';
+export * from './note-conversation';
 export * from './note-target';
 export * from './sticky-note';
 export { NotesApi, instanceRoot, type GitlabNote, type NotesApiOptions } from './notes-api';

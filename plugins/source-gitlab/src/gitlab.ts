@@ -12,6 +12,7 @@ import {
   verifyStandardWebhook,
   defineSource,
 } from '@hookwise/kit/source';
+import { gitlabReplyOf } from './gitlab-replies';
 
 export const TOKEN_HEADERS = ['x-gitlab-token', 'x-codehostb-token'];
 export const EVENT_HEADERS = ['x-gitlab-event', 'x-codehostb-event'];
@@ -53,6 +54,7 @@ export const gitlabSource = defineSource<GitlabSourceOptions>({
       },
       eventType: EVENT_HEADERS,
       deliveryId: DELIVERY_HEADERS,
+      replyOf: gitlabReplyOf,
     };
   },
 });

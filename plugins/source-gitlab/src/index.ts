@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { gitlabSource } from './gitlab';
 
 export * from './gitlab';
+export * from './gitlab-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [gitlabSource] });
