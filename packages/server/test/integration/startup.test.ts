@@ -56,7 +56,10 @@ describe('gateway startup with the first-party plugins', () => {
       expect(gw.gateway.registry.canonicalId('deliverer', 'codehost_a_comment')).toBe('github_comment');
       expect(gw.gateway.registry.ids('source').sort()).toEqual([
         'bitbucket',
+        'bluebubbles',
+        'dingtalk',
         'discord',
+        'feishu',
         'generic',
         'gitea',
         'github',
@@ -75,6 +78,7 @@ describe('gateway startup with the first-party plugins', () => {
         'telegram',
         'twilio',
         'twitch',
+        'wecom',
         'whatsapp',
         'zoom',
       ]);
