@@ -71,6 +71,16 @@ describe('wecom source: the GET URL check', () => {
     expect(source.verify(request('', { method: 'GET' }), [SECRET])).toMatchObject({ ok: false, missing: true });
   });
 
+  it('keeps a + of an echostr sent without percent-encoding (base64 has them; a form decoder would make it a space)', () => {
+    let query = urlCheckQuery('plus');
+    for (let i = 0; i < 50 && !decodeURIComponent(query).includes('+'); i++) query = urlCheckQuery('plus');
+    const raw = query.replace(/%2B/g, '+').replace(/%2F/g, '/').replace(/%3D/g, '=');
+    expect(raw).toContain('+');
+    const req = request(raw, { method: 'GET' });
+    expect(source.verify(req, [SECRET])).toEqual({ ok: true, secretIndex: 0 });
+    expect(source.handshake?.(req, source.parse?.(req) ?? {}, SECRET)).toMatchObject({ status: 200, body: 'plus' });
+  });
+
   it('says what is wrong with a secret that is not <Token>:<EncodingAESKey>', () => {
     expect(source.verify(request(urlCheckQuery('1'), { method: 'GET' }), [ENCODING_AES_KEY])).toMatchObject({
       ok: false,
