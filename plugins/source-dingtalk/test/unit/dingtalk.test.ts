@@ -43,15 +43,15 @@ describe('dingtalk source', () => {
   it('reads msgtype and msgId', () => {
     const req = request({});
     expect(source.eventType?.(req, GROUP_TEXT)).toBe('text');
-    expect(source.deliveryId?.(req, GROUP_TEXT)).toBe('msgOrUxyQ4CrAYSB7+fw/vSPdw==');
+    expect(source.deliveryId?.(req, GROUP_TEXT)).toBe('msg0xxxxx');
   });
 
   it('makes the documented message a reply to the latest answer in its conversation, by its staff id', () => {
     expect(source.replyOf?.(GROUP_TEXT)).toEqual({
-      to: { platform: 'dingtalk', chat: 'cid6KeBBLoveMJOGXoYKF5x7EeiodoA==', messageId: '' },
-      userId: 'manager7675',
-      from: 'DingTalk user manager7675 (Tom)',
-      text: 'hello',
+      to: { platform: 'dingtalk', chat: 'xxx', messageId: '' },
+      userId: 'user123',
+      from: 'DingTalk user user123 (杨xx)',
+      text: '你好',
       alsoAllowedAs: ['$:LWCP_v1:$Ff09GIxxxxx'],
     });
   });
