@@ -100,13 +100,6 @@ export function discordApprovalDraft(draft: ApprovalDraft, target: string, o: Ch
       { retryable: false },
     );
   }
-  if (target === '') {
-    throw new HookwiseError(
-      'HW_E_DELIVERY_TARGET',
-      `approval drafts via discord need a channel: set the route's approval.chat (a channel id)${o.webhook_url ? '; with platforms.discord.webhook_url set, answers and drafts take no channel: remove webhook_url to post with the bot' : ' or platforms.discord.home_channel'}`,
-      { retryable: false },
-    );
-  }
   const button = (style: number, label: string, customId: string) => ({ type: BUTTON, style, label, custom_id: customId });
   return {
     method: 'POST',

@@ -17,14 +17,21 @@ export const conversationSchema = {
       minimum: 1,
       maximum: CONVERSATION_MAX_TURNS_LIMIT,
       default: 10,
-      description: 'Most agent answers in one conversation, the first included; a reply past it is ignored (logged).',
+      description: 'Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says.',
     },
     ttl_hours: {
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 8760,
       default: 72,
-      description: 'A reply more than this long after the answer it replies to is ignored (logged).',
+      description: 'A reply more than this long after the answer it replies to is handled as after_limit says.',
+    },
+    after_limit: {
+      type: 'string',
+      enum: ['ignore', 'new_conversation'],
+      default: 'ignore',
+      description:
+        "A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation).",
     },
     allow_from: {
       type: 'array',
@@ -44,6 +51,7 @@ export interface ConversationConfig {
   max_turns?: number;
   ttl_hours?: number;
   allow_from?: Array<string | number>;
+  after_limit?: 'ignore' | 'new_conversation';
 }
 
 export const DEFAULT_MAX_TURNS = 10;

@@ -1,12 +1,14 @@
 // The ingest step of conversations (issue 31): after verification and parsing on the inbound route, before its
 // transform and filters. A message that answers one the gateway delivered for a route with conversations becomes a
 // new job on THAT route (same agent, sandbox, budget, destinations), or is ignored with its reason logged (not an
-// allowed person, past ttl_hours or max_turns). Anything else goes on through the inbound route as any event.
+// allowed person, past ttl_hours or max_turns unless after_limit starts a new conversation then). Anything else
+// goes on through the inbound route as any event.
 // What a message answers is the source's to say (Source.replyOf); a source that cannot say costs one property look-up.
+import { randomUUID } from 'node:crypto';
 import type { AcceptOutcome, AcceptRequest, InboundReply } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import type { Route } from '../routes/routes';
-import { clipTurnText, type MessageRecord } from '../jobs/conversation-records';
+import { clipTurnText, type MessageRecord, type PendingTurn } from '../jobs/conversation-records';
 import { limitsOf, type Conversations } from '../jobs/conversation-turns';
 import { acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
@@ -60,21 +62,36 @@ export class ConversationStep {
     if (!limits.allow.includes('*') && !names.some((name) => limits.allow.includes(name))) {
       return ignored('conversation_not_allowed', `user ${reply.userId} is not in conversation.allow_from of route '${route.name}'`);
     }
+    // Past ttl_hours or max_turns: ignored, or (after_limit: new_conversation) the reply starts a new conversation.
+    let over: [IgnoredWhy, string] | undefined;
+    let answers = record.turn;
     if (Date.now() - record.at > limits.ttlMs) {
-      return ignored('conversation_expired', `the answer it replies to is older than conversation.ttl_hours (${limits.ttlMs / 3_600_000} h)`);
+      over = ['conversation_expired', `the answer it replies to is older than conversation.ttl_hours (${limits.ttlMs / 3_600_000} h)`];
+    } else {
+      try {
+        answers = (await withinDeadline(records.log(record.conversation), STORE_CALL_TIMEOUT_MS))?.answers ?? record.turn;
+      } catch (err) {
+        return storeFailed(deps, inbound, err);
+      }
+      if (answers >= limits.maxTurns) over = ['conversation_max_turns', `the conversation has its ${limits.maxTurns} turns (conversation.max_turns)`];
     }
-    let answers: number;
-    try {
-      answers = (await withinDeadline(records.log(record.conversation), STORE_CALL_TIMEOUT_MS))?.answers ?? record.turn;
-    } catch (err) {
-      return storeFailed(deps, inbound, err);
-    }
-    if (answers >= limits.maxTurns) return ignored('conversation_max_turns', `the conversation has its ${limits.maxTurns} turns (conversation.max_turns)`);
+    if (over && limits.afterLimit !== 'new_conversation') return ignored(...over);
 
     // The job's delivery id names the inbound route and update: the platform's retry of the same message is a
     // duplicate on the conversation's route, and never collides with that route's own events.
     const jobDeliveryId = `${inbound.name}:${deliveryId}`;
-    const turn = { conversation: record.conversation, turn: answers + 1, replyTo: reply.to, from: reply.from, text: clipTurnText(reply.text), at: receivedAt };
+    const text = clipTurnText(reply.text);
+    const turn: PendingTurn = over
+      ? { conversation: randomUUID(), turn: 1, fresh: true, replyTo: reply.to, from: reply.from, text, at: receivedAt }
+      : { conversation: record.conversation, turn: answers + 1, replyTo: reply.to, from: reply.from, text, at: receivedAt };
+    if (over) {
+      deps.logger.info(`${where} is past its limits (${over[1]}): it starts conversation ${turn.conversation} (conversation.after_limit)`, {
+        route: route.name,
+        delivery_id: jobDeliveryId,
+        conversation: turn.conversation,
+        reason: over[0],
+      });
+    }
     let result: AcceptOutcome;
     try {
       // Written before the job exists, so the worker never runs the job without its turn.
@@ -88,19 +105,19 @@ export class ConversationStep {
     deps.storeStatus?.succeeded('accept');
     const answer = answerOutcome(deps, route, req, result, jobDeliveryId, event, receivedAt, undefined);
     if (result.outcome === 'accepted') {
-      deps.logger.info(`${where} continues it as turn ${turn.turn} (job ${result.jobId})`, {
+      deps.logger.info(`${where} ${turn.fresh ? 'starts' : 'continues'} conversation ${turn.conversation} as turn ${turn.turn} (job ${result.jobId})`, {
         route: route.name,
         delivery_id: jobDeliveryId,
-        conversation: record.conversation,
+        conversation: turn.conversation,
       });
-      if (typeof answer.body === 'object') Object.assign(answer.body, { conversation: record.conversation, turn: turn.turn });
+      if (typeof answer.body === 'object') Object.assign(answer.body, { conversation: turn.conversation, turn: turn.turn });
       if (deps.lifecycle?.has('conversation_continued')) {
         deps.lifecycle.emit('conversation_continued', {
           jobId: result.jobId,
           route: route.name,
           inboundRoute: inbound.name,
           deliveryId: jobDeliveryId,
-          conversation: record.conversation,
+          conversation: turn.conversation,
           turn: turn.turn,
           platform: reply.to.platform,
           from: reply.from,

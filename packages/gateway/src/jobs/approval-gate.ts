@@ -3,8 +3,8 @@
 // a record goes to the memos (approval-state.ts); then the job is released with a hold, the way a spent budget
 // waits (budget-refusals.ts). Each time the job is leased again the record decides: approved -> deliver (once: the
 // job is then completed like any other), denied -> done as `denied`, past its expiry -> done as `expired`, still
-// pending -> held again. The queue has no way to make a held job due from outside, so a held job is looked at
-// again every `recheckMs` (and at its expiry): that is how long an approval may take to be delivered.
+// pending -> held again. A decision makes the held job due at once (JobQueue.makeDue); a held job is also looked
+// at again every `recheckMs` (and at its expiry), which bounds the wait on a store without makeDue.
 import { approvalButtonData, HookwiseError, type Deliverer, type Job, type JobQueue, type MemoKV } from '@hookwise/core';
 import type { Logger } from 'winston';
 import type { Lifecycle } from '../observe/lifecycle';
@@ -166,6 +166,13 @@ export class Approvals {
     const decided: ApprovalRecord = { ...record, status: decision === 'approve' ? 'approved' : 'denied', by: who, decidedAt: Date.now() };
     await this.records.put(decided);
     logger.info(`${record.deliveryId} on route '${record.route}': ${decided.status} by ${who}`, meta);
+    // The held job goes now instead of at its next recheck (a store without makeDue: within recheckMs).
+    await this.deps.jobs.makeDue?.(jobId).catch((err: unknown) => {
+      logger.warn(
+        `${record.deliveryId} on route '${record.route}': ${decided.status}, but the held job could not be woken (it goes at its next recheck): ${String(err)}`,
+        meta,
+      );
+    });
     const name = decision === 'approve' ? 'approved' : 'denied';
     if (lifecycle?.has(name)) lifecycle.emit(name, { jobId, route: record.route, deliveryId: record.deliveryId, by: who });
     return { result: decided.status as 'approved' | 'denied', record: decided };

@@ -42,6 +42,8 @@ export interface PendingTurn {
   conversation: string;
   /** The turn the job's answer will be. */
   turn: number;
+  /** Set when the reply came past the limits of its conversation and starts this new one (after_limit). */
+  fresh?: boolean;
   /** What the reply answered: the answer goes back as a reply to it (Telegram) or into its thread (Slack). */
   replyTo: MessageRef;
   from: string;

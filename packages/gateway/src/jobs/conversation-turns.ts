@@ -22,11 +22,19 @@ export interface ConversationLimits {
   keepMs: number;
   /** allow_from as strings; '*' allows anyone who can reply there. */
   allow: string[];
+  /** What a reply past max_turns or ttl_hours does. */
+  afterLimit: 'ignore' | 'new_conversation';
 }
 
 export function limitsOf(config: ConversationConfig): ConversationLimits {
   const ttlMs = (config.ttl_hours ?? DEFAULT_TTL_HOURS) * 3_600_000;
-  return { maxTurns: config.max_turns ?? DEFAULT_MAX_TURNS, ttlMs, keepMs: 2 * ttlMs, allow: (config.allow_from ?? []).map(String) };
+  return {
+    maxTurns: config.max_turns ?? DEFAULT_MAX_TURNS,
+    ttlMs,
+    keepMs: 2 * ttlMs,
+    allow: (config.allow_from ?? []).map(String),
+    afterLimit: config.after_limit ?? 'ignore',
+  };
 }
 
 /**
@@ -94,6 +102,16 @@ export class Conversations {
     const log = await this.records.log(turn.conversation);
     const clean = promptHygieneOf(route) ? cleanText : (text: string) => text;
     const max = limitsOf(route.conversation ?? {}).maxTurns;
+    if (turn.fresh) {
+      return [
+        `This starts a new conversation (the earlier one reached its limits); your answer will be turn 1 of at most ${max}.`,
+        '',
+        `--- Message from ${turn.from} ---`,
+        clean(turn.text),
+        '',
+        'Answer this message; your answer is sent back as a reply in the same thread.',
+      ].join('\n');
+    }
     const lines = [`This continues a conversation: your answer will be turn ${turn.turn} of at most ${max}. The earlier turns, oldest first:`, ''];
     for (const t of log?.turns ?? []) lines.push(...turnLines(t, clean), '');
     if (!log) lines.push('(the earlier turns are no longer kept)', '');

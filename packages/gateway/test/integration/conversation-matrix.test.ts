@@ -127,7 +127,7 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(secondBody.body).toContain('which disk?');
   expect(secondBody.body).toContain(`Matrix user ${ALLOWED}`);
   expect(secondBody.body).not.toContain('> <@hookwise:example.org>');
-  expect(gw!.logText()).toMatch(/continues it as turn 2/);
+  expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 2/);
 
   // A thread under the second answer: its root is that answer, so it continues the same conversation (turn 3).
   const threaded = await transaction(
@@ -141,7 +141,7 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(third['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$answer2:example.org' } });
   expect(third.body).toContain('which disk?');
   expect(third.body).toContain('and now?');
-  expect(gw!.logText()).toMatch(/continues it as turn 3/);
+  expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 3/);
 
   // A stranger's reply, and an edit of a message (a relation that answers nothing), continue nothing.
   await transaction('@mallory:example.org', { 'm.in_reply_to': { event_id: '$answer1:example.org' } }, 'me too');

@@ -13,14 +13,14 @@ import type { PipelineDeps } from '../../src/ingest/pipeline-contract';
 
 const HOUR = 3_600_000;
 
-function setup() {
+function setup(afterLimit?: 'ignore' | 'new_conversation') {
   const lines: string[] = [];
   const logger = createLogger({ level: 'info', format: 'json', stream: new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }) });
   const memos = new MemoryMemoKV();
   const conversations = new Conversations({ memos, jobs: { get: async () => undefined }, logger });
   const alerts = toRoute(
     'alerts',
-    { secret: 's', deliver: 'telegram', conversation: { enabled: true, ttl_hours: 2, max_turns: 5, allow_from: [42] } },
+    { secret: 's', deliver: 'telegram', conversation: { enabled: true, ttl_hours: 2, max_turns: 5, allow_from: [42], after_limit: afterLimit } },
     'static',
   );
   const inbound = toRoute('tg', { secret: 's', source: 'telegram', deliver: 'log' }, 'static');
@@ -94,6 +94,35 @@ describe('conversation step', () => {
     expect(
       await step.continue(deps, { route: 'tg', headers: {}, body: Buffer.from('') }, inbound, reply, '3', 'message', {}, undefined, Date.now(), accept),
     ).toBeUndefined();
+  });
+});
+
+describe('after_limit: new_conversation', () => {
+  it('starts a new conversation on the same route with a reply past ttl_hours or max_turns, and a prompt of its own', async () => {
+    const { step, conversations, deps, inbound, accepted, accept, lines } = setup('new_conversation');
+    const ref = { platform: 'telegram', chat: '7', messageId: '500' };
+    await conversations.records.saveMessage(ref, { route: 'alerts', job: 'job-1', conversation: 'job-1', turn: 1, at: Date.now() - 3 * HOUR }, 4 * HOUR);
+    const req = { route: 'tg', headers: {}, body: Buffer.from('') };
+    const late = await step.continue(deps, req, inbound, replyOf(42, 500), '1', 'message', update(42, 500), undefined, Date.now(), accept);
+    expect(late).toMatchObject({ status: 202, body: { route: 'alerts', turn: 1 } });
+    const fresh = (late as { body: { conversation: string } }).body.conversation;
+    expect(fresh).not.toBe('job-1');
+    expect(accepted.map((r) => [r.route, r.deliveryId])).toEqual([['alerts', 'tg:1']]);
+    expect(await conversations.records.pending('alerts', 'tg:1')).toMatchObject({ conversation: fresh, turn: 1, fresh: true, replyTo: ref });
+    expect(lines.join('')).toContain(`it starts conversation ${fresh} (conversation.after_limit)`);
+    const prompt = await conversations.promptFor(deps.routes.get('alerts')!, { deliveryId: 'tg:1' });
+    expect(prompt).toContain('This starts a new conversation');
+    expect(prompt).toContain('--- Message from Telegram user 42 (Ann) ---\nwhy?');
+    expect(prompt).not.toContain('The event');
+
+    // Past max_turns (the log holds 5 answers) it starts one too; a stranger is still ignored, limits or not.
+    await conversations.records.saveMessage(ref, { route: 'alerts', job: 'job-1', conversation: 'job-1', turn: 5, at: Date.now() }, 4 * HOUR);
+    await conversations.records.saveLog({ id: 'job-1', route: 'alerts', platform: 'telegram', chat: '7', turns: [], answers: 5, jobs: [] }, 4 * HOUR);
+    const full = await step.continue(deps, req, inbound, replyOf(42, 500), '2', 'message', update(42, 500), undefined, Date.now(), accept);
+    expect(full).toMatchObject({ status: 202, body: { turn: 1 } });
+    const stranger = await step.continue(deps, req, inbound, replyOf(7, 500), '3', 'message', update(7, 500), undefined, Date.now(), accept);
+    expect(stranger).toMatchObject({ status: 200, body: { status: 'ignored', reason: 'conversation_not_allowed' } });
+    expect(accepted).toHaveLength(2);
   });
 });
 

@@ -189,12 +189,27 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
 
   /**
    * Posts an approval draft (DelivererApproval) with the kit's HTTP policies, to `opts.chat` (the route's
-   * approval.chat: configuration, so allowed_targets does not apply) or the home channel; format-checked as any target.
+   * approval.chat: configuration, not payload, so allowed_targets does not apply) or the home channel, checked
+   * against the platform's id format.
    */
   private postDraft(draft: ApprovalDraft, opts: { chat?: string; signal: AbortSignal }): Promise<{ chat: string; messageId?: string }> {
     return this.guard(async () => {
-      const resolved = this.target(opts.chat === undefined ? {} : { chat_id: opts.chat }, false);
-      const target = resolved?.target ?? '';
+      // A draft always goes to a chat, even where answers need none (a channel webhook beside a bot token).
+      const found = optionalTarget(opts.chat === undefined ? {} : { chat_id: opts.chat }, this.options.home_channel);
+      if (!found) {
+        throw new HookwiseError(
+          'HW_E_DELIVERY_TARGET',
+          `${this.label}: the approval draft of ${draft.deliveryId} has no chat: set approval.chat on the route or platforms.${this.def.id}.home_channel`,
+          { retryable: false },
+        );
+      }
+      const target = found.target;
+      const problem = genericTargetProblem(target) ?? this.def.targets?.check(target, { options: this.options, source: found.source, extra: {} });
+      if (problem) {
+        throw new HookwiseError('HW_E_DELIVERY_TARGET', this.scrub(`${this.label}: the approval chat ${showTarget(target)} is refused: ${problem}`), {
+          retryable: false,
+        });
+      }
       const res = await this.runtime(opts.signal).call(() => this.def.approvalDraft!(draft, target, this.options));
       if (this.def.success) this.confirm(res, this.def.success, `the approval draft of ${draft.deliveryId}`);
       return { chat: target, messageId: this.def.messageId?.(res) };
@@ -202,7 +217,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
   }
 
   /** The target of a message, checked: the platform's format, and allowed_targets for a chat_id. */
-  private target(extra: Record<string, string>, fromRoute = true): ResolvedTarget | undefined {
+  private target(extra: Record<string, string>): ResolvedTarget | undefined {
     const needed = this.def.needsTarget?.(this.options) ?? true;
     const resolved = needed
       ? resolveTarget(extra, this.options.home_channel, this.def.id)
@@ -220,7 +235,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     const rules = this.def.targets;
     const problem = genericTargetProblem(resolved.target) ?? rules?.check(resolved.target, { options: this.options, source: resolved.source, extra });
     if (problem) throw refuse(problem, `Expected ${rules?.format ?? 'a valid id'}`);
-    if (this.allowed && fromRoute && resolved.source === 'chat_id') {
+    if (this.allowed && resolved.source === 'chat_id') {
       for (const recipient of rules?.recipients?.(resolved.target) ?? [resolved.target]) {
         if (!this.allowed(recipient)) {
           throw refuse(

@@ -87,11 +87,15 @@ describe('discord approval drafts', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('refuses to post without a channel, naming what to set', async () => {
-    const err = await rejectionOf(post(deliverer({ home_channel: undefined, webhook_url: `${server.url}/api/webhooks/123/${HOOK_TOKEN}` }), APPROVALS));
+  it('posts the draft with the bot beside a channel webhook, and refuses one without a chat, naming what to set', async () => {
+    // Answers go through the webhook; the draft, which needs a chat and buttons, goes to approval.chat with the bot.
+    const both = deliverer({ home_channel: undefined, webhook_url: `${server.url}/api/webhooks/123/${HOOK_TOKEN}` });
+    expect((await post(both, APPROVALS)).chat).toBe(APPROVALS);
+    expect(server.requests.map((r) => r.path)).toEqual([`/api/v10/channels/${APPROVALS}/messages`]);
+    const err = await rejectionOf(post(both));
     expect(err.code).toBe('HW_E_DELIVERY_TARGET');
-    expect(err.message).toMatch(/need a channel: .*remove webhook_url to post with the bot/);
-    expect(server.requests).toHaveLength(0);
+    expect(err.message).toMatch(/has no chat: set approval\.chat on the route or platforms\.discord\.home_channel/);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('refuses an approval chat that is no channel id, and reads Missing Permissions as a target failure', async () => {

@@ -1,0 +1,91 @@
+// An approved answer goes out at once (issue 31): the decision makes the held job due (JobQueue.makeDue) and wakes
+// the workers, instead of the answer waiting for the held job's next recheck. The gateway here polls every 60 s,
+// so a held job's recheck is 5 minutes away: without the wake-up, nothing would be delivered within the test.
+// SQLite store (a real file), Telegram's callback_query press over real HTTP.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+
+jest.setTimeout(60_000);
+
+const SECRET = 'approval-wake-secret-0123456789';
+const TG_SECRET = 'telegram-secret-token-wake';
+const APPROVER = 111;
+
+let telegram: RecordingServer;
+let gw: TestGateway;
+const configDir = mkdtempSync(join(tmpdir(), 'hookwise-approval-wake-'));
+
+beforeAll(async () => {
+  let message = 100;
+  telegram = await startRecordingServer(() => ({ status: 200, json: { ok: true, result: { message_id: ++message } } }));
+  gw = await startTestGateway({
+    config: {
+      platforms: {
+        webhook: {
+          enabled: true,
+          extra: {
+            routes: {
+              held: {
+                secret: SECRET,
+                prompt: 'Ship {name}?',
+                deliver: 'telegram',
+                deliver_extra: { chat_id: '-100' },
+                approval: { approvers: [String(APPROVER)], via: 'telegram', chat: '-200' },
+              },
+              tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
+            },
+          },
+        },
+        telegram: { enabled: true, token: '123456:test-token-abcdefghij', api_base: telegram.url },
+      },
+      agent: { runner: 'echo' },
+      store: { backend: 'sqlite' },
+    },
+    configDir,
+    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+    pollMs: 60_000,
+  });
+});
+afterAll(async () => {
+  await gw?.stop();
+  await telegram?.close();
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`${what} did not happen in ${timeoutMs} ms\nlog:\n${gw.logText()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const to = (chat: string) => telegram.requests.filter((r) => String((r.json as { chat_id?: unknown } | undefined)?.chat_id) === chat);
+
+it('delivers the approved answer without waiting for the recheck', async () => {
+  const body = JSON.stringify({ name: 'release-9' });
+  expect((await gw.post('held', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'wake-1' })).status).toBe(202);
+  const draft = await waitFor('the draft', () => to('-200')[0], 20_000);
+  const markup = (draft.json as { reply_markup: { inline_keyboard: Array<Array<{ callback_data: string }>> } }).reply_markup;
+  const press = JSON.stringify({
+    update_id: 7001,
+    callback_query: {
+      id: '4382bfdwdsb323b2d9',
+      from: { id: APPROVER, is_bot: false, first_name: 'Ann', username: 'ann' },
+      message: { message_id: 101, date: 1700000000, chat: { id: -200, type: 'group', title: 'Approvals' }, text: 'Approval needed' },
+      chat_instance: '-8815151651161196180',
+      data: markup.inline_keyboard[0][0].callback_data,
+    },
+  });
+  // Let the job be held (released with its recheck 5 minutes ahead) before the press.
+  await waitFor('the hold', () => (/waiting for approval/.test(gw.logText()) || to('-200').length ? true : undefined), 20_000);
+  await new Promise((r) => setTimeout(r, 300));
+  const answer = await gw.post('tg', press, { 'x-telegram-bot-api-secret-token': TG_SECRET });
+  expect(answer.body).toMatchObject({ method: 'answerCallbackQuery', text: expect.stringContaining('Approved') });
+  const delivered = await waitFor('the delivery', () => to('-100')[0], 20_000);
+  expect((delivered.json as { text: string }).text).toContain('Ship release-9?');
+});
