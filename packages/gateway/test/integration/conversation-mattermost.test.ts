@@ -74,7 +74,7 @@ async function message(user: { id: string; name: string }, text: string, opts: {
     file_ids: '',
   };
   if (opts.json) return gw!.post(route, JSON.stringify(fields), { 'content-type': 'application/json', accept: 'application/json' });
-  const form = new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
+  const form = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return gw!.post(route, form, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
 }
 
