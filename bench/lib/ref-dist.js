@@ -8,10 +8,13 @@ const Module = require('node:module');
 const path = require('node:path');
 
 const packages = path.join(__dirname, '..', '..', 'packages');
-// BENCH_REF_SERVER_DIST does the same for packages/server/dist (the access log lives there).
+// BENCH_REF_SERVER_DIST does the same for packages/server/dist (the access log lives there), BENCH_REF_KIT_DIST
+// for packages/kit/dist (the sources' signature checks) and BENCH_REF_STORE_SQLITE_DIST for the SQLite store.
 const swaps = [
   ['gateway', process.env.BENCH_REF_GATEWAY_DIST],
   ['server', process.env.BENCH_REF_SERVER_DIST],
+  ['kit', process.env.BENCH_REF_KIT_DIST],
+  ['store-sqlite', process.env.BENCH_REF_STORE_SQLITE_DIST],
 ]
   .filter(([, dir]) => dir)
   .map(([name, dir]) => [path.join(packages, name, 'dist') + path.sep, path.resolve(dir) + path.sep]);
