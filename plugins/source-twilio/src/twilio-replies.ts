@@ -20,12 +20,21 @@ const field = (payload: Record<string, unknown>, name: string): string | undefin
   return typeof value === 'string' ? value : undefined;
 };
 
+/**
+ * An opt-out: Twilio's default keywords for long codes (the whole message, any case), or `OptOutType: STOP` where a
+ * Messaging Service's Advanced Opt-Out matched its own. Twilio then blocks messages to that number (error 21610),
+ * so the SMS continues nothing. START and HELP (also `YES`, an opt-in keyword) stay replies: to a subscribed
+ * number they are ordinary words.
+ */
+const OPT_OUT = /^\s*(stop|stopall|unsubscribe|cancel|end|quit|revoke|optout)\s*$/i;
+const isOptOut = (payload: Record<string, unknown>, body: string): boolean => OPT_OUT.test(body) || field(payload, 'OptOutType')?.toUpperCase() === 'STOP';
+
 /** Statuses of an incoming message; a status callback of a sent one says `sent`, `delivered`, `failed`, ... */
 const isIncoming = (status: string | undefined): boolean => status === undefined || status === 'received';
 
 /**
  * An incoming SMS from `From` (in E.164), with its `Body`: a reply in the chat of that number. Status callbacks of
- * sent messages, calls and Conversations events (which carry EventType) are none.
+ * sent messages, calls, Conversations events (which carry EventType) and opt-outs are none.
  */
 export function twilioReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
   const from = field(payload, 'From');
@@ -33,5 +42,6 @@ export function twilioReplyOf(payload: Record<string, unknown>): InboundReply | 
   const sid = payloadId(payload.MessageSid) ?? payloadId(payload.SmsSid);
   if (from === undefined || !E164.test(from) || body === undefined || sid === undefined) return undefined;
   if (payload.EventType !== undefined || !isIncoming(field(payload, 'SmsStatus')) || !isIncoming(field(payload, 'MessageStatus'))) return undefined;
+  if (isOptOut(payload, body)) return undefined;
   return { to: { platform: SMS_PLATFORM, chat: from, messageId: '' }, userId: from, from: `SMS sender ${from}`, text: body };
 }

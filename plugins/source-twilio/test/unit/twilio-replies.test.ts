@@ -45,6 +45,11 @@ describe('twilio replies', () => {
     expect(twilioReplyOf(mms)?.text).toBe('');
   });
 
+  it('keeps opt-in and help words, and a sentence that only starts with stop, as replies', () => {
+    for (const body of ['yes', 'HELP', 'START', 'stop the deploy please']) expect(twilioReplyOf({ ...INBOUND_SMS, Body: body })?.text).toBe(body);
+    expect(twilioReplyOf({ ...INBOUND_SMS, Body: 'yes', OptOutType: 'START' })?.text).toBe('yes');
+  });
+
   it.each([
     ['a status callback of a sent message', { ...INBOUND_SMS, Body: undefined, MessageStatus: 'delivered', SmsStatus: 'delivered' }],
     ['a status callback that carries the body', { ...INBOUND_SMS, MessageStatus: 'sent', SmsStatus: 'sent' }],
@@ -54,6 +59,10 @@ describe('twilio replies', () => {
     ['a Conversations event', { ...INBOUND_SMS, EventType: 'onMessageAdded' }],
     ['a message without its sid', { ...INBOUND_SMS, MessageSid: undefined, SmsSid: undefined }],
     ['a repeated From', { ...INBOUND_SMS, From: ['+14017122661', '+14017122662'] }],
+    // Twilio's default opt-out keywords (https://help.twilio.com/hc/en-us/articles/223134027), and Advanced Opt-Out's own.
+    ['an opt-out keyword', { ...INBOUND_SMS, Body: ' Stop ' }],
+    ['another opt-out keyword', { ...INBOUND_SMS, Body: 'UNSUBSCRIBE' }],
+    ['an Advanced Opt-Out match (OptOutType)', { ...INBOUND_SMS, Body: 'arrêt', OptOutType: 'STOP' }],
   ])('answers nothing for %s', (_what, payload) => {
     expect(twilioReplyOf(payload as Record<string, unknown>)).toBeUndefined();
   });
