@@ -2,6 +2,10 @@
 // `m.room.message` that relates to another event, as a rich reply (`m.relates_to.m.in_reply_to.event_id`) or as a
 // thread message (`rel_type: m.thread`, whose `event_id` is the thread's root: a thread under one of the gateway's
 // answers continues it). Edits (`m.replace`) and other relations continue nothing.
+//
+// A homeserver pushes an application service every event of its rooms, the ones its own user sent too: the
+// gateway's answer to a reply is itself a rich reply to an earlier answer, so `own` names the event, and the
+// gateway, which recorded its answers by event id, takes it for its own rather than for a person's next turn.
 import type { InboundReply } from '@hookwise/core';
 import { isPayloadObject, payloadId } from '@hookwise/kit/source';
 
@@ -17,7 +21,9 @@ export function matrixReplyOf(payload: Record<string, unknown>): InboundReply | 
     const userId = payloadId(event.sender);
     if (!answered || !chat || !userId) continue;
     const text = typeof event.content.body === 'string' ? withoutReplyFallback(event.content.body) : '';
-    return { to: { platform: 'matrix', chat, messageId: answered }, userId, from: `Matrix user ${userId}`, text };
+    const eventId = payloadId(event.event_id);
+    const own = eventId ? { platform: 'matrix', chat, messageId: eventId } : undefined;
+    return { to: { platform: 'matrix', chat, messageId: answered }, userId, from: `Matrix user ${userId}`, text, own };
   }
   return undefined;
 }

@@ -6,13 +6,22 @@ import { approvalOfButtonData, type ApprovalPress, type InboundReply } from '@ho
 import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
 
 /**
- * A plain `message` event in a thread. Messages of bots (the gateway's own answers come back as events) and
- * edits or other subtypes continue nothing.
+ * Subtypes of a message a person wrote: a thread reply also sent to the channel (`thread_broadcast`) and a message
+ * with a file (`file_share`). Edits (`message_changed`), deletions, `message_replied` notices about a thread's
+ * parent, bot messages and channel notices are none.
+ */
+const PERSON_SUBTYPES = new Set(['thread_broadcast', 'file_share']);
+
+/**
+ * A person's `message` event in a thread. Messages of bots (the gateway's own answers come back as events) and
+ * edits or other subtypes continue nothing. Slack's documented file_share event carries `"bot_id": null` for a
+ * person: only a bot id that is there marks a bot.
  */
 export function slackReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
   const event = payload.event;
   if (payload.type !== 'event_callback' || !isPayloadObject(event) || event.type !== 'message') return undefined;
-  if (event.subtype !== undefined || event.bot_id !== undefined) return undefined;
+  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(String(event.subtype))) return undefined;
+  if (payloadId(event.bot_id) !== undefined) return undefined;
   const chat = payloadId(event.channel);
   const thread = payloadId(event.thread_ts);
   const userId = payloadId(event.user);

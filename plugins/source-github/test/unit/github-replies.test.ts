@@ -1,32 +1,39 @@
-// The GitHub reply reader (issue 31, Source.replyOf) on an issue_comment payload: what a comment answers (its pull
-// request), who wrote it, and the payloads that answer nothing (bots, Apps, edits, deletions, other events).
+// The GitHub reply reader (issue 31, Source.replyOf) on GitHub's issue_comment (created) payload on a pull request
+// (octokit/webhooks' example with the issue's pull_request object, @hookwise/testing's fixtures/github): what a
+// comment answers (its pull request), who wrote it, and the payloads that answer nothing (bots, Apps, edits,
+// deletions, other events).
+import { githubFixture } from '@hookwise/testing';
 import { githubReplyOf, githubSource } from '../../src';
 
-const issueComment = (user: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  action: 'created',
-  issue: { number: 7, pull_request: {} },
-  comment: { id: 5, html_url: 'https://github.com/Octo/Hello/pull/7#issuecomment-5', body: 'why?', user, author_association: 'OWNER' },
-  repository: { full_name: 'Octo/Hello' },
-  ...extra,
-});
+interface Payload extends Record<string, unknown> {
+  action: string;
+  comment: { user: Record<string, unknown> } & Record<string, unknown>;
+}
+const onPullRequest = (): Payload => JSON.parse(githubFixture('issue_comment.created.pull_request').toString('utf8')) as Payload;
+const byUser = (user: Record<string, unknown>, action = 'created'): Payload => {
+  const payload = onPullRequest();
+  payload.action = action;
+  Object.assign(payload.comment.user, user);
+  return payload;
+};
 
 describe('githubReplyOf', () => {
-  it('reads a comment on the pull request, with the login, the association and the comment itself', () => {
-    expect(githubReplyOf(issueComment({ login: 'monalisa', type: 'User' }))).toEqual({
-      to: { platform: 'github', chat: 'octo/hello', messageId: '7' },
-      userId: 'monalisa',
+  it("reads the documented comment on the pull request, with the login, the association and the comment's URL", () => {
+    expect(githubReplyOf(onPullRequest())).toEqual({
+      to: { platform: 'github', chat: 'codertocat/hello-world', messageId: '1' },
+      userId: 'Codertocat',
       alsoAllowedAs: ['OWNER'],
-      own: { platform: 'github', chat: 'octo/hello', messageId: 'https://github.com/Octo/Hello/pull/7#issuecomment-5' },
-      from: 'GitHub user monalisa (OWNER)',
-      text: 'why?',
+      own: { platform: 'github', chat: 'codertocat/hello-world', messageId: 'https://github.com/Codertocat/Hello-World/pull/1#issuecomment-492700400' },
+      from: 'GitHub user Codertocat (OWNER)',
+      text: "You are totally right! I'll get this fixed right away.",
     });
   });
 
   it('answers nothing for bots, Apps, edits and deletions, and payloads without a comment', () => {
-    expect(githubReplyOf(issueComment({ login: 'ci', type: 'Bot' }))).toBeUndefined();
-    expect(githubReplyOf(issueComment({ login: 'hookwise[bot]', type: 'User' }))).toBeUndefined();
-    expect(githubReplyOf(issueComment({ login: 'monalisa', type: 'User' }, { action: 'edited' }))).toBeUndefined();
-    expect(githubReplyOf(issueComment({ login: 'monalisa', type: 'User' }, { action: 'deleted' }))).toBeUndefined();
+    expect(githubReplyOf(byUser({ login: 'ci', type: 'Bot' }))).toBeUndefined();
+    expect(githubReplyOf(byUser({ login: 'hookwise[bot]' }))).toBeUndefined();
+    expect(githubReplyOf(byUser({}, 'edited'))).toBeUndefined();
+    expect(githubReplyOf(byUser({}, 'deleted'))).toBeUndefined();
     expect(githubReplyOf({ action: 'opened', pull_request: { number: 7 }, repository: { full_name: 'o/r' } })).toBeUndefined();
   });
 });

@@ -1,43 +1,87 @@
-// What a Slack payload is for conversations and approvals (issue 31), on Slack's documented shapes: an Events API
-// `message` event in a thread (https://api.slack.com/events/message, `thread_ts`) and an interactivity
-// `block_actions` payload (https://api.slack.com/reference/interaction-payloads/block-actions).
+// What a Slack payload is for conversations and approvals (issue 31), on the examples of Slack's documentation
+// (kept in @hookwise/testing's fixtures/slack, ids adapted): Events API message events in a thread
+// (docs.slack.dev/reference/events/message.channels with thread_ts, .../message/thread_broadcast,
+// .../message/file_share, .../message/message_replied) and the block_actions interactivity payload
+// (docs.slack.dev/reference/interaction-payloads/block_actions-payload).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { approvalButtonData } from '@hookwise/core';
+import { FIXTURES_DIR } from '@hookwise/testing';
 import { slackPressOf, slackReplyOf, slackSource } from '../../src';
 
-const JOB = '0b9f8a52-3c1d-4e6f-9a7b-1c2d3e4f5a6b';
-const event = { type: 'message', channel: 'C1', user: 'U1', text: 'more', ts: '2.000002', thread_ts: '1.000001' };
-const blockActions = (value: string) => ({
-  type: 'block_actions',
-  user: { id: 'U0CA5', username: 'amy', name: 'amy', team_id: 'T3MDE' },
-  team: { id: 'T9TK3CUKW', domain: 'example' },
-  channel: { id: 'C1', name: 'ops' },
-  actions: [
-    { type: 'button', block_id: 'hookwise_approval', action_id: 'hookwise_approve', text: { type: 'plain_text', text: 'Approve' }, value, action_ts: '1.2' },
-  ],
-});
+/** A documented payload; `event` and `actions[0]` are the parts a test changes. */
+interface Documented extends Record<string, unknown> {
+  event: Record<string, unknown>;
+  user: Record<string, unknown>;
+  actions: Array<Record<string, unknown>>;
+}
+const documented = (name: string): Documented => JSON.parse(readFileSync(join(FIXTURES_DIR, 'slack', name), 'utf8')) as Documented;
 
-describe('slack replies and presses', () => {
-  it('reads a threaded message, and leaves out bots, edits and top-level messages', () => {
-    expect(slackReplyOf({ type: 'event_callback', event })).toEqual({
-      to: { platform: 'slack', chat: 'C1', messageId: '1.000001' },
-      userId: 'U1',
-      from: 'Slack user U1',
-      text: 'more',
+const JOB = '0b9f8a52-3c1d-4e6f-9a7b-1c2d3e4f5a6b';
+const ROOT = '1355517000.000001';
+/** docs' message.channels event, in the thread of ROOT. */
+const threaded = (extra: Record<string, unknown> = {}): Documented => {
+  const payload = documented('message.channels.event_callback.json');
+  Object.assign(payload.event, { thread_ts: ROOT, parent_user_id: 'U0BOT', ...extra });
+  return payload;
+};
+const blockActions = (value: string): Documented => {
+  const payload = documented('block_actions.json');
+  payload.actions[0].value = value;
+  return payload;
+};
+
+describe('slack replies', () => {
+  it("reads the docs' message event in a thread: the thread's root, in its channel, by its user", () => {
+    expect(slackReplyOf(threaded())).toEqual({
+      to: { platform: 'slack', chat: 'C123ABC456', messageId: ROOT },
+      userId: 'U123ABC456',
+      from: 'Slack user U123ABC456',
+      text: 'Live long and prospect.',
     });
-    expect(slackReplyOf({ type: 'event_callback', event: { ...event, bot_id: 'B1' } })).toBeUndefined();
-    expect(slackReplyOf({ type: 'event_callback', event: { ...event, subtype: 'message_changed' } })).toBeUndefined();
-    expect(slackReplyOf({ type: 'event_callback', event: { ...event, thread_ts: undefined } })).toBeUndefined();
-    expect(slackReplyOf({ type: 'event_callback', event: { ...event, thread_ts: event.ts } })).toBeUndefined();
   });
 
-  it("reads a draft button's block_actions as a press by the user who clicked", () => {
+  it('reads a thread reply also sent to the channel (thread_broadcast), as the docs show it', () => {
+    expect(slackReplyOf(documented('message.thread_broadcast.event_callback.json'))).toEqual({
+      to: { platform: 'slack', chat: 'C123ABC456', messageId: '1673464730.703009' },
+      userId: 'U123ABC456',
+      from: 'Slack user U123ABC456',
+      text: 'broadcasting this reply',
+    });
+  });
+
+  it('reads a file shared in a thread: the docs show a person\'s file_share event with "bot_id": null', () => {
+    const shared = documented('message.file_share.event_callback.json');
+    Object.assign(shared.event, { subtype: 'file_share', thread_ts: '1529342000.000001' });
+    expect(slackReplyOf(shared)).toMatchObject({ to: { chat: 'D0L4B9P0Q', messageId: '1529342000.000001' }, userId: 'U061F7AUR', text: 'We got one!' });
+  });
+
+  it('leaves out top-level messages, bots, edits and the message_replied notice (with or without its subtype)', () => {
+    expect(slackReplyOf(documented('message.channels.event_callback.json'))).toBeUndefined();
+    expect(slackReplyOf(threaded({ thread_ts: '1355517523.000005' }))).toBeUndefined(); // the thread's root itself
+    expect(slackReplyOf(threaded({ bot_id: 'B123ABC456', subtype: 'bot_message' }))).toBeUndefined();
+    expect(slackReplyOf(threaded({ bot_id: 'B123ABC456' }))).toBeUndefined();
+    expect(slackReplyOf(threaded({ subtype: 'message_changed' }))).toBeUndefined();
+    const notice = documented('message.message_replied.event_callback.json');
+    expect(slackReplyOf(notice)).toBeUndefined();
+    // The docs warn the Events API may send message_replied without its subtype: it names no user nor thread_ts.
+    delete notice.event.subtype;
+    expect(slackReplyOf(notice)).toBeUndefined();
+  });
+});
+
+describe('slack presses', () => {
+  it("reads the docs' block_actions payload, its button carrying a draft's value, as a press by the user who clicked", () => {
     expect(slackPressOf(blockActions(approvalButtonData('approve', JOB)))).toEqual({
       jobId: JOB,
       decision: 'approve',
-      presser: { platform: 'slack', id: 'U0CA5', username: 'amy' },
+      presser: { platform: 'slack', id: 'UA8RXUSPL', username: 'jtorrance' },
     });
     expect(slackPressOf(blockActions(approvalButtonData('deny', JOB)))?.decision).toBe('deny');
-    expect(slackPressOf(blockActions('something else'))).toBeUndefined();
+  });
+
+  it("reads nothing from the docs' own button value, or without a user", () => {
+    expect(slackPressOf(documented('block_actions.json'))).toBeUndefined();
     expect(slackPressOf({ ...blockActions(approvalButtonData('approve', JOB)), user: undefined })).toBeUndefined();
   });
 

@@ -1,48 +1,64 @@
-// What a Telegram update is for conversations and approvals (issue 31), on the Bot API's Update shapes: a Message
-// with reply_to_message (https://core.telegram.org/bots/api#message) and a CallbackQuery whose data a draft's
-// inline keyboard button carried (https://core.telegram.org/bots/api#callbackquery).
+// What a Telegram update is for conversations and approvals (issue 31), on the example updates of Telegram's own
+// documentation (core.telegram.org/bots/webhooks, "Testing your bot with updates", kept in @hookwise/testing's
+// fixtures/telegram): "Message with a reply" and "Callback query", ids and the button's data adapted.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { approvalButtonData } from '@hookwise/core';
+import { FIXTURES_DIR } from '@hookwise/testing';
 import { telegramPressAnswer, telegramPressOf, telegramReplyOf, telegramSource } from '../../src';
 
+/** The parts of the documented updates a test changes. */
+interface Update extends Record<string, unknown> {
+  update_id: number;
+  message: Record<string, unknown>;
+  callback_query: Record<string, unknown>;
+}
+const documented = (name: string): Update => JSON.parse(readFileSync(join(FIXTURES_DIR, 'telegram', name), 'utf8')) as Update;
+
 const JOB = '0b9f8a52-3c1d-4e6f-9a7b-1c2d3e4f5a6b';
-const update = (from: number, to?: number) => ({
-  update_id: 1,
-  message: {
-    message_id: 9,
-    chat: { id: 7, type: 'private' },
-    from: { id: from, is_bot: false, first_name: 'Ann' },
-    date: 1700000000,
-    text: 'why?',
-    ...(to === undefined ? {} : { reply_to_message: { message_id: to, chat: { id: 7, type: 'private' }, date: 1699999000, text: 'the answer' } }),
-  },
-});
-const press = (data: string) => ({
-  update_id: 2,
-  callback_query: { id: '4382bfdwdsb323b2d9', from: { id: 42, is_bot: false, first_name: 'Ann', username: 'ann' }, chat_instance: '-1', data },
-});
+const press = (data: string): Update => {
+  const update = documented('callback_query.update.json');
+  update.callback_query.data = data;
+  return update;
+};
 
 describe('telegram replies and presses', () => {
-  it('reads reply_to_message in the same chat, and nothing from a message that replies to none', () => {
-    expect(telegramReplyOf(update(42, 500))).toEqual({
-      to: { platform: 'telegram', chat: '7', messageId: '500' },
-      userId: '42',
-      from: 'Telegram user 42 (Ann)',
-      text: 'why?',
+  it("reads the docs' reply: the message it answers, in the chat of the update's message, by its sender", () => {
+    // The example's reply_to_message has no `from` and names another chat id (1111112): the chat is the message's.
+    expect(telegramReplyOf(documented('reply.update.json'))).toEqual({
+      to: { platform: 'telegram', chat: '1111111', messageId: '1334' },
+      userId: '1111111',
+      from: 'Telegram user 1111111 (Test Firstname Test Lastname)',
+      text: '/start',
     });
-    expect(telegramReplyOf(update(42))).toBeUndefined();
-    expect(telegramReplyOf({ update_id: 3, edited_message: update(42, 500).message })).toBeUndefined();
   });
 
-  it("reads a draft button's callback_query as a press and answers it with answerCallbackQuery", () => {
+  it('reads nothing from a message that replies to none, or from an edit', () => {
+    const plain = documented('reply.update.json');
+    delete plain.message.reply_to_message;
+    expect(telegramReplyOf(plain)).toBeUndefined();
+    const edited = documented('reply.update.json');
+    expect(telegramReplyOf({ update_id: edited.update_id, edited_message: edited.message })).toBeUndefined();
+  });
+
+  it('reads a caption when the reply is a photo with one', () => {
+    const photo = documented('reply.update.json');
+    delete photo.message.text;
+    photo.message.caption = 'see the graph';
+    expect(telegramReplyOf(photo)?.text).toBe('see the graph');
+  });
+
+  it("reads the docs' callback query carrying a draft button's data as a press, answered with answerCallbackQuery", () => {
     const approve = telegramPressOf(press(approvalButtonData('approve', JOB)))!;
     expect(approve).toEqual({
       jobId: JOB,
       decision: 'approve',
-      presser: { platform: 'telegram', id: '42', username: 'ann' },
+      presser: { platform: 'telegram', id: '1111111', username: 'Testusername' },
       answerWith: '4382bfdwdsb323b2d9',
     });
     expect(telegramPressOf(press(approvalButtonData('deny', JOB)))?.decision).toBe('deny');
-    // Other buttons' data, and data naming no job id, are no press: the update goes on as any event.
+    // The docs' own data, other buttons' data, and data naming no job id, are no press: the update goes on as any event.
+    expect(telegramPressOf(documented('callback_query.update.json'))).toBeUndefined();
     expect(telegramPressOf(press('menu:1'))).toBeUndefined();
     expect(telegramPressOf(press('hwa:a:../../etc'))).toBeUndefined();
     expect(telegramPressAnswer(approve, 'Approved.')).toEqual({
