@@ -105,7 +105,7 @@ describe('after_limit: new_conversation', () => {
     const req = { route: 'tg', headers: {}, body: Buffer.from('') };
     const late = await step.continue(deps, req, inbound, replyOf(42, 500), '1', 'message', update(42, 500), undefined, Date.now(), accept);
     expect(late).toMatchObject({ status: 202, body: { route: 'alerts', turn: 1 } });
-    const fresh = (late as { body: { conversation: string } }).body.conversation;
+    const fresh = String((late?.body as Record<string, unknown>).conversation);
     expect(fresh).not.toBe('job-1');
     expect(accepted.map((r) => [r.route, r.deliveryId])).toEqual([['alerts', 'tg:1']]);
     expect(await conversations.records.pending('alerts', 'tg:1')).toMatchObject({ conversation: fresh, turn: 1, fresh: true, replyTo: ref });
