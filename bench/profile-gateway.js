@@ -1,7 +1,8 @@
 // CPU profile of the real gateway under the throughput bench's load (SQLite store, sleeping agent, 1 KB signed
 // POSTs, 50 connections): `node --cpu-prof` in the gateway process, then the self time summed by function and
 // by file, as shares of the measured run. Usage:
-//   npm run build && node bench/profile-gateway.js [--duration S] [--top N] [--keep DIR] [--baseline]
+//   npm run build && node bench/profile-gateway.js [--duration S] [--top N] [--keep DIR] [--baseline] [--store sqlite|redis|memory]
+// With --store redis the gateway gets a fresh redis-server of its own (bench/lib/redis.js), profiled apart from it.
 'use strict';
 const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir, loadavg } = require('node:os');
@@ -47,7 +48,12 @@ async function main() {
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   // --baseline: the bare node:http server of the throughput bench instead, to compare like with like.
   const baseline = process.argv.includes('--baseline');
-  const server = baseline ? await startBaseline(nodeArgs) : await startGateway({ store: 'sqlite', agent: parked, nodeArgs });
+  const store = arg('--store', 'sqlite');
+  const server = baseline
+    ? await startBaseline(nodeArgs)
+    : store === 'redis'
+      ? await require('./lib/redis').startGatewayOnOwnRedis({ agent: parked, nodeArgs })
+      : await startGateway({ store, agent: parked, nodeArgs });
   let result;
   try {
     await drive({ url: server.url, bytes: 1024, duration: 3 });
