@@ -1,11 +1,9 @@
 // The Lua script behind the Redis store's accept and enqueue: rate hit, claim, backpressure, coalescing and the job, in one atomic step.
+import { COALESCE_MAX_EVENTS, DELIVERY_ID_TTL_MS, RATE_WINDOW_MS } from '@hookwise/core';
 import type { Redis } from 'ioredis';
 import { BULLMQ_LAYOUT_FUNCTIONS } from './bullmq-layout';
+import { LIVE_LOOKUP_MS } from './delivery-lookups';
 import { RATE_WINDOW_FUNCTIONS } from './rate-limiter';
-
-/** What the script takes per accept: the keys of AcceptKeys and the 19 arguments of AcceptArgs, in the order `run` sends them. */
-const KEYS_PER_ACCEPT = 4;
-const ARGS_PER_ACCEPT = 19;
 /**
  * The most accepts one script call decides: Redis serves no other client while a script runs, so a turn that read
  * more requests than this (thousands of connections, large bodies) is sent as several calls, back to back.
@@ -38,12 +36,31 @@ local function job_data(head, event, payload, ids, payloads, coalesce)
   return data .. '}}'
 end
 
-local function accept_one(k, a)
-  local claim_key, lookup, rate_base, pointer = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4]
-  local mode, limit, window_ms, job_id = ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), ARGV[a + 4]
-  local max_pending, pending_ms, ttl, lookup_ttl, q = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), ARGV[a + 9]
-  local head, event, payload, delivery_id, opts = ARGV[a + 10], ARGV[a + 11], ARGV[a + 12], ARGV[a + 13], ARGV[a + 14]
-  local timestamp, delay, coalesce, max_events, pointer_ttl = tonumber(ARGV[a + 15]), tonumber(ARGV[a + 16]), ARGV[a + 17], tonumber(ARGV[a + 18]), tonumber(ARGV[a + 19])
+-- One accept, packed into one argument (packAccept below): the numbers of its header, then the byte lengths
+-- of its ten strings, ';', and the strings one after another. One argument per accept instead of 23 keys and
+-- arguments: building, counting and framing each argument was most of the gateway's CPU for the call.
+local function unpack_accept(s)
+  local sep = string.find(s, ';', 1, true)
+  local h = {}
+  for v in string.gmatch(string.sub(s, 1, sep - 1), '[^,]+') do h[#h + 1] = v end
+  local f, pos = {}, sep + 1
+  for i = 9, 18 do
+    local n = tonumber(h[i])
+    f[i - 8] = string.sub(s, pos, pos + n - 1)
+    pos = pos + n
+  end
+  return h, f
+end
+local COALESCE_MODES = { [0] = '', [1] = 'latest', [2] = 'all' }
+-- The call's constants (set below from ARGV[1] and ARGV[2]; Redis allows no global variables).
+local q, window_ms, ttl, lookup_ttl, max_events
+
+local function accept_one(packed)
+  local h, f = unpack_accept(packed)
+  local claim_key, lookup, rate_base, pointer = f[1], f[2], f[3], f[4]
+  local mode, limit, max_pending, pending_ms = h[1] == '1' and 'accept' or 'enqueue', tonumber(h[2]), tonumber(h[3]), tonumber(h[4])
+  local job_id, head, event, payload, delivery_id, opts = f[5], f[6], f[7], f[8], f[9], f[10]
+  local timestamp, delay, pointer_ttl, coalesce = tonumber(h[5]), tonumber(h[6]), tonumber(h[7]), COALESCE_MODES[tonumber(h[8])]
 
   local now = 0
   if mode == 'accept' then
@@ -100,13 +117,19 @@ local function accept_one(k, a)
   return { merged and 'coalesced' or 'accepted', target, used, left }
 end
 
--- The group: each accept in the order sent, as if each were a script call of its own (Redis runs nothing else
--- between them). One that Redis refuses answers its error and the others go on, as separate calls would.
+-- The group: ARGV[1] the queue's key prefix, ARGV[2] the constants of every accept (rate window, delivery-id and
+-- lookup TTLs, coalescing's event bound), then one packed accept per argument, decided in the order sent, as if
+-- each were a script call of its own (Redis runs nothing else between them). One that Redis refuses answers its
+-- error and the others go on, as separate calls would.
+q = ARGV[1]
+local constants = {}
+for v in string.gmatch(ARGV[2], '[^,]+') do constants[#constants + 1] = tonumber(v) end
+window_ms, ttl, lookup_ttl, max_events = constants[1], constants[2], constants[3], constants[4]
 local answers = {}
-for i = 0, #KEYS / ${KEYS_PER_ACCEPT} - 1 do
-  local ok, answer = pcall(accept_one, i * ${KEYS_PER_ACCEPT}, i * ${ARGS_PER_ACCEPT})
+for i = 3, #ARGV do
+  local ok, answer = pcall(accept_one, ARGV[i])
   if not ok then answer = { 'error', type(answer) == 'table' and answer.err or tostring(answer) } end
-  answers[i + 1] = answer
+  answers[i - 2] = answer
 end
 return answers
 `;
@@ -133,13 +156,8 @@ export interface AcceptKeys {
 export interface AcceptArgs {
   mode: 'accept' | 'enqueue';
   rateLimit: number;
-  rateWindowMs: number;
   maxPending: number;
   pendingClaimMs: number;
-  dedupeTtlMs: number;
-  lookupTtlMs: number;
-  /** bullmq's `queue.toKey('')`. */
-  queueKeyPrefix: string;
 }
 
 /** The job of one accept in the script's terms (job-data.ts builds it); every field empty or 0 for an ignored event. */
@@ -156,17 +174,49 @@ export interface JobArgs {
   timestamp: number;
   delayMs: number;
   coalesce: '' | 'latest' | 'all';
-  coalesceMaxEvents: number;
   pointerTtlMs: number;
 }
 
-type AcceptCommand = (argv: Array<string | number>) => Promise<RawAnswer[]>;
+/** The script's code of each coalescing mode (COALESCE_MODES in the Lua). */
+const COALESCE_CODE = { '': 0, latest: 1, all: 2 } as const;
+
+/**
+ * The constants of every accept, sent once per call (ARGV[2]): the rate window, the delivery-id claim's TTL, the
+ * lookup's TTL while the job lives, and the most events a coalescing job takes.
+ */
+const CALL_CONSTANTS = `${RATE_WINDOW_MS},${DELIVERY_ID_TTL_MS},${LIVE_LOOKUP_MS},${COALESCE_MAX_EVENTS}`;
+
+/**
+ * One accept as the script's one argument (`unpack_accept` in the Lua): eight numbers, the byte lengths of the ten
+ * strings, ';', then the strings. The lengths are UTF-8 bytes, as Redis receives the text (keys hold sender-chosen
+ * delivery ids, so no separator can be trusted not to occur in them).
+ */
+export function packAccept(keys: AcceptKeys, args: AcceptArgs, job: JobArgs): string {
+  const { claim, lookup, rateBase, pointer } = keys;
+  const { jobId, head, eventJson, payloadJson, deliveryIdJson, opts } = job;
+  return (
+    `${args.mode === 'accept' ? 1 : 0},${args.rateLimit},${args.maxPending},${args.pendingClaimMs},${job.timestamp},${job.delayMs},${job.pointerTtlMs},${COALESCE_CODE[job.coalesce]},` +
+    `${Buffer.byteLength(claim)},${Buffer.byteLength(lookup)},${Buffer.byteLength(rateBase)},${Buffer.byteLength(pointer)},${Buffer.byteLength(jobId)},` +
+    `${Buffer.byteLength(head)},${Buffer.byteLength(eventJson)},${Buffer.byteLength(payloadJson)},${Buffer.byteLength(deliveryIdJson)},${Buffer.byteLength(opts)};` +
+    claim +
+    lookup +
+    rateBase +
+    pointer +
+    jobId +
+    head +
+    eventJson +
+    payloadJson +
+    deliveryIdJson +
+    opts
+  );
+}
+
+type AcceptCommand = (argv: string[]) => Promise<RawAnswer[]>;
 type RawAnswer = [string, ...Array<string | number>];
 
 interface Queued {
-  keys: AcceptKeys;
-  args: AcceptArgs;
-  job: JobArgs;
+  /** packAccept's text. */
+  packed: string;
   resolve: (answer: AcceptAnswer) => void;
   reject: (err: Error) => void;
 }
@@ -177,22 +227,27 @@ interface Queued {
  * that decides them in the order asked, each exactly as a call of its own would (Redis runs nothing between them),
  * and their answers come back in one reply, so the requests are answered together as well. Sending each accept on
  * its own, the gateway spent about twice the CPU per request the SQLite store's grouped commit costs
- * (docs/performance.md, "Redis store"); the price is one turn of the event loop of latency.
+ * (docs/performance.md, "Redis store"); the price is one turn of the event loop of latency. Each accept travels as
+ * one argument (packAccept), the constants once per call.
  */
 export class AcceptScript {
   private readonly command: AcceptCommand;
   private queued: Queued[] = [];
 
-  constructor(client: Redis) {
+  /** `queueKeyPrefix`: bullmq's `queue.toKey('')` (a job's hash is it plus the job's id). */
+  constructor(
+    client: Redis,
+    private readonly queueKeyPrefix: string,
+  ) {
     client.defineCommand('hookwiseAccept', { lua: ACCEPT_LUA });
     this.command = (client as unknown as { hookwiseAccept: AcceptCommand }).hookwiseAccept.bind(client);
   }
 
-  /** One accept (or enqueue), sent with the others asked for in this turn. */
-  run(keys: AcceptKeys, args: AcceptArgs, job: JobArgs): Promise<AcceptAnswer> {
+  /** One accept (or enqueue) as packAccept packed it, sent with the others asked for in this turn. */
+  run(packed: string): Promise<AcceptAnswer> {
     return new Promise((resolve, reject) => {
       if (this.queued.length === 0) setImmediate(this.sendQueued);
-      this.queued.push({ keys, args, job, resolve, reject });
+      this.queued.push({ packed, resolve, reject });
     });
   }
 
@@ -209,41 +264,17 @@ export class AcceptScript {
    * with Redis's reason.
    */
   private send(group: Queued[]): void {
-    // One array, keys first (ioredis copies it once more; spreading thousands of arguments into the call cost more).
+    // One array (ioredis copies it once more; spreading the arguments into the call cost more). No KEYS: each
+    // accept's keys are inside its packed argument (the store does not support Redis Cluster, see the README).
     const n = group.length;
-    const argv: Array<string | number> = new Array(1 + n * (KEYS_PER_ACCEPT + ARGS_PER_ACCEPT));
-    argv[0] = n * KEYS_PER_ACCEPT;
-    for (let i = 0; i < n; i += 1) {
-      const { keys: k, args: a, job: j } = group[i] as Queued;
-      let at = 1 + i * KEYS_PER_ACCEPT;
-      argv[at] = k.claim;
-      argv[at + 1] = k.lookup;
-      argv[at + 2] = k.rateBase;
-      argv[at + 3] = k.pointer;
-      at = 1 + n * KEYS_PER_ACCEPT + i * ARGS_PER_ACCEPT;
-      argv[at] = a.mode;
-      argv[at + 1] = a.rateLimit;
-      argv[at + 2] = a.rateWindowMs;
-      argv[at + 3] = j.jobId;
-      argv[at + 4] = a.maxPending;
-      argv[at + 5] = a.pendingClaimMs;
-      argv[at + 6] = a.dedupeTtlMs;
-      argv[at + 7] = a.lookupTtlMs;
-      argv[at + 8] = a.queueKeyPrefix;
-      argv[at + 9] = j.head;
-      argv[at + 10] = j.eventJson;
-      argv[at + 11] = j.payloadJson;
-      argv[at + 12] = j.deliveryIdJson;
-      argv[at + 13] = j.opts;
-      argv[at + 14] = j.timestamp;
-      argv[at + 15] = j.delayMs;
-      argv[at + 16] = j.coalesce;
-      argv[at + 17] = j.coalesceMaxEvents;
-      argv[at + 18] = j.pointerTtlMs;
-    }
+    const argv: string[] = new Array<string>(3 + n);
+    argv[0] = '0';
+    argv[1] = this.queueKeyPrefix;
+    argv[2] = CALL_CONSTANTS;
+    for (let i = 0; i < n; i += 1) argv[3 + i] = (group[i] as Queued).packed;
     this.command(argv).then(
       (answers) => {
-        for (let i = 0; i < group.length; i += 1) {
+        for (let i = 0; i < n; i += 1) {
           const { resolve, reject } = group[i] as Queued;
           const answer = answers[i] as RawAnswer;
           if (answer[0] === 'error') reject(new Error(`Redis refused to store the event: ${String(answer[1])}`));

@@ -1,10 +1,8 @@
 // The Redis store's accept step: rate hit, delivery-id claim, backpressure, coalescing and the job in one Lua
 // script, so an accepted event costs one round trip and no crash can separate a claimed id from its job.
-import { DELIVERY_ID_TTL_MS, RATE_WINDOW_MS } from '@hookwise/core';
 import { HookwiseError, type AcceptOutcome, type AcceptRequest } from '@hookwise/core';
-import type { AcceptAnswer, AcceptArgs, AcceptKeys, JobArgs } from './accept-scripts';
+import { packAccept, type AcceptAnswer, type JobArgs } from './accept-scripts';
 import { deliveryIdKey } from './delivery-ids';
-import { LIVE_LOOKUP_MS } from './delivery-lookups';
 import type { RedisJobQueue } from './job-queue';
 import { rateKey, retryAfterSeconds, type RedisRateLimiter } from './rate-limiter';
 
@@ -46,23 +44,17 @@ export class RedisAcceptor {
 
   async accept(request: AcceptRequest): Promise<AcceptOutcome> {
     const job = request.job;
-    const keys: AcceptKeys = {
-      claim: deliveryIdKey(this.prefix, request.route, request.deliveryId),
-      lookup: this.jobs.lookups.key(request.deliveryId),
-      rateBase: rateKey(this.prefix, request.route),
-      pointer: job ? this.jobs.pointerKey(job) : `${this.prefix}:no-coalescing`,
-    };
-    const args: AcceptArgs = {
-      mode: 'accept',
-      rateLimit: request.rateLimit,
-      rateWindowMs: RATE_WINDOW_MS,
-      maxPending: request.maxPending,
-      pendingClaimMs: this.pendingClaimMs,
-      dedupeTtlMs: DELIVERY_ID_TTL_MS,
-      lookupTtlMs: LIVE_LOOKUP_MS,
-      queueKeyPrefix: this.jobs.jobKeyPrefix,
-    };
-    const answer = await this.runWhenSettled(request, keys, args, job ? this.jobs.jobArgs(job, request.hints) : IGNORED);
+    const packed = packAccept(
+      {
+        claim: deliveryIdKey(this.prefix, request.route, request.deliveryId),
+        lookup: this.jobs.lookups.key(request.deliveryId),
+        rateBase: rateKey(this.prefix, request.route),
+        pointer: job ? this.jobs.pointerKey(job) : `${this.prefix}:no-coalescing`,
+      },
+      { mode: 'accept', rateLimit: request.rateLimit, maxPending: request.maxPending, pendingClaimMs: this.pendingClaimMs },
+      job ? this.jobs.jobArgs(job, request.hints) : IGNORED,
+    );
+    const answer = await this.runWhenSettled(request, packed);
     switch (answer[0]) {
       case 'rate_limited':
         this.rateLimiter?.learn(request.route, request.rateLimit, request.rateLimit, answer[1]);
@@ -82,9 +74,9 @@ export class RedisAcceptor {
   }
 
   /** Runs the script, asking again while a pending claim of an older gateway is settling (see RedisAcceptOptions). */
-  private async runWhenSettled(request: AcceptRequest, keys: AcceptKeys, args: AcceptArgs, job: JobArgs): Promise<AcceptAnswer> {
+  private async runWhenSettled(request: AcceptRequest, packed: string): Promise<AcceptAnswer> {
     const deadline = Date.now() + this.claimWaitMs;
-    let answer = await this.jobs.acceptScript.run(keys, args, job);
+    let answer = await this.jobs.acceptScript.run(packed);
     while (answer[0] === 'busy') {
       if (Date.now() >= deadline) {
         throw new HookwiseError(
@@ -93,7 +85,7 @@ export class RedisAcceptor {
         );
       }
       await sleep(BUSY_POLL_MS);
-      answer = await this.jobs.acceptScript.run(keys, args, job);
+      answer = await this.jobs.acceptScript.run(packed);
     }
     return answer;
   }
@@ -110,6 +102,5 @@ const IGNORED: JobArgs = {
   timestamp: 0,
   delayMs: 0,
   coalesce: '',
-  coalesceMaxEvents: 0,
   pointerTtlMs: 0,
 };

@@ -1,5 +1,5 @@
 // What a bullmq job carries for Hookwise, and the JSON pieces the accept script assembles it from.
-import { COALESCE_MAX_EVENTS, type EnqueueHints, type Job, type JobInput } from '@hookwise/core';
+import type { EnqueueHints, Job, JobInput } from '@hookwise/core';
 import type { JobArgs } from './accept-scripts';
 import { bullJobOpts } from './bullmq-layout';
 
@@ -39,7 +39,6 @@ export function jobArgs(input: JobInput, hints: EnqueueHints | undefined, jobId:
     timestamp: now,
     delayMs,
     coalesce: coalesce?.mode ?? '',
-    coalesceMaxEvents: COALESCE_MAX_EVENTS,
     pointerTtlMs: delayMs + POINTER_SLACK_MS,
   };
 }

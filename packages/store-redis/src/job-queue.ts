@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue, JobStatus } from '@hookwise/core';
 import { Job as BullJob, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { AcceptScript, type AcceptAnswer, type JobArgs } from './accept-scripts';
+import { AcceptScript, packAccept, type AcceptAnswer, type JobArgs } from './accept-scripts';
 import { STATES, toJob } from './bull-job';
 import { DeliveryLookups, LIVE_LOOKUP_MS } from './delivery-lookups';
 import { HeldJobs, keyLockOf } from './held-jobs';
@@ -71,10 +71,10 @@ export class RedisJobQueue implements JobQueue {
     this.lockMs = options.lockMs ?? 5000;
     this.doneRetentionMs = options.doneRetentionMs ?? 7 * 24 * 3600 * 1000;
     this.lookups = new DeliveryLookups(client, prefix);
-    this.acceptScript = new AcceptScript(client);
+    this.jobKeyPrefix = this.queue.toKey('');
+    this.acceptScript = new AcceptScript(client, this.jobKeyPrefix);
     this.leaseScripts = new LeaseScripts(client);
     this.leased = new HeldJobs(prefix, this.lockMs, this.leaseScripts);
-    this.jobKeyPrefix = this.queue.toKey('');
     this.delayed = new DelayedJobs(client, this.queue, this.jobKeyPrefix, async (id) => (await BullJob.fromId(this.queue, id)) as BullJob<JobData> | undefined);
   }
 
@@ -94,18 +94,11 @@ export class RedisJobQueue implements JobQueue {
    */
   async enqueue(input: JobInput, hints?: EnqueueHints): Promise<Job> {
     const answer = await this.acceptScript.run(
-      { claim: `${this.prefix}:no-claim`, lookup: this.lookups.key(input.deliveryId), rateBase: `${this.prefix}:no-rate`, pointer: this.pointerKey(input) },
-      {
-        mode: 'enqueue',
-        rateLimit: 0,
-        rateWindowMs: 0,
-        maxPending: 0,
-        pendingClaimMs: 0,
-        dedupeTtlMs: 0,
-        lookupTtlMs: LIVE_LOOKUP_MS,
-        queueKeyPrefix: this.jobKeyPrefix,
-      },
-      this.jobArgs(input, hints),
+      packAccept(
+        { claim: `${this.prefix}:no-claim`, lookup: this.lookups.key(input.deliveryId), rateBase: `${this.prefix}:no-rate`, pointer: this.pointerKey(input) },
+        { mode: 'enqueue', rateLimit: 0, maxPending: 0, pendingClaimMs: 0 },
+        this.jobArgs(input, hints),
+      ),
     );
     const jobId = this.stored(answer);
     this.wake();

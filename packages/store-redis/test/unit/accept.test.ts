@@ -69,6 +69,24 @@ describe('Redis store accept (real redis-server)', () => {
     expect((await store.accept(request)).outcome).toBe('accepted');
   });
 
+  it('keeps sender-chosen text exact: multi-byte characters and the packed argument’s own separators', async () => {
+    // Each accept travels as one packed argument whose fields are counted in UTF-8 bytes (packAccept).
+    const [store] = await redis.gateways('packed-text', 1);
+    const deliveryId = 'ü;1,2;😀 \t';
+    const payloadJson = '{"title":"Grüße ; , 😀","nested":{"empty":[]}}';
+    const payload = JSON.parse(payloadJson) as Record<string, unknown>;
+    const job = jobInput({ deliveryId, payload });
+    const request = acceptRequest({ deliveryId, job, hints: { payloadJson } });
+    const [first, again] = await Promise.all([store.accept(request), store.accept(acceptRequest({ deliveryId, job }))]);
+    expect(first).toMatchObject({ outcome: 'accepted' });
+    expect(again).toEqual({ outcome: 'duplicate' });
+    const jobId = (first as { jobId: string }).jobId;
+    expect(await connectionOf(store).get(claimKey(request))).toBe(`job:${jobId}`);
+    const stored = await store.jobs.get(jobId);
+    expect(stored).toMatchObject({ deliveryId, payload, route: job.route });
+    expect(await store.jobs.findByDeliveryId(deliveryId)).toMatchObject({ id: jobId });
+  });
+
   describe('the accepts of one event-loop turn, sent together', () => {
     // After a first accept (pending 1, 1 hit in the window): every kind of answer, in an order where each depends on the ones before.
     const turn = (): AcceptRequest[] => {
