@@ -2,18 +2,10 @@
 // format (observe/lifecycle-webhooks.ts, docs/configuration.md#outbound-lifecycle-webhooks).
 import { LIFECYCLE_EVENTS, type LifecycleEventName } from '../observe/lifecycle';
 
-/**
- * The lifecycle events a notify target may not choose: those of issue 31 (approvals, conversations), which came
- * after notify:. Offering them changes the config schema, so the validators are regenerated with it.
- */
-const NOT_NOTIFIED = ['approval_requested', 'approved', 'denied', 'conversation_continued'] as const;
+/** The lifecycle events a notify target may choose: every one of observe/lifecycle.ts, in its order. */
+export type NotifyEventName = LifecycleEventName;
 
-export type NotifyEventName = Exclude<LifecycleEventName, (typeof NOT_NOTIFIED)[number]>;
-
-/** The lifecycle events a notify target may choose: observe/lifecycle.ts's list, in its order, less NOT_NOTIFIED. */
-export const NOTIFY_EVENTS: readonly NotifyEventName[] = LIFECYCLE_EVENTS.filter(
-  (name): name is NotifyEventName => !(NOT_NOTIFIED as readonly string[]).includes(name),
-);
+export const NOTIFY_EVENTS: readonly NotifyEventName[] = LIFECYCLE_EVENTS;
 
 export const notifySchema = {
   type: 'array',
