@@ -1,14 +1,16 @@
 // Conversations on Matrix (issue 31), end to end over real HTTP against a client-server API stand-in: a route's
-// answer is sent with PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId} (answered {event_id}); the
-// homeserver then calls the gateway's application service with a transaction (PUT .../_matrix/app/v1/transactions/
-// {txnId}, Bearer hs_token) holding a person's rich reply to that event (`m.relates_to.m.in_reply_to`, as in the
-// spec) or a thread message under it (`rel_type: m.thread`); the ORIGINAL route runs again, its agent (a command
-// that echoes its prompt) sees the first answer and the reply, and its answer is sent as a reply to the person's
-// message's target. A stranger and an edit (`m.replace`) run nothing of the conversation.
+// answer is sent with PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId} (answered with the spec's
+// example {event_id}); the homeserver then calls the gateway's application service with a transaction (PUT
+// .../_matrix/app/v1/transactions/{txnId}, Bearer hs_token; the spec's example, documented-payloads.ts) holding a
+// person's rich reply to that event (the spec's `m.relates_to.m.in_reply_to` example) or a thread message under it
+// (the spec's `rel_type: m.thread` example); the ORIGINAL route runs again, its agent (a command that echoes its
+// prompt) sees the first answer and the reply, and its answer is sent as a reply to the person's message's target.
+// A stranger, an edit (`m.replace`) and the gateway's own answer pushed back to it run nothing of the conversation.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { matrixSent, matrixThreadTransaction, matrixTransaction } from './documented-payloads';
 
 jest.setTimeout(60_000);
 
@@ -16,6 +18,7 @@ const SECRET = 'conversation-matrix-alert-secret-0123456789';
 const HS_TOKEN = 'hs-token-conversation-0123456789abcdef';
 const ROOM = '!jEsUZKDJdhlrceRyVU:example.org';
 const ALLOWED = '@alice:example.org';
+const BOT = '@hookwise:example.org';
 
 const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-matrix-agent-'));
 const agent = join(agentDir, 'echo-prompt.js');
@@ -38,34 +41,26 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): 
   }
 }
 
-/** An m.room.message relating to another event, in an application-service transaction as the homeserver PUTs it. */
-async function transaction(sender: string, relatesTo: Record<string, unknown>, body: string) {
+/** PUT a transaction as the homeserver does (Bearer hs_token). */
+async function put(payload: string) {
   txnN += 1;
-  eventN += 1;
-  const payload = {
-    events: [
-      {
-        content: { body, msgtype: 'm.text', 'm.relates_to': relatesTo },
-        event_id: `$reply${eventN}:example.org`,
-        origin_server_ts: 1432735825000 + eventN,
-        room_id: ROOM,
-        sender,
-        type: 'm.room.message',
-        unsigned: { age: 10 },
-      },
-    ],
-  };
   const res = await fetch(`${gw!.url}/webhooks/matrix-in/_matrix/app/v1/transactions/${process.pid}-${txnN}`, {
     method: 'PUT',
-    body: JSON.stringify(payload),
+    body: payload,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${HS_TOKEN}` },
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The spec's rich reply (in its transaction example, documented-payloads.ts): `sender` answers `inReplyTo`. */
+async function transaction(sender: string, inReplyTo: string, body: string, relatesTo?: Record<string, unknown>, eventId?: string) {
+  eventN += 1;
+  return put(matrixTransaction({ room: ROOM, sender, eventId: eventId ?? `$reply${eventN}:example.org`, inReplyTo, body, relatesTo }));
+}
+
 beforeAll(async () => {
   api = await startRecordingServer((req) =>
-    req.path === '/_matrix/client/v3/account/whoami' ? { json: { user_id: '@hookwise:example.org' } } : { json: { event_id: `$answer${++sentN}:example.org` } },
+    req.path === '/_matrix/client/v3/account/whoami' ? { json: { user_id: BOT } } : { json: matrixSent(`$answer${++sentN}:example.org`) },
   );
   gw = await startTestGateway({
     config: {
@@ -111,11 +106,7 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect((sends()[0].json as Record<string, unknown>)['m.relates_to']).toBeUndefined();
 
   // A rich reply, with the quoted fallback Matrix clients put before the text.
-  const reply = await transaction(
-    ALLOWED,
-    { 'm.in_reply_to': { event_id: '$answer1:example.org' } },
-    '> <@hookwise:example.org> ECHO[Alert: disk full]\n\nwhich disk?',
-  );
+  const reply = await transaction(ALLOWED, '$answer1:example.org', '> <@hookwise:example.org> ECHO[Alert: disk full]\n\nwhich disk?');
   expect(reply.status).toBe(200);
   await waitFor('the answer to the reply', () => delivered() === 2);
   const second = sends()[1];
@@ -129,11 +120,24 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(secondBody.body).not.toContain('> <@hookwise:example.org>');
   expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 2/);
 
-  // A thread under the second answer: its root is that answer, so it continues the same conversation (turn 3).
-  const threaded = await transaction(
-    ALLOWED,
-    { rel_type: 'm.thread', event_id: '$answer2:example.org', is_falling_back: true, 'm.in_reply_to': { event_id: '$answer2:example.org' } },
-    'and now?',
+  // The gateway's own answer comes back in a transaction too (a homeserver pushes its application service every
+  // event of its rooms): a rich reply to the first answer, sent by the bot, is no person's turn.
+  const own = await transaction(BOT, '$answer1:example.org', (sends()[1].json as { body: string }).body, undefined, '$answer2:example.org');
+  expect(own.status).toBe(200);
+  await waitFor('the own answer ignored', () => gw!.logText().includes("it is the gateway's own answer"));
+
+  // A thread under the second answer (the spec's thread example, with its fallback for unthreaded clients): its root
+  // is that answer, so it continues the same conversation (turn 3).
+  eventN += 1;
+  const threaded = await put(
+    matrixThreadTransaction({
+      room: ROOM,
+      sender: ALLOWED,
+      eventId: `$reply${eventN}:example.org`,
+      root: '$answer2:example.org',
+      inReplyTo: '$answer2:example.org',
+      body: 'and now?',
+    }),
   );
   expect(threaded.status).toBe(200);
   await waitFor('the answer in the thread', () => delivered() === 3);
@@ -144,9 +148,9 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 3/);
 
   // A stranger's reply, and an edit of a message (a relation that answers nothing), continue nothing.
-  await transaction('@mallory:example.org', { 'm.in_reply_to': { event_id: '$answer1:example.org' } }, 'me too');
+  await transaction('@mallory:example.org', '$answer1:example.org', 'me too');
   await waitFor('the stranger ignored', () => gw!.logText().includes('user @mallory:example.org is not in conversation.allow_from'));
-  await transaction(ALLOWED, { rel_type: 'm.replace', event_id: '$answer1:example.org' }, '* edited');
+  await transaction(ALLOWED, '$answer1:example.org', '* edited', { rel_type: 'm.replace', event_id: '$answer1:example.org' });
   await new Promise((r) => setTimeout(r, 500));
   expect(sends().length).toBe(3);
   expect(delivered()).toBe(3);

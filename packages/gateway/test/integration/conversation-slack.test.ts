@@ -1,14 +1,15 @@
 // Conversations on Slack (issue 31), end to end over real HTTP against a Web API stand-in: a route's answer is
-// posted with chat.postMessage; a person's message in that thread (an Events API event_callback with thread_ts, as
-// in Slack's docs, signed with the signing secret) arrives on the Slack inbound route and runs the ORIGINAL route
-// again, whose agent (a command that echoes its prompt) sees the first answer and the reply, and whose answer is
-// posted with thread_ts into the same thread. A stranger in the thread and the bot's own messages run nothing
-// of the conversation.
-import { createHmac } from 'node:crypto';
+// posted with chat.postMessage (the stand-in answering with Slack's documented example); a person's message in that
+// thread (Slack's documented message event with thread_ts, signed with the signing secret, the signature checked
+// with @slack/bolt) arrives on the Slack inbound route and runs the ORIGINAL route again, whose agent (a command
+// that echoes its prompt) sees the first answer and the reply, and whose answer is posted with thread_ts into the
+// same thread; a reply also sent to the channel (thread_broadcast) continues it too. A stranger in the thread and
+// the bot's own messages run nothing of the conversation.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { slackPosted, slackSigned, slackThreadMessage } from './documented-payloads';
 
 jest.setTimeout(60_000);
 
@@ -37,38 +38,18 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): 
   }
 }
 
-/** A message event in a thread, as Slack's Events API posts it, signed v0 with the app's signing secret. */
-async function threadMessage(user: string, threadTs: string, text: string, extra: Record<string, unknown> = {}) {
+/** Slack's documented message event in a thread (documented-payloads.ts), signed v0 with the app's signing secret. */
+async function threadMessage(user: string | undefined, threadTs: string, text: string, extra: Record<string, unknown> = {}) {
   eventN += 1;
-  const body = JSON.stringify({
-    token: 'verification-token-unused',
-    team_id: 'T123ABC456',
-    api_app_id: 'A123ABC456',
-    event: {
-      type: 'message',
-      channel: CHANNEL,
-      user,
-      text,
-      ts: `1700000100.00000${eventN}`,
-      thread_ts: threadTs,
-      event_ts: `1700000100.00000${eventN}`,
-      channel_type: 'channel',
-      ...extra,
-    },
-    type: 'event_callback',
-    event_id: `Ev0CONV${eventN}`,
-    event_time: 1700000100,
-  });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return gw!.post('slack-in', body, { 'content-type': 'application/json', 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp });
+  const body = slackThreadMessage({ n: eventN, channel: CHANNEL, user, threadTs, text, extra });
+  return gw!.post('slack-in', body, slackSigned(SIGNING_SECRET, body));
 }
 
 beforeAll(async () => {
   api = await startRecordingServer((req) =>
     req.path === '/api/auth.test'
       ? { json: { ok: true, user: 'hookwise', team: 'Test' } }
-      : { json: { ok: true, channel: CHANNEL, ts: `1700000000.00000${++posted}` } },
+      : { json: slackPosted(CHANNEL, `1700000000.00000${++posted}`, req.json) },
   );
   gw = await startTestGateway({
     config: {
@@ -125,11 +106,19 @@ it('continues a conversation from a reply in the thread, answering with thread_t
   expect(second.text).toContain('which queue?');
   expect(second.text).toContain(`Slack user ${ALLOWED}`);
 
-  // A stranger in the thread, and the bot's own message there (Slack sends it as an event too), continue nothing.
+  // A stranger in the thread, and the bot's own message there (Slack sends it as an event too, with its bot_id,
+  // whatever user id it carries), continue nothing.
   await threadMessage('U999STRANGE', root, 'me too');
   expect(gw!.logText()).toContain("user U999STRANGE is not in conversation.allow_from of route 'alerts'");
-  await threadMessage(ALLOWED, root, 'my own answer', { bot_id: 'B123', user: undefined });
+  await threadMessage(ALLOWED, root, 'my own answer', { bot_id: 'B123ABC456', app_id: 'A123ABC456' });
   await new Promise((r) => setTimeout(r, 500));
   expect(posts().length).toBe(2);
   expect(delivered()).toBe(2);
+
+  // A reply the person also sends to the channel (subtype thread_broadcast, as Slack documents it) continues it.
+  const broadcast = await threadMessage(ALLOWED, root, 'and the other queue?', { subtype: 'thread_broadcast' });
+  expect(broadcast.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 3 });
+  await waitFor('the answer to the broadcast reply', () => delivered() === 3);
+  expect(posts()[2].json).toMatchObject({ channel: CHANNEL, thread_ts: root });
+  expect((posts()[2].json as { text: string }).text).toContain('and the other queue?');
 });

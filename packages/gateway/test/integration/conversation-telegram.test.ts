@@ -1,14 +1,15 @@
 // Conversations on Telegram (issue 31), end to end over real HTTP against a Bot API stand-in, on a SQLite store:
-// a route's answer is delivered; a person's reply (an Update with message.reply_to_message, as in Telegram's docs)
-// arrives on the Telegram inbound route and becomes a second run of the ORIGINAL route, whose agent (a command that
-// echoes its prompt) sees the event, the first answer and the reply, and whose answer is sent with
-// reply_parameters to the same chat. A stranger's reply runs nothing; the conversation survives a restart on the
+// a route's answer is delivered (the stand-in answering sendMessage with a Message); a person's reply (Telegram's
+// documented "Message with a reply" Update, ids adapted: documented-payloads.ts) arrives on the Telegram inbound
+// route and becomes a second run of the ORIGINAL route, whose agent (a command that echoes its prompt) sees the
+// event, the first answer and the reply, and whose answer is sent with reply_parameters to the same chat. A stranger's reply runs nothing; the conversation survives a restart on the
 // same SQLite file; a reply past max_turns is ignored; a reply to a message the gateway never sent goes to its own
 // route as any event.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { TELEGRAM_DOCUMENTED_NAME, telegramReply, telegramSentMessage } from './documented-payloads';
 
 jest.setTimeout(90_000);
 
@@ -81,34 +82,18 @@ async function alert(title: string) {
   return gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': `alert-${title}` });
 }
 
-/** An Update as Telegram's docs show it: a text message from a user, replying to message `to` in the chat. */
+/** Telegram's documented "Message with a reply" (core.telegram.org/bots/webhooks): `from` replies to message `to`. */
 async function reply(from: number, to: number, text: string) {
   updateId += 1;
-  const update = {
-    update_id: updateId,
-    message: {
-      message_id: 9000 + updateId,
-      date: 1441645532,
-      chat: { id: CHAT, type: 'private', first_name: 'Test Firstname', username: 'Testusername' },
-      from: { id: from, is_bot: false, first_name: from === ALICE ? 'Alice' : 'Mallory', username: 'Testusername' },
-      text,
-      reply_to_message: {
-        message_id: to,
-        date: 1441645000,
-        chat: { id: CHAT, type: 'private' },
-        from: { id: 123456, is_bot: true, first_name: 'Hookwise', username: 'hw_bot' },
-        text: 'an earlier answer',
-      },
-    },
-  };
-  return gw!.post('tg', JSON.stringify(update), { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
+  const body = telegramReply({ updateId, messageId: 9000 + updateId, chat: CHAT, from, to, text });
+  return gw!.post('tg', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
 }
 
 beforeAll(async () => {
   api = await startRecordingServer((req) =>
     req.path.endsWith('/getMe')
       ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
-      : { json: { ok: true, result: { message_id: nextMessageId++, chat: { id: CHAT } } } },
+      : { json: telegramSentMessage(nextMessageId++, req.json) },
   );
   gw = await start();
 });
@@ -139,7 +124,7 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => text.indexOf(part));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(text).toContain(`Telegram user ${ALICE} (Alice)`);
+    expect(text).toContain(`Telegram user ${ALICE} (${TELEGRAM_DOCUMENTED_NAME})`);
     expect(text).toContain('turn 2 of at most 3');
   });
 
