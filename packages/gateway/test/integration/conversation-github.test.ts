@@ -2,12 +2,15 @@
 // pull_request event with a comment through a `gh` stand-in (a real child process that records its arguments and
 // the body it reads, and prints the comment URL as gh does); an issue_comment (created) on that pull request, as
 // GitHub posts it (signed X-Hub-Signature-256), by an allowed person (login or author_association) runs the route
-// again with the earlier turns, and the answer goes to the same pull request. Bots, the gateway's own comment
-// coming back as an event, and a person allow_from does not name run nothing of the conversation.
+// again with the earlier turns, and the answer goes to the same pull request. The deliveries are octokit/webhooks'
+// documented examples (pull_request opened; issue_comment created, on a pull request), ids adapted, signed with
+// @octokit/webhooks-methods. Bots, the gateway's own comment coming back as an event, and a person allow_from does
+// not name run nothing of the conversation.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubCommentCreated, githubPrComment, githubPullRequestOpened, githubSigned } from './documented-payloads';
 
 jest.setTimeout(60_000);
 
@@ -19,6 +22,9 @@ const gh = join(dir, 'gh');
 const callsFile = join(dir, 'gh-calls.jsonl');
 writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
 // `gh pr comment <n> --repo <r> --body-file -`: records the call and prints the new comment's URL, as gh does.
+// `gh api --method POST|PATCH ... <path> --input -` (sticky comments) prints GitHub's answer: the documented example
+// of Create (and Update) an issue comment, for comment 2000 + <pull request number>.
+const restAnswer = JSON.stringify(githubCommentCreated(REPO, 0, 0, ''));
 writeFileSync(
   gh,
   `#!${process.execPath}
@@ -28,7 +34,18 @@ let body = '';
 process.stdin.on('data', (c) => (body += c)).on('end', () => {
   fs.appendFileSync(${JSON.stringify(callsFile)}, JSON.stringify({ args, body }) + '\\n');
   const n = fs.readFileSync(${JSON.stringify(callsFile)}, 'utf8').trim().split('\\n').length;
-  process.stdout.write('https://github.com/${REPO}/pull/' + args[2] + '#issuecomment-' + (900 + n) + '\\n');
+  if (args[0] !== 'api') return process.stdout.write('https://github.com/${REPO}/pull/' + args[2] + '#issuecomment-' + (900 + n) + '\\n');
+  const path = args[5];
+  const id = /\\/comments$/.test(path) ? 2000 + Number(path.split('/')[4]) : Number(path.split('/').pop());
+  const pr = id - 2000;
+  const answer = Object.assign(${restAnswer}, {
+    id,
+    url: 'https://api.github.com/repos/${REPO}/issues/comments/' + id,
+    html_url: 'https://github.com/${REPO}/pull/' + pr + '#issuecomment-' + id,
+    issue_url: 'https://api.github.com/repos/${REPO}/issues/' + pr,
+    body: JSON.parse(body).body,
+  });
+  process.stdout.write(JSON.stringify(answer, null, 2) + '\\n');
 });
 `,
 );
@@ -54,39 +71,20 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): 
   }
 }
 
-function postGithub(event: string, payload: Record<string, unknown>) {
-  const body = JSON.stringify(payload);
+/** A delivery as GitHub posts it, signed X-Hub-Signature-256 by GitHub's own @octokit/webhooks-methods. */
+function postGithub(event: string, body: string, route = 'review') {
   deliveryN += 1;
-  return gw!.post('review', body, {
+  return gw!.post(route, body, {
     'content-type': 'application/json',
     'x-github-event': event,
     'x-github-delivery': `7c1c6a00-0000-11ef-8000-${String(deliveryN).padStart(12, '0')}`,
-    'x-hub-signature-256': signGithub(SECRET, body),
+    'x-hub-signature-256': githubSigned(SECRET, body),
   });
 }
 
-const repository = { id: 1296269, name: 'Hello', full_name: REPO, owner: { login: 'Octo', type: 'Organization' } };
-
-/** An issue_comment (created) on pull request 7, shaped as GitHub's webhook docs show it. */
-function comment(user: { login: string; type?: string }, association: string, body: string, id = 1000 + deliveryN) {
-  return postGithub('issue_comment', {
-    action: 'created',
-    issue: {
-      number: 7,
-      title: 'Fix the build',
-      pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/7` },
-      user: { login: 'octocat', type: 'User' },
-    },
-    comment: {
-      id,
-      html_url: `https://github.com/${REPO}/pull/7#issuecomment-${id}`,
-      body,
-      user: { login: user.login, id: 42, type: user.type ?? 'User' },
-      author_association: association,
-    },
-    repository,
-    sender: { login: user.login, type: user.type ?? 'User' },
-  });
+/** octokit/webhooks' issue_comment (created) example on pull request 7 (documented-payloads.ts), ids adapted. */
+function comment(user: { login: string; type?: string }, association: string, body: string, id = 1000 + deliveryN, number = 7, route = 'review') {
+  return postGithub('issue_comment', githubPrComment({ repo: REPO, number, ...user, association, body, commentId: id }), route);
 }
 
 beforeAll(async () => {
@@ -107,6 +105,16 @@ beforeAll(async () => {
                 deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}' },
                 conversation: { enabled: true, allow_from: ['MEMBER', 'hubot-human'] },
               },
+              // One sticky comment per pull request, through `gh api` (GitHub's REST answer on stdout).
+              'review-sticky': {
+                source: 'github',
+                secret: SECRET,
+                events: ['pull_request', 'issue_comment'],
+                prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
+                deliver: 'github_comment',
+                deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}', sticky: 'hookwise-review' },
+                conversation: { enabled: true, allow_from: ['MEMBER'] },
+              },
             },
           },
         },
@@ -125,7 +133,7 @@ afterAll(async () => {
 });
 
 it('continues a conversation from a comment on the pull request, answering on the same pull request', async () => {
-  const opened = await postGithub('pull_request', { action: 'opened', number: 7, pull_request: { number: 7, title: 'Fix the build' }, repository });
+  const opened = await postGithub('pull_request', githubPullRequestOpened(REPO, 7, 'Fix the build'));
   expect(opened.status).toBe(202);
   await waitFor('the first answer', () => delivered() === 1);
   expect(calls()[0].args).toEqual(['pr', 'comment', '7', '--repo', REPO, '--body-file', '-']);
@@ -159,4 +167,33 @@ it('continues a conversation from a comment on the pull request, answering on th
   await new Promise((r) => setTimeout(r, 500));
   expect(calls().length).toBe(3);
   expect(gw!.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
+});
+
+it("records the sticky comment GitHub's REST answer names, knows it as its own, and edits it for the next turn", async () => {
+  const apiCalls = () => calls().filter((c) => c.args[0] === 'api');
+  const stickyDelivered = () => gw!.logs.filter((l) => /^delivered .* on route 'review-sticky'/.test(String(l.message))).length;
+  expect((await postGithub('pull_request', githubPullRequestOpened(REPO, 8, 'Bump deps'), 'review-sticky')).status).toBe(202);
+  await waitFor('the sticky comment', () => stickyDelivered() === 1);
+  expect(apiCalls()[0].args).toEqual([
+    'api',
+    '--method',
+    'POST',
+    '-H',
+    'Accept: application/vnd.github+json',
+    `repos/${REPO}/issues/8/comments`,
+    '--input',
+    '-',
+  ]);
+
+  // The comment GitHub created (id 2008 in its answer) comes back as an issue_comment: the gateway's own.
+  const own = await comment({ login: 'monalisa' }, 'MEMBER', 'the sticky answer', 2008, 8, 'review-sticky');
+  expect(own.body).toMatchObject({ status: 'ignored', reason: 'conversation_own_message' });
+
+  const reply = await comment({ login: 'monalisa' }, 'MEMBER', 'which deps?', 3001, 8, 'review-sticky');
+  expect(reply.body).toMatchObject({ status: 'accepted', route: 'review-sticky', turn: 2 });
+  await waitFor('the edited sticky comment', () => stickyDelivered() === 2);
+  const edit = apiCalls()[1];
+  expect(edit.args.slice(0, 3)).toEqual(['api', '--method', 'PATCH']);
+  expect(edit.args[5]).toBe(`repos/${REPO.toLowerCase()}/issues/comments/2008`);
+  expect((JSON.parse(edit.body) as { body: string }).body).toContain('which deps?');
 });
