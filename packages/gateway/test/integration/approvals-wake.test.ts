@@ -1,11 +1,12 @@
 // An approved answer goes out at once (issue 31): the decision makes the held job due (JobQueue.makeDue) and wakes
 // the workers, instead of the answer waiting for the held job's next recheck. The gateway here polls every 60 s,
 // so a held job's recheck is 5 minutes away: without the wake-up, nothing would be delivered within the test.
-// SQLite store (a real file), Telegram's callback_query press over real HTTP.
+// SQLite store (a real file), Telegram's documented callback_query press (documented-payloads.ts) over real HTTP.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { telegramCallbackQuery, telegramSentMessage } from './documented-payloads';
 
 jest.setTimeout(60_000);
 
@@ -19,7 +20,7 @@ const configDir = mkdtempSync(join(tmpdir(), 'hookwise-approval-wake-'));
 
 beforeAll(async () => {
   let message = 100;
-  telegram = await startRecordingServer(() => ({ status: 200, json: { ok: true, result: { message_id: ++message } } }));
+  telegram = await startRecordingServer((req) => ({ status: 200, json: telegramSentMessage(++message, req.json) }));
   gw = await startTestGateway({
     config: {
       platforms: {
@@ -71,15 +72,13 @@ it('delivers the approved answer without waiting for the recheck', async () => {
   expect((await gw.post('held', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'wake-1' })).status).toBe(202);
   const draft = await waitFor('the draft', () => to('-200')[0], 20_000);
   const markup = (draft.json as { reply_markup: { inline_keyboard: Array<Array<{ callback_data: string }>> } }).reply_markup;
-  const press = JSON.stringify({
-    update_id: 7001,
-    callback_query: {
-      id: '4382bfdwdsb323b2d9',
-      from: { id: APPROVER, is_bot: false, first_name: 'Ann', username: 'ann' },
-      message: { message_id: 101, date: 1700000000, chat: { id: -200, type: 'group', title: 'Approvals' }, text: 'Approval needed' },
-      chat_instance: '-8815151651161196180',
-      data: markup.inline_keyboard[0][0].callback_data,
-    },
+  // Telegram's documented callback query, pressed on the draft the bot sent (message 101 in the approval chat).
+  const press = telegramCallbackQuery({
+    updateId: 7001,
+    from: APPROVER,
+    username: 'ann',
+    data: markup.inline_keyboard[0][0].callback_data,
+    onMessage: { messageId: 101, chat: -200 },
   });
   // Let the job be held (released with its recheck 5 minutes ahead) before the press.
   await waitFor('the hold', () => (/waiting for approval/.test(gw.logText()) || to('-200').length ? true : undefined), 20_000);

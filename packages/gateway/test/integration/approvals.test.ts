@@ -1,11 +1,11 @@
 // Approvals (issue 31) end to end over real HTTP: a route with `approval:` holds its answer, its draft goes to a
 // stand-in Telegram / Slack API with Approve / Deny buttons, and the platform's own button payloads (Telegram's
-// callback_query update, Slack's block_actions interactivity payload, as their docs show them) arrive on routes
+// documented callback_query Update, Slack's documented block_actions payload, ids adapted) arrive on routes
 // with the telegram and slack sources. Approve delivers once (a second press delivers nothing more), Deny and expiry
 // deliver nothing, a stranger's press changes nothing.
-import { createHmac } from 'node:crypto';
 import type { Job } from '@hookwise/core';
 import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { slackBlockActions, slackPosted, slackSigned, telegramCallbackQuery, telegramSentMessage } from './documented-payloads';
 import { isDone, shown, until } from './worker-gateway';
 
 jest.setTimeout(60_000);
@@ -23,10 +23,10 @@ const events: string[] = [];
 
 beforeAll(async () => {
   let message = 100;
-  telegram = await startRecordingServer(() => ({ status: 200, json: { ok: true, result: { message_id: ++message } } }));
+  telegram = await startRecordingServer((req) => ({ status: 200, json: telegramSentMessage(++message, req.json) }));
   slack = await startRecordingServer((req) => ({
     status: 200,
-    json: { ok: true, channel: (req.json as { channel?: string }).channel, ts: `1700000000.${++message}` },
+    json: slackPosted(String((req.json as { channel?: string }).channel), `1700000000.${++message}`, req.json),
   }));
   const route = (extra: Record<string, unknown>) => ({ secret: SECRET, prompt: 'Ship {name}?', ...extra });
   gw = await startTestGateway({
@@ -106,18 +106,9 @@ async function telegramDraft(name: string): Promise<{ approve: string; deny: str
 }
 
 let update = 10000;
-/** A press as Telegram posts it: an Update with a callback_query (core.telegram.org/bots/api#callbackquery). */
+/** A press as Telegram posts it: its documented "Callback query" Update (documented-payloads.ts), ids adapted. */
 async function press(data: string, fromId: number, username: string) {
-  const body = JSON.stringify({
-    update_id: ++update,
-    callback_query: {
-      id: `4382bfdwdsb323b2d${update}`,
-      from: { id: fromId, is_bot: false, first_name: username, username, language_code: 'en' },
-      message: { message_id: 101, date: 1700000000, chat: { id: -200, type: 'group', title: 'Approvals' }, text: 'Approval needed' },
-      chat_instance: '-8815151651161196180',
-      data,
-    },
-  });
+  const body = telegramCallbackQuery({ updateId: ++update, from: fromId, username, data });
   return gw.post('tg', body, { 'x-telegram-bot-api-secret-token': TG_SECRET });
 }
 
@@ -178,24 +169,17 @@ describe('approvals through Telegram buttons', () => {
   });
 });
 
-/** A Slack interactivity request: form-encoded payload=, signed like Events API requests (v0 HMAC). */
+/** A press as Slack posts it: its documented block_actions payload, form-encoded, signed v0 (checked with @slack/bolt). */
 function slackPress(action: { action_id: string; value: string }, userId: string) {
-  const payload = {
-    type: 'block_actions',
-    user: { id: userId, username: userId === 'U0SLACKOK' ? 'bob' : 'eve', name: 'someone', team_id: 'T9TK3CUKW' },
-    api_app_id: 'A0KRD7HC3',
-    token: 'Shh_its_a_seekrit',
-    container: { type: 'message', message_ts: '1700000000.000101', channel_id: 'C0APPROVE', is_ephemeral: false },
-    trigger_id: `${Date.now()}.${Math.floor(Math.random() * 1e9)}.4c5b3c5bd3a1f0e1`,
-    team: { id: 'T9TK3CUKW', domain: 'example' },
-    channel: { id: 'C0APPROVE', name: 'approvals' },
-    response_url: 'https://hooks.slack.com/actions/T9TK3CUKW/1/abc',
-    actions: [{ ...action, type: 'button', block_id: 'hookwise_approval', text: { type: 'plain_text', text: 'Approve' }, action_ts: '1700000001.000200' }],
-  };
-  const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  const ts = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac('sha256', SLACK_SIGNING).update(`v0:${ts}:${body}`).digest('hex')}`;
-  return gw.post('sl', body, { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': ts, 'x-slack-signature': signature });
+  const body = slackBlockActions({
+    value: action.value,
+    actionId: action.action_id,
+    userId,
+    username: userId === 'U0SLACKOK' ? 'bob' : 'eve',
+    channel: 'C0APPROVE',
+    messageTs: '1700000000.000101',
+  });
+  return gw.post('sl', body, slackSigned(SLACK_SIGNING, body, 'application/x-www-form-urlencoded'));
 }
 
 describe('approvals through Slack buttons', () => {

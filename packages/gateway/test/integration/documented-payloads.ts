@@ -42,12 +42,36 @@ export function telegramReply(reply: TelegramReply): string {
 /** The name Telegram's example gives the person (first and last name), as the reply's `from` reads it. */
 export const TELEGRAM_DOCUMENTED_NAME = 'Test Firstname Test Lastname';
 
-/** The same page's "Callback query", as a JSON body: `from` (with `username`) pressed a button carrying `data`. */
-export function telegramCallbackQuery(press: { updateId: number; from: number; username: string; data: string }): string {
+/**
+ * The same page's "Callback query", as a JSON body: `from` (with `username`) pressed a button carrying `data`. The
+ * example is a press on an inline-mode message (`inline_message_id`); `onMessage` makes it a press on a message the
+ * bot sent, as core.telegram.org/bots/api#callbackquery documents it: `message` (that message) and `chat_instance`.
+ */
+export function telegramCallbackQuery(press: {
+  updateId: number;
+  from: number;
+  username: string;
+  data: string;
+  onMessage?: { messageId: number; chat: number };
+}): string {
   const update = documented<{ update_id: number; callback_query: Json }>('telegram', 'callback_query.update.json');
   update.update_id = press.updateId;
   Object.assign(update.callback_query, { id: `4382bfdwdsb323b2d9${press.updateId}`, data: press.data });
   Object.assign(objectAt(update.callback_query, 'from'), { id: press.from, username: press.username });
+  if (press.onMessage) {
+    delete update.callback_query.inline_message_id;
+    const chat = { id: press.onMessage.chat, title: 'Approvals', type: 'supergroup' };
+    Object.assign(update.callback_query, {
+      message: {
+        message_id: press.onMessage.messageId,
+        from: { id: 123456, is_bot: true, first_name: 'Hookwise', username: 'hw_bot' },
+        chat,
+        date: 1441645600,
+        text: 'Approval needed',
+      },
+      chat_instance: '-8815151651161196180',
+    });
+  }
   return JSON.stringify(update);
 }
 
