@@ -82,8 +82,8 @@ export class ConversationStep {
     const jobDeliveryId = `${inbound.name}:${deliveryId}`;
     const text = clipTurnText(reply.text);
     const turn: PendingTurn = over
-      ? { conversation: randomUUID(), turn: 1, fresh: true, replyTo: reply.to, from: reply.from, text, at: receivedAt }
-      : { conversation: record.conversation, turn: answers + 1, replyTo: reply.to, from: reply.from, text, at: receivedAt };
+      ? { conversation: randomUUID(), turn: 1, fresh: true, replyTo: reply.to, destination: record.destination, from: reply.from, text, at: receivedAt }
+      : { conversation: record.conversation, turn: answers + 1, replyTo: reply.to, destination: record.destination, from: reply.from, text, at: receivedAt };
     if (over) {
       deps.logger.info(`${where} is past its limits (${over[1]}): it starts conversation ${turn.conversation} (conversation.after_limit)`, {
         route: route.name,

@@ -15,6 +15,8 @@ export interface MessageRecord {
   turn: number;
   /** When it was delivered (ms since the epoch): ttl_hours counts from here. */
   at: number;
+  /** The route's destination that sent it (`telegram`, `telegram#2`): the one a continuing answer goes through. */
+  destination?: string;
 }
 
 export interface Turn {
@@ -46,6 +48,8 @@ export interface PendingTurn {
   fresh?: boolean;
   /** What the reply answered: the answer goes back as a reply to it (Telegram) or into its thread (Slack). */
   replyTo: MessageRef;
+  /** The destination that sent what the reply answered; absent in records kept before it was recorded. */
+  destination?: string;
   from: string;
   text: string;
   at: number;

@@ -42,9 +42,17 @@ export function limitsOf(config: ConversationConfig): ConversationLimits {
  * deliverer's facet sends it as a reply to the message the person answered (Telegram `reply_parameters`), into
  * its thread (Slack `thread_ts`) or under it (Matrix `m.relates_to`, one more comment on the pull request).
  */
-export function replyExtra(turn: PendingTurn | undefined, deliverer: Pick<Deliverer, 'conversation'>, extra: Record<string, string>): Record<string, string> {
+export function replyExtra(
+  turn: PendingTurn | undefined,
+  deliverer: Pick<Deliverer, 'conversation'>,
+  extra: Record<string, string>,
+  destination?: string,
+): Record<string, string> {
   const facet = deliverer.conversation;
   if (!turn || !facet || facet.platform !== turn.replyTo.platform) return extra;
+  // Two destinations on one platform (telegram, telegram#2): only the one that sent the message answered replies;
+  // the other gets the answer where it always does.
+  if (turn.destination !== undefined && destination !== undefined && turn.destination !== destination) return extra;
   return facet.replyExtra(turn.replyTo, extra);
 }
 
@@ -131,6 +139,7 @@ export class Conversations {
     deliverer: Pick<Deliverer, 'conversation'>,
     receipt: unknown,
     turn: PendingTurn | undefined,
+    destination?: string,
   ): Promise<void> {
     const facet = deliverer.conversation;
     if (!route.conversation?.enabled || !facet) return;
@@ -148,7 +157,7 @@ export class Conversations {
         log.jobs.push(job.id);
         await this.records.saveLog(log, limits.keepMs);
       }
-      const record = { route: route.name, job: job.id, conversation: log.id, turn: log.answers, at: this.now() };
+      const record = { route: route.name, job: job.id, conversation: log.id, turn: log.answers, at: this.now(), destination };
       for (const ref of refs) await this.records.saveMessage(ref, record, limits.keepMs);
       this.deps.logger.debug(
         `conversation ${log.id} on route '${route.name}': turn ${log.answers} sent to ${platform} chat ${chat} (${refs.map((r) => r.messageId || '(latest)').join(', ')})`,

@@ -75,7 +75,7 @@ export async function deliverToEach(
           route: route.name,
           event: job.event,
           deliveryId: job.deliveryId,
-          extra: replyExtra(turn, deliverer, renderExtra(target.extra, job.payload, vars)),
+          extra: replyExtra(turn, deliverer, renderExtra(target.extra, job.payload, vars), name),
           destination: name,
         },
         { signal, attempt: state.attempts },
@@ -83,7 +83,7 @@ export async function deliverToEach(
       // Recorded even when shutdown came meanwhile: the platform has the answer, so it must not be sent again.
       Object.assign(state, { status: 'delivered', receipt: receipt ?? {}, deliveredAt: Date.now() });
       await jobs.saveDestinations(job.id, states);
-      if (route.conversation?.enabled) await deps.conversations?.delivered(route, job, answer, deliverer, receipt, turn);
+      if (route.conversation?.enabled) await deps.conversations?.delivered(route, job, answer, deliverer, receipt, turn, name);
       if (signal.aborted) return undefined;
       logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${name}`, { route: route.name, delivery_id: job.deliveryId });
       if (lifecycle?.has('delivered')) {

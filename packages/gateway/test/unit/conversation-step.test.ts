@@ -141,4 +141,35 @@ describe('the answer to a reply', () => {
     expect(replyExtra(turn, {}, { chat_id: 'C1' })).toEqual({ chat_id: 'C1' });
     expect(replyExtra(undefined, telegramFacet, { chat_id: '7' })).toEqual({ chat_id: '7' });
   });
+
+  it('goes through the destination that sent the message answered, when the route has two on that platform', async () => {
+    const { conversations } = setup();
+    const route = toRoute(
+      'two',
+      {
+        secret: 's',
+        deliver: [
+          { to: 'telegram', extra: { chat_id: '7' } },
+          { to: 'telegram', extra: { chat_id: '8' } },
+        ],
+        conversation: { enabled: true, allow_from: [42] },
+      },
+      'static',
+    );
+    const job = { id: 'job-1', route: 'two', deliveryId: 'd-1', prompt: 'p', receivedAt: 0 } as never;
+    await conversations.delivered(route, job, 'first', telegramFacet, { target: '7', ids: ['500'] }, undefined, 'telegram');
+    await conversations.delivered(route, job, 'first', telegramFacet, { target: '8', ids: ['600'] }, undefined, 'telegram#2');
+    expect(await conversations.records.message({ platform: 'telegram', chat: '8', messageId: '600' })).toMatchObject({ destination: 'telegram#2' });
+    const turn = {
+      conversation: 'job-1',
+      turn: 2,
+      replyTo: { platform: 'telegram', chat: '8', messageId: '600' },
+      destination: 'telegram#2',
+      from: 'x',
+      text: 't',
+      at: 0,
+    };
+    expect(replyExtra(turn, telegramFacet, { chat_id: '7' }, 'telegram')).toEqual({ chat_id: '7' });
+    expect(replyExtra(turn, telegramFacet, { chat_id: '8' }, 'telegram#2')).toEqual({ chat_id: '8', reply_to_message_id: '600' });
+  });
 });
