@@ -1,7 +1,7 @@
 // A conversation continues across two real `hookwise gateway run` processes on one redis-server (issue 31, "Done
 // means"): the records live in the store's memos, shared on Redis, so the reply may reach the gateway that did not
-// deliver the answer. The Telegram Bot API is a stand-in; the reply is an Update with reply_to_message, as
-// Telegram's docs show it.
+// deliver the answer. The Telegram Bot API is a stand-in (answering sendMessage with a Message); the reply is
+// Telegram's documented "Message with a reply" Update, ids adapted (the gateway tests' documented-payloads.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import {
   writeStandInAgent,
   type GatewayProcess as Gateway,
 } from '../gateway-processes';
+import { TELEGRAM_DOCUMENTED_NAME, telegramReply, telegramSentMessage } from '../../../gateway/test/integration/documented-payloads';
 
 requireBuiltCli();
 jest.setTimeout(90_000);
@@ -66,7 +67,7 @@ describe('a conversation across two gateway processes on one redis-server', () =
     api = await startRecordingServer((req) =>
       req.path.endsWith('/getMe')
         ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
-        : { json: { ok: true, result: { message_id: nextMessageId++, chat: { id: CHAT } } } },
+        : { json: telegramSentMessage(nextMessageId++, req.json) },
     );
     home = mkdtempSync(join(tmpdir(), 'hookwise-conv-redis-'));
     writeStandInAgent(home, AGENT);
@@ -95,25 +96,15 @@ describe('a conversation across two gateway processes on one redis-server', () =
 
     // The reply goes to the gateway that did NOT deliver the answer: only the shared records can say what it answers.
     const other = deliveredBy() === a ? b : a;
-    const update = {
-      update_id: 515151,
-      message: {
-        message_id: 41,
-        date: 1441645532,
-        chat: { id: CHAT, type: 'private' },
-        from: { id: ALICE, is_bot: false, first_name: 'Alice' },
-        text: 'which replica?',
-        reply_to_message: { message_id: 800, date: 1441645000, chat: { id: CHAT, type: 'private' }, text: 'ECHO[Alert: replica lag]' },
-      },
-    };
+    const update = telegramReply({ updateId: 515151, messageId: 41, chat: CHAT, from: ALICE, to: 800, text: 'which replica?' });
     const reply = await fetch(`${other.url}/webhooks/tg`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET },
-      body: JSON.stringify(update),
+      body: update,
     });
     expect(reply.status).toBe(202);
     expect(await reply.json()).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-    expect(other.output()).toContain(`Telegram user ${ALICE} (Alice)'s reply on route 'tg' to conversation`);
+    expect(other.output()).toContain(`Telegram user ${ALICE} (${TELEGRAM_DOCUMENTED_NAME})'s reply on route 'tg' to conversation`);
 
     await until(() => sent().length === 2, outputs);
     const second = body(sent()[1]);
