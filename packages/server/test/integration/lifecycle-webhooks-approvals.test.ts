@@ -117,7 +117,13 @@ describe('notify: the lifecycle events of approvals and conversations', () => {
 
   it('posts conversation_continued when a Telegram reply continues a delivered answer', async () => {
     await sendSigned('alerts', 'nt-3', { title: 'disk full' });
-    await waitFor('the first answer', () => api.requests.some((r) => r.path.endsWith('/sendMessage')));
+    // Done: the answer was sent and its conversation record written (before the job completes).
+    const statusOf = async () => ((await (await fetch(`${gw.url}/api/deliveries/nt-3`)).json()) as { delivery?: { status: string } }).delivery?.status;
+    for (const giveUpAt = Date.now() + 20_000; (await statusOf()) !== 'done';) {
+      if (Date.now() > giveUpAt) throw new Error(`the first answer was not delivered\nlog:\n${gw.logText()}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(api.requests.filter((r) => r.path.endsWith('/sendMessage'))).toHaveLength(1);
     const first = 800; // the stand-in's message id of the first answer
     const update = {
       update_id: 515151,
