@@ -1,7 +1,8 @@
 // feishu: Feishu / Lark. App bot: a tenant access token from app_id/app_secret, then
 // `POST /open-apis/im/v1/messages?receive_id_type=...` with `{receive_id, msg_type:"text", content, uuid}`.
 // Custom bot: `POST <webhook_url>` with `{msg_type:"text", content:{text}}`, signed when it has a secret.
-// Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure.
+// Both answer HTTP 200 (or 4xx) with `{code, msg}`: any code but 0 is a failure. A continuing answer of a
+// conversation replies to the message the person answered (feishu-replies.ts).
 import { createHmac } from 'node:crypto';
 import { urlSecrets } from '@hookwise/kit';
 import {
@@ -9,6 +10,7 @@ import {
   definePlatform,
   deliveryKey,
   errorCodeOf,
+  extraValue,
   issuedTokenFrom,
   joinUrl,
   platformOptionsSchema,
@@ -18,6 +20,7 @@ import {
   type PlatformFailure,
   type PlatformOptions,
 } from '@hookwise/kit/platform';
+import { REPLY_TO_KEY, feishuConversation, replyExtraProblem, replyRequest } from './feishu-replies';
 
 export interface OpenPlatformOptions extends PlatformOptions {
   api_base: string;
@@ -101,7 +104,8 @@ export const feishuPlatform = definePlatform<OpenPlatformOptions>({
   paceMs: (_target, o) => (o.webhook_url ? WEBHOOK_PACE_MS : APP_PACE_MS),
   targets: {
     format: 'a chat id (oc_...), an open id (ou_...), a union id (on_...) or one e-mail address',
-    check: (target) => (FEISHU_ID.test(target) || EMAIL.test(target) ? undefined : 'it is neither an oc_/ou_/on_ id nor an e-mail address'),
+    check: (target, { extra }) =>
+      FEISHU_ID.test(target) || EMAIL.test(target) ? replyExtraProblem(extra) : 'it is neither an oc_/ou_/on_ id nor an e-mail address',
   },
   limitUnit: 'utf8',
   optionsSchema: platformOptionsSchema({
@@ -139,6 +143,8 @@ export const feishuPlatform = definePlatform<OpenPlatformOptions>({
       const signature = o.secret ? { timestamp: String(timestamp), sign: customBotSignature(o.secret, timestamp) } : {};
       return { method: 'POST', url: o.webhook_url, json: { ...signature, msg_type: 'text', content: { text: chunk.text } } };
     }
+    const replyTo = extraValue(chunk.extra, REPLY_TO_KEY);
+    if (replyTo) return replyRequest(chunk, o.api_base, replyTo, messageUuid(chunk));
     const url = new URL(joinUrl(o.api_base, '/open-apis/im/v1/messages'));
     url.searchParams.set('receive_id_type', receiveIdType(chunk.target));
     return {
@@ -149,6 +155,9 @@ export const feishuPlatform = definePlatform<OpenPlatformOptions>({
       json: { receive_id: chunk.target, msg_type: 'text', content: JSON.stringify({ text: chunk.text }), uuid: messageUuid(chunk) },
     };
   },
+  // Conversations: an answer to a chat is recorded under its parts' message ids; a reply to one is answered with
+  // Reply message (app bot only; a custom bot's answers name no message).
+  conversation: feishuConversation,
   checkResponse: checkOpenPlatformResponse,
   // Send message: {code: 0, msg: "success", data: {message_id: "om_..."}}; a custom bot: {code: 0, data: {}, msg: "success"}
   // (older bots: {StatusCode: 0, StatusMessage: "success"}).

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { feishuPlatform } from './feishu';
 
 export * from './feishu';
+export * from './feishu-replies';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [feishuPlatform] });
