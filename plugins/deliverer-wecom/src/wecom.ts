@@ -3,7 +3,7 @@
 // `user:<userid>` (`party:<id>`, `tag:<id>`). Or a group robot: `webhook/send?key=...`. HTTP 200 with
 // `{errcode, errmsg}`; text messages are limited to 2048 bytes. A target names one user, department, tag or
 // app chat: never `@all` or a `|` list, so a templated chat_id cannot broadcast to the whole company.
-import { HookwiseError } from '@hookwise/core';
+import { HookwiseError, type DelivererConversation } from '@hookwise/core';
 import {
   checkErrorCode,
   definePlatform,
@@ -106,6 +106,25 @@ export function checkWorkApiResponse(res: HttpResponse, _options?: WorkApiOption
   return { kind: 'partial', message, failed };
 }
 
+/**
+ * Conversations (issue 31). source-wecom reads a person's message to the app as a reply to the latest answer to
+ * that person (chat: `FromUserName`, the userid; no message id, since WeCom's callback XML names none: "消息格式",
+ * developer.work.weixin.qq.com/document/path/90239). So an answer sent with message/send to `user:<userid>` is
+ * recorded as that user's latest (byChat, id ''); answers to a department, a tag or an app chat, and a group
+ * robot's, reach no one whose message comes back through the app's callback, and are not recorded.
+ */
+export const wecomConversation: DelivererConversation = {
+  platform: 'wecom',
+  byChat: true,
+  sentRefs: ({ target }) => {
+    const user = target === undefined ? null : USER_TARGET.exec(target);
+    if (!user) return undefined;
+    return { chat: user[1], refs: [{ platform: 'wecom', chat: user[1], messageId: '' }] };
+  },
+  // The answer to a reply goes to the person who wrote it, whatever the route's chat_id renders to.
+  replyExtra: (to, extra) => ({ ...extra, chat_id: `user:${to.chat}` }),
+};
+
 export const wecomPlatform = definePlatform<WorkApiOptions>({
   id: 'wecom',
   aliases: ['platform_13'],
@@ -142,6 +161,7 @@ export const wecomPlatform = definePlatform<WorkApiOptions>({
     return issuedTokenFrom(res, { token: 'access_token', expiresIn: 'expires_in' }, 'wecom (WeCom)');
   },
   request: workApiRequest,
+  conversation: wecomConversation,
   checkResponse: checkWorkApiResponse,
   // message/send, appchat/send and webhook/send answer {"errcode": 0, "errmsg": "ok", ...} when they sent it.
   success: { describe: 'errcode 0', test: (res) => errorCodeOf(res, 'errcode') === 0 },
