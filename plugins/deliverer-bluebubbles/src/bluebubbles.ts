@@ -2,10 +2,12 @@
 // /api/v1/message/text?password=...` with `{chatGuid, tempGuid, message, method?}`; answers `{status, message,
 // data, error?}`. The password rides in the query string, so it is registered as a secret and scrubbed in
 // every form it takes there (a space becomes "+" or "%20") and never shown.
+import type { DelivererConversation } from '@hookwise/core';
 import {
   classifyHttpStatus,
   definePlatform,
   deliveryKey,
+  extraValue,
   joinUrl,
   platformOptionsSchema,
   type HttpResponse,
@@ -33,6 +35,36 @@ const CHAT_GUID = /^(iMessage|SMS|RCS|any);[-+];[^\s;/?#]{1,200}$/;
 export function tempGuid(chunk: Pick<OutgoingChunk, 'route' | 'deliveryId' | 'destination' | 'index'>): string {
   return `hookwise-${deliveryKey(chunk, '-')}`;
 }
+
+/** deliver_extra naming the message a continuing answer replies to inline (set by the conversation facet). */
+export const REPLY_TO_KEY = 'reply_to_message_guid';
+/** Message guids as iMessage makes them (a UUID), as the server's webhooks and send answers carry them. */
+const MESSAGE_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+
+function targetProblem(target: string, extra: Record<string, string>): string | undefined {
+  if (!CHAT_GUID.test(target)) return 'it is not a chat guid';
+  const replyTo = extraValue(extra, REPLY_TO_KEY);
+  if (replyTo !== undefined && !MESSAGE_GUID.test(replyTo))
+    return `deliver_extra.${REPLY_TO_KEY} ${JSON.stringify(replyTo.slice(0, 40))} is not a message guid`;
+  return undefined;
+}
+
+/**
+ * Conversations (issue 31). source-bluebubbles reads a person's message in a chat (`data.chats[0].guid`) as a reply
+ * to the message its inline reply names (`threadOriginatorGuid`), or to the chat's latest answer (id ''). So each
+ * answer is recorded in its chat (the target, a chat guid of the same form) under the guid of each part the server
+ * answers with, and as the chat's latest (byChat). An answer to an inline reply is itself an inline reply to the
+ * same message: the send-text API's `selectedMessageGuid` with `partIndex` (the server's MessageValidator.sendTextRules;
+ * "REST API & Webhooks", docs.bluebubbles.app), which the server can send only through its Private API.
+ */
+export const bluebubblesConversation: DelivererConversation = {
+  platform: 'bluebubbles',
+  byChat: true,
+  replyExtra: (to, extra) => {
+    const { [REPLY_TO_KEY]: _earlier, ...rest } = extra;
+    return { ...rest, chat_id: to.chat, ...(to.messageId ? { [REPLY_TO_KEY]: to.messageId } : {}) };
+  },
+};
 
 function apiUrl(o: ServerApiOptions, path: string): string {
   return joinUrl(o.api_base, path, { password: o.password });
@@ -78,7 +110,7 @@ export const blueBubblesPlatform = definePlatform<ServerApiOptions>({
   // iMessage documents no rate; the server sends one message after the other.
   targets: {
     format: 'a chat guid: iMessage;-;+15555550123 (direct) or iMessage;+;chat123456789 (group)',
-    check: (target) => (CHAT_GUID.test(target) ? undefined : 'it is not a chat guid'),
+    check: (target, { extra }) => targetProblem(target, extra),
   },
   optionsSchema: platformOptionsSchema({
     // no default: the server is self-hosted, api_base is required
@@ -90,11 +122,24 @@ export const blueBubblesPlatform = definePlatform<ServerApiOptions>({
   }),
   secrets: (o) => [o.password],
   credentialsHint: 'check platforms.bluebubbles.password (BlueBubbles Server > Settings > Server Password)',
-  request: (chunk, o) => ({
-    method: 'POST',
-    url: apiUrl(o, '/api/v1/message/text'),
-    json: { chatGuid: chunk.target, tempGuid: tempGuid(chunk), message: chunk.text, ...(o.method ? { method: o.method } : {}) },
-  }),
+  request: (chunk, o) => {
+    // Inline replies need the Private API (the server switches to it when selectedMessageGuid is given, and fails
+    // where it is not set up): only a server configured with method private-api gets them; others get the answer
+    // in the same chat, not inline. Every part replies to the same message, so a split answer stays in its thread.
+    const replyTo = o.method === 'private-api' ? extraValue(chunk.extra, REPLY_TO_KEY) : undefined;
+    return {
+      method: 'POST',
+      url: apiUrl(o, '/api/v1/message/text'),
+      json: {
+        chatGuid: chunk.target,
+        tempGuid: tempGuid(chunk),
+        message: chunk.text,
+        ...(o.method ? { method: o.method } : {}),
+        ...(replyTo ? { selectedMessageGuid: replyTo, partIndex: 0 } : {}),
+      },
+    };
+  },
+  conversation: bluebubblesConversation,
   checkResponse: checkServerResponse,
   // POST /api/v1/message/text answers {status: 200, message: "Message sent!", data: <the message, with its guid>}.
   success: {
