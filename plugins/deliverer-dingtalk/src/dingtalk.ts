@@ -4,6 +4,7 @@
 // robot is its own target: it posts to its group, at most 20 messages a minute; beyond that DingTalk throttles
 // it for 10 minutes.
 import { createHmac } from 'node:crypto';
+import type { DelivererConversation } from '@hookwise/core';
 import {
   checkErrorCode,
   definePlatform,
@@ -81,6 +82,30 @@ export function robotRedirect(res: HttpResponse): PlatformFailure | undefined {
     : undefined;
 }
 
+/**
+ * A conversation id as DingTalk's robot messages carry it (`conversationId`, "cid" and base64, e.g.
+ * `cid5DEAySu/Fk+mtMwii4NLYQ==`): the only target this deliverer takes, and only to know which conversation its
+ * group is, since the robot posts to its own group whatever the target.
+ */
+const CONVERSATION_ID = /^cid[A-Za-z0-9+/=_-]{1,200}$/;
+
+/**
+ * Conversations (issue 31). source-dingtalk reads every robot message as a reply to the latest answer in its
+ * `conversationId` (DingTalk's messages name none they answer: "Receive messages", open.dingtalk.com/document/
+ * orgapp/receive-message). A custom robot answers `{errcode: 0, errmsg: "ok"}` with no message id and cannot know
+ * its group's conversation id, so an answer is recorded (byChat, id '') only under the conversation id the route
+ * gives as deliver_extra.chat_id (`{conversationId}` of the message it answers, or a home_channel): that must be
+ * the robot's own group, where the answer went. With no chat_id nothing is recorded.
+ */
+export const dingtalkConversation: DelivererConversation = {
+  platform: 'dingtalk',
+  byChat: true,
+  sentRefs: ({ target }) =>
+    target !== undefined && CONVERSATION_ID.test(target) ? { chat: target, refs: [{ platform: 'dingtalk', chat: target, messageId: '' }] } : undefined,
+  // The answer to a reply goes to the robot's group as ever; the conversation id only records it there again.
+  replyExtra: (to, extra) => ({ ...extra, chat_id: to.chat }),
+};
+
 export const dingtalkPlatform = definePlatform<CustomRobotOptions>({
   id: 'dingtalk',
   aliases: ['platform_11'],
@@ -109,6 +134,11 @@ export const dingtalkPlatform = definePlatform<CustomRobotOptions>({
   credentialsHint:
     'check platforms.dingtalk.token (the access_token of the robot webhook URL) and platforms.dingtalk.secret (group settings > Bots > the robot > Security Settings)',
   needsTarget: () => false,
+  // A chat_id (or home_channel) is taken when given, only to record the answer for conversations (above); any
+  // other value is sent nowhere and refused by nothing (a route's deliver_extra is shared with its other
+  // destinations, so a chat_id meant for another platform must not fail this one).
+  optionalTarget: true,
+  targets: { format: "a DingTalk conversation id (cid..., the conversationId of a robot message in the robot's own group)", check: () => undefined },
   request: (chunk, o) => ({
     method: 'POST',
     url: robotSendUrl(o),
@@ -118,6 +148,7 @@ export const dingtalkPlatform = definePlatform<CustomRobotOptions>({
         ? { msgtype: 'text', text: { content: markdownToPlainText(chunk.text) } }
         : { msgtype: 'markdown', markdown: { title: markdownTitle(chunk.text, o, chunk.index, chunk.count), text: chunk.text } },
   }),
+  conversation: dingtalkConversation,
   checkResponse: checkRobotResponse,
   redirect: robotRedirect,
   // The robot answers {"errcode":0,"errmsg":"ok"} for a message it posted.

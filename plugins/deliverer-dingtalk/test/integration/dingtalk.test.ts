@@ -81,9 +81,13 @@ describe('dingtalk (DingTalk custom robot)', () => {
 
   it('needs no chat id or home channel: the robot posts to its own group', async () => {
     const { deliverer } = setup({ home_channel: undefined });
-    const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: 'ignored' }), deliverOptions());
-    expect(receipt.target).toBe('dingtalk');
-    expect(server.requests).toHaveLength(1);
+    expect((await deliverer.deliver(deliveryMessage('hi'), deliverOptions())).target).toBe('dingtalk');
+    // A chat_id (one meant for another destination of the route, too) is sent nowhere and refused by nothing: the
+    // receipt names it, and only a conversation id is recorded for conversations (dingtalk-conversation.test.ts).
+    const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: 'C0FIRST000' }), deliverOptions());
+    expect(receipt.target).toBe('C0FIRST000');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1].json).toEqual(server.requests[0].json);
   });
 
   it('splits long answers at 15000 UTF-8 bytes, one message every 3 seconds (20 per minute)', async () => {
