@@ -75,7 +75,7 @@ export class RedisJobQueue implements JobQueue {
     this.acceptScript = new AcceptScript(client, this.jobKeyPrefix);
     this.leaseScripts = new LeaseScripts(client);
     this.leased = new HeldJobs(prefix, this.lockMs, this.leaseScripts);
-    this.delayed = new DelayedJobs(client, this.queue, this.jobKeyPrefix, async (id) => (await BullJob.fromId(this.queue, id)) as BullJob<JobData> | undefined);
+    this.delayed = new DelayedJobs(client, this.jobKeyPrefix, async (id) => (await BullJob.fromId(this.queue, id)) as BullJob<JobData> | undefined);
   }
 
   /** The job's pieces for the accept script, under a new job id. */
