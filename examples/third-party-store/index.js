@@ -169,6 +169,15 @@ function openJsonFileStore(file) {
         changed(true);
         return true;
       },
+      // A waiting job (a hold, a backoff) becomes due now, e.g. once its approval is decided.
+      async makeDue(jobId) {
+        const j = job(jobId);
+        if (!j || j.status !== 'pending') return false;
+        const now = Date.now();
+        if (j.runAt > now) Object.assign(j, { runAt: now, updatedAt: now });
+        changed(true);
+        return true;
+      },
       async pendingCount() {
         return state.jobs.filter((j) => j.status === 'pending' || j.status === 'running').length;
       },
