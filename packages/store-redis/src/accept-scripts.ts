@@ -54,6 +54,9 @@ end
 local COALESCE_MODES = { [0] = '', [1] = 'latest', [2] = 'all' }
 -- The call's constants (set below from ARGV[1] and ARGV[2]; Redis allows no global variables).
 local q, window_ms, ttl, lookup_ttl, max_events
+-- Read once per call, as nothing else runs while it does: Redis's clock (every accept of the call is decided at
+-- that instant) and the jobs queued (backpressure), counted once and then kept up to date as jobs are added.
+local now, queued
 
 local function accept_one(packed)
   local h, f = unpack_accept(packed)
@@ -62,9 +65,7 @@ local function accept_one(packed)
   local job_id, head, event, payload, delivery_id, opts = f[5], f[6], f[7], f[8], f[9], f[10]
   local timestamp, delay, pointer_ttl, coalesce = tonumber(h[5]), tonumber(h[6]), tonumber(h[7]), COALESCE_MODES[tonumber(h[8])]
 
-  local now = 0
   if mode == 'accept' then
-    now = now_ms()
     local allowed, left = rate_window(rate_base, limit, window_ms, false, now)
     if not allowed then return { 'rate_limited', left } end
     local current = redis.call('GET', claim_key)
@@ -82,7 +83,8 @@ local function accept_one(packed)
       redis.call('SET', claim_key, 'ignored', 'PX', ttl)
       return { 'ignored' }
     end
-    if bull_queued(q) >= max_pending then return { 'backpressure' } end
+    if not queued then queued = bull_queued(q) end
+    if queued >= max_pending then return { 'backpressure' } end
   end
 
   local target, merged = job_id, false
@@ -100,6 +102,7 @@ local function accept_one(packed)
   if not merged then
     local payloads = coalesce == 'all' and payload or ''
     bull_add(q, job_id, 'event', job_data(head, event, payload, delivery_id, payloads, coalesce), opts, timestamp, delay)
+    if queued then queued = queued + 1 end
     if coalesce ~= '' and delay > 0 then
       redis.call('DEL', pointer)
       redis.call('HSET', pointer, 'job', job_id, 'head', head, 'ids', delivery_id, 'payloads', payloads, 'count', 1)
@@ -108,9 +111,14 @@ local function accept_one(packed)
   end
   local used, left = 0, 0
   if mode == 'accept' then
-    -- Accepted work: the one answer that counts against the window (the peek above saw room; nothing ran since).
-    local _
-    _, left, used = rate_window(rate_base, limit, window_ms, true, now)
+    -- Accepted work: the one answer that counts against the window (the peek above saw room; nothing ran since,
+    -- so the count is INCR'd without reading it again). The key lives two windows from its first hit, as
+    -- rate_window's count leaves it (rate-limiter.ts); every writer sets the expiry with the INCR that creates it.
+    local start = now - (now % window_ms)
+    local key = rate_base .. ':' .. start
+    used = redis.call('INCR', key)
+    if used == 1 then redis.call('PEXPIRE', key, window_ms * 2) end
+    left = start + window_ms - now
     redis.call('SET', claim_key, 'job:' .. target, 'PX', ttl)
   end
   redis.call('SET', lookup, target, 'PX', lookup_ttl)
@@ -125,10 +133,16 @@ q = ARGV[1]
 local constants = {}
 for v in string.gmatch(ARGV[2], '[^,]+') do constants[#constants + 1] = tonumber(v) end
 window_ms, ttl, lookup_ttl, max_events = constants[1], constants[2], constants[3], constants[4]
+now = now_ms()
+bull_memo = {}
 local answers = {}
 for i = 3, #ARGV do
   local ok, answer = pcall(accept_one, ARGV[i])
-  if not ok then answer = { 'error', type(answer) == 'table' and answer.err or tostring(answer) } end
+  if not ok then
+    answer = { 'error', type(answer) == 'table' and answer.err or tostring(answer) }
+    -- A write refused half-way: count and read the queue again for the next accept.
+    queued, bull_memo = nil, {}
+  end
   answers[i - 2] = answer
 end
 return answers

@@ -24,7 +24,7 @@ export function bullJobOpts(jobId: string, removeOnCompleteS: number, delayMs: n
 }
 
 /**
- * Lua functions on a queue's key prefix `q` (`<prefix>:jobs:`, bullmq's `queue.toKey('')`):
+ * Lua functions on a queue's key prefix `q` (`<prefix>:jobs:`, bullmq's `queue.toKey('')`; one queue per script call):
  * - `bull_add(q, id, name, data, opts, timestamp, delay)`: stores a job as bullmq's add scripts do: waiting (at the
  *   back of the wait list, or the paused list) when `delay` is 0, delayed until `timestamp + delay` otherwise.
  * - `bull_promote_front(q, id)`: moves a delayed job to the front of the wait list (the next one a worker takes),
@@ -33,19 +33,30 @@ export function bullJobOpts(jobId: string, removeOnCompleteS: number, delayMs: n
  * - `bull_is_delayed(q, id)`.
  */
 export const BULLMQ_LAYOUT_FUNCTIONS = `
+-- A script that changes neither the queue's meta nor its active list (the accept script) sets bull_memo to {}
+-- at its start, so that the meta is read once per call instead of once per job added.
+local bull_memo
 local function bull_max_events(q)
+  if bull_memo and bull_memo.max_events then return bull_memo.max_events end
   local max_events = redis.call('HGET', q .. 'meta', 'opts.maxLenEvents')
   if not max_events then
     max_events = 10000
     redis.call('HSET', q .. 'meta', 'opts.maxLenEvents', max_events)
   end
+  if bull_memo then bull_memo.max_events = max_events end
   return max_events
 end
 local function bull_target_list(q)
+  if bull_memo and bull_memo.list then return bull_memo.list, bull_memo.held end
+  local list, held = q .. 'wait', false
   local meta = redis.call('HMGET', q .. 'meta', 'paused', 'concurrency')
-  if meta[1] then return q .. 'paused', true end
-  if meta[2] and redis.call('LLEN', q .. 'active') >= tonumber(meta[2]) then return q .. 'wait', true end
-  return q .. 'wait', false
+  if meta[1] then
+    list, held = q .. 'paused', true
+  elseif meta[2] and redis.call('LLEN', q .. 'active') >= tonumber(meta[2]) then
+    held = true
+  end
+  if bull_memo then bull_memo.list, bull_memo.held = list, held end
+  return list, held
 end
 local function bull_delayed_score(q, at)
   local min_score, max_score = at * 0x1000, (at + 1) * 0x1000 - 1
