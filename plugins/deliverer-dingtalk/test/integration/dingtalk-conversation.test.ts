@@ -5,7 +5,7 @@
 // `conversationId` of the message it answers, e.g. cid5DEAySu/Fk+mtMwii4NLYQ==), and only then.
 import type { Deliverer } from '@hookwise/core';
 import { VirtualClock } from '@hookwise/kit/platform';
-import { createTestPluginContext, deliverOptions, deliveryMessage, startRecordingServer, type RecordingServer } from '@hookwise/testing';
+import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import { dingtalkPlatform, type CustomRobotOptions } from '@hookwise/plugin-deliverer-dingtalk';
 
 const CONVERSATION = 'cid5DEAySu/Fk+mtMwii4NLYQ==';
@@ -36,10 +36,18 @@ describe('dingtalk conversation facet', () => {
 
   it('records nothing without a conversation id (no chat_id, or one meant for another destination)', async () => {
     const deliverer = setup();
-    for (const extra of [{}, { chat_id: 'C0FIRST000' }]) {
+    for (const extra of [{}, { chat_id: 'C0FIRST000' }] as Record<string, string>[]) {
       const receipt = await deliverer.deliver(deliveryMessage('hi', extra), deliverOptions());
       expect(deliverer.conversation!.sentRefs!(receipt)).toBeUndefined();
     }
+  });
+
+  it('refuses, with allowed_targets pinning the group, a message from another conversation (the answer would land in the group)', async () => {
+    const deliverer = setup({ allowed_targets: [CONVERSATION] });
+    await deliverer.deliver(deliveryMessage('hi', { chat_id: CONVERSATION }), deliverOptions());
+    const err = await rejectionOf(deliverer.deliver(deliveryMessage('hi', { chat_id: 'cidOtherGroup0000000==' }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('records the answer to a reply under the conversation it came from again', () => {
