@@ -41,9 +41,10 @@ export const REPLY_TO_KEY = 'reply_to_message_guid';
 /** Message guids as iMessage makes them (a UUID), as the server's webhooks and send answers carry them. */
 const MESSAGE_GUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
-function targetProblem(target: string, extra: Record<string, string>): string | undefined {
+function targetProblem(target: string, extra: Record<string, string>, o: ServerApiOptions): string | undefined {
   if (!CHAT_GUID.test(target)) return 'it is not a chat guid';
-  const replyTo = extraValue(extra, REPLY_TO_KEY);
+  // Checked only where it is sent (below): elsewhere it is left out, so it cannot fail an answer.
+  const replyTo = o.method === 'private-api' ? extraValue(extra, REPLY_TO_KEY) : undefined;
   if (replyTo !== undefined && !MESSAGE_GUID.test(replyTo))
     return `deliver_extra.${REPLY_TO_KEY} ${JSON.stringify(replyTo.slice(0, 40))} is not a message guid`;
   return undefined;
@@ -110,7 +111,7 @@ export const blueBubblesPlatform = definePlatform<ServerApiOptions>({
   // iMessage documents no rate; the server sends one message after the other.
   targets: {
     format: 'a chat guid: iMessage;-;+15555550123 (direct) or iMessage;+;chat123456789 (group)',
-    check: (target, { extra }) => targetProblem(target, extra),
+    check: (target, { extra, options }) => targetProblem(target, extra, options),
   },
   optionsSchema: platformOptionsSchema({
     // no default: the server is self-hosted, api_base is required

@@ -67,5 +67,8 @@ describe('bluebubbles conversation facet', () => {
     );
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
     expect(server.requests).toHaveLength(0);
+    // Where no inline reply is sent, the value is left out and fails nothing.
+    await setup().deliver(deliveryMessage('hi', { chat_id: CHAT, reply_to_message_guid: '../x' }), deliverOptions());
+    expect(body(0)).not.toHaveProperty('selectedMessageGuid');
   });
 });
