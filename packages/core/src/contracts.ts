@@ -98,6 +98,12 @@ export interface Source {
    * else. Asked only on a route that pins this source. Synchronous, no I/O: it reads the payload.
    */
   replyOf?(payload: Record<string, unknown>): InboundReply | undefined;
+  /**
+   * True for a message the gateway's own account wrote, which the platform sends back like anyone's (BlueBubbles
+   * `isFromMe`, a Matrix or Mattermost bot user the route names): ignored (200, reason `own_message`) before the
+   * route's filters, so an inbound route that answers in the same chat never answers itself.
+   */
+  ownMessage?(payload: Record<string, unknown>): boolean;
   /** Approvals: the Approve / Deny press this payload is (its data from approvalButtonData), else undefined. */
   pressOf?(payload: Record<string, unknown>): ApprovalPress | undefined;
   /** The answer the platform gets for a decided press; `text` says what happened. Default: an empty 200. */

@@ -82,6 +82,11 @@ export function bluebubblesReplyOf(payload: Record<string, unknown>): InboundRep
   };
 }
 
+/** A `new-message` the server's own account sent (`isFromMe`): the gateway's answers come back so; never a run. */
+export function bluebubblesOwnMessage(payload: Record<string, unknown>): boolean {
+  return payload.type === 'new-message' && isObject(payload.data) && payload.data.isFromMe === true;
+}
+
 export const bluebubblesSource = defineSource({
   id: 'bluebubbles',
   description:
@@ -92,5 +97,6 @@ export const bluebubblesSource = defineSource({
     eventType: (_req, payload) => bluebubblesEventType(payload),
     deliveryId: (_req, payload) => bluebubblesDeliveryId(payload),
     replyOf: bluebubblesReplyOf,
+    ownMessage: bluebubblesOwnMessage,
   }),
 });

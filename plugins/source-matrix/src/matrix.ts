@@ -5,7 +5,7 @@
 // takes. The hs_token is the route's secret; the txnId is the delivery id; the answer is 200 `{}`.
 import { matrixReplyOf } from './matrix-replies';
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { anyConstantTimeEqual, defineSource, matchingSecretIndex } from '@hookwise/kit/source';
+import { anyConstantTimeEqual, defineSource, isPayloadObject, matchingSecretIndex } from '@hookwise/kit/source';
 
 /** The event type of a transaction whose events are not all of one type (or that holds none). */
 export const MIXED_TRANSACTION_EVENT = 'transaction';
@@ -72,11 +72,35 @@ export function matrixHandshake(req: SourceRequest): HandshakeAnswer | undefined
   };
 }
 
-export const matrixSource = defineSource({
+export interface MatrixSourceOptions {
+  ignore_users?: string[];
+}
+
+/**
+ * A transaction whose messages are all by `ignore_users` (the bot user the matrix deliverer posts as): the homeserver
+ * sends an application service every event of its rooms, the gateway's own answers included.
+ */
+export function matrixOwnMessages(payload: Record<string, unknown>, options: MatrixSourceOptions): boolean {
+  const ignored = options.ignore_users ?? [];
+  if (!ignored.length || !Array.isArray(payload.events)) return false;
+  const messages = payload.events.filter((e): e is Record<string, unknown> => isPayloadObject(e) && e.type === 'm.room.message');
+  return messages.length > 0 && messages.every((e) => typeof e.sender === 'string' && ignored.includes(e.sender));
+}
+
+export const matrixSource = defineSource<MatrixSourceOptions>({
   id: 'matrix',
   description:
     'Matrix application service: PUT .../_matrix/app/v1/transactions/<txnId> with Authorization: Bearer <hs_token> (or ?access_token=), delivery id the txnId, answered 200 {}',
-  style: () => ({
+  options: {
+    ignore_users: {
+      type: 'array',
+      items: { type: 'string', pattern: '^@[^:]+:.+$' },
+      default: [],
+      description:
+        "Matrix user ids whose messages are the gateway's own (the bot user the matrix deliverer posts as, e.g. @hookwise:example.org): a transaction of only their messages is ignored (reason own_message) and continues no conversation.",
+    },
+  },
+  style: (options) => ({
     headers: ['authorization'],
     requests: { methods: ['PUT'], subPaths: true },
     eventAnswer: { status: 200, body: {} },
@@ -85,5 +109,6 @@ export const matrixSource = defineSource({
     eventType: (_req, payload) => matrixEventType(payload),
     deliveryId: (req) => matrixTransactionId(req),
     replyOf: matrixReplyOf,
+    ownMessage: (payload) => matrixOwnMessages(payload, options),
   }),
 });

@@ -16,13 +16,20 @@ export interface MattermostReplyOptions {
   ignore_users?: string[];
 }
 
+/** A post by one of `ignore_users` (the gateway's bot account): ignored by the route, never a run or a reply. */
+export function mattermostOwnPost(payload: Record<string, unknown>, options: MattermostReplyOptions = {}): boolean {
+  const ignored = options.ignore_users ?? [];
+  const userId = payloadId(payload.user_id);
+  const userName = payloadId(payload.user_name);
+  return (userId !== undefined && ignored.includes(userId)) || (userName !== undefined && ignored.includes(userName));
+}
+
 export function mattermostReplyOf(payload: Record<string, unknown>, options: MattermostReplyOptions = {}): InboundReply | undefined {
   const chat = payloadId(payload.channel_id);
   const userId = payloadId(payload.user_id);
   if (!chat || !userId) return undefined;
   const userName = payloadId(payload.user_name);
-  const ignored = options.ignore_users ?? [];
-  if (ignored.includes(userId) || (userName !== undefined && ignored.includes(userName))) return undefined;
+  if (mattermostOwnPost(payload, options)) return undefined;
   const postId = payloadId(payload.post_id);
   return {
     to: { platform: 'mattermost', chat, messageId: '' },

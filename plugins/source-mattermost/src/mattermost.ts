@@ -4,7 +4,7 @@
 // hold it.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verdictForSecrets } from '@hookwise/kit/source';
-import { mattermostReplyOf, type MattermostReplyOptions } from './mattermost-replies';
+import { mattermostOwnPost, mattermostReplyOf, type MattermostReplyOptions } from './mattermost-replies';
 
 /** Outgoing webhooks post channel messages; Mattermost gives them no type of their own. */
 export const MATTERMOST_EVENT = 'outgoing_webhook';
@@ -47,7 +47,7 @@ export const mattermostSource = defineSource<MattermostReplyOptions>({
       items: { type: 'string', minLength: 1 },
       default: [],
       description:
-        "User ids or usernames whose posts continue no conversation: the bot account the mattermost deliverer posts with (Mattermost fires outgoing webhooks for the bot's posts too).",
+        "User ids or usernames whose posts are the gateway's own: the bot account the mattermost deliverer posts with (Mattermost fires outgoing webhooks for the bot's posts too); they are ignored (reason own_message) and continue no conversation.",
     },
   },
   style: (options) => ({
@@ -58,5 +58,6 @@ export const mattermostSource = defineSource<MattermostReplyOptions>({
     eventType: () => MATTERMOST_EVENT,
     deliveryId: (_req, payload) => (typeof payload.post_id === 'string' && payload.post_id !== '' ? payload.post_id : undefined),
     replyOf: (payload) => mattermostReplyOf(payload, options),
+    ownMessage: (payload) => mattermostOwnPost(payload, options),
   }),
 });

@@ -20,8 +20,11 @@ export interface FilterFailure {
   reason: string;
   /** Set when an expression threw (or the filter does not compile): worth a warning, not just an info line. */
   error?: string;
-  /** What dropped the event when not the filter: its `transform:` (jobs/transform.ts) gave nothing or the silent marker. */
-  by?: 'transform';
+  /**
+   * What dropped the event when not the filter: its `transform:` (jobs/transform.ts) gave nothing or the silent
+   * marker, or the source said it is the gateway's own message (`own_message`, Source.ownMessage).
+   */
+  by?: 'transform' | 'own_message';
 }
 
 /**

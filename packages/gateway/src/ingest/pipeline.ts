@@ -120,16 +120,20 @@ export class WebhookPipeline {
     const askable = pinned ? candidates.slice(0, 1) : candidates;
     const deliveryId = deliveryIdOf(askable, sourceReq, payload);
     const event = eventTypeOf(askable, sourceReq, payload);
+    // The gateway's own message coming back (Source.ownMessage) is ignored as a filtered event is: never a run.
+    const own = chosen?.source.ownMessage?.(payload) === true;
     // A reply to one of the gateway's answers continues that route's conversation (conversation-step.ts).
-    const reply = deps.conversations && chosen?.source.replyOf?.(payload);
+    const reply = !own && deps.conversations && chosen?.source.replyOf?.(payload);
     const continued =
       reply && (await deps.conversations!.continue(deps, req, route, reply, deliveryId, event, payload, payloadJson, sourceReq.receivedAt, this.accept));
     if (continued) return chosen?.source.eventAnswer && continued.status < 300 ? senderAnswer(chosen.source.eventAnswer) : continued;
     // An event-type miss and a filtered event take the same path: no job, the delivery id remembered, 200 ignored.
-    let filtered: FilterFailure | undefined;
+    let filtered: FilterFailure | undefined = own
+      ? { passed: false, reason: "the gateway's own message, sent back by the platform", by: 'own_message' }
+      : undefined;
     const wanted = eventAccepted(route.events, event);
     // `transform:` (jobs/transform.ts): after verification, before filters, for wanted events only.
-    if (wanted && route.transform && deps.transforms) {
+    if (wanted && !filtered && route.transform && deps.transforms) {
       const t = await deps.transforms.apply(route, payload, payloadJson, deliveryId);
       if (t.kind === 'reject') return { status: 503, body: { error: t.error, reason: 'transform' }, headers: { 'Retry-After': '30' } };
       if (t.kind === 'silent') filtered = { passed: false, reason: t.reason, by: 'transform' };

@@ -40,8 +40,8 @@ export interface DuplicateEvent extends RequestEvent {
 export interface IgnoredEvent extends RequestEvent {
   deliveryId: string;
   event: string;
-  /** Why no job: the route does not accept the event type (`event`), or the payload failed its `filter:` (`filter`). */
-  reason?: 'event' | 'filter' | 'transform';
+  /** Why no job: the route does not take the event type (`event`), its `filter:` or `transform:` dropped it, or the source said it is the gateway's own message (`own_message`). */
+  reason?: 'event' | 'filter' | 'transform' | 'own_message';
   /** For `filter`: the test that failed, e.g. `action is "labeled", not one of "opened", "synchronize"`. */
   filter?: string;
 }
