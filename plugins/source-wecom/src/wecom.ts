@@ -4,9 +4,8 @@
 // `<Encrypt>` holds the encrypted message, signed by `msg_signature` in the query. Both keys are secrets, so the
 // route's secret carries both: `<Token>:<EncodingAESKey>` (a list of them for rotation). `source_options.corp_id`
 // makes the receiver id inside every ciphertext be that CorpID.
-import { type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, defineSource, timestampProblem, toleranceOption } from '@hookwise/kit/source';
-import { parseWeComXml, queryParams, wecomDecrypt, wecomKeys, wecomSignature, type WeComKeys } from './wecom-crypto';
+import { type InboundReply, type SourceRequest } from '@hookwise/core';
+import { defineSource, openWxBizMsg, toleranceOption, wxBizMsgDecrypt, wxBizMsgKeys, wxBizMsgQuery, wxBizMsgXml } from '@hookwise/kit/source';
 
 export * from './wecom-crypto';
 
@@ -69,49 +68,35 @@ export const wecomSource = defineSource<WeComOptions>({
     const tolerance = options.tolerance_seconds ?? WECOM_TOLERANCE_SECONDS;
 
     /** Checks msg_signature over `encrypted` and opens it with the matching key; the message, or why not. */
-    function open(req: SourceRequest, encrypted: string, secrets: readonly string[]): { index: number; message: string } | SourceVerdict {
-      const query = queryParams(req.url);
-      const { msg_signature: signature, timestamp, nonce } = query;
-      if (signature === undefined)
-        return { ok: false, reason: 'no msg_signature in the query (is the URL the one in the app\'s "Receive messages" settings?)', missing: true };
-      if (timestamp === undefined || nonce === undefined) return { ok: false, reason: 'msg_signature comes without timestamp and nonce' };
-      const stale = timestampProblem(timestamp, req.receivedAt, tolerance);
-      if (stale) return { ok: false, reason: `timestamp: ${stale}` };
-      const keys = secrets.map(wecomKeys);
-      if (keys.every((k) => k === undefined)) {
-        return { ok: false, reason: "the route's secret is not written <Token>:<EncodingAESKey> (the app's Receive messages settings)" };
-      }
-      const index = keys.findIndex((k) => k !== undefined && signed(k, timestamp, nonce, encrypted, signature));
-      if (index === -1) return { ok: false, reason: "msg_signature does not match (is the route's secret <Token>:<EncodingAESKey> of this app?)" };
-      const plain = wecomDecrypt((keys[index] as WeComKeys).aesKey, encrypted);
-      if (!plain) return { ok: false, reason: 'msg_signature matches but the message does not decrypt with that EncodingAESKey' };
-      if (options.corp_id !== undefined && !constantTimeEqual(plain.receiverId, options.corp_id)) {
-        return { ok: false, reason: `the message is encrypted for ${plain.receiverId}, not for source_options.corp_id` };
-      }
-      return { index, message: plain.message };
-    }
+    const open = (req: SourceRequest, encrypted: string, secrets: readonly string[]) =>
+      openWxBizMsg(req, encrypted, secrets, {
+        toleranceSeconds: tolerance,
+        receiverId: options.corp_id,
+        receiverOption: 'corp_id',
+        settings: `the app's "Receive messages" settings`,
+      });
 
     return {
       headers: [],
       requests: { methods: ['GET'] },
       verify(req, secrets) {
         if (isGet(req)) {
-          const echostr = queryParams(req.url).echostr;
+          const echostr = wxBizMsgQuery(req.url).echostr;
           if (echostr === undefined) return { ok: false, reason: 'a GET is only the URL check (msg_signature, timestamp, nonce and echostr)', missing: true };
           const result = open(req, echostr, secrets);
           return 'index' in result ? { ok: true, secretIndex: result.index } : result;
         }
-        const envelope = parseWeComXml(req.rawBody.toString('utf8'));
+        const envelope = wxBizMsgXml(req.rawBody.toString('utf8'));
         if (!envelope?.Encrypt) return { ok: false, reason: 'the body is no WeCom XML with <Encrypt>', missing: true };
         const result = open(req, envelope.Encrypt, secrets);
         if (!('index' in result)) return result;
-        const message = parseWeComXml(result.message);
+        const message = wxBizMsgXml(result.message);
         if (!message) return { ok: false, reason: 'the decrypted message is no XML' };
         opened.set(req, message);
         return { ok: true, secretIndex: result.index };
       },
       parse(req) {
-        if (isGet(req)) return queryParams(req.url);
+        if (isGet(req)) return wxBizMsgQuery(req.url);
         const message = opened.get(req);
         // A route without authentication verifies nothing, so the message has no key to open it with.
         if (!message) throw new Error('the message is encrypted and no <Token>:<EncodingAESKey> secret verified it: give the route its secret');
@@ -120,8 +105,8 @@ export const wecomSource = defineSource<WeComOptions>({
       // The URL check is answered here and never queued: echostr decrypted, as plain text.
       handshake(req, payload, secret) {
         if (!isGet(req)) return undefined;
-        const keys = wecomKeys(secret);
-        const plain = keys && typeof payload.echostr === 'string' ? wecomDecrypt(keys.aesKey, payload.echostr) : undefined;
+        const keys = wxBizMsgKeys(secret);
+        const plain = keys && typeof payload.echostr === 'string' ? wxBizMsgDecrypt(keys.aesKey, payload.echostr) : undefined;
         if (!plain) return { status: 400, body: 'echostr does not decrypt', contentType: 'text/plain' };
         return { status: 200, body: plain.message, contentType: 'text/plain' };
       },
@@ -133,7 +118,3 @@ export const wecomSource = defineSource<WeComOptions>({
     };
   },
 });
-
-function signed(keys: WeComKeys, timestamp: string, nonce: string, encrypted: string, signature: string): boolean {
-  return constantTimeEqual(wecomSignature(keys.token, timestamp, nonce, encrypted), signature.toLowerCase());
-}

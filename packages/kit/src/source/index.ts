@@ -1,5 +1,5 @@
-// @hookwise/kit/source: what a source plugin needs (signature checks, Standard Webhooks, public keys,
-// defineSource), and nothing a deliverer or an agent runner needs.
+// @hookwise/kit/source: what a source plugin needs (signature checks, Standard Webhooks, public keys, Tencent's
+// WXBizMsgCrypt callback scheme, defineSource), and nothing a deliverer or an agent runner needs.
 export {
   MAX_SIGNATURE_ITEMS,
   anyConstantTimeEqual,
@@ -32,3 +32,13 @@ export {
 export { cachedPublicKeys, publicKeyMatch } from './public-key';
 export { defineSource, sourceReader, type DefinedSource, type SourceDefinition, type SourceRead, type SourceStyle } from './define-source';
 export { isPayloadObject, payloadId, payloadText } from './payload-values';
+export {
+  openWxBizMsg,
+  wxBizMsgDecrypt,
+  wxBizMsgKeys,
+  wxBizMsgQuery,
+  wxBizMsgSignature,
+  wxBizMsgXml,
+  type WxBizMsgKeys,
+  type WxBizMsgOpenOptions,
+} from './wx-biz-msg-crypt';
