@@ -53,6 +53,7 @@ export const FIRST_PARTY_PLUGINS: readonly string[] = [
   '@hookwise/plugin-source-dingtalk',
   '@hookwise/plugin-source-wecom',
   '@hookwise/plugin-source-bluebubbles',
+  '@hookwise/plugin-source-wechat',
 ];
 
 /** Where the first-party packages are looked up: this package's own folder (Node walks up its node_modules). */

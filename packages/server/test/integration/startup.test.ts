@@ -78,6 +78,7 @@ describe('gateway startup with the first-party plugins', () => {
         'telegram',
         'twilio',
         'twitch',
+        'wechat',
         'wecom',
         'whatsapp',
         'zoom',
