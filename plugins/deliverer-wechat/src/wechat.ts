@@ -2,6 +2,7 @@
 // from app_id/app_secret (`POST /cgi-bin/stable_token`: unlike `/cgi-bin/token`, another system fetching a
 // token for the same account does not invalidate ours), then `POST /cgi-bin/message/custom/send?access_token=...`
 // with `{touser: <openid>, msgtype:"text", text:{content}}`. HTTP 200 with `{errcode, errmsg}`.
+import type { DelivererConversation } from '@hookwise/core';
 import {
   checkErrorCode,
   definePlatform,
@@ -50,6 +51,21 @@ export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure
   });
 }
 
+/**
+ * Conversations (issue 31). source-wechat reads a follower's message to the account as a reply to the latest answer
+ * to that follower (chat: `FromUserName`, the openid; no message id, since the pushed XML names no message it
+ * answers: "Receiving standard messages"). Every answer goes to one openid with message/custom/send, so each is
+ * recorded as that openid's latest (byChat, id ''), and the answer to a reply goes to the openid that wrote it.
+ */
+export const wechatConversation: DelivererConversation = {
+  platform: 'wechat',
+  byChat: true,
+  sentRefs: ({ target }) =>
+    target !== undefined && OPENID.test(target) ? { chat: target, refs: [{ platform: 'wechat', chat: target, messageId: '' }] } : undefined,
+  // Whatever the route's chat_id renders to, the answer to a reply goes to the follower who wrote it.
+  replyExtra: (to, extra) => ({ ...extra, chat_id: to.chat }),
+};
+
 export const wechatPlatform = definePlatform<OfficialAccountOptions>({
   id: 'wechat',
   aliases: ['platform_14'],
@@ -87,6 +103,7 @@ export const wechatPlatform = definePlatform<OfficialAccountOptions>({
     url: joinUrl(o.api_base, '/cgi-bin/message/custom/send', { access_token: chunk.token ?? '' }),
     json: { touser: chunk.target, msgtype: 'text', text: { content: chunk.text } },
   }),
+  conversation: wechatConversation,
   checkResponse: checkOfficialAccountResponse,
   // message/custom/send answers {"errcode": 0, "errmsg": "ok"} when it sent the message.
   success: { describe: 'errcode 0', test: (res) => errorCodeOf(res, 'errcode') === 0 },
