@@ -12,3 +12,6 @@ export * from './source-conformance';
 export * from './esm-signer';
 export * from './process-liveness';
 export * from './config-yaml';
+export * from './wait-for';
+export * from './conversation-turns';
+export * from './signed-post';

@@ -8,10 +8,8 @@
 // and the reply, and its answer is an inline reply to the same message (selectedMessageGuid, partIndex, through
 // the Private API). A plain message in the chat continues its latest answer; a stranger in the group runs nothing.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -21,13 +19,8 @@ const CHAT = 'iMessage;+;chat123456789';
 const ALICE = '+15555550123';
 const MALLORY = '+15555550199';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-bb-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-bb-'));
+const conv = conversationHarness('bb', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let rowId = 5120;
 
 const config = (apiBase: string) => ({
@@ -49,7 +42,7 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
@@ -96,49 +89,29 @@ async function message(from: string, text: string, inlineTo?: string) {
     type: 'new-message',
     data: serialized({ guid: randomUUID().toUpperCase(), text, fromMe: false, address: from, threadOriginatorGuid: inlineTo }),
   });
-  return gw!.post(`imessage?secret=${WEBHOOK_SECRET}`, body);
+  return conv.gw.post(`imessage?secret=${WEBHOOK_SECRET}`, body);
 }
 
 const sent = () => api.requests.filter((r) => r.path === '/api/v1/message/text');
 const sentBody = (r: RecordedRequest) => r.json as { chatGuid: string; message: string; method?: string; selectedMessageGuid?: string; partIndex?: number };
 const guids: string[] = [];
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const delivered = () => conv.delivered('alerts');
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.path === '/api/v1/ping') return { json: { status: 200, message: 'Ping received!', data: 'pong' } };
     const guid = randomUUID().toUpperCase();
     guids.push(guid);
     const { message: text } = req.json as { message: string };
     return { json: { status: 200, message: 'Message sent!', data: serialized({ guid, text, fromMe: true, address: '' }) } };
   });
-  gw = await startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await conv.start(config(api.url));
 });
 
 describe('conversations on iMessage (BlueBubbles), through a real gateway on SQLite', () => {
   it('continues the conversation from an inline reply, answering inline to the same message in the same chat', async () => {
-    const body = JSON.stringify({ title: 'disk full' });
-    expect((await gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body) })).status).toBe(202);
-    await waitFor('the first answer', () => delivered() === 1);
+    expect((await conv.alert('alerts', 'disk full')).status).toBe(202);
+    await conv.waitFor('the first answer', () => delivered() === 1);
     const first = sentBody(sent()[0]);
     expect(first).toMatchObject({ chatGuid: CHAT, message: 'ECHO[Alert: disk full]', method: 'private-api' });
     expect(first.selectedMessageGuid).toBeUndefined();
@@ -146,12 +119,10 @@ describe('conversations on iMessage (BlueBubbles), through a real gateway on SQL
     const answer = await message(ALICE, 'why is it full?', guids[0]);
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-    await waitFor('the second answer', () => delivered() === 2);
+    await conv.waitFor('the second answer', () => delivered() === 2);
     const second = sentBody(sent()[1]);
     expect(second).toMatchObject({ chatGuid: CHAT, method: 'private-api', selectedMessageGuid: guids[0], partIndex: 0 });
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => second.message.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(second.message, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(second.message).toContain(`iMessage user ${ALICE}`);
     expect(second.message).toContain('turn 2 of at most 4');
   });
@@ -159,7 +130,7 @@ describe('conversations on iMessage (BlueBubbles), through a real gateway on SQL
   it("continues the chat's latest answer from a plain message, answering in the chat", async () => {
     const answer = await message(ALICE, 'and now?');
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 3 });
-    await waitFor('the third answer', () => delivered() === 3);
+    await conv.waitFor('the third answer', () => delivered() === 3);
     const third = sentBody(sent()[2]);
     expect(third.chatGuid).toBe(CHAT);
     expect(third.selectedMessageGuid).toBeUndefined();
@@ -172,7 +143,7 @@ describe('conversations on iMessage (BlueBubbles), through a real gateway on SQL
     const answer = await message(MALLORY, 'do something else', guids[0]);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
-    expect(gw!.logText()).toContain(`user ${MALLORY} is not in conversation.allow_from of route 'alerts'`);
+    expect(conv.gw.logText()).toContain(`user ${MALLORY} is not in conversation.allow_from of route 'alerts'`);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });

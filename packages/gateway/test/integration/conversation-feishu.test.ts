@@ -8,10 +8,8 @@
 // A reply from someone not in allow_from runs nothing; a reply to a message the gateway never sent goes to its own
 // route as any event.
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -23,13 +21,8 @@ const CHAT = 'oc_5ce6d572455d361153b7xx51da133945';
 const ALICE = 'ou_84aad35d084aa403a838cf73ee18467';
 const MALLORY = 'ou_9d3c7e1b2a4f5e6d7c8b9a0f1e2d3c4b';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-feishu-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-feishu-'));
+const conv = conversationHarness('feishu', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let nextMessage = 0;
 let nextEvent = 0;
 
@@ -58,7 +51,7 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
@@ -138,47 +131,27 @@ async function reply(from: string, to: string, text: string) {
       .update(timestamp + nonce + ENCRYPT_KEY + body)
       .digest('hex'),
   };
-  return gw!.post('lark', body, headers);
+  return conv.gw.post('lark', body, headers);
 }
 
 const messages = () => api.requests.filter((r) => r.path.startsWith('/open-apis/im/v1/messages'));
 const text = (r: RecordedRequest) => (JSON.parse((r.json as { content: string }).content) as { text: string }).text;
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const delivered = () => conv.delivered('alerts');
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.path === '/open-apis/auth/v3/tenant_access_token/internal')
       return { json: { code: 0, msg: 'ok', tenant_access_token: 't-g1044ab7conversationfeishu', expire: 7200 } };
     if (req.path === '/open-apis/bot/v3/info') return { json: { code: 0, msg: 'ok', bot: { app_name: 'Hookwise' } } };
     return { json: sentMessage(req) };
   });
-  gw = await startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await conv.start(config(api.url));
 });
 
 describe('conversations on Feishu, through a real gateway on SQLite', () => {
   it('continues the conversation when an allowed person replies, answering with Reply message to that message', async () => {
-    const body = JSON.stringify({ title: 'disk full' });
-    expect((await gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body) })).status).toBe(202);
-    await waitFor('the first answer', () => delivered() === 1);
+    expect((await conv.alert('alerts', 'disk full')).status).toBe(202);
+    await conv.waitFor('the first answer', () => delivered() === 1);
     const [first] = messages();
     expect([first.path, first.query.get('receive_id_type')]).toEqual(['/open-apis/im/v1/messages', 'chat_id']);
     expect(first.json).toMatchObject({ receive_id: CHAT, msg_type: 'text' });
@@ -188,23 +161,21 @@ describe('conversations on Feishu, through a real gateway on SQLite', () => {
     // Feishu counts only a 200 as delivered: the source answers every event it takes `200 {}`.
     const answer = await reply(ALICE, answered, 'why is it full?');
     expect([answer.status, answer.body]).toEqual([200, {}]);
-    await waitFor('the second answer', () => delivered() === 2);
-    expect(gw!.logText()).toContain(`Feishu user ${ALICE}'s reply on route 'lark' to conversation`);
-    expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 2/);
+    await conv.waitFor('the second answer', () => delivered() === 2);
+    expect(conv.gw.logText()).toContain(`Feishu user ${ALICE}'s reply on route 'lark' to conversation`);
+    expect(conv.gw.logText()).toMatch(/continues conversation \S+ as turn 2/);
     const second = messages()[1];
     expect([second.method, second.path]).toEqual(['POST', `/open-apis/im/v1/messages/${answered}/reply`]);
     expect(second.headers.authorization).toBe('Bearer t-g1044ab7conversationfeishu');
     expect(second.json).toMatchObject({ msg_type: 'text' });
     // The second run saw the event's prompt, the first answer and the reply, in that order.
     const seen = text(second);
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => seen.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(seen, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(seen).toContain('turn 2 of at most 3');
 
     // A reply to that answer (the reply's own message id) continues the same conversation.
     await reply(ALICE, 'om_dc13264520392913993dd051dba20002', 'and now?');
-    await waitFor('the third answer', () => delivered() === 3);
+    await conv.waitFor('the third answer', () => delivered() === 3);
     expect(messages()[2].path).toBe('/open-apis/im/v1/messages/om_dc13264520392913993dd051dba20002/reply');
     expect(text(messages()[2])).toContain('why is it full?');
     expect(text(messages()[2])).toContain('and now?');
@@ -214,7 +185,7 @@ describe('conversations on Feishu, through a real gateway on SQLite', () => {
     const before = messages().length;
     const answer = await reply(MALLORY, 'om_dc13264520392913993dd051dba20001', 'do something else');
     expect(answer.status).toBe(200);
-    await gw!.waitForLog(`user ${MALLORY} is not in conversation.allow_from of route 'alerts'`, 20_000);
+    await conv.gw.waitForLog(`user ${MALLORY} is not in conversation.allow_from of route 'alerts'`, 20_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(messages().length).toBe(before);
   });
@@ -222,7 +193,7 @@ describe('conversations on Feishu, through a real gateway on SQLite', () => {
   it('hands a reply to a message the gateway never sent to its own route', async () => {
     const before = messages().length;
     await reply(ALICE, 'om_0000000000000000000000000000unknown', 'hello bot');
-    await gw!.waitForLog('via log', 20_000);
+    await conv.gw.waitForLog('via log', 20_000);
     expect(messages().length).toBe(before);
   });
 });

@@ -9,18 +9,18 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 import { githubCommentCreated, githubPrComment, githubPullRequestOpened, githubSigned } from './documented-payloads';
 
 jest.setTimeout(60_000);
 
 const SECRET = 'conversation-github-webhook-secret-0123456789';
 const REPO = 'Octo/Hello';
-const dir = mkdtempSync(join(tmpdir(), 'hookwise-conv-github-'));
-const agent = join(dir, 'echo-prompt.js');
+const conv = conversationHarness('github');
+// The `gh` stand-in and the calls it records, in a dir of their own.
+const dir = mkdtempSync(join(tmpdir(), 'hookwise-conv-github-gh-'));
 const gh = join(dir, 'gh');
 const callsFile = join(dir, 'gh-calls.jsonl');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
 // `gh pr comment <n> --repo <r> --body-file -`: records the call and prints the new comment's URL, as gh does.
 // `gh api --method POST|PATCH ... <path> --input -` (sticky comments) prints GitHub's answer: the documented example
 // of Create (and Update) an issue comment, for comment 2000 + <pull request number>.
@@ -51,7 +51,6 @@ process.stdin.on('data', (c) => (body += c)).on('end', () => {
 );
 chmodSync(gh, 0o755);
 
-let gw: TestGateway | undefined;
 let deliveryN = 0;
 
 const calls = (): { args: string[]; body: string }[] =>
@@ -61,20 +60,12 @@ const calls = (): { args: string[]; body: string }[] =>
         .split('\n')
         .map((l) => JSON.parse(l) as { args: string[]; body: string })
     : [];
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'review'/.test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const delivered = () => conv.delivered('review');
 
 /** A delivery as GitHub posts it, signed X-Hub-Signature-256 by GitHub's own @octokit/webhooks-methods. */
 function postGithub(event: string, body: string, route = 'review') {
   deliveryN += 1;
-  return gw!.post(route, body, {
+  return conv.gw.post(route, body, {
     'content-type': 'application/json',
     'x-github-event': event,
     'x-github-delivery': `7c1c6a00-0000-11ef-8000-${String(deliveryN).padStart(12, '0')}`,
@@ -88,54 +79,47 @@ function comment(user: { login: string; type?: string }, association: string, bo
 }
 
 beforeAll(async () => {
-  gw = await startTestGateway({
-    config: {
-      platforms: {
-        github_comment: { enabled: true, cli_path: gh, timeout_seconds: 20 },
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              review: {
-                source: 'github',
-                secret: SECRET,
-                events: ['pull_request', 'issue_comment'],
-                prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
-                deliver: 'github_comment',
-                deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}' },
-                conversation: { enabled: true, allow_from: ['MEMBER', 'hubot-human'] },
-              },
-              // One sticky comment per pull request, through `gh api` (GitHub's REST answer on stdout).
-              'review-sticky': {
-                source: 'github',
-                secret: SECRET,
-                events: ['pull_request', 'issue_comment'],
-                prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
-                deliver: 'github_comment',
-                deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}', sticky: 'hookwise-review' },
-                conversation: { enabled: true, allow_from: ['MEMBER'] },
-              },
+  await conv.start({
+    platforms: {
+      github_comment: { enabled: true, cli_path: gh, timeout_seconds: 20 },
+      webhook: {
+        enabled: true,
+        extra: {
+          routes: {
+            review: {
+              source: 'github',
+              secret: SECRET,
+              events: ['pull_request', 'issue_comment'],
+              prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
+              deliver: 'github_comment',
+              deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}' },
+              conversation: { enabled: true, allow_from: ['MEMBER', 'hubot-human'] },
+            },
+            // One sticky comment per pull request, through `gh api` (GitHub's REST answer on stdout).
+            'review-sticky': {
+              source: 'github',
+              secret: SECRET,
+              events: ['pull_request', 'issue_comment'],
+              prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
+              deliver: 'github_comment',
+              deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}', sticky: 'hookwise-review' },
+              conversation: { enabled: true, allow_from: ['MEMBER'] },
             },
           },
         },
       },
-      agent: { runner: 'command', command: [process.execPath, agent] },
-      retry: { max_attempts: 1 },
-      store: { backend: 'memory' },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
+    agent: conv.agent,
+    retry: { max_attempts: 1 },
+    store: { backend: 'memory' },
   });
 });
-afterAll(async () => {
-  await gw?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('continues a conversation from a comment on the pull request, answering on the same pull request', async () => {
   const opened = await postGithub('pull_request', githubPullRequestOpened(REPO, 7, 'Fix the build'));
   expect(opened.status).toBe(202);
-  await waitFor('the first answer', () => delivered() === 1);
+  await conv.waitFor('the first answer', () => delivered() === 1);
   expect(calls()[0].args).toEqual(['pr', 'comment', '7', '--repo', REPO, '--body-file', '-']);
   expect(calls()[0].body).toBe('ECHO[Review PR #7: Fix the build]');
 
@@ -143,7 +127,7 @@ it('continues a conversation from a comment on the pull request, answering on th
   const reply = await comment({ login: 'monalisa' }, 'MEMBER', 'why this change?');
   expect(reply.status).toBe(202);
   expect(reply.body).toMatchObject({ status: 'accepted', route: 'review', turn: 2 });
-  await waitFor('the answer to the comment', () => delivered() === 2);
+  await conv.waitFor('the answer to the comment', () => delivered() === 2);
   const second = calls()[1];
   expect(second.args).toEqual(['pr', 'comment', '7', '--repo', REPO.toLowerCase(), '--body-file', '-']);
   expect(second.body).toContain('Review PR #7: Fix the build');
@@ -154,7 +138,7 @@ it('continues a conversation from a comment on the pull request, answering on th
   // A login named in allow_from continues it too (turn 3), whatever its association.
   const byLogin = await comment({ login: 'hubot-human' }, 'CONTRIBUTOR', 'and the tests?');
   expect(byLogin.body).toMatchObject({ status: 'accepted', turn: 3 });
-  await waitFor('the third answer', () => delivered() === 3);
+  await conv.waitFor('the third answer', () => delivered() === 3);
   expect(calls()[2].body).toContain('and the tests?');
 
   // A stranger, an App (a Bot account), and the gateway's own comment (posted with a member's token) coming back
@@ -166,14 +150,14 @@ it('continues a conversation from a comment on the pull request, answering on th
   expect(own.body).toMatchObject({ status: 'ignored', reason: 'conversation_own_message' });
   await new Promise((r) => setTimeout(r, 500));
   expect(calls().length).toBe(3);
-  expect(gw!.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
+  expect(conv.gw.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
 });
 
 it("records the sticky comment GitHub's REST answer names, knows it as its own, and edits it for the next turn", async () => {
   const apiCalls = () => calls().filter((c) => c.args[0] === 'api');
-  const stickyDelivered = () => gw!.logs.filter((l) => /^delivered .* on route 'review-sticky'/.test(String(l.message))).length;
+  const stickyDelivered = () => conv.gw.logs.filter((l) => /^delivered .* on route 'review-sticky'/.test(String(l.message))).length;
   expect((await postGithub('pull_request', githubPullRequestOpened(REPO, 8, 'Bump deps'), 'review-sticky')).status).toBe(202);
-  await waitFor('the sticky comment', () => stickyDelivered() === 1);
+  await conv.waitFor('the sticky comment', () => stickyDelivered() === 1);
   expect(apiCalls()[0].args).toEqual([
     'api',
     '--method',
@@ -191,7 +175,7 @@ it("records the sticky comment GitHub's REST answer names, knows it as its own, 
 
   const reply = await comment({ login: 'monalisa' }, 'MEMBER', 'which deps?', 3001, 8, 'review-sticky');
   expect(reply.body).toMatchObject({ status: 'accepted', route: 'review-sticky', turn: 2 });
-  await waitFor('the edited sticky comment', () => stickyDelivered() === 2);
+  await conv.waitFor('the edited sticky comment', () => stickyDelivered() === 2);
   const edit = apiCalls()[1];
   expect(edit.args.slice(0, 3)).toEqual(['api', '--method', 'PATCH']);
   expect(edit.args[5]).toBe(`repos/${REPO.toLowerCase()}/issues/comments/2008`);

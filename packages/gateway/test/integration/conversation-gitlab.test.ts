@@ -5,10 +5,8 @@
 // request" payload of GitLab's webhook events documentation), by an allowed person (username or user id) runs the
 // route again with the earlier turns, and the answer goes onto the same merge request. A stranger, a system note,
 // the gateway's own note coming back, and a comment on the ISSUE of the same iid continue nothing of it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(60_000);
 
@@ -17,30 +15,18 @@ const GL_TOKEN = 'glpat-conversation-e2e-0123456789';
 const PROJECT = { id: 5, path: 'Gitlab-Org/Gitlab-Test' };
 const NOTES = `/api/v4/projects/${encodeURIComponent(PROJECT.path)}/merge_requests/1/notes`;
 
-const dir = mkdtempSync(join(tmpdir(), 'hookwise-conv-gitlab-'));
-const agent = join(dir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
+const conv = conversationHarness('gitlab');
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let hookN = 0;
 let noteN = 1300;
 
 const notes = () => api.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes'));
 const noteBody = (r: RecordedRequest) => (r.json as { body: string }).body;
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'review'/.test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const delivered = () => conv.delivered('review');
 
 function postGitlab(event: string, payload: Record<string, unknown>) {
   hookN += 1;
-  return gw!.post('review', JSON.stringify(payload), {
+  return conv.gw.post('review', JSON.stringify(payload), {
     'content-type': 'application/json',
     'user-agent': 'GitLab/17.6.0',
     'x-gitlab-event': event,
@@ -103,50 +89,41 @@ function comment(who: ReturnType<typeof user>, text: string, opts: { on?: 'mr' |
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.path === '/api/v4/user') return { json: { id: 77, username: 'hookwise-reviewer' } };
     noteN += 1;
     return { status: 201, json: { id: noteN, body: (req.json as { body: string }).body, noteable_type: 'MergeRequest', noteable_iid: 1, system: false } };
   });
-  gw = await startTestGateway({
-    config: {
-      platforms: {
-        gitlab_comment: { enabled: true, token: GL_TOKEN, api_base: api.url, timeout_seconds: 10 },
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              review: {
-                source: 'gitlab',
-                secret: SECRET,
-                // Only merge requests start a conversation; a note continues one without being a wanted event.
-                events: ['Merge Request Hook'],
-                prompt: 'Review !{object_attributes.iid}: {object_attributes.title}',
-                deliver: 'gitlab_comment',
-                deliver_extra: { project: '{project.path_with_namespace}', merge_request_iid: '{object_attributes.iid}' },
-                conversation: { enabled: true, allow_from: ['alice', '1'] },
-              },
+  await conv.start({
+    platforms: {
+      gitlab_comment: { enabled: true, token: GL_TOKEN, api_base: api.url, timeout_seconds: 10 },
+      webhook: {
+        enabled: true,
+        extra: {
+          routes: {
+            review: {
+              source: 'gitlab',
+              secret: SECRET,
+              // Only merge requests start a conversation; a note continues one without being a wanted event.
+              events: ['Merge Request Hook'],
+              prompt: 'Review !{object_attributes.iid}: {object_attributes.title}',
+              deliver: 'gitlab_comment',
+              deliver_extra: { project: '{project.path_with_namespace}', merge_request_iid: '{object_attributes.iid}' },
+              conversation: { enabled: true, allow_from: ['alice', '1'] },
             },
           },
         },
       },
-      agent: { runner: 'command', command: [process.execPath, agent] },
-      retry: { max_attempts: 1 },
-      store: { backend: 'memory' },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
+    agent: conv.agent,
+    retry: { max_attempts: 1 },
+    store: { backend: 'memory' },
   });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 it('continues a conversation from a comment on the merge request, answering on the same merge request', async () => {
   expect((await mergeRequestOpened()).status).toBe(202);
-  await waitFor('the first answer', () => delivered() === 1);
+  await conv.waitFor('the first answer', () => delivered() === 1);
   expect(notes().map((r) => r.path)).toEqual([NOTES]);
   expect(notes()[0].headers['private-token']).toBe(GL_TOKEN);
   expect(noteBody(notes()[0])).toBe('ECHO[Review !1: MS-Viewport]');
@@ -155,18 +132,16 @@ it('continues a conversation from a comment on the merge request, answering on t
   const reply = await comment(user('alice', 42, 'Alice'), 'why this change?');
   expect(reply.status).toBe(202);
   expect(reply.body).toMatchObject({ status: 'accepted', route: 'review', turn: 2 });
-  await waitFor('the answer to the comment', () => delivered() === 2);
+  await conv.waitFor('the answer to the comment', () => delivered() === 2);
   expect(notes()[1].path).toBe(NOTES);
   const second = noteBody(notes()[1]);
-  const order = ['Review !1: MS-Viewport', 'ECHO[Review !1: MS-Viewport]', 'why this change?'].map((part) => second.indexOf(part));
-  expect(order.every((at) => at >= 0)).toBe(true);
-  expect([...order].sort((a, b) => a - b)).toEqual(order);
+  expectInOrder(second, ['Review !1: MS-Viewport', 'ECHO[Review !1: MS-Viewport]', 'why this change?']);
   expect(second).toContain('GitLab user alice (Alice)');
 
   // A user id allow_from names continues it too (turn 3).
   const byId = await comment(user('root', 1, 'Administrator'), 'and the tests?');
   expect(byId.body).toMatchObject({ status: 'accepted', turn: 3 });
-  await waitFor('the third answer', () => delivered() === 3);
+  await conv.waitFor('the third answer', () => delivered() === 3);
   expect(notes()[2].path).toBe(NOTES);
   expect(noteBody(notes()[2])).toContain('and the tests?');
 });
@@ -176,7 +151,7 @@ it("continues nothing for a stranger, a system note, the gateway's own note, or 
   const stranger = await comment(user('drive-by', 999, 'Drive By'), 'me too');
   expect(stranger.status).toBe(200);
   expect(stranger.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
-  expect(gw!.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
+  expect(conv.gw.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
 
   // "alice approved this merge request": a system note is no reply, and Note Hook is not a wanted event here
   // (answered as any unwanted event: ignored, no reason).

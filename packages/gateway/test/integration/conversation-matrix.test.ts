@@ -6,10 +6,8 @@
 // (the spec's `rel_type: m.thread` example); the ORIGINAL route runs again, its agent (a command that echoes its
 // prompt) sees the first answer and the reply, and its answer is sent as a reply to the person's message's target.
 // A stranger, an edit (`m.replace`) and the gateway's own answer pushed back to it run nothing of the conversation.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import type { RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 import { matrixSent, matrixThreadTransaction, matrixTransaction } from './documented-payloads';
 
 jest.setTimeout(60_000);
@@ -20,31 +18,19 @@ const ROOM = '!jEsUZKDJdhlrceRyVU:example.org';
 const ALLOWED = '@alice:example.org';
 const BOT = '@hookwise:example.org';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-matrix-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
+const conv = conversationHarness('matrix', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let sentN = 0;
 let txnN = 0;
 let eventN = 0;
 
 const sends = () => api.requests.filter((r) => r.method === 'PUT' && r.path.includes('/send/m.room.message/'));
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const delivered = () => conv.delivered('alerts');
 
 /** PUT a transaction as the homeserver does (Bearer hs_token). */
 async function put(payload: string) {
   txnN += 1;
-  const res = await fetch(`${gw!.url}/webhooks/matrix-in/_matrix/app/v1/transactions/${process.pid}-${txnN}`, {
+  const res = await fetch(`${conv.gw.url}/webhooks/matrix-in/_matrix/app/v1/transactions/${process.pid}-${txnN}`, {
     method: 'PUT',
     body: payload,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${HS_TOKEN}` },
@@ -59,48 +45,38 @@ async function transaction(sender: string, inReplyTo: string, body: string, rela
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) =>
+  api = await conv.startApi((req) =>
     req.path === '/_matrix/client/v3/account/whoami' ? { json: { user_id: BOT } } : { json: matrixSent(`$answer${++sentN}:example.org`) },
   );
-  gw = await startTestGateway({
-    config: {
-      platforms: {
-        matrix: { enabled: true, token: 'syt_conversation_test_token', api_base: api.url },
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              alerts: {
-                secret: SECRET,
-                prompt: 'Alert: {title}',
-                deliver: 'matrix',
-                deliver_extra: { chat_id: ROOM },
-                conversation: { enabled: true, allow_from: [ALLOWED] },
-              },
-              'matrix-in': { source: 'matrix', secret: HS_TOKEN, prompt: 'Inbound Matrix transaction', deliver: 'log' },
+  await conv.start({
+    platforms: {
+      matrix: { enabled: true, token: 'syt_conversation_test_token', api_base: api.url },
+      webhook: {
+        enabled: true,
+        extra: {
+          routes: {
+            alerts: {
+              secret: SECRET,
+              prompt: 'Alert: {title}',
+              deliver: 'matrix',
+              deliver_extra: { chat_id: ROOM },
+              conversation: { enabled: true, allow_from: [ALLOWED] },
             },
+            'matrix-in': { source: 'matrix', secret: HS_TOKEN, prompt: 'Inbound Matrix transaction', deliver: 'log' },
           },
         },
       },
-      agent: { runner: 'command', command: [process.execPath, agent] },
-      retry: { max_attempts: 1 },
-      store: { backend: 'memory' },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
+    agent: conv.agent,
+    retry: { max_attempts: 1 },
+    store: { backend: 'memory' },
   });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(agentDir, { recursive: true, force: true });
 });
 
 it('continues a conversation from a rich reply and a thread message, answering with m.relates_to in the same room', async () => {
-  const body = JSON.stringify({ title: 'disk full' });
-  const first = await gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'matrix-alert-1' });
+  const first = await conv.alert('alerts', 'disk full', 'matrix-alert-1');
   expect(first.status).toBe(202);
-  await waitFor('the first answer', () => delivered() === 1);
+  await conv.waitFor('the first answer', () => delivered() === 1);
   expect(sends()[0].path.startsWith(`/_matrix/client/v3/rooms/${encodeURIComponent(ROOM)}/send/m.room.message/`)).toBe(true);
   expect(sends()[0].json).toMatchObject({ msgtype: 'm.text', body: 'ECHO[Alert: disk full]' });
   expect((sends()[0].json as Record<string, unknown>)['m.relates_to']).toBeUndefined();
@@ -108,7 +84,7 @@ it('continues a conversation from a rich reply and a thread message, answering w
   // A rich reply, with the quoted fallback Matrix clients put before the text.
   const reply = await transaction(ALLOWED, '$answer1:example.org', '> <@hookwise:example.org> ECHO[Alert: disk full]\n\nwhich disk?');
   expect(reply.status).toBe(200);
-  await waitFor('the answer to the reply', () => delivered() === 2);
+  await conv.waitFor('the answer to the reply', () => delivered() === 2);
   const second = sends()[1];
   expect(second.path.startsWith(`/_matrix/client/v3/rooms/${encodeURIComponent(ROOM)}/send/`)).toBe(true);
   const secondBody = second.json as { body: string; 'm.relates_to'?: unknown };
@@ -118,13 +94,13 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(secondBody.body).toContain('which disk?');
   expect(secondBody.body).toContain(`Matrix user ${ALLOWED}`);
   expect(secondBody.body).not.toContain('> <@hookwise:example.org>');
-  expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 2/);
+  expect(conv.gw.logText()).toMatch(/continues conversation \S+ as turn 2/);
 
   // The gateway's own answer comes back in a transaction too (a homeserver pushes its application service every
   // event of its rooms): a rich reply to the first answer, sent by the bot, is no person's turn.
   const own = await transaction(BOT, '$answer1:example.org', (sends()[1].json as { body: string }).body, undefined, '$answer2:example.org');
   expect(own.status).toBe(200);
-  await waitFor('the own answer ignored', () => gw!.logText().includes("it is the gateway's own answer"));
+  await conv.waitFor('the own answer ignored', () => conv.gw.logText().includes("it is the gateway's own answer"));
 
   // A thread under the second answer (the spec's thread example, with its fallback for unthreaded clients): its root
   // is that answer, so it continues the same conversation (turn 3).
@@ -140,16 +116,16 @@ it('continues a conversation from a rich reply and a thread message, answering w
     }),
   );
   expect(threaded.status).toBe(200);
-  await waitFor('the answer in the thread', () => delivered() === 3);
+  await conv.waitFor('the answer in the thread', () => delivered() === 3);
   const third = sends()[2].json as { body: string; 'm.relates_to'?: unknown };
   expect(third['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$answer2:example.org' } });
   expect(third.body).toContain('which disk?');
   expect(third.body).toContain('and now?');
-  expect(gw!.logText()).toMatch(/continues conversation \S+ as turn 3/);
+  expect(conv.gw.logText()).toMatch(/continues conversation \S+ as turn 3/);
 
   // A stranger's reply, and an edit of a message (a relation that answers nothing), continue nothing.
   await transaction('@mallory:example.org', '$answer1:example.org', 'me too');
-  await waitFor('the stranger ignored', () => gw!.logText().includes('user @mallory:example.org is not in conversation.allow_from'));
+  await conv.waitFor('the stranger ignored', () => conv.gw.logText().includes('user @mallory:example.org is not in conversation.allow_from'));
   await transaction(ALLOWED, '$answer1:example.org', '* edited', { rel_type: 'm.replace', event_id: '$answer1:example.org' });
   await new Promise((r) => setTimeout(r, 500));
   expect(sends().length).toBe(3);

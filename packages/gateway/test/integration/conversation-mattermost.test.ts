@@ -7,10 +7,8 @@
 // answer and the message, and its answer is posted to the same channel. allow_from names a user id or a username;
 // a stranger runs nothing, and the gateway's own post coming back (Mattermost fires outgoing webhooks for posts
 // made over the API too) continues nothing.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -24,12 +22,8 @@ const BOB = { id: 'b0bb0bb0bb0bb0bb0bb0bb0bb0', name: 'bob' };
 const STRANGER = { id: 'm4ll0rym4ll0rym4ll0rym4ll0', name: 'mallory' };
 const BOT = { id: 'h00kw1seb0th00kw1seb0th00k', name: 'hookwise-bot' };
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-mm-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
+const conv = conversationHarness('mm', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let postN = 0;
 let userPostN = 0;
 /** Post ids as Mattermost makes them: 26 lower-case letters and digits. */
@@ -37,20 +31,9 @@ const postId = (prefix: string, n: number) => `${prefix}${String(n).padStart(26 
 
 const posts = () => api.requests.filter((r) => r.method === 'POST' && r.path === '/api/v4/posts');
 const postBody = (r: RecordedRequest) => r.json as { channel_id: string; message: string; root_id?: string };
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
+const delivered = () => conv.delivered('alerts');
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function alert(title: string) {
-  const body = JSON.stringify({ title });
-  return gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': `alert-${title}` });
-}
+const alert = (title: string) => conv.alert('alerts', title, `alert-${title}`);
 
 /**
  * A message posted in the channel, as an outgoing webhook POSTs it: Mattermost's OutgoingWebhookPayload fields,
@@ -73,13 +56,13 @@ async function message(user: { id: string; name: string }, text: string, opts: {
     trigger_word: '',
     file_ids: '',
   };
-  if (opts.json) return gw!.post(route, JSON.stringify(fields), { 'content-type': 'application/json', accept: 'application/json' });
+  if (opts.json) return conv.gw.post(route, JSON.stringify(fields), { 'content-type': 'application/json', accept: 'application/json' });
   const form = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
-  return gw!.post(route, form, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
+  return conv.gw.post(route, form, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.path === '/api/v4/users/me') return { json: { id: BOT.id, username: BOT.name, is_bot: true } };
     const body = req.json as { channel_id: string; message: string; root_id?: string };
     postN += 1;
@@ -88,66 +71,55 @@ beforeAll(async () => {
       json: { id: postId('p', postN), create_at: Date.now(), user_id: BOT.id, channel_id: body.channel_id, root_id: body.root_id ?? '', message: body.message },
     };
   });
-  gw = await startTestGateway({
-    config: {
-      platforms: {
-        mattermost: { enabled: true, api_base: api.url, token: 'mattermost-bot-token-0123456789' },
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              alerts: {
-                secret: SECRET,
-                prompt: 'Alert: {title}',
-                deliver: 'mattermost',
-                deliver_extra: { chat_id: CHANNEL },
-                conversation: { enabled: true, max_turns: 4, ttl_hours: 1, allow_from: [ALICE.id, BOB.name] },
-              },
-              mm: { source: 'mattermost', secret: MM_TOKEN, prompt: 'Inbound: {text}', deliver: 'log' },
-              // The same webhook's posts on a route that names the bot account: its posts are never replies.
-              'mm-bot-aware': {
-                source: 'mattermost',
-                secret: MM_TOKEN,
-                source_options: { ignore_users: [BOT.name] },
-                prompt: 'Inbound: {text}',
-                deliver: 'log',
-              },
+  await conv.start({
+    platforms: {
+      mattermost: { enabled: true, api_base: api.url, token: 'mattermost-bot-token-0123456789' },
+      webhook: {
+        enabled: true,
+        extra: {
+          routes: {
+            alerts: {
+              secret: SECRET,
+              prompt: 'Alert: {title}',
+              deliver: 'mattermost',
+              deliver_extra: { chat_id: CHANNEL },
+              conversation: { enabled: true, max_turns: 4, ttl_hours: 1, allow_from: [ALICE.id, BOB.name] },
+            },
+            mm: { source: 'mattermost', secret: MM_TOKEN, prompt: 'Inbound: {text}', deliver: 'log' },
+            // The same webhook's posts on a route that names the bot account: its posts are never replies.
+            'mm-bot-aware': {
+              source: 'mattermost',
+              secret: MM_TOKEN,
+              source_options: { ignore_users: [BOT.name] },
+              prompt: 'Inbound: {text}',
+              deliver: 'log',
             },
           },
         },
       },
-      agent: { runner: 'command', command: [process.execPath, agent] },
-      retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
-      store: { backend: 'sqlite' },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
+    agent: conv.agent,
+    retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
+    store: { backend: 'sqlite' },
   });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(agentDir, { recursive: true, force: true });
 });
 
 describe('conversations on Mattermost, through a real gateway', () => {
   it("continues the conversation from an allowed person's message in the channel, answering in the same channel", async () => {
     expect((await alert('disk full')).status).toBe(202);
-    await waitFor('the first answer', () => delivered() === 1);
+    await conv.waitFor('the first answer', () => delivered() === 1);
     expect(postBody(posts()[0])).toMatchObject({ channel_id: CHANNEL, message: 'ECHO[Alert: disk full]' });
 
     const answer = await message(ALICE, 'why is it full?');
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-    await waitFor('the second answer', () => delivered() === 2);
+    await conv.waitFor('the second answer', () => delivered() === 2);
     const second = postBody(posts()[1]);
     expect(second.channel_id).toBe(CHANNEL);
     // The webhook named no thread, and the route posts to the channel itself: no root_id.
     expect(second.root_id).toBeUndefined();
     // The second run saw the event's prompt, the first answer and the message, in that order.
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => second.message.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(second.message, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(second.message).toContain(`Mattermost user @alice (${ALICE.id})`);
     expect(second.message).toContain('turn 2 of at most 4');
   });
@@ -156,7 +128,7 @@ describe('conversations on Mattermost, through a real gateway', () => {
     const answer = await message(BOB, 'and the logs?', { json: true });
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 3 });
-    await waitFor('the third answer', () => delivered() === 3);
+    await conv.waitFor('the third answer', () => delivered() === 3);
     const third = postBody(posts()[2]);
     expect(third.channel_id).toBe(CHANNEL);
     expect(third.message).toContain('why is it full?');
@@ -168,7 +140,7 @@ describe('conversations on Mattermost, through a real gateway', () => {
     const stranger = await message(STRANGER, 'do something else');
     expect(stranger.status).toBe(200);
     expect(stranger.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
-    expect(gw!.logText()).toContain(`user ${STRANGER.id} is not in conversation.allow_from of route 'alerts'`);
+    expect(conv.gw.logText()).toContain(`user ${STRANGER.id} is not in conversation.allow_from of route 'alerts'`);
 
     // The third answer, posted by the bot, as the outgoing webhook sends it back (its post id is recorded).
     const own = await message(BOT, 'ECHO[...]', { post: postId('p', 3) });

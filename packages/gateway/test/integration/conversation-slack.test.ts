@@ -5,10 +5,8 @@
 // that echoes its prompt) sees the first answer and the reply, and whose answer is posted with thread_ts into the
 // same thread; a reply also sent to the channel (thread_broadcast) continues it too. A stranger in the thread and
 // the bot's own messages run nothing of the conversation.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import type { RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 import { slackPosted, slackSigned, slackThreadMessage } from './documented-payloads';
 
 jest.setTimeout(60_000);
@@ -18,78 +16,56 @@ const SIGNING_SECRET = 'slack-signing-secret-0123456789abcdef';
 const CHANNEL = 'C123ABC456';
 const ALLOWED = 'U123ABC456';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-slack-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
+const conv = conversationHarness('slack', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let posted = 0;
 let eventN = 0;
 
 const posts = () => api.requests.filter((r) => r.path === '/api/chat.postMessage');
-const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const delivered = () => conv.delivered('alerts');
 
 /** Slack's documented message event in a thread (documented-payloads.ts), signed v0 with the app's signing secret. */
 async function threadMessage(user: string | undefined, threadTs: string, text: string, extra: Record<string, unknown> = {}) {
   eventN += 1;
   const body = slackThreadMessage({ n: eventN, channel: CHANNEL, user, threadTs, text, extra });
-  return gw!.post('slack-in', body, slackSigned(SIGNING_SECRET, body));
+  return conv.gw.post('slack-in', body, slackSigned(SIGNING_SECRET, body));
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) =>
+  api = await conv.startApi((req) =>
     req.path === '/api/auth.test'
       ? { json: { ok: true, user: 'hookwise', team: 'Test' } }
       : { json: slackPosted(CHANNEL, `1700000000.00000${++posted}`, req.json) },
   );
-  gw = await startTestGateway({
-    config: {
-      platforms: {
-        slack: { enabled: true, token: 'xoxb-conversation-test-token', api_base: api.url },
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              alerts: {
-                secret: SECRET,
-                prompt: 'Alert: {title}',
-                deliver: 'slack',
-                deliver_extra: { chat_id: CHANNEL },
-                conversation: { enabled: true, allow_from: [ALLOWED] },
-              },
-              'slack-in': { source: 'slack', secret: SIGNING_SECRET, prompt: 'Inbound: {event.text}', deliver: 'log' },
+  await conv.start({
+    platforms: {
+      slack: { enabled: true, token: 'xoxb-conversation-test-token', api_base: api.url },
+      webhook: {
+        enabled: true,
+        extra: {
+          routes: {
+            alerts: {
+              secret: SECRET,
+              prompt: 'Alert: {title}',
+              deliver: 'slack',
+              deliver_extra: { chat_id: CHANNEL },
+              conversation: { enabled: true, allow_from: [ALLOWED] },
             },
+            'slack-in': { source: 'slack', secret: SIGNING_SECRET, prompt: 'Inbound: {event.text}', deliver: 'log' },
           },
         },
       },
-      agent: { runner: 'command', command: [process.execPath, agent] },
-      retry: { max_attempts: 1 },
-      store: { backend: 'memory' },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
+    agent: conv.agent,
+    retry: { max_attempts: 1 },
+    store: { backend: 'memory' },
   });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(agentDir, { recursive: true, force: true });
 });
 
 it('continues a conversation from a reply in the thread, answering with thread_ts in the same channel', async () => {
-  const body = JSON.stringify({ title: 'queue backed up' });
-  const first = await gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'slack-alert-1' });
+  const first = await conv.alert('alerts', 'queue backed up', 'slack-alert-1');
   expect(first.status).toBe(202);
-  await waitFor('the first answer', () => delivered() === 1);
+  await conv.waitFor('the first answer', () => delivered() === 1);
   expect(posts()[0].json).toMatchObject({ channel: CHANNEL, text: 'ECHO[Alert: queue backed up]' });
   expect((posts()[0].json as Record<string, unknown>).thread_ts).toBeUndefined();
   const root = '1700000000.000001';
@@ -97,7 +73,7 @@ it('continues a conversation from a reply in the thread, answering with thread_t
   const answer = await threadMessage(ALLOWED, root, 'which queue?');
   expect(answer.status).toBe(202);
   expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-  await waitFor('the answer in the thread', () => delivered() === 2);
+  await conv.waitFor('the answer in the thread', () => delivered() === 2);
   const second = posts()[1].json as { channel: string; text: string; thread_ts?: string };
   expect(second.channel).toBe(CHANNEL);
   expect(second.thread_ts).toBe(root);
@@ -109,7 +85,7 @@ it('continues a conversation from a reply in the thread, answering with thread_t
   // A stranger in the thread, and the bot's own message there (Slack sends it as an event too, with its bot_id,
   // whatever user id it carries), continue nothing.
   await threadMessage('U999STRANGE', root, 'me too');
-  expect(gw!.logText()).toContain("user U999STRANGE is not in conversation.allow_from of route 'alerts'");
+  expect(conv.gw.logText()).toContain("user U999STRANGE is not in conversation.allow_from of route 'alerts'");
   await threadMessage(ALLOWED, root, 'my own answer', { bot_id: 'B123ABC456', app_id: 'A123ABC456' });
   await new Promise((r) => setTimeout(r, 500));
   expect(posts().length).toBe(2);
@@ -118,7 +94,7 @@ it('continues a conversation from a reply in the thread, answering with thread_t
   // A reply the person also sends to the channel (subtype thread_broadcast, as Slack documents it) continues it.
   const broadcast = await threadMessage(ALLOWED, root, 'and the other queue?', { subtype: 'thread_broadcast' });
   expect(broadcast.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 3 });
-  await waitFor('the answer to the broadcast reply', () => delivered() === 3);
+  await conv.waitFor('the answer to the broadcast reply', () => delivered() === 3);
   expect(posts()[2].json).toMatchObject({ channel: CHANNEL, thread_ts: root });
   expect((posts()[2].json as { text: string }).text).toContain('and the other queue?');
 });

@@ -7,11 +7,9 @@
 // (platform `sms` on both sides, though the source is `twilio`). The second run sees the event, the first answer
 // and the reply, and its answer goes to the same number. Someone not in allow_from runs nothing; a number the
 // gateway never answered goes to the inbound route as any event; an SMS after ttl_hours continues nothing.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getExpectedTwilioSignature, validateRequest } from 'twilio/lib/webhooks/webhooks';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -24,13 +22,8 @@ const ALICE = '+14017122661';
 const BOB = '+14017120000';
 const CAROL = '+14017129999';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-sms-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-sms-'));
+const conv = conversationHarness('sms', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let sentCount = 0;
 let inboundCount = 0;
 
@@ -58,26 +51,14 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
 
 const sent = () => api.requests.filter((r) => r.method === 'POST' && r.path === `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`).map((r) => r.form!);
-const delivered = (route: string) => gw!.logs.filter((l) => new RegExp(`^delivered .* on route '${route}'`).test(String(l.message))).length;
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function alert(route: string, title: string) {
-  const body = JSON.stringify({ title });
-  return gw!.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': `${route}-${title}` });
-}
+const alert = (route: string, title: string) => conv.alert(route, title, `${route}-${title}`);
 
 /** An incoming SMS as Twilio posts it to the number's webhook: its documented form fields, signed as Twilio signs. */
 async function sms(from: string, text: string) {
@@ -98,11 +79,11 @@ async function sms(from: string, text: string) {
     From: from,
     ApiVersion: '2010-04-01',
   };
-  const url = `${gw!.url}/webhooks/sms-in`;
+  const url = `${conv.gw.url}/webhooks/sms-in`;
   const signature = getExpectedTwilioSignature(AUTH_TOKEN, url, params);
   // The signature is one Twilio's own validator takes for this URL and form: what the route must accept.
   expect(validateRequest(AUTH_TOKEN, signature, url, params)).toBe(true);
-  return gw!.post('sms-in', new URLSearchParams(params).toString(), {
+  return conv.gw.post('sms-in', new URLSearchParams(params).toString(), {
     'content-type': 'application/x-www-form-urlencoded',
     'x-twilio-signature': signature,
     'i-twilio-idempotency-token': `idem-${sid}`,
@@ -110,7 +91,7 @@ async function sms(from: string, text: string) {
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.method === 'GET') return { json: { sid: ACCOUNT_SID, friendly_name: 'ci', status: 'active' } };
     // The Message resource's create answer (trimmed to what is read): 201 with the new message's sid.
     const form = req.form ?? {};
@@ -129,54 +110,41 @@ beforeAll(async () => {
       },
     };
   });
-  gw = await startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await conv.start(config(api.url));
 });
 
 describe('conversations by SMS (Twilio), through a real gateway on SQLite', () => {
   it("continues the conversation of the latest answer to the sender's number, answering to that number", async () => {
     expect((await alert('alerts', 'disk full')).status).toBe(202);
-    await waitFor('the first answer', () => delivered('alerts') === 1);
+    await conv.waitFor('the first answer', () => conv.delivered('alerts') === 1);
     expect(sent()[0]).toEqual({ To: ALICE, From: TWILIO_NUMBER, Body: 'ECHO[Alert: disk full]' });
 
     const answer = await sms(ALICE, 'why is it full?');
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-    await waitFor('the second answer', () => delivered('alerts') === 2);
+    await conv.waitFor('the second answer', () => conv.delivered('alerts') === 2);
     const second = sent()[1];
     expect([second.To, second.From]).toEqual([ALICE, TWILIO_NUMBER]);
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => second.Body.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(second.Body, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(second.Body).toContain(`SMS sender ${ALICE}`);
     expect(second.Body).toContain('turn 2 of at most 3');
 
     // The next SMS continues from the latest answer (turn 2), so it is turn 3.
     const again = await sms(ALICE, 'and now?');
     expect(again.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 3 });
-    await waitFor('the third answer', () => delivered('alerts') === 3);
+    await conv.waitFor('the third answer', () => conv.delivered('alerts') === 3);
     expect(sent()[2].Body).toContain('and now?');
   });
 
   it('runs nothing when someone not in allow_from texts back after an answer they got', async () => {
     expect((await alert('oncall', 'db down')).status).toBe(202);
-    await waitFor("oncall's answer", () => delivered('oncall') === 1);
+    await conv.waitFor("oncall's answer", () => conv.delivered('oncall') === 1);
     expect(sent().at(-1)!.To).toBe(BOB);
     const before = sent().length;
     const answer = await sms(BOB, 'restart it');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
-    expect(gw!.logText()).toContain(`user ${BOB} is not in conversation.allow_from of route 'oncall'`);
+    expect(conv.gw.logText()).toContain(`user ${BOB} is not in conversation.allow_from of route 'oncall'`);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });
@@ -186,20 +154,20 @@ describe('conversations by SMS (Twilio), through a real gateway on SQLite', () =
     const answer = await sms('+14155550123', 'hello');
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'sms-in' });
-    await gw!.waitForLog('via log', 20_000);
+    await conv.gw.waitForLog('via log', 20_000);
     expect(sent().length).toBe(before);
   });
 
   it('continues nothing with an SMS that comes after conversation.ttl_hours', async () => {
     expect((await alert('brief', 'cert expiring')).status).toBe(202);
-    await waitFor("brief's answer", () => delivered('brief') === 1);
+    await conv.waitFor("brief's answer", () => conv.delivered('brief') === 1);
     expect(sent().at(-1)!.To).toBe(CAROL);
     const before = sent().length;
     await new Promise((r) => setTimeout(r, 4_500));
     const late = await sms(CAROL, 'renew it');
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ status: 'ignored', reason: 'conversation_expired' });
-    expect(gw!.logText()).toContain('older than conversation.ttl_hours');
+    expect(conv.gw.logText()).toContain('older than conversation.ttl_hours');
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });

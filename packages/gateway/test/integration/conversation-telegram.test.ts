@@ -5,10 +5,8 @@
 // event, the first answer and the reply, and whose answer is sent with reply_parameters to the same chat. A stranger's reply runs nothing; the conversation survives a restart on the
 // same SQLite file; a reply past max_turns is ignored; a reply to a message the gateway never sent goes to its own
 // route as any event.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 import { TELEGRAM_DOCUMENTED_NAME, telegramReply, telegramSentMessage } from './documented-payloads';
 
 jest.setTimeout(90_000);
@@ -21,13 +19,8 @@ const ALICE = 1111111;
 const STRANGER = 999;
 
 // The stand-in agent: the answer is the prompt it was given, so each run shows what the agent saw.
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-'));
+const conv = conversationHarness('tg', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let nextMessageId = 500;
 let updateId = 90000;
 
@@ -50,64 +43,41 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
 
-const start = () =>
-  startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
+const start = () => conv.start(config(api.url));
 
 const sent = () => api.requests.filter((r) => r.path.endsWith('/sendMessage'));
 /** Answers of 'alerts' delivered and recorded (the log line comes after the record), across restarts. */
 let deliveredBefore = 0;
-const delivered = () => deliveredBefore + gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
+const delivered = () => deliveredBefore + conv.delivered('alerts');
 const sentBody = (r: RecordedRequest) => r.json as { chat_id: number; text: string; reply_parameters?: { message_id: number } };
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function alert(title: string) {
-  const body = JSON.stringify({ title });
-  return gw!.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': `alert-${title}` });
-}
+const alert = (title: string) => conv.alert('alerts', title, `alert-${title}`);
 
 /** Telegram's documented "Message with a reply" (core.telegram.org/bots/webhooks): `from` replies to message `to`. */
 async function reply(from: number, to: number, text: string) {
   updateId += 1;
   const body = telegramReply({ updateId, messageId: 9000 + updateId, chat: CHAT, from, to, text });
-  return gw!.post('tg', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
+  return conv.gw.post('tg', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) =>
+  api = await conv.startApi((req) =>
     req.path.endsWith('/getMe')
       ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
       : { json: telegramSentMessage(nextMessageId++, req.json) },
   );
-  gw = await start();
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await start();
 });
 
 describe('conversations on Telegram, through a real gateway on SQLite', () => {
   it('continues the conversation when an allowed person replies, answering with reply_parameters in the same chat', async () => {
     expect((await alert('disk full')).status).toBe(202);
-    await waitFor('the first answer', () => delivered() === 1);
+    await conv.waitFor('the first answer', () => delivered() === 1);
     const first = sentBody(sent()[0]);
     expect(first).toMatchObject({ chat_id: CHAT, text: 'ECHO[Alert: disk full]' });
     expect(first.reply_parameters).toBeUndefined();
@@ -115,15 +85,13 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     const answer = await reply(ALICE, 500, 'why is it full?');
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-    await waitFor('the second answer', () => delivered() === 2);
+    await conv.waitFor('the second answer', () => delivered() === 2);
     const second = sentBody(sent()[1]);
     expect(second.chat_id).toBe(CHAT);
     expect(second.reply_parameters).toMatchObject({ message_id: 500 });
     // The second run saw the event's prompt, the first answer and the reply, in that order.
     const text = second.text;
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => text.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(text, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(text).toContain(`Telegram user ${ALICE} (${TELEGRAM_DOCUMENTED_NAME})`);
     expect(text).toContain('turn 2 of at most 3');
   });
@@ -133,19 +101,19 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     const answer = await reply(STRANGER, 501, 'do something else');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
-    expect(gw!.logText()).toContain(`user ${STRANGER} is not in conversation.allow_from of route 'alerts'`);
+    expect(conv.gw.logText()).toContain(`user ${STRANGER} is not in conversation.allow_from of route 'alerts'`);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });
 
   it('survives a restart on the same SQLite file, then ignores a reply past max_turns', async () => {
     deliveredBefore = delivered();
-    await gw!.stop();
-    gw = await start();
+    await conv.gw.stop();
+    await start();
     const answer = await reply(ALICE, 501, 'and now?');
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ route: 'alerts', turn: 3 });
-    await waitFor('the third answer', () => delivered() === 3);
+    await conv.waitFor('the third answer', () => delivered() === 3);
     const third = sentBody(sent()[2]);
     expect(third.reply_parameters).toMatchObject({ message_id: 501 });
     expect(third.text).toContain('why is it full?');
@@ -154,7 +122,7 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     const past = await reply(ALICE, 502, 'one more?');
     expect(past.status).toBe(200);
     expect(past.body).toMatchObject({ status: 'ignored', reason: 'conversation_max_turns' });
-    expect(gw!.logText()).toContain('the conversation has its 3 turns (conversation.max_turns)');
+    expect(conv.gw.logText()).toContain('the conversation has its 3 turns (conversation.max_turns)');
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(3);
   });
@@ -163,7 +131,7 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     const answer = await reply(ALICE, 77, 'hello bot');
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'tg' });
-    await gw!.waitForLog('via log', 20_000);
+    await conv.gw.waitForLog('via log', 20_000);
     expect(sent().length).toBe(3);
   });
 });

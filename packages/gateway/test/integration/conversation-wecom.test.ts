@@ -8,11 +8,9 @@
 // and its answer goes to the same member. A member not in allow_from runs nothing; a member the gateway never
 // answered goes to the inbound route as any event.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { encrypt, getSignature } from '@wecom/crypto';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -23,13 +21,8 @@ const ENCODING_AES_KEY = 'jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C';
 const CORP_ID = 'wx5823bf96d3bd56c7';
 const AGENT_ID = 1000002;
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-wecom-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-wecom-'));
+const conv = conversationHarness('wecom', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let nextMsgId = 1234567890123456;
 
 const conversation = { enabled: true, max_turns: 3, ttl_hours: 1, allow_from: ['zhangsan'] };
@@ -54,7 +47,7 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
@@ -72,28 +65,14 @@ async function message(from: string, text: string) {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = randomBytes(5).toString('hex');
   const query = new URLSearchParams({ msg_signature: getSignature(TOKEN, timestamp, nonce, encrypted), timestamp, nonce });
-  return gw!.post(`wecom-in?${query.toString()}`, body, { 'content-type': 'text/xml' });
-}
-
-async function alert(route: string, title: string) {
-  const body = JSON.stringify({ title });
-  return gw!.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body) });
+  return conv.gw.post(`wecom-in?${query.toString()}`, body, { 'content-type': 'text/xml' });
 }
 
 const sent = () => api.requests.filter((r) => r.path === '/cgi-bin/message/send');
 const sentBody = (r: RecordedRequest) => r.json as { touser: string; msgtype: string; agentid: number; text: { content: string } };
-const delivered = (route: string) => gw!.logs.filter((l) => new RegExp(`^delivered .* on route '${route}'`).test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.path === '/cgi-bin/gettoken') return { json: { errcode: 0, errmsg: 'ok', access_token: 'wecom-access-token-conversation', expires_in: 7200 } };
     if (req.path === '/cgi-bin/get_api_domain_ip') return { json: { errcode: 0, errmsg: 'ok', ip_list: ['182.254.11.176'] } };
     // message/send's documented answer (its example's empty lists: every recipient reached).
@@ -110,47 +89,36 @@ beforeAll(async () => {
       },
     };
   });
-  gw = await startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await conv.start(config(api.url));
 });
 
 describe('conversations on WeCom, through a real gateway on SQLite', () => {
   it('continues the conversation of the latest answer to the member who writes, answering that member', async () => {
-    expect((await alert('alerts', 'disk full')).status).toBe(202);
-    await waitFor('the first answer', () => delivered('alerts') === 1);
+    expect((await conv.alert('alerts', 'disk full')).status).toBe(202);
+    await conv.waitFor('the first answer', () => conv.delivered('alerts') === 1);
     expect(sentBody(sent()[0])).toEqual({ touser: 'zhangsan', msgtype: 'text', agentid: AGENT_ID, text: { content: 'ECHO[Alert: disk full]' } });
 
     // WeCom wants an empty 200 for every message taken (anything else is retried).
     const answer = await message('zhangsan', 'why is it full?');
     expect([answer.status, answer.body]).toEqual([200, { raw: '' }]);
-    await waitFor('the second answer', () => delivered('alerts') === 2);
-    expect(gw!.logText()).toMatch(/WeCom user zhangsan's reply on route 'wecom-in' to conversation \S+ of route 'alerts' continues conversation \S+ as turn 2/);
+    await conv.waitFor('the second answer', () => conv.delivered('alerts') === 2);
+    expect(conv.gw.logText()).toMatch(
+      /WeCom user zhangsan's reply on route 'wecom-in' to conversation \S+ of route 'alerts' continues conversation \S+ as turn 2/,
+    );
     const second = sentBody(sent()[1]);
     expect([second.touser, second.agentid]).toEqual(['zhangsan', AGENT_ID]);
     const seen = second.text.content;
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => seen.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(seen, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(seen).toContain('turn 2 of at most 3');
   });
 
   it('runs nothing when a member not in allow_from writes back after an answer they got', async () => {
-    expect((await alert('oncall', 'db down')).status).toBe(202);
-    await waitFor("oncall's answer", () => delivered('oncall') === 1);
+    expect((await conv.alert('oncall', 'db down')).status).toBe(202);
+    await conv.waitFor("oncall's answer", () => conv.delivered('oncall') === 1);
     expect(sentBody(sent().at(-1)!).touser).toBe('lisi');
     const before = sent().length;
     expect((await message('lisi', 'restart it')).status).toBe(200);
-    await gw!.waitForLog(`user lisi is not in conversation.allow_from of route 'oncall'`, 20_000);
+    await conv.gw.waitForLog(`user lisi is not in conversation.allow_from of route 'oncall'`, 20_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });
@@ -158,8 +126,8 @@ describe('conversations on WeCom, through a real gateway on SQLite', () => {
   it('hands a message from a member the gateway never answered to the inbound route', async () => {
     const before = sent().length;
     expect((await message('wangwu', 'hello')).status).toBe(200);
-    await gw!.waitForLog('via log', 20_000);
-    expect(gw!.logText()).not.toContain("WeCom user wangwu's reply");
+    await conv.gw.waitForLog('via log', 20_000);
+    expect(conv.gw.logText()).not.toContain("WeCom user wangwu's reply");
     expect(sent().length).toBe(before);
   });
 });

@@ -7,10 +7,8 @@
 // reply (`context.message_id`, Meta's "Contextual replies"). Someone not in allow_from runs nothing; a message
 // that replies to nothing goes to the inbound route as any event.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -22,13 +20,8 @@ const BUSINESS_NUMBER = '15550783881';
 const ALICE = '16505551234';
 const BOB = '16505550000';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-wa-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-wa-'));
+const conv = conversationHarness('wa', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let sentCount = 0;
 let inboundCount = 0;
 
@@ -51,7 +44,7 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
@@ -59,20 +52,9 @@ const config = (apiBase: string) => ({
 type SentMessage = { messaging_product: string; to: string; type: string; text: { body: string }; context?: { message_id: string } };
 const sent = () => api.requests.filter((r) => r.method === 'POST' && r.path === `/v21.0/${PHONE_NUMBER_ID}/messages`);
 const sentBody = (r: RecordedRequest) => r.json as SentMessage;
-const delivered = (route: string) => gw!.logs.filter((l) => new RegExp(`^delivered .* on route '${route}'`).test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function alert(route: string, title: string) {
-  const body = JSON.stringify({ title });
-  return gw!.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': `${route}-${title}` });
-}
+// WhatsApp's pair rate (one message per 6 s to a person) can hold an answer back: 30 s, not the harness's 20.
+const waitFor = (what: string, check: () => boolean) => conv.waitFor(what, check, 30_000);
+const alert = (route: string, title: string) => conv.alert(route, title, `${route}-${title}`);
 
 /**
  * A text message as Meta's webhooks reference shows it (entry[].changes[].value with metadata, contacts and
@@ -110,34 +92,23 @@ async function message(from: string, name: string, text: string, quoting?: strin
   };
   const body = JSON.stringify(notification);
   const signature = `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
-  return gw!.post('wa', body, { 'content-type': 'application/json', 'x-hub-signature-256': signature });
+  return conv.gw.post('wa', body, { 'content-type': 'application/json', 'x-hub-signature-256': signature });
 }
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.method === 'GET') return { json: { verified_name: 'Hookwise CI', display_phone_number: '+1 555-078-3881', id: PHONE_NUMBER_ID } };
     const to = (req.json as { to: string }).to;
     // The Messages API's documented answer: {messaging_product, contacts: [{input, wa_id}], messages: [{id}]}.
     return { json: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: wamidOf(++sentCount) }] } };
   });
-  gw = await startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await conv.start(config(api.url));
 });
 
 describe('conversations on WhatsApp, through a real gateway on SQLite', () => {
   it('continues the conversation when an allowed person replies, answering with context.message_id to that person', async () => {
     expect((await alert('alerts', 'disk full')).status).toBe(202);
-    await waitFor('the first answer', () => delivered('alerts') === 1);
+    await waitFor('the first answer', () => conv.delivered('alerts') === 1);
     const first = sentBody(sent()[0]);
     expect(first).toMatchObject({ messaging_product: 'whatsapp', to: ALICE, type: 'text', text: { body: 'ECHO[Alert: disk full]' } });
     expect(first.context).toBeUndefined();
@@ -146,28 +117,26 @@ describe('conversations on WhatsApp, through a real gateway on SQLite', () => {
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
     // WhatsApp's pair rate (one message per 6 s to a person) spaces the second answer from the first.
-    await waitFor('the second answer', () => delivered('alerts') === 2);
+    await waitFor('the second answer', () => conv.delivered('alerts') === 2);
     const second = sentBody(sent()[1]);
     expect(second.to).toBe(ALICE);
     expect(second.context).toEqual({ message_id: wamidOf(1) });
     const text = second.text.body;
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => text.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(text, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(text).toContain(`WhatsApp user ${ALICE} (Sheena Nelson)`);
     expect(text).toContain('turn 2 of at most 3');
   });
 
   it('runs nothing when someone not in allow_from replies to an answer they got', async () => {
     expect((await alert('oncall', 'db down')).status).toBe(202);
-    await waitFor("oncall's answer", () => delivered('oncall') === 1);
+    await waitFor("oncall's answer", () => conv.delivered('oncall') === 1);
     const page = sent().at(-1)!;
     expect(sentBody(page).to).toBe(BOB);
     const before = sent().length;
     const answer = await message(BOB, 'Bob', 'restart it', wamidOf(sentCount));
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
-    expect(gw!.logText()).toContain(`user ${BOB} is not in conversation.allow_from of route 'oncall'`);
+    expect(conv.gw.logText()).toContain(`user ${BOB} is not in conversation.allow_from of route 'oncall'`);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });
@@ -179,7 +148,7 @@ describe('conversations on WhatsApp, through a real gateway on SQLite', () => {
     expect(fresh.body).toMatchObject({ status: 'accepted', route: 'wa' });
     const unknown = await message(ALICE, 'Sheena Nelson', 'and this?', 'wamid.HBgLMTY1MDU1NTEyMzQVAgARGBJub3QtdGhlLWdhdGV3YXlzAA==');
     expect(unknown.body).toMatchObject({ status: 'accepted', route: 'wa' });
-    await gw!.waitForLog('via log', 20_000);
+    await conv.gw.waitForLog('via log', 20_000);
     expect(sent().length).toBe(before);
   });
 });
