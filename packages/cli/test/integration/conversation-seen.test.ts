@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRunFile } from '@hookwise/gateway';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordingServer, type TestGateway } from '@hookwise/testing';
 import { runCli } from '../cli-process';
 
 jest.setTimeout(90_000);
@@ -53,13 +53,8 @@ const config = (apiBase: string) => ({
   metrics: { enabled: true },
 });
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** What a timed-out wait shows: the gateway's log. */
+const showLog = () => `log:\n${gw?.logText()}`;
 
 const delivered = () => gw!.logs.filter((l) => /^delivered .* on route 'alerts'/.test(String(l.message))).length;
 
@@ -72,15 +67,13 @@ beforeAll(async () => {
   gw = await startTestGateway({
     config: config(api.url),
     configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 20,
   });
   gw.gateway.on('conversation_continued', (e) => continued.push({ ...e }));
   writeRunFile(gw.configDir, { pid: process.pid, url: gw.url, host: '127.0.0.1', port: gw.port, started_at: new Date().toISOString() });
 
-  const body = JSON.stringify({ title: 'queue stuck' });
-  expect((await gw.post('alerts', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'seen-1' })).status).toBe(202);
-  await waitFor('the first answer', () => delivered() === 1);
+  expect((await postSigned(gw, 'alerts', SECRET, { title: 'queue stuck' }, 'seen-1')).status).toBe(202);
+  await waitFor('the first answer', () => delivered() === 1, { detail: showLog });
   // A reply as Telegram sends it (an Update whose message has reply_to_message), to the first answer (700).
   const update = {
     update_id: 424242,
@@ -95,7 +88,7 @@ beforeAll(async () => {
   };
   const reply = await gw.post('tg', JSON.stringify(update), { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
   expect(reply.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-  await waitFor('the second answer', () => delivered() === 2);
+  await waitFor('the second answer', () => delivered() === 2, { detail: showLog });
 });
 afterAll(async () => {
   await gw?.stop();

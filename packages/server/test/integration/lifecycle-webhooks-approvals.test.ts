@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordingServer, type TestGateway } from '@hookwise/testing';
 
 jest.setTimeout(60_000);
 
@@ -28,18 +28,11 @@ let gw: TestGateway;
 const received: Message[] = [];
 let nextMessageId = 800;
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(received.map((m) => m.type))}\nlog:\n${gw?.logText()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** What a timed-out wait shows: the types the receiver got, and the gateway's log. */
+const showReceived = () => `received: ${JSON.stringify(received.map((m) => m.type))}\nlog:\n${gw?.logText()}`;
 
 async function sendSigned(route: string, deliveryId: string, payload: Record<string, unknown>): Promise<void> {
-  const body = JSON.stringify(payload);
-  const answer = await gw.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': deliveryId });
-  expect(answer.status).toBe(202);
+  expect((await postSigned(gw, route, SECRET, payload, deliveryId)).status).toBe(202);
 }
 
 beforeAll(async () => {
@@ -86,7 +79,6 @@ beforeAll(async () => {
       store: { backend: 'sqlite' },
       admin: { enabled: true },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 20,
   });
 });
@@ -102,7 +94,7 @@ describe('notify: the lifecycle events of approvals and conversations', () => {
   it('posts approval_requested, then approved or denied, for answers held for an approver', async () => {
     await sendSigned('held', 'nt-1', { name: 'one' });
     await sendSigned('held', 'nt-2', { name: 'two' });
-    await waitFor('two approval requests', () => ofType('approval_requested').length === 2);
+    await waitFor('two approval requests', () => ofType('approval_requested').length === 2, { detail: showReceived });
     const requests = ofType('approval_requested');
     expect(requests.map((m) => m.data.deliveryId).sort()).toEqual(['nt-1', 'nt-2']);
     expect(requests[0].data).toMatchObject({ route: 'held', approvers: ['alice'], jobId: expect.any(String), expiresAt: expect.any(Number) });
@@ -110,7 +102,7 @@ describe('notify: the lifecycle events of approvals and conversations', () => {
 
     expect((await gw.gateway.approvals.decide(jobOf('nt-1'), 'approve', { platform: 'dashboard', id: 'operator' })).result).toBe('approved');
     expect((await gw.gateway.approvals.decide(jobOf('nt-2'), 'deny', { platform: 'dashboard', id: 'operator' })).result).toBe('denied');
-    await waitFor('the decisions', () => ofType('approved').length === 1 && ofType('denied').length === 1);
+    await waitFor('the decisions', () => ofType('approved').length === 1 && ofType('denied').length === 1, { detail: showReceived });
     expect(ofType('approved')[0].data).toEqual({ jobId: jobOf('nt-1'), route: 'held', deliveryId: 'nt-1', by: 'dashboard' });
     expect(ofType('denied')[0].data).toEqual({ jobId: jobOf('nt-2'), route: 'held', deliveryId: 'nt-2', by: 'dashboard' });
   });
@@ -138,7 +130,7 @@ describe('notify: the lifecycle events of approvals and conversations', () => {
     };
     const reply = await gw.post('tg', JSON.stringify(update), { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
     expect(reply.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
-    await waitFor('conversation_continued', () => ofType('conversation_continued').length === 1);
+    await waitFor('conversation_continued', () => ofType('conversation_continued').length === 1, { detail: showReceived });
     expect(ofType('conversation_continued')[0].data).toMatchObject({
       route: 'alerts',
       inboundRoute: 'tg',

@@ -5,7 +5,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRecordingServer, startRedisServer, type RecordedRequest, type RecordingServer, type RunningRedis } from '@hookwise/testing';
+import {
+  ECHO_PROMPT_AGENT,
+  expectInOrder,
+  startRecordingServer,
+  startRedisServer,
+  type RecordedRequest,
+  type RecordingServer,
+  type RunningRedis,
+} from '@hookwise/testing';
 import {
   agentDirOf,
   requireBuiltCli,
@@ -23,8 +31,6 @@ jest.setTimeout(90_000);
 const TG_SECRET = 'tg_two_gateways_secret-0123456789';
 const CHAT = 6161;
 const ALICE = 3333333;
-// The stand-in agent answers with the prompt it got, so the second run shows what it saw.
-const AGENT = `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`;
 
 function configYaml(home: string, apiBase: string, redisUrl: string): string {
   const agentDir = agentDirOf(home);
@@ -70,7 +76,8 @@ describe('a conversation across two gateway processes on one redis-server', () =
         : { json: telegramSentMessage(nextMessageId++, req.json) },
     );
     home = mkdtempSync(join(tmpdir(), 'hookwise-conv-redis-'));
-    writeStandInAgent(home, AGENT);
+    // The stand-in agent answers with the prompt it got, so the second run shows what it saw.
+    writeStandInAgent(home, ECHO_PROMPT_AGENT);
     writeFileSync(join(home, 'config.yaml'), configYaml(home, api.url, redis.url));
     [a, b] = await Promise.all([startGateway(home, 'a'), startGateway(home, 'b')]);
   }, 45_000);
@@ -110,9 +117,7 @@ describe('a conversation across two gateway processes on one redis-server', () =
     const second = body(sent()[1]);
     expect(second.chat_id).toBe(CHAT);
     expect(second.reply_parameters).toMatchObject({ message_id: 800 });
-    const order = ['Alert: replica lag', 'ECHO[Alert: replica lag]', 'which replica?'].map((part) => second.text.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expectInOrder(second.text, ['Alert: replica lag', 'ECHO[Alert: replica lag]', 'which replica?']);
     expect(second.text).toContain('turn 2 of at most 4');
   });
 });
