@@ -9,7 +9,7 @@
 // delivers once, a second click and a late click say what already happened, Deny delivers nothing.
 import { generateKeyPairSync, sign as signEd25519 } from 'node:crypto';
 import { verifyKey } from 'discord-interactions';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
 import { isDone, shown, until } from './worker-gateway';
 
 jest.setTimeout(60_000);
@@ -63,7 +63,6 @@ beforeAll(async () => {
       store: { backend: 'memory' },
       admin: { enabled: true },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 40,
   });
 });
@@ -73,22 +72,14 @@ afterAll(async () => {
 });
 
 async function send(route: string, id: string, name: string): Promise<void> {
-  const body = JSON.stringify({ name });
-  expect((await gw.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': id })).status).toBe(202);
+  expect((await postSigned(gw, route, SECRET, { name }, id)).status).toBe(202);
 }
 
 const messagesTo = (channel: string, text: string): RecordedRequest[] =>
   discord.requests.filter((r) => r.method === 'POST' && r.path === `/api/v10/channels/${channel}/messages` && r.body.includes(text));
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`${what} did not happen in ${timeoutMs} ms\nlog:\n${gw.logText()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** A timed-out wait shows the gateway's log. */
+const waitOptions = { timeoutMs: 10_000, detail: () => `log:\n${gw.logText()}` };
 
 interface Button {
   type: number;
@@ -98,7 +89,7 @@ interface Button {
 }
 /** The draft of a delivery as the stand-in received it, checked request by request; its buttons' custom_ids. */
 async function draftOf(deliveryId: string, name: string): Promise<{ approve: string; deny: string }> {
-  const draft = await waitFor(`the draft of ${name}`, () => messagesTo(APPROVALS, name)[0]);
+  const draft = await waitFor(`the draft of ${name}`, () => messagesTo(APPROVALS, name)[0], waitOptions);
   const job = await shown(gw, deliveryId);
   expect(draft.method).toBe('POST');
   expect(draft.path).toBe(`/api/v10/channels/${APPROVALS}/messages`);

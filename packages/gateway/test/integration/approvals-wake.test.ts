@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordingServer, type TestGateway } from '@hookwise/testing';
 import { telegramCallbackQuery, telegramSentMessage } from './documented-payloads';
 
 jest.setTimeout(60_000);
@@ -45,7 +45,6 @@ beforeAll(async () => {
       store: { backend: 'sqlite' },
     },
     configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 60_000,
   });
 });
@@ -55,22 +54,14 @@ afterAll(async () => {
   rmSync(configDir, { recursive: true, force: true });
 });
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`${what} did not happen in ${timeoutMs} ms\nlog:\n${gw.logText()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** A timed-out wait shows the gateway's log. */
+const waitOptions = { detail: () => `log:\n${gw.logText()}` };
 
 const to = (chat: string) => telegram.requests.filter((r) => String((r.json as { chat_id?: unknown } | undefined)?.chat_id) === chat);
 
 it('delivers the approved answer without waiting for the recheck', async () => {
-  const body = JSON.stringify({ name: 'release-9' });
-  expect((await gw.post('held', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': 'wake-1' })).status).toBe(202);
-  const draft = await waitFor('the draft', () => to('-200')[0], 20_000);
+  expect((await postSigned(gw, 'held', SECRET, { name: 'release-9' }, 'wake-1')).status).toBe(202);
+  const draft = await waitFor('the draft', () => to('-200')[0], waitOptions);
   const markup = (draft.json as { reply_markup: { inline_keyboard: Array<Array<{ callback_data: string }>> } }).reply_markup;
   // Telegram's documented callback query, pressed on the draft the bot sent (message 101 in the approval chat).
   const press = telegramCallbackQuery({
@@ -81,10 +72,10 @@ it('delivers the approved answer without waiting for the recheck', async () => {
     onMessage: { messageId: 101, chat: -200 },
   });
   // Let the job be held (released with its recheck 5 minutes ahead) before the press.
-  await waitFor('the hold', () => (/waiting for approval/.test(gw.logText()) || to('-200').length ? true : undefined), 20_000);
+  await waitFor('the hold', () => (/waiting for approval/.test(gw.logText()) || to('-200').length ? true : undefined), waitOptions);
   await new Promise((r) => setTimeout(r, 300));
   const answer = await gw.post('tg', press, { 'x-telegram-bot-api-secret-token': TG_SECRET });
   expect(answer.body).toMatchObject({ method: 'answerCallbackQuery', text: expect.stringContaining('Approved') });
-  const delivered = await waitFor('the delivery', () => to('-100')[0], 20_000);
+  const delivered = await waitFor('the delivery', () => to('-100')[0], waitOptions);
   expect((delivered.json as { text: string }).text).toContain('Ship release-9?');
 });

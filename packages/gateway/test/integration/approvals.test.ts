@@ -4,7 +4,7 @@
 // with the telegram and slack sources. Approve delivers once (a second press delivers nothing more), Deny and expiry
 // deliver nothing, a stranger's press changes nothing.
 import type { Job } from '@hookwise/core';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
 import { slackBlockActions, slackPosted, slackSigned, telegramCallbackQuery, telegramSentMessage } from './documented-payloads';
 import { isDone, shown, until } from './worker-gateway';
 
@@ -60,7 +60,6 @@ beforeAll(async () => {
       store: { backend: 'memory' },
       admin: { enabled: true },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 40,
   });
   for (const name of ['approval_requested', 'approved', 'denied', 'completed'] as const) {
@@ -74,9 +73,7 @@ afterAll(async () => {
 });
 
 async function send(route: string, id: string, name: string): Promise<void> {
-  const body = JSON.stringify({ name });
-  const answer = await gw.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': id });
-  expect(answer.status).toBe(202);
+  expect((await postSigned(gw, route, SECRET, { name }, id)).status).toBe(202);
 }
 
 const sentTo = (server: RecordingServer, chat: string): RecordedRequest[] =>
@@ -85,19 +82,16 @@ const sentTo = (server: RecordingServer, chat: string): RecordedRequest[] =>
     return String(json?.chat_id ?? json?.channel) === chat;
   });
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`${what} did not happen in ${timeoutMs} ms\nlog:\n${gw.logText()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** A timed-out wait shows the gateway's log. */
+const waitOptions = { timeoutMs: 10_000, detail: () => `log:\n${gw.logText()}` };
 
 /** The draft of a job, as the stand-in received it: its buttons' callback_data. */
 async function telegramDraft(name: string): Promise<{ approve: string; deny: string; text: string }> {
-  const draft = await waitFor(`the draft of ${name}`, () => sentTo(telegram, '-200').find((r) => String((r.json as { text: string }).text).includes(name)));
+  const draft = await waitFor(
+    `the draft of ${name}`,
+    () => sentTo(telegram, '-200').find((r) => String((r.json as { text: string }).text).includes(name)),
+    waitOptions,
+  );
   expect(draft.path).toBe('/bot123456:test-token-abcdefghij/sendMessage');
   const json = draft.json as { text: string; reply_markup: { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> } };
   const [approve, deny] = json.reply_markup.inline_keyboard[0];
@@ -185,7 +179,7 @@ function slackPress(action: { action_id: string; value: string }, userId: string
 describe('approvals through Slack buttons', () => {
   it('posts Block Kit buttons; a stranger changes nothing; Approve delivers once', async () => {
     await send('slacked', 'ap-s1', 'release-s1');
-    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-s1')));
+    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-s1')), waitOptions);
     expect(draft.path).toBe('/api/chat.postMessage');
     expect(draft.headers.authorization).toBe('Bearer xoxb-test-token-0123456789');
     const blocks = (draft.json as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks;
@@ -208,7 +202,7 @@ describe('approvals through Slack buttons', () => {
 
   it('Deny delivers nothing', async () => {
     await send('slacked', 'ap-s2', 'release-s2');
-    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-s2')));
+    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-s2')), waitOptions);
     const deny = (draft.json as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks.find(
       (b) => b.type === 'actions',
     )!.elements![1];

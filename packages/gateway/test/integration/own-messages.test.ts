@@ -33,7 +33,6 @@ beforeAll(async () => {
       },
       agent: { runner: 'echo' },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
   });
   gw.gateway.on('ignored', (e) => ignored.push(`${e.route}:${e.reason}`));
 });
