@@ -11,11 +11,9 @@
 // prompt) seeing the event, the first answer and the reply, and its answer goes to the same openid. A follower not
 // in allow_from runs nothing; a follower the gateway never answered goes to the inbound route as any event.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { encrypt, getSignature } from '@wecom/crypto';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
 
 jest.setTimeout(90_000);
 
@@ -31,13 +29,8 @@ const ALICE = 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o';
 const BOB = 'oUpF8uDqGeVnS9ZmYdQx0rPbKw3E';
 const CAROL = 'oUpF8uHtLk2aW7cNjXe5vRfM1sQz';
 
-const agentDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-wechat-agent-'));
-const agent = join(agentDir, 'echo-prompt.js');
-writeFileSync(agent, `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => process.stdout.write('ECHO[' + p + ']'));\n`);
-
-const configDir = mkdtempSync(join(tmpdir(), 'hookwise-conv-wechat-'));
+const conv = conversationHarness('wechat', SECRET);
 let api: RecordingServer;
-let gw: TestGateway | undefined;
 let nextMsgId = 1234567890123456;
 
 const conversation = { enabled: true, max_turns: 3, ttl_hours: 1, allow_from: [ALICE] };
@@ -62,7 +55,7 @@ const config = (apiBase: string) => ({
       },
     },
   },
-  agent: { runner: 'command', command: [process.execPath, agent] },
+  agent: conv.agent,
   retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
   store: { backend: 'sqlite' },
 });
@@ -87,76 +80,49 @@ async function message(openid: string, text: string) {
     encrypt_type: 'aes',
     msg_signature: getSignature(TOKEN, timestamp, nonce, encrypted),
   });
-  return gw!.post(`wechat-in?${query.toString()}`, body, { 'content-type': 'text/xml' });
-}
-
-async function alert(route: string, title: string) {
-  const body = JSON.stringify({ title });
-  return gw!.post(route, body, { 'x-webhook-signature': signGeneric(SECRET, body) });
+  return conv.gw.post(`wechat-in?${query.toString()}`, body, { 'content-type': 'text/xml' });
 }
 
 const sent = () => api.requests.filter((r) => r.path === '/cgi-bin/message/custom/send');
 const sentBody = (r: RecordedRequest) => r.json as { touser: string; msgtype: string; text: { content: string } };
-const delivered = (route: string) => gw!.logs.filter((l) => new RegExp(`^delivered .* on route '${route}'`).test(String(l.message))).length;
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeAll(async () => {
-  api = await startRecordingServer((req) => {
+  api = await conv.startApi((req) => {
     if (req.path === '/cgi-bin/stable_token') return { json: { access_token: 'wechat-access-token-conversation', expires_in: 7200 } };
     if (req.path === '/cgi-bin/get_api_domain_ip') return { json: { ip_list: ['101.226.103.0/25'] } };
     // message/custom/send's documented answer.
     return { json: { errcode: 0, errmsg: 'ok' } };
   });
-  gw = await startTestGateway({
-    config: config(api.url),
-    configDir,
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
-    pollMs: 20,
-  });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await api?.close();
-  rmSync(configDir, { recursive: true, force: true });
-  rmSync(agentDir, { recursive: true, force: true });
+  await conv.start(config(api.url));
 });
 
 describe('conversations on a WeChat Official Account, through a real gateway on SQLite', () => {
   it('continues the conversation of the latest answer to the follower who writes, answering that openid', async () => {
-    expect((await alert('alerts', 'disk full')).status).toBe(202);
-    await waitFor('the first answer', () => delivered('alerts') === 1);
+    expect((await conv.alert('alerts', 'disk full')).status).toBe(202);
+    await conv.waitFor('the first answer', () => conv.delivered('alerts') === 1);
     expect(sentBody(sent()[0])).toEqual({ touser: ALICE, msgtype: 'text', text: { content: 'ECHO[Alert: disk full]' } });
 
     // WeChat wants "success" (or an empty body) within 5 s for every message taken; anything else is retried.
     const answer = await message(ALICE, 'why is it full?');
     expect([answer.status, answer.body]).toEqual([200, { raw: 'success' }]);
-    await waitFor('the second answer', () => delivered('alerts') === 2);
-    expect(gw!.logText()).toMatch(
+    await conv.waitFor('the second answer', () => conv.delivered('alerts') === 2);
+    expect(conv.gw.logText()).toMatch(
       new RegExp(`WeChat user ${ALICE}'s reply on route 'wechat-in' to conversation \\S+ of route 'alerts' continues conversation \\S+ as turn 2`),
     );
     const second = sentBody(sent()[1]);
     expect(second.touser).toBe(ALICE);
     const seen = second.text.content;
-    const order = ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?'].map((part) => seen.indexOf(part));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInOrder(seen, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(seen).toContain('turn 2 of at most 3');
   });
 
   it('runs nothing when a follower not in allow_from writes back after an answer they got', async () => {
-    expect((await alert('oncall', 'db down')).status).toBe(202);
-    await waitFor("oncall's answer", () => delivered('oncall') === 1);
+    expect((await conv.alert('oncall', 'db down')).status).toBe(202);
+    await conv.waitFor("oncall's answer", () => conv.delivered('oncall') === 1);
     expect(sentBody(sent().at(-1)!).touser).toBe(BOB);
     const before = sent().length;
     expect((await message(BOB, 'restart it')).status).toBe(200);
-    await gw!.waitForLog(`user ${BOB} is not in conversation.allow_from of route 'oncall'`, 20_000);
+    await conv.gw.waitForLog(`user ${BOB} is not in conversation.allow_from of route 'oncall'`, 20_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent().length).toBe(before);
   });
@@ -164,8 +130,8 @@ describe('conversations on a WeChat Official Account, through a real gateway on 
   it('hands a message from a follower the gateway never answered to the inbound route', async () => {
     const before = sent().length;
     expect((await message(CAROL, 'hello')).status).toBe(200);
-    await gw!.waitForLog('via log', 20_000);
-    expect(gw!.logText()).not.toContain(`WeChat user ${CAROL}'s reply`);
+    await conv.gw.waitForLog('via log', 20_000);
+    expect(conv.gw.logText()).not.toContain(`WeChat user ${CAROL}'s reply`);
     expect(sent().length).toBe(before);
   });
 });
