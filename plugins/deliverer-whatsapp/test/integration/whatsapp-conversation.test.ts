@@ -2,45 +2,19 @@
 // messages by their wamids (the Messages API answer's messages[].id) in the recipient's chat, digits only as the
 // webhooks' `from` is; an answer to a reply goes to the same person as a contextual reply (Meta's "Contextual
 // replies": `context: {message_id: <wamid>}` in the send request), on its first part only.
-import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit/platform';
-import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import { whatsappPlatform, type CloudApiOptions } from '@hookwise/plugin-deliverer-whatsapp';
+import { deliverOptions, deliveryMessage, rejectionOf } from '@hookwise/testing';
+import { server, setup, useCloudApiStandIn } from './cloud-api-stand-in';
 
-const TOKEN = 'EAAGm0PX4ZCpsBAtesttoken0123456789abcdef';
-const PHONE_ID = '106540352242922';
 const WAMID = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUJGRDhCQjg5QzdCRTU2QTNBMgA=';
 
-let server: RecordingServer;
-beforeEach(async () => {
-  let n = 1;
-  server = await startRecordingServer((req) => ({
-    status: 200,
-    json: { messaging_product: 'whatsapp', contacts: [{ input: (req.json as { to: string }).to, wa_id: '15557654321' }], messages: [{ id: `wamid.${n++}` }] },
-  }));
-});
-afterEach(() => server.close());
-
-function setup(overrides: Partial<CloudApiOptions> = {}) {
-  const test = createTestPluginContext();
-  const options: CloudApiOptions = {
-    api_base: server.url,
-    token: TOKEN,
-    phone_number_id: PHONE_ID,
-    api_version: 'v21.0',
-    home_channel: '15551230000',
-    timeout_seconds: 5,
-    ...overrides,
-  };
-  return whatsappPlatform.createDeliverer(options, test.ctx, { clock: new VirtualClock() }) as Deliverer;
-}
+useCloudApiStandIn();
 
 type Sent = { to: string; context?: { message_id: string }; text: { body: string } };
 const sent = () => server.requests.map((r) => r.json as Sent);
 
 describe('whatsapp conversation facet', () => {
   it("records every part's wamid in the recipient's chat, digits only (the reply's `from`)", async () => {
-    const deliverer = setup();
+    const { deliverer } = setup();
     const facet = deliverer.conversation!;
     expect([facet.platform, facet.byChat]).toEqual(['whatsapp', undefined]);
     const receipt = await deliverer.deliver(deliveryMessage('hi', { chat_id: '+15557654321' }), deliverOptions());
@@ -50,7 +24,7 @@ describe('whatsapp conversation facet', () => {
   });
 
   it('sends the answer to a reply as a contextual reply to the same person, the first part only', async () => {
-    const deliverer = setup();
+    const { deliverer } = setup();
     const to = { platform: 'whatsapp', chat: '16505551234', messageId: WAMID };
     // The route's chat_id rendered from the reply's payload may say anything: the answer goes to who replied.
     const extra = deliverer.conversation!.replyExtra(to, { chat_id: 'whatever the template made' });
@@ -64,14 +38,14 @@ describe('whatsapp conversation facet', () => {
   });
 
   it('keeps the route chat_id as written when it names the same number, and home_channel routes as they are', () => {
-    const facet = setup().conversation!;
+    const facet = setup().deliverer.conversation!;
     const to = { platform: 'whatsapp', chat: '16505551234', messageId: WAMID };
     expect(facet.replyExtra(to, { chat_id: '+16505551234' })).toEqual({ chat_id: '+16505551234', reply_to_message_id: WAMID });
     expect(facet.replyExtra(to, {})).toEqual({ reply_to_message_id: WAMID });
   });
 
   it.each(['../../v21.0/other', 'wamid.1\nX-Injected: 1', '{"a":1}', ''.padEnd(300, 'a')])('refuses reply_to_message_id %j before sending', async (id) => {
-    const err = await rejectionOf(setup().deliver(deliveryMessage('hi', { chat_id: '15557654321', reply_to_message_id: id }), deliverOptions()));
+    const err = await rejectionOf(setup().deliverer.deliver(deliveryMessage('hi', { chat_id: '15557654321', reply_to_message_id: id }), deliverOptions()));
     expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
     expect(err.message).toContain('reply_to_message_id');
     expect(server.requests).toHaveLength(0);

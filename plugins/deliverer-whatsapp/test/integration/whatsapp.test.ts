@@ -3,39 +3,11 @@
 // messages: [{id: "wamid..."}]}), error codes (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes:
 // 130429 throughput, 131047 re-engagement, 131045 incorrect certificate, 133010 phone number not registered)
 // and the pair rate limit (https://developers.facebook.com/docs/whatsapp/cloud-api/overview#pair-rate-limits).
-import type { Deliverer } from '@hookwise/core';
-import { VirtualClock } from '@hookwise/kit/platform';
-import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import plugin, { whatsappPlatform, type CloudApiOptions } from '@hookwise/plugin-deliverer-whatsapp';
+import { deliverOptions, deliveryMessage, rejectionOf } from '@hookwise/testing';
+import plugin, { whatsappPlatform } from '@hookwise/plugin-deliverer-whatsapp';
+import { PHONE_ID, TOKEN, server, setup, useCloudApiStandIn } from './cloud-api-stand-in';
 
-const TOKEN = 'EAAGm0PX4ZCpsBAtesttoken0123456789abcdef';
-const PHONE_ID = '106540352242922';
-
-let server: RecordingServer;
-beforeEach(async () => {
-  let n = 1;
-  server = await startRecordingServer((req) => ({
-    status: 200,
-    json: { messaging_product: 'whatsapp', contacts: [{ input: (req.json as { to: string }).to, wa_id: '15557654321' }], messages: [{ id: `wamid.${n++}` }] },
-  }));
-});
-afterEach(() => server.close());
-
-function setup(overrides: Partial<CloudApiOptions> = {}) {
-  const test = createTestPluginContext();
-  const clock = new VirtualClock();
-  const options: CloudApiOptions = {
-    api_base: server.url,
-    token: TOKEN,
-    phone_number_id: PHONE_ID,
-    api_version: 'v21.0',
-    home_channel: '15551230000',
-    timeout_seconds: 5,
-    ...overrides,
-  };
-  const deliverer: Deliverer = whatsappPlatform.createDeliverer(options, test.ctx, { clock });
-  return { ...test, deliverer, clock };
-}
+useCloudApiStandIn();
 
 function graphError(code: number, message: string, extra: Record<string, unknown> = {}) {
   return { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbCdEfGh123', ...extra } };
