@@ -2,26 +2,13 @@
 // Twilio SDK over the URL they are posted to, as Twilio signs the URL configured in its console.
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import { describeSourceOverHttp } from '@hookwise/testing';
+import { INBOUND_SMS as DOCUMENTED_SMS } from '../fixtures/incoming-sms';
 
 const TOKENS: [string, string] = ['f3d1c2b4a5968778695a4b3c2d1e0f00', '0a1b2c3d4e5f60718293a4b5c6d7e8f9'];
 const WRONG = 'ffffffffffffffffffffffffffffffff';
 
-// An incoming message with the parameters of https://www.twilio.com/docs/messaging/guides/webhook-request.
-const INBOUND_SMS = new URLSearchParams({
-  ToCountry: 'US',
-  ToState: 'CA',
-  SmsMessageSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  NumMedia: '0',
-  SmsSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  SmsStatus: 'received',
-  Body: 'Is the build green?',
-  To: '+15558675310',
-  NumSegments: '1',
-  MessageSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  AccountSid: 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
-  From: '+14017122661',
-  ApiVersion: '2010-04-01',
-}).toString();
+// An incoming message with the parameters of https://www.twilio.com/docs/messaging/guides/webhook-request, as a form.
+const INBOUND_SMS = new URLSearchParams(DOCUMENTED_SMS).toString();
 
 describeSourceOverHttp('twilio', {
   source: 'twilio',

@@ -5,22 +5,7 @@
 // channel of the same webhook (From `whatsapp:+...`) are none.
 import type { SourceRequest } from '@hookwise/core';
 import { twilioReplyOf, twilioSource } from '../../src';
-
-const INBOUND_SMS = {
-  ToCountry: 'US',
-  ToState: 'CA',
-  SmsMessageSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  NumMedia: '0',
-  SmsSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  SmsStatus: 'received',
-  Body: 'Is the build green?',
-  To: '+15558675310',
-  NumSegments: '1',
-  MessageSid: 'SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-  AccountSid: 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
-  From: '+14017122661',
-  ApiVersion: '2010-04-01',
-};
+import { INBOUND_SMS } from '../fixtures/incoming-sms';
 
 describe('twilio replies', () => {
   it("reads an incoming SMS as a reply in its sender's chat, platform sms, naming no message", () => {
