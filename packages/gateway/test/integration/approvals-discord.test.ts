@@ -9,7 +9,16 @@
 // delivers once, a second click and a late click say what already happened, Deny delivers nothing.
 import { generateKeyPairSync, sign as signEd25519 } from 'node:crypto';
 import { verifyKey } from 'discord-interactions';
-import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import {
+  routesConfig,
+  postSigned,
+  startRecordingServer,
+  startTestGateway,
+  waitFor,
+  type RecordedRequest,
+  type RecordingServer,
+  type TestGateway,
+} from '@hookwise/testing';
 import { isDone, shown, until } from './worker-gateway';
 
 jest.setTimeout(60_000);
@@ -44,25 +53,22 @@ beforeAll(async () => {
     approval: { approvers, via: 'discord', chat: APPROVALS },
   });
   gw = await startTestGateway({
-    config: {
-      platforms: {
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              held: held([APPROVER]),
-              pinned: held([`discord:${APPROVER}`]),
-              interactions: { source: 'discord', secret: PUBLIC_KEY, deliver: 'log', prompt: 'interaction {type}' },
-            },
-          },
-        },
-        discord: { enabled: true, token: TOKEN, api_base: discord.url },
+    config: routesConfig(
+      {
+        held: held([APPROVER]),
+        pinned: held([`discord:${APPROVER}`]),
+        interactions: { source: 'discord', secret: PUBLIC_KEY, deliver: 'log', prompt: 'interaction {type}' },
       },
-      agent: { runner: 'echo' },
-      retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
-      store: { backend: 'memory' },
-      admin: { enabled: true },
-    },
+      {
+        platforms: {
+          discord: { enabled: true, token: TOKEN, api_base: discord.url },
+        },
+        agent: { runner: 'echo' },
+        retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
+        store: { backend: 'memory' },
+        admin: { enabled: true },
+      },
+    ),
     pollMs: 40,
   });
 });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { routesConfig, postSigned, startRecordingServer, startTestGateway, waitFor, type RecordingServer, type TestGateway } from '@hookwise/testing';
 import { telegramCallbackQuery, telegramSentMessage } from './documented-payloads';
 
 jest.setTimeout(60_000);
@@ -22,28 +22,25 @@ beforeAll(async () => {
   let message = 100;
   telegram = await startRecordingServer((req) => ({ status: 200, json: telegramSentMessage(++message, req.json) }));
   gw = await startTestGateway({
-    config: {
-      platforms: {
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              held: {
-                secret: SECRET,
-                prompt: 'Ship {name}?',
-                deliver: 'telegram',
-                deliver_extra: { chat_id: '-100' },
-                approval: { approvers: [String(APPROVER)], via: 'telegram', chat: '-200' },
-              },
-              tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
-            },
-          },
+    config: routesConfig(
+      {
+        held: {
+          secret: SECRET,
+          prompt: 'Ship {name}?',
+          deliver: 'telegram',
+          deliver_extra: { chat_id: '-100' },
+          approval: { approvers: [String(APPROVER)], via: 'telegram', chat: '-200' },
         },
-        telegram: { enabled: true, token: '123456:test-token-abcdefghij', api_base: telegram.url },
+        tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
       },
-      agent: { runner: 'echo' },
-      store: { backend: 'sqlite' },
-    },
+      {
+        platforms: {
+          telegram: { enabled: true, token: '123456:test-token-abcdefghij', api_base: telegram.url },
+        },
+        agent: { runner: 'echo' },
+        store: { backend: 'sqlite' },
+      },
+    ),
     configDir,
     pollMs: 60_000,
   });

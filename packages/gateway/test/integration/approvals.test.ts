@@ -4,7 +4,16 @@
 // with the telegram and slack sources. Approve delivers once (a second press delivers nothing more), Deny and expiry
 // deliver nothing, a stranger's press changes nothing.
 import type { Job } from '@hookwise/core';
-import { postSigned, startRecordingServer, startTestGateway, waitFor, type RecordedRequest, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import {
+  routesConfig,
+  postSigned,
+  startRecordingServer,
+  startTestGateway,
+  waitFor,
+  type RecordedRequest,
+  type RecordingServer,
+  type TestGateway,
+} from '@hookwise/testing';
 import { slackBlockActions, slackPosted, slackSigned, telegramCallbackQuery, telegramSentMessage } from './documented-payloads';
 import { isDone, shown, until } from './worker-gateway';
 
@@ -30,36 +39,33 @@ beforeAll(async () => {
   }));
   const route = (extra: Record<string, unknown>) => ({ secret: SECRET, prompt: 'Ship {name}?', ...extra });
   gw = await startTestGateway({
-    config: {
-      platforms: {
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              held: route({
-                deliver: 'telegram',
-                deliver_extra: { chat_id: '-100' },
-                approval: { approvers: [`telegram:${APPROVER}`, 'U0SLACKOK'], via: 'telegram', chat: '-200' },
-              }),
-              brief: route({ deliver: 'telegram', deliver_extra: { chat_id: '-100' }, approval: { approvers: [String(APPROVER)], expires_hours: 0.0005 } }),
-              slacked: route({
-                deliver: 'slack',
-                deliver_extra: { chat_id: 'C0ANSWERS' },
-                approval: { approvers: ['slack:U0SLACKOK'], via: 'slack', chat: 'C0APPROVE' },
-              }),
-              tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
-              sl: { source: 'slack', secret: SLACK_SIGNING, deliver: 'log', prompt: 'inbound' },
-            },
-          },
-        },
-        telegram: { enabled: true, token: '123456:test-token-abcdefghij', api_base: telegram.url },
-        slack: { enabled: true, token: 'xoxb-test-token-0123456789', api_base: slack.url },
+    config: routesConfig(
+      {
+        held: route({
+          deliver: 'telegram',
+          deliver_extra: { chat_id: '-100' },
+          approval: { approvers: [`telegram:${APPROVER}`, 'U0SLACKOK'], via: 'telegram', chat: '-200' },
+        }),
+        brief: route({ deliver: 'telegram', deliver_extra: { chat_id: '-100' }, approval: { approvers: [String(APPROVER)], expires_hours: 0.0005 } }),
+        slacked: route({
+          deliver: 'slack',
+          deliver_extra: { chat_id: 'C0ANSWERS' },
+          approval: { approvers: ['slack:U0SLACKOK'], via: 'slack', chat: 'C0APPROVE' },
+        }),
+        tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
+        sl: { source: 'slack', secret: SLACK_SIGNING, deliver: 'log', prompt: 'inbound' },
       },
-      agent: { runner: 'echo' },
-      retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
-      store: { backend: 'memory' },
-      admin: { enabled: true },
-    },
+      {
+        platforms: {
+          telegram: { enabled: true, token: '123456:test-token-abcdefghij', api_base: telegram.url },
+          slack: { enabled: true, token: 'xoxb-test-token-0123456789', api_base: slack.url },
+        },
+        agent: { runner: 'echo' },
+        retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
+        store: { backend: 'memory' },
+        admin: { enabled: true },
+      },
+    ),
     pollMs: 40,
   });
   for (const name of ['approval_requested', 'approved', 'denied', 'completed'] as const) {

@@ -5,7 +5,7 @@
 // Over real HTTP, with the platforms' payloads: a BlueBubbles new-message (isFromMe), a Matrix application-service
 // transaction of the bot user's message (source_options.ignore_users), a Mattermost outgoing webhook of the bot's post.
 import { randomUUID } from 'node:crypto';
-import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { routesConfig, startTestGateway, type TestGateway } from '@hookwise/testing';
 import { NEW_MESSAGE_REPLY } from '../../../../plugins/source-bluebubbles/test/fixtures/bluebubbles-server';
 
 const BB_SECRET = 'bb-own-message-secret-0123456789';
@@ -18,21 +18,16 @@ const ignored: string[] = [];
 
 beforeAll(async () => {
   gw = await startTestGateway({
-    config: {
-      platforms: {
-        webhook: {
-          enabled: true,
-          extra: {
-            routes: {
-              imessage: { source: 'bluebubbles', secret: BB_SECRET, prompt: 'p', deliver: 'log' },
-              mx: { source: 'matrix', secret: HS_TOKEN, source_options: { ignore_users: [BOT] }, prompt: 'p', deliver: 'log' },
-              mm: { source: 'mattermost', secret: MM_TOKEN, source_options: { ignore_users: ['hookwise-bot'] }, prompt: 'p', deliver: 'log' },
-            },
-          },
-        },
+    config: routesConfig(
+      {
+        imessage: { source: 'bluebubbles', secret: BB_SECRET, prompt: 'p', deliver: 'log' },
+        mx: { source: 'matrix', secret: HS_TOKEN, source_options: { ignore_users: [BOT] }, prompt: 'p', deliver: 'log' },
+        mm: { source: 'mattermost', secret: MM_TOKEN, source_options: { ignore_users: ['hookwise-bot'] }, prompt: 'p', deliver: 'log' },
       },
-      agent: { runner: 'echo' },
-    },
+      {
+        agent: { runner: 'echo' },
+      },
+    ),
   });
   gw.gateway.on('ignored', (e) => ignored.push(`${e.route}:${e.reason}`));
 });

@@ -2,7 +2,7 @@
 // (answered {"challenge"}, nothing queued), signed encrypted events (answered 200 {}, the only answer Feishu counts as
 // delivered; a retry of an event_id queues nothing new), and refusals with the gateway's 401s.
 import { randomUUID } from 'node:crypto';
-import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { routesConfig, startTestGateway, type TestGateway } from '@hookwise/testing';
 import { MESSAGE_RECEIVE, URL_VERIFICATION, VERIFICATION_TOKEN } from '../fixtures/feishu-docs';
 import { feishuRequest } from '../feishu-sender';
 
@@ -13,18 +13,9 @@ describe('feishu: event subscription requests over real HTTP', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({
-      config: {
-        platforms: {
-          webhook: {
-            enabled: true,
-            extra: {
-              routes: {
-                feishu: { source: 'feishu', secrets: KEYS, source_options: { verification_token: VERIFICATION_TOKEN }, prompt: 'p', deliver: 'log' },
-              },
-            },
-          },
-        },
-      },
+      config: routesConfig({
+        feishu: { source: 'feishu', secrets: KEYS, source_options: { verification_token: VERIFICATION_TOKEN }, prompt: 'p', deliver: 'log' },
+      }),
     });
   });
   afterAll(() => gw?.stop());

@@ -2,7 +2,7 @@
 // echoed as text), encrypted messages signed in the query (answered with the empty 200 WeCom wants; a retry of a
 // MsgId queues nothing new), and refusals with the gateway's 401s. Requests are made with @wecom/crypto.
 import { randomInt } from 'node:crypto';
-import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { routesConfig, startTestGateway, type TestGateway } from '@hookwise/testing';
 import { CORP_ID, ENCODING_AES_KEY, TEXT_MESSAGE, TOKEN } from '../fixtures/wecom-docs';
 import { messageRequest, urlCheckQuery } from '../wecom-sender';
 
@@ -14,19 +14,10 @@ describe('wecom: app callbacks over real HTTP', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({
-      config: {
-        platforms: {
-          webhook: {
-            enabled: true,
-            extra: {
-              routes: {
-                wecom: { source: 'wecom', secrets: [SECRET, OLD_SECRET], source_options: { corp_id: CORP_ID }, prompt: 'p', deliver: 'log' },
-                other: { secret: SECRET, prompt: 'p', deliver: 'log' },
-              },
-            },
-          },
-        },
-      },
+      config: routesConfig({
+        wecom: { source: 'wecom', secrets: [SECRET, OLD_SECRET], source_options: { corp_id: CORP_ID }, prompt: 'p', deliver: 'log' },
+        other: { secret: SECRET, prompt: 'p', deliver: 'log' },
+      }),
     });
   });
   afterAll(() => gw?.stop());
