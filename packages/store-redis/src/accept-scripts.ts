@@ -52,7 +52,7 @@ local function unpack_accept(s)
   return h, f
 end
 local COALESCE_MODES = { [0] = '', [1] = 'latest', [2] = 'all' }
--- The call's constants (set below from ARGV[1] and ARGV[2]; Redis allows no global variables).
+-- The call's constants (set below from ARGV[1..5]; Redis allows no global variables).
 local q, window_ms, ttl, lookup_ttl, max_events
 -- Read once per call, as nothing else runs while it does: Redis's clock (every accept of the call is decided at
 -- that instant) and the jobs queued (backpressure), counted once and then kept up to date as jobs are added.
@@ -125,25 +125,22 @@ local function accept_one(packed)
   return { merged and 'coalesced' or 'accepted', target, used, left }
 end
 
--- The group: ARGV[1] the queue's key prefix, ARGV[2] the constants of every accept (rate window, delivery-id and
+-- The group: ARGV[1] the queue's key prefix, ARGV[2..5] the constants of every accept (rate window, delivery-id and
 -- lookup TTLs, coalescing's event bound), then one packed accept per argument, decided in the order sent, as if
 -- each were a script call of its own (Redis runs nothing else between them). One that Redis refuses answers its
 -- error and the others go on, as separate calls would.
-q = ARGV[1]
-local constants = {}
-for v in string.gmatch(ARGV[2], '[^,]+') do constants[#constants + 1] = tonumber(v) end
-window_ms, ttl, lookup_ttl, max_events = constants[1], constants[2], constants[3], constants[4]
+q, window_ms, ttl, lookup_ttl, max_events = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 now = now_ms()
 bull_memo = {}
 local answers = {}
-for i = 3, #ARGV do
+for i = 6, #ARGV do
   local ok, answer = pcall(accept_one, ARGV[i])
   if not ok then
     answer = { 'error', type(answer) == 'table' and answer.err or tostring(answer) }
     -- A write refused half-way: count and read the queue again for the next accept.
     queued, bull_memo = nil, {}
   end
-  answers[i - 2] = answer
+  answers[i - 5] = answer
 end
 return answers
 `;
@@ -195,10 +192,11 @@ export interface JobArgs {
 const COALESCE_CODE = { '': 0, latest: 1, all: 2 } as const;
 
 /**
- * The constants of every accept, sent once per call (ARGV[2]): the rate window, the delivery-id claim's TTL, the
+ * The constants of every accept, sent once per call (ARGV[2..5]): the rate window, the delivery-id claim's TTL, the
  * lookup's TTL while the job lives, and the most events a coalescing job takes.
  */
-const CALL_CONSTANTS = `${RATE_WINDOW_MS},${DELIVERY_ID_TTL_MS},${LIVE_LOOKUP_MS},${COALESCE_MAX_EVENTS}`;
+const CALL_CONSTANTS = [RATE_WINDOW_MS, DELIVERY_ID_TTL_MS, LIVE_LOOKUP_MS, COALESCE_MAX_EVENTS].map(String);
+const FIXED_ARGS = 2 + CALL_CONSTANTS.length;
 
 /**
  * One accept as the script's one argument (`unpack_accept` in the Lua): eight numbers, the byte lengths of the ten
@@ -281,11 +279,11 @@ export class AcceptScript {
     // One array (ioredis copies it once more; spreading the arguments into the call cost more). No KEYS: each
     // accept's keys are inside its packed argument (the store does not support Redis Cluster, see the README).
     const n = group.length;
-    const argv: string[] = new Array<string>(3 + n);
+    const argv: string[] = new Array<string>(FIXED_ARGS + n);
     argv[0] = '0';
     argv[1] = this.queueKeyPrefix;
-    argv[2] = CALL_CONSTANTS;
-    for (let i = 0; i < n; i += 1) argv[3 + i] = (group[i] as Queued).packed;
+    for (let c = 0; c < CALL_CONSTANTS.length; c += 1) argv[2 + c] = CALL_CONSTANTS[c] as string;
+    for (let i = 0; i < n; i += 1) argv[FIXED_ARGS + i] = (group[i] as Queued).packed;
     this.command(argv).then(
       (answers) => {
         for (let i = 0; i < n; i += 1) {
