@@ -67,6 +67,7 @@ export function createLogger(options: LoggerOptions = {}): winston.Logger {
 interface StreamState {
   pipes: unknown;
   length: number;
+  ending?: boolean;
 }
 type Info = Record<string | symbol, unknown>;
 /** A winston transport as winston-transport 4 makes it (structural: winston-transport is winston's dependency, not ours). */
@@ -111,6 +112,7 @@ function writeDirectly(logger: winston.Logger, format: winston.Logform.Format, t
       logger.format !== format ||
       internals._readableState.pipes !== transport ||
       internals._writableState.length !== 0 ||
+      internals._writableState.ending === true ||
       internals._readableState.length !== 0 ||
       transport._writableState.length !== 0 ||
       transport.listenerCount('logged') !== 0 ||

@@ -101,4 +101,15 @@ describe('createLogger', () => {
     expect(first.lines).toHaveLength(1);
     expect(second.lines).toHaveLength(1);
   });
+
+  it('answers a line after end() as winston does (an error event, nothing written)', async () => {
+    const { stream, lines } = capture();
+    const logger = createLogger({ stream, format: 'json', level: 'info' });
+    logger.info('before the end');
+    const failed = new Promise<Error>((resolve) => logger.once('error', resolve));
+    logger.end();
+    logger.info('after the end');
+    expect((await failed).message).toMatch(/write after end/);
+    expect(lines.map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(['before the end']);
+  });
 });
