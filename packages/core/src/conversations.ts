@@ -16,6 +16,11 @@ export interface MessageRef {
    * recorded under `''` too, and a message from that chat (within the route's ttl) continues that conversation.
    */
   messageId: string;
+  /**
+   * Set by a source when the message was written in a thread whose root is this id (a Matrix `m.thread`): the
+   * deliverer's replyExtra answers in that thread. Not part of the record's key.
+   */
+  thread?: string;
 }
 
 /** An inbound message that answers another one (Source.replyOf). */

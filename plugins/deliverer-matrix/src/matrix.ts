@@ -93,13 +93,22 @@ async function roomIdOf(target: string, { call, options, confirm }: PlatformRunt
 /** Matrix event ids: "$" and an opaque id (with ":server" before room version 3), printable ASCII. */
 const EVENT_ID = /^\$[\x21-\x7e]{1,254}$/;
 
+type Relation = { 'm.relates_to'?: Record<string, unknown> };
+
 /**
  * deliver_extra.reply_to_event_id (a conversation's, issue 31): the message becomes a rich reply to that event
- * (`m.relates_to: {m.in_reply_to: {event_id}}`); anything that is no event id is left out rather than sent.
+ * (`m.relates_to: {m.in_reply_to: {event_id}}`); with deliver_extra.thread_root_event_id as well, a message in that
+ * thread (`rel_type: m.thread`, replying to the event in it, `is_falling_back` as the spec's thread fallback says
+ * for a client without threads). Anything that is no event id is left out rather than sent.
  */
-function replyOf(extra: Record<string, string>): { 'm.relates_to'?: { 'm.in_reply_to': { event_id: string } } } {
+function replyOf(extra: Record<string, string>): Relation {
   const id = extra.reply_to_event_id;
-  return id !== undefined && EVENT_ID.test(id) ? { 'm.relates_to': { 'm.in_reply_to': { event_id: id } } } : {};
+  if (id === undefined || !EVENT_ID.test(id)) return {};
+  const root = extra.thread_root_event_id;
+  if (root !== undefined && EVENT_ID.test(root)) {
+    return { 'm.relates_to': { rel_type: 'm.thread', event_id: root, is_falling_back: true, 'm.in_reply_to': { event_id: id } } };
+  }
+  return { 'm.relates_to': { 'm.in_reply_to': { event_id: id } } };
 }
 
 async function sendEvent(chunk: OutgoingChunk, runtime: PlatformRuntime<ClientServerOptions>): Promise<string> {
@@ -141,7 +150,12 @@ export const matrixPlatform = definePlatform<ClientServerOptions>({
   send: sendEvent,
   // Conversations: an answer is a rich reply to the event the person answered (reply_to_event_id, above), in its room.
   conversation: {
-    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}), reply_to_event_id: to.messageId }),
+    replyExtra: (to, extra) => ({
+      ...extra,
+      ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}),
+      reply_to_event_id: to.messageId,
+      ...(to.thread ? { thread_root_event_id: to.thread } : {}),
+    }),
   },
   checkResponse: checkClientServerResponse,
   async start({ call, options, logger }) {

@@ -23,7 +23,10 @@ export function matrixReplyOf(payload: Record<string, unknown>): InboundReply | 
     const text = typeof event.content.body === 'string' ? withoutReplyFallback(event.content.body) : '';
     const eventId = payloadId(event.event_id);
     const own = eventId ? { platform: 'matrix', chat, messageId: eventId } : undefined;
-    return { to: { platform: 'matrix', chat, messageId: answered }, userId, from: `Matrix user ${userId}`, text, own };
+    // A thread message keeps its thread, so that the answer goes into the thread rather than under its root.
+    const thread = relates.rel_type === 'm.thread' ? answered : undefined;
+    const to = { platform: 'matrix', chat, messageId: answered, ...(thread ? { thread } : {}) };
+    return { to, userId, from: `Matrix user ${userId}`, text, own };
   }
   return undefined;
 }

@@ -118,7 +118,13 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(threaded.status).toBe(200);
   await conv.waitFor('the answer in the thread', () => delivered() === 3);
   const third = sends()[2].json as { body: string; 'm.relates_to'?: unknown };
-  expect(third['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$answer2:example.org' } });
+  // The answer goes into the same thread (m.thread on its root, with the spec's fallback for unthreaded clients).
+  expect(third['m.relates_to']).toEqual({
+    rel_type: 'm.thread',
+    event_id: '$answer2:example.org',
+    is_falling_back: true,
+    'm.in_reply_to': { event_id: '$answer2:example.org' },
+  });
   expect(third.body).toContain('which disk?');
   expect(third.body).toContain('and now?');
   expect(conv.gw.logText()).toMatch(/continues conversation \S+ as turn 3/);

@@ -32,7 +32,7 @@ describe('matrixReplyOf', () => {
 
   it("reads the spec's thread message as answering the thread's root, not the fallback's m.in_reply_to", () => {
     expect(matrixReplyOf(documented('transaction.thread.json'))).toMatchObject({
-      to: { platform: 'matrix', chat: ROOM, messageId: '$alice_hello' },
+      to: { platform: 'matrix', chat: ROOM, messageId: '$alice_hello', thread: '$alice_hello' },
       userId: '@alice:example.org',
       text: "I'm doing great! Thanks for asking.",
       own: { messageId: '$alice_reply' },
