@@ -1,0 +1,94 @@
+// conversation.after_limit (issue 31: "a reply after ttl_hours or max_turns is answered as the route says (ignored,
+// or a new conversation)"), end to end on Telegram's documented payloads against a Bot API stand-in, SQLite store.
+// Route `fresh` (max_turns 1, after_limit: new_conversation): a reply to its answer starts a new conversation whose
+// run sees only the new message, answered as a reply to the message the person answered; a reply to THAT answer
+// (the new conversation's one turn) starts another. Route `strict` (max_turns 1, the default after_limit: ignore):
+// the same reply runs nothing.
+import type { RecordedRequest, RecordingServer } from '@hookwise/testing';
+import { conversationHarness } from './conversation-harness';
+import { telegramReply, telegramSentMessage } from './documented-payloads';
+
+jest.setTimeout(90_000);
+
+const SECRET = 'conversation-limit-secret-0123456789';
+const TG_SECRET = 'tg_webhook_secret-limit-0123456789';
+const CHAT = 4343;
+const ALICE = 2222222;
+
+const conv = conversationHarness('limit', SECRET);
+let api: RecordingServer;
+let nextMessageId = 700;
+let updateId = 70000;
+
+const route = (extra: Record<string, unknown>) => ({
+  secret: SECRET,
+  prompt: 'Alert: {title}',
+  deliver: 'telegram',
+  deliver_extra: { chat_id: String(CHAT) },
+  conversation: { enabled: true, max_turns: 1, ttl_hours: 1, allow_from: [ALICE], ...extra },
+});
+
+beforeAll(async () => {
+  api = await conv.startApi((req) =>
+    req.path.endsWith('/getMe')
+      ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
+      : { json: telegramSentMessage(nextMessageId++, req.json) },
+  );
+  await conv.start({
+    platforms: {
+      telegram: { enabled: true, token: '123456:conversation-limit-token', api_base: api.url },
+      webhook: {
+        enabled: true,
+        extra: {
+          routes: {
+            fresh: route({ after_limit: 'new_conversation' }),
+            strict: route({}),
+            tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+          },
+        },
+      },
+    },
+    agent: conv.agent,
+    store: { backend: 'sqlite' },
+  });
+});
+
+const sent = () => api.requests.filter((r) => r.path.endsWith('/sendMessage'));
+const body = (r: RecordedRequest) => r.json as { text: string; reply_parameters?: { message_id: number } };
+/** The message id the stand-in gave the answer whose text holds `marker`. */
+const idOf = (marker: string) => 700 + sent().findIndex((r) => body(r).text.includes(marker));
+
+async function reply(to: number, text: string) {
+  updateId += 1;
+  const update = telegramReply({ updateId, messageId: 9000 + updateId, chat: CHAT, from: ALICE, to, text });
+  return conv.gw.post('tg', update, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
+}
+
+it('starts a new conversation on a reply past max_turns where after_limit says so, and ignores it where not', async () => {
+  expect((await conv.alert('fresh', 'disk full', 'limit-1')).status).toBe(202);
+  expect((await conv.alert('strict', 'cpu hot', 'limit-2')).status).toBe(202);
+  await conv.waitFor('both first answers', () => conv.delivered('fresh') === 1 && conv.delivered('strict') === 1);
+
+  // The first conversation of `fresh` has its one turn: the reply starts a new one on the same route.
+  const first = await reply(idOf('disk full'), 'is it fixed?');
+  expect(first.status).toBe(202);
+  expect(first.body).toMatchObject({ route: 'fresh', turn: 1, conversation: expect.any(String) });
+  await conv.waitFor('the new conversation answered', () => conv.delivered('fresh') === 2);
+  const answer = body(sent().find((r) => body(r).text.includes('is it fixed?'))!);
+  expect(answer.text).toContain('This starts a new conversation');
+  expect(answer.text).not.toContain('Alert: disk full');
+  expect(answer.reply_parameters).toMatchObject({ message_id: idOf('disk full') });
+  expect(conv.gw.logText()).toMatch(/is past its limits \(the conversation has its 1 turns/);
+
+  // The new conversation is bounded too: a reply to its answer starts yet another one.
+  const second = await reply(idOf('is it fixed?'), 'and now?');
+  expect(second.body).toMatchObject({ route: 'fresh', turn: 1 });
+  expect((second.body as { conversation: string }).conversation).not.toBe((first.body as { conversation: string }).conversation);
+  await conv.waitFor('the third answer', () => conv.delivered('fresh') === 3);
+
+  // `strict` keeps the default: the reply past max_turns is ignored, nothing runs.
+  const ignored = await reply(idOf('cpu hot'), 'why?');
+  expect(ignored).toMatchObject({ status: 200, body: { status: 'ignored', reason: 'conversation_max_turns' } });
+  await new Promise((r) => setTimeout(r, 500));
+  expect(conv.delivered('strict')).toBe(1);
+});
