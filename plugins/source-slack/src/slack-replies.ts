@@ -29,6 +29,19 @@ export function slackReplyOf(payload: Record<string, unknown>): InboundReply | u
   return { to: { platform: 'slack', chat, messageId: thread }, userId, from: `Slack user ${userId}`, text: payloadText(event.text) };
 }
 
+/**
+ * A message the app's own bot user posted (the gateway's answers come back as `message` events too): the event's
+ * `user` is the bot user of the envelope's authorization (`authorizations[0]`, `is_bot`), and it carries a
+ * `bot_id`. Slack truncates `authorizations` to one installation that can see the event; where that is not the bot
+ * user, the message is not recognised as the gateway's own (and runs as before).
+ */
+export function slackOwnMessage(payload: Record<string, unknown>): boolean {
+  const event = payload.event;
+  if (payload.type !== 'event_callback' || !isPayloadObject(event) || event.type !== 'message' || !event.bot_id) return false;
+  const [authorization] = Array.isArray(payload.authorizations) ? payload.authorizations : [];
+  return isPayloadObject(authorization) && authorization.is_bot === true && payloadId(authorization.user_id) === payloadId(event.user);
+}
+
 /** A `block_actions` payload with a draft's button (its `value`), pressed by `user`. */
 export function slackPressOf(payload: Record<string, unknown>): ApprovalPress | undefined {
   if (payload.type !== 'block_actions' || !Array.isArray(payload.actions)) return undefined;

@@ -1,6 +1,6 @@
 // Slack: `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:<X-Slack-Request-Timestamp>:<body>">` for the Events API, interactivity and slash commands.
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { slackPressOf, slackReplyOf } from './slack-replies';
+import { slackOwnMessage, slackPressOf, slackReplyOf } from './slack-replies';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets, defineSource } from '@hookwise/kit/source';
 
 export const SIGNATURE_HEADER = 'x-slack-signature';
@@ -118,6 +118,7 @@ export const slackSource = defineSource<SlackOptions>({
       handshake,
       replyOf: slackReplyOf,
       pressOf: slackPressOf,
+      ownMessage: slackOwnMessage,
     };
   },
 });

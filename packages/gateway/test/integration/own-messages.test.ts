@@ -3,8 +3,9 @@
 // after message; its source says which messages are the gateway's own, and the route ignores them (200, reason
 // own_message, no job, the lifecycle's `ignored`) before any filter, while everyone else's messages run as before.
 // Over real HTTP, with the platforms' payloads: a BlueBubbles new-message (isFromMe), a Matrix application-service
-// transaction of the bot user's message (source_options.ignore_users), a Mattermost outgoing webhook of the bot's post.
-import { randomUUID } from 'node:crypto';
+// transaction of the bot user's message (source_options.ignore_users), a Mattermost outgoing webhook of the bot's post,
+// a Slack message event posted by the app's bot user (the envelope's bot authorization).
+import { createHmac, randomUUID } from 'node:crypto';
 import { routesConfig, startTestGateway, type TestGateway } from '@hookwise/testing';
 import { NEW_MESSAGE_REPLY } from '../../../../plugins/source-bluebubbles/test/fixtures/bluebubbles-server';
 
@@ -12,6 +13,7 @@ const BB_SECRET = 'bb-own-message-secret-0123456789';
 const HS_TOKEN = 'matrix-hs-token-own-messages-0123456789';
 const MM_TOKEN = 'mattermost-own-message-token-0123';
 const BOT = '@hookwise:example.org';
+const SLACK_SIGNING = 'slack-own-message-signing-secret-0123';
 
 let gw: TestGateway;
 const ignored: string[] = [];
@@ -23,6 +25,7 @@ beforeAll(async () => {
         imessage: { source: 'bluebubbles', secret: BB_SECRET, prompt: 'p', deliver: 'log' },
         mx: { source: 'matrix', secret: HS_TOKEN, source_options: { ignore_users: [BOT] }, prompt: 'p', deliver: 'log' },
         mm: { source: 'mattermost', secret: MM_TOKEN, source_options: { ignore_users: ['hookwise-bot'] }, prompt: 'p', deliver: 'log' },
+        sl: { source: 'slack', secret: SLACK_SIGNING, prompt: 'p', deliver: 'log' },
       },
       {
         agent: { runner: 'echo' },
@@ -92,4 +95,31 @@ it("ignores the Mattermost bot's own post, and runs a person's", async () => {
   expect(await post('mm', mattermost('hookwise-bot'))).toEqual({ status: 200, body: expect.objectContaining({ status: 'ignored', reason: 'own_message' }) });
   expect((await post('mm', mattermost('alice'))).status).toBe(202);
   expect(ignored).toEqual(expect.arrayContaining(['imessage:own_message', 'mm:own_message']));
+});
+
+/** A Slack Events API message envelope, signed as Slack signs (v0=HMAC-SHA256 of "v0:<timestamp>:<body>"). */
+async function slackMessage(user: string, botId: string | undefined) {
+  const body = JSON.stringify({
+    token: 'one-long-verification-token',
+    team_id: 'T123ABC456',
+    api_app_id: 'A123ABC456',
+    event: { type: 'message', channel: 'C123ABC456', user, ...(botId ? { bot_id: botId } : {}), text: 'Disk is at 91%', ts: '1355517523.000005' },
+    type: 'event_callback',
+    authorizations: [{ enterprise_id: null, team_id: 'T123ABC456', user_id: 'U0HOOKWISE', is_bot: true, is_enterprise_install: false }],
+    event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+    event_time: 1355517523,
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac('sha256', SLACK_SIGNING).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  const res = await fetch(`${gw.url}/webhooks/sl`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+it("ignores the Slack app's own bot post, and runs a person's message", async () => {
+  expect(await slackMessage('U0HOOKWISE', 'B0HOOKWISE')).toEqual({ status: 200, body: expect.objectContaining({ status: 'ignored', reason: 'own_message' }) });
+  expect((await slackMessage('U0ALICE', undefined)).status).toBe(202);
 });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvalButtonData } from '@hookwise/core';
 import { FIXTURES_DIR } from '@hookwise/testing';
-import { slackPressOf, slackReplyOf, slackSource } from '../../src';
+import { slackOwnMessage, slackPressOf, slackReplyOf, slackSource } from '../../src';
 
 /** A documented payload; `event` and `actions[0]` are the parts a test changes. */
 interface Documented extends Record<string, unknown> {
@@ -85,8 +85,28 @@ describe('slack presses', () => {
     expect(slackPressOf({ ...blockActions(approvalButtonData('approve', JOB)), user: undefined })).toBeUndefined();
   });
 
+  it("knows the app's own bot posts by the envelope's bot authorization, and nobody else's", () => {
+    // The envelope's authorizations (api.slack.com/apis/events-api#authorizations): one installation, here the bot user.
+    const envelope = (event: Record<string, unknown>, authorization: Record<string, unknown>) => ({
+      type: 'event_callback',
+      team_id: 'T123ABC456',
+      api_app_id: 'A123ABC456',
+      event,
+      authorizations: [{ enterprise_id: null, team_id: 'T123ABC456', is_enterprise_install: false, ...authorization }],
+      event_id: 'Ev123ABC456',
+      event_time: 1355517523,
+    });
+    const botPost = { type: 'message', channel: 'C1', user: 'U0BOT', bot_id: 'B0BOT', text: 'ECHO[...]', ts: '3.000003' };
+    expect(slackOwnMessage(envelope(botPost, { user_id: 'U0BOT', is_bot: true }))).toBe(true);
+    // Another bot's post, a person's message, or an authorization that is no bot: not the gateway's own.
+    expect(slackOwnMessage(envelope({ ...botPost, user: 'U0OTHER', bot_id: 'B0OTHER' }, { user_id: 'U0BOT', is_bot: true }))).toBe(false);
+    expect(slackOwnMessage(envelope({ ...botPost, bot_id: undefined }, { user_id: 'U0BOT', is_bot: true }))).toBe(false);
+    expect(slackOwnMessage(envelope(botPost, { user_id: 'U0BOT', is_bot: false }))).toBe(false);
+    expect(slackOwnMessage({ type: 'event_callback', event: botPost })).toBe(false);
+  });
+
   it('offers both readers to the gateway', () => {
     const source = slackSource.create();
-    expect([source.replyOf, source.pressOf]).toEqual([slackReplyOf, slackPressOf]);
+    expect([source.replyOf, source.pressOf, source.ownMessage]).toEqual([slackReplyOf, slackPressOf, slackOwnMessage]);
   });
 });
