@@ -5,15 +5,15 @@
 // itself: `https://<gateway>/webhooks/<route>?secret=<the route's secret>`, compared in constant time. The URL (and
 // so the secret) must travel over HTTPS; the README says so.
 import { type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, defineSource, verdictForSecrets } from '@hookwise/kit/source';
+import { constantTimeEqual, defineSource, verdictForSecrets, payloadString, isPayloadObject } from '@hookwise/kit/source';
 
 /** The query parameters a secret may be given in: `secret`, or BlueBubbles' own names for its password. */
 export const SECRET_PARAMS = ['secret', 'password', 'guid', 'token'] as const;
 /** The platform name of iMessage chats through BlueBubbles, the same as the deliverer's id. */
 export const BLUEBUBBLES_PLATFORM = 'bluebubbles';
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const isObject = isPayloadObject;
+const text = payloadString;
 const stamp = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : '0');
 
 /** The secret the webhook URL carries, from the first of SECRET_PARAMS present. */

@@ -5,7 +5,17 @@
 // it proves the sender knows the app secret but a captured request's headers stay valid for that hour: the
 // README says so. The route's secret is the robot's AppSecret.
 import { headerValue, type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, defineSource, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets } from '@hookwise/kit/source';
+import {
+  constantTimeEqual,
+  defineSource,
+  hmacDigest,
+  missingHeader,
+  timestampProblem,
+  toleranceOption,
+  verdictForSecrets,
+  payloadString,
+  isPayloadObject,
+} from '@hookwise/kit/source';
 
 export const SIGN_HEADER = 'sign';
 export const TIMESTAMP_HEADER = 'timestamp';
@@ -23,8 +33,8 @@ export function dingtalkSign(timestamp: string, appSecret: string): string {
   return hmacDigest('sha256', appSecret, `${timestamp}\n${appSecret}`, 'base64');
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const text = payloadString;
+const isObject = isPayloadObject;
 
 /** `msgtype`: `text`, `richText`, `picture`, `audio`, `video`, `file`. */
 export function dingtalkEventType(payload: Record<string, unknown>): string | undefined {

@@ -3,6 +3,7 @@
 // (`uuid`, `event.type`, `token`) still sent for older subscriptions, and the reply an `im.message.receive_v1`
 // message is (its `parent_id`). Documented at open.feishu.cn: "Receive and process events" (decryption),
 // "Receive message" (im.message.receive_v1).
+import { payloadString } from '@hookwise/kit/source';
 import { createDecipheriv, createHash } from 'node:crypto';
 import type { InboundReply } from '@hookwise/core';
 
@@ -10,7 +11,7 @@ import type { InboundReply } from '@hookwise/core';
 export const FEISHU_PLATFORM = 'feishu';
 
 export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = payloadString;
 
 /** A JSON object, or undefined for anything else (invalid JSON, an array, a string). */
 export function jsonObject(raw: string): Record<string, unknown> | undefined {

@@ -1,6 +1,15 @@
 // Linear: `Linear-Signature: <hex HMAC-SHA256 of the raw body>`, with the signed body's `webhookTimestamp` (ms) as replay guard.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { constantTimeEqual, hmacSha256Hex, missingHeader, timestampProblem, toleranceOption, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import {
+  constantTimeEqual,
+  hmacSha256Hex,
+  missingHeader,
+  timestampProblem,
+  toleranceOption,
+  verdictForSecrets,
+  defineSource,
+  payloadString,
+} from '@hookwise/kit/source';
 
 export const SIGNATURE_HEADER = 'linear-signature';
 export const DELIVERY_HEADER = 'linear-delivery';
@@ -18,7 +27,7 @@ export interface LinearOptions {
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = payloadString;
 
 /** The `webhookTimestamp` of a body, in milliseconds, or why there is none. */
 function webhookTimestamp(rawBody: Buffer): number | string {

@@ -1,7 +1,16 @@
 // Slack: `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:<X-Slack-Request-Timestamp>:<body>">` for the Events API, interactivity and slash commands.
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { slackOwnMessage, slackPressOf, slackReplyOf } from './slack-replies';
-import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import {
+  constantTimeEqual,
+  hmacDigest,
+  missingHeader,
+  timestampProblem,
+  toleranceOption,
+  verdictForSecrets,
+  defineSource,
+  payloadString,
+} from '@hookwise/kit/source';
 
 export const SIGNATURE_HEADER = 'x-slack-signature';
 export const TIMESTAMP_HEADER = 'x-slack-request-timestamp';
@@ -16,7 +25,7 @@ export interface SlackOptions {
 
 const SIGNATURE = /^v0=([0-9a-fA-F]{64})$/;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = payloadString;
 
 function jsonObject(source: string): Record<string, unknown> | undefined {
   try {

@@ -31,7 +31,7 @@ export {
 } from './standard-webhooks';
 export { cachedPublicKeys, publicKeyMatch } from './public-key';
 export { defineSource, sourceReader, type DefinedSource, type SourceDefinition, type SourceRead, type SourceStyle } from './define-source';
-export { isPayloadObject, payloadId, payloadText } from './payload-values';
+export { isPayloadObject, payloadId, payloadString, payloadText } from './payload-values';
 export {
   openWxBizMsg,
   wxBizMsgDecrypt,

@@ -11,6 +11,11 @@ export function payloadId(value: unknown): string | undefined {
   return (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && value !== '') ? String(value) : undefined;
 }
 
+/** A non-empty string field as it is, else undefined (numbers are not taken: see payloadId for ids). */
+export function payloadString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /** A text field, or '' when it is missing or not text. */
 export function payloadText(value: unknown): string {
   return typeof value === 'string' ? value : '';
