@@ -204,7 +204,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
         );
       }
       const target = found.target;
-      const problem = genericTargetProblem(target) ?? this.def.targets?.check(target, { options: this.options, source: found.source, extra: {} });
+      const problem = this.formatProblem(found, {});
       if (problem) {
         throw new HookwiseError('HW_E_DELIVERY_TARGET', this.scrub(`${this.label}: the approval chat ${showTarget(target)} is refused: ${problem}`), {
           retryable: false,
@@ -214,6 +214,11 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       if (this.def.success) this.confirm(res, this.def.success, `the approval draft of ${draft.deliveryId}`);
       return { chat: target, messageId: this.def.messageId?.(res) };
     });
+  }
+
+  /** What is wrong with a target's form: the kit's generic checks, then the platform's id format. */
+  private formatProblem(resolved: ResolvedTarget, extra: Record<string, string>): string | undefined {
+    return genericTargetProblem(resolved.target) ?? this.def.targets?.check(resolved.target, { options: this.options, source: resolved.source, extra });
   }
 
   /** The target of a message, checked: the platform's format, and allowed_targets for a chat_id. */
@@ -233,7 +238,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
         { retryable: false },
       );
     const rules = this.def.targets;
-    const problem = genericTargetProblem(resolved.target) ?? rules?.check(resolved.target, { options: this.options, source: resolved.source, extra });
+    const problem = this.formatProblem(resolved, extra);
     if (problem) throw refuse(problem, `Expected ${rules?.format ?? 'a valid id'}`);
     if (this.allowed && resolved.source === 'chat_id') {
       for (const recipient of rules?.recipients?.(resolved.target) ?? [resolved.target]) {
