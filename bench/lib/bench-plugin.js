@@ -1,11 +1,13 @@
 // A plugin loaded only by the bench: the `bench_sink` deliverer, a null deliverer that records receipt-to-delivery
 // time (the bench puts the send time into the delivery id: `b<epoch-ms with decimals>-<n>`), and the `bench_sleep`
-// agent, which answers after `sleep_ms` without using the CPU. On SIGUSR2 the sink writes its totals since the start
+// agent, which answers after `sleep_ms` without using the CPU, and the `bench_discard` store (the memory store, except that
+// `accept` answers "accepted" and keeps nothing: what the gateway costs outside its store, issue 33). On SIGUSR2 the sink writes its totals since the start
 // to $BENCH_SINK_FILE (ids of other shapes, e.g. warm-up traffic, are delivered but not timed).
 'use strict';
 const { writeFileSync, renameSync } = require('node:fs');
 const { createHistogram, performance } = require('node:perf_hooks');
 const { definePlugin } = require('@hookwise/core');
+const { createMemoryStore } = require('@hookwise/gateway');
 
 const file = process.env.BENCH_SINK_FILE;
 let delivered = 0;
@@ -48,6 +50,19 @@ module.exports = definePlugin({
             return { target: 'bench_sink' };
           },
         };
+      },
+    },
+    {
+      kind: 'store',
+      id: 'bench_discard',
+      description: 'Answers every accept with "accepted" and keeps nothing: the ingest path without a store (bench only).',
+      optionsSchema: { type: 'object' },
+      create() {
+        const store = createMemoryStore();
+        let n = 0;
+        // Resolved in a later turn, like a store that groups its commits, so the request takes the same path.
+        store.accept = () => new Promise((resolve) => setImmediate(() => resolve({ outcome: 'accepted', jobId: `discarded-${(n += 1)}` })));
+        return store;
       },
     },
     {

@@ -38,6 +38,8 @@ function contenders() {
       start: () => startGateway({ store: 'sqlite', agent: parked }),
     },
     { key: 'express', label: 'gateway (sqlite, via Express router)', start: () => startGateway({ store: 'sqlite', agent: parked, ingest: 'express' }) },
+    // Issue 33: the same gateway with a store that keeps nothing, to tell the cost outside the store from the store's.
+    { key: 'discard', label: 'gateway (store that keeps nothing)', start: () => startGateway({ store: 'bench_discard', agent: parked }) },
     { key: 'memory', label: 'gateway (memory store)', start: () => startGateway({ store: 'memory', agent: parked }) },
     // The Redis store against a fresh redis-server of the bench's own, stopped with the gateway.
     ...(redisBinary() ? [{ key: 'redis', label: 'gateway (redis store)', start: () => startGatewayOnOwnRedis({ agent: parked }) }] : []),
