@@ -20,7 +20,12 @@ const group = arg('--group', 30);
 const events = arg('--events', 60000);
 const rounds = arg('--rounds', 3);
 const payloadJson = JSON.stringify({ action: 'opened', pad: 'x'.repeat(Math.max(0, size - 30)) });
-const routeDefinitionJson = JSON.stringify({ source: 'github', events: ['pull_request', 'push'], prompt: 'PR #{number} "{pull_request.title}"', deliver: ['log'] });
+const routeDefinitionJson = JSON.stringify({
+  source: 'github',
+  events: ['pull_request', 'push'],
+  prompt: 'PR #{number} "{pull_request.title}"',
+  deliver: ['log'],
+});
 let serial = 0;
 const nextId = () => `b${Date.now()}-${(serial += 1)}`;
 
@@ -88,7 +93,11 @@ async function measure(name) {
 }
 
 async function main() {
-  console.log(`SQLite floor: ${size} B payloads, ${group} per commit, ${events} events per run, ${rounds} rounds; load average ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
+  console.log(
+    `SQLite floor: ${size} B payloads, ${group} per commit, ${events} events per run, ${rounds} rounds; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}`,
+  );
   const only = process.argv.indexOf('--only');
   const names = only === -1 ? Object.keys(VARIANTS) : process.argv[only + 1].split(',').filter((n) => VARIANTS[n]);
   const results = new Map(names.map((n) => [n, []]));

@@ -9,7 +9,7 @@ import type { AcceptOutcome, AcceptRequest, InboundReply } from '@hookwise/core'
 import { errorMessage } from '@hookwise/core';
 import type { Route } from '../routes/routes';
 import { clipTurnText, type MessageRecord, type PendingTurn } from '../jobs/conversation-records';
-import { limitsOf, type Conversations } from '../jobs/conversation-turns';
+import { conversationKey, limitsOf, type Conversations } from '../jobs/conversation-turns';
 import { acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
@@ -97,6 +97,12 @@ export class ConversationStep {
       // Written before the job exists, so the worker never runs the job without its turn.
       await withinDeadline(records.savePending(route.name, jobDeliveryId, turn, limits.keepMs), STORE_CALL_TIMEOUT_MS);
       const request = acceptRequestOf(route, deps.limits, jobDeliveryId, event, payload, payloadJson, this.jobRoutes.of(route));
+      // The route's keys are for its events, not for replies: a reply never joins another job's coalesce window,
+      // and the replies of one conversation run one at a time (the turn each takes is settled when it runs).
+      if (request.job) {
+        delete request.job.coalesce;
+        request.job.concurrencyKey = conversationKey(turn.conversation);
+      }
       result = await withinDeadline(accept(request), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
       deps.logger.warn(`${where} could not be stored: ${errorMessage(err)}`, { route: inbound.name, delivery_id: deliveryId });

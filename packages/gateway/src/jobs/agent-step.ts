@@ -7,7 +7,7 @@ import { MemoryWindowCounters } from '../stores/memory-counters';
 import type { Route } from '../routes/routes';
 import { BudgetKeeper } from './budget';
 import { BudgetRefusals } from './budget-refusals';
-import { jobEvent } from './job-events';
+import { completeSkipped, jobEvent } from './job-events';
 import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
 import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
@@ -48,7 +48,8 @@ export class AgentStep {
 
   /**
    * Runs the agent for a job and saves its answer. Returns the answer, or undefined when there is nothing to
-   * deliver now: a budget refused the run (the job waits or was skipped) or shutdown came during the run.
+   * deliver now: a budget refused the run (the job waits or was skipped), its conversation used its turns while
+   * the reply waited (skipped), or shutdown came during the run.
    */
   async run(route: Route, job: Job, signal: AbortSignal): Promise<string | undefined> {
     // deliver_only (ingest/deliver-only.ts): no runner and no budget; the rendered prompt is the answer.
@@ -56,6 +57,13 @@ export class AgentStep {
       const rendered = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
       await this.deps.jobs.saveAnswer(job.id, rendered, rendered, undefined);
       return rendered;
+    }
+    // A reply that continues a conversation takes the turn the conversation is at now (conversation-turns.ts).
+    const settled = route.conversation?.enabled ? await this.deps.conversations?.settle(route, job) : undefined;
+    if (settled?.skip) {
+      this.deps.logger.info(`${job.deliveryId} on route '${route.name}' skipped: ${settled.skip}`, { route: route.name, delivery_id: job.deliveryId });
+      await completeSkipped(this.deps.jobs, this.deps.lifecycle, route, job, settled.skip);
+      return undefined;
     }
     const spent = await this.budgets.admit(route.name, route.budget);
     if (spent) {

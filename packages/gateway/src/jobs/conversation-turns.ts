@@ -3,6 +3,7 @@
 // the earlier turns rendered into its prompt (every runner understands a prompt; resuming a CLI's own session is
 // a later step) and its answer is sent as a reply in the same thread. Routes without conversations never get here:
 // the hooks in agent-step.ts and fan-out.ts test `route.conversation?.enabled` first.
+import { randomUUID } from 'node:crypto';
 import type { Deliverer, DelivererConversation, Job, JobQueue, MemoKV } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import type { Logger } from 'winston';
@@ -68,6 +69,11 @@ function sentRefs(facet: DelivererConversation, receipt: unknown): { chat: strin
   return { chat: target, refs };
 }
 
+/** The concurrency key of the jobs that continue a conversation: they run one at a time, in the order accepted. */
+export function conversationKey(conversation: string): string {
+  return `conversation:${conversation}`;
+}
+
 export interface ConversationsDeps {
   memos: MemoKV;
   jobs: Pick<JobQueue, 'get'>;
@@ -98,6 +104,37 @@ export class Conversations {
       this.deps.logger.warn(`route '${route.name}': could not read the conversation of ${job.deliveryId}: ${errorMessage(err)}`, { route: route.name });
       return undefined;
     }
+  }
+
+  /**
+   * Settles, when its job runs, the turn a reply takes. Jobs of one conversation run one at a time (their
+   * concurrency key is conversationKey), so the log read here is the conversation as it stands: two replies
+   * accepted at the same moment both expected the same turn, and the later one becomes the next. If the
+   * conversation used its max_turns meanwhile, the reply is skipped (`skip` says why) or, with after_limit:
+   * new_conversation, starts a new conversation. The settled turn is saved for the steps that read it after.
+   */
+  async settle(route: Route, job: Pick<Job, 'deliveryId'>): Promise<{ skip?: string }> {
+    const turn = await this.turnOf(route, job);
+    if (!turn || turn.fresh || !route.conversation) return {};
+    const limits = limitsOf(route.conversation);
+    const answers = (await this.records.log(turn.conversation))?.answers ?? turn.turn - 1;
+    let settled: PendingTurn;
+    if (answers < limits.maxTurns) {
+      if (answers + 1 === turn.turn) return {};
+      settled = { ...turn, turn: answers + 1 };
+    } else if (limits.afterLimit === 'new_conversation') {
+      settled = { ...turn, conversation: randomUUID(), turn: 1, fresh: true };
+    } else {
+      return { skip: `conversation ${turn.conversation} used its ${limits.maxTurns} turns (conversation.max_turns) while this reply waited` };
+    }
+    await this.records.savePending(route.name, job.deliveryId, settled, limits.keepMs);
+    this.deps.logger.info(
+      settled.fresh
+        ? `conversation ${turn.conversation} on route '${route.name}' used its ${limits.maxTurns} turns while ${job.deliveryId} waited: it starts conversation ${settled.conversation} (conversation.after_limit)`
+        : `conversation ${turn.conversation} on route '${route.name}': ${job.deliveryId} is turn ${settled.turn} (another reply took turn ${turn.turn})`,
+      { route: route.name, delivery_id: job.deliveryId, conversation: settled.conversation },
+    );
+    return {};
   }
 
   /**

@@ -1,5 +1,5 @@
 // The lifecycle events every step of a job tells about it: what an event says of the job, and its end.
-import type { Job, JobOutcome } from '@hookwise/core';
+import type { Job, JobOutcome, JobQueue } from '@hookwise/core';
 import type { Lifecycle } from '../observe/lifecycle';
 import type { Route } from '../routes/routes';
 
@@ -20,4 +20,10 @@ export function emitCompleted(
 ): void {
   if (!lifecycle?.has('completed')) return;
   lifecycle.emit('completed', { jobId: job.id, route: route.name, deliveryId: job.deliveryId, event: job.event, attempt, outcome, destinations, note });
+}
+
+/** Ends a job as skipped (no agent run, nothing delivered) with `note` saying why, and tells `completed` listeners. */
+export async function completeSkipped(jobs: Pick<JobQueue, 'complete'>, lifecycle: Lifecycle | undefined, route: Route, job: Job, note: string): Promise<void> {
+  await jobs.complete(job.id, {}, { outcome: 'skipped', note });
+  emitCompleted(lifecycle, route, job, job.attempts, 'skipped', [], note);
 }

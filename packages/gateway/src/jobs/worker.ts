@@ -76,7 +76,7 @@ export class WorkerPool {
       let answer = job.answer;
       if (step === 'agent' || answer === undefined) {
         answer = await this.agentStep.run(route, job, controller.signal);
-        // A budget refused the run (the job waits or was skipped), or shutdown came during it.
+        // A budget refused the run (the job waits or was skipped), the reply lost its turn (skipped), or shutdown came.
         if (answer === undefined) return;
         step = 'deliver';
         attempt = 1;
