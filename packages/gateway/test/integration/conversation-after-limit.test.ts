@@ -4,9 +4,8 @@
 // run sees only the new message, answered as a reply to the message the person answered; a reply to THAT answer
 // (the new conversation's one turn) starts another. Route `strict` (max_turns 1, the default after_limit: ignore):
 // the same reply runs nothing.
-import type { RecordedRequest, RecordingServer } from '@hookwise/testing';
 import { conversationHarness } from './conversation-harness';
-import { telegramReply, telegramSentMessage } from './documented-payloads';
+import { startTelegramChat, type TelegramChat } from './conversation-telegram-chat';
 
 jest.setTimeout(90_000);
 
@@ -16,9 +15,7 @@ const CHAT = 4343;
 const ALICE = 2222222;
 
 const conv = conversationHarness('limit', SECRET);
-let api: RecordingServer;
-let nextMessageId = 700;
-let updateId = 70000;
+let tg: TelegramChat;
 
 const route = (extra: Record<string, unknown>) => ({
   secret: SECRET,
@@ -29,14 +26,10 @@ const route = (extra: Record<string, unknown>) => ({
 });
 
 beforeAll(async () => {
-  api = await conv.startApi((req) =>
-    req.path.endsWith('/getMe')
-      ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
-      : { json: telegramSentMessage(nextMessageId++, req.json) },
-  );
+  tg = await startTelegramChat(conv, { chat: CHAT, secret: TG_SECRET, firstMessageId: 700 });
   await conv.start({
     platforms: {
-      telegram: { enabled: true, token: '123456:conversation-limit-token', api_base: api.url },
+      telegram: tg.platform,
       webhook: {
         enabled: true,
         extra: {
@@ -53,16 +46,8 @@ beforeAll(async () => {
   });
 });
 
-const sent = () => api.requests.filter((r) => r.path.endsWith('/sendMessage'));
-const body = (r: RecordedRequest) => r.json as { text: string; reply_parameters?: { message_id: number } };
-/** The message id the stand-in gave the answer whose text holds `marker`. */
-const idOf = (marker: string) => 700 + sent().findIndex((r) => body(r).text.includes(marker));
-
-async function reply(to: number, text: string) {
-  updateId += 1;
-  const update = telegramReply({ updateId, messageId: 9000 + updateId, chat: CHAT, from: ALICE, to, text });
-  return conv.gw.post('tg', update, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
-}
+const idOf = (marker: string) => tg.idOf(marker);
+const reply = (to: number, text: string) => tg.reply(ALICE, to, text);
 
 it('starts a new conversation on a reply past max_turns where after_limit says so, and ignores it where not', async () => {
   expect((await conv.alert('fresh', 'disk full', 'limit-1')).status).toBe(202);
@@ -74,7 +59,7 @@ it('starts a new conversation on a reply past max_turns where after_limit says s
   expect(first.status).toBe(202);
   expect(first.body).toMatchObject({ route: 'fresh', turn: 1, conversation: expect.any(String) });
   await conv.waitFor('the new conversation answered', () => conv.delivered('fresh') === 2);
-  const answer = body(sent().find((r) => body(r).text.includes('is it fixed?'))!);
+  const answer = tg.message(tg.sent().find((r) => tg.message(r).text.includes('is it fixed?'))!);
   expect(answer.text).toContain('This starts a new conversation');
   expect(answer.text).not.toContain('Alert: disk full');
   expect(answer.reply_parameters).toMatchObject({ message_id: idOf('disk full') });

@@ -5,9 +5,9 @@
 // (max_turns 2, after_limit: ignore) answers one and skips the other, saying why.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { expectInOrder } from '@hookwise/testing';
 import { conversationHarness } from './conversation-harness';
-import { telegramReply, telegramSentMessage } from './documented-payloads';
+import { startTelegramChat, type TelegramChat } from './conversation-telegram-chat';
 
 jest.setTimeout(90_000);
 
@@ -17,9 +17,7 @@ const CHAT = 5454;
 const ALICE = 3333333;
 
 const conv = conversationHarness('concurrent', SECRET);
-let api: RecordingServer;
-let nextMessageId = 800;
-let updateId = 80000;
+let tg: TelegramChat;
 
 const route = (maxTurns: number) => ({
   secret: SECRET,
@@ -36,14 +34,10 @@ beforeAll(async () => {
     slowAgent,
     `let p = ''; process.stdin.on('data', (c) => (p += c)).on('end', () => setTimeout(() => process.stdout.write('ECHO[' + p + ']'), 400));\n`,
   );
-  api = await conv.startApi((req) =>
-    req.path.endsWith('/getMe')
-      ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
-      : { json: telegramSentMessage(nextMessageId++, req.json) },
-  );
+  tg = await startTelegramChat(conv, { chat: CHAT, secret: TG_SECRET, firstMessageId: 800 });
   await conv.start({
     platforms: {
-      telegram: { enabled: true, token: '123456:conversation-concurrent-token', api_base: api.url },
+      telegram: tg.platform,
       webhook: {
         enabled: true,
         extra: {
@@ -60,27 +54,19 @@ beforeAll(async () => {
   });
 });
 
-const sent = () => api.requests.filter((r) => r.path.endsWith('/sendMessage'));
-const text = (r: RecordedRequest) => (r.json as { text: string }).text;
-/** The message id the stand-in gave the answer whose text holds `marker`. */
-const idOf = (marker: string) => 800 + sent().findIndex((r) => text(r).includes(marker));
 /** The answers sent for replies holding `marker`, in the order they were sent. */
 const answersTo = (...markers: string[]) =>
-  sent()
-    .map(text)
+  tg
+    .sent()
+    .map((r) => tg.message(r).text)
     .filter((t) => markers.some((m) => t.includes(m)) && t.includes('continues a conversation'));
-
-function reply(to: number, message: string) {
-  updateId += 1;
-  const update = telegramReply({ updateId, messageId: 9000 + updateId, chat: CHAT, from: ALICE, to, text: message });
-  return conv.gw.post('tg', update, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
-}
+const reply = (to: number, message: string) => tg.reply(ALICE, to, message);
 
 it('runs two replies sent at once one after the other, as turns 2 and 3, the second seeing the first', async () => {
   expect((await conv.alert('pair', 'disk full', 'concurrent-1')).status).toBe(202);
   await conv.waitFor('the first answer', () => conv.delivered('pair') === 1);
 
-  const to = idOf('disk full');
+  const to = tg.idOf('disk full');
   const both = await Promise.all([reply(to, 'question one'), reply(to, 'question two')]);
   // At the door both expect the turn after the conversation's one answer.
   for (const answer of both) expect(answer).toMatchObject({ status: 202, body: { route: 'pair', turn: 2 } });
@@ -103,7 +89,7 @@ it('skips the reply whose conversation used its max_turns while it waited, and s
   expect((await conv.alert('cap', 'cpu hot', 'concurrent-2')).status).toBe(202);
   await conv.waitFor('the first answer', () => conv.delivered('cap') === 1);
 
-  const to = idOf('cpu hot');
+  const to = tg.idOf('cpu hot');
   const both = await Promise.all([reply(to, 'why so hot'), reply(to, 'still hot')]);
   for (const answer of both) expect(answer).toMatchObject({ status: 202, body: { route: 'cap', turn: 2 } });
 

@@ -5,9 +5,10 @@
 // event, the first answer and the reply, and whose answer is sent with reply_parameters to the same chat. A stranger's reply runs nothing; the conversation survives a restart on the
 // same SQLite file; a reply past max_turns is ignored; a reply to a message the gateway never sent goes to its own
 // route as any event.
-import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
+import { expectInOrder } from '@hookwise/testing';
 import { conversationHarness } from './conversation-harness';
-import { TELEGRAM_DOCUMENTED_NAME, telegramReply, telegramSentMessage } from './documented-payloads';
+import { startTelegramChat, type TelegramChat } from './conversation-telegram-chat';
+import { TELEGRAM_DOCUMENTED_NAME } from './documented-payloads';
 
 jest.setTimeout(90_000);
 
@@ -20,13 +21,11 @@ const STRANGER = 999;
 
 // The stand-in agent: the answer is the prompt it was given, so each run shows what the agent saw.
 const conv = conversationHarness('tg', SECRET);
-let api: RecordingServer;
-let nextMessageId = 500;
-let updateId = 90000;
+let tg: TelegramChat;
 
-const config = (apiBase: string) => ({
+const config = () => ({
   platforms: {
-    telegram: { enabled: true, token: '123456:conversation-test-token', api_base: apiBase },
+    telegram: tg.platform,
     webhook: {
       enabled: true,
       extra: {
@@ -48,29 +47,21 @@ const config = (apiBase: string) => ({
   store: { backend: 'sqlite' },
 });
 
-const start = () => conv.start(config(api.url));
+const start = () => conv.start(config());
 
-const sent = () => api.requests.filter((r) => r.path.endsWith('/sendMessage'));
+const sent = () => tg.sent();
 /** Answers of 'alerts' delivered and recorded (the log line comes after the record), across restarts. */
 let deliveredBefore = 0;
 const delivered = () => deliveredBefore + conv.delivered('alerts');
-const sentBody = (r: RecordedRequest) => r.json as { chat_id: number; text: string; reply_parameters?: { message_id: number } };
+const sentBody: TelegramChat['message'] = (r) => tg.message(r);
 
 const alert = (title: string) => conv.alert('alerts', title, `alert-${title}`);
 
 /** Telegram's documented "Message with a reply" (core.telegram.org/bots/webhooks): `from` replies to message `to`. */
-async function reply(from: number, to: number, text: string) {
-  updateId += 1;
-  const body = telegramReply({ updateId, messageId: 9000 + updateId, chat: CHAT, from, to, text });
-  return conv.gw.post('tg', body, { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET });
-}
+const reply: TelegramChat['reply'] = (from, to, text) => tg.reply(from, to, text);
 
 beforeAll(async () => {
-  api = await conv.startApi((req) =>
-    req.path.endsWith('/getMe')
-      ? { json: { ok: true, result: { id: 123456, is_bot: true, username: 'hw_bot' } } }
-      : { json: telegramSentMessage(nextMessageId++, req.json) },
-  );
+  tg = await startTelegramChat(conv, { chat: CHAT, secret: TG_SECRET, firstMessageId: 500 });
   await start();
 });
 
