@@ -5,6 +5,7 @@
 // to $BENCH_SINK_FILE (ids of other shapes, e.g. warm-up traffic, are delivered but not timed).
 'use strict';
 const { writeFileSync, renameSync } = require('node:fs');
+const { setImmediate } = require('node:timers');
 const { createHistogram, performance } = require('node:perf_hooks');
 const { definePlugin } = require('@hookwise/core');
 const { createMemoryStore } = require('@hookwise/gateway');
