@@ -17,13 +17,7 @@ const ALICE = 2222222;
 const conv = conversationHarness('limit', SECRET);
 let tg: TelegramChat;
 
-const route = (extra: Record<string, unknown>) => ({
-  secret: SECRET,
-  prompt: 'Alert: {title}',
-  deliver: 'telegram',
-  deliver_extra: { chat_id: String(CHAT) },
-  conversation: { enabled: true, max_turns: 1, ttl_hours: 1, allow_from: [ALICE], ...extra },
-});
+const route = (extra: Record<string, unknown>) => tg.alertRoute(SECRET, { max_turns: 1, ttl_hours: 1, allow_from: [ALICE], ...extra });
 
 beforeAll(async () => {
   tg = await startTelegramChat(conv, { chat: CHAT, secret: TG_SECRET, firstMessageId: 700 });
@@ -36,7 +30,7 @@ beforeAll(async () => {
           routes: {
             fresh: route({ after_limit: 'new_conversation' }),
             strict: route({}),
-            tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+            tg: tg.inboundRoute,
           },
         },
       },

@@ -19,13 +19,7 @@ const ALICE = 3333333;
 const conv = conversationHarness('concurrent', SECRET);
 let tg: TelegramChat;
 
-const route = (maxTurns: number) => ({
-  secret: SECRET,
-  prompt: 'Alert: {title}',
-  deliver: 'telegram',
-  deliver_extra: { chat_id: String(CHAT) },
-  conversation: { enabled: true, max_turns: maxTurns, ttl_hours: 1, allow_from: [ALICE] },
-});
+const route = (maxTurns: number) => tg.alertRoute(SECRET, { max_turns: maxTurns, ttl_hours: 1, allow_from: [ALICE] });
 
 beforeAll(async () => {
   // The echo stand-in, slowed down so that two runs started together would overlap.
@@ -44,7 +38,7 @@ beforeAll(async () => {
           routes: {
             pair: route(3),
             cap: route(2),
-            tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+            tg: tg.inboundRoute,
           },
         },
       },

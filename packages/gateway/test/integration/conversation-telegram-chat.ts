@@ -28,6 +28,10 @@ export interface TelegramChat {
   message(request: RecordedRequest): SentMessage;
   /** The message id the stand-in gave the first answer whose text holds `marker`. */
   idOf(marker: string): number;
+  /** A generic route (prompt `Alert: {title}`, signed with `secret`) answered in the chat, with conversations as given. */
+  alertRoute(secret: string, conversation: Record<string, unknown>): Record<string, unknown>;
+  /** The Telegram route the replies come in on (add it to the routes as `inbound`, default `tg`). */
+  readonly inboundRoute: Record<string, unknown>;
   /** Posts `from`'s reply to message `to` to the inbound route, signed with the webhook secret. */
   reply(from: number, to: number, text: string): ReturnType<ConversationHarness['gw']['post']>;
 }
@@ -47,6 +51,14 @@ export async function startTelegramChat(conv: ConversationHarness, options: Tele
     platform: { enabled: true, token: '123456:conversation-test-token', api_base: api.url },
     sent,
     message,
+    alertRoute: (secret, conversation) => ({
+      secret,
+      prompt: 'Alert: {title}',
+      deliver: 'telegram',
+      deliver_extra: { chat_id: String(options.chat) },
+      conversation: { enabled: true, ...conversation },
+    }),
+    inboundRoute: { source: 'telegram', secret: options.secret, prompt: 'Inbound: {message.text}', deliver: 'log' },
     idOf: (marker) => options.firstMessageId + sent().findIndex((r) => message(r).text.includes(marker)),
     reply(from, to, text) {
       updateId += 1;

@@ -30,14 +30,8 @@ const config = () => ({
       enabled: true,
       extra: {
         routes: {
-          alerts: {
-            secret: SECRET,
-            prompt: 'Alert: {title}',
-            deliver: 'telegram',
-            deliver_extra: { chat_id: String(CHAT) },
-            conversation: { enabled: true, max_turns: 3, ttl_hours: 1, allow_from: [ALICE] },
-          },
-          tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+          alerts: tg.alertRoute(SECRET, { max_turns: 3, ttl_hours: 1, allow_from: [ALICE] }),
+          tg: tg.inboundRoute,
         },
       },
     },
