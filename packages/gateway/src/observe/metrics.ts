@@ -115,7 +115,7 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
   });
   const completed = new client.Counter({
     name: 'hookwise_jobs_completed_total',
-    help: "Jobs done in this process, by route and outcome: delivered (also a deliver: none route's jobs), silent (the agent answered the silent marker or nothing), skipped (a spent budget), denied and expired (a route's approval).",
+    help: "Jobs done in this process, by route and outcome: delivered (also a deliver: none route's jobs), silent (the agent answered the silent marker or nothing), skipped (a spent budget, or a conversation reply whose turns ran out while it waited), denied and expired (a route's approval).",
     labelNames: ['route', 'outcome'] as const,
     registers: [registry],
   });

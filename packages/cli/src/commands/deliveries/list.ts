@@ -22,7 +22,7 @@ function statusText(job: Job): string {
 
 export default class DeliveriesList extends HookwiseCommand {
   static override description =
-    'List accepted events and their state, newest first. A done job that was not delivered is marked silent (the agent had nothing to say) or skipped (a spent budget), a pending one a budget holds back held; EVENTS counts the webhook events a coalesced job stands for, TOKENS its agent run (input + output).';
+    'List accepted events and their state, newest first. A done job that was not delivered is marked silent (the agent had nothing to say) or skipped (a spent budget, or a conversation reply whose turns ran out while it waited), a pending one a budget holds back held; EVENTS counts the webhook events a coalesced job stands for, TOKENS its agent run (input + output).';
   static override examples = [
     '<%= config.bin %> deliveries list',
     '<%= config.bin %> deliveries list --status dead --route ci --json',
