@@ -2,15 +2,15 @@
 // keeps them, not only from SQLite. A real `gateway run` with `store: {backend: redis, url, prefix}` answers three
 // events (echo agent, delivered to a recording stand-in of a Slack incoming webhook); the built binary's trial then
 // reads them back from Redis and shows the old and new answers side by side, and nothing reaches the destination.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startRecordingServer, startRedisServer, webhookPlatformLines, type RecordingServer, type RunningRedis } from '@hookwise/testing';
-import { runCli, tempHome } from '../cli-process';
-import { startGateway, stop } from '../deliveries-process';
+import { startRecordingServer, startRedisServer, type RecordingServer, type RunningRedis } from '@hookwise/testing';
+import { runCli } from '../cli-process';
+import { answeredTrialHome, TRIAL_TITLES } from '../trial-home';
 
 jest.setTimeout(120_000);
 
-const TITLES = ['keep this', 'drop that', 'keep too'];
+const TITLES = TRIAL_TITLES;
 let home: string;
 let redis: RunningRedis;
 let destination: RecordingServer;
@@ -18,40 +18,12 @@ let destination: RecordingServer;
 beforeAll(async () => {
   redis = await startRedisServer();
   destination = await startRecordingServer(() => ({ status: 200, body: 'ok' }));
-  home = tempHome('hookwise-trial-redis-');
-  writeFileSync(
-    join(home, 'config.yaml'),
-    [
-      ...webhookPlatformLines({ ci: ['secret: INSECURE_NO_AUTH', 'prompt: "old {n}: {title}"', 'deliver: slack'] }),
-      '  slack:',
-      '    enabled: true',
-      `    webhook_url: ${destination.url}/hook`,
-      'agent:',
-      '  runner: echo',
-      'retry:',
-      '  max_attempts: 1',
-      'store:',
-      '  backend: redis',
-      `  url: ${redis.url}`,
-      '  prefix: "trial-redis:"',
-    ].join('\n'),
-  );
-  const gateway = await startGateway(home);
-  try {
-    for (const [i, title] of TITLES.entries()) {
-      const res = await fetch(`${gateway.url}/webhooks/ci`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-request-id': `redis-trial-${i + 1}` },
-        body: JSON.stringify({ n: i + 1, title }),
-      });
-      expect(res.status).toBe(202);
-    }
-    const deadline = Date.now() + 20_000;
-    while (destination.requests.length < TITLES.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  } finally {
-    await stop(gateway);
-  }
-  expect(destination.requests).toHaveLength(TITLES.length);
+  home = await answeredTrialHome(destination, 'hookwise-trial-redis-', 'redis-trial', [
+    'store:',
+    '  backend: redis',
+    `  url: ${redis.url}`,
+    '  prefix: "trial-redis:"',
+  ]);
 });
 
 afterAll(async () => {

@@ -5,13 +5,13 @@
 // usage) pass it, nothing reaches the destination, and the trial is kept for `trials list|show`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startRecordingServer, webhookPlatformLines, type RecordingServer } from '@hookwise/testing';
+import { startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import { runCli, tempHome } from '../cli-process';
-import { startGateway, stop } from '../deliveries-process';
+import { answeredTrialHome, TRIAL_TITLES } from '../trial-home';
 
 jest.setTimeout(120_000);
 
-const TITLES = ['keep this', 'drop that', 'keep too'];
+const TITLES = TRIAL_TITLES;
 let home: string;
 let destination: RecordingServer;
 let model: RecordingServer;
@@ -28,36 +28,7 @@ beforeAll(async () => {
       usage: { prompt_tokens: 60, completion_tokens: 40, total_tokens: 100 },
     },
   }));
-  home = tempHome('hookwise-trial-');
-  writeFileSync(
-    join(home, 'config.yaml'),
-    [
-      ...webhookPlatformLines({ ci: ['secret: INSECURE_NO_AUTH', 'prompt: "old {n}: {title}"', 'deliver: slack'] }),
-      '  slack:',
-      '    enabled: true',
-      `    webhook_url: ${destination.url}/hook`,
-      'agent:',
-      '  runner: echo',
-      'retry:',
-      '  max_attempts: 1',
-    ].join('\n'),
-  );
-  const gateway = await startGateway(home);
-  try {
-    for (const [i, title] of TITLES.entries()) {
-      const res = await fetch(`${gateway.url}/webhooks/ci`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-request-id': `trial-${i + 1}` },
-        body: JSON.stringify({ n: i + 1, title }),
-      });
-      expect(res.status).toBe(202);
-    }
-    const deadline = Date.now() + 20_000;
-    while (destination.requests.length < TITLES.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  } finally {
-    await stop(gateway);
-  }
-  expect(destination.requests).toHaveLength(TITLES.length);
+  home = await answeredTrialHome(destination, 'hookwise-trial-', 'trial');
 });
 
 afterAll(async () => {
