@@ -86,3 +86,21 @@ export const final = (content: string): ScriptedReply => ({
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   },
 });
+
+/**
+ * The config lines after a test's routes for a gateway whose openai runner talks to `chat` (the key read from
+ * `keyEnv`): four steps at most, no sandbox, fast retries, the admin API on.
+ */
+export function scriptedAgentLines(chat: ChatServer, keyEnv: string): string[] {
+  return [
+    'agent:',
+    '  runner: openai',
+    `  base_url: ${chat.baseUrl}`,
+    '  model: scripted-model',
+    `  api_key_env: ${keyEnv}`,
+    '  max_steps: 4',
+    '  sandbox: { mode: "off" }',
+    'retry: { base_delay_seconds: 0.05, max_delay_seconds: 0.2 }',
+    'admin: { enabled: true }',
+  ];
+}

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
-import { final, startChatServer, toolCalls, type ChatServer } from '../chat-server';
+import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -109,15 +109,7 @@ beforeAll(async () => {
       '      routes:',
       ...route('review', 'Review pull request {pull_request.number}', ['github.review: { events: [COMMENT], max: 2 }']),
       ...route('mr-notes', 'Answer on merge request {object_attributes.iid}', ['gitlab.note: { max: 1 }']),
-      'agent:',
-      '  runner: openai',
-      `  base_url: ${chat.baseUrl}`,
-      '  model: scripted-model',
-      '  api_key_env: ACTIONS_KEY',
-      '  max_steps: 4',
-      '  sandbox: { mode: "off" }',
-      'retry: { base_delay_seconds: 0.05, max_delay_seconds: 0.2 }',
-      'admin: { enabled: true }',
+      ...scriptedAgentLines(chat, 'ACTIONS_KEY'),
       '',
     ].join('\n'),
     // No GH_TOKEN: the review can only go as the App.

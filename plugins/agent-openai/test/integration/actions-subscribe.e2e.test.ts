@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startTestGateway, type TestGateway } from '@hookwise/testing';
-import { final, startChatServer, toolCalls, type ChatServer } from '../chat-server';
+import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -62,15 +62,7 @@ beforeAll(async () => {
       '          deliver: none',
       '          actions:',
       '            subscribe: {}',
-      'agent:',
-      '  runner: openai',
-      `  base_url: ${chat.baseUrl}`,
-      '  model: scripted-model',
-      '  api_key_env: SUBSCRIBE_KEY',
-      '  max_steps: 4',
-      '  sandbox: { mode: "off" }',
-      'retry: { base_delay_seconds: 0.05, max_delay_seconds: 0.2 }',
-      'admin: { enabled: true }',
+      ...scriptedAgentLines(chat, 'SUBSCRIBE_KEY'),
       '',
     ].join('\n'),
     env: { PATH: process.env.PATH, SUBSCRIBE_KEY: 'sk-subscribe-key' },

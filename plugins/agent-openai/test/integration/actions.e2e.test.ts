@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
-import { final, startChatServer, toolCalls, type ChatServer } from '../chat-server';
+import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -61,15 +61,7 @@ beforeAll(async () => {
       '            github.add_labels: { allow: [bug, needs-triage], max: 3 }',
       '            github.comment: {}',
       '            message: { to: [log] }',
-      'agent:',
-      '  runner: openai',
-      `  base_url: ${chat.baseUrl}`,
-      '  model: scripted-model',
-      '  api_key_env: ACTIONS_KEY',
-      '  max_steps: 4',
-      '  sandbox: { mode: "off" }',
-      'retry: { base_delay_seconds: 0.05, max_delay_seconds: 0.2 }',
-      'admin: { enabled: true }',
+      ...scriptedAgentLines(chat, 'ACTIONS_KEY'),
       // SQLite (the default store): `deliveries show` reads the job from it.
       '',
     ].join('\n'),
