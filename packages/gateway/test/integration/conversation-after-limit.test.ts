@@ -17,7 +17,7 @@ const ALICE = 2222222;
 const conv = conversationHarness('limit', SECRET);
 let tg: TelegramChat;
 
-const route = (extra: Record<string, unknown>) => tg.alertRoute(SECRET, { max_turns: 1, ttl_hours: 1, allow_from: [ALICE], ...extra });
+const route = (extra: Record<string, unknown>) => tg.alertRoute({ max_turns: 1, ttl_hours: 1, allow_from: [ALICE], ...extra });
 
 beforeAll(async () => {
   tg = await startTelegramChat(conv, { chat: CHAT, secret: TG_SECRET, firstMessageId: 700 });

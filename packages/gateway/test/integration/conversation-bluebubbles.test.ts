@@ -30,13 +30,7 @@ const config = (apiBase: string) => ({
       enabled: true,
       extra: {
         routes: {
-          alerts: {
-            secret: SECRET,
-            prompt: 'Alert: {title}',
-            deliver: 'bluebubbles',
-            deliver_extra: { chat_id: CHAT },
-            conversation: { enabled: true, max_turns: 4, ttl_hours: 1, allow_from: [ALICE] },
-          },
+          alerts: conv.answeredRoute('bluebubbles', CHAT, { max_turns: 4, ttl_hours: 1, allow_from: [ALICE] }),
           imessage: { source: 'bluebubbles', secret: WEBHOOK_SECRET, prompt: 'iMessage: {data.text}', deliver: 'log' },
         },
       },

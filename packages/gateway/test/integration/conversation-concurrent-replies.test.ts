@@ -19,7 +19,7 @@ const ALICE = 3333333;
 const conv = conversationHarness('concurrent', SECRET);
 let tg: TelegramChat;
 
-const route = (maxTurns: number) => tg.alertRoute(SECRET, { max_turns: maxTurns, ttl_hours: 1, allow_from: [ALICE] });
+const route = (maxTurns: number) => tg.alertRoute({ max_turns: maxTurns, ttl_hours: 1, allow_from: [ALICE] });
 
 beforeAll(async () => {
   // The echo stand-in, slowed down so that two runs started together would overlap.

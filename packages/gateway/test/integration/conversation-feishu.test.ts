@@ -33,13 +33,7 @@ const config = (apiBase: string) => ({
       enabled: true,
       extra: {
         routes: {
-          alerts: {
-            secret: SECRET,
-            prompt: 'Alert: {title}',
-            deliver: 'feishu',
-            deliver_extra: { chat_id: CHAT },
-            conversation: { enabled: true, max_turns: 3, ttl_hours: 1, allow_from: [ALICE] },
-          },
+          alerts: conv.answeredRoute('feishu', CHAT, { max_turns: 3, ttl_hours: 1, allow_from: [ALICE] }),
           lark: {
             source: 'feishu',
             secret: ENCRYPT_KEY,

@@ -31,6 +31,11 @@ export interface ConversationHarness {
   start(config: Record<string, unknown>, pollMs?: number): Promise<TestGateway>;
   /** POSTs `{title}` to a generic route, signed with the harness's alert secret, with X-Request-Id when given. */
   alert(route: string, title: string, requestId?: string): ReturnType<TestGateway['post']>;
+  /**
+   * A generic route signed with the alert secret (prompt `Alert: {title}`) whose answers `deliver` sends to `chat`,
+   * with conversations turned on and set as `conversation` says.
+   */
+  answeredRoute(deliver: string, chat: string, conversation: Record<string, unknown>): Record<string, unknown>;
   /** How many answers of `route` the gateway has delivered (its `delivered ... on route` log lines). */
   delivered(route: string): number;
   /** Waits (20 s unless told) until `probe` holds; the error shows the gateway's log. */
@@ -77,6 +82,16 @@ export function conversationHarness(name: string, alertSecret?: string): Convers
     alert(route, title, requestId) {
       if (alertSecret === undefined) throw new Error('alert() needs the alert secret: pass it to conversationHarness(name, alertSecret)');
       return postSigned(harness.gw, route, alertSecret, { title }, requestId);
+    },
+    answeredRoute(deliver, chat, conversation) {
+      if (alertSecret === undefined) throw new Error('answeredRoute() needs the alert secret: pass it to conversationHarness(name, alertSecret)');
+      return {
+        secret: alertSecret,
+        prompt: 'Alert: {title}',
+        deliver,
+        deliver_extra: { chat_id: chat },
+        conversation: { enabled: true, ...conversation },
+      };
     },
     delivered: (route) => harness.gw.logs.filter((l) => new RegExp(`^delivered .* on route '${route}'`).test(String(l.message))).length,
     async waitFor(what, probe, timeoutMs) {

@@ -55,13 +55,7 @@ beforeAll(async () => {
         enabled: true,
         extra: {
           routes: {
-            alerts: {
-              secret: SECRET,
-              prompt: 'Alert: {title}',
-              deliver: 'matrix',
-              deliver_extra: { chat_id: ROOM },
-              conversation: { enabled: true, allow_from: [ALLOWED] },
-            },
+            alerts: conv.answeredRoute('matrix', ROOM, { allow_from: [ALLOWED] }),
             'matrix-in': { source: 'matrix', secret: HS_TOKEN, prompt: 'Inbound Matrix transaction', deliver: 'log' },
           },
         },

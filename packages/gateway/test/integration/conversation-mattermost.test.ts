@@ -78,13 +78,7 @@ beforeAll(async () => {
         enabled: true,
         extra: {
           routes: {
-            alerts: {
-              secret: SECRET,
-              prompt: 'Alert: {title}',
-              deliver: 'mattermost',
-              deliver_extra: { chat_id: CHANNEL },
-              conversation: { enabled: true, max_turns: 4, ttl_hours: 1, allow_from: [ALICE.id, BOB.name] },
-            },
+            alerts: conv.answeredRoute('mattermost', CHANNEL, { max_turns: 4, ttl_hours: 1, allow_from: [ALICE.id, BOB.name] }),
             mm: { source: 'mattermost', secret: MM_TOKEN, prompt: 'Inbound: {text}', deliver: 'log' },
             // The same webhook's posts on a route that names the bot account: its posts are never replies.
             'mm-bot-aware': {

@@ -44,13 +44,7 @@ beforeAll(async () => {
         enabled: true,
         extra: {
           routes: {
-            alerts: {
-              secret: SECRET,
-              prompt: 'Alert: {title}',
-              deliver: 'slack',
-              deliver_extra: { chat_id: CHANNEL },
-              conversation: { enabled: true, allow_from: [ALLOWED] },
-            },
+            alerts: conv.answeredRoute('slack', CHANNEL, { allow_from: [ALLOWED] }),
             'slack-in': { source: 'slack', secret: SIGNING_SECRET, prompt: 'Inbound: {event.text}', deliver: 'log' },
           },
         },

@@ -28,8 +28,8 @@ export interface TelegramChat {
   message(request: RecordedRequest): SentMessage;
   /** The message id the stand-in gave the first answer whose text holds `marker`. */
   idOf(marker: string): number;
-  /** A generic route (prompt `Alert: {title}`, signed with `secret`) answered in the chat, with conversations as given. */
-  alertRoute(secret: string, conversation: Record<string, unknown>): Record<string, unknown>;
+  /** The harness's answered route (conv.answeredRoute) on Telegram, in this chat. */
+  alertRoute(conversation: Record<string, unknown>): Record<string, unknown>;
   /** The Telegram route the replies come in on (add it to the routes as `inbound`, default `tg`). */
   readonly inboundRoute: Record<string, unknown>;
   /** Posts `from`'s reply to message `to` to the inbound route, signed with the webhook secret. */
@@ -51,13 +51,7 @@ export async function startTelegramChat(conv: ConversationHarness, options: Tele
     platform: { enabled: true, token: '123456:conversation-test-token', api_base: api.url },
     sent,
     message,
-    alertRoute: (secret, conversation) => ({
-      secret,
-      prompt: 'Alert: {title}',
-      deliver: 'telegram',
-      deliver_extra: { chat_id: String(options.chat) },
-      conversation: { enabled: true, ...conversation },
-    }),
+    alertRoute: (conversation) => conv.answeredRoute('telegram', String(options.chat), conversation),
     inboundRoute: { source: 'telegram', secret: options.secret, prompt: 'Inbound: {message.text}', deliver: 'log' },
     idOf: (marker) => options.firstMessageId + sent().findIndex((r) => message(r).text.includes(marker)),
     reply(from, to, text) {

@@ -30,7 +30,7 @@ const config = () => ({
       enabled: true,
       extra: {
         routes: {
-          alerts: tg.alertRoute(SECRET, { max_turns: 3, ttl_hours: 1, allow_from: [ALICE] }),
+          alerts: tg.alertRoute({ max_turns: 3, ttl_hours: 1, allow_from: [ALICE] }),
           tg: tg.inboundRoute,
         },
       },
