@@ -2,6 +2,7 @@
 // --filter-expression, --coalesce-*, --concurrency-key, the budget flags and --silent-marker. They are parsed
 // before anything is opened, and written to the subscription in the config form (`filter:` as a list, ...).
 import type { BudgetConfig, CoalesceConfig, FilterCondition, FilterTest, SubscriptionEntry } from '@hookwise/gateway';
+import { RouteFlagError } from './route-flag-error';
 import { transformOf, type TransformFlags } from './subscribe-transform-flags';
 
 export interface RouteFlags extends TransformFlags {
@@ -18,9 +19,6 @@ export interface RouteFlags extends TransformFlags {
   /** --deliver-only / --no-deliver-only (issue 36): no agent; the rendered prompt is delivered within the request. */
   'deliver-only'?: boolean;
 }
-
-/** A flag value that is not right: the message says what is wrong and shows a correct example. */
-export class RouteFlagError extends Error {}
 
 const FILTER_FORMS =
   'path=value, path!=value, path=a|b (one of), path!=a|b (none of), path~=regex, path*=text (contains), path@=file (in_file), path? (present), !path? (missing), not:<form>';

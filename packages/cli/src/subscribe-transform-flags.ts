@@ -2,7 +2,7 @@
 // --transform-expression (JSONata) or --transform-command (a program run in the agent sandbox), with
 // --transform-timeout and --transform-on-failure. Written in the config form, checked before anything is opened.
 import type { SubscriptionEntry } from '@hookwise/gateway';
-import { RouteFlagError } from './subscribe-route-flags';
+import { RouteFlagError } from './route-flag-error';
 
 type Transform = NonNullable<SubscriptionEntry['transform']>;
 

@@ -7,7 +7,8 @@ export { commandOptionsSchema, PROMPT_PLACEHOLDER, type CommandRunnerOptions } f
 export { composePrompt, SKILLS_SEPARATOR } from './prompt-layout';
 export { CHANNEL_SERVER, claudeMcpConfig, presetChannelArgs, runChannelOf, type ChannelArgs, type RunChannel } from './preset-actions';
 export { PRESET_SANDBOX, presetSandboxNeeds, type PresetSandbox } from './preset-sandbox';
-export { PRESETS, commandPreset, presetRun, tomlString, type CommandPreset, type PresetName } from './presets';
+export { PRESETS, commandPreset, presetRun, tomlString, type CommandPreset } from './presets';
+export type { PresetName } from './preset-name';
 
 export const commandRunner: AgentContribution<CommandRunnerOptions> = {
   kind: 'agent',

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentSandbox } from '@hookwise/core';
-import type { PresetName } from './presets';
+import type { PresetName } from './preset-name';
 
 /** The MCP server name the channel's tools appear under in the CLI (`mcp__hookwise__github_add_labels`, ...). */
 export const CHANNEL_SERVER = 'hookwise';

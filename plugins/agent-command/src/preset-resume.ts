@@ -4,7 +4,7 @@
 // carries `session_id`); Codex: `codex exec ... resume <thread_id> -` (docs/exec.md, "Resuming non-interactive
 // sessions"; `thread.started` carries `thread_id`). Gemini CLI and opencode get the rendered history as before.
 import { isHookwiseError, type AgentRunner, type AgentTask, type PluginLogger } from '@hookwise/core';
-import type { PresetName } from './presets';
+import type { PresetName } from './preset-name';
 
 /**
  * Claude Code finds a session under the directory it was started in (~/.claude/projects/<cwd>), so it resumes

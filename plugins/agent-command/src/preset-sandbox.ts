@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentSandboxNeeds } from '@hookwise/core';
-import type { PresetName } from './presets';
+import type { PresetName } from './preset-name';
 
 export interface PresetSandbox {
   /** Paths under the home directory the CLI reads (config it never writes). */

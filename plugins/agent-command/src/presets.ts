@@ -16,6 +16,7 @@ import {
 } from '@hookwise/agent-kit';
 import { composePrompt } from './prompt-layout';
 import { resumeArgs, resumedSession, sessionId } from './preset-resume';
+import type { PresetName } from './preset-name';
 
 export interface CommandPreset {
   /** The CLI's name in docs and errors. */
@@ -36,8 +37,6 @@ export interface CommandPreset {
   /** What stdout says about a failed exit (the CLI's own error message), or undefined. */
   explain?(stdout: string): string | undefined;
 }
-
-export type PresetName = 'claude' | 'codex' | 'gemini' | 'opencode';
 
 /** The text a preset passes as (part of) the CLI's system prompt. */
 export function presetSystemPrompt(task: Pick<AgentTask, 'skills'>): string {

@@ -1,6 +1,7 @@
 // `webhook subscribe --filter` writes the request paths and the added tests (issue 36): contains (*=), in_file
 // (@=), missing (!path?) and not:<form>, and describes them back the way they are written.
-import { describeFilterTest, parseFilterFlag, RouteFlagError } from '../../src/subscribe-route-flags';
+import { describeFilterTest, parseFilterFlag } from '../../src/subscribe-route-flags';
+import { RouteFlagError } from '../../src/route-flag-error';
 
 describe('--filter grammar', () => {
   it.each([

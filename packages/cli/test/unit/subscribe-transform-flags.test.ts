@@ -1,7 +1,8 @@
 // webhook subscribe --transform-* (issue 36): the flags written as the subscription's `transform:`, kept when not
 // given, replaced by the other kind, removed by '', and the wrong values refused with an example.
 import type { SubscriptionEntry } from '@hookwise/gateway';
-import { applyRouteFlags, RouteFlagError } from '../../src/subscribe-route-flags';
+import { applyRouteFlags } from '../../src/subscribe-route-flags';
+import { RouteFlagError } from '../../src/route-flag-error';
 import { describeTransform, parseTransformCommand } from '../../src/subscribe-transform-flags';
 
 const base = (): SubscriptionEntry => ({ events: [], skills: [], deliver: 'log', deliver_extra: {}, created_at: 'x', updated_at: 'x' });

@@ -3,7 +3,7 @@
 // for all of them, so that each plugin only lists what its codes mean.
 import { classifyHttpStatus, type FailureKind, type PlatformFailure } from './failure';
 import { retryAfterFromHeaders } from '../common/retry-after';
-import type { HttpResponse } from './http';
+import type { HttpResponse } from './http-exchange';
 
 export interface ErrorCodeRules {
   /** Body field holding the code, e.g. "errcode" or "code". Numbers and numeric strings are read. */

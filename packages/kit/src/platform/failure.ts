@@ -2,7 +2,7 @@
 // (or let the HTTP status decide); the kit turns that into a HookwiseError with the same codes, retry
 // flags and wording for every platform.
 import { HookwiseError } from '@hookwise/core';
-import type { HttpResponse } from './http';
+import type { HttpResponse } from './http-exchange';
 import { retryAfterFromHeaders } from '../common/retry-after';
 
 export type FailureKind =

@@ -3,30 +3,7 @@
 // HookwiseErrors whose messages never carry a secret, and redirects never followed.
 import { HookwiseError, type SecretScrubber } from '@hookwise/core';
 import type { PlatformFailure } from './failure';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface HttpRequest {
-  method?: HttpMethod;
-  url: string;
-  headers?: Record<string, string>;
-  /** Sent as application/json. */
-  json?: unknown;
-  /** Sent as application/x-www-form-urlencoded; undefined values are left out. */
-  form?: Record<string, string | number | boolean | undefined>;
-  /** Sent as-is (set content-type in headers). */
-  body?: string;
-  basicAuth?: { username: string; password: string };
-  bearer?: string;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed body when it is JSON, else undefined. */
-  json: unknown;
-}
+import type { HttpRequest, HttpResponse } from './http-exchange';
 
 export interface HttpSendOptions {
   signal: AbortSignal;

@@ -17,7 +17,8 @@ export {
   type SuccessRule,
 } from './define-platform';
 export { platformOptionsSchema, type PlatformOptions, type PlatformSchemaInput } from './options-schema';
-export { describeRequest, joinUrl, sendHttp, type HttpMethod, type HttpRequest, type HttpResponse, type HttpSendOptions } from './http';
+export { describeRequest, joinUrl, sendHttp, type HttpSendOptions } from './http';
+export type { HttpMethod, HttpRequest, HttpResponse } from './http-exchange';
 export {
   classifyHttpStatus,
   failureToError,

@@ -4,7 +4,7 @@ import type { ApprovalDraft, DelivererConversation, OptionsSchema, PluginLogger,
 import type { IssuedToken } from './cached-token';
 import type { LengthUnit } from './chunk';
 import type { AlreadyDelivered, PartialDelivery, PlatformFailure, ResponseVerdict } from './failure';
-import type { HttpRequest, HttpResponse } from './http';
+import type { HttpRequest, HttpResponse } from './http-exchange';
 import type { PlatformOptions } from './options-schema';
 import type { Clock } from './pacing';
 import type { AlreadyDeliveredNote, PartialNote, ProgressStore } from './progress';

@@ -25,7 +25,8 @@ import {
   type PlatformFailure,
   type ResponseVerdict,
 } from './failure';
-import { describeRequest, isRedirect, redirectFailure, sendHttp, type HttpRequest, type HttpResponse } from './http';
+import { describeRequest, isRedirect, redirectFailure, sendHttp } from './http';
+import type { HttpRequest, HttpResponse } from './http-exchange';
 import { markdownToPlainText } from './markdown';
 import type { PlatformOptions } from './options-schema';
 import { Pacer, systemClock, type Clock } from './pacing';

@@ -2,7 +2,7 @@
 // `{tenant_access_token, expire}`, ...), for the `token` hook of platforms with app credentials.
 import { HookwiseError } from '@hookwise/core';
 import type { IssuedToken } from './cached-token';
-import type { HttpResponse } from './http';
+import type { HttpResponse } from './http-exchange';
 
 export function issuedTokenFrom(res: HttpResponse, fields: { token: string; expiresIn: string }, label: string): IssuedToken {
   const body = (res.json ?? {}) as Record<string, unknown>;

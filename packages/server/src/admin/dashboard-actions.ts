@@ -2,7 +2,7 @@
 // order, with its outcome (done, failed, refused), attempts, and the receipt or the reason, as the worker stored
 // them with the run's usage (`usage.actions`). Every value is escaped.
 import type { Job } from '@hookwise/core';
-import { esc } from './dashboard-html';
+import { esc } from './html-escape';
 
 interface ActionShown {
   index: number;

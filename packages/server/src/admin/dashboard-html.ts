@@ -18,6 +18,7 @@ import {
   type UsageReport,
 } from '@hookwise/gateway';
 import { actionsSection } from './dashboard-actions';
+import { esc } from './html-escape';
 
 export interface QueueDepth {
   pending?: number;
@@ -32,15 +33,6 @@ export interface ListFilters {
 }
 
 const STATUSES: JobStatus[] = ['pending', 'running', 'done', 'dead'];
-
-export function esc(value: unknown): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 function time(ms: number | undefined): string {
   if (ms === undefined) return '–';

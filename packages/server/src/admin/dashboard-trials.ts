@@ -1,7 +1,7 @@
 // The dashboard's trial pages: the list of kept trials (`hookwise routes try`) and one trial with each event's old
 // and new answer side by side, the lines that differ marked (<del> on the old side, <ins> on the new, which
 // browsers mark even without the style sheet), and what changed for the event in one phrase.
-import { esc } from './dashboard-html';
+import { esc } from './html-escape';
 import { lineDiff } from './line-diff';
 import type { TrialEventView, TrialSideView, TrialView } from './trial-files';
 
