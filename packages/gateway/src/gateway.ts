@@ -20,8 +20,8 @@ import type { SkillLibrary } from './plugins/skills';
 import { secretsProblems } from './routes/secret-policy';
 import { StoreStatus } from './observe/store-status';
 import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
-import { Transforms } from './jobs/transform';
-import { DeliverOnlyWaits } from './ingest/deliver-only';
+import { Transforms } from './transforms/transforms';
+import { DeliverOnlyWaits } from './deliver-only/deliver-only-waits';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
 import { MemoryMemoKV, MemoryProgressKV, createMemoryStore } from './stores/memory';
 import type { MemoKV, ProgressKV, Store } from '@hookwise/core';
@@ -30,10 +30,14 @@ import { PreviousEvents } from './jobs/previous-event';
 import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
 import { createJobActions } from './jobs/actions-run';
-import { Approvals } from './jobs/approval-gate';
-import { Conversations } from './jobs/conversation-turns';
-import { ConversationStep } from './ingest/conversation-step';
+import { Approvals } from './approvals/approvals';
+import { Conversations } from './conversations/conversations';
+import { ConversationStep } from './conversations/conversation-replies';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
+import { approvalHolds, approvalPresses } from './approvals/approval-hooks';
+import { conversationReplies, conversationTurns } from './conversations/conversation-hooks';
+import { transformStep } from './transforms/transform-hooks';
+import { deliverOnlyAnswers, deliverOnlyWaits } from './deliver-only/deliver-only-hooks';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -56,8 +60,6 @@ export interface GatewayOptions {
 
 // Moved to a module of its own; re-exported so that `./gateway` still offers it.
 export { sourceFromVerifier } from './plugins/verifier-source';
-
-export { isLoopbackHost } from './routes/route-problems';
 
 /** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
 export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
@@ -146,24 +148,6 @@ export class Gateway {
       delivererById: (id) => this.delivererById(id),
       recheckMs,
     });
-    this.pipeline = new WebhookPipeline({
-      conversations: new ConversationStep(conversations),
-      routes: this.routes,
-      lifecycle: this.lifecycle,
-      sourcesFor: (route) => (route.source === undefined ? this.specSources : this.sourceFor(route).then((named) => [named])),
-      publicUrl: extra.public_url?.replace(/\/+$/, ''),
-      store: this.store,
-      limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
-      logger: this.logger,
-      isShuttingDown: () => this.shuttingDown,
-      authThrottle: this.authThrottle,
-      trustedProxies: proxies.length ? new TrustedProxies(proxies) : undefined,
-      storeStatus: this.storeStatus,
-      // Made below, after the sandboxes it runs commands in.
-      transforms: { apply: (...args) => this.transforms.apply(...args) },
-      deliverOnly: new DeliverOnlyWaits(this.lifecycle),
-      approvals: this.approvals,
-    });
     this.sandboxes = new AgentSandboxes({
       config,
       configDir: options.configDir,
@@ -172,9 +156,29 @@ export class Gateway {
       ...options.sandbox,
     });
     this.transforms = new Transforms({ sandboxes: this.sandboxes, logger: this.logger, silentMarker: config.agent.silent_marker });
+    this.pipeline = new WebhookPipeline(
+      {
+        routes: this.routes,
+        lifecycle: this.lifecycle,
+        sourcesFor: (route) => (route.source === undefined ? this.specSources : this.sourceFor(route).then((named) => [named])),
+        publicUrl: extra.public_url?.replace(/\/+$/, ''),
+        store: this.store,
+        limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
+        logger: this.logger,
+        isShuttingDown: () => this.shuttingDown,
+        authThrottle: this.authThrottle,
+        trustedProxies: proxies.length ? new TrustedProxies(proxies) : undefined,
+        storeStatus: this.storeStatus,
+      },
+      [
+        approvalPresses(this.approvals),
+        conversationReplies(new ConversationStep(conversations)),
+        transformStep(this.transforms),
+        deliverOnlyWaits(new DeliverOnlyWaits(this.lifecycle)),
+      ],
+    );
     this.channels = new JobChannels(this);
     this.workers = new WorkerPool({
-      conversations,
       sandboxes: this.sandboxes,
       channels: this.channels,
       // A route's actions, carried out with the gateway's own credentials (jobs/actions-run.ts).
@@ -214,7 +218,7 @@ export class Gateway {
       counters: this.store.counters,
       budget: budgetOf(config.agent.budget),
       silentMarker: config.agent.silent_marker,
-      approvals: this.approvals,
+      hooks: [deliverOnlyAnswers, conversationTurns(conversations, this.logger), approvalHolds(this.approvals)],
     });
     this.handler = createWebhookHandler(this.pipeline, this.logger);
   }

@@ -58,8 +58,8 @@ export { EXPRESSION_DEADLINE_MS, expressionWorkersStarted } from './ingest/expre
 export { findJob, replayJob, retryDeadLetters } from './jobs/delivery-actions';
 export { ALL_ROUTES, routeUsage, type RouteUsage, RUNS_WINDOW_MS, runsKey, TOKENS_WINDOW_MS, tokensKey, tokensOf, windowEnd } from './jobs/budget';
 export { coalescedText, eventCount, jobOutcome, outcomeText, sandboxText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
-export { conversationLines, conversationOfJob, turnLabel, type ConversationView } from './jobs/conversation-view';
-export { ConversationRecords } from './jobs/conversation-records';
+export { conversationLines, conversationOfJob, turnLabel, type ConversationView } from './conversations/conversation-view';
+export { ConversationRecords } from './conversations/conversation-records';
 export {
   againstLimit,
   DEFAULT_USAGE_PERIOD,

@@ -1,11 +1,11 @@
 // `notify:` in config.yaml: where the gateway posts its own lifecycle events, signed in the Standard Webhooks
 // format (observe/lifecycle-webhooks.ts, docs/configuration.md#outbound-lifecycle-webhooks).
-import { LIFECYCLE_EVENTS, type LifecycleEventName } from '../observe/lifecycle';
+import { LIFECYCLE_EVENT_NAMES, type LifecycleEventName } from './lifecycle-event-names';
 
 /** The lifecycle events a notify target may choose: every one of observe/lifecycle.ts, in its order. */
 export type NotifyEventName = LifecycleEventName;
 
-export const NOTIFY_EVENTS: readonly NotifyEventName[] = LIFECYCLE_EVENTS;
+export const NOTIFY_EVENTS: readonly NotifyEventName[] = LIFECYCLE_EVENT_NAMES;
 
 export const notifySchema = {
   type: 'array',

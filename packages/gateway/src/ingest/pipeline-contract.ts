@@ -7,10 +7,6 @@ import type { TrustedProxies } from './client-address';
 import type { Lifecycle } from '../observe/lifecycle';
 import type { Route, RouteTable } from '../routes/routes';
 import type { StoreStatus } from '../observe/store-status';
-import type { Transforms } from '../jobs/transform';
-import type { DeliverOnlyWaits } from './deliver-only';
-import type { Approvals } from '../jobs/approval-gate';
-import type { ConversationStep } from './conversation-step';
 
 export interface IngestRequest {
   route: string;
@@ -82,12 +78,4 @@ export interface PipelineDeps {
   trustedProxies?: TrustedProxies;
   /** Told how store calls went, for /health. */
   storeStatus?: StoreStatus;
-  /** Runs routes' `transform:` (jobs/transform.ts); without it a route's transform is not run. */
-  transforms?: Pick<Transforms, 'apply'>;
-  /** Waits for a `deliver_only` route's job to be delivered (deliver-only.ts); without it such events answer 202. */
-  deliverOnly?: DeliverOnlyWaits;
-  /** Decides Approve / Deny presses of held answers (ingest/approval-answer.ts); absent: presses are events like any. */
-  approvals?: Approvals;
-  /** Replies to the gateway's answers continue their route's conversation (conversation-step.ts); absent: none do. */
-  conversations?: ConversationStep;
 }

@@ -4,7 +4,6 @@
 // functions with positional arguments, and every await is here, so that carving added no promise per request.
 import type { AcceptOutcome, AcceptRequest, HeaderMap } from '@hookwise/core';
 import { fail, rateLimited, shuttingDown } from './answers';
-import { answerPress } from './approval-answer';
 import { acceptorOf, acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
 import { BodyAbortedError, BodyTooLargeError, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from '../config/schema';
@@ -13,6 +12,8 @@ import { routeFilter, type FilterFailure } from './filters';
 import { requestViewOf } from './filter-tests';
 import { reportClientAborted, withRejectedReport } from './outcome-reports';
 import { badBodyAnswer, deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest, senderAnswer } from './parse-and-handshake';
+import type { EventVerdict, IngestEvent, IngestHook } from './ingest-hooks';
+import { ownMessageHook } from './own-message';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { clientOf, throttledClient, tooLargeByHeader } from './request-checks';
 import { sourceTakes } from './request-path';
@@ -27,9 +28,21 @@ export { STORE_CALL_TIMEOUT_MS } from './store-call';
 export class WebhookPipeline {
   private readonly accept: (request: AcceptRequest) => Promise<AcceptOutcome>;
   private readonly jobRoutes = new JobRoutes();
+  /** Hooks by point, the gateway's own-message check first; empty lists cost nothing per request. */
+  private readonly onRequest: IngestHook[];
+  private readonly onEvent: IngestHook[];
+  private readonly onAccept: IngestHook[];
 
-  constructor(private readonly deps: PipelineDeps) {
+  /** `hooks`: what the features add to the request path (ingest-hooks.ts), in the order they run. */
+  constructor(
+    private readonly deps: PipelineDeps,
+    hooks: readonly IngestHook[] = [],
+  ) {
     this.accept = acceptorOf(deps.store);
+    const all = [ownMessageHook, ...hooks];
+    this.onRequest = all.filter((hook) => hook.request);
+    this.onEvent = all.filter((hook) => hook.event);
+    this.onAccept = all.filter((hook) => hook.watch);
   }
 
   /** Content-Length over the limit: answered before a byte of the body is read. */
@@ -110,9 +123,12 @@ export class WebhookPipeline {
     let payloadJson = parsed.json;
     const handshake = handshakeAnswer(logger, route, chosen, sourceReq, payload, secret);
     if (handshake) return handshake;
-    // An Approve / Deny press of a held answer (approval-answer.ts) is decided and answered here, never enqueued.
-    const press = deps.approvals && chosen?.source.pressOf?.(payload);
-    if (press) return answerPress(deps.approvals!, press, chosen!.source);
+    // A request that is no event (an Approve / Deny press) is answered by its feature, never enqueued.
+    for (const hook of this.onRequest) {
+      const found = hook.request!({ req, route, source: chosen, payload });
+      const answered = found instanceof Promise ? await found : found;
+      if (answered) return answered;
+    }
 
     // 6.-8. Count the hit, claim the delivery id, filter, enqueue: one store step (atomic where the store can).
     // A pinned route asks its source; one that pins none asks the SPEC styles in order (GitHub's headers, then
@@ -120,24 +136,40 @@ export class WebhookPipeline {
     const askable = pinned ? candidates.slice(0, 1) : candidates;
     const deliveryId = deliveryIdOf(askable, sourceReq, payload);
     const event = eventTypeOf(askable, sourceReq, payload);
-    // The gateway's own message coming back (Source.ownMessage) is ignored as a filtered event is: never a run.
-    const own = chosen?.source.ownMessage?.(payload) === true;
-    // A reply to one of the gateway's answers continues that route's conversation (conversation-step.ts).
-    const reply = !own && deps.conversations && chosen?.source.replyOf?.(payload);
-    const continued =
-      reply && (await deps.conversations!.continue(deps, req, route, reply, deliveryId, event, payload, payloadJson, sourceReq.receivedAt, this.accept));
-    if (continued) return chosen?.source.eventAnswer && continued.status < 300 ? senderAnswer(chosen.source.eventAnswer) : continued;
     // An event-type miss and a filtered event take the same path: no job, the delivery id remembered, 200 ignored.
-    let filtered: FilterFailure | undefined = own
-      ? { passed: false, reason: "the gateway's own message, sent back by the platform", by: 'own_message' }
-      : undefined;
     const wanted = eventAccepted(route.events, event);
-    // `transform:` (jobs/transform.ts): after verification, before filters, for wanted events only.
-    if (wanted && !filtered && route.transform && deps.transforms) {
-      const t = await deps.transforms.apply(route, payload, payloadJson, deliveryId);
-      if (t.kind === 'reject') return { status: 503, body: { error: t.error, reason: 'transform' }, headers: { 'Retry-After': '30' } };
-      if (t.kind === 'silent') filtered = { passed: false, reason: t.reason, by: 'transform' };
-      else ({ payload, json: payloadJson } = t);
+    let filtered: FilterFailure | undefined;
+    // The features' event hooks, in order (the own message, a conversation's reply, the transform): the first
+    // that answers or filters ends the chain.
+    if (this.onEvent.length) {
+      const seen: IngestEvent = {
+        req,
+        route,
+        source: chosen,
+        payload,
+        payloadJson,
+        deliveryId,
+        event,
+        receivedAt: sourceReq.receivedAt,
+        wanted,
+        deps,
+        accept: this.accept,
+      };
+      for (const hook of this.onEvent) {
+        const found = hook.event!(seen);
+        const verdict: EventVerdict | undefined = found instanceof Promise ? await found : found;
+        if (!verdict) continue;
+        if ('answer' in verdict) {
+          const { answer } = verdict;
+          return chosen?.source.eventAnswer && answer.status < 300 ? senderAnswer(chosen.source.eventAnswer) : answer;
+        }
+        if ('filtered' in verdict) {
+          filtered = verdict.filtered;
+          break;
+        }
+        ({ payload, payloadJson } = verdict);
+        Object.assign(seen, { payload, payloadJson });
+      }
     }
     const filter = wanted && !filtered ? routeFilter(route) : undefined;
     if (filter) {
@@ -149,18 +181,26 @@ export class WebhookPipeline {
     }
     let result: AcceptOutcome;
     const jobRoute = wanted && !filtered ? this.jobRoutes.of(route) : undefined;
-    // deliver_only (deliver-only.ts): armed before the store step, so a worker faster than this answer is not missed.
-    const waits = jobRoute && route.deliverOnly ? deps.deliverOnly : undefined;
-    waits?.expect();
+    // Armed before the store step (deliver_only's wait for its delivery), so a worker faster than this answer is not missed.
+    const watch = jobRoute && this.onAccept.length ? this.watchOf(route) : undefined;
     try {
       result = await withinDeadline(this.accept(acceptRequestOf(route, limits, deliveryId, event, payload, payloadJson, jobRoute)), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
-      waits?.done();
+      watch?.cancel();
       return storeFailed(deps, route, err);
     }
     deps.storeStatus?.succeeded('accept');
     let answer = answerOutcome(deps, route, req, result, deliveryId, event, sourceReq.receivedAt, filtered);
-    if (waits) answer = await waits.answerFor(result, answer);
+    if (watch) answer = await watch.answerFor(result, answer);
     return chosen?.source.eventAnswer && answer.status < 300 ? senderAnswer(chosen.source.eventAnswer) : answer;
+  }
+
+  /** The first hook that watches this route's job (one feature decides a request's answer). */
+  private watchOf(route: IngestEvent['route']) {
+    for (const hook of this.onAccept) {
+      const watch = hook.watch!(route);
+      if (watch) return watch;
+    }
+    return undefined;
   }
 }

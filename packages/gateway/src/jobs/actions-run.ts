@@ -20,7 +20,7 @@ import { GithubActions, githubSettingsOf, githubTargetOf, tokenApi } from './act
 import { gitlabNote, gitlabTargetOf } from './actions-gitlab';
 import { actionTools, checkCall, type AcceptedCall, type ActionTool } from './actions-policy';
 import { templateVarsOf } from './job-templates';
-import { backoffDelay, type RetryPolicy } from './retries';
+import { backoffDelay, type RetryPolicy } from '../config/retry-policy';
 
 /** One call of the run, as stored on the job and shown to people. */
 export interface ActionRecord {

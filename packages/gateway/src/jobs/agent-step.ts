@@ -1,7 +1,7 @@
 // The agent step of a job: admitted by the budgets, the prompt rendered, the route's runner run under the agent
 // timeout and shutdown, inside the run's sandbox (opened here, closed after), its tokens counted, its answer
 // saved on the job for the delivery step with how the run was sandboxed.
-import type { AgentConversation, AgentResult, AgentRunSandbox, AgentUsage, Job } from '@hookwise/core';
+import type { AgentResult, AgentRunSandbox, AgentUsage, Job } from '@hookwise/core';
 import { HookwiseError, errorMessage, isHookwiseError } from '@hookwise/core';
 import { MemoryWindowCounters } from '../stores/memory-counters';
 import type { Route } from '../routes/routes';
@@ -15,7 +15,7 @@ import type { OpenAgentSandbox } from './agent-sandbox';
 import type { JobChannel } from './job-channel';
 import type { RunActions } from './actions-run';
 import { channelNeeds, withChannelEnv } from './job-channel-run';
-import { runConversation } from './conversation-sessions';
+import { JobParts, type RunAttachment } from './job-hooks';
 import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
@@ -34,7 +34,6 @@ export type AgentStepDeps = Pick<
   | 'channels'
   | 'previous'
   | 'actions'
-  | 'conversations'
 >;
 
 export class AgentStep {
@@ -51,18 +50,18 @@ export class AgentStep {
    * deliver now: a budget refused the run (the job waits or was skipped), its conversation used its turns while
    * the reply waited (skipped), or shutdown came during the run.
    */
-  async run(route: Route, job: Job, signal: AbortSignal): Promise<string | undefined> {
-    // deliver_only (ingest/deliver-only.ts): no runner and no budget; the rendered prompt is the answer.
-    if (route.deliverOnly) {
-      const rendered = runPromptOf(route.prompt, job, { hygiene: promptHygieneOf(route) });
-      await this.deps.jobs.saveAnswer(job.id, rendered, rendered, undefined);
-      return rendered;
+  async run(route: Route, job: Job, signal: AbortSignal, parts: JobParts = JobParts.NONE): Promise<string | undefined> {
+    // deliver_only: no runner and no budget; the rendered prompt is the answer.
+    const given = parts.answerWithoutRun();
+    if (given !== undefined) {
+      await this.deps.jobs.saveAnswer(job.id, given, given, undefined);
+      return given;
     }
-    // A reply that continues a conversation takes the turn the conversation is at now (conversation-turns.ts).
-    const settled = route.conversation?.enabled ? await this.deps.conversations?.settle(route, job) : undefined;
-    if (settled?.skip) {
-      this.deps.logger.info(`${job.deliveryId} on route '${route.name}' skipped: ${settled.skip}`, { route: route.name, delivery_id: job.deliveryId });
-      await completeSkipped(this.deps.jobs, this.deps.lifecycle, route, job, settled.skip);
+    // A feature may end the job before its run (a reply whose conversation used its turns while it waited).
+    const skip = await parts.skipReason();
+    if (skip) {
+      this.deps.logger.info(`${job.deliveryId} on route '${route.name}' skipped: ${skip}`, { route: route.name, delivery_id: job.deliveryId });
+      await completeSkipped(this.deps.jobs, this.deps.lifecycle, route, job, skip);
       return undefined;
     }
     const spent = await this.budgets.admit(route.name, route.budget);
@@ -75,21 +74,18 @@ export class AgentStep {
     // model-facing runners fence the prompt per run themselves (agent-kit's fenceUntrusted).
     // {__previous__}: the payload of the last event answered for this job's key (previous-event.ts).
     const templated = { ...job, previous: await this.deps.previous?.payloadBefore(route.name, job) };
-    // A reply continuing a conversation: the earlier turns and the reply (conversation-turns.ts).
-    const history = route.conversation?.enabled ? await this.deps.conversations?.promptFor(route, job) : undefined;
-    const prompt = history ?? runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
+    // A feature's prompt (a conversation's earlier turns and the reply), else the route's.
+    const featurePrompt = await parts.prompt();
+    const prompt = featurePrompt ?? runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, templated);
-    // The session or transcript the runner keeps of the conversation (conversation-sessions.ts).
-    const conversation =
-      route.conversation?.enabled && this.deps.conversations ? await runConversation(this.deps.conversations, route, job, this.deps.logger) : undefined;
-    const { result, sandbox, actions } = await this.runAgent(route, job, prompt, signal, conversation?.task);
-    await conversation?.finished(result);
+    const { result, sandbox, actions, attached } = await this.runAgent(route, job, prompt, signal, parts);
+    await parts.afterRun(result);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
     if (signal.aborted) return undefined;
     // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
     const where = { route: route.name, deliveryId: job.deliveryId };
-    const usage = withActions(withSandbox(result.usage, sandbox), actions);
+    const usage = attached.reduce((u, one) => one.usage?.(u) ?? u, withActions(withSandbox(result.usage, sandbox), actions));
     const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, usage);
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
     await this.deps.previous?.remember(route.name, job);
@@ -101,8 +97,8 @@ export class AgentStep {
     job: Job,
     prompt: string,
     shutdown: AbortSignal,
-    conversation?: AgentConversation,
-  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; actions?: RunActions }> {
+    parts: JobParts,
+  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; actions?: RunActions; attached: RunAttachment[] }> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
     // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
@@ -125,6 +121,7 @@ export class AgentStep {
     let usage: AgentResult['usage'];
     let opened: OpenAgentSandbox | undefined;
     let channel: JobChannel | undefined;
+    let attached: RunAttachment[] = [];
     // The route's actions, offered on the channel and carried out during the run (actions-run.ts).
     const actions = this.deps.channels ? this.deps.actions?.forRun(route, job, controller.signal) : undefined;
     try {
@@ -134,22 +131,21 @@ export class AgentStep {
       // The run's own subscription channel (job-channel-run.ts): its variables reach every process through the sandbox.
       if (this.deps.sandboxes && this.deps.channels)
         channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId }, actions);
-      const needs = runner.sandboxNeeds?.();
-      opened = await this.deps.sandboxes?.open(
-        route,
-        job,
-        channel ? channelNeeds(needs, channel, (path) => this.deps.sandboxes!.overlapsHidden(path)) : needs,
-        skills,
-      );
+      attached = await parts.attach(controller.signal);
+      let needs = runner.sandboxNeeds?.();
+      if (channel) needs = channelNeeds(needs, channel, (path) => this.deps.sandboxes!.overlapsHidden(path));
+      for (const one of attached) needs = one.needs?.(needs) ?? needs;
+      opened = await this.deps.sandboxes?.open(route, job, needs, skills);
       if (opened) skills = opened.skills;
-      const sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
-      const task = { prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox, ...(conversation ? { conversation } : {}) };
+      let sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
+      for (const one of attached) if (sandbox) sandbox = one.sandbox?.(sandbox) ?? sandbox;
+      const task = { ...(await parts.task()), prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox };
       const run = runner.run(task, { signal: controller.signal });
       const result = await Promise.race([run, timedOut]);
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
       const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
-      return { result, sandbox: fact, actions };
+      return { result, sandbox: fact, actions, attached };
     } catch (err) {
       failure = err;
       throw err;
@@ -164,6 +160,7 @@ export class AgentStep {
       );
       // The token ends with the run: a process the run left behind can no longer subscribe.
       channel?.close();
+      for (const one of attached) one.close();
       shutdown.removeEventListener('abort', onShutdown);
       if (lifecycle?.has('agent_finished')) {
         const outcome = failure === undefined ? 'ok' : isHookwiseError(failure) && failure.code === 'HW_E_AGENT_TIMEOUT' ? 'timeout' : 'error';

@@ -5,10 +5,11 @@ import { DEFAULT_SILENT_MARKER } from '../config/schema';
 import type { Route } from '../routes/routes';
 import { deliverToEach, type DeliveryOutcome, type FanOutDeps } from './fan-out';
 import { emitCompleted } from './job-events';
+import { JobParts } from './job-hooks';
 import { silentAnswer, silentNote } from './silent-answer';
 import type { WorkerDeps } from './worker-deps';
 
-export type DeliveryStepDeps = FanOutDeps & Pick<WorkerDeps, 'silentMarker' | 'approvals'>;
+export type DeliveryStepDeps = FanOutDeps & Pick<WorkerDeps, 'silentMarker'>;
 
 export class DeliveryStep {
   constructor(private readonly deps: DeliveryStepDeps) {}
@@ -46,10 +47,17 @@ export class DeliveryStep {
    * Delivers the answer to every destination not yet delivered and completes the job when all have it. Returns
    * undefined when shutdown cancelled the step (the job is handed back), else the failure to record, if any.
    */
-  async deliver(route: Route, job: Job, answer: string, attempt: number, signal: AbortSignal): Promise<Pick<DeliveryOutcome, 'failure'> | undefined> {
-    // `approval:` (approval-gate.ts): held for an approver, or ended as denied or expired, instead of delivered.
-    if (route.approval && this.deps.approvals && (await this.deps.approvals.holds(route, job, answer, attempt))) return {};
-    const outcome = await deliverToEach(this.deps, route, job, answer, attempt, signal);
+  async deliver(
+    route: Route,
+    job: Job,
+    answer: string,
+    attempt: number,
+    signal: AbortSignal,
+    parts: JobParts = JobParts.NONE,
+  ): Promise<Pick<DeliveryOutcome, 'failure'> | undefined> {
+    // A feature may hold the answer (`approval:` waits for an approver, or ends the job as denied or expired).
+    if (await parts.holds(answer, attempt)) return {};
+    const outcome = await deliverToEach(this.deps, route, job, answer, attempt, signal, parts);
     if (outcome === undefined || outcome.failure) return outcome;
     await this.deps.jobs.complete(job.id, outcome.receipt);
     emitCompleted(

@@ -5,7 +5,7 @@ import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra 
 import type { Route } from '../routes/routes';
 import { templateVarsOf } from './job-templates';
 import type { WorkerDeps } from './worker-deps';
-import { replyExtra } from './conversation-turns';
+import { JobParts } from './job-hooks';
 
 /** What the delivery step came to: the job's receipt, or the failure to record. */
 export interface DeliveryOutcome {
@@ -13,7 +13,7 @@ export interface DeliveryOutcome {
   failure?: { err: unknown; attempt: number; destination: string };
 }
 
-export interface FanOutDeps extends Pick<WorkerDeps, 'jobs' | 'logger' | 'lifecycle' | 'retry' | 'delivererById' | 'previous' | 'conversations'> {
+export interface FanOutDeps extends Pick<WorkerDeps, 'jobs' | 'logger' | 'lifecycle' | 'retry' | 'delivererById' | 'previous'> {
   /** False once the pool stops: a failure after its abort is the job being handed back, not a failure. */
   isRunning(): boolean;
 }
@@ -51,6 +51,7 @@ export async function deliverToEach(
   answer: string,
   attempt: number,
   signal: AbortSignal,
+  parts: JobParts = JobParts.NONE,
 ): Promise<DeliveryOutcome | undefined> {
   const { logger, jobs, retry, lifecycle } = deps;
   const destinations = route.destinations?.length ? route.destinations : [{ to: route.deliver, extra: route.deliverExtra }];
@@ -58,8 +59,6 @@ export async function deliverToEach(
   // {__previous__} in a deliver_extra value (previous-event.ts): looked up only when one names it.
   const wantsPrevious = destinations.some((d) => Object.values(d.extra ?? {}).some((value) => String(value).includes('{__previous__')));
   const vars = templateVarsOf({ ...job, previous: wantsPrevious ? await deps.previous?.payloadBefore(route.name, job) : undefined });
-  // A job continuing a conversation answers in its thread (conversation-turns.ts).
-  const turn = route.conversation?.enabled ? await deps.conversations?.turnOf(route, job) : undefined;
   const failed: Array<{ state: DestinationState; err: unknown }> = [];
   for (const [index, target] of destinations.entries()) {
     const state = states[index];
@@ -75,7 +74,8 @@ export async function deliverToEach(
           route: route.name,
           event: job.event,
           deliveryId: job.deliveryId,
-          extra: replyExtra(turn, deliverer, renderExtra(target.extra, job.payload, vars), name),
+          // A feature may change where it goes (a conversation's answer goes into its thread).
+          extra: await parts.extraFor(deliverer, renderExtra(target.extra, job.payload, vars), name),
           destination: name,
         },
         { signal, attempt: state.attempts },
@@ -83,7 +83,7 @@ export async function deliverToEach(
       // Recorded even when shutdown came meanwhile: the platform has the answer, so it must not be sent again.
       Object.assign(state, { status: 'delivered', receipt: receipt ?? {}, deliveredAt: Date.now() });
       await jobs.saveDestinations(job.id, states);
-      if (route.conversation?.enabled) await deps.conversations?.delivered(route, job, answer, deliverer, receipt, turn, name);
+      await parts.delivered(answer, deliverer, receipt, name);
       if (signal.aborted) return undefined;
       logger.info(`delivered ${job.deliveryId} on route '${route.name}' via ${name}`, { route: route.name, delivery_id: job.deliveryId });
       if (lifecycle?.has('delivered')) {

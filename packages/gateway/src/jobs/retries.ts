@@ -2,19 +2,8 @@
 // kept as a dead letter. The decision is logged, stored on the job, then told to lifecycle listeners.
 import type { Job, JobStep } from '@hookwise/core';
 import { describeError, errorMessage, isHookwiseError, isRetryable } from '@hookwise/core';
+import { backoffDelay } from '../config/retry-policy';
 import type { WorkerDeps } from './worker-deps';
-
-export interface RetryPolicy {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-/** Exponential backoff with jitter: base * 2^(attempt-1), capped, then scaled into [50%, 100%]. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(exp * (0.5 + random() * 0.5));
-}
 
 /** Where and how long the failed step ran, for the lifecycle events (a delivery names its destination). */
 export interface FailedStep {

@@ -5,14 +5,13 @@ import type { AgentRunner, Deliverer, JobQueue, RouteBudget, Skill, WindowCounte
 import type { Lifecycle } from '../observe/lifecycle';
 import type { StoreStatus } from '../observe/store-status';
 import type { Route, RouteTable } from '../routes/routes';
-import type { RetryPolicy } from './retries';
+import type { RetryPolicy } from '../config/retry-policy';
 import type { AgentSandboxes } from './agent-sandbox';
 import type { AnswerScrubber } from './answer-scrub';
 import type { JobChannels } from './job-channel';
 import type { PreviousEvents } from './previous-event';
 import type { JobActions } from './actions-run';
-import type { Conversations } from './conversation-turns';
-import type { Approvals } from './approval-gate';
+import type { JobHook } from './job-hooks';
 
 export interface WorkerDeps {
   jobs: JobQueue;
@@ -52,8 +51,6 @@ export interface WorkerDeps {
   previous?: PreviousEvents;
   /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
   actions?: JobActions;
-  /** Records answers of routes with `conversation:` and continues them (conversation-turns.ts); absent: none. */
-  conversations?: Conversations;
-  /** Holds the answers of routes with `approval:` for an approver (approval-gate.ts); absent: such routes deliver at once. */
-  approvals?: Approvals;
+  /** What the features add to each job's steps (job-hooks.ts), in the order they are asked. */
+  hooks?: readonly JobHook[];
 }

@@ -5,13 +5,14 @@ import type { Job, JobStep } from '@hookwise/core';
 import { AgentStep } from './agent-step';
 import { DeliveryStep } from './delivery-step';
 import { currentRouteOf } from './job-route';
+import { JobParts } from './job-hooks';
 import { LeaseLoop, keepLeased } from './lease-loop';
 import { recordFailure } from './retries';
 import type { WorkerDeps } from './worker-deps';
 
 // Their home moved with the carving of the pool; re-exported so that `./jobs/worker` still offers them.
 export type { WorkerDeps } from './worker-deps';
-export { backoffDelay, type RetryPolicy } from './retries';
+export { backoffDelay, type RetryPolicy } from '../config/retry-policy';
 export { promptOf, templateVarsOf } from './job-templates';
 export { destinationStates } from './fan-out';
 
@@ -73,9 +74,11 @@ export class WorkerPool {
     let destination: string | undefined;
     try {
       const route = currentRouteOf(this.deps.routes, job, this.deps.logger);
+      // What each feature carries through this job's steps (job-hooks.ts).
+      const parts = JobParts.of(this.deps.hooks ?? [], route, job);
       let answer = job.answer;
       if (step === 'agent' || answer === undefined) {
-        answer = await this.agentStep.run(route, job, controller.signal);
+        answer = await this.agentStep.run(route, job, controller.signal, parts);
         // A budget refused the run (the job waits or was skipped), the reply lost its turn (skipped), or shutdown came.
         if (answer === undefined) return;
         step = 'deliver';
@@ -83,7 +86,7 @@ export class WorkerPool {
       }
       if (await this.deliveryStep.endWithoutDelivery(route, job, answer, attempt)) return;
       stepStartedAt = performance.now();
-      const outcome = await this.deliveryStep.deliver(route, job, answer, attempt, controller.signal);
+      const outcome = await this.deliveryStep.deliver(route, job, answer, attempt, controller.signal, parts);
       if (outcome === undefined) return; // cancelled by shutdown: the job is handed back by stop()
       if (outcome.failure) {
         const { err, attempt: failedAttempt, destination: failedAt } = outcome.failure;

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'winston';
 import { errorMessage, type Outbox, type OutboxMessage } from '@hookwise/core';
-import { backoffDelay } from '../jobs/retries';
+import { backoffDelay } from '../config/retry-policy';
 
 export interface SenderSettings {
   /** Messages kept per target; beyond it the oldest are dropped (with a warning). */

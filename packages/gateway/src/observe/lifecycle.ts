@@ -1,6 +1,7 @@
 // A gateway's lifecycle events (accepted, rejected, agent runs, deliveries, retries, dead letters) and the typed
 // emitter the pipeline and the workers report to; metrics, traces and the dashboard are its listeners.
 import type { AgentUsage, HeaderMap, JobOutcome, JobStep } from '@hookwise/core';
+import { LIFECYCLE_EVENT_NAMES, type LifecycleEventName } from '../config/lifecycle-event-names';
 
 /** Why a webhook request was refused (bounded: used as a metric label). */
 export type RejectionReason =
@@ -179,26 +180,16 @@ export interface LifecycleEvents {
   conversation_continued: ConversationContinuedEvent;
 }
 
-export type LifecycleEventName = keyof LifecycleEvents;
+export type { LifecycleEventName };
+
+// Each name has its event and each event its name: a mismatch fails to compile here.
+type NamesMatch = [keyof LifecycleEvents] extends [LifecycleEventName] ? ([LifecycleEventName] extends [keyof LifecycleEvents] ? true : never) : never;
+const namesMatch: NamesMatch = true;
+void namesMatch;
 export type LifecycleListener<K extends LifecycleEventName> = (event: LifecycleEvents[K]) => void;
 
-export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = [
-  'accepted',
-  'rejected',
-  'duplicate',
-  'ignored',
-  'agent_started',
-  'agent_finished',
-  'delivered',
-  'retry_scheduled',
-  'dead_lettered',
-  'completed',
-  'budget_exceeded',
-  'approval_requested',
-  'approved',
-  'denied',
-  'conversation_continued',
-];
+/** Every event, in the order people read them (the names live with the config that chooses them: `notify:`). */
+export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = LIFECYCLE_EVENT_NAMES;
 
 type ListenerLists = { [K in LifecycleEventName]: ReadonlyArray<LifecycleListener<K>> };
 

@@ -1,24 +1,18 @@
 // The checks of one route before it is served (startup, subscriptions, `hookwise doctor`): its name and secret,
 // every destination, its source and options, skills, agent runner, filters, keys, transform and sandbox.
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { closestMatch } from '@hookwise/core';
 import { INSECURE_NO_AUTH, type HookwiseConfig } from '../config/schema';
 import { filterProblems } from '../ingest/filters';
 import { routeKeyProblems } from '../ingest/route-keys';
-import { transformProblems } from '../jobs/transform';
+import { transformProblems } from '../transforms/transforms';
+import { isLoopbackHost } from '../config/loopback-host';
 import { sandboxProblems } from '../jobs/agent-sandbox';
 import { DELIVER_NONE, invalidRouteNameMessage, isValidRouteName, type Route } from './routes';
 import { secretsProblems } from './secret-policy';
 import type { PluginRegistry } from '../plugins/registry';
 import type { PluginInstances } from '../plugins/plugin-instances';
 import type { SkillLibrary } from '../plugins/skills';
-
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
 
 /** What the checks read of the gateway. */
 export interface RouteCheckContext {

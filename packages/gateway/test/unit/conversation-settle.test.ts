@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../src/observe/logger';
 import { MemoryMemoKV } from '../../src/stores/memory';
 import { toRoute } from '../../src/routes/routes';
-import { Conversations } from '../../src/jobs/conversation-turns';
-import type { PendingTurn } from '../../src/jobs/conversation-records';
+import { Conversations } from '../../src/conversations/conversations';
+import type { PendingTurn } from '../../src/conversations/conversation-records';
 
 const HOUR = 3_600_000;
 

@@ -6,8 +6,8 @@ import type { AcceptRequest } from '@hookwise/core';
 import { createLogger } from '../../src/observe/logger';
 import { MemoryMemoKV } from '../../src/stores/memory';
 import { RouteTable, toRoute } from '../../src/routes/routes';
-import { Conversations, replyExtra } from '../../src/jobs/conversation-turns';
-import { ConversationStep } from '../../src/ingest/conversation-step';
+import { Conversations, replyExtra } from '../../src/conversations/conversations';
+import { ConversationStep } from '../../src/conversations/conversation-replies';
 import type { InboundReply } from '@hookwise/core';
 import type { PipelineDeps } from '../../src/ingest/pipeline-contract';
 

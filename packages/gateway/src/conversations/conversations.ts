@@ -2,14 +2,14 @@
 // recorded (message ids -> conversation, the turn appended to its log); a job that continues a conversation gets
 // the earlier turns rendered into its prompt (every runner understands a prompt; resuming a CLI's own session is
 // a later step) and its answer is sent as a reply in the same thread. Routes without conversations never get here:
-// the hooks in agent-step.ts and fan-out.ts test `route.conversation?.enabled` first.
+// their job hook (conversation-hooks.ts) gives a part only to routes with `conversation.enabled`.
 import { randomUUID } from 'node:crypto';
 import type { Deliverer, DelivererConversation, Job, JobQueue, MemoKV } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import type { Logger } from 'winston';
 import { DEFAULT_MAX_TURNS, DEFAULT_TTL_HOURS, type ConversationConfig } from '../config/conversation-schema';
 import type { Route } from '../routes/routes';
-import { cleanText, promptHygieneOf } from './prompt-hygiene';
+import { cleanText, promptHygieneOf } from '../jobs/prompt-hygiene';
 import { conversationOfJob, type ConversationView } from './conversation-view';
 import { ConversationRecords, clipTurnText, type ConversationLog, type MessageRef, type PendingTurn, type Turn } from './conversation-records';
 
@@ -114,13 +114,18 @@ export class Conversations {
    * new_conversation, starts a new conversation. The settled turn is saved for the steps that read it after.
    */
   async settle(route: Route, job: Pick<Job, 'deliveryId'>): Promise<{ skip?: string }> {
-    const turn = await this.turnOf(route, job);
-    if (!turn || turn.fresh || !route.conversation) return {};
+    const { skip } = await this.settleTurn(route, job, await this.turnOf(route, job));
+    return skip ? { skip } : {};
+  }
+
+  /** settle() for a turn read already: answers the turn as settled (the one to use from now on), or why to skip. */
+  async settleTurn(route: Route, job: Pick<Job, 'deliveryId'>, turn: PendingTurn | undefined): Promise<{ skip?: string; turn?: PendingTurn }> {
+    if (!turn || turn.fresh || !route.conversation) return { turn };
     const limits = limitsOf(route.conversation);
     const answers = (await this.records.log(turn.conversation))?.answers ?? turn.turn - 1;
     let settled: PendingTurn;
     if (answers < limits.maxTurns) {
-      if (answers + 1 === turn.turn) return {};
+      if (answers + 1 === turn.turn) return { turn };
       settled = { ...turn, turn: answers + 1 };
     } else if (limits.afterLimit === 'new_conversation') {
       settled = { ...turn, conversation: randomUUID(), turn: 1, fresh: true };
@@ -134,7 +139,7 @@ export class Conversations {
         : `conversation ${turn.conversation} on route '${route.name}': ${job.deliveryId} is turn ${settled.turn} (another reply took turn ${turn.turn})`,
       { route: route.name, delivery_id: job.deliveryId, conversation: settled.conversation },
     );
-    return {};
+    return { turn: settled };
   }
 
   /**
@@ -142,7 +147,11 @@ export class Conversations {
    * the replies) and the new reply. Undefined for any other job, which gets the route's prompt.
    */
   async promptFor(route: Route, job: Pick<Job, 'deliveryId'>): Promise<string | undefined> {
-    const turn = await this.turnOf(route, job);
+    return this.promptOf(route, await this.turnOf(route, job));
+  }
+
+  /** promptFor() for a turn read already. */
+  async promptOf(route: Route, turn: PendingTurn | undefined): Promise<string | undefined> {
     if (!turn) return undefined;
     const log = await this.records.log(turn.conversation);
     const clean = promptHygieneOf(route) ? cleanText : (text: string) => text;

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { openSandboxRun, type SandboxRun } from '@hookwise/sandbox';
-import type { AgentSandboxes } from './agent-sandbox';
+import type { AgentSandboxes } from '../jobs/agent-sandbox';
 import type { Route } from '../routes/routes';
 
 export interface CommandLimits {

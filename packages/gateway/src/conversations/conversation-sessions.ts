@@ -6,9 +6,9 @@ import type { AgentConversation, AgentResult, AgentTranscriptMessage, Job } from
 import { errorMessage } from '@hookwise/core';
 import type { Logger } from 'winston';
 import type { Route } from '../routes/routes';
-import { clipTurnText } from './conversation-records';
-import { limitsOf, type Conversations } from './conversation-turns';
-import { cleanText, promptHygieneOf } from './prompt-hygiene';
+import { clipTurnText, type PendingTurn } from './conversation-records';
+import { limitsOf, type Conversations } from './conversations';
+import { cleanText, promptHygieneOf } from '../jobs/prompt-hygiene';
 
 /**
  * Most characters a transcript keeps (about 50,000 tokens at 4 characters a token): older turns are dropped first,
@@ -29,8 +29,8 @@ export async function runConversation(
   route: Route,
   job: Pick<Job, 'id' | 'deliveryId'>,
   logger: Logger,
+  turn: PendingTurn | undefined,
 ): Promise<RunConversation> {
-  const turn = await conversations.turnOf(route, job);
   const id = turn?.conversation ?? job.id;
   const { keepMs } = limitsOf(route.conversation ?? {});
   const records = conversations.records;

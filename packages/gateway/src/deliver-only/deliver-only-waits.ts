@@ -7,7 +7,7 @@
 // gateway of a shared store took the job) it is answered 202 accepted and the job goes on as usual.
 import type { AcceptOutcome } from '@hookwise/core';
 import type { Lifecycle, LifecycleEvents } from '../observe/lifecycle';
-import type { IngestResult } from './pipeline-contract';
+import type { IngestResult } from '../ingest/pipeline-contract';
 
 /** How long a request waits for its delivery before it is answered 202 (the job still runs). */
 export const DELIVER_ONLY_WAIT_MS = 10_000;

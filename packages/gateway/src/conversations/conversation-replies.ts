@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { AcceptOutcome, AcceptRequest, InboundReply } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import type { Route } from '../routes/routes';
-import { clipTurnText, type MessageRecord, type PendingTurn } from '../jobs/conversation-records';
-import { conversationKey, limitsOf, type Conversations } from '../jobs/conversation-turns';
-import { acceptRequestOf, answerOutcome, JobRoutes } from './accept-step';
-import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
-import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
+import { clipTurnText, type MessageRecord, type PendingTurn } from './conversation-records';
+import { conversationKey, limitsOf, type Conversations } from './conversations';
+import { acceptRequestOf, answerOutcome, JobRoutes } from '../ingest/accept-step';
+import type { IngestRequest, IngestResult, PipelineDeps } from '../ingest/pipeline-contract';
+import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from '../ingest/store-call';
 
 /** Why a reply to a known message continues nothing; answered 200 (the platform must not retry it). */
 type IgnoredWhy = 'conversation_route_gone' | 'conversation_not_allowed' | 'conversation_expired' | 'conversation_max_turns' | 'conversation_own_message';

@@ -9,8 +9,8 @@ import { approvalButtonData, HookwiseError, type Deliverer, type Job, type JobQu
 import type { Logger } from 'winston';
 import type { Lifecycle } from '../observe/lifecycle';
 import type { Route } from '../routes/routes';
-import { ApprovalRecords, isApprover, presserText, type ApprovalRecord, type Presser } from './approval-state';
-import { emitCompleted, jobEvent } from './job-events';
+import { ApprovalRecords, isApprover, presserText, type ApprovalRecord, type Presser } from './approval-records';
+import { emitCompleted, jobEvent } from '../jobs/job-events';
 
 export interface ApprovalsDeps {
   jobs: JobQueue;

@@ -15,7 +15,7 @@ import { errorMessage } from '@hookwise/core';
 import { DEFAULT_SILENT_MARKER } from '../config/schema';
 import type { TransformConfig } from '../config/transform-schema';
 import type { Route } from '../routes/routes';
-import type { AgentSandboxes } from './agent-sandbox';
+import type { AgentSandboxes } from '../jobs/agent-sandbox';
 import { runTransformCommand } from './transform-command';
 import { runTransformExpression } from './transform-expression';
 

@@ -5,8 +5,8 @@
 // answerCallbackQuery in the webhook's answer, Discord's interaction response; else an empty 200), never enqueued
 // as an event. A source without pressOf costs one property look-up.
 import type { ApprovalPress, Source } from '@hookwise/core';
-import type { Approvals, DecisionResult } from '../jobs/approval-gate';
-import type { IngestResult } from './pipeline-contract';
+import type { Approvals, DecisionResult } from './approvals';
+import type { IngestResult } from '../ingest/pipeline-contract';
 
 const TEXT: Record<string, string> = {
   approved: 'Approved: the answer will be delivered.',
