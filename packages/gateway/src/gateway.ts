@@ -6,7 +6,7 @@ import { AuthFailureThrottle } from './ingest/auth-throttle';
 import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
 import { builtinPlugin } from './plugins/builtins';
 import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
-import { routeProblems } from './routes/route-problems';
+import { routeProblems } from './route-problems';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './observe/lifecycle';
 import type { LoadedPlugin } from './plugins/loader';
@@ -234,6 +234,11 @@ export class Gateway {
 
   off<K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>): void {
     this.lifecycle.off(name, listener);
+  }
+
+  /** When the approval of a held job was asked (observers' view: observe/observed-gateway.ts). */
+  async approvalRequestedAt(jobId: string): Promise<number | undefined> {
+    return (await this.approvals.records.get(jobId))?.requestedAt;
   }
 
   /** What /health reports of the store, from memory (never a store call). */

@@ -54,7 +54,7 @@ export type { ActivityJournal, JobActivity, MinuteCounts, RequestActivity } from
 export { RouteLabels } from './observe/metrics';
 export { derivedJobContext, parseTraceparent } from './observe/tracing';
 export { adminApiEnabled, type GatewayObservability } from './observe/observability';
-export { EXPRESSION_DEADLINE_MS, expressionWorkersStarted } from './ingest/expression-pool';
+export { EXPRESSION_DEADLINE_MS, expressionWorkersStarted } from './filters/expression-pool';
 export { findJob, replayJob, retryDeadLetters } from './jobs/delivery-actions';
 export { ALL_ROUTES, routeUsage, type RouteUsage, RUNS_WINDOW_MS, runsKey, TOKENS_WINDOW_MS, tokensKey, tokensOf, windowEnd } from './jobs/budget';
 export { coalescedText, eventCount, jobOutcome, outcomeText, sandboxText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
@@ -75,5 +75,5 @@ export {
 export { AgentStep } from './jobs/agent-step';
 export { AnswerScrubber } from './jobs/answer-scrub';
 export { silentAnswer } from './jobs/silent-answer';
-export { compileFilter } from './ingest/filters';
-export { requestViewOf } from './ingest/filter-tests';
+export { compileFilter } from './filters/filters';
+export { requestViewOf } from './filters/filter-tests';

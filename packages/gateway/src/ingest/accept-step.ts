@@ -2,11 +2,11 @@
 // where the store can), and the answer to each of its outcomes.
 import type { AcceptOutcome, AcceptRequest, JobRoute, Store } from '@hookwise/core';
 import { fail, rateLimited } from './answers';
-import type { FilterFailure } from './filters';
+import type { FilterFailure } from '../filters/filters';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { reportAccepted, reportBackpressure, reportDuplicate, reportIgnored } from './outcome-reports';
 import { withRouteKeys } from './route-keys';
-import { jobRouteOf } from '../jobs/job-route';
+import { jobRouteOf } from '../routes/job-route';
 import type { Route } from '../routes/routes';
 import { SequentialAcceptor } from '../stores/accept';
 

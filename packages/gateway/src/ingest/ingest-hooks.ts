@@ -3,7 +3,7 @@
 // (undefined, not a promise): a route that uses no feature pays a property look-up per hook, never an await.
 import type { AcceptOutcome, AcceptRequest } from '@hookwise/core';
 import type { Route } from '../routes/routes';
-import type { FilterFailure } from './filters';
+import type { FilterFailure } from '../filters/filters';
 import type { IngestRequest, IngestResult, NamedSource, PipelineDeps } from './pipeline-contract';
 
 export type MaybeAsync<T> = T | undefined | Promise<T | undefined>;

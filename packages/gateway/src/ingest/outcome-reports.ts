@@ -3,7 +3,7 @@
 import type { Logger } from 'winston';
 import { clientAborted } from './answers';
 import type { BodyAbortedError } from './body';
-import type { FilterFailure } from './filters';
+import type { FilterFailure } from '../filters/filters';
 import { throttleFor, type LogThrottle } from './log-throttle';
 import type { IngestRequest, IngestResult, PipelineDeps } from './pipeline-contract';
 import { rejectionReason } from './rejection-reason';

@@ -8,8 +8,8 @@ import { acceptorOf, acceptRequestOf, answerOutcome, JobRoutes } from './accept-
 import { BodyAbortedError, BodyTooLargeError, readBodyLimited } from './body';
 import { INSECURE_NO_AUTH } from '../config/schema';
 import { eventAccepted } from './events';
-import { routeFilter, type FilterFailure } from './filters';
-import { requestViewOf } from './filter-tests';
+import { routeFilter, type FilterFailure } from '../filters/filters';
+import { requestViewOf } from '../filters/filter-tests';
 import { reportClientAborted, withRejectedReport } from './outcome-reports';
 import { badBodyAnswer, deliveryIdOf, eventTypeOf, handshakeAnswer, parseRequest, senderAnswer } from './parse-and-handshake';
 import type { EventVerdict, IngestEvent, IngestHook } from './ingest-hooks';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Job, JobStep } from '@hookwise/core';
 import { AgentStep } from './agent-step';
 import { DeliveryStep } from './delivery-step';
-import { currentRouteOf } from './job-route';
+import { currentRouteOf } from '../routes/job-route';
 import { JobParts } from './job-hooks';
 import { LeaseLoop, keepLeased } from './lease-loop';
 import { recordFailure } from './retries';

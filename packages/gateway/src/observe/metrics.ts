@@ -3,7 +3,7 @@
 import type { Registry } from 'prom-client';
 import { errorMessage } from '@hookwise/core';
 import { DEFAULT_MAX_ROUTE_LABELS } from '../config/observability-schema';
-import type { Gateway } from '../gateway';
+import type { ObservedGateway } from './observed-gateway';
 import { approvalMetrics } from './approval-metrics';
 import type { LifecycleEventName, LifecycleListener } from './lifecycle';
 
@@ -57,7 +57,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOptions = {}): GatewayMetrics {
+export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayMetricsOptions = {}): GatewayMetrics {
   const client = require('prom-client') as typeof import('prom-client');
   const registry = new client.Registry();
   const routes = new RouteLabels(options.maxRouteLabels ?? DEFAULT_MAX_ROUTE_LABELS);
@@ -198,7 +198,7 @@ export function createGatewayMetrics(gateway: Gateway, options: GatewayMetricsOp
     registry,
     routeLabel,
     on,
-    requestedAt: async (jobId) => (await gateway.approvals.records.get(jobId))?.requestedAt,
+    requestedAt: (jobId) => gateway.approvalRequestedAt(jobId),
   });
 
   return {

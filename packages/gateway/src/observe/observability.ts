@@ -3,7 +3,7 @@
 import { HookwiseConfigError } from '@hookwise/core';
 import { ActivityJournal } from './activity-journal';
 import type { HookwiseConfig } from '../config/schema';
-import type { Gateway } from '../gateway';
+import type { ObservedGateway } from './observed-gateway';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
 import { traceGateway, type GatewayTracing } from './tracing';
 
@@ -37,7 +37,7 @@ export function observabilityProblems(config: HookwiseConfig): string[] {
   return problems;
 }
 
-export function observeGateway(gateway: Gateway, config: HookwiseConfig = gateway.config): GatewayObservability {
+export function observeGateway(gateway: ObservedGateway, config: HookwiseConfig = gateway.config): GatewayObservability {
   const problems = observabilityProblems(config);
   if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
   // Tokens are secrets like any other: a log line that happens to contain one is scrubbed.

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Attributes, Context, SpanContext, Tracer } from '@opentelemetry/api';
 import type { HeaderMap } from '@hookwise/core';
 import { headerValue } from '@hookwise/core';
-import type { Gateway } from '../gateway';
+import type { ObservedGateway } from './observed-gateway';
 import type { LifecycleEventName, LifecycleListener } from './lifecycle';
 
 export interface GatewayTracing {
@@ -49,7 +49,7 @@ function sdkRegistered(api: typeof import('@opentelemetry/api')): boolean {
   return delegate.constructor.name !== 'NoopTracerProvider';
 }
 
-export function traceGateway(gateway: Gateway, options: GatewayTracingOptions = {}): GatewayTracing {
+export function traceGateway(gateway: ObservedGateway, options: GatewayTracingOptions = {}): GatewayTracing {
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const version = (require('../../package.json') as { version: string }).version;
   const tracer: Tracer = api.trace.getTracer('@hookwise/gateway', version);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Logger } from 'winston';
 import { describeSchemaError } from '../config/load';
 import type { BudgetConfig, CoalesceConfig, DeliverConfig, FilterConfig, RouteConfig } from '../config/schema';
-import { compileFilter } from '../ingest/filters';
+import { compileFilter } from '../filters/filters';
 import { HookwiseError, errorMessage } from '@hookwise/core';
 import { validateSubscriptionEntry } from '../generated/subscription-validator';
 import { invalidRouteNameMessage, isValidRouteName, secretList, toRoute, type Route, type RouteDefaults, type RouteSource } from './routes';

@@ -6,7 +6,7 @@ import { HookwiseError, definePlugin } from '@hookwise/core';
 import { validateConfigObject } from '../../src/config/load';
 import { Gateway } from '../../src/gateway';
 import { deliverToEach } from '../../src/jobs/fan-out';
-import { routeFromJob } from '../../src/jobs/job-route';
+import { routeFromJob } from '../../src/routes/job-route';
 import { createLogger } from '../../src/observe/logger';
 import { createMemoryStore } from '../../src/stores/memory';
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { validateConfigObject } from '../../src/config/load';
-import { filterProblems } from '../../src/ingest/filters';
-import { closeInFileLists } from '../../src/ingest/filter-tests';
+import { filterProblems } from '../../src/filters/filters';
+import { closeInFileLists } from '../../src/filters/filter-tests';
 import { routeKeyProblems } from '../../src/ingest/route-keys';
 import { staticRoutes } from '../../src/routes/routes';
 

@@ -2,7 +2,7 @@
 // problems a config is refused with. Payloads are real GitHub ones (packages/testing/fixtures) where the test is about them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileFilter, filterProblems, routeFilter, valueAt, type CompiledFilter, type FilterVerdict } from '../../src/ingest/filters';
+import { compileFilter, filterProblems, routeFilter, valueAt, type CompiledFilter, type FilterVerdict } from '../../src/filters/filters';
 import { toRoute } from '../../src/routes/routes';
 import type { FilterConfig } from '../../src/config/schema';
 

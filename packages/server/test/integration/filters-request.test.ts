@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
-import { closeInFileLists, IN_FILE_POLL_MS } from '../../../gateway/src/ingest/filter-tests';
+import { closeInFileLists, IN_FILE_POLL_MS } from '../../../gateway/src/filters/filter-tests';
 
 const SECRET = 'it-is-a-test-secret-0123456789';
 const opened = githubFixture('pull_request.opened');

@@ -3,7 +3,7 @@
 import type { Logger } from 'winston';
 import type { Job, JobRoute } from '@hookwise/core';
 import { HookwiseError } from '@hookwise/core';
-import type { Route, RouteTable } from '../routes/routes';
+import type { Route, RouteTable } from './routes';
 
 /** What a job needs of its route to run, without its secrets, names of sources or event filter. */
 export function jobRouteOf(route: Route): JobRoute {

@@ -4,7 +4,6 @@
 import jsonata from 'jsonata';
 import { errorMessage } from '@hookwise/core';
 import type { FilterCondition, FilterConfig, FilterTest } from '../config/schema';
-import type { Route } from '../routes/routes';
 import { ExpressionPool, ExpressionUnavailable, type ExpressionOutcome, type ExpressionResult } from './expression-pool';
 import * as extra from './filter-tests';
 import { MISSING, PROTOTYPE_KEYS, VALUE_PREVIEW, describe, valueAt } from './payload-path';
@@ -348,10 +347,16 @@ function noneOf(reasons: string[]): string {
   return reasons.length === 1 ? reasons[0] : `none of the any tests passed: ${reasons.join('; ')}`;
 }
 
-/** Each route's compiled filter, made once per Route object (subscriptions get new objects when their file changes). */
-const compiled = new WeakMap<Route, { problems: string[]; filter?: CompiledFilter }>();
+/** What the filters read of a route (a Route, a subscription's route): its name for messages and its `filter:`. */
+export interface FilteredRoute {
+  name: string;
+  filter?: FilterConfig;
+}
 
-function compiledOf(route: Route, configDir?: string): { problems: string[]; filter?: CompiledFilter } {
+/** Each route's compiled filter, made once per Route object (subscriptions get new objects when their file changes). */
+const compiled = new WeakMap<FilteredRoute, { problems: string[]; filter?: CompiledFilter }>();
+
+function compiledOf(route: FilteredRoute, configDir?: string): { problems: string[]; filter?: CompiledFilter } {
   let made = compiled.get(route);
   if (!made) {
     made = route.filter === undefined ? { problems: [] } : compileFilter(route.filter, `route '${route.name}' filter`, configDir);
@@ -361,7 +366,7 @@ function compiledOf(route: Route, configDir?: string): { problems: string[]; fil
 }
 
 /** Problems of a route's filter, for routeProblems (startup, doctor, subscriptions); in_file paths are relative to configDir. */
-export function filterProblems(route: Route, configDir?: string): string[] {
+export function filterProblems(route: FilteredRoute, configDir?: string): string[] {
   return compiledOf(route, configDir).problems;
 }
 
@@ -369,7 +374,7 @@ export function filterProblems(route: Route, configDir?: string): string[] {
  * The route's compiled filter; undefined when it has none. A filter with problems (only an embedding that skips
  * the startup checks gets one here) lets nothing through: the verdict names the problem.
  */
-export function routeFilter(route: Route): CompiledFilter | undefined {
+export function routeFilter(route: FilteredRoute): CompiledFilter | undefined {
   if (route.filter === undefined) return undefined;
   const made = compiledOf(route);
   if (made.filter) return made.filter;

@@ -2,17 +2,17 @@
 // every destination, its source and options, skills, agent runner, filters, keys, transform and sandbox.
 import { join } from 'node:path';
 import { closestMatch } from '@hookwise/core';
-import { INSECURE_NO_AUTH, type HookwiseConfig } from '../config/schema';
-import { filterProblems } from '../ingest/filters';
-import { routeKeyProblems } from '../ingest/route-keys';
-import { transformProblems } from '../transforms/transforms';
-import { isLoopbackHost } from '../config/loopback-host';
-import { sandboxProblems } from '../jobs/agent-sandbox';
-import { DELIVER_NONE, invalidRouteNameMessage, isValidRouteName, type Route } from './routes';
-import { secretsProblems } from './secret-policy';
-import type { PluginRegistry } from '../plugins/registry';
-import type { PluginInstances } from '../plugins/plugin-instances';
-import type { SkillLibrary } from '../plugins/skills';
+import { INSECURE_NO_AUTH, type HookwiseConfig } from './config/schema';
+import { filterProblems } from './filters/filters';
+import { routeKeyProblems } from './ingest/route-keys';
+import { transformProblems } from './transforms/transforms';
+import { isLoopbackHost } from './config/loopback-host';
+import { sandboxProblems } from './jobs/agent-sandbox';
+import { DELIVER_NONE, invalidRouteNameMessage, isValidRouteName, type Route } from './routes/routes';
+import { secretsProblems } from './routes/secret-policy';
+import type { PluginRegistry } from './plugins/registry';
+import type { PluginInstances } from './plugins/plugin-instances';
+import type { SkillLibrary } from './plugins/skills';
 
 /** What the checks read of the gateway. */
 export interface RouteCheckContext {

@@ -1,0 +1,61 @@
+// The shape of the code, read from its imports: no import circles anywhere in the sources, and inside the gateway
+// every folder imports only the folders below it (docs/architecture.md, "Where things live"). The features sit
+// above ingest and jobs, which declare the hooks they implement, so neither path ever imports a feature.
+import { join } from 'node:path';
+import { importCircles, importGraph, layerBreaks } from '../support/import-graph';
+
+const ROOT = join(__dirname, '..', '..', '..', '..');
+
+/** packages/gateway/src from the ground up; the folders on one line never import each other. */
+const GATEWAY_LAYERS = [
+  ['generated'],
+  ['config'],
+  ['stores'],
+  ['observe'],
+  ['filters'],
+  ['routes'],
+  ['ingest', 'jobs'],
+  ['conversations', 'approvals', 'transforms', 'deliver-only', 'job-channel'],
+  ['actions'],
+  ['plugins'],
+  ['.'],
+];
+
+describe('import graph', () => {
+  const graph = importGraph(ROOT);
+
+  it('reads the sources', () => {
+    expect(graph.arrows.size).toBeGreaterThan(300);
+    expect(graph.arrows.get('packages/gateway/src/ingest/pipeline.ts')).toContain('packages/gateway/src/ingest/ingest-hooks.ts');
+  });
+
+  it('has no import circle in packages/*/src and plugins/*/src, type imports included', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('finds a circle when there is one (the check itself works)', () => {
+    const arrows = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(importCircles({ arrows })).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('imports only downwards between the folders of packages/gateway/src', () => {
+    expect(layerBreaks(graph, 'packages/gateway/src', GATEWAY_LAYERS)).toEqual([]);
+  });
+
+  it('reports an import that runs back up, between siblings, and a folder of no layer', () => {
+    const arrows = new Map([
+      ['p/src/jobs/worker.ts', ['p/src/conversations/turns.ts', 'p/src/ingest/pipeline.ts', 'p/src/routes/routes.ts']],
+      ['p/src/novel/thing.ts', []],
+    ]);
+    expect(layerBreaks({ arrows }, 'p/src', [['routes'], ['ingest', 'jobs'], ['conversations']])).toEqual([
+      'p/src/jobs/worker.ts -> p/src/conversations/turns.ts (jobs may not import conversations)',
+      'p/src/jobs/worker.ts -> p/src/ingest/pipeline.ts (jobs may not import ingest)',
+      "p/src/novel/thing.ts: its folder 'novel' is in no layer",
+    ]);
+  });
+});
