@@ -42,7 +42,9 @@ function tables(root = ROOT) {
   );
   const aliases = list.flatMap((d) => d.aliases.map((alias) => `| ${code(alias)} | ${code(d.id)} |`));
   // A deliverer without parts (one comment, one note) has no row here: its README says `—`.
-  const limits = list.filter((d) => d.glance && d.glance.maxParts !== "—").map((d) => `| ${code(d.id)} | ${d.glance.targets} | ${d.glance.maxParts} | ${d.glance.pacing} |`);
+  const limits = list
+    .filter((d) => d.glance && d.glance.maxParts !== '—')
+    .map((d) => `| ${code(d.id)} | ${d.glance.targets} | ${d.glance.maxParts} | ${d.glance.pacing} |`);
   return {
     names: ['| Real name | Old name (alias) | Platform | Package |', '|---|---|---|---|', ...names],
     aliases: ['| Old name | Real name |', '|---|---|', ...aliases],

@@ -11,7 +11,8 @@ const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 const isPluginOrStore = (name) => /^@hookwise\/(plugin-|store-)/.test(name);
 
 /** plugins/<x> for @hookwise/plugin-<x>; packages/<x> for the stores (@hookwise/store-<x>). */
-const folderOf = (name) => (name.startsWith('@hookwise/plugin-') ? `plugins/${name.slice('@hookwise/plugin-'.length)}` : `packages/${name.slice('@hookwise/'.length)}`);
+const folderOf = (name) =>
+  name.startsWith('@hookwise/plugin-') ? `plugins/${name.slice('@hookwise/plugin-'.length)}` : `packages/${name.slice('@hookwise/'.length)}`;
 
 /** The package names the distribution loads by default: @hookwise/cli's dependencies on plugins and stores. */
 function firstPartyPackages(root = ROOT) {

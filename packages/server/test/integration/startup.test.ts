@@ -29,7 +29,8 @@ describe('gateway startup with the first-party plugins', () => {
       (gw) => gw.stop().then(() => 'started'),
       (err: Error) => err.message,
     );
-    for (const [deliver, real] of named) expect(message).toContain(`route 'ops' delivers to '${deliver}', which is not enabled: set platforms.${real}.enabled: true`);
+    for (const [deliver, real] of named)
+      expect(message).toContain(`route 'ops' delivers to '${deliver}', which is not enabled: set platforms.${real}.enabled: true`);
   });
 
   it("reads a platform's block under its SPEC alias too (platforms.platform_01 for telegram)", async () => {
