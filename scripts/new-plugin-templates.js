@@ -79,7 +79,8 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const deliverer = () => ${camel(name)}Platform.createDeliverer({ api_base: server.url, token: TOKEN, home_channel: 'ops', timeout_seconds: 5 }, createTestPluginContext().ctx);
+const deliverer = () =>
+  ${camel(name)}Platform.createDeliverer({ api_base: server.url, token: TOKEN, home_channel: 'ops', timeout_seconds: 5 }, createTestPluginContext().ctx);
 
 describe('${id} (${Name})', () => {
   it('posts the answer as JSON to /api/messages with the token as a bearer, and keeps the message id', async () => {
