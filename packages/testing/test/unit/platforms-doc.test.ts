@@ -2,7 +2,6 @@
 // committed guide current, and each README's "At a glance" row true to the plugin's code.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_PARTS } from '@hookwise/kit/platform';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -19,10 +18,12 @@ describe('docs/platforms.md', () => {
   });
 
   it.each(deliverers().map((d) => [d.id, d] as const))("%s: the README's max_parts is the platform's own", (_id, d) => {
-    const plugin = require(d.package) as { default: { contributes: Array<{ id: string; platform?: { maxParts?: number } }> } };
+    type Contribution = { id: string; platform?: unknown; optionsSchema: { properties?: { max_parts?: { default?: number } } } };
+    const plugin = require(d.package) as { default: { contributes: Contribution[] } };
     const contribution = plugin.default.contributes.find((c) => c.id === d.id)!;
-    // Every platform has its row; a deliverer that is not a platform (one comment) says `—`.
-    const expected = contribution.platform ? String(contribution.platform.maxParts ?? DEFAULT_MAX_PARTS) : '—';
+    // definePlatform writes the platform's max_parts (its own or the kit's default) into its options schema; a
+    // deliverer that is not a platform (one comment) says `—`.
+    const expected = contribution.platform ? String(contribution.optionsSchema.properties?.max_parts?.default) : '—';
     expect(d.glance?.maxParts).toBe(expected);
   });
 });
