@@ -12,70 +12,102 @@ function kindTemplates(kind, names) {
     case 'deliverer':
       return {
         usesKit: true,
-        description: `Delivers the agent's answer to ${Name}.`,
-        source: `// ${id}: posts the agent's answer as JSON to the configured URL. Replace the request and the answer check with
-// what ${Name}'s API expects; the kit keeps timeouts, cancellation, error codes and secret scrubbing the same as
-// every other deliverer.
-import { HookwiseError, SecretScrubber, type Deliverer, type DelivererContribution, type PluginContext } from '@hookwise/core';
-import { classifyHttpStatus, describeRequest, failureToError, sendHttp, type HttpRequest } from '@hookwise/kit/platform';
+        description: `Delivers agent answers to ${Name}: deliver: ${id}.`,
+        contribution: `${camel(name)}Platform`,
+        // The README's row of docs/platforms.md (scripts/platforms-doc.js).
+        glance: `| ${Name} | a channel id: letters, digits, \`-\` and \`_\` | 10 | none |`,
+        source: `// ${id}: ${Name}'s API: one POST of JSON per part of the answer, the token as a bearer. Replace the request, the
+// success answer and the target format with what ${Name} documents; the kit does the rest as for every platform
+// (chunking, retries honouring Retry-After, pacing, receipts, secrets kept out of logs).
+import { definePlatform, joinUrl, platformOptionsSchema, type PlatformOptions } from '@hookwise/kit/platform';
 
-export interface ${Name}Options {
-  url: string;
-  token?: string;
-  timeout_seconds: number;
+export interface ${Name}Options extends PlatformOptions {
+  api_base: string;
+  token: string;
 }
 
-const ID = '${id}';
+/** The longest message ${Name} takes, in characters: longer answers are split. */
+export const MESSAGE_LIMIT = 4000;
 
-export function create${Name}Deliverer(options: ${Name}Options, ctx: PluginContext): Deliverer {
-  // Registered so that no log line or error message ever carries it.
-  ctx.redact(options.token);
-  const scrubber = new SecretScrubber([options.token]);
-  return {
-    async deliver(msg, { signal }) {
-      if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', \`\${ID}: the agent's answer is empty; nothing to send\`, { retryable: false });
-      const req: HttpRequest = { url: options.url, json: { text: msg.text, route: msg.route, event: msg.event, delivery_id: msg.deliveryId }, bearer: options.token };
-      const res = await sendHttp(req, { signal, timeoutMs: options.timeout_seconds * 1000, scrubber, label: ID });
-      const failure = classifyHttpStatus(res);
-      if (failure) throw failureToError(failure, { label: ID, credentialsHint: \`check platforms.\${ID}.token\`, where: describeRequest(req, scrubber) });
-      return { target: new URL(options.url).host };
-    },
-  };
-}
-
-export const ${camel(name)}Deliverer: DelivererContribution<${Name}Options> = {
-  kind: 'deliverer',
-  id: ID,
-  description: "Posts the agent's answer to ${Name}.",
-  optionsSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['url'],
-    properties: {
-      enabled: { type: 'boolean' },
-      url: { type: 'string', pattern: '^https?://', description: 'Where the answer is posted.' },
-      token: { type: 'string', minLength: 1, description: 'Sent as a bearer token (use \${${env}_TOKEN} and .env).' },
-      timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600, default: 30, description: 'Longest one request may take.' },
-    },
+export const ${camel(name)}Platform = definePlatform<${Name}Options>({
+  id: '${id}',
+  title: '${Name}',
+  description: 'Posts answers to a ${Name} channel.',
+  limit: MESSAGE_LIMIT,
+  maxParts: 10,
+  targets: {
+    format: 'a channel id: letters, digits, - and _',
+    check: (target) => (/^[\\w-]+$/.test(target) ? undefined : 'it is not a channel id'),
   },
-  create: create${Name}Deliverer,
-};
+  optionsSchema: platformOptionsSchema({
+    properties: { token: { type: 'string', minLength: 8, description: 'API token (use \${${env}_TOKEN} and .env).' } },
+    required: ['token'],
+  }),
+  secrets: (o) => [o.token],
+  credentialsHint: 'check platforms.${id}.token',
+  request: (chunk, o) => ({ method: 'POST', url: joinUrl(o.api_base, '/api/messages'), bearer: o.token, json: { channel: chunk.target, text: chunk.text } }),
+  success: { describe: 'the created message with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },
+  messageId: (res) => (res.json as { id?: string } | undefined)?.id,
+});
 `,
         scenarios: `// The deliverer contract's inputs (run by the first-party contracts test) against a local stand-in for ${Name}'s API.
 import type { Deliverer } from '@hookwise/core';
 import { delivererContractCase } from '@hookwise/testing';
-import { create${Name}Deliverer } from '../src';
+import { ${camel(name)}Platform } from '../src';
 
 const TOKEN = '${id}-contract-token-0123456789';
 
-export default delivererContractCase('${id}', ({ server, test }) => create${Name}Deliverer({ url: server.url, token: TOKEN, timeout_seconds: 5 }, test.ctx) as Deliverer, {
-  secrets: [TOKEN],
+export default delivererContractCase(
+  '${id}',
+  ({ server, test }) => ${camel(name)}Platform.create({ api_base: server.url, token: TOKEN, home_channel: 'ops', timeout_seconds: 5 }, test.ctx) as Deliverer,
+  {
+    secrets: [TOKEN],
+    api: (_req, scenario) =>
+      scenario === 'deliver' ? { status: 201, json: { id: 'm-1' } } : scenario === 'retryable' ? { status: 503, json: {} } : { status: 400, json: {} },
+  },
+);
+`,
+        test: `// ${id} against a recording stand-in for ${Name}'s API: the exact request an answer becomes, and what is refused.
+import { createTestPluginContext, deliverOptions, deliveryMessage, rejectionOf, startRecordingServer, type RecordingServer } from '@hookwise/testing';
+import plugin, { ${camel(name)}Platform } from '../../src';
+
+const TOKEN = '${id}-test-token-0123456789';
+
+let server: RecordingServer;
+beforeEach(async () => {
+  server = await startRecordingServer(() => ({ status: 201, json: { id: 'm-1' } }));
+});
+afterEach(() => server.close());
+
+const deliverer = () =>
+  ${camel(name)}Platform.createDeliverer({ api_base: server.url, token: TOKEN, home_channel: 'ops', timeout_seconds: 5 }, createTestPluginContext().ctx);
+
+describe('${id} (${Name})', () => {
+  it('posts the answer as JSON to /api/messages with the token as a bearer, and keeps the message id', async () => {
+    const receipt = await deliverer().deliver(deliveryMessage('The build is green.'), deliverOptions());
+    const seen = server.requests.map((r) => ({ method: r.method, path: r.path, authorization: r.headers.authorization, json: r.json }));
+    expect(seen).toEqual([{ method: 'POST', path: '/api/messages', authorization: \`Bearer \${TOKEN}\`, json: { channel: 'ops', text: 'The build is green.' } }]);
+    expect(receipt).toMatchObject({ target: 'ops', ids: ['m-1'] });
+  });
+
+  it('refuses a chat_id that is no channel id, before sending anything', async () => {
+    const err = await rejectionOf(deliverer().deliver(deliveryMessage('a', { chat_id: '../users' }), deliverOptions()));
+    expect([err.code, err.retryable]).toEqual(['HW_E_DELIVERY_TARGET', false]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('contributes ${id}, which must be enabled', () => {
+    expect(plugin.contributes).toEqual([${camel(name)}Platform]);
+    expect(${camel(name)}Platform.requiresEnabled).toBe(true);
+  });
 });
 `,
         config: `platforms:
   ${id}:
-    url: https://example.invalid/hooks/answers
+    enabled: true
+    api_base: https://${name}.example.invalid
     token: \${${env}_TOKEN}
+    home_channel: ops
   webhook:
     extra:
       routes:

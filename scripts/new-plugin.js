@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Creates a plugin package in plugins/<kind>-<name> in the one plugin layout and registers it everywhere a plugin
-// must be registered (docs/writing-a-plugin.md, "Adding a plugin to this repository"): `npm run new:plugin -- <kind> <name>`.
+// Creates a plugin package in plugins/<kind>-<name> in the one plugin layout (docs/writing-a-plugin.md, "Adding a
+// plugin to this repository"): `npm run new:plugin -- <kind> <name> [--first-party]`. Outside its folder it changes
+// only package-lock.json (the new workspace) and, with --first-party, the one registration point: @hookwise/cli's
+// dependency on it. The build, the docs tables and the tests find it from there and from its manifest.
 // The layout: src/index.ts default-exports the plugin (definePlugin from package.json) and re-exports the named API of
 // src/<name>.ts, the main file; tsconfig.json extends plugins/tsconfig.plugin.json; a deliverer or agent runner gives its
 // contract's inputs in test/contract-scenarios.ts (packages/testing's first-party contracts test runs them).
 'use strict';
 
-const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } = require('node:fs');
 const { join, relative, sep } = require('node:path');
 const { camel, kindTemplates, pascal } = require('./new-plugin-templates');
 
@@ -14,7 +16,7 @@ const KINDS = ['source', 'deliverer', 'agent', 'store'];
 const USAGE = `usage: npm run new:plugin -- <${KINDS.join('|')}> <name> [--first-party] [--description "..."] [--root <repo>]
 
   <name>         lower-case words joined by '-' (e.g. acme-chat); the contribution id is acme_chat
-  --first-party  also load it by default (the FIRST_PARTY_PLUGINS list) and make its package depend on it
+  --first-party  also load it by default: @hookwise/cli (the distribution) depends on it
   --root         the repository to write into (default: this one)`;
 
 function parseArgs(argv) {
@@ -41,19 +43,37 @@ function pluginApiVersion(root) {
   return Number(match[1]);
 }
 
-/** The source file that declares FIRST_PARTY_PLUGINS, wherever the list lives now (packages/<x>/src). */
-function firstPartyListFile(root) {
-  const files = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && /export const FIRST_PARTY_PLUGINS\b/.test(readFileSync(path, 'utf8'))) files.push(path);
-    }
-  };
-  for (const pkg of readdirSync(join(root, 'packages'))) if (existsSync(join(root, 'packages', pkg, 'src'))) walk(join(root, 'packages', pkg, 'src'));
-  if (files.length !== 1) throw new Error(`expected one file declaring FIRST_PARTY_PLUGINS under packages/*/src, found ${files.length}`);
-  return files[0];
+/** Inserts `key: value` into `object` before the first key that sorts after it, as npm orders the lock's entries. */
+function insertSorted(object, key, value) {
+  const entries = Object.entries(object).filter(([k]) => k !== key);
+  const at = entries.findIndex(([k]) => k.localeCompare(key, 'en') > 0);
+  entries.splice(at === -1 ? entries.length : at, 0, [key, value]);
+  return Object.fromEntries(entries);
+}
+
+/** The lock file with the new workspace (and the distribution's dependency on it), as `npm install` writes them. */
+function lockWorkspace(root, folder, pkg, firstParty) {
+  const lockFile = join(root, 'package-lock.json');
+  if (!existsSync(lockFile)) return undefined;
+  const lock = readJson(lockFile);
+  const { name, version, license, dependencies, engines, peerDependencies } = pkg;
+  lock.packages = insertSorted(lock.packages, `node_modules/${name}`, { resolved: `plugins/${folder}`, link: true });
+  lock.packages = insertSorted(lock.packages, `plugins/${folder}`, { name, version, license, dependencies, engines, peerDependencies });
+  if (firstParty) {
+    const cli = lock.packages['packages/cli'];
+    cli.dependencies = insertSorted(cli.dependencies, name, version);
+  }
+  writeJson(lockFile, lock);
+  return lockFile;
+}
+
+/** node_modules/<name> -> plugins/<folder>, as npm links a workspace; only into this repository's own node_modules. */
+function linkWorkspace(root, folder, name) {
+  const modules = join(root, 'node_modules');
+  if (!existsSync(modules) || lstatSync(modules).isSymbolicLink() || !realpathSync(modules).startsWith(realpathSync(root) + sep)) return false;
+  mkdirSync(join(modules, '@hookwise'), { recursive: true });
+  symlinkSync(join('..', '..', 'plugins', folder), join(modules, name));
+  return true;
 }
 
 function generate(kind, name, options) {
@@ -88,6 +108,8 @@ function generate(kind, name, options) {
     main: 'dist/index.js',
     types: 'dist/index.d.ts',
     files: ['dist', '!dist/.tsbuildinfo'],
+    // The root LICENSE, copied into the package while npm packs it (no copy is committed).
+    scripts: { prepack: 'node ../../scripts/pack-license.js', postpack: 'node ../../scripts/pack-license.js --remove' },
     engines: { node: '>=20' },
     keywords: ['hookwise', 'hookwise-plugin', kind, name],
     hookwise: { api: pluginApiVersion(root), contributes: [{ kind, id: names.id }] },
@@ -101,7 +123,7 @@ function generate(kind, name, options) {
   const references = [{ path: '../../packages/core' }, ...(t.usesKit ? [{ path: '../../packages/kit' }] : [])];
   // Everything else (rootDir, outDir, include) is the same for every plugin: plugins/tsconfig.plugin.json.
   write(join(dir, 'tsconfig.json'), `${JSON.stringify({ extends: '../tsconfig.plugin.json', references }, null, 2)}\n`);
-  const contributionName = `${camel(name)}${pascal(kind === 'agent' ? 'runner' : kind)}`;
+  const contributionName = t.contribution ?? `${camel(name)}${pascal(kind === 'agent' ? 'runner' : kind)}`;
   write(
     join(dir, 'src', 'index.ts'),
     `// ${packageName}: ${description} The plugin object (its name, version and API from package.json) and its API.
@@ -115,7 +137,8 @@ export default definePlugin({ package: require('../package.json') as PluginPacka
   );
   write(join(dir, 'src', `${name}.ts`), t.source);
   if (t.scenarios) write(join(dir, 'test', 'contract-scenarios.ts'), t.scenarios);
-  else write(join(dir, 'test', 'unit', `${name}.test.ts`), t.test);
+  // A platform's test runs against a real HTTP server (integration); the others are unit tests.
+  if (t.test) write(join(dir, 'test', kind === 'deliverer' ? 'integration' : 'unit', `${name}.test.ts`), t.test);
   write(
     join(dir, 'README.md'),
     `# ${packageName}
@@ -127,7 +150,7 @@ ${description} Contributes the \`${kind}\` \`${names.id}\`${options.firstParty ?
 \`\`\`yaml
 ${t.config}
 \`\`\`
-
+${t.glance ? `\n## At a glance\n\n| Platform | Target format | \`max_parts\` | Pacing per chat |\n|---|---|---|---|\n${t.glance}\n` : ''}
 ## Development
 
 \`\`\`sh
@@ -139,31 +162,20 @@ packages/testing's first-party contracts test checks that the \`hookwise\` field
 plugin contributes${t.scenarios ? ' and runs its contract with the inputs in test/contract-scenarios.ts' : ''}.
 `,
   );
-  write(join(dir, 'LICENSE'), readFileSync(join(root, 'LICENSE'), 'utf8'));
-
-  // The root build: tsc -b follows the references.
-  const tsconfigFile = join(root, 'tsconfig.json');
-  const tsconfig = readJson(tsconfigFile);
-  // In alphabetical place, without reordering the entries already there.
-  const at = tsconfig.references.findIndex((r) => r.path.localeCompare(`plugins/${folder}`) > 0);
-  tsconfig.references.splice(at === -1 ? tsconfig.references.length : at, 0, { path: `plugins/${folder}` });
-  writeJson(tsconfigFile, tsconfig);
-  const changed = [relative(root, tsconfigFile)];
-
+  // The one registration point: the distribution depends on it, so it is installed, built (npm run build builds
+  // every folder under plugins/), loaded by default and listed in the docs' tables.
+  const changed = [];
   if (options.firstParty) {
-    const listFile = firstPartyListFile(root);
-    const text = readFileSync(listFile, 'utf8');
-    const list = /export const FIRST_PARTY_PLUGINS[^=]*= \[\n([\s\S]*?)\n\];/.exec(text);
-    if (!list) throw new Error(`cannot find the FIRST_PARTY_PLUGINS array in ${relative(root, listFile)}`);
-    writeFileSync(listFile, text.replace(list[0], list[0].replace(/\n\];$/, `\n  '${packageName}',\n];`)));
-    // The package that lists it must depend on it, so that it resolves wherever that package is installed.
-    const ownerFile = join(root, 'packages', relative(join(root, 'packages'), listFile).split(sep)[0], 'package.json');
-    const owner = readJson(ownerFile);
-    owner.dependencies = Object.fromEntries(Object.entries({ ...owner.dependencies, [packageName]: pkg.version }).sort(([a], [b]) => a.localeCompare(b)));
-    writeJson(ownerFile, owner);
-    changed.push(relative(root, listFile), relative(root, ownerFile));
+    const cliFile = join(root, 'packages', 'cli', 'package.json');
+    const cli = readJson(cliFile);
+    cli.dependencies = insertSorted(cli.dependencies, packageName, pkg.version);
+    writeJson(cliFile, cli);
+    changed.push(relative(root, cliFile));
   }
-  return { packageName, dir: relative(root, dir), written, changed };
+  const lockFile = lockWorkspace(root, folder, pkg, options.firstParty);
+  if (lockFile) changed.push(relative(root, lockFile));
+  const linked = options.link !== false && linkWorkspace(root, folder, packageName);
+  return { packageName, dir: relative(root, dir), written, changed, linked };
 }
 
 function main() {
@@ -178,10 +190,10 @@ function main() {
     const [kind, name] = args.positional;
     const result = generate(kind, name, args);
     console.log(`Created ${result.packageName} in ${result.dir}:\n${result.written.map((f) => `  + ${f}`).join('\n')}`);
-    console.log(`Registered in:\n${result.changed.map((f) => `  ~ ${f}`).join('\n')}`);
+    console.log(`Changed:\n${result.changed.map((f) => `  ~ ${f}`).join('\n')}${result.linked ? `\nLinked node_modules/${result.packageName}` : ''}`);
     console.log(`Next:
-  npm install                      # links the new workspace (and updates package-lock.json)
-  npm run build && npx jest ${result.dir}
+  npm run build && npx jest ${result.dir} packages/testing/test/integration/first-party-contracts.test.ts packages/testing/test/unit
+  node scripts/platforms-doc.js && node scripts/sources-doc.js   # the docs' tables
   then write the real ${kind} in ${result.dir}/src and its README; docs/writing-a-plugin.md has the checklist`);
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));

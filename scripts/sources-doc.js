@@ -1,34 +1,29 @@
 #!/usr/bin/env node
-// Renders docs/sources.md from the README of every source plugin (plugins/source-*/README.md), so the guide and
-// the packages cannot drift: packages/gateway/test/sources-doc.test.ts compares the committed file.
+// Renders docs/sources.md from the README of every first-party source (their manifests: scripts/plugin-manifests.js),
+// so the guide and the packages cannot drift: packages/gateway/test/sources-doc.test.ts compares the committed file.
 // Usage: node scripts/sources-doc.js   (writes the file; --check only compares)
 'use strict';
 
-const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { contributions } = require('./plugin-manifests');
 
 const ROOT = join(__dirname, '..');
 // The SPEC's three styles first (routes without `source:` accept them), then the others by name.
 const FIRST = ['github', 'gitlab', 'generic'];
 
-function sources() {
-  const dirs = readdirSync(join(ROOT, 'plugins')).filter((d) => d.startsWith('source-'));
-  const rank = (d) => {
-    const i = FIRST.indexOf(d.slice('source-'.length));
+function sources(root = ROOT) {
+  const rank = (id) => {
+    const i = FIRST.indexOf(id);
     return i === -1 ? FIRST.length : i;
   };
-  return dirs
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((dir) => {
-      const pkg = JSON.parse(readFileSync(join(ROOT, 'plugins', dir, 'package.json'), 'utf8'));
-      const readme = readFileSync(join(ROOT, 'plugins', dir, 'README.md'), 'utf8');
-      const [contribution] = pkg.hookwise.contributes;
-      return { dir, pkg, readme, id: contribution.id, aliases: contribution.aliases ?? [] };
-    });
+  return contributions('source', root)
+    .sort((a, b) => rank(a.id) - rank(b.id) || a.dir.localeCompare(b.dir))
+    .map(({ id, aliases, dir, pkg }) => ({ dir, pkg, id, aliases, readme: readFileSync(join(root, dir, 'README.md'), 'utf8') }));
 }
 
-function render() {
-  const list = sources();
+function render(root = ROOT) {
+  const list = sources(root);
   const rows = list.map(
     ({ id, aliases, pkg }) =>
       `| [\`${id}\`](#${id.replace(/[^a-z0-9-]/g, '')})${aliases.length ? ` (${aliases.map((a) => `\`${a}\``).join(', ')})` : ''} | ${pkg.description} |`,

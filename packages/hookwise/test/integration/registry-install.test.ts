@@ -237,6 +237,11 @@ it('npm install -g hookwise from a local registry gives a hookwise that sets up,
   expect(lstatSync(installed).isDirectory()).toBe(true);
   expect(lstatSync(join(installed, 'node_modules', '@hookwise', 'cli')).isSymbolicLink()).toBe(false);
   expect(JSON.parse(readFileSync(join(installed, 'node_modules', '@hookwise', 'cli', 'package.json'), 'utf8')).version).toBe('0.1.0');
+  // No package commits a LICENSE: each one's prepack copies the root one into its tarball (scripts/pack-license.js).
+  const license = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+  for (const dir of [installed, ...['cli', 'gateway', 'plugin-source-github', 'store-sqlite'].map((p) => join(installed, 'node_modules', '@hookwise', p))]) {
+    expect({ dir, license: existsSync(join(dir, 'LICENSE')) && readFileSync(join(dir, 'LICENSE'), 'utf8') === license }).toEqual({ dir, license: true });
+  }
   if (mirror) expect(mirrored).toEqual([expect.stringMatching(/better-sqlite3-v[\d.]+-node-v\d+-linux-x64\.tar\.gz$/)]);
 
   // The installed program, as a user runs it: its own bin on PATH, a fresh config dir.

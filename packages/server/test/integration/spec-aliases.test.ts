@@ -9,25 +9,17 @@ import { runCli } from '../../../cli/test/cli-process';
 
 const SECRET = 'spec-alias-secret-0123456789';
 
-/** The SPEC's delivery names and the real deliverer each stands for (docs/platforms.md, "Names"). */
-const PLATFORMS: Array<[alias: string, real: string]> = [
-  ['platform_01', 'telegram'],
-  ['platform_02', 'discord'],
-  ['platform_03', 'slack'],
-  ['platform_04', 'signal'],
-  ['platform_05', 'sms'],
-  ['platform_06', 'whatsapp'],
-  ['platform_07', 'matrix'],
-  ['platform_08', 'mattermost'],
-  ['platform_09', 'homeassistant'],
-  ['platform_10', 'email'],
-  ['platform_11', 'dingtalk'],
-  ['platform_12', 'feishu'],
-  ['platform_13', 'wecom'],
-  ['platform_14', 'wechat'],
-  ['platform_15', 'bluebubbles'],
-];
-const ALL_ALIASES = [...PLATFORMS.map(([alias]) => alias), 'codehost_a_comment'];
+/**
+ * The SPEC's delivery names (platform_01 ...) and the real deliverer each stands for, as each plugin's manifest lists
+ * its aliases (docs/platforms.md, "Names", is generated from the same manifests).
+ */
+const { contributions } = require('../../../../scripts/plugin-manifests') as {
+  contributions(kind: string): Array<{ id: string; aliases: string[] }>;
+};
+const PLATFORMS: Array<[alias: string, real: string]> = contributions('deliverer')
+  .flatMap((c) => c.aliases.filter((alias) => /^platform_\d+$/.test(alias)).map((alias): [string, string] => [alias, c.id]))
+  .sort(([a], [b]) => a.localeCompare(b));
+const ALL_ALIASES = contributions('deliverer').flatMap((c) => c.aliases);
 
 const notEnabled = (where: string, alias: string, real: string) =>
   `${where} delivers to '${alias}', which is not enabled: set platforms.${real}.enabled: true and its credentials (see the plugin's README)`;
@@ -62,6 +54,11 @@ const BLOCKS: Array<[alias: string, block: Record<string, unknown>, problem: str
 ];
 
 describe('config.yaml: the SPEC names in deliver: and as platforms.<name> blocks', () => {
+  it("covers the SPEC's fifteen platform names, each with its refusal of a block below", () => {
+    expect(PLATFORMS.map(([alias]) => alias)).toEqual(Array.from({ length: 15 }, (_, i) => `platform_${String(i + 1).padStart(2, '0')}`));
+    expect(BLOCKS.map(([alias]) => alias).sort()).toEqual([...ALL_ALIASES].sort());
+  });
+
   it('resolves deliver: platform_01 .. platform_15 to the real deliverers (one refusal names each real config key)', async () => {
     const refusal = startTestGateway({ config: withRoute({ deliver: PLATFORMS.map(([alias]) => alias) }) });
     const message = await refusal.then(
