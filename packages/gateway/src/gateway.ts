@@ -54,9 +54,6 @@ export interface GatewayOptions {
   sandbox?: Pick<AgentSandboxesOptions, 'probe' | 'workParent'>;
 }
 
-// Moved to a module of its own; re-exported so that `./gateway` still offers it.
-export { sourceFromVerifier } from './plugins/verifier-source';
-
 export { isLoopbackHost } from './routes/route-problems';
 
 /** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
@@ -279,8 +276,8 @@ export class Gateway {
     problems.push(...notifyProblems(this.config.notify));
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
-    // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
-    const unpinned = [...SPEC_SOURCES.filter((id) => this.registry.get('source', id)), ...this.registry.list('verifier').map((e) => e.contribution.id)];
+    // Routes without `source:` accept the SPEC's styles, by their headers.
+    const unpinned = SPEC_SOURCES.filter((id) => this.registry.get('source', id));
     for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
     const eagerDeliverers = new Set<string>(

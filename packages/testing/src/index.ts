@@ -3,7 +3,6 @@ export * from './recording-server';
 export * from './store-contract';
 export * from './plugin-context';
 export * from './redis-server';
-export * from './verifier-contract';
 export * from './deliverer-contract';
 export * from './agent-runner-contract';
 export * from './manifest-contract';
