@@ -12,7 +12,8 @@ import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type Lifec
 import type { LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger } from './observe/logger';
 import { createWebhookHandler } from './ingest/node-handler';
-import { WebhookPipeline, type NamedSource } from './ingest/pipeline';
+import { WebhookPipeline } from './ingest/pipeline';
+import type { NamedSource } from './ingest/pipeline-contract';
 import { PluginInstances } from './plugins/plugin-instances';
 import { PluginRegistry, type CreateContext } from './plugins/registry';
 import { RouteTable, budgetOf, staticRoutes, type Route, type RouteSource } from './routes/routes';
@@ -53,8 +54,6 @@ export interface GatewayOptions {
   /** The agent sandbox's probe and work dir parent (tests); default: probe this machine, the system temp dir. */
   sandbox?: Pick<AgentSandboxesOptions, 'probe' | 'workParent'>;
 }
-
-export { isLoopbackHost } from './routes/route-problems';
 
 /** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
 export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;

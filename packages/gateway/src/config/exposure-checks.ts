@@ -4,7 +4,7 @@
 // chooses where the answer goes). The gateway logs each at startup as a warning; `hookwise doctor` lists them.
 import type { RouteDestination } from '@hookwise/core';
 import type { HookwiseConfig } from './schema';
-import { isLoopbackHost } from '../gateway';
+import { isLoopbackHost } from '../routes/route-problems';
 
 export interface ExposureFinding {
   /** What the finding is about, as doctor names its checks: `admin`, `metrics`, `route 'x'`. */

@@ -3,7 +3,7 @@
 import { ERROR_CATALOGUE } from '@hookwise/core';
 import type { RejectionReason } from '../observe/lifecycle';
 import { CLIENT_ABORTED_MESSAGE } from './answers';
-import type { IngestResult } from './pipeline';
+import type { IngestResult } from './pipeline-contract';
 
 function errorText(result: IngestResult): string | undefined {
   return typeof result.body === 'object' && typeof result.body.error === 'string' ? result.body.error : undefined;

@@ -4,7 +4,7 @@ import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer } from '@hookwise/core';
 import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
 import type { HookwiseConfig, PlatformConfig } from '../config/schema';
-import type { NamedSource } from '../ingest/pipeline';
+import type { NamedSource } from '../ingest/pipeline-contract';
 import type { Route } from '../routes/routes';
 import { InstanceCache } from './instance-cache';
 import type { CreateContext, PluginRegistry } from './registry';
