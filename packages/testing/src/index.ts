@@ -15,3 +15,4 @@ export * from './wait-for';
 export * from './conversation-turns';
 export * from './signed-post';
 export * from './routes-config';
+export * from './process-env';
