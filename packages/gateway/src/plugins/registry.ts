@@ -15,13 +15,7 @@ export interface RegisteredContribution {
   baseOptions: Record<string, unknown>;
 }
 
-type Instance<K extends ContributionKind> = K extends 'source'
-  ? Source
-  : K extends 'deliverer'
-    ? Deliverer
-    : K extends 'store'
-      ? Store
-      : AgentRunner;
+type Instance<K extends ContributionKind> = K extends 'source' ? Source : K extends 'deliverer' ? Deliverer : K extends 'store' ? Store : AgentRunner;
 
 export interface CreateContext {
   logger: Logger;
