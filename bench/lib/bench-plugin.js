@@ -35,7 +35,7 @@ if (file) {
 }
 
 module.exports = definePlugin({
-  meta: { name: 'hookwise-bench-plugin', version: '0.0.0', api: 1 },
+  meta: { name: 'hookwise-bench-plugin', version: '0.0.0', api: 2 },
   contributes: [
     {
       kind: 'deliverer',

@@ -36,7 +36,7 @@ export async function createEmbeddedApp(options: EmbeddedAppOptions): Promise<Em
 
   // A deliverer of this app: answers land in memory, served by GET /api/answers below.
   const inbox = definePlugin({
-    meta: { name: 'embed-express-inbox', version: '1.0.0', api: 1 },
+    meta: { name: 'embed-express-inbox', version: '1.0.0', api: 2 },
     contributes: [
       {
         kind: 'deliverer',

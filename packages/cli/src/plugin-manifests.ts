@@ -2,7 +2,7 @@
 // `hookwise` manifest field: what the plugin contributes, known without running any plugin code.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, parse, resolve } from 'node:path';
-import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION } from '@hookwise/core';
+import { PLUGIN_API_VERSION } from '@hookwise/core';
 import { candidateNames, findPackageDir, type PluginSpec } from '@hookwise/gateway';
 
 export interface ListedPlugin {
@@ -104,8 +104,8 @@ function manifestOf(spec: string, source: ListedPlugin['source'], bases: string[
     path: dirname(file),
   };
   if (!pkg.hookwise) listed.problem = 'package.json has no "hookwise" field, so what it contributes is unknown until it loads';
-  else if (!(Number(pkg.hookwise.api) >= OLDEST_PLUGIN_API_VERSION && Number(pkg.hookwise.api) <= PLUGIN_API_VERSION)) {
-    listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;
+  else if (Number(pkg.hookwise.api) !== PLUGIN_API_VERSION) {
+    listed.problem = `needs plugin API ${String(pkg.hookwise.api)}, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`;
   }
   return listed;
 }

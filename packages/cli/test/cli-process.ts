@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { testProcessEnv } from '@hookwise/testing';
 
 export const CLI_BIN = join(__dirname, '..', 'bin', 'run.js');
 
@@ -19,7 +20,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `hookwise <args>` with HOOKWISE_HOME set; stdin is closed so nothing can wait for input. */
+/**
+ * Runs `hookwise <args>` with HOOKWISE_HOME the test's config dir and an empty HOME (nothing of the developer's
+ * Hookwise setup is inherited: testProcessEnv); stdin is closed so nothing can wait for input.
+ */
 export function runCli(args: string[], home: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
@@ -27,7 +31,7 @@ export function runCli(args: string[], home: string, env: NodeJS.ProcessEnv = {}
       [CLI_BIN, ...args],
       // OCLIF_COLUMNS: oclif wraps error text at the terminal width; one line per message keeps assertions simple.
       {
-        env: { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', ...env },
+        env: testProcessEnv(home, { OCLIF_COLUMNS: '1000', ...env }),
         timeout: 60_000,
       },
       (err, stdout, stderr) => {

@@ -3,7 +3,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { webhookPlatformLines } from '@hookwise/testing';
+import { testProcessEnv, webhookPlatformLines } from '@hookwise/testing';
 
 const CLI_BIN = join(__dirname, '..', 'bin', 'run.js');
 
@@ -48,7 +48,7 @@ export function makeHome(extra = ''): string {
 }
 
 export function env(home: string): NodeJS.ProcessEnv {
-  return { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '' };
+  return testProcessEnv(home, { OCLIF_COLUMNS: '1000' });
 }
 
 export interface Gateway {

@@ -1,5 +1,6 @@
 // Starts a long-running `hookwise` command (e.g. `gateway run`) as a real process and lets a test wait for its output.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { testProcessEnv } from '@hookwise/testing';
 import { CLI_BIN } from './cli-process';
 
 export interface LongRunning {
@@ -11,7 +12,7 @@ export interface LongRunning {
 
 export function startCli(args: string[], home: string, env: NodeJS.ProcessEnv = {}): LongRunning {
   const child = spawn(process.execPath, [CLI_BIN, ...args], {
-    env: { ...process.env, HOOKWISE_HOME: home, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '', ...env },
+    env: testProcessEnv(home, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

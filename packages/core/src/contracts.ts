@@ -7,23 +7,6 @@ import type { ApprovalPress, DelivererApproval, DelivererConversation, InboundRe
 /** Header map as Node gives it: lower-case names, string or string[] values. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
-export interface VerifyRequest {
-  headers: HeaderMap;
-  rawBody: Buffer;
-}
-
-export type VerifyResult = { ok: true } | { ok: false; reason: string };
-
-/**
- * The first plugin contract (API 1): checks one secret. Still loaded, as a source that only verifies; new plugins
- * contribute a Source.
- */
-export interface Verifier {
-  /** Lower-case header names this verifier reads; the pipeline picks the verifier whose header is present. */
-  readonly headers: string[];
-  verify(req: VerifyRequest, secret: string): VerifyResult;
-}
-
 /** A request as a source sees it: the exact bytes, the headers and where the sender posted it. */
 export interface SourceRequest {
   headers: HeaderMap;

@@ -1,12 +1,10 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
-import type { AgentRunner, Deliverer, Source, Verifier } from './contracts';
+import type { AgentRunner, Deliverer, Source } from './contracts';
 import type { Store, StoreConfig } from './stores/types';
 import type { MemoKV, ProgressKV } from './stores/side-spaces';
 
-/** The plugin API this core provides. 2 added the `source` and `store` kinds; API 1 plugins still load. */
+/** The plugin API this core provides; a plugin written for another one is refused. */
 export const PLUGIN_API_VERSION = 2;
-/** The oldest plugin API still loaded. */
-export const OLDEST_PLUGIN_API_VERSION = 1;
 export const PLUGIN_MARKER = Symbol.for('hookwise.plugin');
 
 /** JSON Schema for a contribution's options (validated with ajv, defaults applied, before create()). */
@@ -65,8 +63,6 @@ interface ContributionBase<K extends string, T, O> {
 
 /** A sender's webhook style; options come from a route's (or the global) `source_options`. */
 export type SourceContribution<O = Record<string, unknown>> = ContributionBase<'source', Source, O>;
-/** API 1's signature check, loaded as a source that only verifies. */
-export type VerifierContribution<O = Record<string, unknown>> = ContributionBase<'verifier', Verifier, O>;
 /** A store backend, chosen by `store.backend`; its options are the `store:` block. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type StoreContribution<O extends StoreConfig = any> = ContributionBase<'store', Store, O>;
@@ -81,7 +77,7 @@ export type AgentContribution<O = Record<string, unknown>> = ContributionBase<'a
 
 // Options are `any` here: each contribution's create() takes its own options type, checked by its schema at run time.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type Contribution = SourceContribution<any> | VerifierContribution<any> | DelivererContribution<any> | AgentContribution<any> | StoreContribution<any>;
+export type Contribution = SourceContribution<any> | DelivererContribution<any> | AgentContribution<any> | StoreContribution<any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 export type ContributionKind = Contribution['kind'];
 

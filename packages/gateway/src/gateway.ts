@@ -12,7 +12,8 @@ import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type Lifec
 import type { LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger } from './observe/logger';
 import { createWebhookHandler } from './ingest/node-handler';
-import { WebhookPipeline, type NamedSource } from './ingest/pipeline';
+import { WebhookPipeline } from './ingest/pipeline';
+import type { NamedSource } from './ingest/pipeline-contract';
 import { PluginInstances } from './plugins/plugin-instances';
 import { PluginRegistry, type CreateContext } from './plugins/registry';
 import { RouteTable, budgetOf, staticRoutes, type Route, type RouteSource } from './routes/routes';
@@ -57,9 +58,6 @@ export interface GatewayOptions {
   /** The agent sandbox's probe and work dir parent (tests); default: probe this machine, the system temp dir. */
   sandbox?: Pick<AgentSandboxesOptions, 'probe' | 'workParent'>;
 }
-
-// Moved to a module of its own; re-exported so that `./gateway` still offers it.
-export { sourceFromVerifier } from './plugins/verifier-source';
 
 /** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
 export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
@@ -288,8 +286,8 @@ export class Gateway {
     problems.push(...notifyProblems(this.config.notify));
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
-    // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
-    const unpinned = [...SPEC_SOURCES.filter((id) => this.registry.get('source', id)), ...this.registry.list('verifier').map((e) => e.contribution.id)];
+    // Routes without `source:` accept the SPEC's styles, by their headers.
+    const unpinned = SPEC_SOURCES.filter((id) => this.registry.get('source', id));
     for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
     const eagerDeliverers = new Set<string>(

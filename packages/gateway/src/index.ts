@@ -19,8 +19,10 @@ export { createLogger, type LogFormat, type LoggerOptions, Redactor } from './ob
 export { candidateNames, findPackageDir, type LoadedPlugin, loadPlugins, type LoadPluginsOptions } from './plugins/loader';
 export { type CreateContext, PluginRegistry } from './plugins/registry';
 export { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, type SkillLibrary } from './plugins/skills';
-export { type IngestRequest, type IngestResult, WebhookPipeline } from './ingest/pipeline';
-export { createIngestListener, routeFromUrl, type WebhookHandler } from './ingest/node-handler';
+export { WebhookPipeline } from './ingest/pipeline';
+export type { IngestRequest, IngestResult } from './ingest/pipeline-contract';
+export { createIngestListener, type WebhookHandler } from './ingest/node-handler';
+export { routeFromUrl } from './ingest/request-path';
 export { createGateway, Gateway, type GatewayOptions } from './gateway';
 export { createMemoryStore, MemoryDeliveryIdCache } from './stores/memory';
 export { listJobSummaries } from './stores/job-summaries';

@@ -86,9 +86,7 @@ export function routeProblems(ctx: RouteCheckContext, route: Route, host = ctx.c
 function sourceProblems(ctx: RouteCheckContext, route: Route): string[] {
   if (route.source === undefined) return [];
   const where = `route '${route.name}'`;
-  const kind = ctx.registry.get('source', route.source) ? 'source' : ctx.registry.get('verifier', route.source) ? 'verifier' : undefined;
-  if (!kind)
+  if (!ctx.registry.get('source', route.source))
     return [`${where}: unknown source '${route.source}'; known: ${ctx.registry.describeIds('source')} (docs/sources.md; install the plugin of another sender)`];
-  if (kind === 'verifier') return [];
   return ctx.registry.validateOptions('source', route.source, route.sourceOptions ?? {}, `${where} source_options`).problems;
 }

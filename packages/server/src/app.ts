@@ -32,7 +32,7 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
   });
   // /metrics, /api and /ui, as far as metrics: and admin: turn them on (admin/observability-routes.ts).
   mountObservability(app, gateway, observability);
-  // No body parser: the verifiers need the exact bytes, and the pipeline reads them with the size limit. The path
+  // No body parser: the sources need the exact bytes, and the pipeline reads them with the size limit. The path
   // was checked by the listener (createRequestListener), so the handler's own check is skipped.
   app.post('/webhooks/:route', (req, res) => gateway.handler.ingest(req, res));
   app.all('/webhooks/:route', (req, res) => {

@@ -2,6 +2,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { testProcessEnv } from '@hookwise/testing';
 
 const CLI_BIN = join(__dirname, '..', '..', 'cli', 'bin', 'run.js');
 
@@ -21,7 +22,7 @@ export interface GatewayProcess {
 }
 
 export function gatewayEnv(home: string): NodeJS.ProcessEnv {
-  return { ...process.env, HOOKWISE_HOME: home, OCLIF_COLUMNS: '1000', WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
+  return testProcessEnv(home, { OCLIF_COLUMNS: '1000' });
 }
 
 /**

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { createHmac } from 'node:crypto';
 import type { LoadedPlugin } from '@hookwise/gateway';
 import { startGateway, type RunningGateway, type StartOptions } from '@hookwise/server';
+import { testProcessEnv } from './process-env';
 
 export interface TestGateway extends RunningGateway {
   configDir: string;
@@ -90,7 +91,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     host: '127.0.0.1',
     logStream,
     logFormat: 'json',
-    env: options.env ?? { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+    env: options.env ?? testProcessEnv(),
   });
   const harness: TestGateway = {
     ...running,

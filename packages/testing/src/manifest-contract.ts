@@ -4,7 +4,7 @@
 // package must be publishable (main/types into dist/, files, README and LICENSE, peer dependency on @hookwise/core).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
+import { PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
 
 export interface HookwiseManifest {
   api: number;
@@ -44,8 +44,7 @@ export function describePluginManifestContract(pkg: PluginPackageJson, loadPlugi
       expect(isHookwisePlugin(plugin)).toBe(true);
       const { meta } = plugin as HookwisePlugin;
       expect(meta).toEqual({ name: pkg.name, version: pkg.version, api: pkg.hookwise?.api });
-      expect(meta.api).toBeGreaterThanOrEqual(OLDEST_PLUGIN_API_VERSION);
-      expect(meta.api).toBeLessThanOrEqual(PLUGIN_API_VERSION);
+      expect(meta.api).toBe(PLUGIN_API_VERSION);
     });
 
     it('lists exactly the kinds and ids it contributes in the "hookwise" field', () => {

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { signGeneric, startRecordingServer, startTestGateway, testProcessEnv, type RecordingServer, type TestGateway } from '@hookwise/testing';
 
 // The test directory this file was written against (files sit one level below it now).
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
@@ -40,16 +40,11 @@ async function startExample(): Promise<TestGateway> {
   writeFileSync(agent, 'process.stdin.pipe(process.stdout);\n');
   const doc = parseDocument(readFileSync(join(configDir, 'config.yaml'), 'utf8'));
   doc.setIn(['agent', 'command'], [process.execPath, agent]);
-  const env = {
-    ...process.env,
-    WEBHOOK_PORT: '',
-    WEBHOOK_SECRET: '',
-    WEBHOOK_ENABLED: '',
-    WEBHOOK_HOST: '',
+  const env = testProcessEnv(undefined, {
     ALERTS_SECRET: SECRET,
     MATTERMOST_URL: mattermost.url,
     MATTERMOST_TOKEN: TOKEN,
-  };
+  });
   return startTestGateway({ configDir, config: doc.toString(), env, pollMs: 20 });
 }
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 
 interface Answer {
   status: number;
@@ -44,7 +44,7 @@ afterEach(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const env = () => ({ ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '', PR_REVIEW_SECRET: SECRET });
+const env = () => testProcessEnv(undefined, { PR_REVIEW_SECRET: SECRET });
 
 /** Replays the burst into a gateway on the prepared copy; resolves with the answers and the agent's runs. */
 async function runBurst(plain: boolean): Promise<{ answers: Answer[]; runs: Run[] }> {

@@ -10,7 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { githubFixture, signGithub, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubFixture, signGithub, startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 import { DIFF, INSTALLATION_TOKEN, startGithubApi, type GithubApi } from '../stand-ins/github-api';
 
 const EXAMPLE_DIR = join(__dirname, '..', '..');
@@ -82,19 +82,14 @@ function prepare(): { configDir: string; config: string; runs: string; bin: stri
 }
 
 function env(bin: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
+  return testProcessEnv(undefined, {
     PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    WEBHOOK_PORT: '',
-    WEBHOOK_SECRET: '',
-    WEBHOOK_ENABLED: '',
-    WEBHOOK_HOST: '',
     // The .env of the README, and a GH_TOKEN left over from using `gh` on this machine: it must not reach the agent.
     PR_REVIEW_SECRET: SECRET,
     GITHUB_APP_ID: '31337',
     ANTHROPIC_API_KEY: API_KEY,
     GH_TOKEN,
-  };
+  });
 }
 
 function pullRequest(action: string, sha: string): Buffer {

@@ -1,7 +1,7 @@
 // Calls the serverless handler the way a function platform would: plain and base64 bodies, mixed-case headers,
 // a route from the path or from routeName; the accepted event must be worked off and delivered to the log.
 import { Writable } from 'node:stream';
-import { signGeneric } from '@hookwise/testing';
+import { signGeneric, testProcessEnv } from '@hookwise/testing';
 import { createServerlessHandler, type ServerlessHandler } from '../../src/handler';
 
 const SECRET = 'serverless-example-secret-0123456789';
@@ -24,7 +24,7 @@ const logged = (text: string) => (lines.some((l) => l.includes(text)) ? Promise.
 let fn: ServerlessHandler;
 beforeAll(() => {
   fn = createServerlessHandler({
-    env: { ...process.env, WEBHOOK_SECRET: SECRET, WEBHOOK_PORT: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '', HOOKWISE_HOME: '' },
+    env: testProcessEnv(undefined, { WEBHOOK_SECRET: SECRET }),
     logStream,
   });
 });

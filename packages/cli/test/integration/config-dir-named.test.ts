@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_BIN, runCli, tempHome, type CliResult } from '../cli-process';
+import { testProcessEnv } from '@hookwise/testing';
 
 jest.setTimeout(120_000);
 
@@ -11,8 +12,7 @@ const plain = (text: string) => text.replace(/\s*›\s*/g, ' ').replace(/\s+/g, 
 
 /** The CLI in a shell where HOOKWISE_HOME was never exported (HOME points at a fresh dir). */
 function runWithoutExport(args: string[], userHome: string): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: userHome, OCLIF_COLUMNS: '1000' };
-  delete env.HOOKWISE_HOME;
+  const env = testProcessEnv(undefined, { HOME: userHome, OCLIF_COLUMNS: '1000' });
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI_BIN, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });

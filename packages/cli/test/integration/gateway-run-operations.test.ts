@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { closedPort, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 import { startCli } from '../long-running';
+import { testProcessEnv } from '@hookwise/testing';
 
 // The test directory this file was written against (files sit one level below it now).
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
@@ -161,7 +162,7 @@ it("a 401 on a subscription signed with the global secret says it was checked ag
 it('kill -TERM of the `npx hookwise gateway run` process stops the gateway and frees its port (no orphan)', async () => {
   const dir = home();
   writeConfig(dir, 0, ROUTE);
-  const env = { ...process.env, HOOKWISE_HOME: dir, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
+  const env = testProcessEnv(dir);
   const npx = spawn('npx', ['hookwise', 'gateway', 'run', '--port', '0'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   npx.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -29,7 +29,6 @@ beforeAll(async () => {
       store: { backend: 'memory' },
       admin: { enabled: true },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 20,
   });
 });

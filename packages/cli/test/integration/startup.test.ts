@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_BIN, closedPort, tempHome, writeConfig } from '../cli-process';
+import { testProcessEnv } from '@hookwise/testing';
 
 // The test directory this file was written against (files sit one level below it now).
 const TEST_DIR = require('node:path').join(__dirname, '..') as string;
@@ -36,7 +37,7 @@ function packagesLoadedBy(script: string, env: NodeJS.ProcessEnv = {}): Promise<
     execFile(
       process.execPath,
       ['-e', `${report}\n${script}`],
-      { env: { ...process.env, OCLIF_COLUMNS: '1000', ...env }, timeout: 60_000 },
+      { env: testProcessEnv(undefined, { OCLIF_COLUMNS: '1000', ...env }), timeout: 60_000 },
       (err, stdout, stderr) => {
         const at = String(stderr).lastIndexOf(MARKER);
         if (err || at < 0) reject(new Error(`${err?.message ?? 'no report'}\n${String(stderr)}`));

@@ -15,7 +15,6 @@ const RUNTIME = [
   'HookwiseConfigError',
   'HookwiseError',
   'MIN_SECRET_LENGTH',
-  'OLDEST_PLUGIN_API_VERSION',
   'PLUGIN_API_VERSION',
   'PLUGIN_MARKER',
   'RATE_WINDOW_MS',
@@ -117,10 +116,6 @@ const TYPE_ONLY = [
   'StoreContribution',
   'StoreHealth',
   'TemplateVars',
-  'Verifier',
-  'VerifierContribution',
-  'VerifyRequest',
-  'VerifyResult',
   'WindowCounters',
 ];
 

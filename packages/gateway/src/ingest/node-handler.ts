@@ -4,12 +4,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'winston';
 import { ERROR_CATALOGUE, errorMessage } from '@hookwise/core';
-import type { IngestRequest, IngestResult, WebhookPipeline } from './pipeline';
+import type { WebhookPipeline } from './pipeline';
+import type { IngestRequest, IngestResult } from './pipeline-contract';
 import { rejectionReason } from './rejection-reason';
 import { hasMalformedPath, MALFORMED_PATH_RESULT, otherWebhookRequest, routeFromUrl, type OtherWebhookRequest } from './request-path';
-
-// Importable from here as before the path check had its own module (the package index exports this module).
-export { hasMalformedPath, MALFORMED_PATH_RESULT, routeFromUrl } from './request-path';
 
 export function sendResult(res: ServerResponse, result: IngestResult, closeConnection = false): void {
   const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);

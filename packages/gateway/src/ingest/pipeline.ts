@@ -20,11 +20,6 @@ import { sourceTakes } from './request-path';
 import { STORE_CALL_TIMEOUT_MS, storeFailed, withinDeadline } from './store-call';
 import { chooseSource, sourceRequestOf, verifyRequest } from './verification';
 
-// Importable from here as before this file was carved (the package index exports this module).
-export type { IngestRequest, IngestResult, NamedSource, PipelineDeps, PipelineLimits } from './pipeline-contract';
-export { generateDeliveryId, payloadEventType } from './parse-and-handshake';
-export { STORE_CALL_TIMEOUT_MS } from './store-call';
-
 export class WebhookPipeline {
   private readonly accept: (request: AcceptRequest) => Promise<AcceptOutcome>;
   private readonly jobRoutes = new JobRoutes();

@@ -10,12 +10,6 @@ import { LeaseLoop, keepLeased } from './lease-loop';
 import { recordFailure } from './retries';
 import type { WorkerDeps } from './worker-deps';
 
-// Their home moved with the carving of the pool; re-exported so that `./jobs/worker` still offers them.
-export type { WorkerDeps } from './worker-deps';
-export { backoffDelay, type RetryPolicy } from '../config/retry-policy';
-export { promptOf, templateVarsOf } from './job-templates';
-export { destinationStates } from './fan-out';
-
 export class WorkerPool {
   readonly owner = `worker-${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly leaseMs: number;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
-import { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
+import { PLUGIN_API_VERSION, isHookwisePlugin, type HookwisePlugin } from '@hookwise/core';
 import { exports as exportsEntry } from 'resolve.exports';
 import type { PluginSpec } from '../config/schema';
 
@@ -184,8 +184,8 @@ export function pluginFromModule(mod: unknown, source: string): HookwisePlugin |
     const names = typeof mod === 'object' && mod !== null ? Object.keys(mod) : [];
     return `${source} exports no Hookwise plugin (${names.length ? `its exports: ${names.join(', ')}` : 'it exports nothing'}): default-export definePlugin({ ... }) from @hookwise/core, or export it under the name \`plugin\``;
   }
-  if (!(candidate.meta.api >= OLDEST_PLUGIN_API_VERSION && candidate.meta.api <= PLUGIN_API_VERSION)) {
-    return `${candidate.meta.name}@${candidate.meta.version} needs plugin API ${candidate.meta.api}, this Hookwise provides plugin API ${OLDEST_PLUGIN_API_VERSION} to ${PLUGIN_API_VERSION}`;
+  if (candidate.meta.api !== PLUGIN_API_VERSION) {
+    return `${candidate.meta.name}@${candidate.meta.version} needs plugin API ${candidate.meta.api}, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`;
   }
   return candidate;
 }

@@ -4,11 +4,10 @@ import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer } from '@hookwise/core';
 import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
 import type { HookwiseConfig, PlatformConfig } from '../config/schema';
-import type { NamedSource } from '../ingest/pipeline';
+import type { NamedSource } from '../ingest/pipeline-contract';
 import type { Route } from '../routes/routes';
 import { InstanceCache } from './instance-cache';
 import type { CreateContext, PluginRegistry } from './registry';
-import { sourceFromVerifier } from './verifier-source';
 
 // The worker's keys of an agent block (budget, silent_marker and sandbox too): never passed to the runner as options.
 const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker', 'sandbox']);
@@ -58,10 +57,6 @@ export class PluginInstances {
     const { registry } = this.options;
     const id = route.source ?? 'generic';
     return this.sources.get(`${id}\u0000${JSON.stringify(route.sourceOptions ?? {})}`, async () => {
-      if (!registry.get('source', id) && registry.get('verifier', id)) {
-        const canonical = registry.canonicalId('verifier', id);
-        return { id: canonical, source: sourceFromVerifier(await registry.create('verifier', canonical, {}, this.options.createContext())) };
-      }
       const canonical = registry.canonicalId('source', id);
       const validated = registry.validateOptions('source', canonical, route.sourceOptions ?? {}, `route '${route.name}' source_options`);
       if (validated.problems.length) throw new HookwiseConfigError(validated.problems, `source '${id}' is not configured correctly`);

@@ -1,7 +1,7 @@
 // Holds every contribution by kind and id, validates options against their schemas and creates wrapped instances.
 import type { default as Ajv } from 'ajv';
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, MemoKV, ProgressKV, Source, Store, Verifier } from '@hookwise/core';
+import type { AgentRunner, Deliverer, MemoKV, ProgressKV, Source, Store } from '@hookwise/core';
 import { HookwiseConfigError, wrapPluginError } from '@hookwise/core';
 import type { LoadedPlugin } from './loader';
 import type { Contribution, ContributionKind, PluginContext } from '@hookwise/core';
@@ -15,15 +15,7 @@ export interface RegisteredContribution {
   baseOptions: Record<string, unknown>;
 }
 
-type Instance<K extends ContributionKind> = K extends 'source'
-  ? Source
-  : K extends 'verifier'
-    ? Verifier
-    : K extends 'deliverer'
-      ? Deliverer
-      : K extends 'store'
-        ? Store
-        : AgentRunner;
+type Instance<K extends ContributionKind> = K extends 'source' ? Source : K extends 'deliverer' ? Deliverer : K extends 'store' ? Store : AgentRunner;
 
 export interface CreateContext {
   logger: Logger;

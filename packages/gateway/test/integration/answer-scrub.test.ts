@@ -3,7 +3,7 @@
 // API with none of them, the stored answer has none, and the run facts say how many were scrubbed.
 import type { Job } from '@hookwise/core';
 import { isDone, until } from './worker-gateway';
-import { signGeneric, startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
+import { signGeneric, startRecordingServer, startTestGateway, testProcessEnv, type RecordingServer, type TestGateway } from '@hookwise/testing';
 
 jest.setTimeout(60_000);
 
@@ -35,7 +35,7 @@ it('a command agent printing secrets: the destination and the stored answer get 
       store: { backend: 'memory' },
       admin: { enabled: true },
     },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '', GH_TOKEN },
+    env: testProcessEnv(undefined, { GH_TOKEN }),
     pollMs: 20,
   });
   const body = JSON.stringify({ action: 'opened' });

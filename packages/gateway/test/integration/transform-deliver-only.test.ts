@@ -77,7 +77,6 @@ beforeAll(async () => {
       admin: { enabled: true },
     },
     files: { '.env': `SOMETHING=${ENV_SECRET}\n` },
-    env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
     pollMs: 20,
   });
   gw.gateway.on('agent_started', (e) => (agentRuns += e.route === 'only' ? 1 : 0));

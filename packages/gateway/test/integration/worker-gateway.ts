@@ -19,7 +19,7 @@ const { appendFileSync } = require('node:fs');
 const { join } = require('node:path');
 module.exports = {
   [Symbol.for('hookwise.plugin')]: true,
-  meta: { name: 'worker-test-plugin', version: '1.0.0', api: 1 },
+  meta: { name: 'worker-test-plugin', version: '1.0.0', api: 2 },
   contributes: [
     {
       kind: 'agent',

@@ -17,7 +17,7 @@ const MISSING: SandboxProbe = { available: false, reason: 'bubblewrap (bwrap) is
 
 const seen: AgentTask[] = [];
 const plugin = definePlugin({
-  meta: { name: 'agent-sandbox-test', version: '1.0.0', api: 1 },
+  meta: { name: 'agent-sandbox-test', version: '1.0.0', api: 2 },
   contributes: [
     {
       kind: 'agent',

@@ -75,7 +75,7 @@ describe('fan-out delivery', () => {
     const seen: DeliveryMessage[] = [];
     let created = 0;
     const plugin = definePlugin({
-      meta: { name: 'test-recorder', version: '1.0.0', api: 1 },
+      meta: { name: 'test-recorder', version: '1.0.0', api: 2 },
       contributes: [
         {
           kind: 'deliverer',

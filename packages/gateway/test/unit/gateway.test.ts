@@ -6,7 +6,7 @@ import { createLogger } from '../../src/observe/logger';
 import { definePlugin } from '@hookwise/core';
 import { validateConfigObject } from '../../src/config/load';
 import type { Deliverer, DeliveryMessage } from '@hookwise/core';
-import { backoffDelay } from '../../src/jobs/worker';
+import { backoffDelay } from '../../src/jobs/retries';
 
 function config(routes: Record<string, unknown>, more: Record<string, unknown> = {}) {
   return validateConfigObject({
@@ -30,7 +30,7 @@ function quietLogger() {
 /** A deliverer plugin whose behaviour the test scripts: each call shifts the next outcome. */
 function scriptedDeliverer(outcomes: Array<'ok' | Error>, seen: DeliveryMessage[]) {
   return definePlugin({
-    meta: { name: 'test-recorder', version: '1.0.0', api: 1 },
+    meta: { name: 'test-recorder', version: '1.0.0', api: 2 },
     contributes: [
       {
         kind: 'deliverer',
@@ -81,7 +81,7 @@ describe('Gateway startup', () => {
 
   it('refuses a route delivering to a platform deliverer that is not enabled', async () => {
     const platform = definePlugin({
-      meta: { name: 'p', version: '1.0.0', api: 1 },
+      meta: { name: 'p', version: '1.0.0', api: 2 },
       contributes: [{ kind: 'deliverer', id: 'platform_99', requiresEnabled: true, create: () => ({ deliver: async () => ({}) }) }],
     });
     const gw = new Gateway({
@@ -95,7 +95,7 @@ describe('Gateway startup', () => {
 
   it('refuses two plugins that contribute the same kind and id, naming both', () => {
     const a = scriptedDeliverer([], []);
-    const b = { ...scriptedDeliverer([], []), meta: { name: 'other', version: '1', api: 1 } };
+    const b = { ...scriptedDeliverer([], []), meta: { name: 'other', version: '1', api: 2 } };
     expect(
       () =>
         new Gateway({
@@ -111,7 +111,7 @@ describe('Gateway startup', () => {
 
   it('validates platform options against the plugin schema and names the key path', async () => {
     const platform = definePlugin({
-      meta: { name: 'p', version: '1.0.0', api: 1 },
+      meta: { name: 'p', version: '1.0.0', api: 2 },
       contributes: [
         {
           kind: 'deliverer',
@@ -204,7 +204,7 @@ describe('WorkerPool through the gateway', () => {
   it('aborts an agent run that exceeds agent.timeout_seconds and retries it', async () => {
     let runs = 0;
     const slow = definePlugin({
-      meta: { name: 'slow', version: '1', api: 1 },
+      meta: { name: 'slow', version: '1', api: 2 },
       contributes: [
         {
           kind: 'agent',

@@ -24,7 +24,7 @@ function quietLogger() {
 /** An agent that reports token usage, and a deliverer whose outcomes the test scripts. */
 function testPlugin(outcomes: Array<'ok' | Error>) {
   return definePlugin({
-    meta: { name: 'lifecycle-test', version: '1.0.0', api: 1 },
+    meta: { name: 'lifecycle-test', version: '1.0.0', api: 2 },
     contributes: [
       {
         kind: 'agent',

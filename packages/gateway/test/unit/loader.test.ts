@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { HookwiseConfigError, definePlugin } from '@hookwise/core';
+import { HookwiseConfigError, PLUGIN_API_VERSION, definePlugin } from '@hookwise/core';
 import { candidateNames, loadPlugins, moduleFormatOf, pluginFromModule, resolvePluginSpec } from '../../src/plugins/loader';
 
 const run = promisify(execFile);
@@ -186,12 +186,15 @@ describe('pluginFromModule', () => {
     expect(pluginFromModule({ default: { plugin } }, 'm')).toBe(plugin);
   });
 
-  it('says what the module exports instead, and which plugin APIs this gateway provides', () => {
+  it('says what the module exports instead, and which plugin API this gateway provides', () => {
     expect(pluginFromModule({ createThing: () => 1, version: '1' }, "plugin 'x' (/x.js)")).toBe(
       "plugin 'x' (/x.js) exports no Hookwise plugin (its exports: createThing, version): default-export definePlugin({ ... }) from @hookwise/core, or export it under the name `plugin`",
     );
     const future = definePlugin({ meta: { name: 'f', version: '9.0.0', api: 99 }, contributes: [] });
-    expect(pluginFromModule(future, 'm')).toMatch(/^f@9\.0\.0 needs plugin API 99, this Hookwise provides plugin API 1 to \d+$/);
+    expect(pluginFromModule(future, 'm')).toBe(`f@9.0.0 needs plugin API 99, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`);
+    // Plugin API 1 (verifiers) was removed: a plugin written for it is refused the same way.
+    const old = definePlugin({ meta: { name: 'o', version: '1.0.0', api: 1 }, contributes: [] });
+    expect(pluginFromModule(old, 'm')).toBe(`o@1.0.0 needs plugin API 1, this Hookwise provides plugin API ${PLUGIN_API_VERSION}`);
   });
 });
 

@@ -11,7 +11,7 @@ interface TestSource extends Source {
 
 function registryWith(create: () => TestSource): PluginRegistry {
   const plugin = definePlugin({
-    meta: { name: 'test-source-plugin', version: '1.0.0', api: 1 },
+    meta: { name: 'test-source-plugin', version: '1.0.0', api: 2 },
     contributes: [{ kind: 'source', id: 'probe', create }],
   });
   return new PluginRegistry([{ plugin, source: 'test', options: {} }]);

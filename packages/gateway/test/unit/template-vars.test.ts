@@ -1,5 +1,5 @@
 // What a job's prompt and deliver_extra templates see beside the payload: {__events__} and {__event_count__}.
-import { promptOf, templateVarsOf } from '../../src/jobs/worker';
+import { promptOf, templateVarsOf } from '../../src/jobs/job-templates';
 
 describe('template vars of a job', () => {
   const payload = { number: 7, action: 'synchronize' };

@@ -25,7 +25,7 @@ function capturedLogger() {
 
 /** The agent answers the payload's `answer`; the deliverer accepts everything. */
 const plugin = definePlugin({
-  meta: { name: 'worker-endings-test', version: '1.0.0', api: 1 },
+  meta: { name: 'worker-endings-test', version: '1.0.0', api: 2 },
   contributes: [
     {
       kind: 'agent',

@@ -220,8 +220,9 @@ it('npm install -g hookwise from a local registry gives a hookwise that sets up,
     await new Promise<void>((resolve) => mirror!.listen(0, '127.0.0.1', resolve));
     installEnv.npm_config_better_sqlite3_binary_host = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}`;
   }
-  // The user's npm config (~/.npmrc: nodedir for native builds) still applies; HOME only keeps ~/.hookwise away.
-  installEnv.npm_config_userconfig = join(process.env.HOME ?? '/root', '.npmrc');
+  // The user's npm config (~/.npmrc: nodedir for native builds) still applies; HOME only keeps ~/.hookwise away. The
+  // jest setup gives every test an empty HOME and keeps the user's npm config in npm_config_userconfig.
+  installEnv.npm_config_userconfig = process.env.npm_config_userconfig ?? join(process.env.HOME ?? '/root', '.npmrc');
 
   const prefix = join(work, 'prefix');
   mkdirSync(prefix);

@@ -14,7 +14,6 @@ export {
   toleranceOption,
   verdictForSecrets,
   verifyHexHmac,
-  verifyHexHmacHeader,
   type HmacAlgorithm,
 } from './signature';
 export {

@@ -1,7 +1,7 @@
 // Signature primitives for source plugins: HMAC digests, constant-time comparison, trying each of a route's
 // secrets (rotation), signature lists in one header (`t=..,v1=..`) and replay windows for timestamped styles.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { headerValue, type HeaderMap, type SourceVerdict, type VerifyResult } from '@hookwise/core';
+import { headerValue, type HeaderMap, type SourceVerdict } from '@hookwise/core';
 
 export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
 
@@ -125,10 +125,4 @@ export function verifyHexHmac(headers: HeaderMap, header: string, rawBody: Buffe
   // whose lengths differ, and cost about half of this check.
   const offered = Buffer.from(digest, 'hex');
   return verdictForSecrets(secrets, (secret) => timingSafeEqual(offered, createHmac('sha256', secret).update(rawBody).digest()));
-}
-
-/** The API 1 form of `verifyHexHmac`: one secret, a VerifyResult. */
-export function verifyHexHmacHeader(headers: HeaderMap, header: string, rawBody: Buffer, secret: string, prefix = ''): VerifyResult {
-  const verdict = verifyHexHmac(headers, header, rawBody, [secret], prefix);
-  return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason };
 }

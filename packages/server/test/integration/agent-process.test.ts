@@ -3,10 +3,10 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signGeneric, startRedisServer, startTestGateway, type RunningRedis, type TestGateway } from '@hookwise/testing';
+import { signGeneric, startRedisServer, startTestGateway, testProcessEnv, type RunningRedis, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'agent-process-secret-0123456789';
-const BARE_ENV = { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
+const BARE_ENV = testProcessEnv();
 
 /** Prints what the agent received: its argv after the script, stdin, and the names of its environment variables. */
 const REPORTER = `

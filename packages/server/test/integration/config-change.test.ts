@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { freePort, startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 
 const CLI = join(__dirname, '..', '..', '..', 'cli', 'bin', 'run.js');
 const yaml = (port: number, rateLimit: number) =>
@@ -39,7 +39,7 @@ describe('issue 20 item 10: config.yaml changes while running', () => {
     const port = await freePort();
     writeFileSync(join(home, 'config.yaml'), yaml(port, 30));
     const child = spawn(process.execPath, [CLI, 'gateway', 'run', '--log-format', 'json'], {
-      env: { ...process.env, HOOKWISE_HOME: home, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '' },
+      env: testProcessEnv(home),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

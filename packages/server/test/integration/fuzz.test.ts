@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { freePort } from '@hookwise/testing';
+import { freePort, testProcessEnv } from '@hookwise/testing';
 
 const CLI = join(__dirname, '..', '..', '..', 'cli', 'bin', 'run.js');
 const SECRET = 'fuzz-route-secret-0123456789abcdef';
@@ -188,7 +188,7 @@ describe('fuzzing a real gateway process (issue 20)', () => {
     const port = await freePort();
     writeFileSync(join(home, 'config.yaml'), CONFIG.replace('PORT', String(port)));
     child = spawn(process.execPath, [CLI, 'gateway', 'run', '--log-format', 'json'], {
-      env: { ...process.env, HOOKWISE_HOME: home, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '' },
+      env: testProcessEnv(home),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signGeneric, startRedisServer, startTestGateway, type RunningRedis, type TestGateway } from '@hookwise/testing';
+import { signGeneric, startRedisServer, startTestGateway, testProcessEnv, type RunningRedis, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'hostile-test-secret-0123456789';
-const BARE_ENV = { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' };
+const BARE_ENV = testProcessEnv();
 
 function config(routes: Record<string, unknown>, extra: Record<string, unknown> = {}, store: Record<string, unknown> = { backend: 'memory' }) {
   return { platforms: { webhook: { enabled: true, extra: { routes, ...extra } } }, store };

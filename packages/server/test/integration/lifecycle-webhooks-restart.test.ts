@@ -65,7 +65,6 @@ describe('notify: messages kept in the SQLite outbox across a restart', () => {
         },
         store: { backend: 'sqlite' },
       },
-      env: { ...process.env, WEBHOOK_PORT: '', WEBHOOK_SECRET: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
       pollMs: 20,
     });
 

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@hookwise/testing';
+import { emptyHome, freePort } from '@hookwise/testing';
 import { obedientCases } from './obedient-cases';
 import { OBEDIENT_COMMAND, startObedientGateway } from './obedient-gateway';
 
@@ -29,7 +29,7 @@ describe('the probe fails (no bubblewrap on PATH)', () => {
     };
     writeFileSync(join(dir, 'config.yaml'), JSON.stringify(config));
     const child = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'cli', 'bin', 'run.js'), 'gateway', 'run', '--log-format', 'json'], {
-      env: { PATH: bin, HOME: process.env.HOME, HOOKWISE_HOME: dir },
+      env: { PATH: bin, HOME: emptyHome(), HOOKWISE_HOME: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, signGeneric, startRecordingServer, type RecordingServer } from '@hookwise/testing';
+import { emptyHome, freePort, signGeneric, startRecordingServer, type RecordingServer } from '@hookwise/testing';
 
 const CLI = join(__dirname, '..', '..', '..', 'cli', 'bin', 'run.js');
 
@@ -116,7 +116,7 @@ export async function startObedientGateway(options: ObedientOptions): Promise<Ob
 
   const child = spawn(process.execPath, [CLI, 'gateway', 'run', '--log-format', 'json'], {
     // A clean environment: the canary is the one thing only the gateway has.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOOKWISE_HOME: dir, GATEWAY_ENV_CANARY, ...options.env },
+    env: { PATH: process.env.PATH, HOME: emptyHome(), HOOKWISE_HOME: dir, GATEWAY_ENV_CANARY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -11,7 +11,7 @@ const PLUGIN = `// Test plugin of the observability tests.
 const failures = new Map();
 module.exports = {
   [Symbol.for('hookwise.plugin')]: true,
-  meta: { name: 'observed-test-plugin', version: '1.0.0', api: 1 },
+  meta: { name: 'observed-test-plugin', version: '1.0.0', api: 2 },
   contributes: [
     {
       kind: 'agent',

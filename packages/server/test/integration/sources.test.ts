@@ -1,7 +1,7 @@
 // Real senders on routes that pin no source, and what routes that pin one refuse: the bugs of issue #18 first
 // (real GitHub and GitLab headers were answered 401, retries ran the agent twice), then rotation and the config.
 import { createHmac } from 'node:crypto';
-import { githubFixture, runEsm, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { githubFixture, runEsm, startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'sources-test-secret-0123456789';
 const OLD_SECRET = 'sources-old-secret-0123456789';
@@ -90,7 +90,7 @@ describe('sources over real HTTP', () => {
   it('rotates the global secret through WEBHOOK_SECRET=new,old', async () => {
     gw = await startTestGateway({
       config: config({ r: {} }),
-      env: { ...process.env, WEBHOOK_SECRET: `${SECRET},${OLD_SECRET}`, WEBHOOK_PORT: '', WEBHOOK_ENABLED: '', WEBHOOK_HOST: '' },
+      env: testProcessEnv(undefined, { WEBHOOK_SECRET: `${SECRET},${OLD_SECRET}` }),
     });
     const body = '{"event_type":"push"}';
     expect((await gw.post('r', body, { 'X-Webhook-Signature': hex(OLD_SECRET, body) })).status).toBe(202);
