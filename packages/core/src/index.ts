@@ -1,5 +1,6 @@
 // The contracts a plugin author programs against; nothing here runs a gateway (that is @hookwise/gateway).
 export * from './contracts';
+export * from './actions';
 export * from './conversations';
 export * from './agent-sandbox';
 export * from './errors';
