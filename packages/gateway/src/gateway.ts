@@ -29,7 +29,8 @@ import { WorkerPool } from './jobs/worker';
 import { PreviousEvents } from './jobs/previous-event';
 import { AnswerScrubber } from './jobs/answer-scrub';
 import { JobChannels } from './jobs/job-channel';
-import { createJobActions } from './jobs/actions-run';
+import { JobActions } from './actions/run-actions';
+import { ActionCatalogue } from './actions/action-catalogue';
 import { Approvals } from './jobs/approval-gate';
 import { Conversations } from './jobs/conversation-turns';
 import { ConversationStep } from './ingest/conversation-step';
@@ -98,12 +99,15 @@ export class Gateway {
   readonly approvals: Approvals;
   /** Routes' `conversation:`: the records of answers and replies (jobs/conversation-turns.ts), read by the dashboard. */
   readonly conversations: Conversations;
+  /** The actions routes may name: the registered deliverers' and the gateway's own (actions/action-catalogue.ts). */
+  readonly actions: ActionCatalogue;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
     this.redactor = options.redactor ?? new Redactor();
     this.logger = options.logger ?? createLogger({ level: config.log.level, format: config.log.format, redactor: this.redactor });
     this.registry = new PluginRegistry([{ plugin: builtinPlugin, source: '@hookwise/core', options: {} }, ...(options.plugins ?? [])]);
+    this.actions = ActionCatalogue.fromRegistry(this.registry);
     this.store = options.store ?? createMemoryStore();
     // Deliverers keep half-sent answers and idempotency keys here; a store without it: this process's memory.
     this.progress = this.store.progress ?? new MemoryProgressKV();
@@ -177,13 +181,13 @@ export class Gateway {
       conversations,
       sandboxes: this.sandboxes,
       channels: this.channels,
-      // A route's actions, carried out with the gateway's own credentials (jobs/actions-run.ts).
-      actions: createJobActions({
+      // A route's actions, carried out during the run by the deliverers that contribute them (actions/run-actions.ts).
+      actions: new JobActions({
         logger: this.logger,
         progress: this.progress,
         delivererById: (id) => this.delivererById(id),
-        env: options.env ?? process.env,
-        redact: (secret) => this.redactor.add(secret),
+        catalogue: this.actions,
+        platformEnabled: (id) => this.instances.platform(id)?.enabled === true,
         retry: {
           maxAttempts: config.retry.max_attempts,
           baseDelayMs: config.retry.base_delay_seconds * 1000,
@@ -253,7 +257,14 @@ export class Gateway {
 
   /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
   routeProblems(route: Route, host = this.config.platforms.webhook.extra.host): string[] {
-    const ctx = { config: this.config, configDir: this.options.configDir, registry: this.registry, instances: this.instances, skills: this.options.skills };
+    const ctx = {
+      config: this.config,
+      configDir: this.options.configDir,
+      registry: this.registry,
+      instances: this.instances,
+      skills: this.options.skills,
+      actions: this.actions,
+    };
     return routeProblems(ctx, route, host);
   }
 
@@ -277,6 +288,7 @@ export class Gateway {
     }
     problems.push(...sandboxProblems(this.config.agent.sandbox, 'agent.sandbox'));
     problems.push(...notifyProblems(this.config.notify));
+    problems.push(...this.actions.conflicts);
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
     // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.

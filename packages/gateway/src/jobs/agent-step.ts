@@ -13,7 +13,7 @@ import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
 import type { OpenAgentSandbox } from './agent-sandbox';
 import type { JobChannel } from './job-channel';
-import type { RunActions } from './actions-run';
+import type { RunActions } from '../actions/run-actions';
 import { channelNeeds, withChannelEnv } from './job-channel-run';
 import { runConversation } from './conversation-sessions';
 import type { WorkerDeps } from './worker-deps';
@@ -125,7 +125,7 @@ export class AgentStep {
     let usage: AgentResult['usage'];
     let opened: OpenAgentSandbox | undefined;
     let channel: JobChannel | undefined;
-    // The route's actions, offered on the channel and carried out during the run (actions-run.ts).
+    // The route's actions, offered on the channel and carried out during the run (actions/run-actions.ts).
     const actions = this.deps.channels ? this.deps.actions?.forRun(route, job, controller.signal) : undefined;
     try {
       const runner = await this.deps.agentFor(route);

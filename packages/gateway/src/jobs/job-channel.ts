@@ -18,8 +18,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorMessage } from '@hookwise/core';
 import { JobChannelRequests, type ChannelGateway, type ChannelSession } from './job-channel-requests';
-import type { RunActions } from './actions-run';
-import { serveActionsMcp } from './actions-mcp';
+import type { RunActions } from '../actions/run-actions';
+import { serveActionsMcp } from '../actions/actions-mcp';
 
 export type { ChannelGateway } from './job-channel-requests';
 
@@ -97,7 +97,7 @@ export class JobChannels {
       }
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', 'http://job.channel');
-      // The channel's URL itself is its MCP endpoint: the route's actions as tools (actions-mcp.ts).
+      // The channel's URL itself is its MCP endpoint: the route's actions as tools (actions/actions-mcp.ts).
       if (/^\/api\/job\/?$/.test(url.pathname)) {
         if (!session.actions) return reply(404, { error: "this run's route lists no actions (actions: in its config), so the channel offers no MCP tools" });
         return await serveActionsMcp(req, res, body, session.actions);

@@ -10,7 +10,7 @@ import type { AgentSandboxes } from './agent-sandbox';
 import type { AnswerScrubber } from './answer-scrub';
 import type { JobChannels } from './job-channel';
 import type { PreviousEvents } from './previous-event';
-import type { JobActions } from './actions-run';
+import type { JobActions } from '../actions/run-actions';
 import type { Conversations } from './conversation-turns';
 import type { Approvals } from './approval-gate';
 
@@ -50,7 +50,7 @@ export interface WorkerDeps {
   channels?: JobChannels;
   /** Which event of a key was answered last, for `{__previous__}` (previous-event.ts); absent: templates get none. */
   previous?: PreviousEvents;
-  /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
+  /** Carries out the actions a route lists for its agent (actions/run-actions.ts); absent: runs are offered none. */
   actions?: JobActions;
   /** Records answers of routes with `conversation:` and continues them (conversation-turns.ts); absent: none. */
   conversations?: Conversations;

@@ -2,7 +2,7 @@
 import type { JobRoute, RouteBudget, RouteDestination } from '@hookwise/core';
 import { ROUTE_NAME_PATTERN, type BudgetConfig, type DeliverConfig, type FilterConfig, type HookwiseConfig, type RouteConfig } from '../config/schema';
 import type { TransformConfig } from '../config/transform-schema';
-import type { ActionsConfig } from '../config/actions-schema';
+import type { ActionsConfig } from '../actions/actions-schema';
 import type { ConversationConfig } from '../config/conversation-schema';
 import type { ApprovalConfig } from '../config/approval-schema';
 
@@ -30,7 +30,7 @@ export interface Route extends JobRoute {
   concurrencyKey?: string;
   /** `transform:` as configured (checked and run by ingest/transform-step.ts). */
   transform?: TransformConfig;
-  /** `actions:`: what the agent may ask the gateway to do for it (jobs/actions-policy.ts). */
+  /** `actions:`: what the agent may ask the gateway to do for it (actions/action-policy.ts). */
   actions?: ActionsConfig;
   /** `conversation:`: replies to this route's answers continue it (ingest/conversation-step.ts). */
   conversation?: ConversationConfig;
