@@ -53,6 +53,18 @@ export interface GatewayOptions {
   pollMs?: number;
   /** The agent sandbox's probe and work dir parent (tests); default: probe this machine, the system temp dir. */
   sandbox?: Pick<AgentSandboxesOptions, 'probe' | 'workParent'>;
+  /**
+   * The sources a route that pins none (`source:` unset) accepts, by id, in the order their headers are read; a
+   * listed source no plugin registers is skipped. The distribution chooses them (the hookwise CLI: its
+   * DEFAULT_SOURCES); default: `generic` only. API 1 verifier plugins are accepted after them.
+   */
+  defaultSources?: readonly string[];
+  /**
+   * The agent-facing CLI of the distribution (`hookwise` for the hookwise CLI): `dir` is the installation it runs
+   * from with its dependencies, made readable inside each run's sandbox so that the agent's `hookwise webhook
+   * subscribe` can start. Absent: a run uses whatever CLI the system paths hold, or none.
+   */
+  agentCli?: { dir: string };
 }
 
 // Moved to a module of its own; re-exported so that `./gateway` still offers it.
@@ -60,8 +72,8 @@ export { sourceFromVerifier } from './plugins/verifier-source';
 
 export { isLoopbackHost } from './routes/route-problems';
 
-/** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
-export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
+/** What routes that pin no source accept when the distribution does not say (GatewayOptions.defaultSources). */
+export const DEFAULT_SOURCES: readonly string[] = ['generic'];
 
 export class Gateway {
   readonly registry: PluginRegistry;
@@ -176,7 +188,7 @@ export class Gateway {
       ...options.sandbox,
     });
     this.transforms = new Transforms({ sandboxes: this.sandboxes, logger: this.logger, silentMarker: config.agent.silent_marker });
-    this.channels = new JobChannels(this);
+    this.channels = new JobChannels(this, { readOnly: options.agentCli ? [options.agentCli.dir] : [] });
     this.workers = new WorkerPool({
       conversations,
       sandboxes: this.sandboxes,
@@ -291,8 +303,9 @@ export class Gateway {
     problems.push(...this.actions.conflicts);
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
-    // Routes without `source:` accept the SPEC's styles, then any API 1 verifier plugin, by their headers.
-    const unpinned = [...SPEC_SOURCES.filter((id) => this.registry.get('source', id)), ...this.registry.list('verifier').map((e) => e.contribution.id)];
+    // Routes without `source:` accept the distribution's default sources, then any API 1 verifier plugin, by their headers.
+    const defaults = (this.options.defaultSources ?? DEFAULT_SOURCES).filter((id) => this.registry.get('source', id));
+    const unpinned = [...defaults, ...this.registry.list('verifier').map((e) => e.contribution.id)];
     for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
     const eagerDeliverers = new Set<string>(

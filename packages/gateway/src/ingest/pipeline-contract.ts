@@ -64,8 +64,8 @@ export interface NamedSource {
 export interface PipelineDeps {
   routes: RouteTable;
   /**
-   * The sources a route accepts: the one it pins (`source:`), or, for a route that pins none, the SPEC's styles
-   * (GitHub, GitLab, generic, and API 1 verifier plugins) in the order their event and delivery headers are read.
+   * The sources a route accepts: the one it pins (`source:`), or, for a route that pins none, the default sources
+   * (GatewayOptions.defaultSources, then API 1 verifier plugins) in the order their event and delivery headers are read.
    */
   sourcesFor(route: Route): NamedSource[] | Promise<NamedSource[]>;
   /** `platforms.webhook.extra.public_url`: the origin senders post to, for sources that sign the URL. */

@@ -29,6 +29,8 @@ export interface JobChannel {
   env: { HOOKWISE_JOB_CHANNEL: string; HOOKWISE_JOB_TOKEN: string; HOOKWISE_JOB_ACTIONS?: string };
   /** `127.0.0.1:<port>`: add to the run's sandbox network so the egress proxy lets the channel through. */
   network: string;
+  /** Paths the run's sandbox lets it read: the distribution's agent CLI (GatewayOptions.agentCli), so it can start. */
+  readOnly: string[];
   /** Ends the token (after the run); later requests with it are refused. */
   close(): void;
 }
@@ -45,7 +47,10 @@ export class JobChannels {
   private readonly sessions = new Map<string, ChannelSession & { actions?: RunActions }>();
   private readonly requests: JobChannelRequests;
 
-  constructor(private readonly gateway: ChannelGateway) {
+  constructor(
+    private readonly gateway: ChannelGateway,
+    private readonly options: { readOnly?: string[] } = {},
+  ) {
     this.requests = new JobChannelRequests(gateway);
   }
 
@@ -65,6 +70,7 @@ export class JobChannels {
         ...(actions ? { HOOKWISE_JOB_ACTIONS: actions.names() } : {}),
       },
       network: `127.0.0.1:${port}`,
+      readOnly: [...(this.options.readOnly ?? [])],
       close: () => void this.sessions.delete(key),
     };
   }
