@@ -126,7 +126,11 @@ afterEach(async () => {
 async function runJob(gw: Gateway, calls: unknown[]) {
   const payload = { calls, repository: { full_name: 'octo/app' }, issue: { number: 7 } };
   const body = JSON.stringify(payload);
-  const answer = await gw.pipeline.handle({ route: 'issues', headers: { 'content-type': 'application/json', 'x-request-id': 'gitea-1' }, body: Buffer.from(body) });
+  const answer = await gw.pipeline.handle({
+    route: 'issues',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'gitea-1' },
+    body: Buffer.from(body),
+  });
   expect(answer.status).toBe(202);
   for (let i = 0; i < 200; i++) {
     const [job] = await gw.store.jobs.list({ route: 'issues' });
@@ -143,7 +147,11 @@ describe('an action a plugin contributes', () => {
     failuresLeft = 1;
     const job = await runJob(gateway, [{ body: 'bot: looks good' }, { body: 'no prefix' }, { body: 'bot: second' }, { body: 'bot: third' }]);
     expect(job.status).toBe('done');
-    const answer = JSON.parse(job.answer ?? '{}') as { tools: Array<{ name: string; description: string }>; results: Array<{ isError?: boolean; content: Array<{ text: string }> }>; actions: string };
+    const answer = JSON.parse(job.answer ?? '{}') as {
+      tools: Array<{ name: string; description: string }>;
+      results: Array<{ isError?: boolean; content: Array<{ text: string }> }>;
+      actions: string;
+    };
     expect(answer.actions).toBe('gitea.comment');
     expect(answer.tools.map((t) => t.name)).toEqual(['gitea.comment']);
     expect(answer.tools[0].description).toBe('Comment on the Gitea issue this event is about. At most 2 call(s) per run.');

@@ -8,9 +8,13 @@ import plugin, { createCommentDeliverer, githubAddLabels, githubComment, githubR
 describe('the target of an event', () => {
   it('is the issue, or the pull request with its head commit, and the installation the payload names', () => {
     expect(githubTargetOf({ repository: { full_name: 'octo/app' }, issue: { number: 7 } })).toEqual({ owner: 'octo', repo: 'app', number: 7 });
-    expect(
-      githubTargetOf({ repository: { full_name: 'octo/app' }, pull_request: { number: 12, head: { sha: 'abc' } }, installation: { id: 99 } }),
-    ).toEqual({ owner: 'octo', repo: 'app', number: 12, headSha: 'abc', installationId: '99' });
+    expect(githubTargetOf({ repository: { full_name: 'octo/app' }, pull_request: { number: 12, head: { sha: 'abc' } }, installation: { id: 99 } })).toEqual({
+      owner: 'octo',
+      repo: 'app',
+      number: 12,
+      headSha: 'abc',
+      installationId: '99',
+    });
   });
 
   it('is refused, for good, for an event about no issue or pull request', () => {
@@ -40,7 +44,9 @@ describe('checks of a call', () => {
     });
     expect(githubAddLabels.check!({ labels: ['anything'] }, {}).ok).toBe(true);
     expect(githubAddLabels.inputSchema).toBeInstanceOf(Function);
-    expect((githubAddLabels.inputSchema as (o: object) => unknown)(allow)).toMatchObject({ properties: { labels: { items: { enum: ['bug', 'needs-triage'] } } } });
+    expect((githubAddLabels.inputSchema as (o: object) => unknown)(allow)).toMatchObject({
+      properties: { labels: { items: { enum: ['bug', 'needs-triage'] } } },
+    });
   });
 
   it('github.review allows COMMENT unless the route lists verdicts, and checks every line comment', () => {

@@ -5,10 +5,22 @@ import plugin, { gitlabNote, gitlabTargetOf } from '@hookwise/plugin-deliverer-g
 
 describe('the target of an event', () => {
   it.each([
-    [{ object_kind: 'merge_request', project: { id: 42 }, object_attributes: { iid: 7 } }, { project: 42, kind: 'merge_request', iid: 7 }],
-    [{ object_kind: 'issue', project: { id: 42 }, object_attributes: { iid: 3 } }, { project: 42, kind: 'issue', iid: 3 }],
-    [{ object_kind: 'note', project_id: 42, merge_request: { iid: 9 } }, { project: 42, kind: 'merge_request', iid: 9 }],
-    [{ object_kind: 'note', project: { id: 42 }, issue: { iid: 5 } }, { project: 42, kind: 'issue', iid: 5 }],
+    [
+      { object_kind: 'merge_request', project: { id: 42 }, object_attributes: { iid: 7 } },
+      { project: 42, kind: 'merge_request', iid: 7 },
+    ],
+    [
+      { object_kind: 'issue', project: { id: 42 }, object_attributes: { iid: 3 } },
+      { project: 42, kind: 'issue', iid: 3 },
+    ],
+    [
+      { object_kind: 'note', project_id: 42, merge_request: { iid: 9 } },
+      { project: 42, kind: 'merge_request', iid: 9 },
+    ],
+    [
+      { object_kind: 'note', project: { id: 42 }, issue: { iid: 5 } },
+      { project: 42, kind: 'issue', iid: 5 },
+    ],
   ])('of %j is %j', (payload, target) => {
     expect(gitlabTargetOf(payload)).toEqual(target);
   });
