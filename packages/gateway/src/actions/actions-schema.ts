@@ -15,11 +15,11 @@ export const maxPerRunSchema = {
 export const actionsSchema = {
   type: 'object',
   description:
-    "Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (message, subscribe, or one a deliverer plugin contributes); each block is checked against its action's options at startup.",
+    "Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.",
   propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$' },
   additionalProperties: {
     type: 'object',
-    description: "One action's limits: max, and what its action takes (message: to; a contributed action's in its plugin's README; docs/agents.md lists them).",
+    description: "One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).",
     properties: { max: maxPerRunSchema },
   },
 } as const;
