@@ -314,6 +314,13 @@ export class Gateway {
     for (const [id, platform] of Object.entries(this.config.platforms)) {
       if (id !== 'webhook' && (platform as PlatformConfig).enabled === true && this.registry.get('deliverer', id)) eagerDeliverers.add(id);
     }
+    // And the deliverers that perform the actions static routes name (one that must be enabled and is not fails its calls).
+    for (const route of this.routes.staticRoutes()) {
+      for (const name of Object.keys(route.actions ?? {})) {
+        const by = this.actions.get(name)?.by;
+        if (by && (!by.requiresEnabled || this.instances.platform(by.deliverer)?.enabled === true)) eagerDeliverers.add(by.deliverer);
+      }
+    }
     const createProblems: string[] = [];
     for (const id of eagerDeliverers) {
       try {
