@@ -86,6 +86,8 @@ export async function createEmbeddedApp(options: EmbeddedAppOptions): Promise<Em
     config,
     configDir,
     plugins: [...plugins, { plugin: inbox, source: 'embed-express', options: {} }],
+    // A route that pins no source accepts these, by their headers (GitHub's first: its event header is read).
+    defaultSources: ['github', 'generic'],
     logger: options.logger,
   });
 

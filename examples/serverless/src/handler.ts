@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { createLogger, loadConfig, openGateway, routeFromUrl, type Gateway, type IngestResult } from '@hookwise/gateway';
 import { errorMessage, type HeaderMap } from '@hookwise/core';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { distributionOptions } from '@hookwise/cli';
 
 /** The request as function platforms hand it over (API-gateway style). */
 export interface ServerlessEvent {
@@ -39,10 +39,10 @@ export interface ServerlessHandler {
 async function buildGateway(options: ServerlessHandlerOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
   const loaded = loadConfig({ configDir: options.configDir ?? (env.HOOKWISE_HOME || join(__dirname, '..', 'config')), env });
-  // The same assembly as `hookwise gateway run` (its first-party plugins, store.backend, skills, subscriptions),
-  // without the HTTP server.
+  // The same assembly as `hookwise gateway run` (its first-party plugins and default sources, store.backend, skills,
+  // subscriptions), without the HTTP server.
   const opened = await openGateway(loaded, {
-    firstParty: await loadFirstPartyPlugins(),
+    ...(await distributionOptions()),
     logger: createLogger({ level: loaded.config.log.level, format: 'json', stream: options.logStream }),
   });
   await opened.start();

@@ -16,6 +16,7 @@ import {
   type LoadedConfig,
 } from '@hookwise/gateway';
 import { FIRST_PARTY_DIR, FIRST_PARTY_PLUGINS, loadFirstPartyPlugins } from './first-party';
+import { distributionOptions } from './distribution';
 import { listPlugins } from './plugin-manifests';
 import { listRoutes } from './route-listing';
 import { checkAgentCommands, checkGithubClient, type CheckResult } from './tool-checks';
@@ -125,7 +126,7 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
   const captured = capturingLogger();
   let opened: Awaited<ReturnType<typeof openGateway>>;
   try {
-    opened = await openGateway(loaded, { logger: captured.logger, firstParty: await loadFirstPartyPlugins(), store: createMemoryStore() });
+    opened = await openGateway(loaded, { logger: captured.logger, ...(await distributionOptions()), store: createMemoryStore() });
   } catch (err) {
     results.push({ check: 'plugins', status: 'fail', detail: problemsOf(err).join('; '), fix: 'see docs/troubleshooting.md (the gateway refuses to start)' });
     return results;

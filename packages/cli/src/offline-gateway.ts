@@ -2,7 +2,7 @@
 // store: the CLI asks it which deliverers and skills exist and whether a route could serve, so the checks are the
 // running gateway's own.
 import { createLogger, createMemoryStore, openGateway, type DirectorySkillLibrary, type Gateway, type LoadedConfig } from '@hookwise/gateway';
-import { loadFirstPartyPlugins } from './first-party';
+import { distributionOptions } from './distribution';
 
 export interface OfflineGateway {
   loaded: LoadedConfig;
@@ -15,7 +15,7 @@ export interface OfflineGateway {
 export async function openOfflineGateway(configDir: string): Promise<OfflineGateway> {
   const opened = await openGateway(configDir, {
     logger: createLogger({ level: 'warn', stream: process.stderr }),
-    firstParty: await loadFirstPartyPlugins(),
+    ...(await distributionOptions()),
     // The real store may be a file the running gateway holds, or a Redis: a check must not open it.
     store: createMemoryStore(),
     // The subscriptions file is what the command edits; its routes are checked one by one as they are written.

@@ -20,7 +20,7 @@ import {
   type Gateway,
   type Route,
 } from '@hookwise/gateway';
-import { loadFirstPartyPlugins } from './first-party';
+import { distributionOptions } from './distribution';
 import { outcomeOf } from './trial-events';
 import { newTrialId, type TrialEvent, type TrialRecord, type TrialSide, type TrialTotals } from './trial-store';
 
@@ -134,7 +134,7 @@ export async function runTrial(options: TrialOptions): Promise<TrialRecord> {
   const { configDir, current, candidate, jobs } = options;
   const opened = await openGateway(configDir, {
     logger: createLogger({ level: 'warn', stream: process.stderr }),
-    firstParty: await loadFirstPartyPlugins(),
+    ...(await distributionOptions()),
     // The real store is only read (before this, by selectTrialEvents): the gateway's own is an empty memory store.
     store: createMemoryStore(),
     routeSource: null,

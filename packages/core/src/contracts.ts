@@ -222,28 +222,8 @@ export interface Deliverer {
   /** Throws a HookwiseError with `retryable` set when delivery fails. */
   deliver(msg: DeliveryMessage, opts: DeliverOptions): Promise<Receipt>;
   stop?(): Promise<void>;
-  /**
-   * A code host's REST API with this destination's credentials, lent to the gateway's route actions (issue 30)
-   * so that they act as the destination posts: github_comment in App mode, gitlab_comment. Absent otherwise.
-   */
-  actions?: ActionsApi;
   /** Set when a reply to this destination's messages can continue a conversation (issue 31). */
   conversation?: DelivererConversation;
   /** Set when this destination can post an approval draft with Approve / Deny buttons (issue 31). */
   approval?: DelivererApproval;
-}
-
-/** Where an action's REST call acts; `installationId`/`repo` pick a GitHub App's installation. */
-export interface ActionsApiOptions {
-  signal: AbortSignal;
-  installationId?: string;
-  repo?: string;
-}
-
-/** One REST call of a route action, e.g. `request('POST', '/repos/o/r/issues/7/labels', { labels })`. */
-export interface ActionsApi {
-  /** Which API the calls speak: `github` (paths under the API base) or `gitlab` (paths under /api/v4). */
-  readonly host: 'github' | 'gitlab';
-  /** Resolves to the parsed JSON answer; throws a HookwiseError with `retryable` set. */
-  request(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, opts: ActionsApiOptions): Promise<unknown>;
 }

@@ -1,9 +1,11 @@
 // The contracts a plugin author programs against; nothing here runs a gateway (that is @hookwise/gateway).
 export * from './contracts';
+export * from './actions';
 export * from './conversations';
 export * from './agent-sandbox';
 export * from './errors';
 export * from './plugin';
+export * from './options-schema';
 // The renderer's limits and payload dump are details of the SPEC's templating rules, not API.
 export { renderExtra, renderPrompt, renderTemplate, type TemplateVars, unresolvedPlaceholders } from './template';
 export { closestMatch } from './did-you-mean';

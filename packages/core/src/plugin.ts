@@ -1,14 +1,14 @@
 // The plugin contract: a plugin package default-exports definePlugin({ meta, contributes }).
+import type { DelivererAction } from './actions';
 import type { AgentRunner, Deliverer, Source } from './contracts';
 import type { Store, StoreConfig } from './stores/types';
 import type { MemoKV, ProgressKV } from './stores/side-spaces';
+import type { OptionsSchema } from './options-schema';
 
 /** The plugin API this core provides; a plugin written for another one is refused. */
 export const PLUGIN_API_VERSION = 2;
 export const PLUGIN_MARKER = Symbol.for('hookwise.plugin');
 
-/** JSON Schema for a contribution's options (validated with ajv, defaults applied, before create()). */
-export type OptionsSchema = Record<string, unknown>;
 
 /** The logger a plugin gets: the gateway's (winston) logger, tagged with { plugin, id }. */
 export interface PluginLogger {
@@ -66,12 +66,18 @@ export type SourceContribution<O = Record<string, unknown>> = ContributionBase<'
 /** A store backend, chosen by `store.backend`; its options are the `store:` block. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type StoreContribution<O extends StoreConfig = any> = ContributionBase<'store', Store, O>;
-export interface DelivererContribution<O = Record<string, unknown>> extends ContributionBase<'deliverer', Deliverer, O> {
+export interface DelivererContribution<O = Record<string, unknown>, D extends Deliverer = Deliverer> extends ContributionBase<'deliverer', D, O> {
   /**
    * A platform deliverer must be switched on with `platforms.<id>.enabled: true`; a route that delivers
    * to it while it is off is refused at startup.
    */
   requiresEnabled?: boolean;
+  /**
+   * Route actions this deliverer performs for an agent during its run (`github.comment`), with the credentials of
+   * its `platforms.<id>` block: a route allows one by naming it under `actions:`.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  actions?: Array<DelivererAction<any, D>>;
 }
 export type AgentContribution<O = Record<string, unknown>> = ContributionBase<'agent', AgentRunner, O>;
 

@@ -1,228 +1,111 @@
-// Assembles a gateway from a loaded config: plugins, route table, stores, pipeline and workers. Used by the
-// Express host, by tests and by apps that embed Hookwise.
+// A gateway: its services (gateway-services.ts), its features (gateway-features.ts) and its two paths
+// (gateway-paths.ts), built in that order, with the startup checks and the shutdown order. Used by the HTTP host, by
+// every CLI command, by tests and by apps that embed Hookwise (openGateway() assembles one from a config dir).
 import type { Logger } from 'winston';
-import type { AgentRunner, Deliverer, Skill, StoreHealth } from '@hookwise/core';
-import { AuthFailureThrottle } from './ingest/auth-throttle';
-import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
-import { builtinPlugin } from './plugins/builtins';
-import { INSECURE_NO_AUTH, type HookwiseConfig, type PlatformConfig } from './config/schema';
-import { routeProblems } from './route-problems';
+import type { AgentRunner, Deliverer, Skill, Store, StoreHealth } from '@hookwise/core';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
-import { Lifecycle, throttledListenerErrors, type LifecycleEventName, type LifecycleListener } from './observe/lifecycle';
-import type { LoadedPlugin } from './plugins/loader';
-import { Redactor, createLogger } from './observe/logger';
-import { createWebhookHandler } from './ingest/node-handler';
-import { WebhookPipeline } from './ingest/pipeline';
-import type { NamedSource } from './ingest/pipeline-contract';
-import { PluginInstances } from './plugins/plugin-instances';
-import { PluginRegistry, type CreateContext } from './plugins/registry';
-import { RouteTable, budgetOf, staticRoutes, type Route, type RouteSource } from './routes/routes';
-import type { SkillLibrary } from './plugins/skills';
-import { secretsProblems } from './routes/secret-policy';
-import { StoreStatus } from './observe/store-status';
-import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
-import { Transforms } from './transforms/transforms';
-import { DeliverOnlyWaits } from './deliver-only/deliver-only-waits';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
-import { MemoryMemoKV, MemoryProgressKV, createMemoryStore } from './stores/memory';
-import type { MemoKV, ProgressKV, Store } from '@hookwise/core';
-import { WorkerPool } from './jobs/worker';
-import { PreviousEvents } from './jobs/previous-event';
-import { AnswerScrubber } from './jobs/answer-scrub';
-import { JobChannels } from './jobs/job-channel';
-import { createJobActions } from './jobs/actions-run';
-import { Approvals } from './approvals/approvals';
-import { Conversations } from './conversations/conversations';
-import { ConversationStep } from './conversations/conversation-replies';
-import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
-import { approvalHolds, approvalPresses } from './approvals/approval-hooks';
-import { conversationReplies, conversationTurns } from './conversations/conversation-hooks';
-import { transformStep } from './transforms/transform-hooks';
-import { deliverOnlyAnswers, deliverOnlyWaits } from './deliver-only/deliver-only-hooks';
-
-export interface GatewayOptions {
-  config: HookwiseConfig;
-  configDir: string;
-  env?: NodeJS.ProcessEnv;
-  /** Plugins to register besides the built-ins (log deliverer, echo agent). */
-  plugins?: LoadedPlugin[];
-  store?: Store;
-  logger?: Logger;
-  redactor?: Redactor;
-  /** Dynamic routes (the subscriptions file). */
-  routeSource?: RouteSource;
-  skills?: SkillLibrary;
-  /** Worker tuning for tests. */
-  leaseMs?: number;
-  pollMs?: number;
-  /** The agent sandbox's probe and work dir parent (tests); default: probe this machine, the system temp dir. */
-  sandbox?: Pick<AgentSandboxesOptions, 'probe' | 'workParent'>;
-}
-
-/** The SPEC's three styles, accepted by routes that pin no source, in the order their headers are read. */
-export const SPEC_SOURCES = ['github', 'gitlab', 'generic'] as const;
+import type { HookwiseConfig, PlatformConfig } from './config/schema';
+import { createFeatures, type GatewayFeatures } from './gateway-features';
+import { DEFAULT_SOURCES, type GatewayOptions } from './gateway-options';
+import { createJobPath, createRequestPath } from './gateway-paths';
+import { createServices, redactRoute, type GatewayServices } from './gateway-services';
+import type { AuthFailureThrottle } from './ingest/auth-throttle';
+import { trustedProxyProblem } from './ingest/client-address';
+import { createWebhookHandler } from './ingest/node-handler';
+import type { WebhookPipeline } from './ingest/pipeline';
+import type { NamedSource } from './ingest/pipeline-contract';
+import { sandboxProblems } from './jobs/agent-sandbox';
+import type { WorkerPool } from './jobs/worker';
+import type { LifecycleEventName, LifecycleListener } from './observe/lifecycle';
+import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks';
+import { routeProblems } from './route-problems';
+import type { Route } from './routes/routes';
+import { secretsProblems } from './routes/secret-policy';
 
 export class Gateway {
-  readonly registry: PluginRegistry;
-  readonly routes: RouteTable;
-  readonly store: Store;
-  /** Delivery progress for deliverers (PluginContext.progress): the store's, else in memory. */
-  private readonly progress: ProgressKV;
-  /** Plugins' memory across jobs (PluginContext.memos): the store's, else in memory. */
-  private readonly memos: MemoKV;
-  readonly logger: Logger;
-  readonly redactor: Redactor;
+  /** What every part shares: config, logger, redactor, store, lifecycle, plugins, routes, sandboxes. */
+  readonly services: GatewayServices;
+  /** Conversations, approvals, transforms, actions, the job channel, and their hooks. */
+  readonly features: GatewayFeatures;
   readonly pipeline: WebhookPipeline;
   readonly workers: WorkerPool;
-  /** What happens to requests and jobs, for metrics, traces and the dashboard (`on()`); costs nothing unheard. */
-  readonly lifecycle: Lifecycle;
   readonly handler: ReturnType<typeof createWebhookHandler>;
-  /** The store's state as /health reports it, kept from the gateway's own store calls. */
-  readonly storeStatus: StoreStatus;
   private readonly authThrottle: AuthFailureThrottle;
-  private readonly shutdown = new AbortController();
-  /** The sources, agent runners and deliverers in use, one instance per id (and options). */
-  private readonly instances: PluginInstances;
-  /** What routes that pin no source accept; filled by start(). */
-  private specSources: NamedSource[] = [];
-  private shuttingDown = false;
-  /** Each agent run's sandbox and the gateway's egress proxy (`agent.sandbox`). */
-  readonly sandboxes: AgentSandboxes;
-  /** Each agent run's subscription channel (jobs/job-channel.ts): its listener lives as long as the gateway. */
-  readonly channels: JobChannels;
   /** Posts the lifecycle events `notify:` chooses to other systems (observe/lifecycle-webhooks.ts). */
   private readonly lifecycleWebhooks: LifecycleWebhooks;
-  /** Runs routes' `transform:` in the agent sandbox (jobs/transform.ts). */
-  private readonly transforms: Transforms;
-  /** Routes' `approval:`: held answers, their records and the presses that decide them (jobs/approval-gate.ts). */
-  readonly approvals: Approvals;
-  /** Routes' `conversation:`: the records of answers and replies (jobs/conversation-turns.ts), read by the dashboard. */
-  readonly conversations: Conversations;
+  /** What routes that pin no source accept; filled by start(). */
+  private defaultSources: NamedSource[] = [];
+  private shuttingDown = false;
 
   constructor(readonly options: GatewayOptions) {
-    const { config } = options;
-    this.redactor = options.redactor ?? new Redactor();
-    this.logger = options.logger ?? createLogger({ level: config.log.level, format: config.log.format, redactor: this.redactor });
-    this.registry = new PluginRegistry([{ plugin: builtinPlugin, source: '@hookwise/core', options: {} }, ...(options.plugins ?? [])]);
-    this.store = options.store ?? createMemoryStore();
-    // Deliverers keep half-sent answers and idempotency keys here; a store without it: this process's memory.
-    this.progress = this.store.progress ?? new MemoryProgressKV();
-    this.memos = this.store.memos ?? new MemoryMemoKV();
-    this.lifecycle = new Lifecycle(throttledListenerErrors((message) => this.logger.warn(message)));
-    // `notify:` targets: their secrets join the redaction; bad entries are refused by start().
-    for (const target of config.notify ?? []) this.redactor.add(target.secret);
-    // Kept in the store's outbox until sent; a store without one: this process's memory.
-    this.lifecycleWebhooks = new LifecycleWebhooks(config.notify ?? [], this.lifecycle, this.logger, this.store.outbox);
-    this.routes = new RouteTable(staticRoutes(config), options.routeSource);
-    const extra = config.platforms.webhook.extra;
-    const redactRoute = (route: Route) => {
-      for (const secret of route.secrets) if (secret !== INSECURE_NO_AUTH) this.redactor.add(secret);
-    };
-    for (const secret of [extra.secret, ...(extra.secrets ?? [])]) if (secret !== INSECURE_NO_AUTH) this.redactor.add(secret);
-    for (const route of this.routes.staticRoutes()) redactRoute(route);
+    const services = (this.services = createServices(options));
+    this.features = createFeatures(services, { pollMs: options.pollMs, agentCli: options.agentCli, routeProblems: (route) => this.routeProblems(route) });
     // Subscriptions get the same checks as static routes, and their secrets join the redaction as they are read.
     options.routeSource?.setCheck?.((route) => {
-      redactRoute(route);
+      redactRoute(services.redactor, route);
       return this.routeProblems(route);
     });
-    this.instances = new PluginInstances({ registry: this.registry, config, logger: this.logger, createContext: () => this.createContext() });
-    this.storeStatus = new StoreStatus(this.store);
-    this.authThrottle = new AuthFailureThrottle({ limit: extra.auth_failure_limit ?? 60, logger: this.logger });
-    // Bad entries are reported by start(); the valid ones are used meanwhile.
-    const proxies = (extra.trusted_proxies ?? []).filter((entry) => trustedProxyProblem(entry) === undefined);
-    // Conversations (issue 31): recorded and continued through the memos, shared by the request and the job paths.
-    const conversations = (this.conversations = new Conversations({
-      memos: this.memos,
-      jobs: this.store.jobs,
-      logger: this.logger,
+    // Kept in the store's outbox until sent; a store without one: this process's memory.
+    this.lifecycleWebhooks = new LifecycleWebhooks(this.config.notify ?? [], services.lifecycle, services.logger, services.store.outbox);
+    ({ pipeline: this.pipeline, authThrottle: this.authThrottle } = createRequestPath(services, this.features, {
+      sourcesFor: (route) => (route.source === undefined ? this.defaultSources : this.sourceFor(route).then((named) => [named])),
+      isShuttingDown: () => this.shuttingDown,
     }));
-    // A job held for approval is looked at again every 5 poll intervals (5 s by default): how long a decision may wait.
-    const recheckMs = 5 * (options.pollMs ?? 1000);
-    this.approvals = new Approvals({
-      jobs: this.store.jobs,
-      memos: this.memos,
-      logger: this.logger,
-      lifecycle: this.lifecycle,
-      delivererById: (id) => this.delivererById(id),
-      recheckMs,
-    });
-    this.sandboxes = new AgentSandboxes({
-      config,
-      configDir: options.configDir,
-      logger: this.logger,
-      hidden: storeFiles(config, options.configDir),
-      ...options.sandbox,
-    });
-    this.transforms = new Transforms({ sandboxes: this.sandboxes, logger: this.logger, silentMarker: config.agent.silent_marker });
-    this.pipeline = new WebhookPipeline(
-      {
-        routes: this.routes,
-        lifecycle: this.lifecycle,
-        sourcesFor: (route) => (route.source === undefined ? this.specSources : this.sourceFor(route).then((named) => [named])),
-        publicUrl: extra.public_url?.replace(/\/+$/, ''),
-        store: this.store,
-        limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
-        logger: this.logger,
-        isShuttingDown: () => this.shuttingDown,
-        authThrottle: this.authThrottle,
-        trustedProxies: proxies.length ? new TrustedProxies(proxies) : undefined,
-        storeStatus: this.storeStatus,
-      },
-      [
-        approvalPresses(this.approvals),
-        conversationReplies(new ConversationStep(conversations)),
-        transformStep(this.transforms),
-        deliverOnlyWaits(new DeliverOnlyWaits(this.lifecycle)),
-      ],
-    );
-    this.channels = new JobChannels(this);
-    this.workers = new WorkerPool({
-      sandboxes: this.sandboxes,
-      channels: this.channels,
-      // A route's actions, carried out with the gateway's own credentials (jobs/actions-run.ts).
-      actions: createJobActions({
-        logger: this.logger,
-        progress: this.progress,
-        delivererById: (id) => this.delivererById(id),
-        env: options.env ?? process.env,
-        redact: (secret) => this.redactor.add(secret),
-        retry: {
-          maxAttempts: config.retry.max_attempts,
-          baseDelayMs: config.retry.base_delay_seconds * 1000,
-          maxDelayMs: config.retry.max_delay_seconds * 1000,
-        },
-      }),
-      answerScrubber: new AnswerScrubber(this.redactor, options.env ?? process.env),
-      // {__previous__} of a route's templates: kept in the memos beside the plugins' (durable with SQLite and Redis).
-      previous: new PreviousEvents(this.memos, this.store.jobs, this.logger),
-      jobs: this.store.jobs,
-      lifecycle: this.lifecycle,
-      runnerOf: (route) => String(route.agent?.runner ?? this.config.agent.runner),
-      routes: this.routes,
-      agentFor: (route) => this.agentFor(route),
-      delivererById: (id) => this.delivererById(id),
-      skillsFor: (route) => this.skillsFor(route),
-      retry: {
-        maxAttempts: config.retry.max_attempts,
-        baseDelayMs: config.retry.base_delay_seconds * 1000,
-        maxDelayMs: config.retry.max_delay_seconds * 1000,
-      },
-      concurrency: config.agent.concurrency,
-      agentTimeoutMs: config.agent.timeout_seconds * 1000,
-      logger: this.logger,
-      leaseMs: options.leaseMs,
-      pollMs: options.pollMs,
-      storeStatus: this.storeStatus,
-      counters: this.store.counters,
-      budget: budgetOf(config.agent.budget),
-      silentMarker: config.agent.silent_marker,
-      hooks: [deliverOnlyAnswers, conversationTurns(conversations, this.logger), approvalHolds(this.approvals)],
-    });
-    this.handler = createWebhookHandler(this.pipeline, this.logger);
+    this.workers = createJobPath(services, this.features, { leaseMs: options.leaseMs, pollMs: options.pollMs });
+    this.handler = createWebhookHandler(this.pipeline, services.logger);
   }
 
   get config(): HookwiseConfig {
     return this.options.config;
+  }
+
+  get registry() {
+    return this.services.registry;
+  }
+
+  get routes() {
+    return this.services.routes;
+  }
+
+  get store(): Store {
+    return this.services.store;
+  }
+
+  get logger(): Logger {
+    return this.services.logger;
+  }
+
+  get redactor() {
+    return this.services.redactor;
+  }
+
+  get lifecycle() {
+    return this.services.lifecycle;
+  }
+
+  get storeStatus() {
+    return this.services.storeStatus;
+  }
+
+  get sandboxes() {
+    return this.services.sandboxes;
+  }
+
+  get channels() {
+    return this.features.channels;
+  }
+
+  get approvals() {
+    return this.features.approvals;
+  }
+
+  get conversations() {
+    return this.features.conversations;
+  }
+
+  get actions() {
+    return this.features.actions;
   }
 
   /** Listens to a lifecycle event (docs/architecture.md); returns the function that stops listening. */
@@ -244,29 +127,15 @@ export class Gateway {
     return this.storeStatus.health();
   }
 
-  private createContext(): CreateContext {
-    return {
-      logger: this.logger,
-      configDir: this.options.configDir,
-      env: this.options.env ?? process.env,
-      signal: this.shutdown.signal,
-      redact: (secret) => this.redactor.add(secret),
-      isSecret: (value) => this.redactor.has(value),
-      scrub: (text) => this.redactor.redact(text),
-      progress: this.progress,
-      memos: this.memos,
-    };
-  }
-
   /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
   routeProblems(route: Route, host = this.config.platforms.webhook.extra.host): string[] {
-    const ctx = { config: this.config, configDir: this.options.configDir, registry: this.registry, instances: this.instances, skills: this.options.skills };
-    return routeProblems(ctx, route, host);
+    const { config, configDir, registry, instances, skills } = this.services;
+    return routeProblems({ config, configDir, registry, instances, skills, actions: this.actions }, route, host);
   }
 
   /** The source a route pins, created once per (source, options). */
   sourceFor(route: Pick<Route, 'name' | 'source' | 'sourceOptions'>): Promise<NamedSource> {
-    return this.instances.sourceFor(route);
+    return this.services.instances.sourceFor(route);
   }
 
   /** Validates every static route and creates the sources, runners and deliverers they need. */
@@ -284,17 +153,25 @@ export class Gateway {
     }
     problems.push(...sandboxProblems(this.config.agent.sandbox, 'agent.sandbox'));
     problems.push(...notifyProblems(this.config.notify));
+    problems.push(...this.actions.conflicts);
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
-    // Routes without `source:` accept the SPEC's styles, by their headers.
-    const unpinned = SPEC_SOURCES.filter((id) => this.registry.get('source', id));
-    for (const id of unpinned) this.specSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
+    // Routes without `source:` accept the distribution's default sources, by their headers.
+    const unpinned = (this.options.defaultSources ?? DEFAULT_SOURCES).filter((id) => this.registry.get('source', id));
+    for (const id of unpinned) this.defaultSources.push(await this.sourceFor({ name: '(unpinned)', source: id }));
     // Create eagerly what static routes use and every enabled platform, so bad options stop startup.
     const eagerDeliverers = new Set<string>(
       this.routes.staticRoutes().flatMap((r) => [...(r.destinations ?? [{ to: r.deliver }]).map((d) => d.to), ...(r.approval?.via ? [r.approval.via] : [])]),
     );
     for (const [id, platform] of Object.entries(this.config.platforms)) {
       if (id !== 'webhook' && (platform as PlatformConfig).enabled === true && this.registry.get('deliverer', id)) eagerDeliverers.add(id);
+    }
+    // And the deliverers that perform the actions static routes name (one that must be enabled and is not fails its calls).
+    for (const route of this.routes.staticRoutes()) {
+      for (const name of Object.keys(route.actions ?? {})) {
+        const by = this.actions.get(name)?.by;
+        if (by && (!by.requiresEnabled || this.services.instances.platform(by.deliverer)?.enabled === true)) eagerDeliverers.add(by.deliverer);
+      }
     }
     const createProblems: string[] = [];
     for (const id of eagerDeliverers) {
@@ -331,18 +208,19 @@ export class Gateway {
 
   /** Operator surfaces without a token on a reachable bind, payload-chosen targets without allowed_targets. */
   exposureFindings(routes: Iterable<Route> = this.routes.staticRoutes()): ExposureFinding[] {
+    const { instances } = this.services;
     return exposureFindings(this.config, routes, (to) => {
       const deliverer = this.registry.get('deliverer', to);
       if (!deliverer) return undefined;
       const schema = (deliverer.contribution as { optionsSchema?: { properties?: Record<string, unknown> } }).optionsSchema;
-      const allowedTargets = (this.instances.platform(to) as { allowed_targets?: unknown } | undefined)?.allowed_targets;
-      return { supportsAllowedTargets: Boolean(schema?.properties?.allowed_targets), allowedTargets, platformKey: this.instances.platformKey(to) };
+      const allowedTargets = (instances.platform(to) as { allowed_targets?: unknown } | undefined)?.allowed_targets;
+      return { supportsAllowedTargets: Boolean(schema?.properties?.allowed_targets), allowedTargets, platformKey: instances.platformKey(to) };
     });
   }
 
   /** The deliverer of an id or alias (`telegram`, `platform_01`), created and started once per deliverer. */
   delivererById(id: string): Promise<Deliverer> {
-    return this.instances.delivererById(id);
+    return this.services.instances.delivererById(id);
   }
 
   /** The deliverer of a route's first destination (`deliver:`); kept for callers that hold a route. */
@@ -352,11 +230,11 @@ export class Gateway {
 
   /** A route's agent runner (its own `agent:` block, else the global one), created once per (runner, options). */
   agentFor(route: Pick<Route, 'agent' | 'name'>): Promise<AgentRunner> {
-    return this.instances.agentFor(route);
+    return this.services.instances.agentFor(route);
   }
 
   skillsFor(route: Route): Skill[] {
-    return route.skills.map((name) => this.options.skills?.get(name)).filter((s): s is Skill => s !== undefined);
+    return route.skills.flatMap((name) => this.services.skills?.get(name) ?? []);
   }
 
   /** Stops accepting, lets running jobs finish until the deadline, stops plugins and closes the store. */
@@ -367,8 +245,8 @@ export class Gateway {
     await this.sandboxes.close();
     // After the workers: no run holds a token any more.
     await this.channels.close();
-    this.shutdown.abort();
-    await this.instances.stopAll();
+    this.services.lifetime.abort();
+    await this.services.instances.stopAll();
     // After the workers (their last lifecycle events are written to the outbox) and before the store closes: what
     // is still unsent stays in a persistent store's outbox for the next start.
     await this.lifecycleWebhooks.close();

@@ -6,6 +6,7 @@ import type { Store } from '@hookwise/core';
 import type { HookwiseConfig } from './config/schema';
 import { loadConfig, type LoadedConfig } from './config/load';
 import { Gateway } from './gateway';
+import type { GatewayOptions } from './gateway-options';
 import { loadPlugins, type LoadPluginsOptions, type LoadedPlugin } from './plugins/loader';
 import { Redactor, createLogger, type LogFormat } from './observe/logger';
 import { observeGateway, type GatewayObservability } from './observe/observability';
@@ -29,6 +30,10 @@ export interface OpenGatewayOptions {
    * FIRST_PARTY_PLUGINS, loaded by `loadFirstPartyPlugins()` of @hookwise/cli).
    */
   firstParty?: readonly LoadedPlugin[];
+  /** The distribution's sources for routes that pin none (GatewayOptions.defaultSources; the hookwise CLI passes its own). */
+  defaultSources?: GatewayOptions['defaultSources'];
+  /** The distribution's agent CLI, readable in each run's sandbox (GatewayOptions.agentCli). */
+  agentCli?: GatewayOptions['agentCli'];
   /** Plugins an embedding app defines itself, registered after the loaded ones. */
   plugins?: readonly LoadedPlugin[];
   /** Loader overrides (tests, bundlers): working directory, CommonJS and ESM loaders. */
@@ -121,6 +126,8 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
     routeSource,
     leaseMs: options.leaseMs ?? (config.store.lease_seconds === undefined ? undefined : config.store.lease_seconds * 1000),
     pollMs: options.pollMs,
+    defaultSources: options.defaultSources,
+    agentCli: options.agentCli,
   });
   let closing: Promise<{ unfinished: string[] }> | undefined;
   const close = (deadlineMs?: number) => {

@@ -13,6 +13,7 @@ import { secretsProblems } from './routes/secret-policy';
 import type { PluginRegistry } from './plugins/registry';
 import type { PluginInstances } from './plugins/plugin-instances';
 import type { SkillLibrary } from './plugins/skills';
+import type { ActionCatalogue } from './actions/action-catalogue';
 
 /** What the checks read of the gateway. */
 export interface RouteCheckContext {
@@ -21,6 +22,8 @@ export interface RouteCheckContext {
   registry: PluginRegistry;
   instances: PluginInstances;
   skills?: SkillLibrary;
+  /** The actions a route's `actions:` may name; absent: the block is not checked (callers without a gateway). */
+  actions?: ActionCatalogue;
 }
 
 /** Problems with one route: name, secret, deliverer, skills, agent runner. Used at startup and by the CLI. */
@@ -79,6 +82,7 @@ export function routeProblems(ctx: RouteCheckContext, route: Route, host = ctx.c
   // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
   problems.push(...filterProblems(route, ctx.configDir), ...routeKeyProblems(route), ...transformProblems(route));
   problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`));
+  if (ctx.actions) problems.push(...ctx.actions.problems(where, route.actions));
   return problems;
 }
 

@@ -42,6 +42,10 @@ export interface StartOptions {
   loader?: OpenGatewayOptions['loader'];
   /** The distribution's plugins, loaded by the caller (the hookwise CLI passes its first-party list); default none. */
   firstParty?: OpenGatewayOptions['firstParty'];
+  /** The distribution's sources for routes that pin none (the hookwise CLI passes its DEFAULT_SOURCES). */
+  defaultSources?: OpenGatewayOptions['defaultSources'];
+  /** The distribution's agent CLI, readable in each run's sandbox (the hookwise CLI passes its own installation). */
+  agentCli?: OpenGatewayOptions['agentCli'];
   /** Worker tuning for tests. */
   leaseMs?: number;
   pollMs?: number;
@@ -85,6 +89,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     routeSource: options.routeSource,
     loader: options.loader,
     firstParty: options.firstParty,
+    defaultSources: options.defaultSources,
+    agentCli: options.agentCli,
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
   });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createHmac } from 'node:crypto';
-import type { LoadedPlugin } from '@hookwise/gateway';
 import { startGateway, type RunningGateway, type StartOptions } from '@hookwise/server';
 import { testProcessEnv } from './process-env';
 
@@ -39,18 +38,19 @@ export function signGithub(secret: string, body: string | Buffer): string {
 }
 
 /**
- * The hookwise distribution's first-party plugins when @hookwise/cli resolves from where the tests run (this
- * repository): @hookwise/testing depends on no plugin, so elsewhere a test passes its own in `plugins`.
+ * The hookwise distribution's part of the options (its first-party plugins, default sources and CLI installation)
+ * when @hookwise/cli resolves from where the tests run (this repository): @hookwise/testing depends on no plugin, so
+ * elsewhere a test passes its own in `plugins`.
  */
-async function firstPartyFromCaller(): Promise<LoadedPlugin[] | undefined> {
+async function distributionFromCaller(): Promise<Pick<StartOptions, 'firstParty' | 'defaultSources' | 'agentCli'>> {
   let cli: string;
   try {
     cli = require.resolve('@hookwise/cli', { paths: [process.cwd()] });
   } catch {
-    return undefined;
+    return {};
   }
-  const { loadFirstPartyPlugins } = require(cli) as { loadFirstPartyPlugins?: () => Promise<LoadedPlugin[]> };
-  return loadFirstPartyPlugins?.();
+  const { distributionOptions } = require(cli) as { distributionOptions?: () => Promise<Pick<StartOptions, 'firstParty' | 'defaultSources' | 'agentCli'>> };
+  return (await distributionOptions?.()) ?? {};
 }
 
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
@@ -83,9 +83,13 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
       done();
     },
   });
+  // What the caller sets wins over the distribution's (its own firstParty replaces the distribution's plugins).
+  const distribution = await distributionFromCaller();
   const running = await startGateway({
     ...options,
-    firstParty: options.firstParty ?? (await firstPartyFromCaller()),
+    firstParty: options.firstParty ?? distribution.firstParty,
+    defaultSources: options.defaultSources ?? distribution.defaultSources,
+    agentCli: options.agentCli ?? distribution.agentCli,
     configDir,
     port: 0,
     host: '127.0.0.1',

@@ -3,10 +3,10 @@
 // looked up for the repository. Long answers are split like the gh path's; sticky comments are edited in place.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HookwiseError, type Deliverer, type PluginContext, type ProgressKV } from '@hookwise/core';
+import { HookwiseError, type PluginContext, type ProgressKV } from '@hookwise/core';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
-import { githubActionsApi } from './actions-api';
 import { restCommentApi } from './comment-api';
+import type { GithubDestination } from './github-actions';
 import { resolveCommentTarget } from './comment-target';
 import { DEFAULT_API_BASE, createGithubClient, type GithubClient } from './github-client';
 import { LocalMemos, deliverSticky, stickyBody, stickyKey } from './sticky-comment';
@@ -83,7 +83,7 @@ export function readPrivateKey(options: AppModeOptions, ctx: Pick<PluginContext,
 }
 
 /** App mode's deliverer and its client, or undefined when app_id is not set (the gh path). */
-export function openAppMode(options: AppModeOptions, ctx: PluginContext): { deliverer: Deliverer; client: GithubClient } | undefined {
+export function openAppMode(options: AppModeOptions, ctx: PluginContext): { deliverer: GithubDestination; client: GithubClient } | undefined {
   if (options.app_id === undefined || options.app_id === '') {
     if (options.private_key_file || options.private_key_env) {
       throw new HookwiseError('HW_E_CONFIG', `platforms.${ID}: a private key is set without app_id: set app_id (the App's id) or remove the key`, {
@@ -103,9 +103,9 @@ export function openAppMode(options: AppModeOptions, ctx: PluginContext): { deli
   const memos = ctx.memos ?? new LocalMemos();
   const progress: ProgressKV | undefined = ctx.progress;
   const who = `app:${options.app_id}@${new URL(client.apiBase).host}`;
-  const deliverer: Deliverer = {
-    // The route actions' github.* calls go through the same App (actions-api.ts).
-    actions: githubActionsApi(client, ID),
+  const deliverer: GithubDestination = {
+    // The route actions' github.* calls go through the same App (github-actions.ts).
+    actionsClient: client,
     async deliver(msg, opts) {
       const { repo, prNumber } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;

@@ -2,12 +2,13 @@
 // code host's CLI (`gh pr|issue comment <n> --repo <owner/name> --body-file -`), or as a GitHub App over the REST
 // API (app-mode.ts), splitting bodies over the 65536-character comment limit, or as one sticky comment edited by
 // later answers (sticky-comment.ts), and turning failures into errors that say what to do.
-import { HookwiseError, type Deliverer, type DelivererContribution, type PluginContext, type ProgressKV } from '@hookwise/core';
+import { HookwiseError, type DelivererContribution, type PluginContext, type ProgressKV } from '@hookwise/core';
 import { runProcess, type ProcessResult } from '@hookwise/kit';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
 import { appModeSchema, openAppMode, type AppModeOptions } from './app-mode';
 import { ghCommentApi, type CommentApi } from './comment-api';
 import { githubConversation } from './comment-conversation';
+import { GITHUB_ACTIONS, environmentClient, type GithubDestination } from './github-actions';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
 import { LocalMemos, deliverSticky, stickyBody, stickyKey } from './sticky-comment';
 
@@ -94,7 +95,7 @@ class MemoryProgressKV implements ProgressKV {
   }
 }
 
-export function createCommentDeliverer(options: CommentOptions, ctx: PluginContext): Deliverer {
+export function createCommentDeliverer(options: CommentOptions, ctx: PluginContext): GithubDestination {
   // App mode (app_id set): comments over the REST API as the App; else the gh client. Either way a later comment
   // on the same pull request can continue a conversation (comment-conversation.ts).
   const app = openAppMode(options, ctx);
@@ -119,6 +120,8 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
   });
   return {
     conversation: githubConversation,
+    // Without an App the github.* actions act with the token of the gateway's environment (github-actions.ts).
+    actionsClient: environmentClient(ctx),
     async deliver(msg, opts) {
       const { repo, prNumber, kind: kindOption } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;
@@ -169,7 +172,7 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
   };
 }
 
-export const commentDeliverer: DelivererContribution<CommentOptions> = {
+export const commentDeliverer: DelivererContribution<CommentOptions, GithubDestination> = {
   kind: 'deliverer',
   id: ID,
   aliases: ['codehost_a_comment'],
@@ -186,4 +189,6 @@ export const commentDeliverer: DelivererContribution<CommentOptions> = {
     },
   },
   create: createCommentDeliverer,
+  // github.comment, github.add_labels, github.review: performed for a route's agent with this destination's client.
+  actions: GITHUB_ACTIONS,
 };

@@ -19,8 +19,10 @@ const INSTALLATION_LOOKUP_TTL_MS = 60 * 60_000;
 export interface GithubClientOptions {
   /** `https://api.github.com`, or `https://<host>/api/v3` for GitHub Enterprise Server. */
   apiBase?: string;
-  /** Token mode: a personal or fine-grained token, sent as `token <token>`. */
+  /** Token mode: a personal or fine-grained token, sent as `token <token>` (or `Bearer <token>`, see tokenScheme). */
   token?: string;
+  /** How token mode sends the token: `token` (default) or `Bearer` (the route actions' token path always has). */
+  tokenScheme?: 'token' | 'Bearer';
   /** App mode: the app's id and its PEM private key. */
   app?: { appId: string | number; privateKey: string };
   userAgent?: string;
@@ -192,7 +194,7 @@ export function createGithubClient(options: GithubClientOptions): GithubClient {
         installationId = await installationFor(as);
         authorization = `token ${await installationToken(installationId)}`;
       } else {
-        authorization = `token ${options.token}`;
+        authorization = `${options.tokenScheme ?? 'token'} ${options.token}`;
       }
       try {
         const answer = await request(route, { ...params, headers: { authorization }, request: { signal: as?.signal } });

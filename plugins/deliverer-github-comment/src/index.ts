@@ -7,7 +7,7 @@ export * from './comment-target';
 export * from './github-client';
 export * from './comment-api';
 export * from './sticky-comment';
-export { githubActionsApi } from './actions-api';
+export * from './github-actions';
 export { appModeSchema, openAppMode, readPrivateKey, type AppModeOptions } from './app-mode';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [commentDeliverer] });

@@ -2,17 +2,9 @@
 // personal, project or group access token; `api_base` for a self-managed GitLab. Answers over GitLab's note limit are
 // split into several notes, and a retried delivery does not post again the notes it already posted. With
 // `deliver_extra.sticky` the answer edits the note an earlier answer for the same key posted (sticky-note.ts).
-import {
-  HookwiseError,
-  SecretScrubber,
-  isHookwiseError,
-  type Deliverer,
-  type DelivererContribution,
-  type MemoKV,
-  type PluginContext,
-  type ProgressKV,
-} from '@hookwise/core';
+import { HookwiseError, SecretScrubber, isHookwiseError, type DelivererContribution, type MemoKV, type PluginContext, type ProgressKV } from '@hookwise/core';
 import { PROGRESS_TTL_MS, chunkText, progressKey } from '@hookwise/kit/platform';
+import { gitlabNote, type GitlabDestination } from './gitlab-actions';
 import { gitlabConversation } from './note-conversation';
 import { describeTarget, resolveNoteTarget } from './note-target';
 import { ID, NotesApi, type NotesApiOptions } from './notes-api';
@@ -46,7 +38,7 @@ class MemoryKV<V> {
   }
 }
 
-export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx: PluginContext): Deliverer {
+export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx: PluginContext): GitlabDestination {
   // Registered so that no log line or error message ever carries it.
   ctx.redact(options.token);
   const api = new NotesApi(options, new SecretScrubber([options.token]));
@@ -57,8 +49,8 @@ export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx:
   return {
     // Comments on the same merge request or issue can continue a conversation (note-conversation.ts).
     conversation: gitlabConversation,
-    // The gateway's gitlab.note action posts with this destination's token (its paths under /api/v4).
-    actions: { host: 'gitlab', request: (method, path, body, opts) => api.call(method, path, body, opts.signal) },
+    // The gitlab.note action posts with this destination's token (gitlab-actions.ts).
+    notesApi: api,
     async start() {
       try {
         await api.whoAmI(ctx.signal);
@@ -98,7 +90,7 @@ export function createGitlabCommentDeliverer(options: GitlabCommentOptions, ctx:
   };
 }
 
-export const gitlabCommentDeliverer: DelivererContribution<GitlabCommentOptions> = {
+export const gitlabCommentDeliverer: DelivererContribution<GitlabCommentOptions, GitlabDestination> = {
   kind: 'deliverer',
   id: ID,
   description: 'Posts the answer as a GitLab merge-request or issue note over the REST API.',
@@ -120,4 +112,6 @@ export const gitlabCommentDeliverer: DelivererContribution<GitlabCommentOptions>
     },
   },
   create: createGitlabCommentDeliverer,
+  // gitlab.note: performed for a route's agent with this destination's token.
+  actions: [gitlabNote],
 };

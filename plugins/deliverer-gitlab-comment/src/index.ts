@@ -4,6 +4,7 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { gitlabCommentDeliverer } from './gitlab-comment';
 
 export * from './gitlab-comment';
+export * from './gitlab-actions';
 export * from './note-conversation';
 export * from './note-target';
 export * from './sticky-note';

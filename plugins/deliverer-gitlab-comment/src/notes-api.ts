@@ -46,7 +46,7 @@ export class NotesApi {
     return this.noteOf(res, target, 'PUT');
   }
 
-  /** Any REST v4 call (`path` under /api/v4), for the gateway's gitlab.note action: the parsed JSON answer. */
+  /** Any REST v4 call (`path` under /api/v4), for the gitlab.note action (gitlab-actions.ts): the parsed JSON answer. */
   async call(method: HttpMethod, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
     const { res, request } = await this.send({ method, url: this.url(`/api/v4${path}`), ...(body === undefined ? {} : { json: body }) }, signal);
     this.check(res, request, undefined);

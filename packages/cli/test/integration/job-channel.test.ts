@@ -5,8 +5,8 @@ import { rmSync } from 'node:fs';
 import { startGateway, type RunningGateway } from '@hookwise/server';
 import { readSubscriptions } from '@hookwise/gateway';
 import { startRecordingServer, type RecordingServer } from '@hookwise/testing';
-import { JobChannels, type JobChannel } from '../../../gateway/src/jobs/job-channel';
-import { loadFirstPartyPlugins } from '../../src/first-party';
+import { JobChannels, type JobChannel } from '../../../gateway/src/job-channel/job-channel';
+import { distributionOptions } from '../../src/distribution';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
 jest.setTimeout(120_000);
@@ -26,7 +26,7 @@ beforeAll(async () => {
   // The agent's side: an empty HOME, no config dir (as inside the sandbox).
   agentHome = tempHome('hookwise-agent-');
   writeConfig(home, 0, ROUTES);
-  running = await startGateway({ firstParty: await loadFirstPartyPlugins(), configDir: home, logStream: logCapture().stream, pollMs: 20 });
+  running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: logCapture().stream, pollMs: 20 });
   writeConfig(home, running.port, ROUTES);
   attacker = await startRecordingServer();
   channels = new JobChannels(running.gateway);

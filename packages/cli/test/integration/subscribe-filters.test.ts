@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '../../src/first-party';
+import { distributionOptions } from '../../src/distribution';
 import { githubFixture } from '@hookwise/testing';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   writeConfig(home, 0);
   const capture = logCapture();
   logs = capture.lines;
-  running = await startGateway({ firstParty: await loadFirstPartyPlugins(), configDir: home, logStream: capture.stream, pollMs: 20 });
+  running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: capture.stream, pollMs: 20 });
   writeConfig(home, running.port);
 });
 

@@ -6,8 +6,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@hookwise/server';
 import { githubFixture } from '@hookwise/testing';
-import { JobChannels, type JobChannel } from '../../../gateway/src/jobs/job-channel';
-import { loadFirstPartyPlugins } from '../../src/first-party';
+import { JobChannels, type JobChannel } from '../../../gateway/src/job-channel/job-channel';
+import { distributionOptions } from '../../src/distribution';
 import { channelRequest } from '../../src/job-channel-client';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   home = tempHome();
   agentHome = tempHome('hookwise-agent-');
   writeConfig(home, 0);
-  running = await startGateway({ firstParty: await loadFirstPartyPlugins(), configDir: home, logStream: logCapture().stream, pollMs: 20 });
+  running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: logCapture().stream, pollMs: 20 });
   writeConfig(home, running.port);
   channels = new JobChannels(running.gateway);
   channel = await channels.open({ id: 'job-t', route: 'some-route' });

@@ -3,7 +3,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '../../src/first-party';
+import { distributionOptions } from '../../src/distribution';
 import { logCapture, postSigned, tempHome, writeConfig } from '../cli-process';
 
 // Each test starts real processes; on a loaded machine they are slow, so allow more than jest's default.
@@ -43,7 +43,7 @@ afterEach(async () => {
 async function start(): Promise<void> {
   const capture = logCapture();
   logs = capture.lines;
-  running = await startGateway({ firstParty: await loadFirstPartyPlugins(), configDir: home, logStream: capture.stream, pollMs: 20 });
+  running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: capture.stream, pollMs: 20 });
 }
 
 it('serves every valid route when one subscription entry is invalid, and warns naming it', async () => {

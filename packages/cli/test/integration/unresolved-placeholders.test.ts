@@ -2,7 +2,7 @@
 // nothing and reaches the agent literally. The debug log, `deliveries show` and `webhook test` say so.
 import { rmSync } from 'node:fs';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '../../src/first-party';
+import { distributionOptions } from '../../src/distribution';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
 jest.setTimeout(120_000);
@@ -20,7 +20,7 @@ beforeAll(async () => {
   writeConfig(home, 0, `${ROUTE}${LOG}`);
   const capture = logCapture();
   logs = capture.lines;
-  running = await startGateway({ firstParty: await loadFirstPartyPlugins(), configDir: home, logStream: capture.stream, pollMs: 20 });
+  running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: capture.stream, pollMs: 20 });
   writeConfig(home, running.port, `${ROUTE}${LOG}`);
 });
 

@@ -1,7 +1,7 @@
 // End to end: the real `hookwise` binary against a real running gateway, no restart between the steps.
 import { rmSync } from 'node:fs';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '../../src/first-party';
+import { distributionOptions } from '../../src/distribution';
 import { githubFixture } from '@hookwise/testing';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   writeConfig(home, 0, STATIC_ROUTE);
   const capture = logCapture();
   logs = capture.lines;
-  running = await startGateway({ firstParty: await loadFirstPartyPlugins(), configDir: home, logStream: capture.stream, pollMs: 20 });
+  running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: capture.stream, pollMs: 20 });
   // The CLI reads the port from config.yaml: give it the one the gateway really got.
   writeConfig(home, running.port, STATIC_ROUTE);
 });

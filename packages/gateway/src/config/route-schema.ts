@@ -81,7 +81,7 @@ export const routeSchema = {
     source: {
       type: 'string',
       description:
-        'The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic.',
+        "The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers.",
     },
     source_options: { type: 'object', description: "Options of the route's source (e.g. tolerance_seconds), validated by the source." },
     filter: {
@@ -151,7 +151,7 @@ export const routeSchema = {
       ],
       default: 'log',
       description:
-        'Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}.',
+        "Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}.",
     },
     deliver_extra: {
       type: 'object',

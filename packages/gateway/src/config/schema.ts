@@ -57,7 +57,11 @@ export const configSchema = {
                   items: { type: 'string' },
                   description: 'Global fallback secrets for rotation ([new, old]), instead of secret.',
                 },
-                source: { type: 'string', description: 'Default source for routes without their own (unset: any of github, gitlab and generic).' },
+                source: {
+                  type: 'string',
+                  description:
+                    "Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md).",
+                },
                 source_options: { type: 'object', description: 'Options of the default source.' },
                 rate_limit: { type: 'integer', minimum: 1, default: DEFAULT_RATE_LIMIT, description: 'Requests per minute per route (fixed window).' },
                 max_body_bytes: { type: 'integer', minimum: 1, default: DEFAULT_MAX_BODY_BYTES, description: 'Largest accepted body in bytes.' },

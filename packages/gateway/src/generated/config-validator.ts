@@ -5,11 +5,12 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
-const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern15 = new RegExp("^https?://", "u");
+const pattern3 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
+const pattern6 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern14 = new RegExp("^https?://", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -1905,8 +1906,10 @@ if(data23.actions !== undefined){
 let data92 = data23.actions;
 if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
 for(const key15 in data92){
-if(!((((((key15 === "github.comment") || (key15 === "github.add_labels")) || (key15 === "github.review")) || (key15 === "gitlab.note")) || (key15 === "message")) || (key15 === "subscribe"))){
-const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+const _errs214 = errors;
+if(typeof key15 === "string"){
+if(!pattern3.test(key15)){
+const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key15};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1916,12 +1919,9 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data92["github.comment"] !== undefined){
-let data93 = data92["github.comment"];
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const key16 in data93){
-if(!(key16 === "max")){
-const err143 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+var valid36 = _errs214 === errors;
+if(!valid36){
+const err143 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1931,10 +1931,13 @@ vErrors.push(err143);
 errors++;
 }
 }
+for(const key16 in data92){
+let data93 = data92[key16];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
 if(data93.max !== undefined){
 let data94 = data93.max;
 if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
-const err144 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err144 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1945,7 +1948,7 @@ errors++;
 }
 if(typeof data94 == "number"){
 if(data94 < 1 || isNaN(data94)){
-const err145 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err145 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1958,7 +1961,7 @@ errors++;
 }
 }
 else {
-const err146 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err146 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1968,12 +1971,9 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data92["github.add_labels"] !== undefined){
-let data95 = data92["github.add_labels"];
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-for(const key17 in data95){
-if(!((key17 === "allow") || (key17 === "max"))){
-const err147 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+else {
+const err147 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1983,15 +1983,15 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data95.allow !== undefined){
-let data96 = data95.allow;
-if(Array.isArray(data96)){
-const len8 = data96.length;
-for(let i8=0; i8<len8; i8++){
-let data97 = data96[i8];
-if(typeof data97 === "string"){
-if(!pattern0.test(data97)){
-const err148 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data23.conversation !== undefined){
+let data95 = data23.conversation;
+const _errs222 = errors;
+let valid39 = true;
+const _errs223 = errors;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+let missing0;
+if((data95.enabled === undefined) && (missing0 = "enabled")){
+const err148 = {};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2000,9 +2000,10 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
 else {
-const err149 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data95.enabled !== undefined){
+if(!(data95.enabled === true)){
+const err149 = {};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2012,18 +2013,23 @@ vErrors.push(err149);
 errors++;
 }
 }
-let i9 = data96.length;
-let j0;
-if(i9 > 1){
-const indices0 = {};
-for(;i9--;){
-let item0 = data96[i9];
-if(typeof item0 !== "string"){
-continue;
 }
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err150 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i9+" are identical)"};
+}
+var _valid3 = _errs223 === errors;
+errors = _errs222;
+if(vErrors !== null){
+if(_errs222){
+vErrors.length = _errs222;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs225 = errors;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.allow_from === undefined){
+const err150 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2031,14 +2037,13 @@ else {
 vErrors.push(err150);
 }
 errors++;
-break;
-}
-indices0[item0] = i9;
 }
 }
+var _valid3 = _errs225 === errors;
+valid39 = _valid3;
 }
-else {
-const err151 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid39){
+const err151 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2047,11 +2052,19 @@ vErrors.push(err151);
 }
 errors++;
 }
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.max_turns === undefined){
+data95.max_turns = 10;
 }
-if(data95.max !== undefined){
-let data98 = data95.max;
-if(!((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98)))){
-const err152 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data95.ttl_hours === undefined){
+data95.ttl_hours = 72;
+}
+if(data95.after_limit === undefined){
+data95.after_limit = "ignore";
+}
+for(const key17 in data95){
+if(!(((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "after_limit")) || (key17 === "allow_from"))){
+const err152 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2060,9 +2073,10 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(typeof data98 == "number"){
-if(data98 < 1 || isNaN(data98)){
-const err153 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data95.enabled !== undefined){
+if(typeof data95.enabled !== "boolean"){
+const err153 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2072,10 +2086,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-}
-else {
-const err154 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data98 = data95.max_turns;
+if(!((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98)))){
+const err154 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2084,13 +2097,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-if(data92["github.review"] !== undefined){
-let data99 = data92["github.review"];
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key18 in data99){
-if(!((key18 === "max") || (key18 === "events"))){
-const err155 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+if(typeof data98 == "number"){
+if(data98 > 50 || isNaN(data98)){
+const err155 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2099,11 +2108,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-if(data99.max !== undefined){
-let data100 = data99.max;
-if(!((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100)))){
-const err156 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data98 < 1 || isNaN(data98)){
+const err156 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2112,9 +2118,11 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(typeof data100 == "number"){
-if(data100 < 1 || isNaN(data100)){
-const err157 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data99 = data95.ttl_hours;
+if(typeof data99 == "number"){
+if(data99 > 8760 || isNaN(data99)){
+const err157 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2123,16 +2131,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-}
-if(data99.events !== undefined){
-let data101 = data99.events;
-if(Array.isArray(data101)){
-const len9 = data101.length;
-for(let i10=0; i10<len9; i10++){
-let data102 = data101[i10];
-if(typeof data102 !== "string"){
-const err158 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data99 <= 0 || isNaN(data99)){
+const err158 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2141,8 +2141,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(!(((data102 === "COMMENT") || (data102 === "APPROVE")) || (data102 === "REQUEST_CHANGES"))){
-const err159 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.actions.properties["github.review"].properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err159 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2151,19 +2152,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-let i11 = data101.length;
-let j1;
-if(i11 > 1){
-const indices1 = {};
-for(;i11--;){
-let item1 = data101[i11];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err160 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i11+" are identical)"};
+let data100 = data95.after_limit;
+if(typeof data100 !== "string"){
+const err160 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2171,14 +2162,9 @@ else {
 vErrors.push(err160);
 }
 errors++;
-break;
 }
-indices1[item1] = i11;
-}
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((data100 === "ignore") || (data100 === "new_conversation"))){
+const err161 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2187,10 +2173,11 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-else {
-const err162 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data95.allow_from !== undefined){
+let data101 = data95.allow_from;
+if(Array.isArray(data101)){
+if(data101.length < 1){
+const err162 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2199,13 +2186,15 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-if(data92["gitlab.note"] !== undefined){
-let data103 = data92["gitlab.note"];
-if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key19 in data103){
-if(!(key19 === "max")){
-const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+const len8 = data101.length;
+for(let i8=0; i8<len8; i8++){
+let data102 = data101[i8];
+const _errs238 = errors;
+let valid44 = false;
+const _errs239 = errors;
+if(typeof data102 === "string"){
+if(!pattern0.test(data102)){
+const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2215,10 +2204,8 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data103.max !== undefined){
-let data104 = data103.max;
-if(!((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104)))){
-const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2227,9 +2214,12 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(typeof data104 == "number"){
-if(data104 < 1 || isNaN(data104)){
-const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+var _valid4 = _errs239 === errors;
+valid44 = valid44 || _valid4;
+if(!valid44){
+const _errs241 = errors;
+if(!((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102)))){
+const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2238,11 +2228,11 @@ vErrors.push(err165);
 }
 errors++;
 }
+var _valid4 = _errs241 === errors;
+valid44 = valid44 || _valid4;
 }
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid44){
+const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2251,12 +2241,21 @@ vErrors.push(err166);
 }
 errors++;
 }
+else {
+errors = _errs238;
+if(vErrors !== null){
+if(_errs238){
+vErrors.length = _errs238;
 }
-if(data92.message !== undefined){
-let data105 = data92.message;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.to === undefined){
-const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2265,9 +2264,10 @@ vErrors.push(err167);
 }
 errors++;
 }
-for(const key20 in data105){
-if(!((key20 === "to") || (key20 === "max"))){
-const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2277,11 +2277,14 @@ vErrors.push(err168);
 errors++;
 }
 }
-if(data105.to !== undefined){
-let data106 = data105.to;
-if(Array.isArray(data106)){
-if(data106.length < 1){
-const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data23.approval !== undefined){
+let data103 = data23.approval;
+if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
+if(data103.expires_hours === undefined){
+data103.expires_hours = 24;
+}
+if(data103.approvers === undefined){
+const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2290,12 +2293,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-const len10 = data106.length;
-for(let i12=0; i12<len10; i12++){
-let data107 = data106[i12];
-if(typeof data107 === "string"){
-if(!pattern0.test(data107)){
-const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+for(const key18 in data103){
+if(!((((key18 === "approvers") || (key18 === "expires_hours")) || (key18 === "via")) || (key18 === "chat"))){
+const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2305,8 +2305,11 @@ vErrors.push(err170);
 errors++;
 }
 }
-else {
-const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data103.approvers !== undefined){
+let data104 = data103.approvers;
+if(Array.isArray(data104)){
+if(data104.length < 1){
+const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2315,19 +2318,12 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-let i13 = data106.length;
-let j2;
-if(i13 > 1){
-const indices2 = {};
-for(;i13--;){
-let item2 = data106[i13];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i13+" are identical)"};
+const len9 = data104.length;
+for(let i9=0; i9<len9; i9++){
+let data105 = data104[i9];
+if(typeof data105 === "string"){
+if(!pattern0.test(data105)){
+const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2335,14 +2331,10 @@ else {
 vErrors.push(err172);
 }
 errors++;
-break;
-}
-indices2[item2] = i13;
-}
 }
 }
 else {
-const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2352,10 +2344,9 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data105.max !== undefined){
-let data108 = data105.max;
-if(!((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108)))){
-const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2364,9 +2355,11 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(typeof data108 == "number"){
-if(data108 < 1 || isNaN(data108)){
-const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data106 = data103.expires_hours;
+if(typeof data106 == "number"){
+if(data106 <= 0 || isNaN(data106)){
+const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2376,10 +2369,8 @@ vErrors.push(err175);
 errors++;
 }
 }
-}
-}
 else {
-const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2388,13 +2379,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-if(data92.subscribe !== undefined){
-let data109 = data92.subscribe;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-for(const key21 in data109){
-if(!(key21 === "max")){
-const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(data103.via !== undefined){
+let data107 = data103.via;
+if(typeof data107 === "string"){
+if(!pattern6.test(data107)){
+const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2404,10 +2393,8 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data109.max !== undefined){
-let data110 = data109.max;
-if(!((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110)))){
-const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2416,9 +2403,11 @@ vErrors.push(err178);
 }
 errors++;
 }
-if(typeof data110 == "number"){
-if(data110 < 1 || isNaN(data110)){
-const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data103.chat !== undefined){
+let data108 = data103.chat;
+if((typeof data108 !== "string") && (!(typeof data108 == "number"))){
+const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/chat",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2429,9 +2418,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2441,9 +2429,9 @@ vErrors.push(err180);
 errors++;
 }
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2453,15 +2441,9 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data23.conversation !== undefined){
-let data111 = data23.conversation;
-const _errs259 = errors;
-let valid52 = true;
-const _errs260 = errors;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-let missing0;
-if((data111.enabled === undefined) && (missing0 = "enabled")){
-const err182 = {};
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2470,10 +2452,14 @@ vErrors.push(err182);
 }
 errors++;
 }
-else {
-if(data111.enabled !== undefined){
-if(!(data111.enabled === true)){
-const err183 = {};
+}
+if(data23.skills !== undefined){
+let data111 = data23.skills;
+if(Array.isArray(data111)){
+const len10 = data111.length;
+for(let i10=0; i10<len10; i10++){
+if(typeof data111[i10] !== "string"){
+const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2484,22 +2470,8 @@ errors++;
 }
 }
 }
-}
-var _valid3 = _errs260 === errors;
-errors = _errs259;
-if(vErrors !== null){
-if(_errs259){
-vErrors.length = _errs259;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs262 = errors;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.allow_from === undefined){
-const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2509,11 +2481,12 @@ vErrors.push(err184);
 errors++;
 }
 }
-var _valid3 = _errs262 === errors;
-valid52 = _valid3;
-}
-if(!valid52){
-const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+let data113 = data23.deliver;
+const _errs265 = errors;
+let valid50 = false;
+const _errs266 = errors;
+if(typeof data113 !== "string"){
+const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2522,19 +2495,13 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.max_turns === undefined){
-data111.max_turns = 10;
-}
-if(data111.ttl_hours === undefined){
-data111.ttl_hours = 72;
-}
-if(data111.after_limit === undefined){
-data111.after_limit = "ignore";
-}
-for(const key22 in data111){
-if(!(((((key22 === "enabled") || (key22 === "max_turns")) || (key22 === "ttl_hours")) || (key22 === "after_limit")) || (key22 === "allow_from"))){
-const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+var _valid5 = _errs266 === errors;
+valid50 = valid50 || _valid5;
+if(!valid50){
+const _errs268 = errors;
+if(Array.isArray(data113)){
+if(data113.length < 1){
+const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2543,10 +2510,14 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-if(data111.enabled !== undefined){
-if(typeof data111.enabled !== "boolean"){
-const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const len11 = data113.length;
+for(let i11=0; i11<len11; i11++){
+let data114 = data113[i11];
+const _errs271 = errors;
+let valid53 = false;
+const _errs272 = errors;
+if(typeof data114 !== "string"){
+const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2555,10 +2526,13 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-let data114 = data111.max_turns;
-if(!((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114)))){
-const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid6 = _errs272 === errors;
+valid53 = valid53 || _valid6;
+if(!valid53){
+const _errs274 = errors;
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+if(data114.to === undefined){
+const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2567,9 +2541,9 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(typeof data114 == "number"){
-if(data114 > 50 || isNaN(data114)){
-const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+for(const key19 in data114){
+if(!((key19 === "to") || (key19 === "extra"))){
+const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2578,8 +2552,10 @@ vErrors.push(err189);
 }
 errors++;
 }
-if(data114 < 1 || isNaN(data114)){
-const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data114.to !== undefined){
+if(typeof data114.to !== "string"){
+const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2589,10 +2565,13 @@ vErrors.push(err190);
 errors++;
 }
 }
-let data115 = data111.ttl_hours;
-if(typeof data115 == "number"){
-if(data115 > 8760 || isNaN(data115)){
-const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+if(data114.extra !== undefined){
+let data116 = data114.extra;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+for(const key20 in data116){
+let data117 = data116[key20];
+if(((typeof data117 !== "string") && (!(typeof data117 == "number"))) && (typeof data117 !== "boolean")){
+const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2601,8 +2580,10 @@ vErrors.push(err191);
 }
 errors++;
 }
-if(data115 <= 0 || isNaN(data115)){
-const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+else {
+const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2612,8 +2593,9 @@ vErrors.push(err192);
 errors++;
 }
 }
+}
 else {
-const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2622,9 +2604,11 @@ vErrors.push(err193);
 }
 errors++;
 }
-let data116 = data111.after_limit;
-if(typeof data116 !== "string"){
-const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs274 === errors;
+valid53 = valid53 || _valid6;
+}
+if(!valid53){
+const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2633,89 +2617,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(!((data116 === "ignore") || (data116 === "new_conversation"))){
-const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err195];
-}
 else {
-vErrors.push(err195);
-}
-errors++;
-}
-if(data111.allow_from !== undefined){
-let data117 = data111.allow_from;
-if(Array.isArray(data117)){
-if(data117.length < 1){
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-const len11 = data117.length;
-for(let i14=0; i14<len11; i14++){
-let data118 = data117[i14];
-const _errs275 = errors;
-let valid57 = false;
-const _errs276 = errors;
-if(typeof data118 === "string"){
-if(!pattern0.test(data118)){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err197];
-}
-else {
-vErrors.push(err197);
-}
-errors++;
-}
-}
-else {
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err198];
-}
-else {
-vErrors.push(err198);
-}
-errors++;
-}
-var _valid4 = _errs276 === errors;
-valid57 = valid57 || _valid4;
-if(!valid57){
-const _errs278 = errors;
-if(!((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118)))){
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err199];
-}
-else {
-vErrors.push(err199);
-}
-errors++;
-}
-var _valid4 = _errs278 === errors;
-valid57 = valid57 || _valid4;
-}
-if(!valid57){
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err200];
-}
-else {
-vErrors.push(err200);
-}
-errors++;
-}
-else {
-errors = _errs275;
+errors = _errs271;
 if(vErrors !== null){
-if(_errs275){
-vErrors.length = _errs275;
+if(_errs271){
+vErrors.length = _errs271;
 }
 else {
 vErrors = null;
@@ -2725,7 +2631,101 @@ vErrors = null;
 }
 }
 else {
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+var _valid5 = _errs268 === errors;
+valid50 = valid50 || _valid5;
+}
+if(!valid50){
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+else {
+errors = _errs265;
+if(vErrors !== null){
+if(_errs265){
+vErrors.length = _errs265;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data118 = data23.deliver_extra;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+for(const key21 in data118){
+let data119 = data118[key21];
+if(((typeof data119 !== "string") && (!(typeof data119 == "number"))) && (typeof data119 !== "boolean")){
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+}
+else {
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data23.agent !== undefined){
+let data120 = data23.agent;
+if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+if(data120.runner !== undefined){
+if(typeof data120.runner !== "string"){
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(data120.sandbox !== undefined){
+let data122 = data120.sandbox;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+for(const key22 in data122){
+if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+if(data122.mode !== undefined){
+let data123 = data122.mode;
+if(typeof data123 !== "string"){
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2734,10 +2734,8 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-}
-else {
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data123 === "auto") || (data123 === "required")) || (data123 === "off"))){
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2747,14 +2745,15 @@ vErrors.push(err202);
 errors++;
 }
 }
-if(data23.approval !== undefined){
-let data119 = data23.approval;
-if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
-if(data119.expires_hours === undefined){
-data119.expires_hours = 24;
-}
-if(data119.approvers === undefined){
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
+if(data122.network !== undefined){
+let data124 = data122.network;
+if(Array.isArray(data124)){
+const len12 = data124.length;
+for(let i12=0; i12<len12; i12++){
+let data125 = data124[i12];
+if(typeof data125 === "string"){
+if(!pattern0.test(data125)){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2763,9 +2762,9 @@ vErrors.push(err203);
 }
 errors++;
 }
-for(const key23 in data119){
-if(!((((key23 === "approvers") || (key23 === "expires_hours")) || (key23 === "via")) || (key23 === "chat"))){
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+}
+else {
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2775,11 +2774,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data119.approvers !== undefined){
-let data120 = data119.approvers;
-if(Array.isArray(data120)){
-if(data120.length < 1){
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2788,12 +2785,16 @@ vErrors.push(err205);
 }
 errors++;
 }
-const len12 = data120.length;
-for(let i15=0; i15<len12; i15++){
-let data121 = data120[i15];
-if(typeof data121 === "string"){
-if(!pattern0.test(data121)){
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data122.read_only !== undefined){
+let data126 = data122.read_only;
+if(Array.isArray(data126)){
+const len13 = data126.length;
+for(let i13=0; i13<len13; i13++){
+let data127 = data126[i13];
+if(typeof data127 === "string"){
+if(!pattern0.test(data127)){
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2804,7 +2805,7 @@ errors++;
 }
 }
 else {
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2816,7 +2817,7 @@ errors++;
 }
 }
 else {
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2826,10 +2827,15 @@ vErrors.push(err208);
 errors++;
 }
 }
-let data122 = data119.expires_hours;
-if(typeof data122 == "number"){
-if(data122 <= 0 || isNaN(data122)){
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data122.writable !== undefined){
+let data128 = data122.writable;
+if(Array.isArray(data128)){
+const len14 = data128.length;
+for(let i14=0; i14<len14; i14++){
+let data129 = data128[i14];
+if(typeof data129 === "string"){
+if(!pattern0.test(data129)){
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2840,7 +2846,7 @@ errors++;
 }
 }
 else {
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2849,11 +2855,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-if(data119.via !== undefined){
-let data123 = data119.via;
-if(typeof data123 === "string"){
-if(!pattern7.test(data123)){
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2863,8 +2868,9 @@ vErrors.push(err211);
 errors++;
 }
 }
+}
 else {
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2874,10 +2880,9 @@ vErrors.push(err212);
 errors++;
 }
 }
-if(data119.chat !== undefined){
-let data124 = data119.chat;
-if((typeof data124 !== "string") && (!(typeof data124 == "number"))){
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/chat",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.approval.properties.chat.type},message:"must be string,number"};
+if(data120.prompt_hygiene !== undefined){
+if(typeof data120.prompt_hygiene !== "boolean"){
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2889,7 +2894,7 @@ errors++;
 }
 }
 else {
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2899,9 +2904,9 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2911,9 +2916,9 @@ vErrors.push(err215);
 errors++;
 }
 }
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2923,13 +2928,8 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data127 = data23.skills;
-if(Array.isArray(data127)){
-const len13 = data127.length;
-for(let i16=0; i16<len13; i16++){
-if(typeof data127[i16] !== "string"){
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2939,9 +2939,8 @@ vErrors.push(err217);
 errors++;
 }
 }
-}
 else {
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err218 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2951,12 +2950,8 @@ vErrors.push(err218);
 errors++;
 }
 }
-let data129 = data23.deliver;
-const _errs302 = errors;
-let valid63 = false;
-const _errs303 = errors;
-if(typeof data129 !== "string"){
-const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err219 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2965,13 +2960,22 @@ vErrors.push(err219);
 }
 errors++;
 }
-var _valid5 = _errs303 === errors;
-valid63 = valid63 || _valid5;
-if(!valid63){
-const _errs305 = errors;
-if(Array.isArray(data129)){
-if(data129.length < 1){
-const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+let data131 = data.agent;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.runner === undefined){
+data131.runner = "echo";
+}
+if(data131.timeout_seconds === undefined){
+data131.timeout_seconds = 300;
+}
+if(data131.concurrency === undefined){
+data131.concurrency = 2;
+}
+if(data131.silent_marker === undefined){
+data131.silent_marker = "[SILENT]";
+}
+if(typeof data131.runner !== "string"){
+const err220 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2980,14 +2984,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-const len14 = data129.length;
-for(let i17=0; i17<len14; i17++){
-let data130 = data129[i17];
-const _errs308 = errors;
-let valid66 = false;
-const _errs309 = errors;
-if(typeof data130 !== "string"){
-const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data133 = data131.timeout_seconds;
+if(typeof data133 == "number"){
+if(data133 <= 0 || isNaN(data133)){
+const err221 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2996,13 +2996,9 @@ vErrors.push(err221);
 }
 errors++;
 }
-var _valid6 = _errs309 === errors;
-valid66 = valid66 || _valid6;
-if(!valid66){
-const _errs311 = errors;
-if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
-if(data130.to === undefined){
-const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+else {
+const err222 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3011,9 +3007,9 @@ vErrors.push(err222);
 }
 errors++;
 }
-for(const key24 in data130){
-if(!((key24 === "to") || (key24 === "extra"))){
-const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+let data134 = data131.concurrency;
+if(!((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134)))){
+const err223 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3022,10 +3018,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-if(data130.to !== undefined){
-if(typeof data130.to !== "string"){
-const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data134 == "number"){
+if(data134 < 1 || isNaN(data134)){
+const err224 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3035,13 +3030,15 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data130.extra !== undefined){
-let data132 = data130.extra;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-for(const key25 in data132){
-let data133 = data132[key25];
-if(((typeof data133 !== "string") && (!(typeof data133 == "number"))) && (typeof data133 !== "boolean")){
-const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data131.budget !== undefined){
+let data135 = data131.budget;
+if(data135 && typeof data135 == "object" && !Array.isArray(data135)){
+if(data135.when_exceeded === undefined){
+data135.when_exceeded = "wait";
+}
+for(const key23 in data135){
+if(!(((key23 === "runs_per_hour") || (key23 === "tokens_per_day")) || (key23 === "when_exceeded"))){
+const err225 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3051,9 +3048,10 @@ vErrors.push(err225);
 errors++;
 }
 }
-}
-else {
-const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data135.runs_per_hour !== undefined){
+let data136 = data135.runs_per_hour;
+if(!((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136)))){
+const err226 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3062,10 +3060,9 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-}
-else {
-const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data136 == "number"){
+if(data136 < 1 || isNaN(data136)){
+const err227 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3074,11 +3071,12 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid6 = _errs311 === errors;
-valid66 = valid66 || _valid6;
 }
-if(!valid66){
-const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data135.tokens_per_day !== undefined){
+let data137 = data135.tokens_per_day;
+if(!((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137)))){
+const err228 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3087,21 +3085,9 @@ vErrors.push(err228);
 }
 errors++;
 }
-else {
-errors = _errs308;
-if(vErrors !== null){
-if(_errs308){
-vErrors.length = _errs308;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data137 == "number"){
+if(data137 < 1 || isNaN(data137)){
+const err229 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3110,11 +3096,11 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid5 = _errs305 === errors;
-valid63 = valid63 || _valid5;
 }
-if(!valid63){
-const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+let data138 = data135.when_exceeded;
+if(typeof data138 !== "string"){
+const err230 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3123,24 +3109,8 @@ vErrors.push(err230);
 }
 errors++;
 }
-else {
-errors = _errs302;
-if(vErrors !== null){
-if(_errs302){
-vErrors.length = _errs302;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data134 = data23.deliver_extra;
-if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
-for(const key26 in data134){
-let data135 = data134[key26];
-if(((typeof data135 !== "string") && (!(typeof data135 == "number"))) && (typeof data135 !== "boolean")){
-const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(!((data138 === "wait") || (data138 === "skip"))){
+const err231 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3150,9 +3120,8 @@ vErrors.push(err231);
 errors++;
 }
 }
-}
 else {
-const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err232 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3162,12 +3131,10 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data23.agent !== undefined){
-let data136 = data23.agent;
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.runner !== undefined){
-if(typeof data136.runner !== "string"){
-const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data139 = data131.silent_marker;
+if(typeof data139 === "string"){
+if(!pattern0.test(data139)){
+const err233 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3177,12 +3144,8 @@ vErrors.push(err233);
 errors++;
 }
 }
-if(data136.sandbox !== undefined){
-let data138 = data136.sandbox;
-if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
-for(const key27 in data138){
-if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
-const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+else {
+const err234 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3191,11 +3154,12 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-if(data138.mode !== undefined){
-let data139 = data138.mode;
-if(typeof data139 !== "string"){
-const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data131.sandbox !== undefined){
+let data140 = data131.sandbox;
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+for(const key24 in data140){
+if(!((((key24 === "mode") || (key24 === "network")) || (key24 === "read_only")) || (key24 === "writable"))){
+const err235 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3204,8 +3168,11 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(!(((data139 === "auto") || (data139 === "required")) || (data139 === "off"))){
-const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data140.mode !== undefined){
+let data141 = data140.mode;
+if(typeof data141 !== "string"){
+const err236 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3214,16 +3181,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-if(data138.network !== undefined){
-let data140 = data138.network;
-if(Array.isArray(data140)){
-const len15 = data140.length;
-for(let i18=0; i18<len15; i18++){
-let data141 = data140[i18];
-if(typeof data141 === "string"){
-if(!pattern0.test(data141)){
-const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!(((data141 === "auto") || (data141 === "required")) || (data141 === "off"))){
+const err237 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3233,8 +3192,15 @@ vErrors.push(err237);
 errors++;
 }
 }
-else {
-const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data140.network !== undefined){
+let data142 = data140.network;
+if(Array.isArray(data142)){
+const len15 = data142.length;
+for(let i15=0; i15<len15; i15++){
+let data143 = data142[i15];
+if(typeof data143 === "string"){
+if(!pattern0.test(data143)){
+const err238 = {instancePath:instancePath+"/agent/sandbox/network/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3244,9 +3210,8 @@ vErrors.push(err238);
 errors++;
 }
 }
-}
 else {
-const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err239 = {instancePath:instancePath+"/agent/sandbox/network/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3256,15 +3221,9 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data138.read_only !== undefined){
-let data142 = data138.read_only;
-if(Array.isArray(data142)){
-const len16 = data142.length;
-for(let i19=0; i19<len16; i19++){
-let data143 = data142[i19];
-if(typeof data143 === "string"){
-if(!pattern0.test(data143)){
-const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err240 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3274,8 +3233,15 @@ vErrors.push(err240);
 errors++;
 }
 }
-else {
-const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data140.read_only !== undefined){
+let data144 = data140.read_only;
+if(Array.isArray(data144)){
+const len16 = data144.length;
+for(let i16=0; i16<len16; i16++){
+let data145 = data144[i16];
+if(typeof data145 === "string"){
+if(!pattern0.test(data145)){
+const err241 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3285,9 +3251,8 @@ vErrors.push(err241);
 errors++;
 }
 }
-}
 else {
-const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err242 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3297,15 +3262,9 @@ vErrors.push(err242);
 errors++;
 }
 }
-if(data138.writable !== undefined){
-let data144 = data138.writable;
-if(Array.isArray(data144)){
-const len17 = data144.length;
-for(let i20=0; i20<len17; i20++){
-let data145 = data144[i20];
-if(typeof data145 === "string"){
-if(!pattern0.test(data145)){
-const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err243 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3315,8 +3274,15 @@ vErrors.push(err243);
 errors++;
 }
 }
-else {
-const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data140.writable !== undefined){
+let data146 = data140.writable;
+if(Array.isArray(data146)){
+const len17 = data146.length;
+for(let i17=0; i17<len17; i17++){
+let data147 = data146[i17];
+if(typeof data147 === "string"){
+if(!pattern0.test(data147)){
+const err244 = {instancePath:instancePath+"/agent/sandbox/writable/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3326,9 +3292,8 @@ vErrors.push(err244);
 errors++;
 }
 }
-}
 else {
-const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err245 = {instancePath:instancePath+"/agent/sandbox/writable/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3340,7 +3305,7 @@ errors++;
 }
 }
 else {
-const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err246 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3350,9 +3315,9 @@ vErrors.push(err246);
 errors++;
 }
 }
-if(data136.prompt_hygiene !== undefined){
-if(typeof data136.prompt_hygiene !== "boolean"){
-const err247 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err247 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3364,7 +3329,7 @@ errors++;
 }
 }
 else {
-const err248 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err248 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3373,10 +3338,20 @@ vErrors.push(err248);
 }
 errors++;
 }
+let data148 = data.retry;
+if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
+if(data148.max_attempts === undefined){
+data148.max_attempts = 5;
 }
+if(data148.base_delay_seconds === undefined){
+data148.base_delay_seconds = 2;
 }
-else {
-const err249 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data148.max_delay_seconds === undefined){
+data148.max_delay_seconds = 600;
+}
+for(const key25 in data148){
+if(!(((key25 === "max_attempts") || (key25 === "base_delay_seconds")) || (key25 === "max_delay_seconds"))){
+const err249 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3386,9 +3361,9 @@ vErrors.push(err249);
 errors++;
 }
 }
-}
-else {
-const err250 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data149 = data148.max_attempts;
+if(!((typeof data149 == "number") && (!(data149 % 1) && !isNaN(data149)))){
+const err250 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3397,9 +3372,9 @@ vErrors.push(err250);
 }
 errors++;
 }
-}
-else {
-const err251 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data149 == "number"){
+if(data149 < 1 || isNaN(data149)){
+const err251 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3409,8 +3384,10 @@ vErrors.push(err251);
 errors++;
 }
 }
-else {
-const err252 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data150 = data148.base_delay_seconds;
+if(typeof data150 == "number"){
+if(data150 < 0 || isNaN(data150)){
+const err252 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3421,7 +3398,7 @@ errors++;
 }
 }
 else {
-const err253 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err253 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3430,22 +3407,10 @@ vErrors.push(err253);
 }
 errors++;
 }
-let data147 = data.agent;
-if(data147 && typeof data147 == "object" && !Array.isArray(data147)){
-if(data147.runner === undefined){
-data147.runner = "echo";
-}
-if(data147.timeout_seconds === undefined){
-data147.timeout_seconds = 300;
-}
-if(data147.concurrency === undefined){
-data147.concurrency = 2;
-}
-if(data147.silent_marker === undefined){
-data147.silent_marker = "[SILENT]";
-}
-if(typeof data147.runner !== "string"){
-const err254 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data151 = data148.max_delay_seconds;
+if(typeof data151 == "number"){
+if(data151 < 0 || isNaN(data151)){
+const err254 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3454,10 +3419,9 @@ vErrors.push(err254);
 }
 errors++;
 }
-let data149 = data147.timeout_seconds;
-if(typeof data149 == "number"){
-if(data149 <= 0 || isNaN(data149)){
-const err255 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err255 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3468,7 +3432,7 @@ errors++;
 }
 }
 else {
-const err256 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err256 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3477,9 +3441,19 @@ vErrors.push(err256);
 }
 errors++;
 }
-let data150 = data147.concurrency;
-if(!((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150)))){
-const err257 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data152 = data.store;
+if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
+if(data152.backend === undefined){
+data152.backend = "sqlite";
+}
+if(data152.max_pending === undefined){
+data152.max_pending = 10000;
+}
+if(data152.lease_seconds === undefined){
+data152.lease_seconds = 30;
+}
+if(typeof data152.backend !== "string"){
+const err257 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3488,9 +3462,9 @@ vErrors.push(err257);
 }
 errors++;
 }
-if(typeof data150 == "number"){
-if(data150 < 1 || isNaN(data150)){
-const err258 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data154 = data152.max_pending;
+if(!((typeof data154 == "number") && (!(data154 % 1) && !isNaN(data154)))){
+const err258 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3499,16 +3473,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-if(data147.budget !== undefined){
-let data151 = data147.budget;
-if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
-if(data151.when_exceeded === undefined){
-data151.when_exceeded = "wait";
-}
-for(const key28 in data151){
-if(!(((key28 === "runs_per_hour") || (key28 === "tokens_per_day")) || (key28 === "when_exceeded"))){
-const err259 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+if(typeof data154 == "number"){
+if(data154 < 1 || isNaN(data154)){
+const err259 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3518,10 +3485,10 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data151.runs_per_hour !== undefined){
-let data152 = data151.runs_per_hour;
-if(!((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152)))){
-const err260 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data155 = data152.lease_seconds;
+if(typeof data155 == "number"){
+if(data155 < 1 || isNaN(data155)){
+const err260 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3530,9 +3497,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(typeof data152 == "number"){
-if(data152 < 1 || isNaN(data152)){
-const err261 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err261 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3541,12 +3508,12 @@ vErrors.push(err261);
 }
 errors++;
 }
-}
-}
-if(data151.tokens_per_day !== undefined){
-let data153 = data151.tokens_per_day;
-if(!((typeof data153 == "number") && (!(data153 % 1) && !isNaN(data153)))){
-const err262 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data152.retention !== undefined){
+let data156 = data152.retention;
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+for(const key26 in data156){
+if(!(key26 === "jobs_days")){
+const err262 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3555,9 +3522,12 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(typeof data153 == "number"){
-if(data153 < 1 || isNaN(data153)){
-const err263 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data156.jobs_days !== undefined){
+let data157 = data156.jobs_days;
+if(typeof data157 == "number"){
+if(data157 <= 0 || isNaN(data157)){
+const err263 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3567,10 +3537,8 @@ vErrors.push(err263);
 errors++;
 }
 }
-}
-let data154 = data151.when_exceeded;
-if(typeof data154 !== "string"){
-const err264 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err264 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3579,8 +3547,10 @@ vErrors.push(err264);
 }
 errors++;
 }
-if(!((data154 === "wait") || (data154 === "skip"))){
-const err265 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err265 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3590,8 +3560,9 @@ vErrors.push(err265);
 errors++;
 }
 }
+}
 else {
-const err266 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err266 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3600,11 +3571,20 @@ vErrors.push(err266);
 }
 errors++;
 }
+let data158 = data.log;
+if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
+if(data158.level === undefined){
+data158.level = "info";
 }
-let data155 = data147.silent_marker;
-if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
-const err267 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data158.format === undefined){
+data158.format = "pretty";
+}
+if(data158.access === undefined){
+data158.access = true;
+}
+for(const key27 in data158){
+if(!(((key27 === "level") || (key27 === "format")) || (key27 === "access"))){
+const err267 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3614,8 +3594,9 @@ vErrors.push(err267);
 errors++;
 }
 }
-else {
-const err268 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data159 = data158.level;
+if(typeof data159 !== "string"){
+const err268 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3624,12 +3605,8 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data147.sandbox !== undefined){
-let data156 = data147.sandbox;
-if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
-for(const key29 in data156){
-if(!((((key29 === "mode") || (key29 === "network")) || (key29 === "read_only")) || (key29 === "writable"))){
-const err269 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if(!((((data159 === "error") || (data159 === "warn")) || (data159 === "info")) || (data159 === "debug"))){
+const err269 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3638,11 +3615,9 @@ vErrors.push(err269);
 }
 errors++;
 }
-}
-if(data156.mode !== undefined){
-let data157 = data156.mode;
-if(typeof data157 !== "string"){
-const err270 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data160 = data158.format;
+if(typeof data160 !== "string"){
+const err270 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3651,8 +3626,8 @@ vErrors.push(err270);
 }
 errors++;
 }
-if(!(((data157 === "auto") || (data157 === "required")) || (data157 === "off"))){
-const err271 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(!((data160 === "pretty") || (data160 === "json"))){
+const err271 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3661,16 +3636,8 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-if(data156.network !== undefined){
-let data158 = data156.network;
-if(Array.isArray(data158)){
-const len18 = data158.length;
-for(let i21=0; i21<len18; i21++){
-let data159 = data158[i21];
-if(typeof data159 === "string"){
-if(!pattern0.test(data159)){
-const err272 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data158.access !== "boolean"){
+const err272 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3681,7 +3648,7 @@ errors++;
 }
 }
 else {
-const err273 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err273 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3690,10 +3657,11 @@ vErrors.push(err273);
 }
 errors++;
 }
-}
-}
-else {
-const err274 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data162 = data.skills;
+if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
+for(const key28 in data162){
+if(!(key28 === "dirs")){
+const err274 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3703,15 +3671,13 @@ vErrors.push(err274);
 errors++;
 }
 }
-if(data156.read_only !== undefined){
-let data160 = data156.read_only;
-if(Array.isArray(data160)){
-const len19 = data160.length;
-for(let i22=0; i22<len19; i22++){
-let data161 = data160[i22];
-if(typeof data161 === "string"){
-if(!pattern0.test(data161)){
-const err275 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data162.dirs !== undefined){
+let data163 = data162.dirs;
+if(Array.isArray(data163)){
+const len18 = data163.length;
+for(let i18=0; i18<len18; i18++){
+if(typeof data163[i18] !== "string"){
+const err275 = {instancePath:instancePath+"/skills/dirs/" + i18,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3721,8 +3687,9 @@ vErrors.push(err275);
 errors++;
 }
 }
+}
 else {
-const err276 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err276 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3734,7 +3701,7 @@ errors++;
 }
 }
 else {
-const err277 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err277 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3743,16 +3710,17 @@ vErrors.push(err277);
 }
 errors++;
 }
+let data165 = data.admin;
+if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
+if(data165.enabled === undefined){
+data165.enabled = false;
 }
-if(data156.writable !== undefined){
-let data162 = data156.writable;
-if(Array.isArray(data162)){
-const len20 = data162.length;
-for(let i23=0; i23<len20; i23++){
-let data163 = data162[i23];
-if(typeof data163 === "string"){
-if(!pattern0.test(data163)){
-const err278 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data165.ui === undefined){
+data165.ui = false;
+}
+for(const key29 in data165){
+if(!(((key29 === "enabled") || (key29 === "ui")) || (key29 === "token"))){
+const err278 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3762,8 +3730,8 @@ vErrors.push(err278);
 errors++;
 }
 }
-else {
-const err279 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data165.enabled !== "boolean"){
+const err279 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3772,10 +3740,8 @@ vErrors.push(err279);
 }
 errors++;
 }
-}
-}
-else {
-const err280 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data165.ui !== "boolean"){
+const err280 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3784,10 +3750,9 @@ vErrors.push(err280);
 }
 errors++;
 }
-}
-}
-else {
-const err281 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data165.token !== undefined){
+if(typeof data165.token !== "string"){
+const err281 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3799,7 +3764,7 @@ errors++;
 }
 }
 else {
-const err282 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err282 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3808,20 +3773,17 @@ vErrors.push(err282);
 }
 errors++;
 }
-let data164 = data.retry;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.max_attempts === undefined){
-data164.max_attempts = 5;
+let data169 = data.metrics;
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+if(data169.enabled === undefined){
+data169.enabled = false;
 }
-if(data164.base_delay_seconds === undefined){
-data164.base_delay_seconds = 2;
+if(data169.max_route_labels === undefined){
+data169.max_route_labels = 100;
 }
-if(data164.max_delay_seconds === undefined){
-data164.max_delay_seconds = 600;
-}
-for(const key30 in data164){
-if(!(((key30 === "max_attempts") || (key30 === "base_delay_seconds")) || (key30 === "max_delay_seconds"))){
-const err283 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+for(const key30 in data169){
+if(!(((key30 === "enabled") || (key30 === "token")) || (key30 === "max_route_labels"))){
+const err283 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3831,9 +3793,8 @@ vErrors.push(err283);
 errors++;
 }
 }
-let data165 = data164.max_attempts;
-if(!((typeof data165 == "number") && (!(data165 % 1) && !isNaN(data165)))){
-const err284 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data169.enabled !== "boolean"){
+const err284 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3842,9 +3803,9 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(typeof data165 == "number"){
-if(data165 < 1 || isNaN(data165)){
-const err285 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data169.token !== undefined){
+if(typeof data169.token !== "string"){
+const err285 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3854,10 +3815,9 @@ vErrors.push(err285);
 errors++;
 }
 }
-let data166 = data164.base_delay_seconds;
-if(typeof data166 == "number"){
-if(data166 < 0 || isNaN(data166)){
-const err286 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+let data172 = data169.max_route_labels;
+if(!((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172)))){
+const err286 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3866,9 +3826,9 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-else {
-const err287 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data172 == "number"){
+if(data172 < 1 || isNaN(data172)){
+const err287 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3877,10 +3837,10 @@ vErrors.push(err287);
 }
 errors++;
 }
-let data167 = data164.max_delay_seconds;
-if(typeof data167 == "number"){
-if(data167 < 0 || isNaN(data167)){
-const err288 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err288 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3889,9 +3849,14 @@ vErrors.push(err288);
 }
 errors++;
 }
+let data173 = data.tracing;
+if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
+if(data173.enabled === undefined){
+data173.enabled = false;
 }
-else {
-const err289 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key31 in data173){
+if(!(key31 === "enabled")){
+const err289 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3901,8 +3866,8 @@ vErrors.push(err289);
 errors++;
 }
 }
-else {
-const err290 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data173.enabled !== "boolean"){
+const err290 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3911,19 +3876,9 @@ vErrors.push(err290);
 }
 errors++;
 }
-let data168 = data.store;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.backend === undefined){
-data168.backend = "sqlite";
 }
-if(data168.max_pending === undefined){
-data168.max_pending = 10000;
-}
-if(data168.lease_seconds === undefined){
-data168.lease_seconds = 30;
-}
-if(typeof data168.backend !== "string"){
-const err291 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err291 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3932,9 +3887,14 @@ vErrors.push(err291);
 }
 errors++;
 }
-let data170 = data168.max_pending;
-if(!((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170)))){
-const err292 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data175 = data.notify;
+if(Array.isArray(data175)){
+const len19 = data175.length;
+for(let i19=0; i19<len19; i19++){
+let data176 = data175[i19];
+if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
+if(data176.url === undefined){
+const err292 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3943,9 +3903,8 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(typeof data170 == "number"){
-if(data170 < 1 || isNaN(data170)){
-const err293 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data176.secret === undefined){
+const err293 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3954,11 +3913,8 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-let data171 = data168.lease_seconds;
-if(typeof data171 == "number"){
-if(data171 < 1 || isNaN(data171)){
-const err294 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data176.events === undefined){
+const err294 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3967,9 +3923,9 @@ vErrors.push(err294);
 }
 errors++;
 }
-}
-else {
-const err295 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key32 in data176){
+if(!(((key32 === "url") || (key32 === "secret")) || (key32 === "events"))){
+const err295 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3978,12 +3934,12 @@ vErrors.push(err295);
 }
 errors++;
 }
-if(data168.retention !== undefined){
-let data172 = data168.retention;
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-for(const key31 in data172){
-if(!(key31 === "jobs_days")){
-const err296 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+}
+if(data176.url !== undefined){
+let data177 = data176.url;
+if(typeof data177 === "string"){
+if(!pattern14.test(data177)){
+const err296 = {instancePath:instancePath+"/notify/" + i19+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3993,11 +3949,8 @@ vErrors.push(err296);
 errors++;
 }
 }
-if(data172.jobs_days !== undefined){
-let data173 = data172.jobs_days;
-if(typeof data173 == "number"){
-if(data173 <= 0 || isNaN(data173)){
-const err297 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+const err297 = {instancePath:instancePath+"/notify/" + i19+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -4007,8 +3960,9 @@ vErrors.push(err297);
 errors++;
 }
 }
-else {
-const err298 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data176.secret !== undefined){
+if(typeof data176.secret !== "string"){
+const err298 = {instancePath:instancePath+"/notify/" + i19+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -4018,9 +3972,11 @@ vErrors.push(err298);
 errors++;
 }
 }
-}
-else {
-const err299 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data176.events !== undefined){
+let data179 = data176.events;
+if(Array.isArray(data179)){
+if(data179.length < 1){
+const err299 = {instancePath:instancePath+"/notify/" + i19+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4029,10 +3985,11 @@ vErrors.push(err299);
 }
 errors++;
 }
-}
-}
-else {
-const err300 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len20 = data179.length;
+for(let i20=0; i20<len20; i20++){
+let data180 = data179[i20];
+if(typeof data180 !== "string"){
+const err300 = {instancePath:instancePath+"/notify/" + i19+"/events/" + i20,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4041,20 +3998,8 @@ vErrors.push(err300);
 }
 errors++;
 }
-let data174 = data.log;
-if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
-if(data174.level === undefined){
-data174.level = "info";
-}
-if(data174.format === undefined){
-data174.format = "pretty";
-}
-if(data174.access === undefined){
-data174.access = true;
-}
-for(const key32 in data174){
-if(!(((key32 === "level") || (key32 === "format")) || (key32 === "access"))){
-const err301 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+if(!(((((((((((((((data180 === "accepted") || (data180 === "rejected")) || (data180 === "duplicate")) || (data180 === "ignored")) || (data180 === "agent_started")) || (data180 === "agent_finished")) || (data180 === "delivered")) || (data180 === "retry_scheduled")) || (data180 === "dead_lettered")) || (data180 === "completed")) || (data180 === "budget_exceeded")) || (data180 === "approval_requested")) || (data180 === "approved")) || (data180 === "denied")) || (data180 === "conversation_continued"))){
+const err301 = {instancePath:instancePath+"/notify/" + i19+"/events/" + i20,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4064,9 +4009,9 @@ vErrors.push(err301);
 errors++;
 }
 }
-let data175 = data174.level;
-if(typeof data175 !== "string"){
-const err302 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err302 = {instancePath:instancePath+"/notify/" + i19+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4075,8 +4020,10 @@ vErrors.push(err302);
 }
 errors++;
 }
-if(!((((data175 === "error") || (data175 === "warn")) || (data175 === "info")) || (data175 === "debug"))){
-const err303 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err303 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4085,9 +4032,10 @@ vErrors.push(err303);
 }
 errors++;
 }
-let data176 = data174.format;
-if(typeof data176 !== "string"){
-const err304 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err304 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4096,8 +4044,16 @@ vErrors.push(err304);
 }
 errors++;
 }
-if(!((data176 === "pretty") || (data176 === "json"))){
-const err305 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+let data181 = data.plugins;
+if(Array.isArray(data181)){
+const len21 = data181.length;
+for(let i21=0; i21<len21; i21++){
+let data182 = data181[i21];
+const _errs426 = errors;
+let valid91 = false;
+const _errs427 = errors;
+if(typeof data182 !== "string"){
+const err305 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4106,8 +4062,13 @@ vErrors.push(err305);
 }
 errors++;
 }
-if(typeof data174.access !== "boolean"){
-const err306 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid7 = _errs427 === errors;
+valid91 = valid91 || _valid7;
+if(!valid91){
+const _errs429 = errors;
+if(Array.isArray(data182)){
+if(data182.length > 2){
+const err306 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4116,9 +4077,8 @@ vErrors.push(err306);
 }
 errors++;
 }
-}
-else {
-const err307 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data182.length < 1){
+const err307 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4127,11 +4087,10 @@ vErrors.push(err307);
 }
 errors++;
 }
-let data178 = data.skills;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-for(const key33 in data178){
-if(!(key33 === "dirs")){
-const err308 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+const len22 = data182.length;
+if(len22 > 0){
+if(typeof data182[0] !== "string"){
+const err308 = {instancePath:instancePath+"/plugins/" + i21+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4141,13 +4100,10 @@ vErrors.push(err308);
 errors++;
 }
 }
-if(data178.dirs !== undefined){
-let data179 = data178.dirs;
-if(Array.isArray(data179)){
-const len21 = data179.length;
-for(let i24=0; i24<len21; i24++){
-if(typeof data179[i24] !== "string"){
-const err309 = {instancePath:instancePath+"/skills/dirs/" + i24,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(len22 > 1){
+let data184 = data182[1];
+if(!(data184 && typeof data184 == "object" && !Array.isArray(data184))){
+const err309 = {instancePath:instancePath+"/plugins/" + i21+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4159,7 +4115,7 @@ errors++;
 }
 }
 else {
-const err310 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err310 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4168,10 +4124,11 @@ vErrors.push(err310);
 }
 errors++;
 }
+var _valid7 = _errs429 === errors;
+valid91 = valid91 || _valid7;
 }
-}
-else {
-const err311 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid91){
+const err311 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4180,438 +4137,11 @@ vErrors.push(err311);
 }
 errors++;
 }
-let data181 = data.admin;
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-if(data181.enabled === undefined){
-data181.enabled = false;
-}
-if(data181.ui === undefined){
-data181.ui = false;
-}
-for(const key34 in data181){
-if(!(((key34 === "enabled") || (key34 === "ui")) || (key34 === "token"))){
-const err312 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err312];
-}
 else {
-vErrors.push(err312);
-}
-errors++;
-}
-}
-if(typeof data181.enabled !== "boolean"){
-const err313 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err313];
-}
-else {
-vErrors.push(err313);
-}
-errors++;
-}
-if(typeof data181.ui !== "boolean"){
-const err314 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err314];
-}
-else {
-vErrors.push(err314);
-}
-errors++;
-}
-if(data181.token !== undefined){
-if(typeof data181.token !== "string"){
-const err315 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err315];
-}
-else {
-vErrors.push(err315);
-}
-errors++;
-}
-}
-}
-else {
-const err316 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err316];
-}
-else {
-vErrors.push(err316);
-}
-errors++;
-}
-let data185 = data.metrics;
-if(data185 && typeof data185 == "object" && !Array.isArray(data185)){
-if(data185.enabled === undefined){
-data185.enabled = false;
-}
-if(data185.max_route_labels === undefined){
-data185.max_route_labels = 100;
-}
-for(const key35 in data185){
-if(!(((key35 === "enabled") || (key35 === "token")) || (key35 === "max_route_labels"))){
-const err317 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err317];
-}
-else {
-vErrors.push(err317);
-}
-errors++;
-}
-}
-if(typeof data185.enabled !== "boolean"){
-const err318 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err318];
-}
-else {
-vErrors.push(err318);
-}
-errors++;
-}
-if(data185.token !== undefined){
-if(typeof data185.token !== "string"){
-const err319 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err319];
-}
-else {
-vErrors.push(err319);
-}
-errors++;
-}
-}
-let data188 = data185.max_route_labels;
-if(!((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188)))){
-const err320 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err320];
-}
-else {
-vErrors.push(err320);
-}
-errors++;
-}
-if(typeof data188 == "number"){
-if(data188 < 1 || isNaN(data188)){
-const err321 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err321];
-}
-else {
-vErrors.push(err321);
-}
-errors++;
-}
-}
-}
-else {
-const err322 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err322];
-}
-else {
-vErrors.push(err322);
-}
-errors++;
-}
-let data189 = data.tracing;
-if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
-if(data189.enabled === undefined){
-data189.enabled = false;
-}
-for(const key36 in data189){
-if(!(key36 === "enabled")){
-const err323 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err323];
-}
-else {
-vErrors.push(err323);
-}
-errors++;
-}
-}
-if(typeof data189.enabled !== "boolean"){
-const err324 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err324];
-}
-else {
-vErrors.push(err324);
-}
-errors++;
-}
-}
-else {
-const err325 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err325];
-}
-else {
-vErrors.push(err325);
-}
-errors++;
-}
-let data191 = data.notify;
-if(Array.isArray(data191)){
-const len22 = data191.length;
-for(let i25=0; i25<len22; i25++){
-let data192 = data191[i25];
-if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-if(data192.url === undefined){
-const err326 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err326];
-}
-else {
-vErrors.push(err326);
-}
-errors++;
-}
-if(data192.secret === undefined){
-const err327 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
-if(vErrors === null){
-vErrors = [err327];
-}
-else {
-vErrors.push(err327);
-}
-errors++;
-}
-if(data192.events === undefined){
-const err328 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
-if(vErrors === null){
-vErrors = [err328];
-}
-else {
-vErrors.push(err328);
-}
-errors++;
-}
-for(const key37 in data192){
-if(!(((key37 === "url") || (key37 === "secret")) || (key37 === "events"))){
-const err329 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err329];
-}
-else {
-vErrors.push(err329);
-}
-errors++;
-}
-}
-if(data192.url !== undefined){
-let data193 = data192.url;
-if(typeof data193 === "string"){
-if(!pattern15.test(data193)){
-const err330 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
-if(vErrors === null){
-vErrors = [err330];
-}
-else {
-vErrors.push(err330);
-}
-errors++;
-}
-}
-else {
-const err331 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err331];
-}
-else {
-vErrors.push(err331);
-}
-errors++;
-}
-}
-if(data192.secret !== undefined){
-if(typeof data192.secret !== "string"){
-const err332 = {instancePath:instancePath+"/notify/" + i25+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err332];
-}
-else {
-vErrors.push(err332);
-}
-errors++;
-}
-}
-if(data192.events !== undefined){
-let data195 = data192.events;
-if(Array.isArray(data195)){
-if(data195.length < 1){
-const err333 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err333];
-}
-else {
-vErrors.push(err333);
-}
-errors++;
-}
-const len23 = data195.length;
-for(let i26=0; i26<len23; i26++){
-let data196 = data195[i26];
-if(typeof data196 !== "string"){
-const err334 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err334];
-}
-else {
-vErrors.push(err334);
-}
-errors++;
-}
-if(!(((((((((((((((data196 === "accepted") || (data196 === "rejected")) || (data196 === "duplicate")) || (data196 === "ignored")) || (data196 === "agent_started")) || (data196 === "agent_finished")) || (data196 === "delivered")) || (data196 === "retry_scheduled")) || (data196 === "dead_lettered")) || (data196 === "completed")) || (data196 === "budget_exceeded")) || (data196 === "approval_requested")) || (data196 === "approved")) || (data196 === "denied")) || (data196 === "conversation_continued"))){
-const err335 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err335];
-}
-else {
-vErrors.push(err335);
-}
-errors++;
-}
-}
-}
-else {
-const err336 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err336];
-}
-else {
-vErrors.push(err336);
-}
-errors++;
-}
-}
-}
-else {
-const err337 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err337];
-}
-else {
-vErrors.push(err337);
-}
-errors++;
-}
-}
-}
-else {
-const err338 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err338];
-}
-else {
-vErrors.push(err338);
-}
-errors++;
-}
-let data197 = data.plugins;
-if(Array.isArray(data197)){
-const len24 = data197.length;
-for(let i27=0; i27<len24; i27++){
-let data198 = data197[i27];
-const _errs463 = errors;
-let valid104 = false;
-const _errs464 = errors;
-if(typeof data198 !== "string"){
-const err339 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err339];
-}
-else {
-vErrors.push(err339);
-}
-errors++;
-}
-var _valid7 = _errs464 === errors;
-valid104 = valid104 || _valid7;
-if(!valid104){
-const _errs466 = errors;
-if(Array.isArray(data198)){
-if(data198.length > 2){
-const err340 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err340];
-}
-else {
-vErrors.push(err340);
-}
-errors++;
-}
-if(data198.length < 1){
-const err341 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err341];
-}
-else {
-vErrors.push(err341);
-}
-errors++;
-}
-const len25 = data198.length;
-if(len25 > 0){
-if(typeof data198[0] !== "string"){
-const err342 = {instancePath:instancePath+"/plugins/" + i27+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err342];
-}
-else {
-vErrors.push(err342);
-}
-errors++;
-}
-}
-if(len25 > 1){
-let data200 = data198[1];
-if(!(data200 && typeof data200 == "object" && !Array.isArray(data200))){
-const err343 = {instancePath:instancePath+"/plugins/" + i27+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err343];
-}
-else {
-vErrors.push(err343);
-}
-errors++;
-}
-}
-}
-else {
-const err344 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err344];
-}
-else {
-vErrors.push(err344);
-}
-errors++;
-}
-var _valid7 = _errs466 === errors;
-valid104 = valid104 || _valid7;
-}
-if(!valid104){
-const err345 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err345];
-}
-else {
-vErrors.push(err345);
-}
-errors++;
-}
-else {
-errors = _errs463;
+errors = _errs426;
 if(vErrors !== null){
-if(_errs463){
-vErrors.length = _errs463;
+if(_errs426){
+vErrors.length = _errs426;
 }
 else {
 vErrors = null;
@@ -4621,23 +4151,23 @@ vErrors = null;
 }
 }
 else {
-const err346 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err312 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err346];
+vErrors = [err312];
 }
 else {
-vErrors.push(err346);
+vErrors.push(err312);
 }
 errors++;
 }
 }
 else {
-const err347 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err313 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err347];
+vErrors = [err313];
 }
 else {
-vErrors.push(err347);
+vErrors.push(err313);
 }
 errors++;
 }

@@ -5,10 +5,11 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
-const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern3 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
+const pattern6 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1471,8 +1472,10 @@ if(data.actions !== undefined){
 let data68 = data.actions;
 if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key10 in data68){
-if(!((((((key10 === "github.comment") || (key10 === "github.add_labels")) || (key10 === "github.review")) || (key10 === "gitlab.note")) || (key10 === "message")) || (key10 === "subscribe"))){
-const err113 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+const _errs161 = errors;
+if(typeof key10 === "string"){
+if(!pattern3.test(key10)){
+const err113 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key10};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1482,12 +1485,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data68["github.comment"] !== undefined){
-let data69 = data68["github.comment"];
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const key11 in data69){
-if(!(key11 === "max")){
-const err114 = {instancePath:instancePath+"/actions/github.comment",schemaPath:"#/properties/actions/properties/github.comment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+var valid25 = _errs161 === errors;
+if(!valid25){
+const err114 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1497,10 +1497,13 @@ vErrors.push(err114);
 errors++;
 }
 }
+for(const key11 in data68){
+let data69 = data68[key11];
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 if(data69.max !== undefined){
 let data70 = data69.max;
 if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
-const err115 = {instancePath:instancePath+"/actions/github.comment/max",schemaPath:"#/properties/actions/properties/github.comment/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err115 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1511,7 +1514,7 @@ errors++;
 }
 if(typeof data70 == "number"){
 if(data70 < 1 || isNaN(data70)){
-const err116 = {instancePath:instancePath+"/actions/github.comment/max",schemaPath:"#/properties/actions/properties/github.comment/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err116 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1524,7 +1527,7 @@ errors++;
 }
 }
 else {
-const err117 = {instancePath:instancePath+"/actions/github.comment",schemaPath:"#/properties/actions/properties/github.comment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err117 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1534,12 +1537,9 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data68["github.add_labels"] !== undefined){
-let data71 = data68["github.add_labels"];
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-for(const key12 in data71){
-if(!((key12 === "allow") || (key12 === "max"))){
-const err118 = {instancePath:instancePath+"/actions/github.add_labels",schemaPath:"#/properties/actions/properties/github.add_labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+else {
+const err118 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1549,15 +1549,15 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data71.allow !== undefined){
-let data72 = data71.allow;
-if(Array.isArray(data72)){
-const len6 = data72.length;
-for(let i6=0; i6<len6; i6++){
-let data73 = data72[i6];
-if(typeof data73 === "string"){
-if(!pattern0.test(data73)){
-const err119 = {instancePath:instancePath+"/actions/github.add_labels/allow/" + i6,schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data.conversation !== undefined){
+let data71 = data.conversation;
+const _errs169 = errors;
+let valid28 = true;
+const _errs170 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+let missing0;
+if((data71.enabled === undefined) && (missing0 = "enabled")){
+const err119 = {};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1566,9 +1566,10 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
 else {
-const err120 = {instancePath:instancePath+"/actions/github.add_labels/allow/" + i6,schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data71.enabled !== undefined){
+if(!(data71.enabled === true)){
+const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1578,18 +1579,23 @@ vErrors.push(err120);
 errors++;
 }
 }
-let i7 = data72.length;
-let j0;
-if(i7 > 1){
-const indices0 = {};
-for(;i7--;){
-let item0 = data72[i7];
-if(typeof item0 !== "string"){
-continue;
 }
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err121 = {instancePath:instancePath+"/actions/github.add_labels/allow",schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i7+" are identical)"};
+}
+var _valid3 = _errs170 === errors;
+errors = _errs169;
+if(vErrors !== null){
+if(_errs169){
+vErrors.length = _errs169;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs172 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.allow_from === undefined){
+const err121 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1597,14 +1603,13 @@ else {
 vErrors.push(err121);
 }
 errors++;
-break;
-}
-indices0[item0] = i7;
 }
 }
+var _valid3 = _errs172 === errors;
+valid28 = _valid3;
 }
-else {
-const err122 = {instancePath:instancePath+"/actions/github.add_labels/allow",schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid28){
+const err122 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1613,11 +1618,10 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-if(data71.max !== undefined){
-let data74 = data71.max;
-if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
-const err123 = {instancePath:instancePath+"/actions/github.add_labels/max",schemaPath:"#/properties/actions/properties/github.add_labels/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+for(const key12 in data71){
+if(!(((((key12 === "enabled") || (key12 === "max_turns")) || (key12 === "ttl_hours")) || (key12 === "after_limit")) || (key12 === "allow_from"))){
+const err123 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1626,9 +1630,10 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(typeof data74 == "number"){
-if(data74 < 1 || isNaN(data74)){
-const err124 = {instancePath:instancePath+"/actions/github.add_labels/max",schemaPath:"#/properties/actions/properties/github.add_labels/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data71.enabled !== undefined){
+if(typeof data71.enabled !== "boolean"){
+const err124 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1638,10 +1643,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/actions/github.add_labels",schemaPath:"#/properties/actions/properties/github.add_labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.max_turns !== undefined){
+let data74 = data71.max_turns;
+if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
+const err125 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1650,13 +1655,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data68["github.review"] !== undefined){
-let data75 = data68["github.review"];
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-for(const key13 in data75){
-if(!((key13 === "max") || (key13 === "events"))){
-const err126 = {instancePath:instancePath+"/actions/github.review",schemaPath:"#/properties/actions/properties/github.review/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(typeof data74 == "number"){
+if(data74 > 50 || isNaN(data74)){
+const err126 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1665,11 +1666,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data75.max !== undefined){
-let data76 = data75.max;
-if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))){
-const err127 = {instancePath:instancePath+"/actions/github.review/max",schemaPath:"#/properties/actions/properties/github.review/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74 < 1 || isNaN(data74)){
+const err127 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1678,9 +1676,13 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(typeof data76 == "number"){
-if(data76 < 1 || isNaN(data76)){
-const err128 = {instancePath:instancePath+"/actions/github.review/max",schemaPath:"#/properties/actions/properties/github.review/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data71.ttl_hours !== undefined){
+let data75 = data71.ttl_hours;
+if(typeof data75 == "number"){
+if(data75 > 8760 || isNaN(data75)){
+const err128 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1689,16 +1691,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-}
-if(data75.events !== undefined){
-let data77 = data75.events;
-if(Array.isArray(data77)){
-const len7 = data77.length;
-for(let i8=0; i8<len7; i8++){
-let data78 = data77[i8];
-if(typeof data78 !== "string"){
-const err129 = {instancePath:instancePath+"/actions/github.review/events/" + i8,schemaPath:"#/properties/actions/properties/github.review/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data75 <= 0 || isNaN(data75)){
+const err129 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1707,8 +1701,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(!(((data78 === "COMMENT") || (data78 === "APPROVE")) || (data78 === "REQUEST_CHANGES"))){
-const err130 = {instancePath:instancePath+"/actions/github.review/events/" + i8,schemaPath:"#/properties/actions/properties/github.review/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.actions.properties["github.review"].properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err130 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1718,18 +1713,10 @@ vErrors.push(err130);
 errors++;
 }
 }
-let i9 = data77.length;
-let j1;
-if(i9 > 1){
-const indices1 = {};
-for(;i9--;){
-let item1 = data77[i9];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err131 = {instancePath:instancePath+"/actions/github.review/events",schemaPath:"#/properties/actions/properties/github.review/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)"};
+if(data71.after_limit !== undefined){
+let data76 = data71.after_limit;
+if(typeof data76 !== "string"){
+const err131 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1737,14 +1724,9 @@ else {
 vErrors.push(err131);
 }
 errors++;
-break;
 }
-indices1[item1] = i9;
-}
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/actions/github.review/events",schemaPath:"#/properties/actions/properties/github.review/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((data76 === "ignore") || (data76 === "new_conversation"))){
+const err132 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1754,9 +1736,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-}
-else {
-const err133 = {instancePath:instancePath+"/actions/github.review",schemaPath:"#/properties/actions/properties/github.review/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.allow_from !== undefined){
+let data77 = data71.allow_from;
+if(Array.isArray(data77)){
+if(data77.length < 1){
+const err133 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1765,13 +1749,15 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-if(data68["gitlab.note"] !== undefined){
-let data79 = data68["gitlab.note"];
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-for(const key14 in data79){
-if(!(key14 === "max")){
-const err134 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+const len6 = data77.length;
+for(let i6=0; i6<len6; i6++){
+let data78 = data77[i6];
+const _errs185 = errors;
+let valid33 = false;
+const _errs186 = errors;
+if(typeof data78 === "string"){
+if(!pattern0.test(data78)){
+const err134 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1781,10 +1767,8 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data79.max !== undefined){
-let data80 = data79.max;
-if(!((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80)))){
-const err135 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err135 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1793,9 +1777,12 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(typeof data80 == "number"){
-if(data80 < 1 || isNaN(data80)){
-const err136 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+var _valid4 = _errs186 === errors;
+valid33 = valid33 || _valid4;
+if(!valid33){
+const _errs188 = errors;
+if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
+const err136 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1804,11 +1791,11 @@ vErrors.push(err136);
 }
 errors++;
 }
+var _valid4 = _errs188 === errors;
+valid33 = valid33 || _valid4;
 }
-}
-}
-else {
-const err137 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!valid33){
+const err137 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1817,12 +1804,21 @@ vErrors.push(err137);
 }
 errors++;
 }
+else {
+errors = _errs185;
+if(vErrors !== null){
+if(_errs185){
+vErrors.length = _errs185;
 }
-if(data68.message !== undefined){
-let data81 = data68.message;
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
-if(data81.to === undefined){
-const err138 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1831,9 +1827,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-for(const key15 in data81){
-if(!((key15 === "to") || (key15 === "max"))){
-const err139 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1843,11 +1840,11 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data81.to !== undefined){
-let data82 = data81.to;
-if(Array.isArray(data82)){
-if(data82.length < 1){
-const err140 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data.approval !== undefined){
+let data79 = data.approval;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.approvers === undefined){
+const err140 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1856,12 +1853,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-const len8 = data82.length;
-for(let i10=0; i10<len8; i10++){
-let data83 = data82[i10];
-if(typeof data83 === "string"){
-if(!pattern0.test(data83)){
-const err141 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+for(const key13 in data79){
+if(!((((key13 === "approvers") || (key13 === "expires_hours")) || (key13 === "via")) || (key13 === "chat"))){
+const err141 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1871,8 +1865,11 @@ vErrors.push(err141);
 errors++;
 }
 }
-else {
-const err142 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data79.approvers !== undefined){
+let data80 = data79.approvers;
+if(Array.isArray(data80)){
+if(data80.length < 1){
+const err142 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1881,19 +1878,12 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-let i11 = data82.length;
-let j2;
-if(i11 > 1){
-const indices2 = {};
-for(;i11--;){
-let item2 = data82[i11];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err143 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"};
+const len7 = data80.length;
+for(let i7=0; i7<len7; i7++){
+let data81 = data80[i7];
+if(typeof data81 === "string"){
+if(!pattern0.test(data81)){
+const err143 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1901,14 +1891,10 @@ else {
 vErrors.push(err143);
 }
 errors++;
-break;
-}
-indices2[item2] = i11;
-}
 }
 }
 else {
-const err144 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err144 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1918,10 +1904,9 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data81.max !== undefined){
-let data84 = data81.max;
-if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
-const err145 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err145 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1930,9 +1915,12 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(typeof data84 == "number"){
-if(data84 < 1 || isNaN(data84)){
-const err146 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data79.expires_hours !== undefined){
+let data82 = data79.expires_hours;
+if(typeof data82 == "number"){
+if(data82 <= 0 || isNaN(data82)){
+const err146 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1942,10 +1930,8 @@ vErrors.push(err146);
 errors++;
 }
 }
-}
-}
 else {
-const err147 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err147 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1955,12 +1941,11 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data68.subscribe !== undefined){
-let data85 = data68.subscribe;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key16 in data85){
-if(!(key16 === "max")){
-const err148 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(data79.via !== undefined){
+let data83 = data79.via;
+if(typeof data83 === "string"){
+if(!pattern6.test(data83)){
+const err148 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1970,10 +1955,8 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data85.max !== undefined){
-let data86 = data85.max;
-if(!((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86)))){
-const err149 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err149 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1982,9 +1965,11 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(typeof data86 == "number"){
-if(data86 < 1 || isNaN(data86)){
-const err150 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data79.chat !== undefined){
+let data84 = data79.chat;
+if((typeof data84 !== "string") && (!(typeof data84 == "number"))){
+const err150 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1995,9 +1980,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err151 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err151 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2007,9 +1991,9 @@ vErrors.push(err151);
 errors++;
 }
 }
-}
-else {
-const err152 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.deliver_only !== undefined){
+if(typeof data.deliver_only !== "boolean"){
+const err152 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2019,15 +2003,9 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.conversation !== undefined){
-let data87 = data.conversation;
-const _errs206 = errors;
-let valid41 = true;
-const _errs207 = errors;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-let missing0;
-if((data87.enabled === undefined) && (missing0 = "enabled")){
-const err153 = {};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err153 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2036,10 +2014,14 @@ vErrors.push(err153);
 }
 errors++;
 }
-else {
-if(data87.enabled !== undefined){
-if(!(data87.enabled === true)){
-const err154 = {};
+}
+if(data.skills !== undefined){
+let data87 = data.skills;
+if(Array.isArray(data87)){
+const len8 = data87.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data87[i8] !== "string"){
+const err154 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2050,22 +2032,8 @@ errors++;
 }
 }
 }
-}
-var _valid3 = _errs207 === errors;
-errors = _errs206;
-if(vErrors !== null){
-if(_errs206){
-vErrors.length = _errs206;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs209 = errors;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-if(data87.allow_from === undefined){
-const err155 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+const err155 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2075,11 +2043,13 @@ vErrors.push(err155);
 errors++;
 }
 }
-var _valid3 = _errs209 === errors;
-valid41 = _valid3;
-}
-if(!valid41){
-const err156 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data.deliver !== undefined){
+let data89 = data.deliver;
+const _errs212 = errors;
+let valid39 = false;
+const _errs213 = errors;
+if(typeof data89 !== "string"){
+const err156 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2088,10 +2058,13 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-for(const key17 in data87){
-if(!(((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "after_limit")) || (key17 === "allow_from"))){
-const err157 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+var _valid5 = _errs213 === errors;
+valid39 = valid39 || _valid5;
+if(!valid39){
+const _errs215 = errors;
+if(Array.isArray(data89)){
+if(data89.length < 1){
+const err157 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2100,10 +2073,14 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data87.enabled !== undefined){
-if(typeof data87.enabled !== "boolean"){
-const err158 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const len9 = data89.length;
+for(let i9=0; i9<len9; i9++){
+let data90 = data89[i9];
+const _errs218 = errors;
+let valid42 = false;
+const _errs219 = errors;
+if(typeof data90 !== "string"){
+const err158 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2112,11 +2089,13 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(data87.max_turns !== undefined){
-let data90 = data87.max_turns;
-if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
-const err159 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid6 = _errs219 === errors;
+valid42 = valid42 || _valid6;
+if(!valid42){
+const _errs221 = errors;
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.to === undefined){
+const err159 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2125,9 +2104,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(typeof data90 == "number"){
-if(data90 > 50 || isNaN(data90)){
-const err160 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+for(const key14 in data90){
+if(!((key14 === "to") || (key14 === "extra"))){
+const err160 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2136,8 +2115,10 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data90 < 1 || isNaN(data90)){
-const err161 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data90.to !== undefined){
+if(typeof data90.to !== "string"){
+const err161 = {instancePath:instancePath+"/deliver/" + i9+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2147,12 +2128,13 @@ vErrors.push(err161);
 errors++;
 }
 }
-}
-if(data87.ttl_hours !== undefined){
-let data91 = data87.ttl_hours;
-if(typeof data91 == "number"){
-if(data91 > 8760 || isNaN(data91)){
-const err162 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+if(data90.extra !== undefined){
+let data92 = data90.extra;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+for(const key15 in data92){
+let data93 = data92[key15];
+if(((typeof data93 !== "string") && (!(typeof data93 == "number"))) && (typeof data93 !== "boolean")){
+const err162 = {instancePath:instancePath+"/deliver/" + i9+"/extra/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2161,8 +2143,10 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data91 <= 0 || isNaN(data91)){
-const err163 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/deliver/" + i9+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2172,8 +2156,9 @@ vErrors.push(err163);
 errors++;
 }
 }
+}
 else {
-const err164 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err164 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2182,11 +2167,11 @@ vErrors.push(err164);
 }
 errors++;
 }
+var _valid6 = _errs221 === errors;
+valid42 = valid42 || _valid6;
 }
-if(data87.after_limit !== undefined){
-let data92 = data87.after_limit;
-if(typeof data92 !== "string"){
-const err165 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid42){
+const err165 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2195,90 +2180,11 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(!((data92 === "ignore") || (data92 === "new_conversation"))){
-const err166 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err166];
-}
 else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-if(data87.allow_from !== undefined){
-let data93 = data87.allow_from;
-if(Array.isArray(data93)){
-if(data93.length < 1){
-const err167 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-const len9 = data93.length;
-for(let i12=0; i12<len9; i12++){
-let data94 = data93[i12];
-const _errs222 = errors;
-let valid46 = false;
-const _errs223 = errors;
-if(typeof data94 === "string"){
-if(!pattern0.test(data94)){
-const err168 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-}
-else {
-const err169 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-var _valid4 = _errs223 === errors;
-valid46 = valid46 || _valid4;
-if(!valid46){
-const _errs225 = errors;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
-const err170 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-var _valid4 = _errs225 === errors;
-valid46 = valid46 || _valid4;
-}
-if(!valid46){
-const err171 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
-}
-else {
-errors = _errs222;
+errors = _errs218;
 if(vErrors !== null){
-if(_errs222){
-vErrors.length = _errs222;
+if(_errs218){
+vErrors.length = _errs218;
 }
 else {
 vErrors = null;
@@ -2288,7 +2194,102 @@ vErrors = null;
 }
 }
 else {
-const err172 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err166 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+var _valid5 = _errs215 === errors;
+valid39 = valid39 || _valid5;
+}
+if(!valid39){
+const err167 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+else {
+errors = _errs212;
+if(vErrors !== null){
+if(_errs212){
+vErrors.length = _errs212;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data94 = data.deliver_extra;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+for(const key16 in data94){
+let data95 = data94[key16];
+if(((typeof data95 !== "string") && (!(typeof data95 == "number"))) && (typeof data95 !== "boolean")){
+const err168 = {instancePath:instancePath+"/deliver_extra/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+if(data.agent !== undefined){
+let data96 = data.agent;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.runner !== undefined){
+if(typeof data96.runner !== "string"){
+const err170 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+if(data96.sandbox !== undefined){
+let data98 = data96.sandbox;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+for(const key17 in data98){
+if(!((((key17 === "mode") || (key17 === "network")) || (key17 === "read_only")) || (key17 === "writable"))){
+const err171 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+if(data98.mode !== undefined){
+let data99 = data98.mode;
+if(typeof data99 !== "string"){
+const err172 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2297,10 +2298,8 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-}
-else {
-const err173 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data99 === "auto") || (data99 === "required")) || (data99 === "off"))){
+const err173 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2310,11 +2309,15 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data95 = data.approval;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.approvers === undefined){
-const err174 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
+if(data98.network !== undefined){
+let data100 = data98.network;
+if(Array.isArray(data100)){
+const len10 = data100.length;
+for(let i10=0; i10<len10; i10++){
+let data101 = data100[i10];
+if(typeof data101 === "string"){
+if(!pattern0.test(data101)){
+const err174 = {instancePath:instancePath+"/agent/sandbox/network/" + i10,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2323,9 +2326,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-for(const key18 in data95){
-if(!((((key18 === "approvers") || (key18 === "expires_hours")) || (key18 === "via")) || (key18 === "chat"))){
-const err175 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+else {
+const err175 = {instancePath:instancePath+"/agent/sandbox/network/" + i10,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2335,11 +2338,9 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data95.approvers !== undefined){
-let data96 = data95.approvers;
-if(Array.isArray(data96)){
-if(data96.length < 1){
-const err176 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err176 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2348,12 +2349,16 @@ vErrors.push(err176);
 }
 errors++;
 }
-const len10 = data96.length;
-for(let i13=0; i13<len10; i13++){
-let data97 = data96[i13];
-if(typeof data97 === "string"){
-if(!pattern0.test(data97)){
-const err177 = {instancePath:instancePath+"/approval/approvers/" + i13,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data98.read_only !== undefined){
+let data102 = data98.read_only;
+if(Array.isArray(data102)){
+const len11 = data102.length;
+for(let i11=0; i11<len11; i11++){
+let data103 = data102[i11];
+if(typeof data103 === "string"){
+if(!pattern0.test(data103)){
+const err177 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2364,7 +2369,7 @@ errors++;
 }
 }
 else {
-const err178 = {instancePath:instancePath+"/approval/approvers/" + i13,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err178 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2376,7 +2381,7 @@ errors++;
 }
 }
 else {
-const err179 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err179 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2386,11 +2391,15 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data95.expires_hours !== undefined){
-let data98 = data95.expires_hours;
-if(typeof data98 == "number"){
-if(data98 <= 0 || isNaN(data98)){
-const err180 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data98.writable !== undefined){
+let data104 = data98.writable;
+if(Array.isArray(data104)){
+const len12 = data104.length;
+for(let i12=0; i12<len12; i12++){
+let data105 = data104[i12];
+if(typeof data105 === "string"){
+if(!pattern0.test(data105)){
+const err180 = {instancePath:instancePath+"/agent/sandbox/writable/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2401,7 +2410,7 @@ errors++;
 }
 }
 else {
-const err181 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err181 = {instancePath:instancePath+"/agent/sandbox/writable/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2411,11 +2420,9 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data95.via !== undefined){
-let data99 = data95.via;
-if(typeof data99 === "string"){
-if(!pattern7.test(data99)){
-const err182 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+}
+else {
+const err182 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2425,8 +2432,9 @@ vErrors.push(err182);
 errors++;
 }
 }
+}
 else {
-const err183 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err183 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2436,10 +2444,9 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data95.chat !== undefined){
-let data100 = data95.chat;
-if((typeof data100 !== "string") && (!(typeof data100 == "number"))){
-const err184 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
+if(data96.prompt_hygiene !== undefined){
+if(typeof data96.prompt_hygiene !== "boolean"){
+const err184 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2451,7 +2458,7 @@ errors++;
 }
 }
 else {
-const err185 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err185 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2461,9 +2468,9 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data.deliver_only !== undefined){
-if(typeof data.deliver_only !== "boolean"){
-const err186 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err186 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2473,9 +2480,9 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err187 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err187 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2485,491 +2492,14 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data103 = data.skills;
-if(Array.isArray(data103)){
-const len11 = data103.length;
-for(let i14=0; i14<len11; i14++){
-if(typeof data103[i14] !== "string"){
-const err188 = {instancePath:instancePath+"/skills/" + i14,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err188 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err188];
 }
 else {
 vErrors.push(err188);
-}
-errors++;
-}
-}
-}
-else {
-const err189 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
-}
-}
-if(data.deliver !== undefined){
-let data105 = data.deliver;
-const _errs249 = errors;
-let valid52 = false;
-const _errs250 = errors;
-if(typeof data105 !== "string"){
-const err190 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-var _valid5 = _errs250 === errors;
-valid52 = valid52 || _valid5;
-if(!valid52){
-const _errs252 = errors;
-if(Array.isArray(data105)){
-if(data105.length < 1){
-const err191 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
-}
-const len12 = data105.length;
-for(let i15=0; i15<len12; i15++){
-let data106 = data105[i15];
-const _errs255 = errors;
-let valid55 = false;
-const _errs256 = errors;
-if(typeof data106 !== "string"){
-const err192 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err192];
-}
-else {
-vErrors.push(err192);
-}
-errors++;
-}
-var _valid6 = _errs256 === errors;
-valid55 = valid55 || _valid6;
-if(!valid55){
-const _errs258 = errors;
-if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
-if(data106.to === undefined){
-const err193 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err193];
-}
-else {
-vErrors.push(err193);
-}
-errors++;
-}
-for(const key19 in data106){
-if(!((key19 === "to") || (key19 === "extra"))){
-const err194 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
-}
-errors++;
-}
-}
-if(data106.to !== undefined){
-if(typeof data106.to !== "string"){
-const err195 = {instancePath:instancePath+"/deliver/" + i15+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-}
-if(data106.extra !== undefined){
-let data108 = data106.extra;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-for(const key20 in data108){
-let data109 = data108[key20];
-if(((typeof data109 !== "string") && (!(typeof data109 == "number"))) && (typeof data109 !== "boolean")){
-const err196 = {instancePath:instancePath+"/deliver/" + i15+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/deliver/" + i15+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err197];
-}
-else {
-vErrors.push(err197);
-}
-errors++;
-}
-}
-}
-else {
-const err198 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err198];
-}
-else {
-vErrors.push(err198);
-}
-errors++;
-}
-var _valid6 = _errs258 === errors;
-valid55 = valid55 || _valid6;
-}
-if(!valid55){
-const err199 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err199];
-}
-else {
-vErrors.push(err199);
-}
-errors++;
-}
-else {
-errors = _errs255;
-if(vErrors !== null){
-if(_errs255){
-vErrors.length = _errs255;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err200];
-}
-else {
-vErrors.push(err200);
-}
-errors++;
-}
-var _valid5 = _errs252 === errors;
-valid52 = valid52 || _valid5;
-}
-if(!valid52){
-const err201 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err201];
-}
-else {
-vErrors.push(err201);
-}
-errors++;
-}
-else {
-errors = _errs249;
-if(vErrors !== null){
-if(_errs249){
-vErrors.length = _errs249;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data110 = data.deliver_extra;
-if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
-for(const key21 in data110){
-let data111 = data110[key21];
-if(((typeof data111 !== "string") && (!(typeof data111 == "number"))) && (typeof data111 !== "boolean")){
-const err202 = {instancePath:instancePath+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
-if(vErrors === null){
-vErrors = [err202];
-}
-else {
-vErrors.push(err202);
-}
-errors++;
-}
-}
-}
-else {
-const err203 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err203];
-}
-else {
-vErrors.push(err203);
-}
-errors++;
-}
-}
-if(data.agent !== undefined){
-let data112 = data.agent;
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.runner !== undefined){
-if(typeof data112.runner !== "string"){
-const err204 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err204];
-}
-else {
-vErrors.push(err204);
-}
-errors++;
-}
-}
-if(data112.sandbox !== undefined){
-let data114 = data112.sandbox;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-for(const key22 in data114){
-if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
-const err205 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-}
-if(data114.mode !== undefined){
-let data115 = data114.mode;
-if(typeof data115 !== "string"){
-const err206 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-if(!(((data115 === "auto") || (data115 === "required")) || (data115 === "off"))){
-const err207 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-if(data114.network !== undefined){
-let data116 = data114.network;
-if(Array.isArray(data116)){
-const len13 = data116.length;
-for(let i16=0; i16<len13; i16++){
-let data117 = data116[i16];
-if(typeof data117 === "string"){
-if(!pattern0.test(data117)){
-const err208 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-}
-}
-else {
-const err210 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-}
-if(data114.read_only !== undefined){
-let data118 = data114.read_only;
-if(Array.isArray(data118)){
-const len14 = data118.length;
-for(let i17=0; i17<len14; i17++){
-let data119 = data118[i17];
-if(typeof data119 === "string"){
-if(!pattern0.test(data119)){
-const err211 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-}
-else {
-const err212 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-}
-}
-else {
-const err213 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err213];
-}
-else {
-vErrors.push(err213);
-}
-errors++;
-}
-}
-if(data114.writable !== undefined){
-let data120 = data114.writable;
-if(Array.isArray(data120)){
-const len15 = data120.length;
-for(let i18=0; i18<len15; i18++){
-let data121 = data120[i18];
-if(typeof data121 === "string"){
-if(!pattern0.test(data121)){
-const err214 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err214];
-}
-else {
-vErrors.push(err214);
-}
-errors++;
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err215];
-}
-else {
-vErrors.push(err215);
-}
-errors++;
-}
-}
-}
-else {
-const err216 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err216];
-}
-else {
-vErrors.push(err216);
-}
-errors++;
-}
-}
-}
-else {
-const err217 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err217];
-}
-else {
-vErrors.push(err217);
-}
-errors++;
-}
-}
-if(data112.prompt_hygiene !== undefined){
-if(typeof data112.prompt_hygiene !== "boolean"){
-const err218 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err218];
-}
-else {
-vErrors.push(err218);
-}
-errors++;
-}
-}
-}
-else {
-const err219 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err219];
-}
-else {
-vErrors.push(err219);
-}
-errors++;
-}
-}
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err220 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err220];
-}
-else {
-vErrors.push(err220);
-}
-errors++;
-}
-}
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err221 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err221];
-}
-else {
-vErrors.push(err221);
-}
-errors++;
-}
-}
-}
-else {
-const err222 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
 }
 errors++;
 }

@@ -60,8 +60,8 @@ export interface NamedSource {
 export interface PipelineDeps {
   routes: RouteTable;
   /**
-   * The sources a route accepts: the one it pins (`source:`), or, for a route that pins none, the SPEC's styles
-   * (GitHub, GitLab, generic) in the order their event and delivery headers are read.
+   * The sources a route accepts: the one it pins (`source:`), or, for a route that pins none, the default sources
+   * (GatewayOptions.defaultSources) in the order their event and delivery headers are read.
    */
   sourcesFor(route: Route): NamedSource[] | Promise<NamedSource[]>;
   /** `platforms.webhook.extra.public_url`: the origin senders post to, for sources that sign the URL. */

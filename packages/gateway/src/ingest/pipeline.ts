@@ -98,8 +98,8 @@ export class WebhookPipeline {
     }
     if (raw.length > limits.maxBodyBytes) return fail('HW_E_PAYLOAD_TOO_LARGE');
 
-    // 4. Verification by the route's source (pinned), or by the SPEC style whose header is present.
-    // The unpinned routes' SPEC styles come back as they are; awaiting them would cost a turn of the microtask queue.
+    // 4. Verification by the route's source (pinned), or by the default source whose header is present.
+    // The unpinned routes' default sources come back as they are; awaiting them would cost a turn of the microtask queue.
     const found = deps.sourcesFor(route);
     const candidates = Array.isArray(found) ? found : await found;
     const pinned = route.source !== undefined;
@@ -107,7 +107,7 @@ export class WebhookPipeline {
     const chosen = chooseSource(route, candidates, req.headers);
     let secret = '';
     if (route.secret !== INSECURE_NO_AUTH) {
-      const verdict = verifyRequest(deps, route, chosen, sourceReq, client);
+      const verdict = verifyRequest(deps, route, chosen, sourceReq, client, candidates);
       if (!verdict.ok) return verdict.result;
       secret = route.secrets[verdict.secretIndex] ?? '';
     }
@@ -126,8 +126,8 @@ export class WebhookPipeline {
     }
 
     // 6.-8. Count the hit, claim the delivery id, filter, enqueue: one store step (atomic where the store can).
-    // A pinned route asks its source; one that pins none asks the SPEC styles in order (GitHub's headers, then
-    // GitLab's, then the generic X-Request-ID), whichever style verified it.
+    // A pinned route asks its source; one that pins none asks the default sources in order (the distribution's
+    // order, e.g. one sender's headers, then another's, then the generic X-Request-ID), whichever style verified it.
     const askable = pinned ? candidates.slice(0, 1) : candidates;
     const deliveryId = deliveryIdOf(askable, sourceReq, payload);
     const event = eventTypeOf(askable, sourceReq, payload);

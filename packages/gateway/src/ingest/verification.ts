@@ -35,6 +35,7 @@ export function verifyRequest(
   chosen: NamedSource | undefined,
   req: SourceRequest,
   client: string | undefined,
+  candidates: readonly NamedSource[] = [],
 ): Verification {
   const { logger, authThrottle } = deps;
   // Built only for a line that is written: most requests verify and log nothing.
@@ -43,9 +44,11 @@ export function verifyRequest(
     if (!authThrottle || authThrottle.failed(client, route.name, kind)) logger.warn(line, meta());
   };
   if (!chosen) {
+    // Each accepted source's signature header (the first it declares), as the sources name them.
+    const accepted = candidates.map(({ id, source }) => (source.headers[0] ? `${id} ${source.headers[0]}` : id)).join(', ');
     warn(
       'Missing signature',
-      `Missing signature on route '${route.name}': no recognised signature header (accepted: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, X-Webhook-Signature; pin a source with \`source:\` for other senders)`,
+      `Missing signature on route '${route.name}': no recognised signature header (accepted: ${accepted || 'none'}; pin a source with \`source:\` for other senders)`,
     );
     return { ok: false, result: fail('HW_E_MISSING_SIGNATURE') };
   }

@@ -12,9 +12,6 @@ import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
 import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
 import type { OpenAgentSandbox } from './agent-sandbox';
-import type { JobChannel } from './job-channel';
-import type { RunActions } from './actions-run';
-import { channelNeeds, withChannelEnv } from './job-channel-run';
 import { JobParts, type RunAttachment } from './job-hooks';
 import type { WorkerDeps } from './worker-deps';
 
@@ -31,9 +28,7 @@ export type AgentStepDeps = Pick<
   | 'budget'
   | 'sandboxes'
   | 'answerScrubber'
-  | 'channels'
   | 'previous'
-  | 'actions'
 >;
 
 export class AgentStep {
@@ -78,14 +73,15 @@ export class AgentStep {
     const featurePrompt = await parts.prompt();
     const prompt = featurePrompt ?? runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, templated);
-    const { result, sandbox, actions, attached } = await this.runAgent(route, job, prompt, signal, parts);
+    const { result, sandbox, attached } = await this.runAgent(route, job, prompt, signal, parts);
     await parts.afterRun(result);
     // Counted even when shutdown came meanwhile: the tokens are spent.
     await this.recordUsage(route, job, result.usage);
     if (signal.aborted) return undefined;
     // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
     const where = { route: route.name, deliveryId: job.deliveryId };
-    const usage = attached.reduce((u, one) => one.usage?.(u) ?? u, withActions(withSandbox(result.usage, sandbox), actions));
+    // What the features recorded during the run (the actions it asked for) joins its usage.
+    const usage = attached.reduce((u, one) => one.usage?.(u) ?? u, withSandbox(result.usage, sandbox));
     const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, usage);
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
     await this.deps.previous?.remember(route.name, job);
@@ -98,7 +94,7 @@ export class AgentStep {
     prompt: string,
     shutdown: AbortSignal,
     parts: JobParts,
-  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; actions?: RunActions; attached: RunAttachment[] }> {
+  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; attached: RunAttachment[] }> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
     // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
@@ -120,24 +116,17 @@ export class AgentStep {
     let failure: unknown;
     let usage: AgentResult['usage'];
     let opened: OpenAgentSandbox | undefined;
-    let channel: JobChannel | undefined;
     let attached: RunAttachment[] = [];
-    // The route's actions, offered on the channel and carried out during the run (actions-run.ts).
-    const actions = this.deps.channels ? this.deps.actions?.forRun(route, job, controller.signal) : undefined;
     try {
       const runner = await this.deps.agentFor(route);
       let skills = this.deps.skillsFor(route);
       // Every process of the run starts inside this sandbox: the runner gets it in the task.
-      // The run's own subscription channel (job-channel-run.ts): its variables reach every process through the sandbox.
-      if (this.deps.sandboxes && this.deps.channels)
-        channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId }, actions);
       attached = await parts.attach(controller.signal);
       let needs = runner.sandboxNeeds?.();
-      if (channel) needs = channelNeeds(needs, channel, (path) => this.deps.sandboxes!.overlapsHidden(path));
       for (const one of attached) needs = one.needs?.(needs) ?? needs;
       opened = await this.deps.sandboxes?.open(route, job, needs, skills);
       if (opened) skills = opened.skills;
-      let sandbox = opened && channel ? withChannelEnv(opened.sandbox, channel) : opened?.sandbox;
+      let sandbox = opened?.sandbox;
       for (const one of attached) if (sandbox) sandbox = one.sandbox?.(sandbox) ?? sandbox;
       const task = { ...(await parts.task()), prompt, skills, route: route.name, event: job.event, deliveryId: job.deliveryId, sandbox };
       const run = runner.run(task, { signal: controller.signal });
@@ -145,7 +134,7 @@ export class AgentStep {
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
       const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
-      return { result, sandbox: fact, actions, attached };
+      return { result, sandbox: fact, attached };
     } catch (err) {
       failure = err;
       throw err;
@@ -158,8 +147,6 @@ export class AgentStep {
           delivery_id: job.deliveryId,
         }),
       );
-      // The token ends with the run: a process the run left behind can no longer subscribe.
-      channel?.close();
       for (const one of attached) one.close();
       shutdown.removeEventListener('abort', onShutdown);
       if (lifecycle?.has('agent_finished')) {
@@ -202,11 +189,6 @@ export class AgentStep {
   private runnerName(route: Route): string {
     return this.deps.runnerOf?.(route) ?? route.agent?.runner ?? 'default';
   }
-}
-
-/** The run's usage with the actions it asked for, each with its outcome (kept with the usage like the sandbox fact). */
-function withActions(usage: AgentUsage | undefined, actions: RunActions | undefined): AgentUsage | undefined {
-  return actions?.records.length ? ({ ...usage, actions: actions.records } as AgentUsage) : usage;
 }
 
 /** The run's usage with how it was sandboxed (kept with the usage, so every store keeps it without a change). */

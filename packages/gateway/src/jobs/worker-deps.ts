@@ -8,9 +8,7 @@ import type { Route, RouteTable } from '../routes/routes';
 import type { RetryPolicy } from '../config/retry-policy';
 import type { AgentSandboxes } from './agent-sandbox';
 import type { AnswerScrubber } from './answer-scrub';
-import type { JobChannels } from './job-channel';
 import type { PreviousEvents } from './previous-event';
-import type { JobActions } from './actions-run';
 import type { JobHook } from './job-hooks';
 
 export interface WorkerDeps {
@@ -45,12 +43,8 @@ export interface WorkerDeps {
   sandboxes?: AgentSandboxes;
   /** Takes every known secret out of answers before they are stored (answer-scrub.ts); absent: answers as written. */
   answerScrubber?: AnswerScrubber;
-  /** Gives each agent run its subscription channel (job-channel.ts); absent: runs get none. */
-  channels?: JobChannels;
   /** Which event of a key was answered last, for `{__previous__}` (previous-event.ts); absent: templates get none. */
   previous?: PreviousEvents;
-  /** Carries out the actions a route lists for its agent (actions-run.ts); absent: runs are offered none. */
-  actions?: JobActions;
   /** What the features add to each job's steps (job-hooks.ts), in the order they are asked. */
   hooks?: readonly JobHook[];
 }

@@ -6,7 +6,7 @@ import { HookwiseConfigError, wrapPluginError } from '@hookwise/core';
 import type { LoadedPlugin } from './loader';
 import type { Contribution, ContributionKind, PluginContext } from '@hookwise/core';
 import { describeSchemaError } from '../config/load';
-import { createAjv } from './lazy-ajv';
+import { createAjv } from '../config/lazy-ajv';
 
 export interface RegisteredContribution {
   contribution: Contribution;

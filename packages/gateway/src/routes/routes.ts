@@ -30,7 +30,7 @@ export interface Route extends JobRoute {
   concurrencyKey?: string;
   /** `transform:` as configured (checked and run by ingest/transform-step.ts). */
   transform?: TransformConfig;
-  /** `actions:`: what the agent may ask the gateway to do for it (jobs/actions-policy.ts). */
+  /** `actions:`: what the agent may ask the gateway to do for it (actions/action-policy.ts). */
   actions?: ActionsConfig;
   /** `conversation:`: replies to this route's answers continue it (ingest/conversation-step.ts). */
   conversation?: ConversationConfig;

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/observe/logger';
 import { definePlugin } from '@hookwise/core';
 import { validateConfigObject } from '../../src/config/load';
 import type { Deliverer, DeliveryMessage } from '@hookwise/core';
-import { backoffDelay } from '../../src/jobs/retries';
+import { backoffDelay } from '../../src/config/retry-policy';
 
 function config(routes: Record<string, unknown>, more: Record<string, unknown> = {}) {
   return validateConfigObject({

@@ -15,9 +15,9 @@ const GATEWAY_LAYERS = [
   ['filters'],
   ['routes'],
   ['ingest', 'jobs'],
+  ['plugins'],
   ['conversations', 'approvals', 'transforms', 'deliver-only', 'job-channel'],
   ['actions'],
-  ['plugins'],
   ['.'],
 ];
 

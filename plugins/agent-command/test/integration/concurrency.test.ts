@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { distributionOptions } from '@hookwise/cli';
 import { stringify as stringifyYaml } from 'yaml';
 
 let dir: string;
@@ -45,7 +45,7 @@ it('never runs more agent commands at once than agent.concurrency, and runs ever
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
   running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
+    ...(await distributionOptions()),
     configDir: dir,
     env: { PATH: process.env.PATH },
     port: 0,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { probeSandbox } from '@hookwise/sandbox';
 import { startGateway, type RunningGateway } from '@hookwise/server';
-import { loadFirstPartyPlugins } from '@hookwise/cli';
+import { distributionOptions } from '@hookwise/cli';
 import { createLogger, Redactor } from '@hookwise/gateway';
 import { createCommandRunner, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
 import { stringify as stringifyYaml } from 'yaml';
@@ -57,7 +57,7 @@ async function runOnce(mode: 'required' | 'off'): Promise<{ cwd: string; env: st
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
   running = await startGateway({
-    firstParty: await loadFirstPartyPlugins(),
+    ...(await distributionOptions()),
     configDir: dir,
     env: { PATH: process.env.PATH },
     port: 0,

@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import type { LoadedConfig, Route } from '@hookwise/gateway';
 import { configDirFlag, configDirFrom } from '../../config-dir';
-import { loadFirstPartyPlugins } from '../../first-party';
+import { distributionOptions } from '../../distribution';
 import { checkAgentCommands, checkGithubClient, warningLine } from '../../tool-checks';
 
 export default class GatewayRun extends HookwiseCommand {
@@ -23,7 +23,7 @@ export default class GatewayRun extends HookwiseCommand {
       // Loaded here, not at the top: oclif reads every command's metadata, and the server pulls in all plugins.
       const { runGateway } = await import('@hookwise/server');
       const running = await runGateway({
-        firstParty: await loadFirstPartyPlugins(),
+        ...(await distributionOptions()),
         configDir: configDirFrom(flags['config-dir']),
         port: flags.port,
         host: flags.host,

@@ -1,6 +1,6 @@
 // The actions of one agent run (issue 30): each call the agent makes over its job channel's MCP endpoint is
-// checked against the route's `actions:` (actions-policy.ts), then carried out by the gateway with its own
-// credentials while the run goes on, so the agent reads the outcome (a comment's URL, or why it failed) as the
+// checked against the route's `actions:` (action-policy.ts), then carried out while the run goes on: a contributed
+// action by its deliverer's `run` with that destination's credentials, `message` and `subscribe` by the gateway, so the agent reads the outcome (a comment's URL, or why it failed) as the
 // tool's result. Performing during the run keeps one step per call: no second pass after the answer, and a
 // `deliver: none` route that only acts needs nothing more.
 //
@@ -12,15 +12,13 @@
 // answer (`usage.actions`, beside the sandbox fact), which `deliveries show` and the admin API show.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'winston';
-import type { ActionsApi, Deliverer, Job, ProgressKV } from '@hookwise/core';
-import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra } from '@hookwise/core';
-import type { ActionName } from '../config/actions-schema';
+import type { AgentUsage, Deliverer, DelivererAction, Job, ProgressKV } from '@hookwise/core';
+import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra, wrapPluginError } from '@hookwise/core';
 import type { Route } from '../routes/routes';
-import { GithubActions, githubSettingsOf, githubTargetOf, tokenApi } from './actions-github';
-import { gitlabNote, gitlabTargetOf } from './actions-gitlab';
-import { actionTools, checkCall, type AcceptedCall, type ActionTool } from './actions-policy';
-import { templateVarsOf } from './job-templates';
+import { templateVarsOf } from '../jobs/job-templates';
 import { backoffDelay, type RetryPolicy } from '../config/retry-policy';
+import type { ActionCatalogue, CatalogueEntry } from './action-catalogue';
+import { actionTools, checkCall, type AcceptedCall, type ActionTool } from './action-policy';
 
 /** One call of the run, as stored on the job and shown to people. */
 export interface ActionRecord {
@@ -52,9 +50,10 @@ export interface JobActionsDeps {
   retry: RetryPolicy;
   progress: ProgressKV;
   delivererById(id: string): Deliverer | Promise<Deliverer>;
-  github: GithubActions;
-  /** gitlab.note's API: the gitlab_comment destination's. */
-  gitlab(): Promise<ActionsApi>;
+  /** The actions routes may name (action-catalogue.ts). */
+  catalogue: ActionCatalogue;
+  /** Whether `platforms.<id>` switches the deliverer on (for a contributed action whose deliverer requires it). */
+  platformEnabled(id: string): boolean;
   random?: () => number;
 }
 
@@ -67,7 +66,7 @@ export class JobActions {
 
   /** The actions of one run of a route that lists any; undefined when it lists none. */
   forRun(route: Route, job: Job, signal: AbortSignal): RunActions | undefined {
-    return actionTools(route.actions).length ? new RunActions(this.deps, route, job, signal) : undefined;
+    return actionTools(this.deps.catalogue, route.actions).length ? new RunActions(this.deps, route, job, signal) : undefined;
   }
 }
 
@@ -84,7 +83,7 @@ export class RunActions {
   ) {}
 
   tools(): ActionTool[] {
-    return actionTools(this.route.actions);
+    return actionTools(this.deps.catalogue, this.route.actions);
   }
 
   /** The names offered, for the run's environment (HOOKWISE_JOB_ACTIONS). */
@@ -94,6 +93,11 @@ export class RunActions {
       .join(',');
   }
 
+  /** The run's usage with the calls it made, each with its outcome (kept with the usage like the sandbox fact). */
+  usage(usage: AgentUsage | undefined): AgentUsage | undefined {
+    return this.records.length ? ({ ...usage, actions: this.records } as AgentUsage) : usage;
+  }
+
   /** Set by the job channel: subscriptions go through its checks, as the run's own. */
   bindSubscribe(subscribe: SubscribeFn): void {
     this.subscribe = subscribe;
@@ -101,7 +105,7 @@ export class RunActions {
 
   async call(name: string, args: unknown): Promise<ActionAnswer> {
     const index = this.records.length;
-    const verdict = checkCall(this.route.actions, name, args, this.used.get(name) ?? 0);
+    const verdict = checkCall(this.deps.catalogue, this.route.actions, name, args, this.used.get(name) ?? 0);
     const where = { route: this.route.name, delivery_id: this.job.deliveryId };
     if (!verdict.ok) {
       this.records.push({ index, action: name, status: 'refused', attempts: 0, reason: verdict.reason, at: Date.now() });
@@ -143,21 +147,43 @@ export class RunActions {
   }
 
   private async perform(call: AcceptedCall, attempt: number): Promise<unknown> {
-    const { github } = this.deps;
     const input = call.input;
-    switch (call.action as ActionName) {
-      case 'github.comment':
-        return github.comment(githubTargetOf(this.job.payload), input.body as string, this.signal);
-      case 'github.add_labels':
-        return github.addLabels(githubTargetOf(this.job.payload), input.labels as string[], this.signal);
-      case 'github.review':
-        return github.review(githubTargetOf(this.job.payload), input, this.signal);
-      case 'gitlab.note':
-        return gitlabNote(await this.deps.gitlab(), gitlabTargetOf(this.job.payload), input.body as string, this.signal);
-      case 'message':
-        return this.message(input.to as string, input.text as string, attempt);
-      case 'subscribe':
-        return this.subscribeRoute(input);
+    if (call.action === 'message') return this.message(input.to as string, input.text as string, attempt);
+    if (call.action === 'subscribe') return this.subscribeRoute(input);
+    const entry = this.deps.catalogue.get(call.action);
+    if (!entry?.by) throw new HookwiseError('HW_E_DELIVERY', `no deliverer performs the action '${call.action}'`, { retryable: false });
+    const deliverer = await this.delivererOf(call.action, entry.by);
+    try {
+      return await (entry.action as DelivererAction).run(input, {
+        deliverer,
+        payload: this.job.payload,
+        options: this.route.actions?.[call.action] ?? {},
+        signal: this.signal,
+        attempt,
+        route: this.route.name,
+        deliveryId: this.job.deliveryId,
+      });
+    } catch (err) {
+      throw wrapPluginError(err, { plugin: entry.by.plugin, kind: 'deliverer', id: entry.by.deliverer, method: `action ${call.action}` });
+    }
+  }
+
+  /** The deliverer that performs a contributed action: it must be switched on when its plugin requires it. */
+  private async delivererOf(action: string, by: NonNullable<CatalogueEntry['by']>): Promise<Deliverer> {
+    if (by.requiresEnabled && !this.deps.platformEnabled(by.deliverer)) {
+      throw new HookwiseError(
+        'HW_E_DELIVERY',
+        `${action} needs the ${by.deliverer} destination: set platforms.${by.deliverer}.enabled and its credentials (see the plugin's README)`,
+        { retryable: false },
+      );
+    }
+    try {
+      return await this.deps.delivererById(by.deliverer);
+    } catch (err) {
+      throw new HookwiseError('HW_E_DELIVERY', `${action} needs the ${by.deliverer} destination, which cannot be used: ${errorMessage(err)}`, {
+        retryable: false,
+        cause: err,
+      });
     }
   }
 
@@ -209,36 +235,4 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/**
- * The gateway's actions. GitHub: as the App of platforms.github_comment when it configures one (the destination's
- * ActionsApi, core's Deliverer.actions), else over the REST API with the token of the gateway's environment
- * (registered with the redactor). GitLab: with the gitlab_comment destination's token and api_base.
- */
-export function createJobActions(deps: Omit<JobActionsDeps, 'github' | 'gitlab'> & { env: NodeJS.ProcessEnv; redact(secret: string): unknown }): JobActions {
-  const settings = githubSettingsOf(deps.env);
-  if (settings.token) deps.redact(settings.token);
-  const byToken = tokenApi(settings);
-  const githubApi = async (): Promise<ActionsApi> => {
-    let destination: Deliverer;
-    try {
-      destination = await deps.delivererById('github_comment');
-    } catch (err) {
-      // Without a usable github_comment destination (an embedding app that did not load it) the token still acts.
-      if (settings.token) return byToken;
-      throw err;
-    }
-    return destination.actions?.host === 'github' ? destination.actions : byToken;
-  };
-  const gitlab = async (): Promise<ActionsApi> => {
-    const api = (await deps.delivererById('gitlab_comment')).actions;
-    if (api?.host !== 'gitlab') {
-      throw new HookwiseError('HW_E_DELIVERY', 'gitlab.note needs the gitlab_comment destination: set platforms.gitlab_comment.enabled and its token', {
-        retryable: false,
-      });
-    }
-    return api;
-  };
-  return new JobActions({ ...deps, github: new GithubActions(githubApi), gitlab });
 }

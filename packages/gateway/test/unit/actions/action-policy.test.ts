@@ -1,7 +1,22 @@
 // The route actions' policy (issue 30): what a route's `actions:` offers as tools and how each call is checked:
 // allowed labels, verdicts and destinations, calls per run, an action the route does not list, malformed input.
-import type { ActionsConfig } from '../../src/config/actions-schema';
-import { actionTools, checkCall } from '../../src/jobs/actions-policy';
+// The code-host actions are the ones the github_comment and gitlab_comment plugins contribute, registered as the
+// hookwise CLI registers them; the gateway's policy knows them only through the catalogue.
+import githubComment from '@hookwise/plugin-deliverer-github-comment';
+import gitlabComment from '@hookwise/plugin-deliverer-gitlab-comment';
+import { ActionCatalogue } from '../../../src/actions/action-catalogue';
+import { actionTools as toolsOf, checkCall as check } from '../../../src/actions/action-policy';
+import type { ActionsConfig } from '../../../src/config/actions-schema';
+import { PluginRegistry } from '../../../src/plugins/registry';
+
+const catalogue = ActionCatalogue.fromRegistry(
+  new PluginRegistry([
+    { plugin: githubComment, source: '@hookwise/plugin-deliverer-github-comment', options: {} },
+    { plugin: gitlabComment, source: '@hookwise/plugin-deliverer-gitlab-comment', options: {} },
+  ]),
+);
+const actionTools = (actions: ActionsConfig | undefined) => toolsOf(catalogue, actions);
+const checkCall = (actions: ActionsConfig | undefined, name: string, args: unknown, used: number) => check(catalogue, actions, name, args, used);
 
 const route: ActionsConfig = {
   'github.add_labels': { allow: ['bug', 'needs-triage'], max: 2 },

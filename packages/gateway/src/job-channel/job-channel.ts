@@ -18,8 +18,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorMessage } from '@hookwise/core';
 import { JobChannelRequests, type ChannelGateway, type ChannelSession } from './job-channel-requests';
-import type { RunActions } from './actions-run';
-import { serveActionsMcp } from './actions-mcp';
+import type { ChannelTools } from './channel-tools';
+import { serveChannelMcp } from './channel-mcp';
 
 export type { ChannelGateway } from './job-channel-requests';
 
@@ -29,6 +29,8 @@ export interface JobChannel {
   env: { HOOKWISE_JOB_CHANNEL: string; HOOKWISE_JOB_TOKEN: string; HOOKWISE_JOB_ACTIONS?: string };
   /** `127.0.0.1:<port>`: add to the run's sandbox network so the egress proxy lets the channel through. */
   network: string;
+  /** Paths the run's sandbox lets it read: the distribution's agent CLI (GatewayOptions.agentCli), so it can start. */
+  readOnly: string[];
   /** Ends the token (after the run); later requests with it are refused. */
   close(): void;
 }
@@ -42,15 +44,18 @@ function tokenKey(token: string): string {
 
 export class JobChannels {
   private server?: Promise<{ server: http.Server; port: number }>;
-  private readonly sessions = new Map<string, ChannelSession & { actions?: RunActions }>();
+  private readonly sessions = new Map<string, ChannelSession & { actions?: ChannelTools }>();
   private readonly requests: JobChannelRequests;
 
-  constructor(private readonly gateway: ChannelGateway) {
+  constructor(
+    private readonly gateway: ChannelGateway,
+    private readonly options: { readOnly?: string[] } = {},
+  ) {
     this.requests = new JobChannelRequests(gateway);
   }
 
   /** Opens the channel of one agent run (the listener starts on first use). Close it when the run ends. */
-  async open(job: { id: string; route: string; deliveryId?: string }, actions?: RunActions): Promise<JobChannel> {
+  async open(job: { id: string; route: string; deliveryId?: string }, actions?: ChannelTools): Promise<JobChannel> {
     const { port } = await this.listen();
     const token = randomBytes(32).toString('base64url');
     const key = tokenKey(token);
@@ -65,6 +70,7 @@ export class JobChannels {
         ...(actions ? { HOOKWISE_JOB_ACTIONS: actions.names() } : {}),
       },
       network: `127.0.0.1:${port}`,
+      readOnly: [...(this.options.readOnly ?? [])],
       close: () => void this.sessions.delete(key),
     };
   }
@@ -97,10 +103,10 @@ export class JobChannels {
       }
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', 'http://job.channel');
-      // The channel's URL itself is its MCP endpoint: the route's actions as tools (actions-mcp.ts).
+      // The channel's URL itself is its MCP endpoint: the route's actions as tools (actions/actions-mcp.ts).
       if (/^\/api\/job\/?$/.test(url.pathname)) {
         if (!session.actions) return reply(404, { error: "this run's route lists no actions (actions: in its config), so the channel offers no MCP tools" });
-        return await serveActionsMcp(req, res, body, session.actions);
+        return await serveChannelMcp(req, res, body, session.actions);
       }
       const answer = await this.requests.handle(session, req.method ?? 'GET', url.pathname, body);
       reply(answer.status, answer.body);
