@@ -1,4 +1,4 @@
-// A conversation's transcript for the API runners (issue 31): the gateway keeps the messages in its store
+// A conversation's transcript for the API runners: the gateway keeps the messages in its store
 // (AgentTask.conversation.transcript); a continuing turn sends them and the new reply alone instead of the
 // rendered history. Without a kept transcript (expired, or kept by no run yet) the prompt is sent as before.
 import { errorMessage, type AgentTask, type AgentTranscriptMessage, type PluginLogger } from '@hookwise/core';

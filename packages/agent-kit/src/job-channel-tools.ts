@@ -1,4 +1,4 @@
-// The run's job channel as an MCP server (issue 30): when the route lists actions, the gateway puts the channel's
+// The run's job channel as an MCP server: when the route lists actions, the gateway puts the channel's
 // URL, the run's token and the offered actions in the run's environment (HOOKWISE_JOB_CHANNEL,
 // HOOKWISE_JOB_TOKEN, HOOKWISE_JOB_ACTIONS), which the run's sandbox adds to every process it plans. An API
 // runner runs in the gateway's process, so it reads them from a plan of the sandbox and connects to the channel

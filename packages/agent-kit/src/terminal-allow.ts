@@ -1,4 +1,4 @@
-// `terminal.allow`: whole commands, not prefixes (issue 29). An entry is a program and its argument patterns,
+// `terminal.allow`: whole commands, not prefixes. An entry is a program and its argument patterns,
 // each a literal word or `*` (exactly one plain argument); a final `**` allows any number of further plain
 // arguments. A command is checked as the words /bin/sh would see, and refused when it could mean more than
 // those words: shell operators, substitutions, quotes, globs, and arguments naming a path outside the work dir

@@ -1,4 +1,4 @@
-// The fence around a webhook-built prompt (issue 29), for the runners that speak to a model and carry the
+// The fence around a webhook-built prompt, for the runners that speak to a model and carry the
 // untrusted-input note (the API runners, the `command` runner's presets). The gateway renders the route's
 // template over the cleaned payload; the runner fences that text between delimiter lines with a random part made
 // for this run, so a payload cannot close the fence by writing the delimiter: it cannot know it. The operator's

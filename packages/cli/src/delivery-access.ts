@@ -27,7 +27,7 @@ export interface Deliveries {
   list(filter: JobFilter): Promise<Job[]>;
   /** By delivery id or job id, whole or a unique prefix of 4 or more characters. */
   find(id: string): Promise<Job>;
-  /** The conversation the job is part of (issue 31), from the records; undefined for none. */
+  /** The conversation the job is part of, from the records; undefined for none. */
   conversation(job: Job): Promise<ConversationView | undefined>;
   /** Runs an event again as a new job (a delivery id of its own); returns the new job. */
   replay(original: Job): Promise<Job>;

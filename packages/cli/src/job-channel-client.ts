@@ -1,4 +1,4 @@
-// `hookwise webhook ...` inside an agent run (issue 29): with HOOKWISE_JOB_CHANNEL set the commands talk to the
+// `hookwise webhook ...` inside an agent run: with HOOKWISE_JOB_CHANNEL set the commands talk to the
 // gateway's per-job channel instead of the config dir (which a sandboxed run does not have). The channel decides
 // what a run may do; this side refuses early, with the reason, what the channel would refuse anyway (a chosen
 // secret, a test sent elsewhere). Node's fetch ignores HTTP_PROXY, and inside the sandbox the only way out is the

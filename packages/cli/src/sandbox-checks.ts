@@ -1,4 +1,4 @@
-// `hookwise doctor`'s agent sandbox checks (issue 29): which mode each route's runs get and why (the same
+// `hookwise doctor`'s agent sandbox checks: which mode each route's runs get and why (the same
 // decision the gateway makes at startup), and what the route's runner adds to the sandbox (a preset's login
 // dirs and API hosts), so that a user sees what the agent will reach and lists only what is theirs.
 import { existsSync } from 'node:fs';

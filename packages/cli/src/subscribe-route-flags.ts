@@ -16,7 +16,7 @@ export interface RouteFlags extends TransformFlags {
   'tokens-per-day'?: string;
   'when-over-budget'?: string;
   'silent-marker'?: string;
-  /** --deliver-only / --no-deliver-only (issue 36): no agent; the rendered prompt is delivered within the request. */
+  /** --deliver-only / --no-deliver-only: no agent; the rendered prompt is delivered within the request. */
   'deliver-only'?: boolean;
 }
 

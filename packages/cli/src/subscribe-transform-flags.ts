@@ -1,4 +1,4 @@
-// `webhook subscribe` flags for the subscription's `transform:` (issue 36, docs/configuration.md#transforms):
+// `webhook subscribe` flags for the subscription's `transform:` (docs/configuration.md#transforms):
 // --transform-expression (JSONata) or --transform-command (a program run in the agent sandbox), with
 // --transform-timeout and --transform-on-failure. Written in the config form, checked before anything is opened.
 import type { SubscriptionEntry } from '@hookwise/gateway';

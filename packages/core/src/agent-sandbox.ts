@@ -1,4 +1,4 @@
-// The sandbox an agent run's processes start in, as a runner sees it (issue 29). The gateway opens one per run
+// The sandbox an agent run's processes start in, as a runner sees it. The gateway opens one per run
 // (with @hookwise/sandbox: bubblewrap and an egress proxy) and hands it over in AgentTask.sandbox, so runners
 // never depend on the mechanism: they only ask it how to start a process. Unsandboxed runs (mode off, or auto
 // on a machine without bubblewrap) get the same object, whose plan() starts the process directly.

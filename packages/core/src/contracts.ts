@@ -76,7 +76,7 @@ export interface Source {
    */
   readonly eventAnswer?: HandshakeAnswer;
   /**
-   * Conversations (issue 31): the message this verified payload answers, when it is a reply a person wrote
+   * Conversations: the message this verified payload answers, when it is a reply a person wrote
    * (Telegram `reply_to_message`, a Slack thread, a GitHub comment on a pull request); undefined for anything
    * else. Asked only on a route that pins this source. Synchronous, no I/O: it reads the payload.
    */
@@ -115,7 +115,7 @@ export interface AgentTask {
    */
   sandbox?: AgentSandbox;
   /**
-   * Set when the route keeps conversations (issue 31): the run answers turn `turn` of conversation `id`. `prompt`
+   * Set when the route keeps conversations: the run answers turn `turn` of conversation `id`. `prompt`
    * is then the rendered history (the earlier turns and the new reply), which every runner understands; a runner
    * that keeps the conversation itself sends `message` instead, after its own session or transcript.
    */
@@ -175,7 +175,7 @@ export interface AgentUsage {
    * with the run's usage without a column of its own.
    */
   sandbox?: AgentRunSandbox;
-  /** Not tokens: how many secrets the gateway scrubbed from the run's answer before storing it (issue 29). */
+  /** Not tokens: how many secrets the gateway scrubbed from the run's answer before storing it. */
   scrubbedSecrets?: number;
 }
 
@@ -222,8 +222,8 @@ export interface Deliverer {
   /** Throws a HookwiseError with `retryable` set when delivery fails. */
   deliver(msg: DeliveryMessage, opts: DeliverOptions): Promise<Receipt>;
   stop?(): Promise<void>;
-  /** Set when a reply to this destination's messages can continue a conversation (issue 31). */
+  /** Set when a reply to this destination's messages can continue a conversation. */
   conversation?: DelivererConversation;
-  /** Set when this destination can post an approval draft with Approve / Deny buttons (issue 31). */
+  /** Set when this destination can post an approval draft with Approve / Deny buttons. */
   approval?: DelivererApproval;
 }

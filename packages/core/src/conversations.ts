@@ -1,4 +1,4 @@
-// What plugins contribute to conversations and approvals (issue 31). A source that can say "this inbound message
+// What plugins contribute to conversations and approvals. A source that can say "this inbound message
 // answers that one" implements Source.replyOf; a source whose platform has buttons implements Source.pressOf and
 // pressAnswer; a deliverer whose messages can be answered carries a `conversation` facet (how its receipt names
 // what it sent, how an answer goes back into the same thread), and one that can post a draft with Approve / Deny

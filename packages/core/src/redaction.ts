@@ -9,7 +9,7 @@
 export const REDACTED = '[REDACTED]';
 
 /**
- * The shortest secret that is redacted: every registered secret is, whatever its length (issue 20: a short
+ * The shortest secret that is redacted: every registered secret is, whatever its length (a short
  * credential a plugin registers is still a credential). Values that are not credentials (ports, flags) are kept
  * out by whoever registers them, not by a length here.
  */

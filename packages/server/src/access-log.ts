@@ -38,7 +38,7 @@ export function withAccessLog(listener: RequestListener, gateway: Gateway, logge
   // At warn or error nothing would be written: no listener, no lifecycle events built for it (the benchmarks run so).
   if (!logger.isLevelEnabled('info')) return listener;
   // What the pipeline decided, kept by the webhook handler on the response it answers: no lifecycle events are
-  // built for the access log (issue 33).
+  // built for the access log.
   const { handler } = gateway;
   handler.recordDecisions();
 

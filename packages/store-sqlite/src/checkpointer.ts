@@ -22,7 +22,7 @@ try {
   }
 } catch (err) {
   // Sent as plain fields: an error thrown out of a thread reaches the parent as a bare object, which
-  // printed as [object Object] in the store's warning (issue 20).
+  // printed as [object Object] in the store's warning.
   parentPort.postMessage({ failed: true, message: String((err && err.message) || err), code: err && err.code ? String(err.code) : undefined });
 } finally {
   if (db) db.close();

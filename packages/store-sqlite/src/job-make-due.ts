@@ -1,4 +1,4 @@
-// JobQueue.makeDue in SQLite: a waiting job's run_at becomes now, so that the next lease takes it (issue 31: an
+// JobQueue.makeDue in SQLite: a waiting job's run_at becomes now, so that the next lease takes it (an
 // approval decided while its job waits on a hold). Apart from job-statements.ts, which the accept path shares.
 import type { Database, Statement } from 'better-sqlite3';
 

@@ -150,11 +150,11 @@ const MIGRATIONS: Migration[] = [
   INSERT INTO queue_marks (name, seq) SELECT 'fresh', COALESCE(MAX(seq), 0) FROM jobs;
   `,
   // 6: the route definition a job was accepted under (JSON, no secrets), so that it still runs when its route
-  // is removed before it does (issue 20). Jobs written before have none and need their route to exist.
+  // is removed before it does. Jobs written before have none and need their route to exist.
   `
   ALTER TABLE jobs ADD COLUMN route_def TEXT;
   `,
-  // 7: fan-out and exactly-once delivery (issue 19): each destination's delivery state on its job (JSON: status,
+  // 7: fan-out and exactly-once delivery: each destination's delivery state on its job (JSON: status,
   // attempts, errors, receipt), and delivery progress (parts a platform accepted, idempotency keys) by key with
   // an expiry, so a restart resumes a half-sent answer instead of sending it again.
   `
@@ -166,7 +166,7 @@ const MIGRATIONS: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX progress_expiry ON progress (expires_at);
   `,
-  // 8: spending agent runs where they matter (issue 23). Per job: the tokens its run used (JSON), how it ended
+  // 8: spending agent runs where they matter. Per job: the tokens its run used (JSON), how it ended
   // (silent, skipped), a note for people (why it waits), its coalesce and concurrency keys and the events merged
   // into it (JSON: delivery ids, and payloads for mode all). A coalescing job waits for its window from the
   // moment it is written, so it is found by run_at like a put-back job: `requeued` = 2 marks one that has never
@@ -200,7 +200,7 @@ const MIGRATIONS: Migration[] = [
     PRIMARY KEY (key, window_ms, window_start)
   ) WITHOUT ROWID;
   `,
-  // 9: plugins' memos (issue 30): a small key-value memory kept across jobs, e.g. the id of a sticky comment that
+  // 9: plugins' memos: a small key-value memory kept across jobs, e.g. the id of a sticky comment that
   // later answers edit. expires_at is NULL for an entry kept until it is overwritten or deleted; only entries with
   // an expiry are indexed for the purge.
   `
@@ -211,7 +211,7 @@ const MIGRATIONS: Migration[] = [
   ) WITHOUT ROWID;
   CREATE INDEX memos_expiry ON memos (expires_at) WHERE expires_at IS NOT NULL;
   `,
-  // 10: the outbox (issue 36): messages to other systems (notify: lifecycle webhooks) kept until sent. seq keeps
+  // 10: the outbox: messages to other systems (notify: lifecycle webhooks) kept until sent. seq keeps
   // the order added (the oldest is sent first and dropped first when a target is full); due_at is when a message
   // may be claimed next (a claim moves it past the lease, a failure to its retry time).
   `

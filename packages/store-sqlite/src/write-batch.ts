@@ -13,7 +13,7 @@ interface Pending {
 /**
  * How long one attempt may block the event loop waiting for another process's write lock (SQLite's
  * busy_timeout, set by the store). Kept to a few ms: better-sqlite3 is synchronous, so SQLite's own wait would
- * freeze every request, /health included (issue 20: 14.6 s). Longer waits happen between attempts, off the loop.
+ * freeze every request, /health included (14.6 s). Longer waits happen between attempts, off the loop.
  */
 export const BUSY_TIMEOUT_MS = 5;
 /** Pause between attempts while the file is locked by someone else. */

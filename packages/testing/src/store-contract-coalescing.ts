@@ -1,4 +1,4 @@
-// Store contract cases: coalescing events of one route and key into one waiting job (issue 23).
+// Store contract cases: coalescing events of one route and key into one waiting job.
 import assert from 'node:assert/strict';
 import { COALESCE_MAX_EVENTS, type AcceptRequest } from '@hookwise/core';
 import { acceptorOf, acceptRequest, jobInput, same, type ContractKit, type StoreContractCase } from './store-contract-kit';

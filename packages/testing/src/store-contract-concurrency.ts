@@ -1,4 +1,4 @@
-// Store contract cases: concurrency keys, one running job per route and key (issue 23).
+// Store contract cases: concurrency keys, one running job per route and key.
 import assert from 'node:assert/strict';
 import { eventually, jobInput, type ContractKit, type StoreContractCase } from './store-contract-kit';
 

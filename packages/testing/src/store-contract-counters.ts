@@ -1,4 +1,4 @@
-// Store contract cases: budget counters per key and fixed window (issue 23); skipped for a store without them.
+// Store contract cases: budget counters per key and fixed window; skipped for a store without them.
 import assert from 'node:assert/strict';
 import type { Store } from '@hookwise/core';
 import { awayFromWindowEdge, same, sleep, type ContractKit, type StoreContractCase } from './store-contract-kit';

@@ -1,4 +1,4 @@
-// Store contract cases: usage, outcomes and holds (issue 23), and a job kept apart from the input it came from.
+// Store contract cases: usage, outcomes and holds, and a job kept apart from the input it came from.
 import assert from 'node:assert/strict';
 import { eventually, jobInput, same, type ContractKit, type StoreContractCase } from './store-contract-kit';
 

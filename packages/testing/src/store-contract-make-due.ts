@@ -1,4 +1,4 @@
-// Store contract cases: JobQueue.makeDue (issue 31), which makes a job waiting on a hold or a backoff due at once,
+// Store contract cases: JobQueue.makeDue, which makes a job waiting on a hold or a backoff due at once,
 // e.g. when its approval is decided; skipped for a store declared without it.
 import assert from 'node:assert/strict';
 import type { Store } from '@hookwise/core';

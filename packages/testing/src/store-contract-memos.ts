@@ -1,4 +1,4 @@
-// Store contract cases: memos, plugins' memory across jobs (issue 30). `Store.memos` is optional, newer than the
+// Store contract cases: memos, plugins' memory across jobs. `Store.memos` is optional, newer than the
 // contract's other parts, so a store without it (an older third-party store) has these cases skipped.
 import assert from 'node:assert/strict';
 import type { MemoKV } from '@hookwise/core';

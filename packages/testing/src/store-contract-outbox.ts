@@ -1,4 +1,4 @@
-// Store contract cases: the outbox, messages to other systems kept until sent (issue 36, notify: lifecycle
+// Store contract cases: the outbox, messages to other systems kept until sent (notify: lifecycle
 // webhooks). `Store.outbox` is optional, newer than the contract's other parts, so a store without it passes these
 // cases without running them (as with memos).
 import assert from 'node:assert/strict';

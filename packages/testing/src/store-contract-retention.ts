@@ -1,4 +1,4 @@
-// Store contract cases: retention (issue 32). `JobQueue.purgeFinished` is optional, newer than the contract's other
+// Store contract cases: retention. `JobQueue.purgeFinished` is optional, newer than the contract's other
 // parts, so a store without it (an older third-party store) passes these cases empty, as with memos.
 import assert from 'node:assert/strict';
 import type { Job, Store } from '@hookwise/core';

@@ -93,7 +93,7 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
     sandboxNeeds: () => withConfiguredFiles(needs, preset ? [] : [program, ...args], ctx.configDir, ctx.env.PATH),
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       const text = preset ? preset.input(task) : composePrompt(task.prompt, task.skills);
-      // A clean environment: the basics, what `env:` lists, and nothing secret unless listed (issue 20).
+      // A clean environment: the basics, what `env:` lists, and nothing secret unless listed.
       // No HOOKWISE_HOME: the agent has no business in the config dir (self-subscription goes through the gateway).
       const env = childEnvironment(ctx.env, {
         allow: [...allow, ...presetEnv],

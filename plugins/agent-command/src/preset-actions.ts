@@ -1,4 +1,4 @@
-// The route's actions for a preset's CLI (issue 30). When a route lists `actions:`, the gateway opens a job channel
+// The route's actions for a preset's CLI. When a route lists `actions:`, the gateway opens a job channel
 // for the run and names it in the run's environment (HOOKWISE_JOB_CHANNEL, HOOKWISE_JOB_TOKEN, HOOKWISE_JOB_ACTIONS),
 // which the sandbox adds to every process it plans. The API runners connect to it by themselves; an agent CLI needs
 // to be told, with its own MCP configuration. Claude Code takes `--mcp-config <file>` (the .mcp.json format:

@@ -1,4 +1,4 @@
-// Resuming a CLI's own session on the next turn of a conversation (issue 31): the gateway passes back the session
+// Resuming a CLI's own session on the next turn of a conversation: the gateway passes back the session
 // id the last run printed (AgentResult.session) and the new reply alone (AgentTask.conversation.message); the
 // preset then resumes the session and sends only the reply. Claude Code: `--resume <session_id>` (its JSON result
 // carries `session_id`); Codex: `codex exec ... resume <thread_id> -` (docs/exec.md, "Resuming non-interactive

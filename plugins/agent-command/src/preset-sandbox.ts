@@ -1,4 +1,4 @@
-// What each preset's CLI needs inside the agent sandbox (issue 29): its config and login directories under the
+// What each preset's CLI needs inside the agent sandbox: its config and login directories under the
 // gateway user's home, the API hosts it calls, and the variables that point it at them. The gateway adds these to
 // the route's `agent.sandbox` for every run of the preset, so the common setups work with the sandbox on and a
 // user lists only what is theirs (a proxy, a Vertex region host, a self-hosted model). `hookwise doctor` lists them.

@@ -51,7 +51,7 @@ function targetProblem(target: string, extra: Record<string, string>, o: ServerA
 }
 
 /**
- * Conversations (issue 31). source-bluebubbles reads a person's message in a chat (`data.chats[0].guid`) as a reply
+ * Conversations. source-bluebubbles reads a person's message in a chat (`data.chats[0].guid`) as a reply
  * to the message its inline reply names (`threadOriginatorGuid`), or to the chat's latest answer (id ''). So each
  * answer is recorded in its chat (the target, a chat guid of the same form) under the guid of each part the server
  * answers with, and as the chat's latest (byChat). An answer to an inline reply is itself an inline reply to the

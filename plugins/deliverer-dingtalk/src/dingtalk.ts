@@ -90,7 +90,7 @@ export function robotRedirect(res: HttpResponse): PlatformFailure | undefined {
 const CONVERSATION_ID = /^cid[A-Za-z0-9+/=_-]{1,200}$/;
 
 /**
- * Conversations (issue 31). source-dingtalk reads every robot message as a reply to the latest answer in its
+ * Conversations. source-dingtalk reads every robot message as a reply to the latest answer in its
  * `conversationId` (DingTalk's messages name none they answer: "Receive messages", open.dingtalk.com/document/
  * orgapp/receive-message). A custom robot answers `{errcode: 0, errmsg: "ok"}` with no message id and cannot know
  * its group's conversation id, so an answer is recorded (byChat, id '') only under the conversation id the route

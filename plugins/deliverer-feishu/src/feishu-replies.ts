@@ -1,4 +1,4 @@
-// Conversations on Feishu / Lark (issue 31). source-feishu reads a person's reply (`im.message.receive_v1` with
+// Conversations on Feishu / Lark. source-feishu reads a person's reply (`im.message.receive_v1` with
 // `parent_id`, else `root_id`) as an answer to that message (`om_...`) in `message.chat_id` (`oc_...`), so an
 // answer is recorded under the chat it went to and the message ids Feishu gave its parts; a continuing answer is
 // sent with "Reply message" (open.feishu.cn/document/server-docs/im-v1/message/reply: `POST

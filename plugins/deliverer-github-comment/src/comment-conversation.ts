@@ -1,4 +1,4 @@
-// Conversations on GitHub (issue 31): comments reply to no comment, so what a later comment answers is the pull
+// Conversations on GitHub: comments reply to no comment, so what a later comment answers is the pull
 // request or issue itself. A receipt's target `owner/name#12` is recorded as chat `owner/name` (lower-cased, as
 // GitHub matches names) and id `12`, and each posted comment's URL as well, so that the gateway's own comment
 // coming back as an issue_comment event is known as its own (source-github's replyOf names it in `own`). The

@@ -1,4 +1,4 @@
-// Conversations on GitLab (issue 31): notes reply to no note in GitLab's hooks, so what a later comment answers is
+// Conversations on GitLab: notes reply to no note in GitLab's hooks, so what a later comment answers is
 // the merge request or issue itself. A receipt's target `group/project!7` (merge request) or `group/project#7`
 // (issue) is recorded as chat `group/project` (lower-cased, as GitLab matches paths) and id `mr:7` or `issue:7`
 // (an issue and a merge request of one project may share an iid), and each posted note as `note:<id>`, so that the

@@ -96,7 +96,7 @@ const EVENT_ID = /^\$[\x21-\x7e]{1,254}$/;
 type Relation = { 'm.relates_to'?: Record<string, unknown> };
 
 /**
- * deliver_extra.reply_to_event_id (a conversation's, issue 31): the message becomes a rich reply to that event
+ * deliver_extra.reply_to_event_id (a conversation's): the message becomes a rich reply to that event
  * (`m.relates_to: {m.in_reply_to: {event_id}}`); with deliver_extra.thread_root_event_id as well, a message in that
  * thread (`rel_type: m.thread`, replying to the event in it, `is_falling_back` as the spec's thread fallback says
  * for a client without threads). Anything that is no event id is left out rather than sent.

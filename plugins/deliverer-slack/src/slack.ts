@@ -128,7 +128,7 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
           url: joinUrl(o.api_base, '/api/chat.postMessage'),
           bearer: o.token,
           headers: { 'content-type': 'application/json; charset=utf-8' },
-          // thread_ts (deliver_extra): the answer goes into that thread, e.g. a conversation's (issue 31).
+          // thread_ts (deliver_extra): the answer goes into that thread, e.g. a conversation's.
           json: { channel: chunk.target, text: slackText(chunk.text), link_names: false, ...threadOf(chunk.extra) },
         },
   // Conversations: an answer goes into the thread the person wrote in (thread_ts of the answer they replied under).

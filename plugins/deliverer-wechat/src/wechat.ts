@@ -52,7 +52,7 @@ export function checkOfficialAccountResponse(res: HttpResponse): PlatformFailure
 }
 
 /**
- * Conversations (issue 31). source-wechat reads a follower's message to the account as a reply to the latest answer
+ * Conversations. source-wechat reads a follower's message to the account as a reply to the latest answer
  * to that follower (chat: `FromUserName`, the openid; no message id, since the pushed XML names no message it
  * answers: "Receiving standard messages"). Every answer goes to one openid with message/custom/send, so each is
  * recorded as that openid's latest (byChat, id ''), and the answer to a reply goes to the openid that wrote it.

@@ -107,7 +107,7 @@ export function checkWorkApiResponse(res: HttpResponse, _options?: WorkApiOption
 }
 
 /**
- * Conversations (issue 31). source-wecom reads a person's message to the app as a reply to the latest answer to
+ * Conversations. source-wecom reads a person's message to the app as a reply to the latest answer to
  * that person (chat: `FromUserName`, the userid; no message id, since WeCom's callback XML names none: "消息格式",
  * developer.work.weixin.qq.com/document/path/90239). So an answer sent with message/send to `user:<userid>` is
  * recorded as that user's latest (byChat, id ''); answers to a department, a tag or an app chat, and a group

@@ -1,4 +1,4 @@
-// What a Discord interaction means for approvals (issue 31): a MESSAGE_COMPONENT interaction (type 3) whose
+// What a Discord interaction means for approvals: a MESSAGE_COMPONENT interaction (type 3) whose
 // button's `custom_id` is a draft's Approve / Deny data (deliverer-discord posts them) is a press, answered in the
 // HTTP response itself with an interaction response, as Discord requires within three seconds.
 //

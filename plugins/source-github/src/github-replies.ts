@@ -1,4 +1,4 @@
-// What a GitHub `issue_comment` means for conversations (issue 31): GitHub comments reply to no comment, so what a
+// What a GitHub `issue_comment` means for conversations: GitHub comments reply to no comment, so what a
 // new comment (action `created`) answers is its pull request or issue (`owner/name` lower-cased, the number), where
 // the github_comment deliverer records the gateway's answers. Bots (`user.type` Bot, an App's `name[bot]` login)
 // continue nothing; `own` names the comment itself, so that a comment the gateway posted with a person's token

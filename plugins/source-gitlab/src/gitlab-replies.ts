@@ -1,4 +1,4 @@
-// What a GitLab Note Hook means for conversations (issue 31). GitLab notes reply to no note in the hook's payload,
+// What a GitLab Note Hook means for conversations. GitLab notes reply to no note in the hook's payload,
 // so what a new comment answers is its merge request or issue: chat `project.path_with_namespace` lower-cased (as
 // GitLab matches paths), message id `mr:<iid>` or `issue:<iid>` (an issue and a merge request of one project may
 // share an iid), where the gitlab_comment deliverer records the gateway's answers. System notes ("changed the

@@ -1,4 +1,4 @@
-// What a Matrix application-service transaction (`{events: [...]}`) means for conversations (issue 31): the first
+// What a Matrix application-service transaction (`{events: [...]}`) means for conversations: the first
 // `m.room.message` that relates to another event, as a rich reply (`m.relates_to.m.in_reply_to.event_id`) or as a
 // thread message (`rel_type: m.thread`, whose `event_id` is the thread's root: a thread under one of the gateway's
 // answers continues it). Edits (`m.replace`) and other relations continue nothing.

@@ -1,4 +1,4 @@
-// What a Mattermost outgoing webhook means for conversations (issue 31). Its payload (Mattermost's
+// What a Mattermost outgoing webhook means for conversations. Its payload (Mattermost's
 // OutgoingWebhookPayload: token, team_id, team_domain, channel_id, channel_name, timestamp, user_id, user_name,
 // post_id, text, trigger_word, file_ids) names no post it answers and no thread (no root_id), so a message in a
 // channel continues the conversation whose latest answer the gateway posted in that channel: `to` is the channel

@@ -1,4 +1,4 @@
-// What a Slack payload means for conversations and approvals (issue 31): an Events API `message` in a thread
+// What a Slack payload means for conversations and approvals: an Events API `message` in a thread
 // (`thread_ts` other than its own `ts`) continues the conversation of the thread's root; an interactivity
 // `block_actions` payload whose button carries a draft's Approve / Deny data is a press (answered with an empty
 // 200, well within Slack's 3 seconds).

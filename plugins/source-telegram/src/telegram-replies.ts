@@ -1,4 +1,4 @@
-// What a Telegram update means for conversations and approvals (issue 31): a message that replies to another one
+// What a Telegram update means for conversations and approvals: a message that replies to another one
 // (`message.reply_to_message`, in the same chat) continues the conversation of that message; a `callback_query`
 // whose data a draft's Approve / Deny button carried is a press, answered with answerCallbackQuery in the
 // webhook's own answer (the Bot API runs a method given in the answer to an update).

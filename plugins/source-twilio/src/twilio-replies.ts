@@ -1,4 +1,4 @@
-// What a Twilio webhook means for conversations (issue 31): an incoming SMS (the Messaging webhook's form fields
+// What a Twilio webhook means for conversations: an incoming SMS (the Messaging webhook's form fields
 // From, To, Body, MessageSid; SmsStatus `received`) continues the conversation of the latest answer the gateway
 // sent to that number. SMS names no message it answers, so the reply points at the chat alone (messageId ''), and
 // deliverer-sms's conversation facet (`byChat`) records each answer as its chat's latest. The platform is `sms`,

@@ -1,4 +1,4 @@
-// What a WhatsApp Cloud API notification means for conversations (issue 31): an incoming message (a `messages`
+// What a WhatsApp Cloud API notification means for conversations: an incoming message (a `messages`
 // change) whose `context.id` names an earlier message is the person's reply to it (WhatsApp's "reply" gesture
 // quotes the message; Meta's webhook reference: messages[].context {from, id}). The gateway's answers are the
 // deliverer's messages, so a reply to one of them continues that conversation. A message without context.id

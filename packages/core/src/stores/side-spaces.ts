@@ -13,7 +13,7 @@ export interface ProgressKV {
 }
 
 /**
- * A small, durable key-value memory that plugins keep across jobs (issue 30): e.g. the id of a code host's sticky
+ * A small, durable key-value memory that plugins keep across jobs: e.g. the id of a code host's sticky
  * comment, found again by later answers for the same pull request, after a restart, and by every gateway on a
  * shared store. Unlike {@link ProgressKV} (one delivery's parts, forgotten once it is done), an entry lives until
  * it is overwritten, deleted or its optional TTL passes. Values are strings (the caller chooses the encoding);
@@ -37,7 +37,7 @@ export interface OutboxMessage {
 }
 
 /**
- * Messages the gateway sends to other systems (issue 36: the `notify:` lifecycle webhooks), kept until sent so a
+ * Messages the gateway sends to other systems (the `notify:` lifecycle webhooks), kept until sent so a
  * stop or crash loses none, and shared by every gateway on the store. Each target (the caller's key, e.g. one per
  * notify URL) has its own bounded outbox. `due` claims messages for a while (a lease): a claimed message is not
  * handed to anyone else until it is marked `done`, given a new time with `retryLater`, or its lease passes (its

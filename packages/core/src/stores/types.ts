@@ -80,7 +80,7 @@ export interface JobRoute {
   budget?: RouteBudget;
   /** The answer meaning "nothing worth saying" (`silent_marker:`; unset: the global one, `[SILENT]` by default). */
   silentMarker?: string;
-  /** `deliver_only: true`: no agent run; the rendered prompt is the answer, delivered at once (issue 36). */
+  /** `deliver_only: true`: no agent run; the rendered prompt is the answer, delivered at once. */
   deliverOnly?: boolean;
 }
 
@@ -250,7 +250,7 @@ export interface JobQueue {
    * `runAt` becomes now (a job already due keeps its own), its note and attempts stay, and idle workers of this
    * process wake (`onReady`); other processes find it at their next poll. True when the job is pending (waiting or
    * already due); false when there is no such job or it is running, done or dead, which are left as they are.
-   * For an approval decided while its job waits on a hold (issue 31). Optional: without it the job runs at its
+   * For an approval decided while its job waits on a hold. Optional: without it the job runs at its
    * `runAt`.
    */
   makeDue?(jobId: string): Promise<boolean>;

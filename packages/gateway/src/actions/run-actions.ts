@@ -1,4 +1,4 @@
-// The actions of one agent run (issue 30): each call the agent makes over its job channel's MCP endpoint is
+// The actions of one agent run: each call the agent makes over its job channel's MCP endpoint is
 // checked against the route's `actions:` (action-policy.ts), then carried out while the run goes on: a contributed
 // action by its deliverer's `run` with that destination's credentials, `message` and `subscribe` by the gateway, so the agent reads the outcome (a comment's URL, or why it failed) as the
 // tool's result. Performing during the run keeps one step per call: no second pass after the answer, and a

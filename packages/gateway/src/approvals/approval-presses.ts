@@ -1,4 +1,4 @@
-// An ingest step for approvals (issue 31): a press of a draft's Approve / Deny button arrives as a webhook on a
+// An ingest step for approvals: a press of a draft's Approve / Deny button arrives as a webhook on a
 // route with the platform's source, already verified like any event, and the source says it is a press
 // (Source.pressOf: a Telegram callback_query, a Slack block_actions payload, a Discord component interaction). It
 // is decided here (jobs/approval-gate.ts) and answered at once as the source wants (Source.pressAnswer: Telegram's

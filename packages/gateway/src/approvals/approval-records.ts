@@ -1,4 +1,4 @@
-// The record of one job's approval (issue 31), kept in the store's memos (Store.memos, durable with SQLite and
+// The record of one job's approval, kept in the store's memos (Store.memos, durable with SQLite and
 // Redis) under the job's id: who may answer, until when, where the draft went, and what was decided by whom. The
 // job itself waits in the queue with a hold (jobs/approval-gate.ts); this record is what a button press changes.
 import type { MemoKV } from '@hookwise/core';

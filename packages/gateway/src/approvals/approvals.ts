@@ -1,4 +1,4 @@
-// Approvals (issue 31): "an approval is a hold on a step". After the agent's answer is saved, a route with
+// Approvals: "an approval is a hold on a step". After the agent's answer is saved, a route with
 // `approval:` does not deliver: the first time, the draft goes to the approval chat with Approve / Deny buttons and
 // a record goes to the memos (approval-state.ts); then the job is released with a hold, the way a spent budget
 // waits (budget-refusals.ts). Each time the job is leased again the record decides: approved -> deliver (once: the

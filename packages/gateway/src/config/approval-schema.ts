@@ -1,4 +1,4 @@
-// `approval:` on a route or subscription (issue 31): the agent's answer is held until an allowed person approves
+// `approval:` on a route or subscription: the agent's answer is held until an allowed person approves
 // it in the chat (buttons posted by a deliverer with an approval facet: Telegram, Slack, Discord) or on the
 // dashboard; deny and expiry deliver nothing (jobs/approval-gate.ts, ingest/approval-answer.ts,
 // docs/configuration.md#approvals).

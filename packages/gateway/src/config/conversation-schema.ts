@@ -1,4 +1,4 @@
-// `conversation:` on a route (issue 31): a person who replies to one of the route's delivered answers (Telegram
+// `conversation:` on a route: a person who replies to one of the route's delivered answers (Telegram
 // `reply_to_message`, a Slack thread) continues the conversation: a new job on this route whose prompt carries the
 // earlier turns (jobs/conversation-turns.ts, ingest/conversation-step.ts, docs/configuration.md#conversations).
 

@@ -1,4 +1,4 @@
-// The JSON Schema and type of `agent.sandbox` (issue 29), in the global `agent:` block and in a route's own.
+// The JSON Schema and type of `agent.sandbox`, in the global `agent:` block and in a route's own.
 // Part of config.yaml's schema (schema.ts, route-schema.ts); after changing it, regenerate the validators as
 // schema.ts says. Network entries are checked further by @hookwise/sandbox's parseNetworkList when routes are
 // checked (config/sandbox-config.ts), where the route can be named.

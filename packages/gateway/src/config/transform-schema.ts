@@ -1,4 +1,4 @@
-// `transform:` on a route or subscription (issue 36): a JSONata expression or a command that reshapes the payload
+// `transform:` on a route or subscription: a JSONata expression or a command that reshapes the payload
 // after verification and before filters and the prompt (jobs/transform.ts, docs/configuration.md#transforms).
 
 /** Longest a transform may take; a command past it is killed, an expression abandoned. */

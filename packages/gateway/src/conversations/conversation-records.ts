@@ -1,4 +1,4 @@
-// Conversations (issue 31) as records in the store's memos (Store.memos: durable in SQLite, shared on Redis), so
+// Conversations as records in the store's memos (Store.memos: durable in SQLite, shared on Redis), so
 // that no store needs a table of its own: which delivered message belongs to which conversation, each
 // conversation's turns, and the reply a waiting job continues with. Keys start with `hookwise.conversation` (the
 // memos are shared with plugins); parts are URI-encoded, so a chat or message id can never reach into another key.

@@ -1,4 +1,4 @@
-// The ingest step of conversations (issue 31): after verification and parsing on the inbound route, before its
+// The ingest step of conversations: after verification and parsing on the inbound route, before its
 // transform and filters. A message that answers one the gateway delivered for a route with conversations becomes a
 // new job on THAT route (same agent, sandbox, budget, destinations), or is ignored with its reason logged (not an
 // allowed person, past ttl_hours or max_turns unless after_limit starts a new conversation then). Anything else

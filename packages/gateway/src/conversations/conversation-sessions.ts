@@ -1,4 +1,4 @@
-// What a runner keeps of a conversation between turns (issue 31): the CLI session its last run returned
+// What a runner keeps of a conversation between turns: the CLI session its last run returned
 // (AgentResult.session, resumed by the command presets) and, for the API runners, the transcript of the messages,
 // both in the store's memos next to the conversation's records (durable in SQLite, shared on Redis), kept as long
 // as those records. The rendered history stays the prompt, so a runner that keeps nothing answers as before.

@@ -1,5 +1,5 @@
 // What `hookwise deliveries show`, GET /api/deliveries/:id and the dashboard's event page show of a job's
-// conversation (issue 31), read from the records in the memos (conversation-records.ts): the conversation the job
+// conversation, read from the records in the memos (conversation-records.ts): the conversation the job
 // started or continues, its turns so far and which of them the job answered.
 import type { Job } from '@hookwise/core';
 import type { ConversationRecords, Turn } from './conversation-records';

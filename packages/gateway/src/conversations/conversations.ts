@@ -1,4 +1,4 @@
-// The job side of conversations (issue 31): a delivered answer of a route with `conversation: {enabled: true}` is
+// The job side of conversations: a delivered answer of a route with `conversation: {enabled: true}` is
 // recorded (message ids -> conversation, the turn appended to its log); a job that continues a conversation gets
 // the earlier turns rendered into its prompt (every runner understands a prompt; resuming a CLI's own session is
 // a later step) and its answer is sent as a reply in the same thread. Routes without conversations never get here:

@@ -1,4 +1,4 @@
-// `deliver_only: true` routes (issue 36): no agent; the rendered prompt is delivered within the request and the
+// `deliver_only: true` routes: no agent; the rendered prompt is delivered within the request and the
 // answer says how it went (200 delivered, 502 with the reason). The job is stored like any other first (the
 // durable enqueue comes before any answer), and only the worker delivers it: the agent step saves the rendered
 // prompt as the answer without a runner (agent-step.ts), then the usual delivery step runs, so a job is never sent

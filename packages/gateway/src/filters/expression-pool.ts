@@ -1,6 +1,6 @@
 // Filter expressions (JSONata) evaluated off the event loop. JSONata checks its own timeout only between
 // evaluation steps, and `$sort`, order-by and `$distinct` are single steps: one large signed payload could freeze
-// the gateway for seconds or exhaust its heap (issue 34). Here every evaluation runs in a worker thread with a
+// the gateway for seconds or exhaust its heap. Here every evaluation runs in a worker thread with a
 // limited heap, under a hard deadline per event; a worker that misses it is terminated and replaced. At most
 // EXPRESSION_WORKERS evaluations run at once and EXPRESSION_QUEUE wait, so a flood of slow payloads costs bounded
 // CPU and memory and is answered at once beyond that. Workers start on the first expression, never for routes

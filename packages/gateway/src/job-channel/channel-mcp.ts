@@ -1,4 +1,4 @@
-// The job channel's MCP endpoint (issue 30): at the channel's own URL (HOOKWISE_JOB_CHANNEL), streamable HTTP in
+// The job channel's MCP endpoint: at the channel's own URL (HOOKWISE_JOB_CHANNEL), streamable HTTP in
 // stateless mode, authenticated by the run's token like the rest of the channel (job-channel.ts checks it before
 // this module is reached). tools/list answers the route's allowed actions with their JSON Schemas; tools/call
 // goes to the run's tools (channel-tools.ts: the route's actions, actions/run-actions.ts), and a refused or failed call is a tool result with isError and the

@@ -1,4 +1,4 @@
-// What one agent run gets of its per-job channel (job-channel.ts, issue 29): the channel's variables in the
+// What one agent run gets of its per-job channel (job-channel.ts): the channel's variables in the
 // environment of every process the run starts (the command runner, each terminal command, stdio MCP servers),
 // the channel's loopback address in the run's sandbox network (reached through the egress proxy), and the
 // distribution's agent CLI readable inside (GatewayOptions.agentCli), so the agent's `hookwise webhook subscribe`

@@ -1,4 +1,4 @@
-// The per-job subscription channel (issue 29). The SPEC lets the agent subscribe itself (`hookwise webhook
+// The per-job subscription channel. The SPEC lets the agent subscribe itself (`hookwise webhook
 // subscribe` in its terminal, the webhook-subscriptions skill), but a sandboxed agent has no config dir, and
 // giving it one let an injected agent choose a route's secret, overwrite routes, and send a route's secret to
 // any URL (`webhook test --url`). Instead each agent run gets a token valid while the run lasts, for a small

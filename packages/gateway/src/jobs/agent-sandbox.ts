@@ -1,4 +1,4 @@
-// The boundary between the gateway and an agent run's processes (issue 29): which sandbox each route's runs get
+// The boundary between the gateway and an agent run's processes: which sandbox each route's runs get
 // (`agent.sandbox`, the route's keys over the global ones), the one egress proxy of the gateway, and one
 // SandboxRun per agent run, handed to the runner as AgentTask.sandbox and closed after the run.
 import { existsSync } from 'node:fs';

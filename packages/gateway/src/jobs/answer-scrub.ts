@@ -1,4 +1,4 @@
-// Nothing secret leaves in an answer (issue 29): an agent that was talked into printing a secret (a route's, a
+// Nothing secret leaves in an answer: an agent that was talked into printing a secret (a route's, a
 // platform token, the admin token, WEBHOOK_SECRET, or a token of the gateway's own environment) must not post it
 // where the route delivers. The answer is scrubbed after the run and before it is stored, so the stored answer,
 // every destination and every retry see the scrubbed text, in every encoding core's redactor knows.

@@ -1,4 +1,4 @@
-// "What changed since the last run" (issue 30): a route's templates may name `{__previous__.<path>}`, the values of
+// "What changed since the last run": a route's templates may name `{__previous__.<path>}`, the values of
 // the last event answered for the same key (the route's concurrency key, else its coalesce key), e.g.
 // `{__previous__.pull_request.head.sha}` to review only the commits pushed since. The store's memos keep, per route
 // and key, which job was answered last (and the one before it, so that a retried job still sees its own

@@ -1,4 +1,4 @@
-// Payload hygiene before a payload reaches a prompt (issue 29): strangers write the payload, and text a human
+// Payload hygiene before a payload reaches a prompt: strangers write the payload, and text a human
 // reviewer never sees (zero-width and bidirectional control characters, HTML comments that GitHub and GitLab do
 // not render) is still read by the model. It is removed from every payload string before the route's template is
 // rendered; the template's own text is the operator's and stays as written. The per-run fence belongs to the

@@ -95,7 +95,7 @@ function add(sums: JobSums, job: JobSummary & { answer?: string }): void {
   sums.events += eventCount(job);
   if (wasAnswered(job)) sums.agentRuns += 1;
   const outcome = jobOutcome(job);
-  // A denied or expired approval (issue 31) is counted among the jobs and their runs and tokens, in no column of its own.
+  // A denied or expired approval is counted among the jobs and their runs and tokens, in no column of its own.
   if (outcome === 'denied' || outcome === 'expired') return addTokens(sums, job);
   if (outcome) sums[outcome] += 1;
   else if (job.status === 'dead') sums.dead += 1;

@@ -1,4 +1,4 @@
-// The approval metrics (issue 31), fed from lifecycle events as every other metric is: `approval_requested`,
+// The approval metrics, fed from lifecycle events as every other metric is: `approval_requested`,
 // `approved` and `denied`, and the `completed` event of a job that ended `expired`. Nothing in the approval code
 // itself knows about metrics.
 import type { Counter, Histogram, Registry } from 'prom-client';

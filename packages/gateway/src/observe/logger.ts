@@ -88,7 +88,7 @@ type ConsoleWithStreams = Console & { _stdout?: NodeJS.WritableStream };
  * Every line goes from the format straight to the transport's stream when nothing else could tell the
  * difference: winston's own way runs the logger's Transform stream, a pipe and the transport's Writable (and a
  * setImmediate per line for its 'logged' event) around the same format and the same `stream.write`, a few µs per
- * line (an access line per request at the default level, issue 33). The line is the format's own output,
+ * line (an access line per request at the default level). The line is the format's own output,
  * written the way the transport writes it. Anything unusual (a line waiting in winston's buffers, another
  * transport, a changed format, a silenced logger or transport, a 'logged' listener, an unknown level, an exception
  * line, a level the console writes to stderr) takes winston's way, so the order and content of lines never differ.

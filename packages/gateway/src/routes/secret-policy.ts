@@ -4,7 +4,7 @@ import { INSECURE_NO_AUTH } from '../config/schema';
 
 /**
  * The shortest secret accepted. A plain-token style (GitLab's X-Gitlab-Token) sends the secret itself, so a short
- * one is found by guessing (issue 20: a two-character token in two tries); 16 characters of a random secret
+ * one is found by guessing (a two-character token in two tries); 16 characters of a random secret
  * are out of reach of any rate of guesses the failed-authentication throttle lets through. Generated secrets
  * are 32 random bytes (43 characters). `INSECURE_NO_AUTH`, itself 16 characters, is not a secret.
  */

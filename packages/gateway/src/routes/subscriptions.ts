@@ -33,7 +33,7 @@ export interface SubscriptionEntry {
   concurrency_key?: string;
   budget?: BudgetConfig;
   silent_marker?: string;
-  /** As on a static route (issue 36, docs/configuration.md): no agent run; and the payload's transform. */
+  /** As on a static route (docs/configuration.md): no agent run; and the payload's transform. */
   deliver_only?: boolean;
   transform?: TransformConfig;
   /** ISO 8601 timestamps. */
@@ -167,7 +167,7 @@ export class SubscriptionSource implements RouteSource {
     try {
       const text = readFileSync(this.file, 'utf8');
       // An empty file is what a failed or half-done write leaves (a full disk, an editor's truncate): it would
-      // drop every subscription without a word (issue 20). No subscriptions is written as `{}`.
+      // drop every subscription without a word. No subscriptions is written as `{}`.
       if (text.trim() === '') throw new HookwiseError('HW_E_SUBSCRIPTIONS', `${this.file} is empty: restore it (or write {} for no subscriptions)`);
       entries = parseSubscriptionsText(text, this.file);
     } catch (err) {

@@ -1,4 +1,4 @@
-// A `transform: { command }` run (issue 36): the operator's program, fed an attacker-written payload on stdin, so
+// A `transform: { command }` run: the operator's program, fed an attacker-written payload on stdin, so
 // it runs like an agent's processes: inside the route's agent sandbox (jobs/agent-sandbox.ts decides the mode),
 // with no network whatever the route's agent may reach, the config dir and store hidden, a fresh work dir, an
 // environment of PATH and LANG only, a time limit (the whole process group killed past it) and a cap on output.

@@ -1,4 +1,4 @@
-// A `transform: { expression }` run (issue 36): JSONata over an attacker-written payload, so it is bounded like a
+// A `transform: { expression }` run: JSONata over an attacker-written payload, so it is bounded like a
 // filter expression (ingest/expression-pool.ts) but needs the whole result back, not a summary: each evaluation
 // runs in a worker thread of its own with a limited heap, terminated when the time limit passes. At most
 // TRANSFORM_EXPRESSION_WORKERS run at once; the rest wait inside the same time limit.

@@ -1,4 +1,4 @@
-// Transforms (issue 36, `transform:` on routes and subscriptions): after verification and before filters and the
+// Transforms (`transform:` on routes and subscriptions): after verification and before filters and the
 // prompt, the payload goes through a JSONata expression or a command (transform-expression.ts,
 // transform-command.ts), and what comes out decides:
 //   a JSON object       -> it replaces the payload (filters, keys, the prompt and the job see it);

@@ -144,12 +144,12 @@ export interface PlatformDefinition<O extends PlatformOptions> {
   /** Whether `token` applies to these options; false e.g. for a webhook mode next to an app mode. Default true. */
   needsToken?(options: O): boolean;
   /**
-   * Conversations (issue 31): replies to this platform's messages can continue the agent's conversation. `platform`
+   * Conversations: replies to this platform's messages can continue the agent's conversation. `platform`
    * defaults to the id; `replyExtra` says how an answer goes back into the thread (the deliverer's own extra keys).
    */
   conversation?: Omit<DelivererConversation, 'platform'> & { platform?: string };
   /**
-   * Approvals (issue 31): the request that posts a held answer with Approve / Deny buttons to `target` (the
+   * Approvals: the request that posts a held answer with Approve / Deny buttons to `target` (the
    * approval's chat, else home_channel); `success` and `messageId` read its answer as for messages.
    */
   approvalDraft?(draft: ApprovalDraft, target: string, options: O): HttpRequest;

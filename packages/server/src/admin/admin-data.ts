@@ -106,7 +106,7 @@ export class AdminData {
   ) {}
 
   /**
-   * Newest first, without payloads, prompts or answers: what list views draw (issue 34: 120 stored 1 MB payloads
+   * Newest first, without payloads, prompts or answers: what list views draw (120 stored 1 MB payloads
    * took one dashboard view from 140 to 565 MB). Only an event's own page (find) reads its payload.
    */
   list(filters: DeliveryFilters): Promise<JobSummary[]> {
@@ -131,7 +131,7 @@ export class AdminData {
     return withTimeout(findJob(this.gateway.store.jobs, id));
   }
 
-  /** The conversation a job is part of (issue 31); undefined for none, or when the store cannot say in time. */
+  /** The conversation a job is part of; undefined for none, or when the store cannot say in time. */
   async conversation(job: Job): Promise<ConversationView | undefined> {
     return withTimeout(this.gateway.conversations.ofJob(job)).catch(() => undefined);
   }

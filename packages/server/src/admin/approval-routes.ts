@@ -1,4 +1,4 @@
-// Approvals (issue 31) in the admin API and the dashboard: the answers held for an approver (GET /api/approvals,
+// Approvals in the admin API and the dashboard: the answers held for an approver (GET /api/approvals,
 // /ui/approvals) and the operator's decision (POST /api/approvals/:id/approve | deny), mounted on the routers that
 // observability-routes.ts guards (admin token or session, the CSRF header for actions). The operator signed in to
 // the dashboard decides as "dashboard"; the gateway's Approvals apply the same rules as a chat button's press.

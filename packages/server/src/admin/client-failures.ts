@@ -1,6 +1,6 @@
 // Failed sign-ins and bearer tokens on the operator surfaces (/ui, /api), counted per client address in a fixed
 // minute: a client over the limit is answered 429 until its minute ends, and no other client is affected (a global
-// count let 20 wrong tokens from anywhere lock the right token out; issue 34). The table is bounded, so a flood of
+// count let 20 wrong tokens from anywhere lock the right token out). The table is bounded, so a flood of
 // addresses costs bounded memory: when full, the oldest minute's entries go first.
 import type { IncomingMessage } from 'node:http';
 

@@ -1,4 +1,4 @@
-// The delivery page's actions table (issue 30): each call the run's agent made through the route's actions, in
+// The delivery page's actions table: each call the run's agent made through the route's actions, in
 // order, with its outcome (done, failed, refused), attempts, and the receipt or the reason, as the worker stored
 // them with the run's usage (`usage.actions`). Every value is escaped.
 import type { Job } from '@hookwise/core';

@@ -1,4 +1,4 @@
-// The dashboard's approvals page (issue 31): each answer a route holds for an approver, with its draft, who may
+// The dashboard's approvals page: each answer a route holds for an approver, with its draft, who may
 // approve, until when, and Approve / Deny buttons (dashboard.js posts them with the page's CSRF token).
 import { esc } from './html-escape';
 

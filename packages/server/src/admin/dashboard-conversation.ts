@@ -1,4 +1,4 @@
-// The event page's conversation section (issue 31): the turns of the conversation a job started or continues, as
+// The event page's conversation section: the turns of the conversation a job started or continues, as
 // the records hold them (the event's prompt, each answer, each reply and who wrote it), oldest first.
 import { turnLabel, type ConversationView } from '@hookwise/gateway';
 import { esc } from './html-escape';

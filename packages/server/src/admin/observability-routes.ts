@@ -152,7 +152,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     '/deliveries/:id',
     wrap(async (req, res) => {
       const job = await found(req, res);
-      // The conversation the job is part of (issue 31), from the records: what `deliveries show` prints.
+      // The conversation the job is part of, from the records: what `deliveries show` prints.
       if (job) res.json({ delivery: job, activity: data.journal?.job(job.id) ?? null, conversation: (await data.conversation(job)) ?? null });
     }),
   );

@@ -63,7 +63,7 @@ export default class DeliveriesShow extends HookwiseCommand {
       const last = d.errors.at(-1);
       if (last && d.status !== 'delivered') this.log(`    last error: attempt ${last.attempt}${last.retryable ? '' : ' (not retryable)'}: ${last.message}`);
     }
-    // The actions the agent asked for (issue 30), each with its outcome: kept with the run's usage.
+    // The actions the agent asked for, each with its outcome: kept with the run's usage.
     type ActionShown = { index: number; action: string; status: string; attempts: number; reason?: string; receipt?: unknown };
     const actions = (job.usage as { actions?: ActionShown[] } | undefined)?.actions ?? [];
     if (actions.length) this.log('  actions:');
@@ -72,7 +72,7 @@ export default class DeliveriesShow extends HookwiseCommand {
       this.log(`    #${a.index} ${a.action}: ${a.status}${tries}${a.reason && a.status !== 'done' ? ` (${a.reason})` : ''}`);
       if (a.receipt !== undefined) this.log(`      receipt: ${JSON.stringify(a.receipt)}`);
     }
-    // A conversation's turns (issue 31), read from its records: the event, the answers and the replies so far.
+    // A conversation's turns, read from its records: the event, the answers and the replies so far.
     if (conversation) for (const line of conversationLines(conversation)) this.log(`  ${line}`);
     // The job's receipt is its destinations' (one, or all by name): printed once, under each destination when listed.
     if (job.receipt !== undefined && !job.destinations?.some((d) => d.receipt !== undefined)) this.log(`  receipt: ${JSON.stringify(job.receipt)}`);

@@ -79,7 +79,7 @@ export default class WebhookTest extends HookwiseCommand {
     const { args, flags } = await this.parse(WebhookTest);
     const { name } = args;
     // Inside an agent run the test would sign with a route's secret (GitLab's header is the secret itself) and
-    // could send it anywhere: refused, with or without --url (issue 29).
+    // could send it anywhere: refused, with or without --url.
     if (jobChannelFrom()) {
       const why = flags.url !== undefined ? "--url would send the route's signed request (and its secret) to any address" : "it signs with the route's secret";
       this.error(`webhook test is not available to an agent run (HOOKWISE_JOB_CHANNEL is set): ${why}; ask the operator to run it outside`, { exit: 1 });
