@@ -5,11 +5,12 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
-const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern15 = new RegExp("^https?://", "u");
+const pattern8 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern17 = new RegExp("^https?://", "u");
+const pattern18 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -1622,7 +1623,7 @@ if(data80.when_exceeded === undefined){
 data80.when_exceeded = "wait";
 }
 for(const key13 in data80){
-if(!(((key13 === "runs_per_hour") || (key13 === "tokens_per_day")) || (key13 === "when_exceeded"))){
+if(!(((((((key13 === "runs_per_hour") || (key13 === "tokens_per_day")) || (key13 === "usd_per_day")) || (key13 === "tokens_per_run")) || (key13 === "usd_per_run")) || (key13 === "per")) || (key13 === "when_exceeded"))){
 const err119 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err119];
@@ -1683,9 +1684,11 @@ errors++;
 }
 }
 }
-let data83 = data80.when_exceeded;
-if(typeof data83 !== "string"){
-const err124 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.usd_per_day !== undefined){
+let data83 = data80.usd_per_day;
+if(typeof data83 == "number"){
+if(data83 <= 0 || isNaN(data83)){
+const err124 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1694,8 +1697,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(!((data83 === "wait") || (data83 === "skip"))){
-const err125 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err125 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1705,8 +1709,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data80.tokens_per_run !== undefined){
+let data84 = data80.tokens_per_run;
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
+const err126 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1715,12 +1721,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data23.silent_marker !== undefined){
-let data84 = data23.silent_marker;
-if(typeof data84 === "string"){
-if(!pattern0.test(data84)){
-const err127 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data84 == "number"){
+if(data84 < 1 || isNaN(data84)){
+const err127 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1730,8 +1733,12 @@ vErrors.push(err127);
 errors++;
 }
 }
-else {
-const err128 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data80.usd_per_run !== undefined){
+let data85 = data80.usd_per_run;
+if(typeof data85 == "number"){
+if(data85 <= 0 || isNaN(data85)){
+const err128 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1741,12 +1748,8 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data23.transform !== undefined){
-let data85 = data23.transform;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key14 in data85){
-if(!(((((key14 === "expression") || (key14 === "command")) || (key14 === "timeout_seconds")) || (key14 === "max_output_bytes")) || (key14 === "on_failure"))){
-const err129 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+else {
+const err129 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1756,9 +1759,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data85.expression !== undefined){
-if(typeof data85.expression !== "string"){
-const err130 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.per !== undefined){
+let data86 = data80.per;
+if(typeof data86 === "string"){
+if(!pattern0.test(data86)){
+const err130 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/per",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1768,11 +1773,8 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data85.command !== undefined){
-let data87 = data85.command;
-if(Array.isArray(data87)){
-if(data87.length < 1){
-const err131 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err131 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/per",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1781,10 +1783,10 @@ vErrors.push(err131);
 }
 errors++;
 }
-const len7 = data87.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data87[i7] !== "string"){
-const err132 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command/" + i7,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data87 = data80.when_exceeded;
+if(typeof data87 !== "string"){
+const err132 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1793,10 +1795,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-else {
-const err133 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((data87 === "wait") || (data87 === "skip"))){
+const err133 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1806,11 +1806,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data85.timeout_seconds !== undefined){
-let data89 = data85.timeout_seconds;
-if(typeof data89 == "number"){
-if(data89 > 60 || isNaN(data89)){
-const err134 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+else {
+const err134 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1819,8 +1816,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data89 <= 0 || isNaN(data89)){
-const err135 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+if(data23.silent_marker !== undefined){
+let data88 = data23.silent_marker;
+if(typeof data88 === "string"){
+if(!pattern0.test(data88)){
+const err135 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1831,7 +1832,7 @@ errors++;
 }
 }
 else {
-const err136 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err136 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1841,10 +1842,12 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data85.max_output_bytes !== undefined){
-let data90 = data85.max_output_bytes;
-if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
-const err137 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data23.transform !== undefined){
+let data89 = data23.transform;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+for(const key14 in data89){
+if(!(((((key14 === "expression") || (key14 === "command")) || (key14 === "timeout_seconds")) || (key14 === "max_output_bytes")) || (key14 === "on_failure"))){
+const err137 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1853,9 +1856,10 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(typeof data90 == "number"){
-if(data90 < 1 || isNaN(data90)){
-const err138 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data89.expression !== undefined){
+if(typeof data89.expression !== "string"){
+const err138 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1865,11 +1869,11 @@ vErrors.push(err138);
 errors++;
 }
 }
-}
-if(data85.on_failure !== undefined){
-let data91 = data85.on_failure;
-if(typeof data91 !== "string"){
-const err139 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data89.command !== undefined){
+let data91 = data89.command;
+if(Array.isArray(data91)){
+if(data91.length < 1){
+const err139 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1878,8 +1882,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(!((data91 === "accept") || (data91 === "reject"))){
-const err140 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
+const len7 = data91.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data91[i7] !== "string"){
+const err140 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command/" + i7,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1891,7 +1897,7 @@ errors++;
 }
 }
 else {
-const err141 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err141 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1901,12 +1907,11 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data23.actions !== undefined){
-let data92 = data23.actions;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key15 in data92){
-if(!((((((key15 === "github.comment") || (key15 === "github.add_labels")) || (key15 === "github.review")) || (key15 === "gitlab.note")) || (key15 === "message")) || (key15 === "subscribe"))){
-const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(data89.timeout_seconds !== undefined){
+let data93 = data89.timeout_seconds;
+if(typeof data93 == "number"){
+if(data93 > 60 || isNaN(data93)){
+const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1915,13 +1920,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-if(data92["github.comment"] !== undefined){
-let data93 = data92["github.comment"];
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const key16 in data93){
-if(!(key16 === "max")){
-const err143 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(data93 <= 0 || isNaN(data93)){
+const err143 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1931,10 +1931,8 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data93.max !== undefined){
-let data94 = data93.max;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
-const err144 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err144 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1943,9 +1941,11 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(typeof data94 == "number"){
-if(data94 < 1 || isNaN(data94)){
-const err145 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data89.max_output_bytes !== undefined){
+let data94 = data89.max_output_bytes;
+if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
+const err145 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1954,11 +1954,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err146 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data94 == "number"){
+if(data94 < 1 || isNaN(data94)){
+const err146 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1968,12 +1966,11 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data92["github.add_labels"] !== undefined){
-let data95 = data92["github.add_labels"];
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-for(const key17 in data95){
-if(!((key17 === "allow") || (key17 === "max"))){
-const err147 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+if(data89.on_failure !== undefined){
+let data95 = data89.on_failure;
+if(typeof data95 !== "string"){
+const err147 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1982,16 +1979,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-if(data95.allow !== undefined){
-let data96 = data95.allow;
-if(Array.isArray(data96)){
-const len8 = data96.length;
-for(let i8=0; i8<len8; i8++){
-let data97 = data96[i8];
-if(typeof data97 === "string"){
-if(!pattern0.test(data97)){
-const err148 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!((data95 === "accept") || (data95 === "reject"))){
+const err148 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2001,8 +1990,9 @@ vErrors.push(err148);
 errors++;
 }
 }
+}
 else {
-const err149 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err149 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2012,18 +2002,12 @@ vErrors.push(err149);
 errors++;
 }
 }
-let i9 = data96.length;
-let j0;
-if(i9 > 1){
-const indices0 = {};
-for(;i9--;){
-let item0 = data96[i9];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err150 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i9+" are identical)"};
+if(data23.actions !== undefined){
+let data96 = data23.actions;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+for(const key15 in data96){
+if(!((((((key15 === "github.comment") || (key15 === "github.add_labels")) || (key15 === "github.review")) || (key15 === "gitlab.note")) || (key15 === "message")) || (key15 === "subscribe"))){
+const err150 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2031,14 +2015,14 @@ else {
 vErrors.push(err150);
 }
 errors++;
-break;
-}
-indices0[item0] = i9;
 }
 }
-}
-else {
-const err151 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data96["github.comment"] !== undefined){
+let data97 = data96["github.comment"];
+if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
+for(const key16 in data97){
+if(!(key16 === "max")){
+const err151 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2048,10 +2032,10 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data95.max !== undefined){
-let data98 = data95.max;
+if(data97.max !== undefined){
+let data98 = data97.max;
 if(!((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98)))){
-const err152 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err152 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2062,7 +2046,7 @@ errors++;
 }
 if(typeof data98 == "number"){
 if(data98 < 1 || isNaN(data98)){
-const err153 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err153 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2075,7 +2059,7 @@ errors++;
 }
 }
 else {
-const err154 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err154 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.comment",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.comment/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2085,12 +2069,12 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data92["github.review"] !== undefined){
-let data99 = data92["github.review"];
+if(data96["github.add_labels"] !== undefined){
+let data99 = data96["github.add_labels"];
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key18 in data99){
-if(!((key18 === "max") || (key18 === "events"))){
-const err155 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+for(const key17 in data99){
+if(!((key17 === "allow") || (key17 === "max"))){
+const err155 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2100,10 +2084,15 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data99.max !== undefined){
-let data100 = data99.max;
-if(!((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100)))){
-const err156 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data99.allow !== undefined){
+let data100 = data99.allow;
+if(Array.isArray(data100)){
+const len8 = data100.length;
+for(let i8=0; i8<len8; i8++){
+let data101 = data100[i8];
+if(typeof data101 === "string"){
+if(!pattern0.test(data101)){
+const err156 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2112,9 +2101,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(typeof data100 == "number"){
-if(data100 < 1 || isNaN(data100)){
-const err157 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err157 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2124,15 +2113,18 @@ vErrors.push(err157);
 errors++;
 }
 }
+let i9 = data100.length;
+let j0;
+if(i9 > 1){
+const indices0 = {};
+for(;i9--;){
+let item0 = data100[i9];
+if(typeof item0 !== "string"){
+continue;
 }
-if(data99.events !== undefined){
-let data101 = data99.events;
-if(Array.isArray(data101)){
-const len9 = data101.length;
-for(let i10=0; i10<len9; i10++){
-let data102 = data101[i10];
-if(typeof data102 !== "string"){
-const err158 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err158 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i9+" are identical)"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2140,9 +2132,14 @@ else {
 vErrors.push(err158);
 }
 errors++;
+break;
 }
-if(!(((data102 === "COMMENT") || (data102 === "APPROVE")) || (data102 === "REQUEST_CHANGES"))){
-const err159 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.actions.properties["github.review"].properties.events.items.enum},message:"must be equal to one of the allowed values"};
+indices0[item0] = i9;
+}
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/allow",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2152,18 +2149,10 @@ vErrors.push(err159);
 errors++;
 }
 }
-let i11 = data101.length;
-let j1;
-if(i11 > 1){
-const indices1 = {};
-for(;i11--;){
-let item1 = data101[i11];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err160 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i11+" are identical)"};
+if(data99.max !== undefined){
+let data102 = data99.max;
+if(!((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102)))){
+const err160 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2171,14 +2160,10 @@ else {
 vErrors.push(err160);
 }
 errors++;
-break;
 }
-indices1[item1] = i11;
-}
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data102 == "number"){
+if(data102 < 1 || isNaN(data102)){
+const err161 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2189,8 +2174,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err162 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err162 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.add_labels",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.add_labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2200,12 +2186,12 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(data92["gitlab.note"] !== undefined){
-let data103 = data92["gitlab.note"];
+if(data96["github.review"] !== undefined){
+let data103 = data96["github.review"];
 if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key19 in data103){
-if(!(key19 === "max")){
-const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+for(const key18 in data103){
+if(!((key18 === "max") || (key18 === "events"))){
+const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2218,7 +2204,7 @@ errors++;
 if(data103.max !== undefined){
 let data104 = data103.max;
 if(!((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104)))){
-const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2229,7 +2215,7 @@ errors++;
 }
 if(typeof data104 == "number"){
 if(data104 < 1 || isNaN(data104)){
-const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2240,9 +2226,14 @@ errors++;
 }
 }
 }
-}
-else {
-const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data103.events !== undefined){
+let data105 = data103.events;
+if(Array.isArray(data105)){
+const len9 = data105.length;
+for(let i10=0; i10<len9; i10++){
+let data106 = data105[i10];
+if(typeof data106 !== "string"){
+const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2251,12 +2242,8 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-if(data92.message !== undefined){
-let data105 = data92.message;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.to === undefined){
-const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(!(((data106 === "COMMENT") || (data106 === "APPROVE")) || (data106 === "REQUEST_CHANGES"))){
+const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.actions.properties["github.review"].properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2265,9 +2252,19 @@ vErrors.push(err167);
 }
 errors++;
 }
-for(const key20 in data105){
-if(!((key20 === "to") || (key20 === "max"))){
-const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+}
+let i11 = data105.length;
+let j1;
+if(i11 > 1){
+const indices1 = {};
+for(;i11--;){
+let item1 = data105[i11];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i11+" are identical)"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2275,13 +2272,14 @@ else {
 vErrors.push(err168);
 }
 errors++;
+break;
+}
+indices1[item1] = i11;
 }
 }
-if(data105.to !== undefined){
-let data106 = data105.to;
-if(Array.isArray(data106)){
-if(data106.length < 1){
-const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review/events",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2290,12 +2288,10 @@ vErrors.push(err169);
 }
 errors++;
 }
-const len10 = data106.length;
-for(let i12=0; i12<len10; i12++){
-let data107 = data106[i12];
-if(typeof data107 === "string"){
-if(!pattern0.test(data107)){
-const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/github.review",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/github.review/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2305,8 +2301,12 @@ vErrors.push(err170);
 errors++;
 }
 }
-else {
-const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data96["gitlab.note"] !== undefined){
+let data107 = data96["gitlab.note"];
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key19 in data107){
+if(!(key19 === "max")){
+const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2316,18 +2316,10 @@ vErrors.push(err171);
 errors++;
 }
 }
-let i13 = data106.length;
-let j2;
-if(i13 > 1){
-const indices2 = {};
-for(;i13--;){
-let item2 = data106[i13];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i13+" are identical)"};
+if(data107.max !== undefined){
+let data108 = data107.max;
+if(!((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108)))){
+const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2335,14 +2327,10 @@ else {
 vErrors.push(err172);
 }
 errors++;
-break;
 }
-indices2[item2] = i13;
-}
-}
-}
-else {
-const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data108 == "number"){
+if(data108 < 1 || isNaN(data108)){
+const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2352,10 +2340,10 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data105.max !== undefined){
-let data108 = data105.max;
-if(!((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108)))){
-const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/gitlab.note",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2364,9 +2352,12 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(typeof data108 == "number"){
-if(data108 < 1 || isNaN(data108)){
-const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data96.message !== undefined){
+let data109 = data96.message;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(data109.to === undefined){
+const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2375,11 +2366,9 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key20 in data109){
+if(!((key20 === "to") || (key20 === "max"))){
+const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2389,12 +2378,11 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data92.subscribe !== undefined){
-let data109 = data92.subscribe;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-for(const key21 in data109){
-if(!(key21 === "max")){
-const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(data109.to !== undefined){
+let data110 = data109.to;
+if(Array.isArray(data110)){
+if(data110.length < 1){
+const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2403,11 +2391,12 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-if(data109.max !== undefined){
-let data110 = data109.max;
-if(!((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110)))){
-const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len10 = data110.length;
+for(let i12=0; i12<len10; i12++){
+let data111 = data110[i12];
+if(typeof data111 === "string"){
+if(!pattern0.test(data111)){
+const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2416,9 +2405,9 @@ vErrors.push(err178);
 }
 errors++;
 }
-if(typeof data110 == "number"){
-if(data110 < 1 || isNaN(data110)){
-const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2428,10 +2417,18 @@ vErrors.push(err179);
 errors++;
 }
 }
+let i13 = data110.length;
+let j2;
+if(i13 > 1){
+const indices2 = {};
+for(;i13--;){
+let item2 = data110[i13];
+if(typeof item2 !== "string"){
+continue;
 }
-}
-else {
-const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i13+" are identical)"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2439,11 +2436,14 @@ else {
 vErrors.push(err180);
 }
 errors++;
+break;
+}
+indices2[item2] = i13;
 }
 }
 }
 else {
-const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2453,15 +2453,10 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data23.conversation !== undefined){
-let data111 = data23.conversation;
-const _errs259 = errors;
-let valid52 = true;
-const _errs260 = errors;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-let missing0;
-if((data111.enabled === undefined) && (missing0 = "enabled")){
-const err182 = {};
+if(data109.max !== undefined){
+let data112 = data109.max;
+if(!((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112)))){
+const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2470,10 +2465,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-else {
-if(data111.enabled !== undefined){
-if(!(data111.enabled === true)){
-const err183 = {};
+if(typeof data112 == "number"){
+if(data112 < 1 || isNaN(data112)){
+const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2485,21 +2479,8 @@ errors++;
 }
 }
 }
-var _valid3 = _errs260 === errors;
-errors = _errs259;
-if(vErrors !== null){
-if(_errs259){
-vErrors.length = _errs259;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs262 = errors;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.allow_from === undefined){
-const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/message",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2509,11 +2490,12 @@ vErrors.push(err184);
 errors++;
 }
 }
-var _valid3 = _errs262 === errors;
-valid52 = _valid3;
-}
-if(!valid52){
-const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data96.subscribe !== undefined){
+let data113 = data96.subscribe;
+if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
+for(const key21 in data113){
+if(!(key21 === "max")){
+const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2522,19 +2504,11 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.max_turns === undefined){
-data111.max_turns = 10;
 }
-if(data111.ttl_hours === undefined){
-data111.ttl_hours = 72;
-}
-if(data111.after_limit === undefined){
-data111.after_limit = "ignore";
-}
-for(const key22 in data111){
-if(!(((((key22 === "enabled") || (key22 === "max_turns")) || (key22 === "ttl_hours")) || (key22 === "after_limit")) || (key22 === "allow_from"))){
-const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(data113.max !== undefined){
+let data114 = data113.max;
+if(!((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114)))){
+const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2543,10 +2517,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-if(data111.enabled !== undefined){
-if(typeof data111.enabled !== "boolean"){
-const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data114 == "number"){
+if(data114 < 1 || isNaN(data114)){
+const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2556,9 +2529,10 @@ vErrors.push(err187);
 errors++;
 }
 }
-let data114 = data111.max_turns;
-if(!((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114)))){
-const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/subscribe",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2567,9 +2541,10 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(typeof data114 == "number"){
-if(data114 > 50 || isNaN(data114)){
-const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2578,8 +2553,16 @@ vErrors.push(err189);
 }
 errors++;
 }
-if(data114 < 1 || isNaN(data114)){
-const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data23.conversation !== undefined){
+let data115 = data23.conversation;
+const _errs267 = errors;
+let valid52 = true;
+const _errs268 = errors;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+let missing0;
+if((data115.enabled === undefined) && (missing0 = "enabled")){
+const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2588,11 +2571,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-let data115 = data111.ttl_hours;
-if(typeof data115 == "number"){
-if(data115 > 8760 || isNaN(data115)){
-const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+else {
+if(data115.enabled !== undefined){
+if(!(data115.enabled === true)){
+const err191 = {};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2601,8 +2583,24 @@ vErrors.push(err191);
 }
 errors++;
 }
-if(data115 <= 0 || isNaN(data115)){
-const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+}
+var _valid3 = _errs268 === errors;
+errors = _errs267;
+if(vErrors !== null){
+if(_errs267){
+vErrors.length = _errs267;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs270 = errors;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+if(data115.allow_from === undefined){
+const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2612,8 +2610,11 @@ vErrors.push(err192);
 errors++;
 }
 }
-else {
-const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid3 = _errs270 === errors;
+valid52 = _valid3;
+}
+if(!valid52){
+const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2622,9 +2623,19 @@ vErrors.push(err193);
 }
 errors++;
 }
-let data116 = data111.after_limit;
-if(typeof data116 !== "string"){
-const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+if(data115.max_turns === undefined){
+data115.max_turns = 10;
+}
+if(data115.ttl_hours === undefined){
+data115.ttl_hours = 72;
+}
+if(data115.after_limit === undefined){
+data115.after_limit = "ignore";
+}
+for(const key22 in data115){
+if(!(((((key22 === "enabled") || (key22 === "max_turns")) || (key22 === "ttl_hours")) || (key22 === "after_limit")) || (key22 === "allow_from"))){
+const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2633,8 +2644,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(!((data116 === "ignore") || (data116 === "new_conversation"))){
-const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
+}
+if(data115.enabled !== undefined){
+if(typeof data115.enabled !== "boolean"){
+const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2643,11 +2656,10 @@ vErrors.push(err195);
 }
 errors++;
 }
-if(data111.allow_from !== undefined){
-let data117 = data111.allow_from;
-if(Array.isArray(data117)){
-if(data117.length < 1){
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+let data118 = data115.max_turns;
+if(!((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118)))){
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2656,15 +2668,9 @@ vErrors.push(err196);
 }
 errors++;
 }
-const len11 = data117.length;
-for(let i14=0; i14<len11; i14++){
-let data118 = data117[i14];
-const _errs275 = errors;
-let valid57 = false;
-const _errs276 = errors;
-if(typeof data118 === "string"){
-if(!pattern0.test(data118)){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data118 == "number"){
+if(data118 > 50 || isNaN(data118)){
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2673,9 +2679,8 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-else {
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data118 < 1 || isNaN(data118)){
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2684,12 +2689,11 @@ vErrors.push(err198);
 }
 errors++;
 }
-var _valid4 = _errs276 === errors;
-valid57 = valid57 || _valid4;
-if(!valid57){
-const _errs278 = errors;
-if(!((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118)))){
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data119 = data115.ttl_hours;
+if(typeof data119 == "number"){
+if(data119 > 8760 || isNaN(data119)){
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2698,11 +2702,8 @@ vErrors.push(err199);
 }
 errors++;
 }
-var _valid4 = _errs278 === errors;
-valid57 = valid57 || _valid4;
-}
-if(!valid57){
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data119 <= 0 || isNaN(data119)){
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2711,11 +2712,111 @@ vErrors.push(err200);
 }
 errors++;
 }
+}
 else {
-errors = _errs275;
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+let data120 = data115.after_limit;
+if(typeof data120 !== "string"){
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+if(!((data120 === "ignore") || (data120 === "new_conversation"))){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+if(data115.allow_from !== undefined){
+let data121 = data115.allow_from;
+if(Array.isArray(data121)){
+if(data121.length < 1){
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+const len11 = data121.length;
+for(let i14=0; i14<len11; i14++){
+let data122 = data121[i14];
+const _errs283 = errors;
+let valid57 = false;
+const _errs284 = errors;
+if(typeof data122 === "string"){
+if(!pattern0.test(data122)){
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+var _valid4 = _errs284 === errors;
+valid57 = valid57 || _valid4;
+if(!valid57){
+const _errs286 = errors;
+if(!((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122)))){
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+var _valid4 = _errs286 === errors;
+valid57 = valid57 || _valid4;
+}
+if(!valid57){
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+else {
+errors = _errs283;
 if(vErrors !== null){
-if(_errs275){
-vErrors.length = _errs275;
+if(_errs283){
+vErrors.length = _errs283;
 }
 else {
 vErrors = null;
@@ -2725,111 +2826,7 @@ vErrors = null;
 }
 }
 else {
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err201];
-}
-else {
-vErrors.push(err201);
-}
-errors++;
-}
-}
-}
-else {
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err202];
-}
-else {
-vErrors.push(err202);
-}
-errors++;
-}
-}
-if(data23.approval !== undefined){
-let data119 = data23.approval;
-if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
-if(data119.expires_hours === undefined){
-data119.expires_hours = 24;
-}
-if(data119.approvers === undefined){
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
-if(vErrors === null){
-vErrors = [err203];
-}
-else {
-vErrors.push(err203);
-}
-errors++;
-}
-for(const key23 in data119){
-if(!((((key23 === "approvers") || (key23 === "expires_hours")) || (key23 === "via")) || (key23 === "chat"))){
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err204];
-}
-else {
-vErrors.push(err204);
-}
-errors++;
-}
-}
-if(data119.approvers !== undefined){
-let data120 = data119.approvers;
-if(Array.isArray(data120)){
-if(data120.length < 1){
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-const len12 = data120.length;
-for(let i15=0; i15<len12; i15++){
-let data121 = data120[i15];
-if(typeof data121 === "string"){
-if(!pattern0.test(data121)){
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-}
-else {
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-let data122 = data119.expires_hours;
-if(typeof data122 == "number"){
-if(data122 <= 0 || isNaN(data122)){
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2839,8 +2836,9 @@ vErrors.push(err209);
 errors++;
 }
 }
+}
 else {
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2849,11 +2847,15 @@ vErrors.push(err210);
 }
 errors++;
 }
-if(data119.via !== undefined){
-let data123 = data119.via;
-if(typeof data123 === "string"){
-if(!pattern7.test(data123)){
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+}
+if(data23.approval !== undefined){
+let data123 = data23.approval;
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.expires_hours === undefined){
+data123.expires_hours = 24;
+}
+if(data123.approvers === undefined){
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2862,9 +2864,9 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-else {
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key23 in data123){
+if(!((((key23 === "approvers") || (key23 === "expires_hours")) || (key23 === "via")) || (key23 === "chat"))){
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2874,10 +2876,11 @@ vErrors.push(err212);
 errors++;
 }
 }
-if(data119.chat !== undefined){
-let data124 = data119.chat;
-if((typeof data124 !== "string") && (!(typeof data124 == "number"))){
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/chat",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.approval.properties.chat.type},message:"must be string,number"};
+if(data123.approvers !== undefined){
+let data124 = data123.approvers;
+if(Array.isArray(data124)){
+if(data124.length < 1){
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2886,10 +2889,12 @@ vErrors.push(err213);
 }
 errors++;
 }
-}
-}
-else {
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len12 = data124.length;
+for(let i15=0; i15<len12; i15++){
+let data125 = data124[i15];
+if(typeof data125 === "string"){
+if(!pattern0.test(data125)){
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2899,9 +2904,8 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2911,9 +2915,9 @@ vErrors.push(err215);
 errors++;
 }
 }
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2923,13 +2927,10 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data127 = data23.skills;
-if(Array.isArray(data127)){
-const len13 = data127.length;
-for(let i16=0; i16<len13; i16++){
-if(typeof data127[i16] !== "string"){
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data126 = data123.expires_hours;
+if(typeof data126 == "number"){
+if(data126 <= 0 || isNaN(data126)){
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2939,9 +2940,8 @@ vErrors.push(err217);
 errors++;
 }
 }
-}
 else {
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2950,13 +2950,11 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-let data129 = data23.deliver;
-const _errs302 = errors;
-let valid63 = false;
-const _errs303 = errors;
-if(typeof data129 !== "string"){
-const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data123.via !== undefined){
+let data127 = data123.via;
+if(typeof data127 === "string"){
+if(!pattern8.test(data127)){
+const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2965,13 +2963,9 @@ vErrors.push(err219);
 }
 errors++;
 }
-var _valid5 = _errs303 === errors;
-valid63 = valid63 || _valid5;
-if(!valid63){
-const _errs305 = errors;
-if(Array.isArray(data129)){
-if(data129.length < 1){
-const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2980,14 +2974,11 @@ vErrors.push(err220);
 }
 errors++;
 }
-const len14 = data129.length;
-for(let i17=0; i17<len14; i17++){
-let data130 = data129[i17];
-const _errs308 = errors;
-let valid66 = false;
-const _errs309 = errors;
-if(typeof data130 !== "string"){
-const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data123.chat !== undefined){
+let data128 = data123.chat;
+if((typeof data128 !== "string") && (!(typeof data128 == "number"))){
+const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/chat",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2996,13 +2987,10 @@ vErrors.push(err221);
 }
 errors++;
 }
-var _valid6 = _errs309 === errors;
-valid66 = valid66 || _valid6;
-if(!valid66){
-const _errs311 = errors;
-if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
-if(data130.to === undefined){
-const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3011,9 +2999,10 @@ vErrors.push(err222);
 }
 errors++;
 }
-for(const key24 in data130){
-if(!((key24 === "to") || (key24 === "extra"))){
-const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+}
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3023,9 +3012,9 @@ vErrors.push(err223);
 errors++;
 }
 }
-if(data130.to !== undefined){
-if(typeof data130.to !== "string"){
-const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3035,13 +3024,13 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data130.extra !== undefined){
-let data132 = data130.extra;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-for(const key25 in data132){
-let data133 = data132[key25];
-if(((typeof data133 !== "string") && (!(typeof data133 == "number"))) && (typeof data133 !== "boolean")){
-const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data23.skills !== undefined){
+let data131 = data23.skills;
+if(Array.isArray(data131)){
+const len13 = data131.length;
+for(let i16=0; i16<len13; i16++){
+if(typeof data131[i16] !== "string"){
+const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3053,7 +3042,7 @@ errors++;
 }
 }
 else {
-const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3063,9 +3052,12 @@ vErrors.push(err226);
 errors++;
 }
 }
-}
-else {
-const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data133 = data23.deliver;
+const _errs310 = errors;
+let valid63 = false;
+const _errs311 = errors;
+if(typeof data133 !== "string"){
+const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3074,11 +3066,13 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid6 = _errs311 === errors;
-valid66 = valid66 || _valid6;
-}
-if(!valid66){
-const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs311 === errors;
+valid63 = valid63 || _valid5;
+if(!valid63){
+const _errs313 = errors;
+if(Array.isArray(data133)){
+if(data133.length < 1){
+const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3087,21 +3081,14 @@ vErrors.push(err228);
 }
 errors++;
 }
-else {
-errors = _errs308;
-if(vErrors !== null){
-if(_errs308){
-vErrors.length = _errs308;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len14 = data133.length;
+for(let i17=0; i17<len14; i17++){
+let data134 = data133[i17];
+const _errs316 = errors;
+let valid66 = false;
+const _errs317 = errors;
+if(typeof data134 !== "string"){
+const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3110,11 +3097,13 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid5 = _errs305 === errors;
-valid63 = valid63 || _valid5;
-}
-if(!valid63){
-const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid6 = _errs317 === errors;
+valid66 = valid66 || _valid6;
+if(!valid66){
+const _errs319 = errors;
+if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
+if(data134.to === undefined){
+const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3123,24 +3112,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-else {
-errors = _errs302;
-if(vErrors !== null){
-if(_errs302){
-vErrors.length = _errs302;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data134 = data23.deliver_extra;
-if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
-for(const key26 in data134){
-let data135 = data134[key26];
-if(((typeof data135 !== "string") && (!(typeof data135 == "number"))) && (typeof data135 !== "boolean")){
-const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+for(const key24 in data134){
+if(!((key24 === "to") || (key24 === "extra"))){
+const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3150,9 +3124,9 @@ vErrors.push(err231);
 errors++;
 }
 }
-}
-else {
-const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data134.to !== undefined){
+if(typeof data134.to !== "string"){
+const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3162,12 +3136,13 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data23.agent !== undefined){
-let data136 = data23.agent;
+if(data134.extra !== undefined){
+let data136 = data134.extra;
 if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.runner !== undefined){
-if(typeof data136.runner !== "string"){
-const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key25 in data136){
+let data137 = data136[key25];
+if(((typeof data137 !== "string") && (!(typeof data137 == "number"))) && (typeof data137 !== "boolean")){
+const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3177,12 +3152,9 @@ vErrors.push(err233);
 errors++;
 }
 }
-if(data136.sandbox !== undefined){
-let data138 = data136.sandbox;
-if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
-for(const key27 in data138){
-if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
-const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+else {
+const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3192,10 +3164,9 @@ vErrors.push(err234);
 errors++;
 }
 }
-if(data138.mode !== undefined){
-let data139 = data138.mode;
-if(typeof data139 !== "string"){
-const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3204,8 +3175,11 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(!(((data139 === "auto") || (data139 === "required")) || (data139 === "off"))){
-const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+var _valid6 = _errs319 === errors;
+valid66 = valid66 || _valid6;
+}
+if(!valid66){
+const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3214,16 +3188,21 @@ vErrors.push(err236);
 }
 errors++;
 }
+else {
+errors = _errs316;
+if(vErrors !== null){
+if(_errs316){
+vErrors.length = _errs316;
 }
-if(data138.network !== undefined){
-let data140 = data138.network;
-if(Array.isArray(data140)){
-const len15 = data140.length;
-for(let i18=0; i18<len15; i18++){
-let data141 = data140[i18];
-if(typeof data141 === "string"){
-if(!pattern0.test(data141)){
-const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3232,9 +3211,11 @@ vErrors.push(err237);
 }
 errors++;
 }
+var _valid5 = _errs313 === errors;
+valid63 = valid63 || _valid5;
 }
-else {
-const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid63){
+const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3243,10 +3224,24 @@ vErrors.push(err238);
 }
 errors++;
 }
-}
+else {
+errors = _errs310;
+if(vErrors !== null){
+if(_errs310){
+vErrors.length = _errs310;
 }
 else {
-const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data138 = data23.deliver_extra;
+if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
+for(const key26 in data138){
+let data139 = data138[key26];
+if(((typeof data139 !== "string") && (!(typeof data139 == "number"))) && (typeof data139 !== "boolean")){
+const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3256,15 +3251,9 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data138.read_only !== undefined){
-let data142 = data138.read_only;
-if(Array.isArray(data142)){
-const len16 = data142.length;
-for(let i19=0; i19<len16; i19++){
-let data143 = data142[i19];
-if(typeof data143 === "string"){
-if(!pattern0.test(data143)){
-const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3274,8 +3263,12 @@ vErrors.push(err240);
 errors++;
 }
 }
-else {
-const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.agent !== undefined){
+let data140 = data23.agent;
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+if(data140.runner !== undefined){
+if(typeof data140.runner !== "string"){
+const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3285,9 +3278,12 @@ vErrors.push(err241);
 errors++;
 }
 }
-}
-else {
-const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data140.sandbox !== undefined){
+let data142 = data140.sandbox;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+for(const key27 in data142){
+if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
+const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3297,15 +3293,10 @@ vErrors.push(err242);
 errors++;
 }
 }
-if(data138.writable !== undefined){
-let data144 = data138.writable;
-if(Array.isArray(data144)){
-const len17 = data144.length;
-for(let i20=0; i20<len17; i20++){
-let data145 = data144[i20];
-if(typeof data145 === "string"){
-if(!pattern0.test(data145)){
-const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data142.mode !== undefined){
+let data143 = data142.mode;
+if(typeof data143 !== "string"){
+const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3314,9 +3305,8 @@ vErrors.push(err243);
 }
 errors++;
 }
-}
-else {
-const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data143 === "auto") || (data143 === "required")) || (data143 === "off"))){
+const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3326,9 +3316,15 @@ vErrors.push(err244);
 errors++;
 }
 }
-}
-else {
-const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data142.network !== undefined){
+let data144 = data142.network;
+if(Array.isArray(data144)){
+const len15 = data144.length;
+for(let i18=0; i18<len15; i18++){
+let data145 = data144[i18];
+if(typeof data145 === "string"){
+if(!pattern0.test(data145)){
+const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3338,9 +3334,8 @@ vErrors.push(err245);
 errors++;
 }
 }
-}
 else {
-const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3350,9 +3345,9 @@ vErrors.push(err246);
 errors++;
 }
 }
-if(data136.prompt_hygiene !== undefined){
-if(typeof data136.prompt_hygiene !== "boolean"){
-const err247 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err247 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3362,9 +3357,15 @@ vErrors.push(err247);
 errors++;
 }
 }
-}
-else {
-const err248 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data142.read_only !== undefined){
+let data146 = data142.read_only;
+if(Array.isArray(data146)){
+const len16 = data146.length;
+for(let i19=0; i19<len16; i19++){
+let data147 = data146[i19];
+if(typeof data147 === "string"){
+if(!pattern0.test(data147)){
+const err248 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3374,9 +3375,8 @@ vErrors.push(err248);
 errors++;
 }
 }
-}
 else {
-const err249 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err249 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3388,7 +3388,7 @@ errors++;
 }
 }
 else {
-const err250 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err250 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3398,8 +3398,15 @@ vErrors.push(err250);
 errors++;
 }
 }
-else {
-const err251 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data142.writable !== undefined){
+let data148 = data142.writable;
+if(Array.isArray(data148)){
+const len17 = data148.length;
+for(let i20=0; i20<len17; i20++){
+let data149 = data148[i20];
+if(typeof data149 === "string"){
+if(!pattern0.test(data149)){
+const err251 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3410,7 +3417,7 @@ errors++;
 }
 }
 else {
-const err252 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err252 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3420,8 +3427,9 @@ vErrors.push(err252);
 errors++;
 }
 }
+}
 else {
-const err253 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err253 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3430,22 +3438,10 @@ vErrors.push(err253);
 }
 errors++;
 }
-let data147 = data.agent;
-if(data147 && typeof data147 == "object" && !Array.isArray(data147)){
-if(data147.runner === undefined){
-data147.runner = "echo";
 }
-if(data147.timeout_seconds === undefined){
-data147.timeout_seconds = 300;
 }
-if(data147.concurrency === undefined){
-data147.concurrency = 2;
-}
-if(data147.silent_marker === undefined){
-data147.silent_marker = "[SILENT]";
-}
-if(typeof data147.runner !== "string"){
-const err254 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err254 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3454,10 +3450,10 @@ vErrors.push(err254);
 }
 errors++;
 }
-let data149 = data147.timeout_seconds;
-if(typeof data149 == "number"){
-if(data149 <= 0 || isNaN(data149)){
-const err255 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+if(data140.prompt_hygiene !== undefined){
+if(typeof data140.prompt_hygiene !== "boolean"){
+const err255 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3467,8 +3463,9 @@ vErrors.push(err255);
 errors++;
 }
 }
+}
 else {
-const err256 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err256 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3477,9 +3474,10 @@ vErrors.push(err256);
 }
 errors++;
 }
-let data150 = data147.concurrency;
-if(!((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150)))){
-const err257 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err257 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3488,9 +3486,10 @@ vErrors.push(err257);
 }
 errors++;
 }
-if(typeof data150 == "number"){
-if(data150 < 1 || isNaN(data150)){
-const err258 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err258 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3500,15 +3499,8 @@ vErrors.push(err258);
 errors++;
 }
 }
-if(data147.budget !== undefined){
-let data151 = data147.budget;
-if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
-if(data151.when_exceeded === undefined){
-data151.when_exceeded = "wait";
-}
-for(const key28 in data151){
-if(!(((key28 === "runs_per_hour") || (key28 === "tokens_per_day")) || (key28 === "when_exceeded"))){
-const err259 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+else {
+const err259 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3518,10 +3510,8 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data151.runs_per_hour !== undefined){
-let data152 = data151.runs_per_hour;
-if(!((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152)))){
-const err260 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err260 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3530,9 +3520,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(typeof data152 == "number"){
-if(data152 < 1 || isNaN(data152)){
-const err261 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err261 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3541,12 +3531,22 @@ vErrors.push(err261);
 }
 errors++;
 }
+let data151 = data.agent;
+if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
+if(data151.runner === undefined){
+data151.runner = "echo";
 }
+if(data151.timeout_seconds === undefined){
+data151.timeout_seconds = 300;
 }
-if(data151.tokens_per_day !== undefined){
-let data153 = data151.tokens_per_day;
-if(!((typeof data153 == "number") && (!(data153 % 1) && !isNaN(data153)))){
-const err262 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data151.concurrency === undefined){
+data151.concurrency = 2;
+}
+if(data151.silent_marker === undefined){
+data151.silent_marker = "[SILENT]";
+}
+if(typeof data151.runner !== "string"){
+const err262 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3555,9 +3555,10 @@ vErrors.push(err262);
 }
 errors++;
 }
+let data153 = data151.timeout_seconds;
 if(typeof data153 == "number"){
-if(data153 < 1 || isNaN(data153)){
-const err263 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data153 <= 0 || isNaN(data153)){
+const err263 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3567,10 +3568,8 @@ vErrors.push(err263);
 errors++;
 }
 }
-}
-let data154 = data151.when_exceeded;
-if(typeof data154 !== "string"){
-const err264 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err264 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3579,8 +3578,9 @@ vErrors.push(err264);
 }
 errors++;
 }
-if(!((data154 === "wait") || (data154 === "skip"))){
-const err265 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+let data154 = data151.concurrency;
+if(!((typeof data154 == "number") && (!(data154 % 1) && !isNaN(data154)))){
+const err265 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3589,9 +3589,9 @@ vErrors.push(err265);
 }
 errors++;
 }
-}
-else {
-const err266 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data154 == "number"){
+if(data154 < 1 || isNaN(data154)){
+const err266 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3601,10 +3601,15 @@ vErrors.push(err266);
 errors++;
 }
 }
-let data155 = data147.silent_marker;
-if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
-const err267 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data151.budget !== undefined){
+let data155 = data151.budget;
+if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
+if(data155.when_exceeded === undefined){
+data155.when_exceeded = "wait";
+}
+for(const key28 in data155){
+if(!(((((((key28 === "runs_per_hour") || (key28 === "tokens_per_day")) || (key28 === "usd_per_day")) || (key28 === "tokens_per_run")) || (key28 === "usd_per_run")) || (key28 === "per")) || (key28 === "when_exceeded"))){
+const err267 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3614,8 +3619,10 @@ vErrors.push(err267);
 errors++;
 }
 }
-else {
-const err268 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data155.runs_per_hour !== undefined){
+let data156 = data155.runs_per_hour;
+if(!((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156)))){
+const err268 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3624,12 +3631,9 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data147.sandbox !== undefined){
-let data156 = data147.sandbox;
-if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
-for(const key29 in data156){
-if(!((((key29 === "mode") || (key29 === "network")) || (key29 === "read_only")) || (key29 === "writable"))){
-const err269 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if(typeof data156 == "number"){
+if(data156 < 1 || isNaN(data156)){
+const err269 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3639,10 +3643,11 @@ vErrors.push(err269);
 errors++;
 }
 }
-if(data156.mode !== undefined){
-let data157 = data156.mode;
-if(typeof data157 !== "string"){
-const err270 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data155.tokens_per_day !== undefined){
+let data157 = data155.tokens_per_day;
+if(!((typeof data157 == "number") && (!(data157 % 1) && !isNaN(data157)))){
+const err270 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3651,8 +3656,9 @@ vErrors.push(err270);
 }
 errors++;
 }
-if(!(((data157 === "auto") || (data157 === "required")) || (data157 === "off"))){
-const err271 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(typeof data157 == "number"){
+if(data157 < 1 || isNaN(data157)){
+const err271 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3662,15 +3668,12 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(data156.network !== undefined){
-let data158 = data156.network;
-if(Array.isArray(data158)){
-const len18 = data158.length;
-for(let i21=0; i21<len18; i21++){
-let data159 = data158[i21];
-if(typeof data159 === "string"){
-if(!pattern0.test(data159)){
-const err272 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data155.usd_per_day !== undefined){
+let data158 = data155.usd_per_day;
+if(typeof data158 == "number"){
+if(data158 <= 0 || isNaN(data158)){
+const err272 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3681,7 +3684,7 @@ errors++;
 }
 }
 else {
-const err273 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err273 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3691,9 +3694,10 @@ vErrors.push(err273);
 errors++;
 }
 }
-}
-else {
-const err274 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data155.tokens_per_run !== undefined){
+let data159 = data155.tokens_per_run;
+if(!((typeof data159 == "number") && (!(data159 % 1) && !isNaN(data159)))){
+const err274 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3702,16 +3706,9 @@ vErrors.push(err274);
 }
 errors++;
 }
-}
-if(data156.read_only !== undefined){
-let data160 = data156.read_only;
-if(Array.isArray(data160)){
-const len19 = data160.length;
-for(let i22=0; i22<len19; i22++){
-let data161 = data160[i22];
-if(typeof data161 === "string"){
-if(!pattern0.test(data161)){
-const err275 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data159 == "number"){
+if(data159 < 1 || isNaN(data159)){
+const err275 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3721,8 +3718,12 @@ vErrors.push(err275);
 errors++;
 }
 }
-else {
-const err276 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data155.usd_per_run !== undefined){
+let data160 = data155.usd_per_run;
+if(typeof data160 == "number"){
+if(data160 <= 0 || isNaN(data160)){
+const err276 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3732,9 +3733,8 @@ vErrors.push(err276);
 errors++;
 }
 }
-}
 else {
-const err277 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err277 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3744,15 +3744,11 @@ vErrors.push(err277);
 errors++;
 }
 }
-if(data156.writable !== undefined){
-let data162 = data156.writable;
-if(Array.isArray(data162)){
-const len20 = data162.length;
-for(let i23=0; i23<len20; i23++){
-let data163 = data162[i23];
-if(typeof data163 === "string"){
-if(!pattern0.test(data163)){
-const err278 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data155.per !== undefined){
+let data161 = data155.per;
+if(typeof data161 === "string"){
+if(!pattern0.test(data161)){
+const err278 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3763,7 +3759,7 @@ errors++;
 }
 }
 else {
-const err279 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err279 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3773,9 +3769,9 @@ vErrors.push(err279);
 errors++;
 }
 }
-}
-else {
-const err280 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data162 = data155.when_exceeded;
+if(typeof data162 !== "string"){
+const err280 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3784,10 +3780,8 @@ vErrors.push(err280);
 }
 errors++;
 }
-}
-}
-else {
-const err281 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data162 === "wait") || (data162 === "skip"))){
+const err281 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3797,9 +3791,8 @@ vErrors.push(err281);
 errors++;
 }
 }
-}
 else {
-const err282 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err282 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3808,20 +3801,11 @@ vErrors.push(err282);
 }
 errors++;
 }
-let data164 = data.retry;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.max_attempts === undefined){
-data164.max_attempts = 5;
 }
-if(data164.base_delay_seconds === undefined){
-data164.base_delay_seconds = 2;
-}
-if(data164.max_delay_seconds === undefined){
-data164.max_delay_seconds = 600;
-}
-for(const key30 in data164){
-if(!(((key30 === "max_attempts") || (key30 === "base_delay_seconds")) || (key30 === "max_delay_seconds"))){
-const err283 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+let data163 = data151.silent_marker;
+if(typeof data163 === "string"){
+if(!pattern0.test(data163)){
+const err283 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3831,9 +3815,8 @@ vErrors.push(err283);
 errors++;
 }
 }
-let data165 = data164.max_attempts;
-if(!((typeof data165 == "number") && (!(data165 % 1) && !isNaN(data165)))){
-const err284 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err284 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3842,9 +3825,12 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(typeof data165 == "number"){
-if(data165 < 1 || isNaN(data165)){
-const err285 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data151.sandbox !== undefined){
+let data164 = data151.sandbox;
+if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
+for(const key29 in data164){
+if(!((((key29 === "mode") || (key29 === "network")) || (key29 === "read_only")) || (key29 === "writable"))){
+const err285 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3854,10 +3840,10 @@ vErrors.push(err285);
 errors++;
 }
 }
-let data166 = data164.base_delay_seconds;
-if(typeof data166 == "number"){
-if(data166 < 0 || isNaN(data166)){
-const err286 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data164.mode !== undefined){
+let data165 = data164.mode;
+if(typeof data165 !== "string"){
+const err286 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3866,9 +3852,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-else {
-const err287 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(((data165 === "auto") || (data165 === "required")) || (data165 === "off"))){
+const err287 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3877,10 +3862,16 @@ vErrors.push(err287);
 }
 errors++;
 }
-let data167 = data164.max_delay_seconds;
-if(typeof data167 == "number"){
-if(data167 < 0 || isNaN(data167)){
-const err288 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data164.network !== undefined){
+let data166 = data164.network;
+if(Array.isArray(data166)){
+const len18 = data166.length;
+for(let i21=0; i21<len18; i21++){
+let data167 = data166[i21];
+if(typeof data167 === "string"){
+if(!pattern0.test(data167)){
+const err288 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3891,7 +3882,7 @@ errors++;
 }
 }
 else {
-const err289 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err289 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3901,8 +3892,9 @@ vErrors.push(err289);
 errors++;
 }
 }
+}
 else {
-const err290 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err290 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3911,19 +3903,16 @@ vErrors.push(err290);
 }
 errors++;
 }
-let data168 = data.store;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.backend === undefined){
-data168.backend = "sqlite";
 }
-if(data168.max_pending === undefined){
-data168.max_pending = 10000;
-}
-if(data168.lease_seconds === undefined){
-data168.lease_seconds = 30;
-}
-if(typeof data168.backend !== "string"){
-const err291 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data164.read_only !== undefined){
+let data168 = data164.read_only;
+if(Array.isArray(data168)){
+const len19 = data168.length;
+for(let i22=0; i22<len19; i22++){
+let data169 = data168[i22];
+if(typeof data169 === "string"){
+if(!pattern0.test(data169)){
+const err291 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3932,9 +3921,9 @@ vErrors.push(err291);
 }
 errors++;
 }
-let data170 = data168.max_pending;
-if(!((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170)))){
-const err292 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err292 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3943,9 +3932,10 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(typeof data170 == "number"){
-if(data170 < 1 || isNaN(data170)){
-const err293 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err293 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3955,10 +3945,15 @@ vErrors.push(err293);
 errors++;
 }
 }
-let data171 = data168.lease_seconds;
-if(typeof data171 == "number"){
-if(data171 < 1 || isNaN(data171)){
-const err294 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data164.writable !== undefined){
+let data170 = data164.writable;
+if(Array.isArray(data170)){
+const len20 = data170.length;
+for(let i23=0; i23<len20; i23++){
+let data171 = data170[i23];
+if(typeof data171 === "string"){
+if(!pattern0.test(data171)){
+const err294 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3969,7 +3964,7 @@ errors++;
 }
 }
 else {
-const err295 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err295 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3978,12 +3973,10 @@ vErrors.push(err295);
 }
 errors++;
 }
-if(data168.retention !== undefined){
-let data172 = data168.retention;
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-for(const key31 in data172){
-if(!(key31 === "jobs_days")){
-const err296 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+}
+}
+else {
+const err296 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3993,11 +3986,9 @@ vErrors.push(err296);
 errors++;
 }
 }
-if(data172.jobs_days !== undefined){
-let data173 = data172.jobs_days;
-if(typeof data173 == "number"){
-if(data173 <= 0 || isNaN(data173)){
-const err297 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err297 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -4007,8 +3998,18 @@ vErrors.push(err297);
 errors++;
 }
 }
-else {
-const err298 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data151.model_proxy !== undefined){
+let data172 = data151.model_proxy;
+if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
+if(data172.enabled === undefined){
+data172.enabled = false;
+}
+if(data172.providers === undefined){
+data172.providers = {};
+}
+for(const key30 in data172){
+if(!(((key30 === "enabled") || (key30 === "providers")) || (key30 === "pricing"))){
+const err298 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -4018,9 +4019,8 @@ vErrors.push(err298);
 errors++;
 }
 }
-}
-else {
-const err299 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data172.enabled !== "boolean"){
+const err299 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4029,10 +4029,11 @@ vErrors.push(err299);
 }
 errors++;
 }
-}
-}
-else {
-const err300 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data174 = data172.providers;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+for(const key31 in data174){
+if(!((key31 === "anthropic") || (key31 === "openai"))){
+const err300 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4041,20 +4042,19 @@ vErrors.push(err300);
 }
 errors++;
 }
-let data174 = data.log;
-if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
-if(data174.level === undefined){
-data174.level = "info";
 }
-if(data174.format === undefined){
-data174.format = "pretty";
+if(data174.anthropic !== undefined){
+let data175 = data174.anthropic;
+if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
+if(data175.base_url === undefined){
+data175.base_url = "https://api.anthropic.com";
 }
-if(data174.access === undefined){
-data174.access = true;
+if(data175.api_key_env === undefined){
+data175.api_key_env = "ANTHROPIC_API_KEY";
 }
-for(const key32 in data174){
-if(!(((key32 === "level") || (key32 === "format")) || (key32 === "access"))){
-const err301 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+for(const key32 in data175){
+if(!((key32 === "base_url") || (key32 === "api_key_env"))){
+const err301 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4064,9 +4064,10 @@ vErrors.push(err301);
 errors++;
 }
 }
-let data175 = data174.level;
-if(typeof data175 !== "string"){
-const err302 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data176 = data175.base_url;
+if(typeof data176 === "string"){
+if(!pattern17.test(data176)){
+const err302 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4075,8 +4076,9 @@ vErrors.push(err302);
 }
 errors++;
 }
-if(!((((data175 === "error") || (data175 === "warn")) || (data175 === "info")) || (data175 === "debug"))){
-const err303 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err303 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4085,9 +4087,10 @@ vErrors.push(err303);
 }
 errors++;
 }
-let data176 = data174.format;
-if(typeof data176 !== "string"){
-const err304 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data177 = data175.api_key_env;
+if(typeof data177 === "string"){
+if(!pattern18.test(data177)){
+const err304 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4096,8 +4099,9 @@ vErrors.push(err304);
 }
 errors++;
 }
-if(!((data176 === "pretty") || (data176 === "json"))){
-const err305 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err305 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4106,8 +4110,9 @@ vErrors.push(err305);
 }
 errors++;
 }
-if(typeof data174.access !== "boolean"){
-const err306 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err306 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4117,8 +4122,18 @@ vErrors.push(err306);
 errors++;
 }
 }
-else {
-const err307 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data174.openai !== undefined){
+let data178 = data174.openai;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+if(data178.base_url === undefined){
+data178.base_url = "https://api.openai.com/v1";
+}
+if(data178.api_key_env === undefined){
+data178.api_key_env = "OPENAI_API_KEY";
+}
+for(const key33 in data178){
+if(!((key33 === "base_url") || (key33 === "api_key_env"))){
+const err307 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4127,11 +4142,11 @@ vErrors.push(err307);
 }
 errors++;
 }
-let data178 = data.skills;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-for(const key33 in data178){
-if(!(key33 === "dirs")){
-const err308 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+}
+let data179 = data178.base_url;
+if(typeof data179 === "string"){
+if(!pattern17.test(data179)){
+const err308 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4141,13 +4156,8 @@ vErrors.push(err308);
 errors++;
 }
 }
-if(data178.dirs !== undefined){
-let data179 = data178.dirs;
-if(Array.isArray(data179)){
-const len21 = data179.length;
-for(let i24=0; i24<len21; i24++){
-if(typeof data179[i24] !== "string"){
-const err309 = {instancePath:instancePath+"/skills/dirs/" + i24,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err309 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4156,10 +4166,10 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-}
-else {
-const err310 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data180 = data178.api_key_env;
+if(typeof data180 === "string"){
+if(!pattern18.test(data180)){
+const err310 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4169,9 +4179,8 @@ vErrors.push(err310);
 errors++;
 }
 }
-}
 else {
-const err311 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err311 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4180,17 +4189,9 @@ vErrors.push(err311);
 }
 errors++;
 }
-let data181 = data.admin;
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-if(data181.enabled === undefined){
-data181.enabled = false;
 }
-if(data181.ui === undefined){
-data181.ui = false;
-}
-for(const key34 in data181){
-if(!(((key34 === "enabled") || (key34 === "ui")) || (key34 === "token"))){
-const err312 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+else {
+const err312 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4200,8 +4201,9 @@ vErrors.push(err312);
 errors++;
 }
 }
-if(typeof data181.enabled !== "boolean"){
-const err313 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err313 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4210,8 +4212,14 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(typeof data181.ui !== "boolean"){
-const err314 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data172.pricing !== undefined){
+let data181 = data172.pricing;
+if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
+for(const key34 in data181){
+let data182 = data181[key34];
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.input === undefined){
+const err314 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4220,9 +4228,8 @@ vErrors.push(err314);
 }
 errors++;
 }
-if(data181.token !== undefined){
-if(typeof data181.token !== "string"){
-const err315 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data182.output === undefined){
+const err315 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4231,10 +4238,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-}
-}
-else {
-const err316 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key35 in data182){
+if(!((((key35 === "input") || (key35 === "output")) || (key35 === "cache_read")) || (key35 === "cache_write"))){
+const err316 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4243,17 +4249,12 @@ vErrors.push(err316);
 }
 errors++;
 }
-let data185 = data.metrics;
-if(data185 && typeof data185 == "object" && !Array.isArray(data185)){
-if(data185.enabled === undefined){
-data185.enabled = false;
 }
-if(data185.max_route_labels === undefined){
-data185.max_route_labels = 100;
-}
-for(const key35 in data185){
-if(!(((key35 === "enabled") || (key35 === "token")) || (key35 === "max_route_labels"))){
-const err317 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+if(data182.input !== undefined){
+let data183 = data182.input;
+if(typeof data183 == "number"){
+if(data183 < 0 || isNaN(data183)){
+const err317 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4263,8 +4264,8 @@ vErrors.push(err317);
 errors++;
 }
 }
-if(typeof data185.enabled !== "boolean"){
-const err318 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err318 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4273,9 +4274,12 @@ vErrors.push(err318);
 }
 errors++;
 }
-if(data185.token !== undefined){
-if(typeof data185.token !== "string"){
-const err319 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data182.output !== undefined){
+let data184 = data182.output;
+if(typeof data184 == "number"){
+if(data184 < 0 || isNaN(data184)){
+const err319 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4285,9 +4289,8 @@ vErrors.push(err319);
 errors++;
 }
 }
-let data188 = data185.max_route_labels;
-if(!((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188)))){
-const err320 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err320 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4296,9 +4299,12 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(typeof data188 == "number"){
-if(data188 < 1 || isNaN(data188)){
-const err321 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data182.cache_read !== undefined){
+let data185 = data182.cache_read;
+if(typeof data185 == "number"){
+if(data185 < 0 || isNaN(data185)){
+const err321 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4308,9 +4314,8 @@ vErrors.push(err321);
 errors++;
 }
 }
-}
 else {
-const err322 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err322 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4319,14 +4324,12 @@ vErrors.push(err322);
 }
 errors++;
 }
-let data189 = data.tracing;
-if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
-if(data189.enabled === undefined){
-data189.enabled = false;
 }
-for(const key36 in data189){
-if(!(key36 === "enabled")){
-const err323 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if(data182.cache_write !== undefined){
+let data186 = data182.cache_write;
+if(typeof data186 == "number"){
+if(data186 < 0 || isNaN(data186)){
+const err323 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4336,8 +4339,8 @@ vErrors.push(err323);
 errors++;
 }
 }
-if(typeof data189.enabled !== "boolean"){
-const err324 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err324 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4347,8 +4350,9 @@ vErrors.push(err324);
 errors++;
 }
 }
+}
 else {
-const err325 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err325 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4357,14 +4361,10 @@ vErrors.push(err325);
 }
 errors++;
 }
-let data191 = data.notify;
-if(Array.isArray(data191)){
-const len22 = data191.length;
-for(let i25=0; i25<len22; i25++){
-let data192 = data191[i25];
-if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-if(data192.url === undefined){
-const err326 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+}
+else {
+const err326 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4373,8 +4373,10 @@ vErrors.push(err326);
 }
 errors++;
 }
-if(data192.secret === undefined){
-const err327 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+}
+}
+else {
+const err327 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4383,8 +4385,10 @@ vErrors.push(err327);
 }
 errors++;
 }
-if(data192.events === undefined){
-const err328 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+}
+else {
+const err328 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4393,9 +4397,20 @@ vErrors.push(err328);
 }
 errors++;
 }
-for(const key37 in data192){
-if(!(((key37 === "url") || (key37 === "secret")) || (key37 === "events"))){
-const err329 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+let data187 = data.retry;
+if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
+if(data187.max_attempts === undefined){
+data187.max_attempts = 5;
+}
+if(data187.base_delay_seconds === undefined){
+data187.base_delay_seconds = 2;
+}
+if(data187.max_delay_seconds === undefined){
+data187.max_delay_seconds = 600;
+}
+for(const key36 in data187){
+if(!(((key36 === "max_attempts") || (key36 === "base_delay_seconds")) || (key36 === "max_delay_seconds"))){
+const err329 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4405,11 +4420,9 @@ vErrors.push(err329);
 errors++;
 }
 }
-if(data192.url !== undefined){
-let data193 = data192.url;
-if(typeof data193 === "string"){
-if(!pattern15.test(data193)){
-const err330 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+let data188 = data187.max_attempts;
+if(!((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188)))){
+const err330 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4418,9 +4431,9 @@ vErrors.push(err330);
 }
 errors++;
 }
-}
-else {
-const err331 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data188 == "number"){
+if(data188 < 1 || isNaN(data188)){
+const err331 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4430,9 +4443,10 @@ vErrors.push(err331);
 errors++;
 }
 }
-if(data192.secret !== undefined){
-if(typeof data192.secret !== "string"){
-const err332 = {instancePath:instancePath+"/notify/" + i25+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data189 = data187.base_delay_seconds;
+if(typeof data189 == "number"){
+if(data189 < 0 || isNaN(data189)){
+const err332 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4442,11 +4456,8 @@ vErrors.push(err332);
 errors++;
 }
 }
-if(data192.events !== undefined){
-let data195 = data192.events;
-if(Array.isArray(data195)){
-if(data195.length < 1){
-const err333 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err333 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4455,11 +4466,10 @@ vErrors.push(err333);
 }
 errors++;
 }
-const len23 = data195.length;
-for(let i26=0; i26<len23; i26++){
-let data196 = data195[i26];
-if(typeof data196 !== "string"){
-const err334 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data190 = data187.max_delay_seconds;
+if(typeof data190 == "number"){
+if(data190 < 0 || isNaN(data190)){
+const err334 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4468,8 +4478,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(!(((((((((((((((data196 === "accepted") || (data196 === "rejected")) || (data196 === "duplicate")) || (data196 === "ignored")) || (data196 === "agent_started")) || (data196 === "agent_finished")) || (data196 === "delivered")) || (data196 === "retry_scheduled")) || (data196 === "dead_lettered")) || (data196 === "completed")) || (data196 === "budget_exceeded")) || (data196 === "approval_requested")) || (data196 === "approved")) || (data196 === "denied")) || (data196 === "conversation_continued"))){
-const err335 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err335 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4479,9 +4490,8 @@ vErrors.push(err335);
 errors++;
 }
 }
-}
 else {
-const err336 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err336 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4490,10 +4500,19 @@ vErrors.push(err336);
 }
 errors++;
 }
+let data191 = data.store;
+if(data191 && typeof data191 == "object" && !Array.isArray(data191)){
+if(data191.backend === undefined){
+data191.backend = "sqlite";
 }
+if(data191.max_pending === undefined){
+data191.max_pending = 10000;
 }
-else {
-const err337 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data191.lease_seconds === undefined){
+data191.lease_seconds = 30;
+}
+if(typeof data191.backend !== "string"){
+const err337 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4502,10 +4521,9 @@ vErrors.push(err337);
 }
 errors++;
 }
-}
-}
-else {
-const err338 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data193 = data191.max_pending;
+if(!((typeof data193 == "number") && (!(data193 % 1) && !isNaN(data193)))){
+const err338 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4514,16 +4532,9 @@ vErrors.push(err338);
 }
 errors++;
 }
-let data197 = data.plugins;
-if(Array.isArray(data197)){
-const len24 = data197.length;
-for(let i27=0; i27<len24; i27++){
-let data198 = data197[i27];
-const _errs463 = errors;
-let valid104 = false;
-const _errs464 = errors;
-if(typeof data198 !== "string"){
-const err339 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data193 == "number"){
+if(data193 < 1 || isNaN(data193)){
+const err339 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4532,13 +4543,11 @@ vErrors.push(err339);
 }
 errors++;
 }
-var _valid7 = _errs464 === errors;
-valid104 = valid104 || _valid7;
-if(!valid104){
-const _errs466 = errors;
-if(Array.isArray(data198)){
-if(data198.length > 2){
-const err340 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+let data194 = data191.lease_seconds;
+if(typeof data194 == "number"){
+if(data194 < 1 || isNaN(data194)){
+const err340 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4547,8 +4556,9 @@ vErrors.push(err340);
 }
 errors++;
 }
-if(data198.length < 1){
-const err341 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err341 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4557,10 +4567,12 @@ vErrors.push(err341);
 }
 errors++;
 }
-const len25 = data198.length;
-if(len25 > 0){
-if(typeof data198[0] !== "string"){
-const err342 = {instancePath:instancePath+"/plugins/" + i27+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data191.retention !== undefined){
+let data195 = data191.retention;
+if(data195 && typeof data195 == "object" && !Array.isArray(data195)){
+for(const key37 in data195){
+if(!(key37 === "jobs_days")){
+const err342 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4570,10 +4582,11 @@ vErrors.push(err342);
 errors++;
 }
 }
-if(len25 > 1){
-let data200 = data198[1];
-if(!(data200 && typeof data200 == "object" && !Array.isArray(data200))){
-const err343 = {instancePath:instancePath+"/plugins/" + i27+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data195.jobs_days !== undefined){
+let data196 = data195.jobs_days;
+if(typeof data196 == "number"){
+if(data196 <= 0 || isNaN(data196)){
+const err343 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4583,9 +4596,8 @@ vErrors.push(err343);
 errors++;
 }
 }
-}
 else {
-const err344 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err344 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4594,11 +4606,10 @@ vErrors.push(err344);
 }
 errors++;
 }
-var _valid7 = _errs466 === errors;
-valid104 = valid104 || _valid7;
 }
-if(!valid104){
-const err345 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err345 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4607,11 +4618,589 @@ vErrors.push(err345);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs463;
+const err346 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+let data197 = data.log;
+if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
+if(data197.level === undefined){
+data197.level = "info";
+}
+if(data197.format === undefined){
+data197.format = "pretty";
+}
+if(data197.access === undefined){
+data197.access = true;
+}
+for(const key38 in data197){
+if(!(((key38 === "level") || (key38 === "format")) || (key38 === "access"))){
+const err347 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+}
+let data198 = data197.level;
+if(typeof data198 !== "string"){
+const err348 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+if(!((((data198 === "error") || (data198 === "warn")) || (data198 === "info")) || (data198 === "debug"))){
+const err349 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+let data199 = data197.format;
+if(typeof data199 !== "string"){
+const err350 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+if(!((data199 === "pretty") || (data199 === "json"))){
+const err351 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+if(typeof data197.access !== "boolean"){
+const err352 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err352];
+}
+else {
+vErrors.push(err352);
+}
+errors++;
+}
+}
+else {
+const err353 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err353];
+}
+else {
+vErrors.push(err353);
+}
+errors++;
+}
+let data201 = data.skills;
+if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
+for(const key39 in data201){
+if(!(key39 === "dirs")){
+const err354 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err354];
+}
+else {
+vErrors.push(err354);
+}
+errors++;
+}
+}
+if(data201.dirs !== undefined){
+let data202 = data201.dirs;
+if(Array.isArray(data202)){
+const len21 = data202.length;
+for(let i24=0; i24<len21; i24++){
+if(typeof data202[i24] !== "string"){
+const err355 = {instancePath:instancePath+"/skills/dirs/" + i24,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err355];
+}
+else {
+vErrors.push(err355);
+}
+errors++;
+}
+}
+}
+else {
+const err356 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err356];
+}
+else {
+vErrors.push(err356);
+}
+errors++;
+}
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err357];
+}
+else {
+vErrors.push(err357);
+}
+errors++;
+}
+let data204 = data.admin;
+if(data204 && typeof data204 == "object" && !Array.isArray(data204)){
+if(data204.enabled === undefined){
+data204.enabled = false;
+}
+if(data204.ui === undefined){
+data204.ui = false;
+}
+for(const key40 in data204){
+if(!(((key40 === "enabled") || (key40 === "ui")) || (key40 === "token"))){
+const err358 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err358];
+}
+else {
+vErrors.push(err358);
+}
+errors++;
+}
+}
+if(typeof data204.enabled !== "boolean"){
+const err359 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+if(typeof data204.ui !== "boolean"){
+const err360 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+if(data204.token !== undefined){
+if(typeof data204.token !== "string"){
+const err361 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+}
+}
+else {
+const err362 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+let data208 = data.metrics;
+if(data208 && typeof data208 == "object" && !Array.isArray(data208)){
+if(data208.enabled === undefined){
+data208.enabled = false;
+}
+if(data208.max_route_labels === undefined){
+data208.max_route_labels = 100;
+}
+for(const key41 in data208){
+if(!(((key41 === "enabled") || (key41 === "token")) || (key41 === "max_route_labels"))){
+const err363 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+}
+if(typeof data208.enabled !== "boolean"){
+const err364 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err364];
+}
+else {
+vErrors.push(err364);
+}
+errors++;
+}
+if(data208.token !== undefined){
+if(typeof data208.token !== "string"){
+const err365 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err365];
+}
+else {
+vErrors.push(err365);
+}
+errors++;
+}
+}
+let data211 = data208.max_route_labels;
+if(!((typeof data211 == "number") && (!(data211 % 1) && !isNaN(data211)))){
+const err366 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+if(typeof data211 == "number"){
+if(data211 < 1 || isNaN(data211)){
+const err367 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
+}
+errors++;
+}
+}
+}
+else {
+const err368 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err368];
+}
+else {
+vErrors.push(err368);
+}
+errors++;
+}
+let data212 = data.tracing;
+if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
+if(data212.enabled === undefined){
+data212.enabled = false;
+}
+for(const key42 in data212){
+if(!(key42 === "enabled")){
+const err369 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key42},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err369];
+}
+else {
+vErrors.push(err369);
+}
+errors++;
+}
+}
+if(typeof data212.enabled !== "boolean"){
+const err370 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err370];
+}
+else {
+vErrors.push(err370);
+}
+errors++;
+}
+}
+else {
+const err371 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err371];
+}
+else {
+vErrors.push(err371);
+}
+errors++;
+}
+let data214 = data.notify;
+if(Array.isArray(data214)){
+const len22 = data214.length;
+for(let i25=0; i25<len22; i25++){
+let data215 = data214[i25];
+if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
+if(data215.url === undefined){
+const err372 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err372];
+}
+else {
+vErrors.push(err372);
+}
+errors++;
+}
+if(data215.secret === undefined){
+const err373 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(vErrors === null){
+vErrors = [err373];
+}
+else {
+vErrors.push(err373);
+}
+errors++;
+}
+if(data215.events === undefined){
+const err374 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(vErrors === null){
+vErrors = [err374];
+}
+else {
+vErrors.push(err374);
+}
+errors++;
+}
+for(const key43 in data215){
+if(!(((key43 === "url") || (key43 === "secret")) || (key43 === "events"))){
+const err375 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
+}
+errors++;
+}
+}
+if(data215.url !== undefined){
+let data216 = data215.url;
+if(typeof data216 === "string"){
+if(!pattern17.test(data216)){
+const err376 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(vErrors === null){
+vErrors = [err376];
+}
+else {
+vErrors.push(err376);
+}
+errors++;
+}
+}
+else {
+const err377 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err377];
+}
+else {
+vErrors.push(err377);
+}
+errors++;
+}
+}
+if(data215.secret !== undefined){
+if(typeof data215.secret !== "string"){
+const err378 = {instancePath:instancePath+"/notify/" + i25+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err378];
+}
+else {
+vErrors.push(err378);
+}
+errors++;
+}
+}
+if(data215.events !== undefined){
+let data218 = data215.events;
+if(Array.isArray(data218)){
+if(data218.length < 1){
+const err379 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err379];
+}
+else {
+vErrors.push(err379);
+}
+errors++;
+}
+const len23 = data218.length;
+for(let i26=0; i26<len23; i26++){
+let data219 = data218[i26];
+if(typeof data219 !== "string"){
+const err380 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err380];
+}
+else {
+vErrors.push(err380);
+}
+errors++;
+}
+if(!(((((((((((((((data219 === "accepted") || (data219 === "rejected")) || (data219 === "duplicate")) || (data219 === "ignored")) || (data219 === "agent_started")) || (data219 === "agent_finished")) || (data219 === "delivered")) || (data219 === "retry_scheduled")) || (data219 === "dead_lettered")) || (data219 === "completed")) || (data219 === "budget_exceeded")) || (data219 === "approval_requested")) || (data219 === "approved")) || (data219 === "denied")) || (data219 === "conversation_continued"))){
+const err381 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err381];
+}
+else {
+vErrors.push(err381);
+}
+errors++;
+}
+}
+}
+else {
+const err382 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err382];
+}
+else {
+vErrors.push(err382);
+}
+errors++;
+}
+}
+}
+else {
+const err383 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err383];
+}
+else {
+vErrors.push(err383);
+}
+errors++;
+}
+}
+}
+else {
+const err384 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err384];
+}
+else {
+vErrors.push(err384);
+}
+errors++;
+}
+let data220 = data.plugins;
+if(Array.isArray(data220)){
+const len24 = data220.length;
+for(let i27=0; i27<len24; i27++){
+let data221 = data220[i27];
+const _errs515 = errors;
+let valid110 = false;
+const _errs516 = errors;
+if(typeof data221 !== "string"){
+const err385 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err385];
+}
+else {
+vErrors.push(err385);
+}
+errors++;
+}
+var _valid7 = _errs516 === errors;
+valid110 = valid110 || _valid7;
+if(!valid110){
+const _errs518 = errors;
+if(Array.isArray(data221)){
+if(data221.length > 2){
+const err386 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err386];
+}
+else {
+vErrors.push(err386);
+}
+errors++;
+}
+if(data221.length < 1){
+const err387 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err387];
+}
+else {
+vErrors.push(err387);
+}
+errors++;
+}
+const len25 = data221.length;
+if(len25 > 0){
+if(typeof data221[0] !== "string"){
+const err388 = {instancePath:instancePath+"/plugins/" + i27+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err388];
+}
+else {
+vErrors.push(err388);
+}
+errors++;
+}
+}
+if(len25 > 1){
+let data223 = data221[1];
+if(!(data223 && typeof data223 == "object" && !Array.isArray(data223))){
+const err389 = {instancePath:instancePath+"/plugins/" + i27+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err389];
+}
+else {
+vErrors.push(err389);
+}
+errors++;
+}
+}
+}
+else {
+const err390 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err390];
+}
+else {
+vErrors.push(err390);
+}
+errors++;
+}
+var _valid7 = _errs518 === errors;
+valid110 = valid110 || _valid7;
+}
+if(!valid110){
+const err391 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err391];
+}
+else {
+vErrors.push(err391);
+}
+errors++;
+}
+else {
+errors = _errs515;
 if(vErrors !== null){
-if(_errs463){
-vErrors.length = _errs463;
+if(_errs515){
+vErrors.length = _errs515;
 }
 else {
 vErrors = null;
@@ -4621,23 +5210,23 @@ vErrors = null;
 }
 }
 else {
-const err346 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err392 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err346];
+vErrors = [err392];
 }
 else {
-vErrors.push(err346);
+vErrors.push(err392);
 }
 errors++;
 }
 }
 else {
-const err347 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err393 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err347];
+vErrors = [err393];
 }
 else {
-vErrors.push(err347);
+vErrors.push(err393);
 }
 errors++;
 }

@@ -5,10 +5,10 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
-const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern8 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1186,7 +1186,7 @@ if(data.budget !== undefined){
 let data56 = data.budget;
 if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
 for(const key8 in data56){
-if(!(((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "when_exceeded"))){
+if(!(((((((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "usd_per_day")) || (key8 === "tokens_per_run")) || (key8 === "usd_per_run")) || (key8 === "per")) || (key8 === "when_exceeded"))){
 const err90 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err90];
@@ -1247,10 +1247,11 @@ errors++;
 }
 }
 }
-if(data56.when_exceeded !== undefined){
-let data59 = data56.when_exceeded;
-if(typeof data59 !== "string"){
-const err95 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.usd_per_day !== undefined){
+let data59 = data56.usd_per_day;
+if(typeof data59 == "number"){
+if(data59 <= 0 || isNaN(data59)){
+const err95 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1259,8 +1260,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(!((data59 === "wait") || (data59 === "skip"))){
-const err96 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err96 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1270,9 +1272,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.tokens_per_run !== undefined){
+let data60 = data56.tokens_per_run;
+if(!((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60)))){
+const err97 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1281,12 +1284,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data.silent_marker !== undefined){
-let data60 = data.silent_marker;
-if(typeof data60 === "string"){
-if(!pattern0.test(data60)){
-const err98 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data60 == "number"){
+if(data60 < 1 || isNaN(data60)){
+const err98 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1296,8 +1296,12 @@ vErrors.push(err98);
 errors++;
 }
 }
-else {
-const err99 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.usd_per_run !== undefined){
+let data61 = data56.usd_per_run;
+if(typeof data61 == "number"){
+if(data61 <= 0 || isNaN(data61)){
+const err99 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1307,12 +1311,8 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.transform !== undefined){
-let data61 = data.transform;
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-for(const key9 in data61){
-if(!(((((key9 === "expression") || (key9 === "command")) || (key9 === "timeout_seconds")) || (key9 === "max_output_bytes")) || (key9 === "on_failure"))){
-const err100 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+else {
+const err100 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1322,9 +1322,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data61.expression !== undefined){
-if(typeof data61.expression !== "string"){
-const err101 = {instancePath:instancePath+"/transform/expression",schemaPath:"#/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.per !== undefined){
+let data62 = data56.per;
+if(typeof data62 === "string"){
+if(!pattern0.test(data62)){
+const err101 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1334,11 +1336,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data61.command !== undefined){
-let data63 = data61.command;
-if(Array.isArray(data63)){
-if(data63.length < 1){
-const err102 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err102 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1347,10 +1346,11 @@ vErrors.push(err102);
 }
 errors++;
 }
-const len5 = data63.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data63[i5] !== "string"){
-const err103 = {instancePath:instancePath+"/transform/command/" + i5,schemaPath:"#/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.when_exceeded !== undefined){
+let data63 = data56.when_exceeded;
+if(typeof data63 !== "string"){
+const err103 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1359,10 +1359,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((data63 === "wait") || (data63 === "skip"))){
+const err104 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1372,11 +1370,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data61.timeout_seconds !== undefined){
-let data65 = data61.timeout_seconds;
-if(typeof data65 == "number"){
-if(data65 > 60 || isNaN(data65)){
-const err105 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+}
+else {
+const err105 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1385,8 +1381,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data65 <= 0 || isNaN(data65)){
-const err106 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+if(data.silent_marker !== undefined){
+let data64 = data.silent_marker;
+if(typeof data64 === "string"){
+if(!pattern0.test(data64)){
+const err106 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1397,7 +1397,7 @@ errors++;
 }
 }
 else {
-const err107 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err107 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1407,10 +1407,12 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data61.max_output_bytes !== undefined){
-let data66 = data61.max_output_bytes;
-if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))){
-const err108 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.transform !== undefined){
+let data65 = data.transform;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+for(const key9 in data65){
+if(!(((((key9 === "expression") || (key9 === "command")) || (key9 === "timeout_seconds")) || (key9 === "max_output_bytes")) || (key9 === "on_failure"))){
+const err108 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1419,9 +1421,10 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data66 == "number"){
-if(data66 < 1 || isNaN(data66)){
-const err109 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data65.expression !== undefined){
+if(typeof data65.expression !== "string"){
+const err109 = {instancePath:instancePath+"/transform/expression",schemaPath:"#/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1431,11 +1434,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-if(data61.on_failure !== undefined){
-let data67 = data61.on_failure;
-if(typeof data67 !== "string"){
-const err110 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.command !== undefined){
+let data67 = data65.command;
+if(Array.isArray(data67)){
+if(data67.length < 1){
+const err110 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1444,8 +1447,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(!((data67 === "accept") || (data67 === "reject"))){
-const err111 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
+const len5 = data67.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data67[i5] !== "string"){
+const err111 = {instancePath:instancePath+"/transform/command/" + i5,schemaPath:"#/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1457,7 +1462,7 @@ errors++;
 }
 }
 else {
-const err112 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err112 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1467,12 +1472,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data68 = data.actions;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key10 in data68){
-if(!((((((key10 === "github.comment") || (key10 === "github.add_labels")) || (key10 === "github.review")) || (key10 === "gitlab.note")) || (key10 === "message")) || (key10 === "subscribe"))){
-const err113 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data65.timeout_seconds !== undefined){
+let data69 = data65.timeout_seconds;
+if(typeof data69 == "number"){
+if(data69 > 60 || isNaN(data69)){
+const err113 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1481,13 +1485,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data68["github.comment"] !== undefined){
-let data69 = data68["github.comment"];
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const key11 in data69){
-if(!(key11 === "max")){
-const err114 = {instancePath:instancePath+"/actions/github.comment",schemaPath:"#/properties/actions/properties/github.comment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data69 <= 0 || isNaN(data69)){
+const err114 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1497,10 +1496,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data69.max !== undefined){
-let data70 = data69.max;
-if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
-const err115 = {instancePath:instancePath+"/actions/github.comment/max",schemaPath:"#/properties/actions/properties/github.comment/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err115 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1509,9 +1506,11 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(typeof data70 == "number"){
-if(data70 < 1 || isNaN(data70)){
-const err116 = {instancePath:instancePath+"/actions/github.comment/max",schemaPath:"#/properties/actions/properties/github.comment/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data65.max_output_bytes !== undefined){
+let data70 = data65.max_output_bytes;
+if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
+const err116 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1520,11 +1519,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/actions/github.comment",schemaPath:"#/properties/actions/properties/github.comment/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data70 == "number"){
+if(data70 < 1 || isNaN(data70)){
+const err117 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1534,12 +1531,11 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data68["github.add_labels"] !== undefined){
-let data71 = data68["github.add_labels"];
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-for(const key12 in data71){
-if(!((key12 === "allow") || (key12 === "max"))){
-const err118 = {instancePath:instancePath+"/actions/github.add_labels",schemaPath:"#/properties/actions/properties/github.add_labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+if(data65.on_failure !== undefined){
+let data71 = data65.on_failure;
+if(typeof data71 !== "string"){
+const err118 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1548,16 +1544,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-if(data71.allow !== undefined){
-let data72 = data71.allow;
-if(Array.isArray(data72)){
-const len6 = data72.length;
-for(let i6=0; i6<len6; i6++){
-let data73 = data72[i6];
-if(typeof data73 === "string"){
-if(!pattern0.test(data73)){
-const err119 = {instancePath:instancePath+"/actions/github.add_labels/allow/" + i6,schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!((data71 === "accept") || (data71 === "reject"))){
+const err119 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1567,8 +1555,9 @@ vErrors.push(err119);
 errors++;
 }
 }
+}
 else {
-const err120 = {instancePath:instancePath+"/actions/github.add_labels/allow/" + i6,schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err120 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1578,18 +1567,12 @@ vErrors.push(err120);
 errors++;
 }
 }
-let i7 = data72.length;
-let j0;
-if(i7 > 1){
-const indices0 = {};
-for(;i7--;){
-let item0 = data72[i7];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err121 = {instancePath:instancePath+"/actions/github.add_labels/allow",schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i7+" are identical)"};
+if(data.actions !== undefined){
+let data72 = data.actions;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+for(const key10 in data72){
+if(!((((((key10 === "github.comment") || (key10 === "github.add_labels")) || (key10 === "github.review")) || (key10 === "gitlab.note")) || (key10 === "message")) || (key10 === "subscribe"))){
+const err121 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1597,14 +1580,14 @@ else {
 vErrors.push(err121);
 }
 errors++;
-break;
-}
-indices0[item0] = i7;
 }
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/actions/github.add_labels/allow",schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data72["github.comment"] !== undefined){
+let data73 = data72["github.comment"];
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+for(const key11 in data73){
+if(!(key11 === "max")){
+const err122 = {instancePath:instancePath+"/actions/github.comment",schemaPath:"#/properties/actions/properties/github.comment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1614,10 +1597,10 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data71.max !== undefined){
-let data74 = data71.max;
+if(data73.max !== undefined){
+let data74 = data73.max;
 if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
-const err123 = {instancePath:instancePath+"/actions/github.add_labels/max",schemaPath:"#/properties/actions/properties/github.add_labels/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err123 = {instancePath:instancePath+"/actions/github.comment/max",schemaPath:"#/properties/actions/properties/github.comment/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1628,7 +1611,7 @@ errors++;
 }
 if(typeof data74 == "number"){
 if(data74 < 1 || isNaN(data74)){
-const err124 = {instancePath:instancePath+"/actions/github.add_labels/max",schemaPath:"#/properties/actions/properties/github.add_labels/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err124 = {instancePath:instancePath+"/actions/github.comment/max",schemaPath:"#/properties/actions/properties/github.comment/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1641,7 +1624,7 @@ errors++;
 }
 }
 else {
-const err125 = {instancePath:instancePath+"/actions/github.add_labels",schemaPath:"#/properties/actions/properties/github.add_labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err125 = {instancePath:instancePath+"/actions/github.comment",schemaPath:"#/properties/actions/properties/github.comment/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1651,12 +1634,12 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data68["github.review"] !== undefined){
-let data75 = data68["github.review"];
+if(data72["github.add_labels"] !== undefined){
+let data75 = data72["github.add_labels"];
 if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-for(const key13 in data75){
-if(!((key13 === "max") || (key13 === "events"))){
-const err126 = {instancePath:instancePath+"/actions/github.review",schemaPath:"#/properties/actions/properties/github.review/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+for(const key12 in data75){
+if(!((key12 === "allow") || (key12 === "max"))){
+const err126 = {instancePath:instancePath+"/actions/github.add_labels",schemaPath:"#/properties/actions/properties/github.add_labels/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1666,10 +1649,15 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data75.max !== undefined){
-let data76 = data75.max;
-if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))){
-const err127 = {instancePath:instancePath+"/actions/github.review/max",schemaPath:"#/properties/actions/properties/github.review/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data75.allow !== undefined){
+let data76 = data75.allow;
+if(Array.isArray(data76)){
+const len6 = data76.length;
+for(let i6=0; i6<len6; i6++){
+let data77 = data76[i6];
+if(typeof data77 === "string"){
+if(!pattern0.test(data77)){
+const err127 = {instancePath:instancePath+"/actions/github.add_labels/allow/" + i6,schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1678,9 +1666,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(typeof data76 == "number"){
-if(data76 < 1 || isNaN(data76)){
-const err128 = {instancePath:instancePath+"/actions/github.review/max",schemaPath:"#/properties/actions/properties/github.review/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err128 = {instancePath:instancePath+"/actions/github.add_labels/allow/" + i6,schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1690,15 +1678,18 @@ vErrors.push(err128);
 errors++;
 }
 }
+let i7 = data76.length;
+let j0;
+if(i7 > 1){
+const indices0 = {};
+for(;i7--;){
+let item0 = data76[i7];
+if(typeof item0 !== "string"){
+continue;
 }
-if(data75.events !== undefined){
-let data77 = data75.events;
-if(Array.isArray(data77)){
-const len7 = data77.length;
-for(let i8=0; i8<len7; i8++){
-let data78 = data77[i8];
-if(typeof data78 !== "string"){
-const err129 = {instancePath:instancePath+"/actions/github.review/events/" + i8,schemaPath:"#/properties/actions/properties/github.review/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err129 = {instancePath:instancePath+"/actions/github.add_labels/allow",schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i7+" are identical)"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1706,9 +1697,14 @@ else {
 vErrors.push(err129);
 }
 errors++;
+break;
 }
-if(!(((data78 === "COMMENT") || (data78 === "APPROVE")) || (data78 === "REQUEST_CHANGES"))){
-const err130 = {instancePath:instancePath+"/actions/github.review/events/" + i8,schemaPath:"#/properties/actions/properties/github.review/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.actions.properties["github.review"].properties.events.items.enum},message:"must be equal to one of the allowed values"};
+indices0[item0] = i7;
+}
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/actions/github.add_labels/allow",schemaPath:"#/properties/actions/properties/github.add_labels/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1718,18 +1714,10 @@ vErrors.push(err130);
 errors++;
 }
 }
-let i9 = data77.length;
-let j1;
-if(i9 > 1){
-const indices1 = {};
-for(;i9--;){
-let item1 = data77[i9];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err131 = {instancePath:instancePath+"/actions/github.review/events",schemaPath:"#/properties/actions/properties/github.review/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)"};
+if(data75.max !== undefined){
+let data78 = data75.max;
+if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
+const err131 = {instancePath:instancePath+"/actions/github.add_labels/max",schemaPath:"#/properties/actions/properties/github.add_labels/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1737,14 +1725,10 @@ else {
 vErrors.push(err131);
 }
 errors++;
-break;
 }
-indices1[item1] = i9;
-}
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/actions/github.review/events",schemaPath:"#/properties/actions/properties/github.review/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data78 == "number"){
+if(data78 < 1 || isNaN(data78)){
+const err132 = {instancePath:instancePath+"/actions/github.add_labels/max",schemaPath:"#/properties/actions/properties/github.add_labels/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1755,8 +1739,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err133 = {instancePath:instancePath+"/actions/github.review",schemaPath:"#/properties/actions/properties/github.review/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err133 = {instancePath:instancePath+"/actions/github.add_labels",schemaPath:"#/properties/actions/properties/github.add_labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1766,12 +1751,12 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data68["gitlab.note"] !== undefined){
-let data79 = data68["gitlab.note"];
+if(data72["github.review"] !== undefined){
+let data79 = data72["github.review"];
 if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-for(const key14 in data79){
-if(!(key14 === "max")){
-const err134 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+for(const key13 in data79){
+if(!((key13 === "max") || (key13 === "events"))){
+const err134 = {instancePath:instancePath+"/actions/github.review",schemaPath:"#/properties/actions/properties/github.review/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1784,7 +1769,7 @@ errors++;
 if(data79.max !== undefined){
 let data80 = data79.max;
 if(!((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80)))){
-const err135 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err135 = {instancePath:instancePath+"/actions/github.review/max",schemaPath:"#/properties/actions/properties/github.review/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1795,7 +1780,7 @@ errors++;
 }
 if(typeof data80 == "number"){
 if(data80 < 1 || isNaN(data80)){
-const err136 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err136 = {instancePath:instancePath+"/actions/github.review/max",schemaPath:"#/properties/actions/properties/github.review/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1806,9 +1791,14 @@ errors++;
 }
 }
 }
-}
-else {
-const err137 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data79.events !== undefined){
+let data81 = data79.events;
+if(Array.isArray(data81)){
+const len7 = data81.length;
+for(let i8=0; i8<len7; i8++){
+let data82 = data81[i8];
+if(typeof data82 !== "string"){
+const err137 = {instancePath:instancePath+"/actions/github.review/events/" + i8,schemaPath:"#/properties/actions/properties/github.review/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1817,12 +1807,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-if(data68.message !== undefined){
-let data81 = data68.message;
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
-if(data81.to === undefined){
-const err138 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(!(((data82 === "COMMENT") || (data82 === "APPROVE")) || (data82 === "REQUEST_CHANGES"))){
+const err138 = {instancePath:instancePath+"/actions/github.review/events/" + i8,schemaPath:"#/properties/actions/properties/github.review/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.actions.properties["github.review"].properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1831,9 +1817,19 @@ vErrors.push(err138);
 }
 errors++;
 }
-for(const key15 in data81){
-if(!((key15 === "to") || (key15 === "max"))){
-const err139 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+let i9 = data81.length;
+let j1;
+if(i9 > 1){
+const indices1 = {};
+for(;i9--;){
+let item1 = data81[i9];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err139 = {instancePath:instancePath+"/actions/github.review/events",schemaPath:"#/properties/actions/properties/github.review/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i9+" are identical)"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1841,13 +1837,14 @@ else {
 vErrors.push(err139);
 }
 errors++;
+break;
+}
+indices1[item1] = i9;
 }
 }
-if(data81.to !== undefined){
-let data82 = data81.to;
-if(Array.isArray(data82)){
-if(data82.length < 1){
-const err140 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err140 = {instancePath:instancePath+"/actions/github.review/events",schemaPath:"#/properties/actions/properties/github.review/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1856,12 +1853,10 @@ vErrors.push(err140);
 }
 errors++;
 }
-const len8 = data82.length;
-for(let i10=0; i10<len8; i10++){
-let data83 = data82[i10];
-if(typeof data83 === "string"){
-if(!pattern0.test(data83)){
-const err141 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/actions/github.review",schemaPath:"#/properties/actions/properties/github.review/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1871,8 +1866,12 @@ vErrors.push(err141);
 errors++;
 }
 }
-else {
-const err142 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data72["gitlab.note"] !== undefined){
+let data83 = data72["gitlab.note"];
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+for(const key14 in data83){
+if(!(key14 === "max")){
+const err142 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1882,18 +1881,10 @@ vErrors.push(err142);
 errors++;
 }
 }
-let i11 = data82.length;
-let j2;
-if(i11 > 1){
-const indices2 = {};
-for(;i11--;){
-let item2 = data82[i11];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-const err143 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"};
+if(data83.max !== undefined){
+let data84 = data83.max;
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
+const err143 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1901,14 +1892,10 @@ else {
 vErrors.push(err143);
 }
 errors++;
-break;
 }
-indices2[item2] = i11;
-}
-}
-}
-else {
-const err144 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data84 == "number"){
+if(data84 < 1 || isNaN(data84)){
+const err144 = {instancePath:instancePath+"/actions/gitlab.note/max",schemaPath:"#/properties/actions/properties/gitlab.note/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1918,10 +1905,10 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data81.max !== undefined){
-let data84 = data81.max;
-if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
-const err145 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/actions/gitlab.note",schemaPath:"#/properties/actions/properties/gitlab.note/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1930,9 +1917,12 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(typeof data84 == "number"){
-if(data84 < 1 || isNaN(data84)){
-const err146 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data72.message !== undefined){
+let data85 = data72.message;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.to === undefined){
+const err146 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1941,11 +1931,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key15 in data85){
+if(!((key15 === "to") || (key15 === "max"))){
+const err147 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1955,12 +1943,11 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data68.subscribe !== undefined){
-let data85 = data68.subscribe;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key16 in data85){
-if(!(key16 === "max")){
-const err148 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(data85.to !== undefined){
+let data86 = data85.to;
+if(Array.isArray(data86)){
+if(data86.length < 1){
+const err148 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1969,11 +1956,12 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-if(data85.max !== undefined){
-let data86 = data85.max;
-if(!((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86)))){
-const err149 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len8 = data86.length;
+for(let i10=0; i10<len8; i10++){
+let data87 = data86[i10];
+if(typeof data87 === "string"){
+if(!pattern0.test(data87)){
+const err149 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1982,9 +1970,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(typeof data86 == "number"){
-if(data86 < 1 || isNaN(data86)){
-const err150 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err150 = {instancePath:instancePath+"/actions/message/to/" + i10,schemaPath:"#/properties/actions/properties/message/properties/to/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1994,10 +1982,18 @@ vErrors.push(err150);
 errors++;
 }
 }
+let i11 = data86.length;
+let j2;
+if(i11 > 1){
+const indices2 = {};
+for(;i11--;){
+let item2 = data86[i11];
+if(typeof item2 !== "string"){
+continue;
 }
-}
-else {
-const err151 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err151 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i11+" are identical)"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2005,11 +2001,14 @@ else {
 vErrors.push(err151);
 }
 errors++;
+break;
+}
+indices2[item2] = i11;
 }
 }
 }
 else {
-const err152 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err152 = {instancePath:instancePath+"/actions/message/to",schemaPath:"#/properties/actions/properties/message/properties/to/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2019,15 +2018,10 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.conversation !== undefined){
-let data87 = data.conversation;
-const _errs206 = errors;
-let valid41 = true;
-const _errs207 = errors;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-let missing0;
-if((data87.enabled === undefined) && (missing0 = "enabled")){
-const err153 = {};
+if(data85.max !== undefined){
+let data88 = data85.max;
+if(!((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88)))){
+const err153 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2036,10 +2030,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-else {
-if(data87.enabled !== undefined){
-if(!(data87.enabled === true)){
-const err154 = {};
+if(typeof data88 == "number"){
+if(data88 < 1 || isNaN(data88)){
+const err154 = {instancePath:instancePath+"/actions/message/max",schemaPath:"#/properties/actions/properties/message/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2051,21 +2044,8 @@ errors++;
 }
 }
 }
-var _valid3 = _errs207 === errors;
-errors = _errs206;
-if(vErrors !== null){
-if(_errs206){
-vErrors.length = _errs206;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs209 = errors;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-if(data87.allow_from === undefined){
-const err155 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+const err155 = {instancePath:instancePath+"/actions/message",schemaPath:"#/properties/actions/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2075,11 +2055,12 @@ vErrors.push(err155);
 errors++;
 }
 }
-var _valid3 = _errs209 === errors;
-valid41 = _valid3;
-}
-if(!valid41){
-const err156 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data72.subscribe !== undefined){
+let data89 = data72.subscribe;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+for(const key16 in data89){
+if(!(key16 === "max")){
+const err156 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2088,10 +2069,11 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-for(const key17 in data87){
-if(!(((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "after_limit")) || (key17 === "allow_from"))){
-const err157 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+if(data89.max !== undefined){
+let data90 = data89.max;
+if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
+const err157 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2100,10 +2082,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data87.enabled !== undefined){
-if(typeof data87.enabled !== "boolean"){
-const err158 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data90 == "number"){
+if(data90 < 1 || isNaN(data90)){
+const err158 = {instancePath:instancePath+"/actions/subscribe/max",schemaPath:"#/properties/actions/properties/subscribe/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2113,10 +2094,10 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data87.max_turns !== undefined){
-let data90 = data87.max_turns;
-if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
-const err159 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/actions/subscribe",schemaPath:"#/properties/actions/properties/subscribe/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2125,9 +2106,10 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(typeof data90 == "number"){
-if(data90 > 50 || isNaN(data90)){
-const err160 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2136,8 +2118,16 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data90 < 1 || isNaN(data90)){
-const err161 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.conversation !== undefined){
+let data91 = data.conversation;
+const _errs214 = errors;
+let valid41 = true;
+const _errs215 = errors;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+let missing0;
+if((data91.enabled === undefined) && (missing0 = "enabled")){
+const err161 = {};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2146,13 +2136,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-if(data87.ttl_hours !== undefined){
-let data91 = data87.ttl_hours;
-if(typeof data91 == "number"){
-if(data91 > 8760 || isNaN(data91)){
-const err162 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+else {
+if(data91.enabled !== undefined){
+if(!(data91.enabled === true)){
+const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2161,8 +2148,24 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data91 <= 0 || isNaN(data91)){
-const err163 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+}
+var _valid3 = _errs215 === errors;
+errors = _errs214;
+if(vErrors !== null){
+if(_errs214){
+vErrors.length = _errs214;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs217 = errors;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(data91.allow_from === undefined){
+const err163 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2172,8 +2175,11 @@ vErrors.push(err163);
 errors++;
 }
 }
-else {
-const err164 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid3 = _errs217 === errors;
+valid41 = _valid3;
+}
+if(!valid41){
+const err164 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2182,11 +2188,10 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data87.after_limit !== undefined){
-let data92 = data87.after_limit;
-if(typeof data92 !== "string"){
-const err165 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+for(const key17 in data91){
+if(!(((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "after_limit")) || (key17 === "allow_from"))){
+const err165 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2195,8 +2200,10 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(!((data92 === "ignore") || (data92 === "new_conversation"))){
-const err166 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
+}
+if(data91.enabled !== undefined){
+if(typeof data91.enabled !== "boolean"){
+const err166 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2206,11 +2213,10 @@ vErrors.push(err166);
 errors++;
 }
 }
-if(data87.allow_from !== undefined){
-let data93 = data87.allow_from;
-if(Array.isArray(data93)){
-if(data93.length < 1){
-const err167 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data91.max_turns !== undefined){
+let data94 = data91.max_turns;
+if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
+const err167 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2219,15 +2225,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-const len9 = data93.length;
-for(let i12=0; i12<len9; i12++){
-let data94 = data93[i12];
-const _errs222 = errors;
-let valid46 = false;
-const _errs223 = errors;
-if(typeof data94 === "string"){
-if(!pattern0.test(data94)){
-const err168 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data94 == "number"){
+if(data94 > 50 || isNaN(data94)){
+const err168 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2236,9 +2236,8 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data94 < 1 || isNaN(data94)){
+const err169 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2247,12 +2246,13 @@ vErrors.push(err169);
 }
 errors++;
 }
-var _valid4 = _errs223 === errors;
-valid46 = valid46 || _valid4;
-if(!valid46){
-const _errs225 = errors;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
-const err170 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+if(data91.ttl_hours !== undefined){
+let data95 = data91.ttl_hours;
+if(typeof data95 == "number"){
+if(data95 > 8760 || isNaN(data95)){
+const err170 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2261,11 +2261,8 @@ vErrors.push(err170);
 }
 errors++;
 }
-var _valid4 = _errs225 === errors;
-valid46 = valid46 || _valid4;
-}
-if(!valid46){
-const err171 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data95 <= 0 || isNaN(data95)){
+const err171 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2274,21 +2271,9 @@ vErrors.push(err171);
 }
 errors++;
 }
-else {
-errors = _errs222;
-if(vErrors !== null){
-if(_errs222){
-vErrors.length = _errs222;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err172 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err172 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2298,9 +2283,10 @@ vErrors.push(err172);
 errors++;
 }
 }
-}
-else {
-const err173 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data91.after_limit !== undefined){
+let data96 = data91.after_limit;
+if(typeof data96 !== "string"){
+const err173 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2309,12 +2295,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-if(data.approval !== undefined){
-let data95 = data.approval;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.approvers === undefined){
-const err174 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
+if(!((data96 === "ignore") || (data96 === "new_conversation"))){
+const err174 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2323,9 +2305,12 @@ vErrors.push(err174);
 }
 errors++;
 }
-for(const key18 in data95){
-if(!((((key18 === "approvers") || (key18 === "expires_hours")) || (key18 === "via")) || (key18 === "chat"))){
-const err175 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+if(data91.allow_from !== undefined){
+let data97 = data91.allow_from;
+if(Array.isArray(data97)){
+if(data97.length < 1){
+const err175 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2334,12 +2319,15 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-if(data95.approvers !== undefined){
-let data96 = data95.approvers;
-if(Array.isArray(data96)){
-if(data96.length < 1){
-const err176 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len9 = data97.length;
+for(let i12=0; i12<len9; i12++){
+let data98 = data97[i12];
+const _errs230 = errors;
+let valid46 = false;
+const _errs231 = errors;
+if(typeof data98 === "string"){
+if(!pattern0.test(data98)){
+const err176 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2348,12 +2336,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-const len10 = data96.length;
-for(let i13=0; i13<len10; i13++){
-let data97 = data96[i13];
-if(typeof data97 === "string"){
-if(!pattern0.test(data97)){
-const err177 = {instancePath:instancePath+"/approval/approvers/" + i13,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err177 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2362,9 +2347,12 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-else {
-const err178 = {instancePath:instancePath+"/approval/approvers/" + i13,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid4 = _errs231 === errors;
+valid46 = valid46 || _valid4;
+if(!valid46){
+const _errs233 = errors;
+if(!((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98)))){
+const err178 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2373,10 +2361,11 @@ vErrors.push(err178);
 }
 errors++;
 }
+var _valid4 = _errs233 === errors;
+valid46 = valid46 || _valid4;
 }
-}
-else {
-const err179 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid46){
+const err179 = {instancePath:instancePath+"/conversation/allow_from/" + i12,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2385,12 +2374,21 @@ vErrors.push(err179);
 }
 errors++;
 }
+else {
+errors = _errs230;
+if(vErrors !== null){
+if(_errs230){
+vErrors.length = _errs230;
 }
-if(data95.expires_hours !== undefined){
-let data98 = data95.expires_hours;
-if(typeof data98 == "number"){
-if(data98 <= 0 || isNaN(data98)){
-const err180 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err180 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2400,8 +2398,9 @@ vErrors.push(err180);
 errors++;
 }
 }
+}
 else {
-const err181 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err181 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2411,11 +2410,11 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data95.via !== undefined){
-let data99 = data95.via;
-if(typeof data99 === "string"){
-if(!pattern7.test(data99)){
-const err182 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data.approval !== undefined){
+let data99 = data.approval;
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+if(data99.approvers === undefined){
+const err182 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2424,9 +2423,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-else {
-const err183 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key18 in data99){
+if(!((((key18 === "approvers") || (key18 === "expires_hours")) || (key18 === "via")) || (key18 === "chat"))){
+const err183 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2436,10 +2435,11 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data95.chat !== undefined){
-let data100 = data95.chat;
-if((typeof data100 !== "string") && (!(typeof data100 == "number"))){
-const err184 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
+if(data99.approvers !== undefined){
+let data100 = data99.approvers;
+if(Array.isArray(data100)){
+if(data100.length < 1){
+const err184 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2448,10 +2448,12 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len10 = data100.length;
+for(let i13=0; i13<len10; i13++){
+let data101 = data100[i13];
+if(typeof data101 === "string"){
+if(!pattern0.test(data101)){
+const err185 = {instancePath:instancePath+"/approval/approvers/" + i13,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2461,9 +2463,8 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data.deliver_only !== undefined){
-if(typeof data.deliver_only !== "boolean"){
-const err186 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err186 = {instancePath:instancePath+"/approval/approvers/" + i13,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2473,9 +2474,9 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err187 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err187 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2485,13 +2486,11 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data103 = data.skills;
-if(Array.isArray(data103)){
-const len11 = data103.length;
-for(let i14=0; i14<len11; i14++){
-if(typeof data103[i14] !== "string"){
-const err188 = {instancePath:instancePath+"/skills/" + i14,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data99.expires_hours !== undefined){
+let data102 = data99.expires_hours;
+if(typeof data102 == "number"){
+if(data102 <= 0 || isNaN(data102)){
+const err188 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2501,9 +2500,8 @@ vErrors.push(err188);
 errors++;
 }
 }
-}
 else {
-const err189 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err189 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2513,13 +2511,11 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data.deliver !== undefined){
-let data105 = data.deliver;
-const _errs249 = errors;
-let valid52 = false;
-const _errs250 = errors;
-if(typeof data105 !== "string"){
-const err190 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data99.via !== undefined){
+let data103 = data99.via;
+if(typeof data103 === "string"){
+if(!pattern8.test(data103)){
+const err190 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2528,13 +2524,9 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid5 = _errs250 === errors;
-valid52 = valid52 || _valid5;
-if(!valid52){
-const _errs252 = errors;
-if(Array.isArray(data105)){
-if(data105.length < 1){
-const err191 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err191 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2543,14 +2535,11 @@ vErrors.push(err191);
 }
 errors++;
 }
-const len12 = data105.length;
-for(let i15=0; i15<len12; i15++){
-let data106 = data105[i15];
-const _errs255 = errors;
-let valid55 = false;
-const _errs256 = errors;
-if(typeof data106 !== "string"){
-const err192 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data99.chat !== undefined){
+let data104 = data99.chat;
+if((typeof data104 !== "string") && (!(typeof data104 == "number"))){
+const err192 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2559,13 +2548,10 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid6 = _errs256 === errors;
-valid55 = valid55 || _valid6;
-if(!valid55){
-const _errs258 = errors;
-if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
-if(data106.to === undefined){
-const err193 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+}
+else {
+const err193 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2574,9 +2560,10 @@ vErrors.push(err193);
 }
 errors++;
 }
-for(const key19 in data106){
-if(!((key19 === "to") || (key19 === "extra"))){
-const err194 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+if(data.deliver_only !== undefined){
+if(typeof data.deliver_only !== "boolean"){
+const err194 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2586,9 +2573,9 @@ vErrors.push(err194);
 errors++;
 }
 }
-if(data106.to !== undefined){
-if(typeof data106.to !== "string"){
-const err195 = {instancePath:instancePath+"/deliver/" + i15+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err195 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2598,13 +2585,13 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data106.extra !== undefined){
-let data108 = data106.extra;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-for(const key20 in data108){
-let data109 = data108[key20];
-if(((typeof data109 !== "string") && (!(typeof data109 == "number"))) && (typeof data109 !== "boolean")){
-const err196 = {instancePath:instancePath+"/deliver/" + i15+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data.skills !== undefined){
+let data107 = data.skills;
+if(Array.isArray(data107)){
+const len11 = data107.length;
+for(let i14=0; i14<len11; i14++){
+if(typeof data107[i14] !== "string"){
+const err196 = {instancePath:instancePath+"/skills/" + i14,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2616,7 +2603,7 @@ errors++;
 }
 }
 else {
-const err197 = {instancePath:instancePath+"/deliver/" + i15+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err197 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2626,9 +2613,13 @@ vErrors.push(err197);
 errors++;
 }
 }
-}
-else {
-const err198 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.deliver !== undefined){
+let data109 = data.deliver;
+const _errs257 = errors;
+let valid52 = false;
+const _errs258 = errors;
+if(typeof data109 !== "string"){
+const err198 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2637,11 +2628,13 @@ vErrors.push(err198);
 }
 errors++;
 }
-var _valid6 = _errs258 === errors;
-valid55 = valid55 || _valid6;
-}
-if(!valid55){
-const err199 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs258 === errors;
+valid52 = valid52 || _valid5;
+if(!valid52){
+const _errs260 = errors;
+if(Array.isArray(data109)){
+if(data109.length < 1){
+const err199 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2650,21 +2643,14 @@ vErrors.push(err199);
 }
 errors++;
 }
-else {
-errors = _errs255;
-if(vErrors !== null){
-if(_errs255){
-vErrors.length = _errs255;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len12 = data109.length;
+for(let i15=0; i15<len12; i15++){
+let data110 = data109[i15];
+const _errs263 = errors;
+let valid55 = false;
+const _errs264 = errors;
+if(typeof data110 !== "string"){
+const err200 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2673,11 +2659,13 @@ vErrors.push(err200);
 }
 errors++;
 }
-var _valid5 = _errs252 === errors;
-valid52 = valid52 || _valid5;
-}
-if(!valid52){
-const err201 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid6 = _errs264 === errors;
+valid55 = valid55 || _valid6;
+if(!valid55){
+const _errs266 = errors;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+if(data110.to === undefined){
+const err201 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2686,25 +2674,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-else {
-errors = _errs249;
-if(vErrors !== null){
-if(_errs249){
-vErrors.length = _errs249;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data110 = data.deliver_extra;
-if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
-for(const key21 in data110){
-let data111 = data110[key21];
-if(((typeof data111 !== "string") && (!(typeof data111 == "number"))) && (typeof data111 !== "boolean")){
-const err202 = {instancePath:instancePath+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+for(const key19 in data110){
+if(!((key19 === "to") || (key19 === "extra"))){
+const err202 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2714,9 +2686,9 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data110.to !== undefined){
+if(typeof data110.to !== "string"){
+const err203 = {instancePath:instancePath+"/deliver/" + i15+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2726,12 +2698,13 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data.agent !== undefined){
-let data112 = data.agent;
+if(data110.extra !== undefined){
+let data112 = data110.extra;
 if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.runner !== undefined){
-if(typeof data112.runner !== "string"){
-const err204 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key20 in data112){
+let data113 = data112[key20];
+if(((typeof data113 !== "string") && (!(typeof data113 == "number"))) && (typeof data113 !== "boolean")){
+const err204 = {instancePath:instancePath+"/deliver/" + i15+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2741,12 +2714,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data112.sandbox !== undefined){
-let data114 = data112.sandbox;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-for(const key22 in data114){
-if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
-const err205 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+}
+else {
+const err205 = {instancePath:instancePath+"/deliver/" + i15+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2756,10 +2726,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data114.mode !== undefined){
-let data115 = data114.mode;
-if(typeof data115 !== "string"){
-const err206 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err206 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2768,8 +2737,11 @@ vErrors.push(err206);
 }
 errors++;
 }
-if(!(((data115 === "auto") || (data115 === "required")) || (data115 === "off"))){
-const err207 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+var _valid6 = _errs266 === errors;
+valid55 = valid55 || _valid6;
+}
+if(!valid55){
+const err207 = {instancePath:instancePath+"/deliver/" + i15,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2778,16 +2750,21 @@ vErrors.push(err207);
 }
 errors++;
 }
+else {
+errors = _errs263;
+if(vErrors !== null){
+if(_errs263){
+vErrors.length = _errs263;
 }
-if(data114.network !== undefined){
-let data116 = data114.network;
-if(Array.isArray(data116)){
-const len13 = data116.length;
-for(let i16=0; i16<len13; i16++){
-let data117 = data116[i16];
-if(typeof data117 === "string"){
-if(!pattern0.test(data117)){
-const err208 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err208 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2796,9 +2773,11 @@ vErrors.push(err208);
 }
 errors++;
 }
+var _valid5 = _errs260 === errors;
+valid52 = valid52 || _valid5;
 }
-else {
-const err209 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid52){
+const err209 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2807,10 +2786,25 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
+else {
+errors = _errs257;
+if(vErrors !== null){
+if(_errs257){
+vErrors.length = _errs257;
 }
 else {
-const err210 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data114 = data.deliver_extra;
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+for(const key21 in data114){
+let data115 = data114[key21];
+if(((typeof data115 !== "string") && (!(typeof data115 == "number"))) && (typeof data115 !== "boolean")){
+const err210 = {instancePath:instancePath+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2820,15 +2814,9 @@ vErrors.push(err210);
 errors++;
 }
 }
-if(data114.read_only !== undefined){
-let data118 = data114.read_only;
-if(Array.isArray(data118)){
-const len14 = data118.length;
-for(let i17=0; i17<len14; i17++){
-let data119 = data118[i17];
-if(typeof data119 === "string"){
-if(!pattern0.test(data119)){
-const err211 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err211 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2838,8 +2826,12 @@ vErrors.push(err211);
 errors++;
 }
 }
-else {
-const err212 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.agent !== undefined){
+let data116 = data.agent;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.runner !== undefined){
+if(typeof data116.runner !== "string"){
+const err212 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2849,9 +2841,12 @@ vErrors.push(err212);
 errors++;
 }
 }
-}
-else {
-const err213 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data116.sandbox !== undefined){
+let data118 = data116.sandbox;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+for(const key22 in data118){
+if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
+const err213 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2861,15 +2856,10 @@ vErrors.push(err213);
 errors++;
 }
 }
-if(data114.writable !== undefined){
-let data120 = data114.writable;
-if(Array.isArray(data120)){
-const len15 = data120.length;
-for(let i18=0; i18<len15; i18++){
-let data121 = data120[i18];
-if(typeof data121 === "string"){
-if(!pattern0.test(data121)){
-const err214 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data118.mode !== undefined){
+let data119 = data118.mode;
+if(typeof data119 !== "string"){
+const err214 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2878,9 +2868,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-else {
-const err215 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data119 === "auto") || (data119 === "required")) || (data119 === "off"))){
+const err215 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2890,9 +2879,15 @@ vErrors.push(err215);
 errors++;
 }
 }
-}
-else {
-const err216 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data118.network !== undefined){
+let data120 = data118.network;
+if(Array.isArray(data120)){
+const len13 = data120.length;
+for(let i16=0; i16<len13; i16++){
+let data121 = data120[i16];
+if(typeof data121 === "string"){
+if(!pattern0.test(data121)){
+const err216 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2902,9 +2897,8 @@ vErrors.push(err216);
 errors++;
 }
 }
-}
 else {
-const err217 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err217 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2914,9 +2908,9 @@ vErrors.push(err217);
 errors++;
 }
 }
-if(data112.prompt_hygiene !== undefined){
-if(typeof data112.prompt_hygiene !== "boolean"){
-const err218 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err218 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2926,9 +2920,15 @@ vErrors.push(err218);
 errors++;
 }
 }
-}
-else {
-const err219 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data118.read_only !== undefined){
+let data122 = data118.read_only;
+if(Array.isArray(data122)){
+const len14 = data122.length;
+for(let i17=0; i17<len14; i17++){
+let data123 = data122[i17];
+if(typeof data123 === "string"){
+if(!pattern0.test(data123)){
+const err219 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2938,9 +2938,8 @@ vErrors.push(err219);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err220 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err220 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2950,9 +2949,9 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err221 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err221 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2962,14 +2961,115 @@ vErrors.push(err221);
 errors++;
 }
 }
-}
-else {
-const err222 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data118.writable !== undefined){
+let data124 = data118.writable;
+if(Array.isArray(data124)){
+const len15 = data124.length;
+for(let i18=0; i18<len15; i18++){
+let data125 = data124[i18];
+if(typeof data125 === "string"){
+if(!pattern0.test(data125)){
+const err222 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err222];
 }
 else {
 vErrors.push(err222);
+}
+errors++;
+}
+}
+else {
+const err223 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+}
+}
+else {
+const err224 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+}
+}
+else {
+const err225 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+if(data116.prompt_hygiene !== undefined){
+if(typeof data116.prompt_hygiene !== "boolean"){
+const err226 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+}
+else {
+const err227 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err228 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err229 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+}
+else {
+const err230 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
 }
 errors++;
 }
