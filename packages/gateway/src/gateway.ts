@@ -39,6 +39,8 @@ import { approvalHolds, approvalPresses } from './approvals/approval-hooks';
 import { conversationReplies, conversationTurns } from './conversations/conversation-hooks';
 import { transformStep } from './transforms/transform-hooks';
 import { deliverOnlyAnswers, deliverOnlyWaits } from './deliver-only/deliver-only-hooks';
+import { ModelProxy, modelProxyHook } from './model-proxy/model-proxy-hook';
+import { MemoryWindowCounters } from './stores/memory-counters';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -98,6 +100,8 @@ export class Gateway {
   readonly approvals: Approvals;
   /** Routes' `conversation:`: the records of answers and replies (jobs/conversation-turns.ts), read by the dashboard. */
   readonly conversations: Conversations;
+  /** `agent.model_proxy`: each run's model calls, with the gateway's keys, priced and capped (model-proxy/). */
+  readonly modelProxy: ModelProxy;
 
   constructor(readonly options: GatewayOptions) {
     const { config } = options;
@@ -176,6 +180,10 @@ export class Gateway {
       ],
     );
     this.channels = new JobChannels(this);
+    this.modelProxy = new ModelProxy({
+      ...{ config: config.agent.model_proxy, env: options.env ?? process.env, logger: this.logger, redact: (secret: string) => this.redactor.add(secret) },
+      budgets: { counters: this.store.counters ?? new MemoryWindowCounters(), global: budgetOf(config.agent.budget) },
+    });
     this.workers = new WorkerPool({
       sandboxes: this.sandboxes,
       channels: this.channels,
@@ -216,7 +224,7 @@ export class Gateway {
       counters: this.store.counters,
       budget: budgetOf(config.agent.budget),
       silentMarker: config.agent.silent_marker,
-      hooks: [deliverOnlyAnswers, conversationTurns(conversations, this.logger), approvalHolds(this.approvals)],
+      hooks: [deliverOnlyAnswers, conversationTurns(conversations, this.logger), approvalHolds(this.approvals), modelProxyHook(this.modelProxy)],
     });
     this.handler = createWebhookHandler(this.pipeline, this.logger);
   }
@@ -367,6 +375,7 @@ export class Gateway {
     await this.sandboxes.close();
     // After the workers: no run holds a token any more.
     await this.channels.close();
+    await this.modelProxy.close();
     this.shutdown.abort();
     await this.instances.stopAll();
     // After the workers (their last lifecycle events are written to the outbox) and before the store closes: what
