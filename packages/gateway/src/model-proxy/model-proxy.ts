@@ -260,12 +260,13 @@ export class ModelProxy {
           else if ((keptBytes += chunk.length) <= MAX_READ_BYTES) kept.push(chunk);
         });
         answer.once('end', () => {
-          res.end();
-          done();
+          // Counted before the answer ends, so that the run's next call is checked against it.
           if (reader) {
             if (!streamed && keptBytes <= MAX_READ_BYTES) reader.readBody(Buffer.concat(kept).toString('utf8'));
             this.count(session, reader, requestedModel);
           }
+          done();
+          res.end();
           resolve();
         });
         answer.once('error', (err) => {
