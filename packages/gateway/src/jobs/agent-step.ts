@@ -192,7 +192,10 @@ export class AgentStep {
    * is nothing to deliver) and the job ends as the part says, not retried.
    */
   private async endRun(route: Route, job: Job, prompt: string, usage: AgentUsage | undefined, ending: RunEnding): Promise<undefined> {
-    this.deps.logger.warn(`${job.deliveryId} on route '${route.name}' ended ${ending.outcome}: ${ending.note}`, { route: route.name, delivery_id: job.deliveryId });
+    this.deps.logger.warn(`${job.deliveryId} on route '${route.name}' ended ${ending.outcome}: ${ending.note}`, {
+      route: route.name,
+      delivery_id: job.deliveryId,
+    });
     await this.deps.jobs.saveAnswer(job.id, prompt, '', usage);
     await this.deps.jobs.complete(job.id, {}, ending);
     emitCompleted(this.deps.lifecycle, route, job, job.attempts, ending.outcome, [], ending.note);

@@ -68,7 +68,8 @@ function tokenKey(token: string): string {
 
 /** Which API a path is, and which provider serves it; undefined for a path the proxy does not serve. */
 export function apiOf(pathname: string): { api: ModelApi | undefined; provider: ProviderName } | undefined {
-  if (/^\/v1\/messages(\/count_tokens)?\/?$/.test(pathname)) return { api: pathname.includes('count_tokens') ? undefined : 'anthropic-messages', provider: 'anthropic' };
+  if (/^\/v1\/messages(\/count_tokens)?\/?$/.test(pathname))
+    return { api: pathname.includes('count_tokens') ? undefined : 'anthropic-messages', provider: 'anthropic' };
   if (/^\/v1\/chat\/completions\/?$/.test(pathname)) return { api: 'openai-chat', provider: 'openai' };
   if (/^\/v1\/responses\/?$/.test(pathname)) return { api: 'openai-responses', provider: 'openai' };
   if (/^\/v1\/models(\/[^/]+)?\/?$/.test(pathname)) return { api: undefined, provider: 'openai' };
@@ -241,7 +242,11 @@ export class ModelProxy {
           answer.resume();
           done();
           this.options.logger.warn(`model proxy: ${provider.name} refused the gateway's key (${status}); check ${provider.keyEnv}`);
-          const refused = refusal(api, 'upstream', `the model provider refused the gateway's credentials (${status}); the gateway's operator must check ${provider.keyEnv}`);
+          const refused = refusal(
+            api,
+            'upstream',
+            `the model provider refused the gateway's credentials (${status}); the gateway's operator must check ${provider.keyEnv}`,
+          );
           res.writeHead(refused.status, refused.headers);
           res.end(refused.body);
           return resolve();

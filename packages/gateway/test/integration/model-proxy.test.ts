@@ -26,7 +26,10 @@ async function start(budget?: Route['budget'], status?: number): Promise<void> {
   proxy = new ModelProxy({
     config: {
       enabled: true,
-      providers: { anthropic: { base_url: standIn.url, api_key_env: 'TEST_ANTHROPIC_KEY' }, openai: { base_url: `${standIn.url}/v1`, api_key_env: 'TEST_OPENAI_KEY' } },
+      providers: {
+        anthropic: { base_url: standIn.url, api_key_env: 'TEST_ANTHROPIC_KEY' },
+        openai: { base_url: `${standIn.url}/v1`, api_key_env: 'TEST_OPENAI_KEY' },
+      },
     },
     env: { TEST_ANTHROPIC_KEY: ANTHROPIC_KEY, TEST_OPENAI_KEY: OPENAI_KEY },
     logger: createLogger({ silent: true }),
@@ -124,7 +127,7 @@ describe('the model proxy', () => {
     expect(standIn.received.map((r) => r.path)).toEqual(['/v1/responses', '/v1/responses']);
     const usage = session.usage(undefined)!;
     expect(usage).toMatchObject({ inputTokens: 2 * OPENAI_USAGE.prompt, outputTokens: 2 * OPENAI_USAGE.completion, cachedInputTokens: 2000, modelCalls: 2 });
-    expect(usage.costUsd).toBeCloseTo((2 * ((200 * 1.25 + 1000 * 0.125 + 300 * 10) / 1e6)), 6);
+    expect(usage.costUsd).toBeCloseTo(2 * ((200 * 1.25 + 1000 * 0.125 + 300 * 10) / 1e6), 6);
   });
 
   it('refuses a request without a token, with a wrong one, or after the run ended, in the provider format, and calls nobody', async () => {
@@ -158,11 +161,14 @@ describe('the model proxy', () => {
     const refused = await anthropic({ stream: true });
     expect(refused.status).toBe(402);
     expect(refused.headers.get('x-should-retry')).toBe('false');
-    expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'billing_error', message: expect.stringContaining('usd_per_run ($0.005) reached') } });
+    expect(await refused.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'billing_error', message: expect.stringContaining('usd_per_run ($0.005) reached') },
+    });
     const openaiRefused = await openai('chat/completions', {});
     expect(await openaiRefused.json()).toMatchObject({ error: { type: 'insufficient_quota', code: 'budget_exceeded' } });
     expect(standIn.received).toHaveLength(1);
-    expect(session.ending()).toEqual({ outcome: 'budget_exceeded', note: expect.stringContaining("route budget usd_per_run ($0.005) reached") });
+    expect(session.ending()).toEqual({ outcome: 'budget_exceeded', note: expect.stringContaining('route budget usd_per_run ($0.005) reached') });
   });
 
   it('gives the run the URL and token and takes every model key out of its processes', async () => {

@@ -27,14 +27,25 @@ const sse = (events: Array<[string | undefined, unknown]>) =>
 function anthropicAnswer(body: Record<string, unknown>): { type: string; text: string } {
   const model = String(body.model ?? 'claude-sonnet-4-5-20250929');
   if (body.stream !== true) {
-    const message = { id: 'msg_1', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'Hello from the stand-in' }], stop_reason: 'end_turn', usage: ANTHROPIC_USAGE };
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: 'Hello from the stand-in' }],
+      stop_reason: 'end_turn',
+      usage: ANTHROPIC_USAGE,
+    };
     return { type: 'application/json', text: JSON.stringify(message) };
   }
   const { output_tokens, ...input } = ANTHROPIC_USAGE;
   return {
     type: 'text/event-stream',
     text: sse([
-      ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], usage: { ...input, output_tokens: 1 } } }],
+      [
+        'message_start',
+        { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], usage: { ...input, output_tokens: 1 } } },
+      ],
       ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
       ['ping', { type: 'ping' }],
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello from ' } }],
@@ -48,7 +59,12 @@ function anthropicAnswer(body: Record<string, unknown>): { type: string; text: s
 
 function openaiChatAnswer(body: Record<string, unknown>): { type: string; text: string } {
   const model = String(body.model ?? 'gpt-4o-mini');
-  const usage = { prompt_tokens: OPENAI_USAGE.prompt, completion_tokens: OPENAI_USAGE.completion, total_tokens: OPENAI_USAGE.prompt + OPENAI_USAGE.completion, prompt_tokens_details: { cached_tokens: OPENAI_USAGE.cached } };
+  const usage = {
+    prompt_tokens: OPENAI_USAGE.prompt,
+    completion_tokens: OPENAI_USAGE.completion,
+    total_tokens: OPENAI_USAGE.prompt + OPENAI_USAGE.completion,
+    prompt_tokens_details: { cached_tokens: OPENAI_USAGE.cached },
+  };
   if (body.stream !== true) {
     const choice = { index: 0, message: { role: 'assistant', content: 'Hello from the stand-in' }, finish_reason: 'stop' };
     return { type: 'application/json', text: JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model, choices: [choice], usage }) };
@@ -68,7 +84,9 @@ function openaiChatAnswer(body: Record<string, unknown>): { type: string; text: 
       [undefined, chunk({ role: 'assistant', content: '' }, null)],
       [undefined, chunk({ content: 'Hello from the stand-in' }, null)],
       [undefined, chunk({}, 'stop')],
-      ...(withUsage ? ([[undefined, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [], usage }]] as Array<[undefined, unknown]>) : []),
+      ...(withUsage
+        ? ([[undefined, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [], usage }]] as Array<[undefined, unknown]>)
+        : []),
       [undefined, '[DONE]'],
     ]),
   };
@@ -76,14 +94,29 @@ function openaiChatAnswer(body: Record<string, unknown>): { type: string; text: 
 
 function openaiResponsesAnswer(body: Record<string, unknown>): { type: string; text: string } {
   const model = String(body.model ?? 'gpt-5');
-  const usage = { input_tokens: OPENAI_USAGE.prompt, input_tokens_details: { cached_tokens: OPENAI_USAGE.cached }, output_tokens: OPENAI_USAGE.completion, total_tokens: OPENAI_USAGE.prompt + OPENAI_USAGE.completion };
-  const response = { id: 'resp_1', object: 'response', model, status: 'completed', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from the stand-in' }] }], usage };
+  const usage = {
+    input_tokens: OPENAI_USAGE.prompt,
+    input_tokens_details: { cached_tokens: OPENAI_USAGE.cached },
+    output_tokens: OPENAI_USAGE.completion,
+    total_tokens: OPENAI_USAGE.prompt + OPENAI_USAGE.completion,
+  };
+  const response = {
+    id: 'resp_1',
+    object: 'response',
+    model,
+    status: 'completed',
+    output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from the stand-in' }] }],
+    usage,
+  };
   if (body.stream !== true) return { type: 'application/json', text: JSON.stringify(response) };
   return {
     type: 'text/event-stream',
     text: sse([
       ['response.created', { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } }],
-      ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 1, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hello from the stand-in' }],
+      [
+        'response.output_text.delta',
+        { type: 'response.output_text.delta', sequence_number: 1, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hello from the stand-in' },
+      ],
       ['response.completed', { type: 'response.completed', sequence_number: 2, response }],
     ]),
   };
