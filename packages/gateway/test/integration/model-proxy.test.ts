@@ -1,7 +1,7 @@
 // The model proxy over real HTTP against scripted provider stand-ins (model-stand-ins.ts): each API streamed and not,
 // the real key added and the run's token never passed on, tokens and dollars read from the wire, requests without a
 // valid run token refused, the provider's refusal of the key not passed back, and a run past its cap refused.
-import type { Job } from '@hookwise/core';
+import type { AgentSandbox, Job } from '@hookwise/core';
 import { ModelProxy } from '../../src/model-proxy/model-proxy-hook';
 import type { ProxySession } from '../../src/model-proxy/proxy-session';
 import { createLogger } from '../../src/observe/logger';
@@ -174,9 +174,8 @@ describe('the model proxy', () => {
   it('gives the run the URL and token and takes every model key out of its processes', async () => {
     await start();
     const planned: NodeJS.ProcessEnv[] = [];
-    const sandbox = session.sandbox({
-      plan: (command, args, e) => (planned.push(e), { command, args: [...args], env: e, cwd: '/tmp' }),
-    } as never);
+    const plan = (command: string, args: readonly string[], e: NodeJS.ProcessEnv) => (planned.push(e), { command, args: [...args], env: e, cwd: '/tmp' });
+    const sandbox = session.sandbox({ plan } as unknown as AgentSandbox);
     sandbox.plan('claude', [], { PATH: '/bin', TEST_ANTHROPIC_KEY: ANTHROPIC_KEY, CODEX_API_KEY: 'x', ANTHROPIC_API_KEY: ANTHROPIC_KEY });
     const [given] = planned;
     expect(given.TEST_ANTHROPIC_KEY).toBeUndefined();
