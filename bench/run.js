@@ -3,7 +3,7 @@
 // adnanh/webhook when installed) on 127.0.0.1 only, prints markdown and writes docs/performance.md.
 // Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
 //   --quick            short runs (harness check, numbers not meaningful)
-//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer, scaleout, burst
+//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer, scaleout, burst, modelproxy
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
@@ -37,7 +37,7 @@ function parseArgs(argv) {
   return {
     quick,
     write: !argv.includes('--no-write'),
-    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst').split(','),
+    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst,modelproxy').split(','),
     duration: Number(value('--duration', quick ? 2 : 10)),
     warmup: quick ? 1 : 3,
     rounds: Number(value('--rounds', quick ? 1 : 2)),
@@ -302,6 +302,10 @@ async function main() {
   if (options.only.includes('burst')) {
     log('pr-review burst…');
     sections.push({ key: 'burst', ...(await require('./scenarios/burst').run(options, log)) });
+  }
+  if (options.only.includes('modelproxy')) {
+    log('model proxy…');
+    sections.push({ key: 'modelproxy', ...(await require('./scenarios/model-proxy').run(options, log)) });
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());

@@ -171,6 +171,13 @@ export interface AgentUsage {
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
   /**
+   * What the run's model calls cost in US dollars, priced by the gateway's model proxy from the tokens it read in
+   * each response (absent when no call went through the proxy, or no price is known for its model).
+   */
+  costUsd?: number;
+  /** How many model calls went through the gateway's model proxy in this run. */
+  modelCalls?: number;
+  /**
    * Not tokens: how the run was sandboxed, set by the gateway's worker. Kept here so that every store keeps it
    * with the run's usage without a column of its own.
    */

@@ -15,7 +15,9 @@ import type { IngestHook } from './ingest/ingest-hooks';
 import { JobChannels } from './job-channel/job-channel';
 import { jobChannelHook } from './job-channel/job-channel-hook';
 import type { JobHook } from './jobs/job-hooks';
-import type { Route } from './routes/routes';
+import { ModelProxy, modelProxyHook } from './model-proxy/model-proxy-hook';
+import { budgetOf, type Route } from './routes/routes';
+import { MemoryWindowCounters } from './stores/memory-counters';
 import { transformStep } from './transforms/transform-hooks';
 import { Transforms } from './transforms/transforms';
 
@@ -30,6 +32,8 @@ export interface GatewayFeatures {
   readonly actions: ActionCatalogue;
   /** Each agent run's channel (its subscriptions and its actions as MCP tools): a listener as long as the gateway. */
   readonly channels: JobChannels;
+  /** `agent.model_proxy`: each run's model calls with the gateway's keys, priced and capped. */
+  readonly modelProxy: ModelProxy;
   /** What the features add to the request path, in the order they run (after the own-message check). */
   readonly ingestHooks: readonly IngestHook[];
   /** What the features add to each job, in the order they are asked. */
@@ -69,6 +73,10 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     redactor: services.redactor,
     routeProblems: options.routeProblems,
   };
+  const modelProxy = new ModelProxy({
+    ...{ config: config.agent.model_proxy, env: services.env, logger, redact: (secret: string) => services.redactor.add(secret) },
+    budgets: { counters: store.counters ?? new MemoryWindowCounters(), global: budgetOf(config.agent.budget) },
+  });
   const channels = new JobChannels(channelGateway, { readOnly: options.agentCli ? [options.agentCli.dir] : [] });
   return {
     conversations,
@@ -76,6 +84,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     transforms,
     actions,
     channels,
+    modelProxy,
     ingestHooks: [
       approvalPresses(approvals),
       conversationReplies(new ConversationStep(conversations)),
@@ -87,6 +96,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
       conversationTurns(conversations, logger),
       approvalHolds(approvals),
       jobChannelHook({ channels, toolsFor: (route, job, signal) => jobActions.forRun(route, job, signal), hidden: (path) => sandboxes.overlapsHidden(path) }),
+      modelProxyHook(modelProxy),
     ],
   };
 }

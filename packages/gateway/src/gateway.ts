@@ -245,6 +245,7 @@ export class Gateway {
     await this.sandboxes.close();
     // After the workers: no run holds a token any more.
     await this.channels.close();
+    await this.features.modelProxy.close();
     this.services.lifetime.abort();
     await this.services.instances.stopAll();
     // After the workers (their last lifecycle events are written to the outbox) and before the store closes: what

@@ -49,9 +49,10 @@ export type JobStatus = 'pending' | 'running' | 'done' | 'dead';
  * How a done job ended: its answer was delivered (the default, also for jobs stored before outcomes existed), the
  * agent answered the silent marker or nothing (`silent`: nothing delivered), or the route's budget was spent and
  * the route skips rather than waits (`skipped`: the agent never ran), or a route's approval was denied or ran out
- * (`denied`, `expired`: the answer was kept and never delivered).
+ * (`denied`, `expired`: the answer was kept and never delivered), or the run reached a spend cap of its budget
+ * and the model proxy refused its further model calls (`budget_exceeded`: not retried, nothing delivered).
  */
-export type JobOutcome = 'delivered' | 'silent' | 'skipped' | 'denied' | 'expired';
+export type JobOutcome = 'delivered' | 'silent' | 'skipped' | 'denied' | 'expired' | 'budget_exceeded';
 /** A job coalesces at most this many events; the next one with the same key starts a new job. */
 export const COALESCE_MAX_EVENTS = 100;
 export type JobStep = 'agent' | 'deliver';
@@ -88,6 +89,14 @@ export interface JobRoute {
 export interface RouteBudget {
   runsPerHour?: number;
   tokensPerDay?: number;
+  /** US dollars per UTC day, as the gateway's model proxy prices the runs' model calls. */
+  usdPerDay?: number;
+  /** Tokens one run may use; checked by the model proxy before each model call of the run. */
+  tokensPerRun?: number;
+  /** US dollars one run may spend; checked by the model proxy before each model call of the run. */
+  usdPerRun?: number;
+  /** A key template (`{sender.login}`): each rendered key gets windows of its own (runs, tokens, dollars). */
+  per?: string;
   whenExceeded: 'wait' | 'skip';
 }
 

@@ -3,6 +3,7 @@ import type { StoreConfig } from '@hookwise/core';
 import type { AdminConfig, MetricsConfig, TracingConfig } from './observability-schema';
 import type { BudgetConfig, RouteConfig } from './route-schema';
 import type { SandboxConfig } from './sandbox-schema';
+import type { ModelProxyConfig } from './model-proxy-schema';
 import type { NotifyTarget } from './notify-schema';
 
 export interface PlatformConfig {
@@ -45,6 +46,7 @@ export interface HookwiseConfig {
     budget?: BudgetConfig;
     silent_marker?: string;
     sandbox?: SandboxConfig;
+    model_proxy?: ModelProxyConfig;
     [key: string]: unknown;
   };
   retry: { max_attempts: number; base_delay_seconds: number; max_delay_seconds: number };

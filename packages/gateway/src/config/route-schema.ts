@@ -54,6 +54,22 @@ export const budgetSchema = {
   properties: {
     runs_per_hour: { type: 'integer', minimum: 1, description: 'Agent runs per clock hour.' },
     tokens_per_day: { type: 'integer', minimum: 1, description: 'Tokens (input + output, as runners report them) per UTC day.' },
+    usd_per_day: { type: 'number', exclusiveMinimum: 0, description: "US dollars per UTC day, as the model proxy prices the runs' model calls." },
+    tokens_per_run: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded.',
+    },
+    usd_per_run: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded.',
+    },
+    per: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'Key template, e.g. "{sender.login}": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day.',
+    },
     when_exceeded: {
       type: 'string',
       enum: ['wait', 'skip'],
@@ -238,6 +254,10 @@ export interface CoalesceConfig {
 export interface BudgetConfig {
   runs_per_hour?: number;
   tokens_per_day?: number;
+  usd_per_day?: number;
+  tokens_per_run?: number;
+  usd_per_run?: number;
+  per?: string;
   when_exceeded?: 'wait' | 'skip';
 }
 

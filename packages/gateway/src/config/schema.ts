@@ -6,6 +6,7 @@
 import { adminSchema, metricsSchema, tracingSchema } from './observability-schema';
 import { budgetSchema, routeSchema, stringList } from './route-schema';
 import { sandboxSchema } from './sandbox-schema';
+import { modelProxySchema } from './model-proxy-schema';
 import { notifySchema } from './notify-schema';
 
 // The route's schema and the config's types live beside this file; they are re-exported from here, where
@@ -118,6 +119,7 @@ export const configSchema = {
           description: 'An answer that is this marker (or empty) is recorded as silent and not delivered.',
         },
         sandbox: sandboxSchema,
+        model_proxy: modelProxySchema,
       },
     },
     retry: {

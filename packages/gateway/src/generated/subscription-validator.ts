@@ -5,11 +5,11 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
-const pattern3 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
-const pattern6 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
+const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1187,7 +1187,7 @@ if(data.budget !== undefined){
 let data56 = data.budget;
 if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
 for(const key8 in data56){
-if(!(((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "when_exceeded"))){
+if(!(((((((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "usd_per_day")) || (key8 === "tokens_per_run")) || (key8 === "usd_per_run")) || (key8 === "per")) || (key8 === "when_exceeded"))){
 const err90 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err90];
@@ -1248,10 +1248,11 @@ errors++;
 }
 }
 }
-if(data56.when_exceeded !== undefined){
-let data59 = data56.when_exceeded;
-if(typeof data59 !== "string"){
-const err95 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.usd_per_day !== undefined){
+let data59 = data56.usd_per_day;
+if(typeof data59 == "number"){
+if(data59 <= 0 || isNaN(data59)){
+const err95 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1260,8 +1261,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(!((data59 === "wait") || (data59 === "skip"))){
-const err96 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err96 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1271,9 +1273,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.tokens_per_run !== undefined){
+let data60 = data56.tokens_per_run;
+if(!((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60)))){
+const err97 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1282,12 +1285,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data.silent_marker !== undefined){
-let data60 = data.silent_marker;
-if(typeof data60 === "string"){
-if(!pattern0.test(data60)){
-const err98 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data60 == "number"){
+if(data60 < 1 || isNaN(data60)){
+const err98 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1297,8 +1297,12 @@ vErrors.push(err98);
 errors++;
 }
 }
-else {
-const err99 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.usd_per_run !== undefined){
+let data61 = data56.usd_per_run;
+if(typeof data61 == "number"){
+if(data61 <= 0 || isNaN(data61)){
+const err99 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1308,12 +1312,8 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.transform !== undefined){
-let data61 = data.transform;
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-for(const key9 in data61){
-if(!(((((key9 === "expression") || (key9 === "command")) || (key9 === "timeout_seconds")) || (key9 === "max_output_bytes")) || (key9 === "on_failure"))){
-const err100 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+else {
+const err100 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1323,9 +1323,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data61.expression !== undefined){
-if(typeof data61.expression !== "string"){
-const err101 = {instancePath:instancePath+"/transform/expression",schemaPath:"#/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.per !== undefined){
+let data62 = data56.per;
+if(typeof data62 === "string"){
+if(!pattern0.test(data62)){
+const err101 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1335,11 +1337,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data61.command !== undefined){
-let data63 = data61.command;
-if(Array.isArray(data63)){
-if(data63.length < 1){
-const err102 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err102 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1348,10 +1347,11 @@ vErrors.push(err102);
 }
 errors++;
 }
-const len5 = data63.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data63[i5] !== "string"){
-const err103 = {instancePath:instancePath+"/transform/command/" + i5,schemaPath:"#/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.when_exceeded !== undefined){
+let data63 = data56.when_exceeded;
+if(typeof data63 !== "string"){
+const err103 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1360,10 +1360,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((data63 === "wait") || (data63 === "skip"))){
+const err104 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1373,11 +1371,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data61.timeout_seconds !== undefined){
-let data65 = data61.timeout_seconds;
-if(typeof data65 == "number"){
-if(data65 > 60 || isNaN(data65)){
-const err105 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+}
+else {
+const err105 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1386,8 +1382,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data65 <= 0 || isNaN(data65)){
-const err106 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+if(data.silent_marker !== undefined){
+let data64 = data.silent_marker;
+if(typeof data64 === "string"){
+if(!pattern0.test(data64)){
+const err106 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1398,7 +1398,7 @@ errors++;
 }
 }
 else {
-const err107 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err107 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1408,10 +1408,12 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data61.max_output_bytes !== undefined){
-let data66 = data61.max_output_bytes;
-if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))){
-const err108 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.transform !== undefined){
+let data65 = data.transform;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+for(const key9 in data65){
+if(!(((((key9 === "expression") || (key9 === "command")) || (key9 === "timeout_seconds")) || (key9 === "max_output_bytes")) || (key9 === "on_failure"))){
+const err108 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1420,9 +1422,10 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data66 == "number"){
-if(data66 < 1 || isNaN(data66)){
-const err109 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data65.expression !== undefined){
+if(typeof data65.expression !== "string"){
+const err109 = {instancePath:instancePath+"/transform/expression",schemaPath:"#/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1432,11 +1435,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-if(data61.on_failure !== undefined){
-let data67 = data61.on_failure;
-if(typeof data67 !== "string"){
-const err110 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.command !== undefined){
+let data67 = data65.command;
+if(Array.isArray(data67)){
+if(data67.length < 1){
+const err110 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1445,8 +1448,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(!((data67 === "accept") || (data67 === "reject"))){
-const err111 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
+const len5 = data67.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data67[i5] !== "string"){
+const err111 = {instancePath:instancePath+"/transform/command/" + i5,schemaPath:"#/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1458,7 +1463,7 @@ errors++;
 }
 }
 else {
-const err112 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err112 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1468,14 +1473,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data68 = data.actions;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key10 in data68){
-const _errs161 = errors;
-if(typeof key10 === "string"){
-if(!pattern3.test(key10)){
-const err113 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key10};
+if(data65.timeout_seconds !== undefined){
+let data69 = data65.timeout_seconds;
+if(typeof data69 == "number"){
+if(data69 > 60 || isNaN(data69)){
+const err113 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1484,10 +1486,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-var valid25 = _errs161 === errors;
-if(!valid25){
-const err114 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
+if(data69 <= 0 || isNaN(data69)){
+const err114 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1497,13 +1497,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-for(const key11 in data68){
-let data69 = data68[key11];
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(data69.max !== undefined){
-let data70 = data69.max;
-if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
-const err115 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err115 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1512,9 +1507,11 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(typeof data70 == "number"){
-if(data70 < 1 || isNaN(data70)){
-const err116 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data65.max_output_bytes !== undefined){
+let data70 = data65.max_output_bytes;
+if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
+const err116 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1523,11 +1520,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data70 == "number"){
+if(data70 < 1 || isNaN(data70)){
+const err117 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1538,8 +1533,10 @@ errors++;
 }
 }
 }
-else {
-const err118 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data65.on_failure !== undefined){
+let data71 = data65.on_failure;
+if(typeof data71 !== "string"){
+const err118 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1548,16 +1545,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-if(data.conversation !== undefined){
-let data71 = data.conversation;
-const _errs169 = errors;
-let valid28 = true;
-const _errs170 = errors;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-let missing0;
-if((data71.enabled === undefined) && (missing0 = "enabled")){
-const err119 = {};
+if(!((data71 === "accept") || (data71 === "reject"))){
+const err119 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1566,10 +1555,10 @@ vErrors.push(err119);
 }
 errors++;
 }
+}
+}
 else {
-if(data71.enabled !== undefined){
-if(!(data71.enabled === true)){
-const err120 = {};
+const err120 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1579,23 +1568,14 @@ vErrors.push(err120);
 errors++;
 }
 }
-}
-}
-var _valid3 = _errs170 === errors;
-errors = _errs169;
-if(vErrors !== null){
-if(_errs169){
-vErrors.length = _errs169;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs172 = errors;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.allow_from === undefined){
-const err121 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+if(data.actions !== undefined){
+let data72 = data.actions;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+for(const key10 in data72){
+const _errs169 = errors;
+if(typeof key10 === "string"){
+if(!pattern4.test(key10)){
+const err121 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key10};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1605,11 +1585,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-var _valid3 = _errs172 === errors;
-valid28 = _valid3;
-}
-if(!valid28){
-const err122 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+var valid25 = _errs169 === errors;
+if(!valid25){
+const err122 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1618,10 +1596,14 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-for(const key12 in data71){
-if(!(((((key12 === "enabled") || (key12 === "max_turns")) || (key12 === "ttl_hours")) || (key12 === "after_limit")) || (key12 === "allow_from"))){
-const err123 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+for(const key11 in data72){
+let data73 = data72[key11];
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+if(data73.max !== undefined){
+let data74 = data73.max;
+if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
+const err123 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1630,10 +1612,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data71.enabled !== undefined){
-if(typeof data71.enabled !== "boolean"){
-const err124 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data74 == "number"){
+if(data74 < 1 || isNaN(data74)){
+const err124 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1643,10 +1624,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data71.max_turns !== undefined){
-let data74 = data71.max_turns;
-if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
-const err125 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1655,9 +1636,10 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(typeof data74 == "number"){
-if(data74 > 50 || isNaN(data74)){
-const err126 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1666,8 +1648,16 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data74 < 1 || isNaN(data74)){
-const err127 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.conversation !== undefined){
+let data75 = data.conversation;
+const _errs177 = errors;
+let valid28 = true;
+const _errs178 = errors;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+let missing0;
+if((data75.enabled === undefined) && (missing0 = "enabled")){
+const err127 = {};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1676,13 +1666,10 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-if(data71.ttl_hours !== undefined){
-let data75 = data71.ttl_hours;
-if(typeof data75 == "number"){
-if(data75 > 8760 || isNaN(data75)){
-const err128 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+else {
+if(data75.enabled !== undefined){
+if(!(data75.enabled === true)){
+const err128 = {};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1691,8 +1678,24 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data75 <= 0 || isNaN(data75)){
-const err129 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+}
+var _valid3 = _errs178 === errors;
+errors = _errs177;
+if(vErrors !== null){
+if(_errs177){
+vErrors.length = _errs177;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs180 = errors;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.allow_from === undefined){
+const err129 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1702,8 +1705,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-else {
-const err130 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid3 = _errs180 === errors;
+valid28 = _valid3;
+}
+if(!valid28){
+const err130 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1712,11 +1718,10 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data71.after_limit !== undefined){
-let data76 = data71.after_limit;
-if(typeof data76 !== "string"){
-const err131 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+for(const key12 in data75){
+if(!(((((key12 === "enabled") || (key12 === "max_turns")) || (key12 === "ttl_hours")) || (key12 === "after_limit")) || (key12 === "allow_from"))){
+const err131 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1725,8 +1730,10 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(!((data76 === "ignore") || (data76 === "new_conversation"))){
-const err132 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
+}
+if(data75.enabled !== undefined){
+if(typeof data75.enabled !== "boolean"){
+const err132 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1736,11 +1743,10 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data71.allow_from !== undefined){
-let data77 = data71.allow_from;
-if(Array.isArray(data77)){
-if(data77.length < 1){
-const err133 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data75.max_turns !== undefined){
+let data78 = data75.max_turns;
+if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
+const err133 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1749,15 +1755,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-const len6 = data77.length;
-for(let i6=0; i6<len6; i6++){
-let data78 = data77[i6];
-const _errs185 = errors;
-let valid33 = false;
-const _errs186 = errors;
-if(typeof data78 === "string"){
-if(!pattern0.test(data78)){
-const err134 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data78 == "number"){
+if(data78 > 50 || isNaN(data78)){
+const err134 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1766,9 +1766,8 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data78 < 1 || isNaN(data78)){
+const err135 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1777,12 +1776,13 @@ vErrors.push(err135);
 }
 errors++;
 }
-var _valid4 = _errs186 === errors;
-valid33 = valid33 || _valid4;
-if(!valid33){
-const _errs188 = errors;
-if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
-const err136 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+if(data75.ttl_hours !== undefined){
+let data79 = data75.ttl_hours;
+if(typeof data79 == "number"){
+if(data79 > 8760 || isNaN(data79)){
+const err136 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1791,11 +1791,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-var _valid4 = _errs188 === errors;
-valid33 = valid33 || _valid4;
-}
-if(!valid33){
-const err137 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data79 <= 0 || isNaN(data79)){
+const err137 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1804,21 +1801,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-else {
-errors = _errs185;
-if(vErrors !== null){
-if(_errs185){
-vErrors.length = _errs185;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err138 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err138 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1828,9 +1813,10 @@ vErrors.push(err138);
 errors++;
 }
 }
-}
-else {
-const err139 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data75.after_limit !== undefined){
+let data80 = data75.after_limit;
+if(typeof data80 !== "string"){
+const err139 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1839,12 +1825,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-if(data.approval !== undefined){
-let data79 = data.approval;
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.approvers === undefined){
-const err140 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
+if(!((data80 === "ignore") || (data80 === "new_conversation"))){
+const err140 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1853,9 +1835,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-for(const key13 in data79){
-if(!((((key13 === "approvers") || (key13 === "expires_hours")) || (key13 === "via")) || (key13 === "chat"))){
-const err141 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+if(data75.allow_from !== undefined){
+let data81 = data75.allow_from;
+if(Array.isArray(data81)){
+if(data81.length < 1){
+const err141 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1864,12 +1849,15 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-if(data79.approvers !== undefined){
-let data80 = data79.approvers;
-if(Array.isArray(data80)){
-if(data80.length < 1){
-const err142 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len6 = data81.length;
+for(let i6=0; i6<len6; i6++){
+let data82 = data81[i6];
+const _errs193 = errors;
+let valid33 = false;
+const _errs194 = errors;
+if(typeof data82 === "string"){
+if(!pattern0.test(data82)){
+const err142 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1878,12 +1866,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-const len7 = data80.length;
-for(let i7=0; i7<len7; i7++){
-let data81 = data80[i7];
-if(typeof data81 === "string"){
-if(!pattern0.test(data81)){
-const err143 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err143 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1892,9 +1877,12 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-else {
-const err144 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid4 = _errs194 === errors;
+valid33 = valid33 || _valid4;
+if(!valid33){
+const _errs196 = errors;
+if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
+const err144 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1903,10 +1891,11 @@ vErrors.push(err144);
 }
 errors++;
 }
+var _valid4 = _errs196 === errors;
+valid33 = valid33 || _valid4;
 }
-}
-else {
-const err145 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid33){
+const err145 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1915,12 +1904,21 @@ vErrors.push(err145);
 }
 errors++;
 }
+else {
+errors = _errs193;
+if(vErrors !== null){
+if(_errs193){
+vErrors.length = _errs193;
 }
-if(data79.expires_hours !== undefined){
-let data82 = data79.expires_hours;
-if(typeof data82 == "number"){
-if(data82 <= 0 || isNaN(data82)){
-const err146 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1930,8 +1928,9 @@ vErrors.push(err146);
 errors++;
 }
 }
+}
 else {
-const err147 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err147 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1941,11 +1940,11 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data79.via !== undefined){
-let data83 = data79.via;
-if(typeof data83 === "string"){
-if(!pattern6.test(data83)){
-const err148 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data.approval !== undefined){
+let data83 = data.approval;
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.approvers === undefined){
+const err148 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1954,9 +1953,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-else {
-const err149 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data83){
+if(!((((key13 === "approvers") || (key13 === "expires_hours")) || (key13 === "via")) || (key13 === "chat"))){
+const err149 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1966,10 +1965,11 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data79.chat !== undefined){
-let data84 = data79.chat;
-if((typeof data84 !== "string") && (!(typeof data84 == "number"))){
-const err150 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
+if(data83.approvers !== undefined){
+let data84 = data83.approvers;
+if(Array.isArray(data84)){
+if(data84.length < 1){
+const err150 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1978,10 +1978,12 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len7 = data84.length;
+for(let i7=0; i7<len7; i7++){
+let data85 = data84[i7];
+if(typeof data85 === "string"){
+if(!pattern0.test(data85)){
+const err151 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1991,9 +1993,8 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data.deliver_only !== undefined){
-if(typeof data.deliver_only !== "boolean"){
-const err152 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err152 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2003,9 +2004,9 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err153 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err153 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2015,13 +2016,11 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data.skills !== undefined){
-let data87 = data.skills;
-if(Array.isArray(data87)){
-const len8 = data87.length;
-for(let i8=0; i8<len8; i8++){
-if(typeof data87[i8] !== "string"){
-const err154 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data83.expires_hours !== undefined){
+let data86 = data83.expires_hours;
+if(typeof data86 == "number"){
+if(data86 <= 0 || isNaN(data86)){
+const err154 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2031,9 +2030,8 @@ vErrors.push(err154);
 errors++;
 }
 }
-}
 else {
-const err155 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err155 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2043,13 +2041,11 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data.deliver !== undefined){
-let data89 = data.deliver;
-const _errs212 = errors;
-let valid39 = false;
-const _errs213 = errors;
-if(typeof data89 !== "string"){
-const err156 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data83.via !== undefined){
+let data87 = data83.via;
+if(typeof data87 === "string"){
+if(!pattern7.test(data87)){
+const err156 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2058,13 +2054,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-var _valid5 = _errs213 === errors;
-valid39 = valid39 || _valid5;
-if(!valid39){
-const _errs215 = errors;
-if(Array.isArray(data89)){
-if(data89.length < 1){
-const err157 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err157 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2073,14 +2065,11 @@ vErrors.push(err157);
 }
 errors++;
 }
-const len9 = data89.length;
-for(let i9=0; i9<len9; i9++){
-let data90 = data89[i9];
-const _errs218 = errors;
-let valid42 = false;
-const _errs219 = errors;
-if(typeof data90 !== "string"){
-const err158 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data83.chat !== undefined){
+let data88 = data83.chat;
+if((typeof data88 !== "string") && (!(typeof data88 == "number"))){
+const err158 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2089,13 +2078,10 @@ vErrors.push(err158);
 }
 errors++;
 }
-var _valid6 = _errs219 === errors;
-valid42 = valid42 || _valid6;
-if(!valid42){
-const _errs221 = errors;
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-if(data90.to === undefined){
-const err159 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2104,9 +2090,10 @@ vErrors.push(err159);
 }
 errors++;
 }
-for(const key14 in data90){
-if(!((key14 === "to") || (key14 === "extra"))){
-const err160 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+if(data.deliver_only !== undefined){
+if(typeof data.deliver_only !== "boolean"){
+const err160 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2116,9 +2103,9 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data90.to !== undefined){
-if(typeof data90.to !== "string"){
-const err161 = {instancePath:instancePath+"/deliver/" + i9+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err161 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2128,13 +2115,13 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data90.extra !== undefined){
-let data92 = data90.extra;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key15 in data92){
-let data93 = data92[key15];
-if(((typeof data93 !== "string") && (!(typeof data93 == "number"))) && (typeof data93 !== "boolean")){
-const err162 = {instancePath:instancePath+"/deliver/" + i9+"/extra/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data.skills !== undefined){
+let data91 = data.skills;
+if(Array.isArray(data91)){
+const len8 = data91.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data91[i8] !== "string"){
+const err162 = {instancePath:instancePath+"/skills/" + i8,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2146,7 +2133,7 @@ errors++;
 }
 }
 else {
-const err163 = {instancePath:instancePath+"/deliver/" + i9+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err163 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2156,9 +2143,13 @@ vErrors.push(err163);
 errors++;
 }
 }
-}
-else {
-const err164 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.deliver !== undefined){
+let data93 = data.deliver;
+const _errs220 = errors;
+let valid39 = false;
+const _errs221 = errors;
+if(typeof data93 !== "string"){
+const err164 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2167,11 +2158,13 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid6 = _errs221 === errors;
-valid42 = valid42 || _valid6;
-}
-if(!valid42){
-const err165 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs221 === errors;
+valid39 = valid39 || _valid5;
+if(!valid39){
+const _errs223 = errors;
+if(Array.isArray(data93)){
+if(data93.length < 1){
+const err165 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2180,21 +2173,14 @@ vErrors.push(err165);
 }
 errors++;
 }
-else {
-errors = _errs218;
-if(vErrors !== null){
-if(_errs218){
-vErrors.length = _errs218;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len9 = data93.length;
+for(let i9=0; i9<len9; i9++){
+let data94 = data93[i9];
+const _errs226 = errors;
+let valid42 = false;
+const _errs227 = errors;
+if(typeof data94 !== "string"){
+const err166 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2203,11 +2189,13 @@ vErrors.push(err166);
 }
 errors++;
 }
-var _valid5 = _errs215 === errors;
-valid39 = valid39 || _valid5;
-}
-if(!valid39){
-const err167 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid6 = _errs227 === errors;
+valid42 = valid42 || _valid6;
+if(!valid42){
+const _errs229 = errors;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.to === undefined){
+const err167 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2216,25 +2204,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-else {
-errors = _errs212;
-if(vErrors !== null){
-if(_errs212){
-vErrors.length = _errs212;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data94 = data.deliver_extra;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-for(const key16 in data94){
-let data95 = data94[key16];
-if(((typeof data95 !== "string") && (!(typeof data95 == "number"))) && (typeof data95 !== "boolean")){
-const err168 = {instancePath:instancePath+"/deliver_extra/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+for(const key14 in data94){
+if(!((key14 === "to") || (key14 === "extra"))){
+const err168 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2244,9 +2216,9 @@ vErrors.push(err168);
 errors++;
 }
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data94.to !== undefined){
+if(typeof data94.to !== "string"){
+const err169 = {instancePath:instancePath+"/deliver/" + i9+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2256,12 +2228,13 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data.agent !== undefined){
-let data96 = data.agent;
+if(data94.extra !== undefined){
+let data96 = data94.extra;
 if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-if(data96.runner !== undefined){
-if(typeof data96.runner !== "string"){
-const err170 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key15 in data96){
+let data97 = data96[key15];
+if(((typeof data97 !== "string") && (!(typeof data97 == "number"))) && (typeof data97 !== "boolean")){
+const err170 = {instancePath:instancePath+"/deliver/" + i9+"/extra/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2271,12 +2244,9 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data96.sandbox !== undefined){
-let data98 = data96.sandbox;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-for(const key17 in data98){
-if(!((((key17 === "mode") || (key17 === "network")) || (key17 === "read_only")) || (key17 === "writable"))){
-const err171 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+else {
+const err171 = {instancePath:instancePath+"/deliver/" + i9+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2286,10 +2256,9 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data98.mode !== undefined){
-let data99 = data98.mode;
-if(typeof data99 !== "string"){
-const err172 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err172 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2298,8 +2267,11 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(!(((data99 === "auto") || (data99 === "required")) || (data99 === "off"))){
-const err173 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+var _valid6 = _errs229 === errors;
+valid42 = valid42 || _valid6;
+}
+if(!valid42){
+const err173 = {instancePath:instancePath+"/deliver/" + i9,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2308,16 +2280,21 @@ vErrors.push(err173);
 }
 errors++;
 }
+else {
+errors = _errs226;
+if(vErrors !== null){
+if(_errs226){
+vErrors.length = _errs226;
 }
-if(data98.network !== undefined){
-let data100 = data98.network;
-if(Array.isArray(data100)){
-const len10 = data100.length;
-for(let i10=0; i10<len10; i10++){
-let data101 = data100[i10];
-if(typeof data101 === "string"){
-if(!pattern0.test(data101)){
-const err174 = {instancePath:instancePath+"/agent/sandbox/network/" + i10,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2326,9 +2303,11 @@ vErrors.push(err174);
 }
 errors++;
 }
+var _valid5 = _errs223 === errors;
+valid39 = valid39 || _valid5;
 }
-else {
-const err175 = {instancePath:instancePath+"/agent/sandbox/network/" + i10,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid39){
+const err175 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2337,10 +2316,25 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
+else {
+errors = _errs220;
+if(vErrors !== null){
+if(_errs220){
+vErrors.length = _errs220;
 }
 else {
-const err176 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data98 = data.deliver_extra;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+for(const key16 in data98){
+let data99 = data98[key16];
+if(((typeof data99 !== "string") && (!(typeof data99 == "number"))) && (typeof data99 !== "boolean")){
+const err176 = {instancePath:instancePath+"/deliver_extra/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2350,15 +2344,9 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data98.read_only !== undefined){
-let data102 = data98.read_only;
-if(Array.isArray(data102)){
-const len11 = data102.length;
-for(let i11=0; i11<len11; i11++){
-let data103 = data102[i11];
-if(typeof data103 === "string"){
-if(!pattern0.test(data103)){
-const err177 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err177 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2368,8 +2356,12 @@ vErrors.push(err177);
 errors++;
 }
 }
-else {
-const err178 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.agent !== undefined){
+let data100 = data.agent;
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.runner !== undefined){
+if(typeof data100.runner !== "string"){
+const err178 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2379,9 +2371,12 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
-else {
-const err179 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data100.sandbox !== undefined){
+let data102 = data100.sandbox;
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+for(const key17 in data102){
+if(!((((key17 === "mode") || (key17 === "network")) || (key17 === "read_only")) || (key17 === "writable"))){
+const err179 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2391,15 +2386,10 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data98.writable !== undefined){
-let data104 = data98.writable;
-if(Array.isArray(data104)){
-const len12 = data104.length;
-for(let i12=0; i12<len12; i12++){
-let data105 = data104[i12];
-if(typeof data105 === "string"){
-if(!pattern0.test(data105)){
-const err180 = {instancePath:instancePath+"/agent/sandbox/writable/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data102.mode !== undefined){
+let data103 = data102.mode;
+if(typeof data103 !== "string"){
+const err180 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2408,9 +2398,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/agent/sandbox/writable/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data103 === "auto") || (data103 === "required")) || (data103 === "off"))){
+const err181 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2420,9 +2409,15 @@ vErrors.push(err181);
 errors++;
 }
 }
-}
-else {
-const err182 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data102.network !== undefined){
+let data104 = data102.network;
+if(Array.isArray(data104)){
+const len10 = data104.length;
+for(let i10=0; i10<len10; i10++){
+let data105 = data104[i10];
+if(typeof data105 === "string"){
+if(!pattern0.test(data105)){
+const err182 = {instancePath:instancePath+"/agent/sandbox/network/" + i10,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2432,9 +2427,8 @@ vErrors.push(err182);
 errors++;
 }
 }
-}
 else {
-const err183 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err183 = {instancePath:instancePath+"/agent/sandbox/network/" + i10,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2444,9 +2438,9 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data96.prompt_hygiene !== undefined){
-if(typeof data96.prompt_hygiene !== "boolean"){
-const err184 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err184 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2456,9 +2450,15 @@ vErrors.push(err184);
 errors++;
 }
 }
-}
-else {
-const err185 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data102.read_only !== undefined){
+let data106 = data102.read_only;
+if(Array.isArray(data106)){
+const len11 = data106.length;
+for(let i11=0; i11<len11; i11++){
+let data107 = data106[i11];
+if(typeof data107 === "string"){
+if(!pattern0.test(data107)){
+const err185 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2468,9 +2468,8 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err186 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err186 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2480,9 +2479,9 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err187 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err187 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2492,14 +2491,115 @@ vErrors.push(err187);
 errors++;
 }
 }
-}
-else {
-const err188 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data102.writable !== undefined){
+let data108 = data102.writable;
+if(Array.isArray(data108)){
+const len12 = data108.length;
+for(let i12=0; i12<len12; i12++){
+let data109 = data108[i12];
+if(typeof data109 === "string"){
+if(!pattern0.test(data109)){
+const err188 = {instancePath:instancePath+"/agent/sandbox/writable/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err188];
 }
 else {
 vErrors.push(err188);
+}
+errors++;
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/agent/sandbox/writable/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+}
+else {
+const err190 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+}
+else {
+const err191 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+if(data100.prompt_hygiene !== undefined){
+if(typeof data100.prompt_hygiene !== "boolean"){
+const err192 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+}
+else {
+const err193 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err194 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err195 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+}
+else {
+const err196 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
 }
 errors++;
 }

@@ -5,9 +5,9 @@ import type { AgentResult, AgentRunSandbox, AgentUsage, Job } from '@hookwise/co
 import { HookwiseError, errorMessage, isHookwiseError } from '@hookwise/core';
 import { MemoryWindowCounters } from '../stores/memory-counters';
 import type { Route } from '../routes/routes';
-import { BudgetKeeper } from './budget';
+import { BudgetKeeper, budgetKeys, type BudgetKeys } from './budget';
 import { BudgetRefusals } from './budget-refusals';
-import { completeSkipped, jobEvent } from './job-events';
+import { completeSkipped, emitCompleted, jobEvent } from './job-events';
 import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
 import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
@@ -59,7 +59,9 @@ export class AgentStep {
       await completeSkipped(this.deps.jobs, this.deps.lifecycle, route, job, skip);
       return undefined;
     }
-    const spent = await this.budgets.admit(route.name, route.budget);
+    // With `per:` each rendered key (a sender) has windows of its own.
+    const keys = budgetKeys(route.budget, this.deps.budget, job.payload);
+    const spent = await this.budgets.admit(route.name, route.budget, keys);
     if (spent) {
       await this.refusals.refused(route, job, spent);
       return undefined;
@@ -73,15 +75,16 @@ export class AgentStep {
     const featurePrompt = await parts.prompt();
     const prompt = featurePrompt ?? runPromptOf(route.prompt, templated, { hygiene: promptHygieneOf(route) });
     logUnresolved(this.deps.logger, route, templated);
-    const { result, sandbox, attached } = await this.runAgent(route, job, prompt, signal, parts);
-    await parts.afterRun(result);
+    const { result, sandbox, attached, ending } = await this.runAgent(route, job, prompt, signal, parts);
+    // What the features recorded during the run (the actions it asked for, the model proxy's tokens and dollars).
+    const usage = attached.reduce((u, one) => one.usage?.(u) ?? u, withSandbox(result.usage, sandbox));
     // Counted even when shutdown came meanwhile: the tokens are spent.
-    await this.recordUsage(route, job, result.usage);
+    await this.recordUsage(route, job, usage, keys);
+    if (ending) return this.endRun(route, job, prompt, usage, ending);
+    await parts.afterRun(result);
     if (signal.aborted) return undefined;
     // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
     const where = { route: route.name, deliveryId: job.deliveryId };
-    // What the features recorded during the run (the actions it asked for) joins its usage.
-    const usage = attached.reduce((u, one) => one.usage?.(u) ?? u, withSandbox(result.usage, sandbox));
     const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, usage);
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
     await this.deps.previous?.remember(route.name, job);
@@ -94,7 +97,7 @@ export class AgentStep {
     prompt: string,
     shutdown: AbortSignal,
     parts: JobParts,
-  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; attached: RunAttachment[] }> {
+  ): Promise<{ result: AgentResult; sandbox?: AgentRunSandbox; attached: RunAttachment[]; ending?: RunEnding }> {
     // The run's signal aborts on shutdown or at the timeout; both hooks are undone when the run ends. With
     // AbortSignal.timeout + AbortSignal.any every finished run kept about 3 KB (timer, signals, listeners)
     // alive until its timeout, 5 minutes by default: hundreds of MB under a burst (docs/performance.md).
@@ -134,9 +137,15 @@ export class AgentStep {
       if (!result || typeof result.text !== 'string') throw new HookwiseError('HW_E_AGENT', 'agent runner returned no text', { retryable: false });
       usage = result.usage;
       const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
-      return { result, sandbox: fact, attached };
+      return { result, sandbox: fact, attached, ending: endingOf(attached) };
     } catch (err) {
       failure = err;
+      // A part that stopped the run (a spend cap) decides how the job ends: the runner's failure is its doing.
+      const ending = endingOf(attached);
+      if (ending && !shutdown.aborted) {
+        const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
+        return { result: { text: '' }, sandbox: fact, attached, ending };
+      }
       throw err;
     } finally {
       clearTimeout(timer);
@@ -164,10 +173,25 @@ export class AgentStep {
     }
   }
 
-  /** Adds a run's tokens to the budget counters; a failure is logged, never fails the job (its answer is to be kept). */
-  private async recordUsage(route: Route, job: Job, usage: AgentResult['usage']): Promise<void> {
+  /**
+   * A part stopped the run (a spend cap): its usage is kept with an empty answer (were the job leased again, there
+   * is nothing to deliver) and the job ends as the part says, not retried.
+   */
+  private async endRun(route: Route, job: Job, prompt: string, usage: AgentUsage | undefined, ending: RunEnding): Promise<undefined> {
+    this.deps.logger.warn(`${job.deliveryId} on route '${route.name}' ended ${ending.outcome}: ${ending.note}`, {
+      route: route.name,
+      delivery_id: job.deliveryId,
+    });
+    await this.deps.jobs.saveAnswer(job.id, prompt, '', usage);
+    await this.deps.jobs.complete(job.id, {}, ending);
+    emitCompleted(this.deps.lifecycle, route, job, job.attempts, ending.outcome, [], ending.note);
+    return undefined;
+  }
+
+  /** Adds a run's tokens and dollars to the budget counters; a failure is logged, never fails the job (its answer is to be kept). */
+  private async recordUsage(route: Route, job: Job, usage: AgentResult['usage'], keys: BudgetKeys): Promise<void> {
     try {
-      await this.budgets.recordUsage(route.name, usage);
+      await this.budgets.recordUsage(route.name, usage, keys);
     } catch (err) {
       this.deps.logger.warn(`could not count the tokens of ${job.deliveryId} on route '${route.name}' for its budget: ${errorMessage(err)}`, {
         route: route.name,
@@ -189,6 +213,16 @@ export class AgentStep {
   private runnerName(route: Route): string {
     return this.deps.runnerOf?.(route) ?? route.agent?.runner ?? 'default';
   }
+}
+
+type RunEnding = NonNullable<ReturnType<NonNullable<RunAttachment['ending']>>>;
+
+function endingOf(attached: RunAttachment[]): RunEnding | undefined {
+  for (const one of attached) {
+    const ending = one.ending?.();
+    if (ending) return ending;
+  }
+  return undefined;
 }
 
 /** The run's usage with how it was sandboxed (kept with the usage, so every store keeps it without a change). */

@@ -17,6 +17,7 @@ export function outcomeText(job: Pick<Job, 'status' | 'outcome' | 'note'>): stri
   if (outcome === 'silent') return SILENT_TEXT;
   if (outcome === 'skipped') return `skipped: ${job.note ?? 'the agent did not run'}`;
   if (outcome === 'denied' || outcome === 'expired') return `${outcome}: ${job.note ?? 'the approval ended it; nothing delivered'}`;
+  if (outcome === 'budget_exceeded') return `budget exceeded: ${job.note ?? 'a spend cap stopped the run'}; nothing delivered`;
   return outcome;
 }
 
@@ -25,7 +26,15 @@ export function tokenCount(count: number): string {
   return count.toLocaleString('en-US');
 }
 
-/** "1,200 in / 340 out (800 cached, 100 cache write)"; undefined when the runner reported no usage. */
+/** "$0.0123" (four decimals below a dollar, two above). */
+export function dollars(usd: number): string {
+  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+}
+
+/**
+ * "1,200 in / 340 out (800 cached, 100 cache write), $0.0123 over 3 model calls"; undefined when the runner reported
+ * no usage (the cost and calls are the model proxy's).
+ */
 export function usageText(usage: AgentUsage | undefined): string | undefined {
   // Usage that only says how the run was sandboxed holds no tokens.
   if (!usage || TOKEN_FIELDS.every((field) => usage[field] === undefined)) return undefined;
@@ -34,7 +43,9 @@ export function usageText(usage: AgentUsage | undefined): string | undefined {
     usage.cachedInputTokens !== undefined ? `${tokenCount(usage.cachedInputTokens)} cached` : '',
     usage.cacheWriteTokens !== undefined ? `${tokenCount(usage.cacheWriteTokens)} cache write` : '',
   ].filter(Boolean);
-  return `${count(usage.inputTokens)} in / ${count(usage.outputTokens)} out${cache.length ? ` (${cache.join(', ')})` : ''}`;
+  const calls = usage.modelCalls === undefined ? '' : ` over ${usage.modelCalls} model call${usage.modelCalls === 1 ? '' : 's'}`;
+  const spend = usage.costUsd !== undefined ? `, ${dollars(usage.costUsd)}${calls}` : calls ? `,${calls}` : '';
+  return `${count(usage.inputTokens)} in / ${count(usage.outputTokens)} out${cache.length ? ` (${cache.join(', ')})` : ''}${spend}`;
 }
 
 const TOKEN_FIELDS = ['inputTokens', 'outputTokens', 'cachedInputTokens', 'cacheWriteTokens'] as const;

@@ -2,7 +2,7 @@
 // worker runs features without knowing any. For each leased job a hook may give a part; the agent step and the
 // delivery step then ask the parts at fixed points. A part is made once per job and lives while the job is
 // processed, so what a feature reads for a job (a conversation's settled turn) is read once and carried.
-import type { AgentResult, AgentSandbox, AgentSandboxNeeds, AgentTask, AgentUsage, Deliverer, Job } from '@hookwise/core';
+import type { AgentResult, AgentSandbox, AgentSandboxNeeds, AgentTask, AgentUsage, Deliverer, Job, JobOutcome } from '@hookwise/core';
 import type { Route } from '../routes/routes';
 
 /** What a part adds around one agent run: processes' environment and sandbox, kept until the run ends. */
@@ -11,8 +11,13 @@ export interface RunAttachment {
   needs?(needs: AgentSandboxNeeds | undefined): AgentSandboxNeeds;
   /** The run's sandbox as the runner gets it (variables added to each process it starts). */
   sandbox?(sandbox: AgentSandbox): AgentSandbox;
-  /** The run's usage with what the part recorded (kept with the answer). */
+  /** The run's usage with what the part recorded (kept with the answer, and counted by the budgets). */
   usage?(usage: AgentUsage | undefined): AgentUsage | undefined;
+  /**
+   * Set when the part stopped the run (a spend cap its model proxy held): the job ends so, answered or failed,
+   * neither delivered nor retried.
+   */
+  ending?(): { outcome: JobOutcome; note: string } | undefined;
   /** The run ended (answered, failed or timed out). */
   close(): void;
 }

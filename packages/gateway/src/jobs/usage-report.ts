@@ -24,6 +24,8 @@ export interface JobSums {
   outputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** Dollars the model proxy priced the jobs' runs at (runs without the proxy add nothing). */
+  costUsd: number;
 }
 
 /** What the budget counters hold now: agent runs this clock hour, tokens this UTC day. */
@@ -87,6 +89,7 @@ function emptySums(): JobSums {
     outputTokens: 0,
     cachedInputTokens: 0,
     cacheWriteTokens: 0,
+    costUsd: 0,
   };
 }
 
@@ -95,8 +98,9 @@ function add(sums: JobSums, job: JobSummary & { answer?: string }): void {
   sums.events += eventCount(job);
   if (wasAnswered(job)) sums.agentRuns += 1;
   const outcome = jobOutcome(job);
-  // A denied or expired approval is counted among the jobs and their runs and tokens, in no column of its own.
-  if (outcome === 'denied' || outcome === 'expired') return addTokens(sums, job);
+  // A denied or expired approval, or a run a spend cap stopped, is counted among the jobs and their runs and tokens,
+  // in no column of its own.
+  if (outcome === 'denied' || outcome === 'expired' || outcome === 'budget_exceeded') return addTokens(sums, job);
   if (outcome) sums[outcome] += 1;
   else if (job.status === 'dead') sums.dead += 1;
   else sums.open += 1;
@@ -108,6 +112,7 @@ function addTokens(sums: JobSums, job: JobSummary): void {
   sums.outputTokens += job.usage?.outputTokens ?? 0;
   sums.cachedInputTokens += job.usage?.cachedInputTokens ?? 0;
   sums.cacheWriteTokens += job.usage?.cacheWriteTokens ?? 0;
+  sums.costUsd += job.usage?.costUsd ?? 0;
 }
 
 /** Sums per route name over the jobs received since `since`. */

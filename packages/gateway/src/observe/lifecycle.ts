@@ -121,7 +121,7 @@ export interface CompletedEvent extends JobEvent {
 export interface BudgetExceededEvent extends JobEvent {
   /** The route's `budget:` or the global `agent.budget`. */
   scope: 'route' | 'global';
-  budget: 'runs_per_hour' | 'tokens_per_day';
+  budget: 'runs_per_hour' | 'tokens_per_day' | 'usd_per_day' | 'tokens_per_run' | 'usd_per_run';
   limit: number;
   action: 'wait' | 'skip';
   /** Epoch ms at which the spent window ends. */

@@ -43,8 +43,17 @@ export const DELIVER_NONE = 'none';
 
 /** A `budget:` block as the worker uses it; undefined when it sets no limit. */
 export function budgetOf(config: BudgetConfig | undefined): RouteBudget | undefined {
-  if (!config || (config.runs_per_hour === undefined && config.tokens_per_day === undefined)) return undefined;
-  return { runsPerHour: config.runs_per_hour, tokensPerDay: config.tokens_per_day, whenExceeded: config.when_exceeded ?? 'wait' };
+  if (!config) return undefined;
+  const limits = {
+    runsPerHour: config.runs_per_hour,
+    tokensPerDay: config.tokens_per_day,
+    usdPerDay: config.usd_per_day,
+    tokensPerRun: config.tokens_per_run,
+    usdPerRun: config.usd_per_run,
+  };
+  if (Object.values(limits).every((limit) => limit === undefined)) return undefined;
+  const set = Object.fromEntries(Object.entries(limits).filter(([, limit]) => limit !== undefined));
+  return { ...set, ...(config.per !== undefined ? { per: config.per } : {}), whenExceeded: config.when_exceeded ?? 'wait' };
 }
 
 /** Where dynamic routes come from (the subscriptions file); `current()` may reload when the file changed. */

@@ -1,0 +1,36 @@
+// The proxy's own refusals in each provider's error format, so that the agent's CLI shows the reason as it shows
+// the provider's errors. `x-should-retry: false` tells the providers' SDKs not to retry them.
+import type { ModelApi } from './usage-reading';
+
+export type RefusalKind = 'auth' | 'budget' | 'not_found' | 'upstream' | 'bad_request';
+
+export interface ProxyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const STATUS: Record<RefusalKind, number> = { auth: 401, budget: 402, not_found: 404, upstream: 502, bad_request: 400 };
+const ANTHROPIC_TYPE: Record<RefusalKind, string> = {
+  auth: 'authentication_error',
+  budget: 'billing_error',
+  not_found: 'not_found_error',
+  upstream: 'api_error',
+  bad_request: 'invalid_request_error',
+};
+const OPENAI_TYPE: Record<RefusalKind, string> = {
+  auth: 'invalid_request_error',
+  budget: 'insufficient_quota',
+  not_found: 'invalid_request_error',
+  upstream: 'server_error',
+  bad_request: 'invalid_request_error',
+};
+
+/** A refusal in the format of the API the request was made to (Anthropic's when unknown). */
+export function refusal(api: ModelApi | undefined, kind: RefusalKind, message: string): ProxyAnswer {
+  const body =
+    api === 'openai-chat' || api === 'openai-responses'
+      ? { error: { message, type: OPENAI_TYPE[kind], code: kind === 'budget' ? 'budget_exceeded' : kind === 'auth' ? 'invalid_api_key' : null, param: null } }
+      : { type: 'error', error: { type: ANTHROPIC_TYPE[kind], message } };
+  return { status: STATUS[kind], headers: { 'content-type': 'application/json', 'x-should-retry': 'false' }, body: JSON.stringify(body) };
+}
