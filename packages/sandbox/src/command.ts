@@ -4,6 +4,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSyn
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HookwiseConfigError } from '@hookwise/core';
 import { FORWARDER_SCRIPT, SOCAT_PATH, socatForwarder } from './forwarder';
+import { LIFELINE_INSIDE, lifelineWatcher } from './lifeline';
 
 export interface SandboxSpec {
   /** The bwrap binary (SandboxDecision.bwrapPath). */
@@ -30,6 +31,11 @@ export interface SandboxSpec {
   nodePath?: string;
   /** Which forwarder: socat where /usr/bin/socat exists (fast start), else node (default `auto`). */
   forwarder?: 'auto' | 'socat' | 'node';
+  /**
+   * The run's lifeline FIFO (./lifeline, Lifeline.path): when the gateway's end closes (the gateway died, or
+   * the run was closed), every process of the sandbox is killed. Without it only --die-with-parent applies.
+   */
+  lifeline?: string;
 }
 
 /** What to start: pass to spawn(command, args, { env, cwd }) or runProcess({ command, args, env, cwd }). */
@@ -109,6 +115,12 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   const env: NodeJS.ProcessEnv = { ...spec.env };
   for (const name of PROXY_VARIABLES) delete env[name];
   let command = [spec.command, ...(spec.args ?? [])];
+  // The watcher starts first, before the forwarder and the command, in the same shell (no extra process).
+  let prologue = '';
+  if (spec.lifeline) {
+    args.push('--ro-bind', spec.lifeline, LIFELINE_INSIDE);
+    prologue = lifelineWatcher(LIFELINE_INSIDE);
+  }
   if (spec.egressSocket) {
     const nodePath = real(spec.nodePath ?? process.execPath);
     const nodeDir = dirname(nodePath);
@@ -124,8 +136,12 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
     env.NO_PROXY = '';
     env.no_proxy = '';
     const socat = spec.forwarder === 'socat' || ((spec.forwarder ?? 'auto') === 'auto' && existsSync(SOCAT_PATH));
-    command = socat ? socatForwarder(EGRESS_SOCKET_INSIDE, port, command) : [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
+    if (socat) {
+      command = socatForwarder(EGRESS_SOCKET_INSIDE, port, command, prologue);
+      prologue = '';
+    } else command = [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
   }
+  if (prologue) command = ['/bin/sh', '-c', `${prologue}exec "$@"`, 'hookwise-sandbox', ...command];
   args.push('--bind', workDir, workDir);
   bound.push(workDir);
   // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them.
