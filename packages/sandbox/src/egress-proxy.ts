@@ -200,6 +200,12 @@ export class EgressProxy {
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(response.headers)) if (!HOP_HEADERS.has(name) && value !== undefined) out[name] = value;
       res.writeHead(response.statusCode ?? 502, response.statusMessage, out);
+      // pipe() does not pass an upstream's abort on: without this the client would wait on a response that
+      // never ends. Destroying ours closes the client's connection mid-body, which it sees as an error.
+      response.on('error', () => res.destroy());
+      response.on('close', () => {
+        if (!response.complete) res.destroy();
+      });
       response.pipe(res);
     });
     upstream.on('error', (error) => {
