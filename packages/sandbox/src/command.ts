@@ -5,6 +5,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HookwiseConfigError } from '@hookwise/core';
 import { FORWARDER_SCRIPT, SOCAT_PATH, socatForwarder } from './forwarder';
 import { LIFELINE_INSIDE, lifelineWatcher } from './lifeline';
+import { unreadableByOthers } from './system-masks';
 
 export interface SandboxSpec {
   /** The bwrap binary (SandboxDecision.bwrapPath). */
@@ -48,7 +49,10 @@ export interface SpawnPlan {
 
 /** What the inside sees of the system, read-only. Not /root, /home, /srv, /var, /tmp, /run or /mnt of the host. */
 export const SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
-/** Secret files under SYSTEM_PATHS (readable when the gateway runs as root): always masked. */
+/**
+ * Secret files under SYSTEM_PATHS (readable when the gateway runs as root): always masked, whatever their mode.
+ * Beside them, everything under /etc that is not world-readable is masked (./system-masks).
+ */
 const SYSTEM_SECRETS: readonly string[] = [
   '/etc/shadow',
   '/etc/shadow-',
@@ -144,10 +148,18 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   if (prologue) command = ['/bin/sh', '-c', `${prologue}exec "$@"`, 'hookwise-sandbox', ...command];
   args.push('--bind', workDir, workDir);
   bound.push(workDir);
-  // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them.
-  for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys()]) {
-    if (!bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;
-    if (statSync(path).isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
+  // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them. A
+  // path inside a directory masked already is left out (its mount point would not exist in the empty tmpfs).
+  const system = bound.includes('/etc') ? unreadableByOthers('/etc') : { files: [], dirs: [] };
+  const masks = new Map<string, boolean>(); // path -> is a directory
+  for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys(), ...system.files, ...system.dirs]) {
+    if (masks.has(path) || !bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;
+    masks.set(path, statSync(path).isDirectory());
+  }
+  const dirs = [...masks].filter(([, isDir]) => isDir).map(([path]) => path);
+  for (const [path, isDir] of masks) {
+    if (dirs.some((dir) => dir !== path && isWithin(path, dir))) continue;
+    if (isDir) args.push('--tmpfs', path, '--remount-ro', path);
     else args.push('--ro-bind', '/dev/null', path);
   }
   args.push('--chdir', workDir, '--', ...command);
