@@ -4,6 +4,8 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSyn
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HookwiseConfigError } from '@hookwise/core';
 import { FORWARDER_SCRIPT, SOCAT_PATH, socatForwarder } from './forwarder';
+import { LIFELINE_INSIDE, lifelineWatcher } from './lifeline';
+import { unreadableByOthers } from './system-masks';
 
 export interface SandboxSpec {
   /** The bwrap binary (SandboxDecision.bwrapPath). */
@@ -30,6 +32,11 @@ export interface SandboxSpec {
   nodePath?: string;
   /** Which forwarder: socat where /usr/bin/socat exists (fast start), else node (default `auto`). */
   forwarder?: 'auto' | 'socat' | 'node';
+  /**
+   * The run's lifeline FIFO (./lifeline, Lifeline.path): when the gateway's end closes (the gateway died, or
+   * the run was closed), every process of the sandbox is killed. Without it only --die-with-parent applies.
+   */
+  lifeline?: string;
 }
 
 /** What to start: pass to spawn(command, args, { env, cwd }) or runProcess({ command, args, env, cwd }). */
@@ -42,7 +49,10 @@ export interface SpawnPlan {
 
 /** What the inside sees of the system, read-only. Not /root, /home, /srv, /var, /tmp, /run or /mnt of the host. */
 export const SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
-/** Secret files under SYSTEM_PATHS (readable when the gateway runs as root): always masked. */
+/**
+ * Secret files under SYSTEM_PATHS (readable when the gateway runs as root): always masked, whatever their mode.
+ * Beside them, everything under /etc that is not world-readable is masked (./system-masks).
+ */
 const SYSTEM_SECRETS: readonly string[] = [
   '/etc/shadow',
   '/etc/shadow-',
@@ -109,6 +119,12 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   const env: NodeJS.ProcessEnv = { ...spec.env };
   for (const name of PROXY_VARIABLES) delete env[name];
   let command = [spec.command, ...(spec.args ?? [])];
+  // The watcher starts first, before the forwarder and the command, in the same shell (no extra process).
+  let prologue = '';
+  if (spec.lifeline) {
+    args.push('--ro-bind', spec.lifeline, LIFELINE_INSIDE);
+    prologue = lifelineWatcher(LIFELINE_INSIDE);
+  }
   if (spec.egressSocket) {
     const nodePath = real(spec.nodePath ?? process.execPath);
     const nodeDir = dirname(nodePath);
@@ -124,14 +140,26 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
     env.NO_PROXY = '';
     env.no_proxy = '';
     const socat = spec.forwarder === 'socat' || ((spec.forwarder ?? 'auto') === 'auto' && existsSync(SOCAT_PATH));
-    command = socat ? socatForwarder(EGRESS_SOCKET_INSIDE, port, command) : [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
+    if (socat) {
+      command = socatForwarder(EGRESS_SOCKET_INSIDE, port, command, prologue);
+      prologue = '';
+    } else command = [nodePath, '-e', FORWARDER_SCRIPT, EGRESS_SOCKET_INSIDE, String(port), ...command];
   }
+  if (prologue) command = ['/bin/sh', '-c', `${prologue}exec "$@"`, 'hookwise-sandbox', ...command];
   args.push('--bind', workDir, workDir);
   bound.push(workDir);
-  // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them.
-  for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys()]) {
-    if (!bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;
-    if (statSync(path).isDirectory()) args.push('--tmpfs', path, '--remount-ro', path);
+  // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them. A
+  // path inside a directory masked already is left out (its mount point would not exist in the empty tmpfs).
+  const system = bound.includes('/etc') ? unreadableByOthers('/etc') : { files: [], dirs: [] };
+  const masks = new Map<string, boolean>(); // path -> is a directory
+  for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys(), ...system.files, ...system.dirs]) {
+    if (masks.has(path) || !bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;
+    masks.set(path, statSync(path).isDirectory());
+  }
+  const dirs = [...masks].filter(([, isDir]) => isDir).map(([path]) => path);
+  for (const [path, isDir] of masks) {
+    if (dirs.some((dir) => dir !== path && isWithin(path, dir))) continue;
+    if (isDir) args.push('--tmpfs', path, '--remount-ro', path);
     else args.push('--ro-bind', '/dev/null', path);
   }
   args.push('--chdir', workDir, '--', ...command);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { addressAllowed, findRule, parseNetworkList, type NetworkRule } from './network-rules';
+import { reachesListener, type RefusedListener } from './refused-listeners';
 
 /** What the proxy logs through: the gateway's logger fits. */
 export interface EgressLogger {
@@ -26,6 +27,11 @@ export interface EgressProxyOptions {
   parentDir?: string;
   /** How long a connection to an allowed host may take to open. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * The owner's own listeners (host and port as bound), refused to every run even when its network list names
+   * the host (`localhost`, `127.0.0.1`). More can be added later with refuse().
+   */
+  refuse?: readonly RefusedListener[];
 }
 
 /** One run's way out: its socket and the rules behind it. */
@@ -45,12 +51,20 @@ const HOP_HEADERS = new Set(['proxy-authorization', 'proxy-connection', 'connect
 
 export class EgressProxy {
   private readonly leases = new Set<EgressLease>();
+  private readonly refused: RefusedListener[] = [];
 
   private constructor(
     /** The private directory holding the runs' sockets. */
     readonly dir: string,
     private readonly options: EgressProxyOptions,
-  ) {}
+  ) {
+    this.refuse(options.refuse ?? []);
+  }
+
+  /** Adds listeners no run may reach (a server that started after the proxy): applies to open runs too. */
+  refuse(listeners: readonly RefusedListener[]): void {
+    for (const { host, port } of listeners) this.refused.push({ host, port });
+  }
 
   static async start(options: EgressProxyOptions = {}): Promise<EgressProxy> {
     const dir = await mkdtemp(join(options.parentDir ?? tmpdir(), 'hookwise-egress-'));
@@ -103,20 +117,24 @@ export class EgressProxy {
   /** Checks the host against the rules, resolves it and picks an address the rule allows. */
   private async decide(label: string, rules: readonly NetworkRule[], host: string, port: number): Promise<Decision> {
     const rule = findRule(rules, host, port);
-    if (!rule) return this.refuse(label, host, port, `${host}:${port} is not in this route's agent.sandbox.network list`);
+    if (!rule) return this.refusal(label, host, port, `${host}:${port} is not in this route's agent.sandbox.network list`);
     let addresses: string[];
     try {
       addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
     } catch (error) {
       return { status: 502, text: `hookwise sandbox proxy: cannot resolve ${host} (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
     }
+    // The gateway's own listeners first: a listed loopback host must not lead to its admin API.
+    const listener = addresses.map((candidate) => reachesListener(this.refused, candidate, port)).find(Boolean);
+    if (listener)
+      return this.refusal(label, host, port, `${host}:${port} is the gateway's own listener (${listener.host}:${listener.port}), which no agent may reach`);
     const address = addresses.find((candidate) => addressAllowed(rules, rule, candidate, port));
     if (address === undefined)
-      return this.refuse(label, host, port, `${host} resolves to an internal address (${addresses.join(', ')}) that the network list does not name`);
+      return this.refusal(label, host, port, `${host} resolves to an internal address (${addresses.join(', ')}) that the network list does not name`);
     return { address, port };
   }
 
-  private refuse(label: string, host: string, port: number, why: string): Decision {
+  private refusal(label: string, host: string, port: number, why: string): Decision {
     // Host and port only: a URL's path and query, and headers, can carry secrets.
     this.options.logger?.warn(`sandbox egress refused: ${why}`, { job: label, host, port });
     return { status: 403, text: `hookwise sandbox proxy: refused: ${why}` };
@@ -200,6 +218,12 @@ export class EgressProxy {
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(response.headers)) if (!HOP_HEADERS.has(name) && value !== undefined) out[name] = value;
       res.writeHead(response.statusCode ?? 502, response.statusMessage, out);
+      // pipe() does not pass an upstream's abort on: without this the client would wait on a response that
+      // never ends. Destroying ours closes the client's connection mid-body, which it sees as an error.
+      response.on('error', () => res.destroy());
+      response.on('close', () => {
+        if (!response.complete) res.destroy();
+      });
       response.pipe(res);
     });
     upstream.on('error', (error) => {

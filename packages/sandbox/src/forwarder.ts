@@ -43,9 +43,11 @@ export const SOCAT_PATH = '/usr/bin/socat';
  * The same forwarder with socat (Debian `socat`), which starts in a few milliseconds where node takes 40-80:
  * socat listens in the background, the shell waits until its log says it listens (so the command's first
  * connection never meets a closed port), then becomes the command. argv: as FORWARDER_SCRIPT's, after `sh -c`.
+ * `prologue` (shell lines ending in `;` or `&`) runs first: the lifeline's watcher.
  */
-export function socatForwarder(socketPath: string, port: number, command: readonly string[]): string[] {
+export function socatForwarder(socketPath: string, port: number, command: readonly string[], prologue = ''): string[] {
   const script =
+    prologue +
     `${SOCAT_PATH} -d -d TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${socketPath} 2>/tmp/.hookwise-forwarder.log & ` +
     'n=0; until grep -q listening /tmp/.hookwise-forwarder.log 2>/dev/null; do ' +
     'n=$((n+1)); if [ $n -gt 2000 ]; then echo "hookwise sandbox: the proxy forwarder (socat) did not start" >&2; exit 125; fi; sleep 0.001; done; ' +

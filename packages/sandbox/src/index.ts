@@ -4,5 +4,6 @@ export { probeSandbox, INSTALL_FIX, type SandboxProbe, type ProbeOptions } from 
 export { resolveSandboxPolicy, SANDBOX_MODES, type SandboxMode, type SandboxDecision } from './policy';
 export { sandboxCommand, SYSTEM_PATHS, EGRESS_SOCKET_INSIDE, DEFAULT_PROXY_PORT, isWithin, type SandboxSpec, type SpawnPlan } from './command';
 export { EgressProxy, type EgressProxyOptions, type EgressLease, type EgressLogger } from './egress-proxy';
+export { reachesListener, type RefusedListener } from './refused-listeners';
 export { parseNetworkList, findRule, addressAllowed, isInternalAddress, normaliseHost, type NetworkRule } from './network-rules';
 export { openSandboxRun, type SandboxRun, type SandboxRunOptions } from './run';

@@ -80,20 +80,58 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // NAT64 for local use (RFC 8215): the network behind it is the operator's own.
+  ['64:ff9b:1::', 48],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local (deprecated, still routed inside some networks).
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   internal.addSubnet(net, prefix, 'ipv6');
 
-/** True for an address on this machine or a private network (IPv4-mapped IPv6 addresses included). */
+/** True for an address on this machine or a private network, also when an IPv6 address carries such an IPv4 one. */
 export function isInternalAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return internal.check(mapped[1], 'ipv4');
   const family = isIP(address);
   if (family === 4) return internal.check(address, 'ipv4');
-  if (family === 6) return internal.check(address, 'ipv6');
-  return true;
+  if (family !== 6) return true;
+  const embedded = embeddedIPv4(address);
+  if (embedded !== undefined) return internal.check(embedded, 'ipv4');
+  return internal.check(address, 'ipv6');
+}
+
+/**
+ * The IPv4 address an IPv6 address stands for, where the host that receives the packet is that IPv4 host:
+ * IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96, but :: and ::1), NAT64 (64:ff9b::/96) and 6to4
+ * (2002::/16, the IPv4 address in bits 16-47).
+ */
+export function embeddedIPv4(address: string): string | undefined {
+  const words = ipv6Words(address);
+  if (!words) return undefined;
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  const zero = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
+  if (zero(0, 5) && words[5] === 0xffff) return v4(words[6], words[7]);
+  if (zero(0, 6) && (words[6] !== 0 || words[7] > 1)) return v4(words[6], words[7]);
+  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6], words[7]);
+  if (words[0] === 0x2002) return v4(words[1], words[2]);
+  return undefined;
+}
+
+/** The eight 16-bit words of an IPv6 address (a trailing dotted IPv4 part and a zone allowed). */
+function ipv6Words(address: string): number[] | undefined {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((word) => parseInt(word, 16)));
+  const head = parse(halves[0]);
+  const tail = halves.length === 2 ? parse(halves[1]) : [];
+  const words = halves.length === 2 ? [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return words.length === 8 && words.every((word) => Number.isInteger(word) && word >= 0 && word <= 0xffff) ? words : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxCommand, type SpawnPlan } from './command';
 import type { EgressLease, EgressProxy } from './egress-proxy';
+import { openLifeline, type Lifeline } from './lifeline';
 import type { SandboxDecision } from './policy';
 
 export interface SandboxRunOptions {
@@ -41,7 +42,10 @@ export interface SandboxRun {
   plan(command: string, args: readonly string[], env: NodeJS.ProcessEnv): SpawnPlan;
   /** Starts `command` in its own process group (detached), like runProcess does, and returns the child. */
   spawn(command: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio?: StdioOptions): ChildProcess;
-  /** Closes the egress socket and removes a work dir this run made. Call after the last process ended. */
+  /**
+   * Closes the egress socket, cuts the run's lifeline (whatever still runs in its sandboxes is killed) and
+   * removes a work dir this run made. Call after the last process ended.
+   */
   close(): Promise<void>;
 }
 
@@ -50,6 +54,7 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
   const madeWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? (await mkdtemp(join(options.workParent ?? tmpdir(), 'hookwise-job-')));
   let egress: EgressLease | undefined;
+  let lifeline: Lifeline | undefined;
   const network = options.network ?? [];
   if (decision.sandboxed && network.length > 0) {
     if (!options.proxy)
@@ -70,10 +75,13 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
       writable: options.writable,
       hidden: options.hidden,
       egressSocket: egress?.socketPath,
+      lifeline: lifeline?.path,
     });
   };
   // Validate the paths now, so a bad configuration fails the run before anything starts.
   if (decision.sandboxed) plan('true', [], {});
+  // Every sandboxed process of the run dies with this process or with close(), however this process ends.
+  if (decision.sandboxed) lifeline = await openLifeline(options.workParent);
   return {
     decision,
     sandboxed: decision.sandboxed,
@@ -85,6 +93,7 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
       return spawn(p.command, p.args, { env: p.env, cwd: p.cwd, stdio, detached: true, windowsHide: true });
     },
     async close() {
+      await lifeline?.close();
       await egress?.close();
       if (madeWorkDir) await rm(workDir, { recursive: true, force: true });
     },

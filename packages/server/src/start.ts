@@ -122,6 +122,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     throw err;
   });
   const port = (server.address() as AddressInfo).port;
+  // The admin API, the dashboard and /metrics share this listener: no agent may reach it through the egress proxy.
+  gateway.sandboxes.refuseListeners([{ host: extra.host, port }]);
   const shownHost = extra.host === '0.0.0.0' || extra.host === '::' ? 'localhost' : extra.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const routes = gateway.routes.all().map((r) => r.name);

@@ -15,6 +15,7 @@ import {
   parseNetworkList,
   probeSandbox,
   resolveSandboxPolicy,
+  type RefusedListener,
   type SandboxDecision,
   type SandboxProbe,
   type SandboxRun,
@@ -80,6 +81,7 @@ export interface OpenAgentSandbox {
 export class AgentSandboxes {
   private probed?: Promise<SandboxProbe>;
   private proxy?: Promise<EgressProxy>;
+  private readonly listeners: RefusedListener[] = [];
   private readonly hidden: string[];
   private readonly workParent: string;
   /** What every sandbox of this gateway hides, and where work dirs go (a transform's run opens its own: transform-command.ts). */
@@ -150,9 +152,18 @@ export class AgentSandboxes {
     if (wantsProxy) await this.egressProxy();
   }
 
+  /**
+   * The gateway's own listeners (webhook, admin and metrics port: host and port as bound), known once the
+   * server listens: no agent may reach them through the egress proxy, even with `localhost` in its network.
+   */
+  refuseListeners(listeners: readonly RefusedListener[]): void {
+    this.listeners.push(...listeners);
+    void this.proxy?.then((proxy) => proxy.refuse(listeners)).catch(() => undefined);
+  }
+
   /** The gateway's egress proxy, started on first need (a route added later may list hosts too). */
   private egressProxy(): Promise<EgressProxy> {
-    this.proxy ??= EgressProxy.start({ logger: this.options.logger });
+    this.proxy ??= EgressProxy.start({ logger: this.options.logger, refuse: this.listeners });
     return this.proxy;
   }
 

@@ -71,6 +71,8 @@ export interface ObedientOptions {
   agent: (paths: { reach: string }) => Record<string, unknown>;
   /** Extra variables of the gateway process (e.g. the API key of an API runner). */
   env?: Record<string, string>;
+  /** agent.sandbox.network; default the listed server's host:port only. */
+  network?: (listed: string) => string[];
 }
 
 /** The recording server's plain-text reply, for a destination or a host being reached. */
@@ -107,7 +109,7 @@ export async function startObedientGateway(options: ObedientOptions): Promise<Ob
     agent: {
       ...options.agent({ reach }),
       timeout_seconds: 30,
-      sandbox: { mode: options.mode, network: [new URL(listed.url).host], read_only: [tools] },
+      sandbox: { mode: options.mode, network: options.network?.(new URL(listed.url).host) ?? [new URL(listed.url).host], read_only: [tools] },
     },
     retry: { max_attempts: 1 },
     store: { backend: 'sqlite', path: 'hookwise.sqlite' },
