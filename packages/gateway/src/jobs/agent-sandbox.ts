@@ -10,6 +10,8 @@ import type { AgentSandbox, AgentSandboxNeeds, Job, Skill } from '@hookwise/core
 import { HookwiseConfigError, HookwiseError, errorMessage } from '@hookwise/core';
 import {
   EgressProxy,
+  fdExhaustionAdvice,
+  fdExhaustionOf,
   isWithin,
   openSandboxRun,
   parseNetworkList,
@@ -202,6 +204,16 @@ export class AgentSandboxes {
     this.proxy = undefined;
     if (proxy) await (await proxy.catch(() => undefined))?.close();
   }
+}
+
+/**
+ * A run that failed for want of file descriptors (EMFILE/ENFILE from a spawn, a connect, a work dir), however the
+ * runner wrapped it: a retryable failure saying so (runners call a failed spawn "not installed", not retryable).
+ */
+export function fdExhaustionFailure(err: unknown, what: string): HookwiseError | undefined {
+  const code = fdExhaustionOf(err);
+  if (!code) return undefined;
+  return new HookwiseError('HW_E_AGENT', `${what} failed: ${fdExhaustionAdvice(code)} (${errorMessage(err)})`, { retryable: true, cause: err });
 }
 
 /**

@@ -11,7 +11,7 @@ import { completeSkipped, jobEvent } from './job-events';
 import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
 import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
-import type { OpenAgentSandbox } from './agent-sandbox';
+import { fdExhaustionFailure, type OpenAgentSandbox } from './agent-sandbox';
 import type { JobChannel } from './job-channel';
 import type { RunActions } from './actions-run';
 import { channelNeeds, withChannelEnv } from './job-channel-run';
@@ -147,8 +147,8 @@ export class AgentStep {
       const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
       return { result, sandbox: fact, actions, attached };
     } catch (err) {
-      failure = err;
-      throw err;
+      failure = fdExhaustionFailure(err, `agent run of ${job.deliveryId} on route '${route.name}'`) ?? err;
+      throw failure;
     } finally {
       clearTimeout(timer);
       // After the runner returned (or timed out: its processes die with their sandbox); a failed close is logged only.
