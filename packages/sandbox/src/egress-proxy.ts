@@ -53,6 +53,7 @@ const HOP_HEADERS = new Set(['proxy-authorization', 'proxy-connection', 'connect
 
 export class EgressProxy {
   private readonly leases = new Set<EgressLease>();
+  private fdWarnedAt = 0;
 
   private constructor(
     /** The private directory holding the runs' sockets. */
@@ -84,11 +85,11 @@ export class EgressProxy {
       socket.on('close', () => sockets.delete(socket));
     });
     server.on('request', (req, res) => {
-      if (!slots.take(res)) return void answer(res, 503, this.overLimit(label, limit));
+      if (!slots.take(res)) return void answer(res, 503, this.overLimit(label, limit, slots));
       void this.forwardRequest(label, rules, req, res, sockets);
     });
     server.on('connect', (req, socket: net.Socket, head) => {
-      if (!slots.take(socket)) return void endRaw(socket, 503, this.overLimit(label, limit));
+      if (!slots.take(socket)) return void endRaw(socket, 503, this.overLimit(label, limit, slots));
       void this.tunnel(label, rules, req, socket, head, sockets);
     });
     server.on('clientError', (_err, socket: net.Socket) => socket.destroy());
@@ -138,12 +139,18 @@ export class EgressProxy {
   private outOfFds(label: string, error: unknown): string | undefined {
     const code = fdExhaustionOf(error);
     if (!code) return undefined;
-    this.options.logger?.warn(`sandbox egress: the gateway is out of file descriptors (${code}); a connection was refused`, { job: label });
+    // At most once a minute: while descriptors are short every connect fails, and the log would take the rest.
+    if (Date.now() - this.fdWarnedAt >= 60_000) {
+      this.fdWarnedAt = Date.now();
+      this.options.logger?.warn(`sandbox egress: the gateway is out of file descriptors (${code}); a connection was refused`, { job: label });
+    }
     return `hookwise sandbox proxy: the gateway is out of file descriptors (${code}); retry later`;
   }
 
-  private overLimit(label: string, limit: number): string {
-    this.options.logger?.warn(`sandbox egress refused: the run already holds ${limit} connections through the proxy`, { job: label });
+  private overLimit(label: string, limit: number, slots: RunSlots): string {
+    // Once per run: an agent retrying in a loop must not flood the log.
+    if (slots.refusals++ === 0)
+      this.options.logger?.warn(`sandbox egress refused: the run already holds ${limit} connections through the proxy`, { job: label });
     return `hookwise sandbox proxy: this run already holds ${limit} connections through the proxy (the per-run limit); close some and retry`;
   }
 
@@ -257,6 +264,8 @@ export class EgressProxy {
  */
 class RunSlots {
   private open = 0;
+  /** Connections refused at the limit so far. */
+  refusals = 0;
   constructor(private readonly limit: number) {}
 
   take(holder: net.Socket | http.ServerResponse): boolean {

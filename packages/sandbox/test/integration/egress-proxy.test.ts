@@ -162,6 +162,8 @@ test('caps the tunnels one run holds at once: one more is answered 503 with a cl
     expect(warnings.join('\n')).toContain('"job":"job-cap"');
     // A plain request over the limit is refused the same way.
     expect(await viaProxy(lease, `http://127.0.0.1:${server.port}/over`)).toMatchObject({ status: 503 });
+    // One warning per run, however often it knocks.
+    expect(warnings.filter((w) => w.includes('connections through the proxy'))).toHaveLength(1);
     // Another run's limit is its own.
     const elsewhere = await open(other);
     expect(elsewhere.line).toBe('HTTP/1.1 200 Connection Established');
