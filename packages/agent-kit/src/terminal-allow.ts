@@ -2,12 +2,13 @@
 // each a literal word or `*` (exactly one plain argument); a final `**` allows any number of further plain
 // arguments. A command is checked as the words /bin/sh would see, and refused when it could mean more than
 // those words: shell operators, substitutions, quotes, globs, and arguments naming a path outside the work dir
-// (`cat /home/x/.env`, `git log --output=<config_dir>/webhook_subscriptions.json`).
+// (`cat /home/x/.env`, `git log --output=<config_dir>/webhook_subscriptions.json`, `sort -o/x`), symlinks followed.
 //
 // The old prefix form (`"git log"` allowed `git log` followed by anything, so `cat README.md` let `cat README.md
 // .env` through) has no implicit meaning any more: `"git log"` allows exactly `git log`; write `"git log **"`
 // for the old breadth.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** What a plain word may hold: letters, digits and . _ - / : = @ % + , (no quotes, globs, ~, $ or operators). */
 const PLAIN_WORD = /^[A-Za-z0-9._\-/:=@%+,]+$/;
@@ -48,14 +49,50 @@ function matches(words: readonly string[], pattern: readonly string[]): boolean 
   return fixed.every((p, i) => p === words[i] || (p === ANY_ONE && i > 0));
 }
 
-/** An argument (or an option's `=value`) that is a path resolving outside the work dir. */
+/**
+ * An argument that names a path resolving outside the work dir. Every word counts as a path (`cat env-link` with
+ * env-link -> ~/.env), and so do an option's attached values (`--output=/x`, `-o/x`, `-xo/x`: every tail after the
+ * dashes). Each is resolved as the command would open it, links followed (realpath; for a file not made yet, its
+ * parent resolved and a dangling link's target followed), so a symlink in the work dir leads nowhere else.
+ */
 function leavesWorkDir(word: string, workDir: string): boolean {
-  const candidates = [word];
-  const at = word.indexOf('=');
-  if (at >= 0) candidates.push(word.slice(at + 1));
-  return candidates.some((value) => {
-    if (!value.includes('/') && value !== '..') return false;
-    const rel = relative(workDir, resolve(workDir, value));
-    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-  });
+  const root = realPath(resolve(workDir));
+  // Joined, not resolve()d: `link/../x` must climb from where the link leads, as the kernel does.
+  return pathsIn(word).some((value) => !isWithin(realPath(isAbsolute(value) ? value : `${root}/${value}`), root));
+}
+
+/** The word, what follows each `=`, and for an option every tail after its dashes. */
+function pathsIn(word: string): string[] {
+  const candidates = new Set([word]);
+  for (let at = word.indexOf('='); at >= 0; at = word.indexOf('=', at + 1)) candidates.add(word.slice(at + 1));
+  const dashes = /^-+/.exec(word)?.[0].length ?? 0;
+  if (dashes > 0) for (let i = dashes; i < word.length; i += 1) candidates.add(word.slice(i));
+  return [...candidates].filter((value) => value !== '');
+}
+
+/** Where `path` (absolute) leads: symlinks followed, also for a path whose last parts do not exist yet. */
+function realPath(path: string, depth = 0): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    // Not there (or unreadable): resolve what exists above it, then follow a dangling link by hand.
+  }
+  const parent = dirname(path);
+  if (parent === path || depth > 40) return path;
+  const realParent = realPath(parent, depth + 1);
+  const full = join(realParent, basename(path));
+  try {
+    if (lstatSync(full).isSymbolicLink()) {
+      const target = readlinkSync(full);
+      return realPath(isAbsolute(target) ? target : `${realParent}/${target}`, depth + 1);
+    }
+  } catch {
+    // Nothing there: a file the command may create.
+  }
+  return full;
+}
+
+function isWithin(path: string, parent: string): boolean {
+  const rel = relative(parent, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { addressAllowed, findRule, parseNetworkList, type NetworkRule } from './network-rules';
 import { reachesListener, type RefusedListener } from './refused-listeners';
+import { fdExhaustionOf } from './fd-exhaustion';
 
 /** What the proxy logs through: the gateway's logger fits. */
 export interface EgressLogger {
@@ -32,7 +33,14 @@ export interface EgressProxyOptions {
    * the host (`localhost`, `127.0.0.1`). More can be added later with refuse().
    */
   refuse?: readonly RefusedListener[];
+  /**
+   * Tunnels and forwarded requests one run may hold open at once (each costs the gateway two file descriptors);
+   * more are answered 503. Default 64. A run's idle connections to its socket are bounded at twice this.
+   */
+  maxTunnelsPerRun?: number;
 }
+
+export const DEFAULT_MAX_TUNNELS_PER_RUN = 64;
 
 /** One run's way out: its socket and the rules behind it. */
 export interface EgressLease {
@@ -52,6 +60,7 @@ const HOP_HEADERS = new Set(['proxy-authorization', 'proxy-connection', 'connect
 export class EgressProxy {
   private readonly leases = new Set<EgressLease>();
   private readonly refused: RefusedListener[] = [];
+  private fdWarnedAt = 0;
 
   private constructor(
     /** The private directory holding the runs' sockets. */
@@ -81,12 +90,22 @@ export class EgressProxy {
     const socketPath = join(this.dir, `${randomBytes(8).toString('hex')}.sock`);
     const sockets = new Set<net.Socket>();
     const server = http.createServer();
+    const limit = this.options.maxTunnelsPerRun ?? DEFAULT_MAX_TUNNELS_PER_RUN;
+    // Beyond this the kernel's accept is answered by a close: an agent cannot hold the gateway's fds with idle sockets.
+    server.maxConnections = 2 * limit;
+    const slots = new RunSlots(limit);
     server.on('connection', (socket: net.Socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
-    server.on('request', (req, res) => void this.forwardRequest(label, rules, req, res, sockets));
-    server.on('connect', (req, socket: net.Socket, head) => void this.tunnel(label, rules, req, socket, head, sockets));
+    server.on('request', (req, res) => {
+      if (!slots.take(res)) return void answer(res, 503, this.overLimit(label, limit, slots));
+      void this.forwardRequest(label, rules, req, res, sockets);
+    });
+    server.on('connect', (req, socket: net.Socket, head) => {
+      if (!slots.take(socket)) return void endRaw(socket, 503, this.overLimit(label, limit, slots));
+      void this.tunnel(label, rules, req, socket, head, sockets);
+    });
     server.on('clientError', (_err, socket: net.Socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -134,6 +153,25 @@ export class EgressProxy {
     return { address, port };
   }
 
+  /** The text for the agent when connecting failed for want of file descriptors (logged), else undefined. */
+  private outOfFds(label: string, error: unknown): string | undefined {
+    const code = fdExhaustionOf(error);
+    if (!code) return undefined;
+    // At most once a minute: while descriptors are short every connect fails, and the log would take the rest.
+    if (Date.now() - this.fdWarnedAt >= 60_000) {
+      this.fdWarnedAt = Date.now();
+      this.options.logger?.warn(`sandbox egress: the gateway is out of file descriptors (${code}); a connection was refused`, { job: label });
+    }
+    return `hookwise sandbox proxy: the gateway is out of file descriptors (${code}); retry later`;
+  }
+
+  private overLimit(label: string, limit: number, slots: RunSlots): string {
+    // Once per run: an agent retrying in a loop must not flood the log.
+    if (slots.refusals++ === 0)
+      this.options.logger?.warn(`sandbox egress refused: the run already holds ${limit} connections through the proxy`, { job: label });
+    return `hookwise sandbox proxy: this run already holds ${limit} connections through the proxy (the per-run limit); close some and retry`;
+  }
+
   private refusal(label: string, host: string, port: number, why: string): Decision {
     // Host and port only: a URL's path and query, and headers, can carry secrets.
     this.options.logger?.warn(`sandbox egress refused: ${why}`, { job: label, host, port });
@@ -166,13 +204,16 @@ export class EgressProxy {
       client.pipe(upstream);
     });
     upstream.on('error', (error) => {
-      if (!connected && client.writable)
-        endRaw(
-          client,
-          502,
-          `hookwise sandbox proxy: cannot connect to ${target.host}:${target.port} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
-        );
-      else client.destroy();
+      if (!connected && client.writable) {
+        const exhausted = this.outOfFds(label, error);
+        if (exhausted) endRaw(client, 503, exhausted);
+        else
+          endRaw(
+            client,
+            502,
+            `hookwise sandbox proxy: cannot connect to ${target.host}:${target.port} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+          );
+      } else client.destroy();
     });
     upstream.on('close', () => {
       sockets.delete(upstream);
@@ -227,11 +268,35 @@ export class EgressProxy {
       response.pipe(res);
     });
     upstream.on('error', (error) => {
-      if (!res.headersSent) answer(res, 502, `hookwise sandbox proxy: cannot reach ${url.host} (${(error as NodeJS.ErrnoException).code ?? error.message})`);
+      const exhausted = this.outOfFds(label, error);
+      if (!res.headersSent)
+        answer(
+          res,
+          exhausted ? 503 : 502,
+          exhausted ?? `hookwise sandbox proxy: cannot reach ${url.host} (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+        );
       else res.destroy();
     });
     req.pipe(upstream);
     res.on('close', () => upstream.destroy());
+  }
+}
+
+/**
+ * One run's open tunnels and forwarded requests: a slot is taken per CONNECT or request and given back when its
+ * client side closes (a tunnel's socket, a request's response).
+ */
+class RunSlots {
+  private open = 0;
+  /** Connections refused at the limit so far. */
+  refusals = 0;
+  constructor(private readonly limit: number) {}
+
+  take(holder: net.Socket | http.ServerResponse): boolean {
+    if (this.open >= this.limit) return false;
+    this.open += 1;
+    holder.once('close', () => (this.open -= 1));
+    return true;
   }
 }
 
@@ -245,14 +310,15 @@ function parseAuthority(authority: string): { host: string; port: number } | und
 }
 
 function answer(res: http.ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...(status === 503 ? { 'retry-after': '5' } : {}) });
   res.end(`${text}\n`);
 }
 
 function endRaw(socket: net.Socket, status: number, text: string): void {
   const body = `${text}\n`;
-  const reason = status === 403 ? 'Forbidden' : status === 400 ? 'Bad Request' : 'Bad Gateway';
+  const reason = status === 403 ? 'Forbidden' : status === 400 ? 'Bad Request' : status === 503 ? 'Service Unavailable' : 'Bad Gateway';
+  const retry = status === 503 ? 'Retry-After: 5\r\n' : '';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retry}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -3,7 +3,8 @@
 export { probeSandbox, INSTALL_FIX, type SandboxProbe, type ProbeOptions } from './probe';
 export { resolveSandboxPolicy, SANDBOX_MODES, type SandboxMode, type SandboxDecision } from './policy';
 export { sandboxCommand, SYSTEM_PATHS, EGRESS_SOCKET_INSIDE, DEFAULT_PROXY_PORT, isWithin, type SandboxSpec, type SpawnPlan } from './command';
-export { EgressProxy, type EgressProxyOptions, type EgressLease, type EgressLogger } from './egress-proxy';
+export { EgressProxy, DEFAULT_MAX_TUNNELS_PER_RUN, type EgressProxyOptions, type EgressLease, type EgressLogger } from './egress-proxy';
 export { reachesListener, type RefusedListener } from './refused-listeners';
+export { fdExhaustionOf, fdExhaustionAdvice, type FdExhaustionCode } from './fd-exhaustion';
 export { parseNetworkList, findRule, addressAllowed, isInternalAddress, normaliseHost, type NetworkRule } from './network-rules';
 export { openSandboxRun, type SandboxRun, type SandboxRunOptions } from './run';

@@ -1,6 +1,6 @@
 // The terminal tool and a stdio MCP server inside a run's sandbox (issue 29, real bubblewrap and real processes),
 // and terminal.allow as whole commands: the prefix and --output= cases of the issue no longer pass.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -76,6 +76,71 @@ describe('terminal.allow: whole commands', () => {
       expect(refusal(command, ['cat **'], work)).toMatch(/is not a plain word/);
     expect(allowProblems(['git log *', 'ls', 'npm test **'])).toEqual([]);
     expect(allowProblems(['cat ; rm', '* foo', 'git ** log'])).toHaveLength(3);
+  });
+});
+
+describe('terminal.allow resolves paths before it decides', () => {
+  let work: string;
+  let outside: string;
+  beforeEach(() => {
+    work = mkdtempSync(join(tmpdir(), 'hw-allow-work-'));
+    outside = mkdtempSync(join(tmpdir(), 'hw-allow-outside-'));
+  });
+  afterEach(() => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('refuses `sort -o/outside/file`, `--output=/x` and `-xo/x`: an option value attached to its option is a path too', () => {
+    writeFileSync(join(work, 'list.txt'), 'b\na\n');
+    const target = join(outside, 'sorted.txt');
+    expect(refusal(`sort -o${target} list.txt`, ['sort **'], work)).toMatch(/names a path outside the work directory/);
+    expect(refusal(`sort --output=${target} list.txt`, ['sort **'], work)).toMatch(/outside the work directory/);
+    expect(refusal(`sort -ro${target} list.txt`, ['sort **'], work)).toMatch(/outside the work directory/);
+    expect(refusal('sort -o../sorted.txt list.txt', ['sort **'], work)).toMatch(/outside the work directory/);
+    expect(refusal('sort -osorted.txt list.txt', ['sort **'], work)).toBeUndefined();
+    expect(refusal('sort -r -n list.txt', ['sort **'], work)).toBeUndefined();
+  });
+
+  it('refuses a symlink in the work dir that leads outside it (to .env), also as a dangling link or through `link/..`', () => {
+    writeFileSync(join(configDir, 'notes'), 'x\n');
+    symlinkSync(join(configDir, '.env'), join(work, 'notes.md'));
+    symlinkSync(configDir, join(work, 'docs'));
+    symlinkSync(join(outside, 'not-yet'), join(work, 'out.txt'));
+    mkdirSync(join(work, 'real'));
+    writeFileSync(join(work, 'real', 'a.md'), 'a\n');
+    expect(refusal('cat notes.md', ['cat *'], work)).toMatch(/"notes.md" names a path outside the work directory/);
+    expect(refusal('cat docs/notes', ['cat *'], work)).toMatch(/outside the work directory/);
+    expect(refusal('cat docs/../README.md', ['cat *'], work)).toMatch(/outside the work directory/);
+    expect(refusal('sort -o out.txt real/a.md', ['sort **'], work)).toMatch(/"out.txt" names a path outside/);
+    expect(refusal('sort -oout.txt real/a.md', ['sort **'], work)).toMatch(/outside the work directory/);
+    expect(refusal('cat real/a.md', ['cat *'], work)).toBeUndefined();
+    expect(refusal('cat real/../real/new.md', ['cat *'], work)).toBeUndefined();
+  });
+
+  it('with the sandbox off, an allowed `cat <link to .env>` and `sort -o/outside/file` are refused before anything runs', async () => {
+    run = await openSandboxRun({ decision: resolveSandboxPolicy('off', await probeSandbox()), label: 'allow test', workDir: work, hidden: [configDir] });
+    const r = run;
+    const box: AgentSandbox = {
+      mode: 'off',
+      sandboxed: false,
+      reason: r.decision.reason,
+      workDir: r.workDir,
+      plan: r.plan,
+      spawn: r.spawn,
+      onClose: () => undefined,
+    };
+    symlinkSync(join(configDir, '.env'), join(work, 'notes.md'));
+    writeFileSync(join(work, 'list.txt'), 'b\na\n');
+    const read = await terminal('cat notes.md', box, ['cat *']);
+    expect(read).toMatch(/^refused: "notes.md" names a path outside the work directory/);
+    expect(read).not.toContain('tools-config-secret-0123456789');
+    const target = join(outside, 'sorted.txt');
+    expect(await terminal(`sort -o${target} list.txt`, box, ['sort **'])).toMatch(/^refused: /);
+    expect(existsSync(target)).toBe(false);
+    // What stays inside still runs.
+    expect(await terminal('sort -osorted.txt list.txt', box, ['sort **'])).toMatch(/^exit code: 0/);
+    expect(readFileSync(join(work, 'sorted.txt'), 'utf8')).toBe('a\nb\n');
   });
 });
 

@@ -1,15 +1,17 @@
 // The boundary between the gateway and an agent run's processes: which sandbox each route's runs get
 // (`agent.sandbox`, the route's keys over the global ones), the one egress proxy of the gateway, and one
 // SandboxRun per agent run, handed to the runner as AgentTask.sandbox and closed after the run.
-import { existsSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from 'winston';
 import type { AgentSandbox, AgentSandboxNeeds, Job, Skill } from '@hookwise/core';
-import { HookwiseConfigError, errorMessage } from '@hookwise/core';
+import { HookwiseConfigError, HookwiseError, errorMessage } from '@hookwise/core';
 import {
   EgressProxy,
+  fdExhaustionAdvice,
+  fdExhaustionOf,
   isWithin,
   openSandboxRun,
   parseNetworkList,
@@ -73,7 +75,11 @@ export interface AgentSandboxesOptions {
 /** An open run: the runner's view of it, the fact stored with the job, and its closing. */
 export interface OpenAgentSandbox {
   sandbox: AgentSandbox;
-  /** The task's skills, with their dirs copied into the work dir when the config dir that holds them is hidden. */
+  /**
+   * The task's skills. Sandboxed, their dirs are copied into a fresh `.hookwise-skills-*` dir of the work dir (the
+   * config dir that holds them is hidden), removed after the run; a link a run left in a fixed agent.cwd is never
+   * followed (stageSkillFiles).
+   */
   skills: Skill[];
   close(): Promise<void>;
 }
@@ -184,38 +190,23 @@ export class AgentSandboxes {
       hidden: this.hidden,
       workParent: this.workParent,
     });
+    let stagedDir: string | undefined;
     try {
-      const staged = decision.sandboxed ? await this.stageSkills(skills, run.workDir) : skills;
+      let staged = skills;
+      if (decision.sandboxed && skills.some((skill) => skill.dir)) ({ dir: stagedDir, skills: staged } = await stageSkillFiles(skills, run.workDir));
       const cleanups: Array<() => Promise<void> | void> = [];
       const close = async () => {
         // What the runner started in the run (MCP servers) ends first; a failing cleanup does not keep the rest.
         for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+        if (stagedDir) await rm(stagedDir, { recursive: true, force: true });
         await run.close();
       };
       return { sandbox: agentSandbox(run, (cleanup) => cleanups.push(cleanup)), skills: staged, close };
     } catch (err) {
+      if (stagedDir) await rm(stagedDir, { recursive: true, force: true });
       await run.close();
       throw err;
     }
-  }
-
-  /**
-   * Skills from a hidden dir (<config_dir>/skills) cannot be bound into the sandbox: their files are copied into
-   * the work dir (read by the agent's scripts through HOOKWISE_SKILL_DIRS), and the task points there.
-   */
-  private async stageSkills(skills: Skill[], workDir: string): Promise<Skill[]> {
-    const staged: Skill[] = [];
-    for (const skill of skills) {
-      if (!skill.dir) {
-        staged.push(skill);
-        continue;
-      }
-      const dir = join(workDir, '.hookwise-skills', skill.name);
-      await mkdir(dir, { recursive: true });
-      await cp(skill.dir, dir, { recursive: true });
-      staged.push({ ...skill, dir });
-    }
-    return staged;
   }
 
   /** Closes the egress proxy (after the last run ended). */
@@ -223,6 +214,59 @@ export class AgentSandboxes {
     const proxy = this.proxy;
     this.proxy = undefined;
     if (proxy) await (await proxy.catch(() => undefined))?.close();
+  }
+}
+
+/**
+ * A run that failed for want of file descriptors (EMFILE/ENFILE from a spawn, a connect, a work dir), however the
+ * runner wrapped it: a retryable failure saying so (runners call a failed spawn "not installed", not retryable).
+ */
+export function fdExhaustionFailure(err: unknown, what: string): HookwiseError | undefined {
+  const code = fdExhaustionOf(err);
+  if (!code) return undefined;
+  return new HookwiseError('HW_E_AGENT', `${what} failed: ${fdExhaustionAdvice(code)} (${errorMessage(err)})`, { retryable: true, cause: err });
+}
+
+/**
+ * Copies skill dirs into a fresh directory made in `parent` (an agent's work dir, where a run may have left links)
+ * and returns it with the skills pointing there. Nothing on the way is ever followed: the directory is new
+ * (mkdtemp), each dir is made here and checked with lstat, each file is created with O_EXCL | O_NOFOLLOW. On the
+ * source side (the operator's config dir) only regular files and directories are copied, not links.
+ */
+export async function stageSkillFiles(skills: readonly Skill[], parent: string): Promise<{ dir: string; skills: Skill[] }> {
+  const dir = await mkdtemp(join(parent, '.hookwise-skills-'));
+  const staged: Skill[] = [];
+  for (const skill of skills) {
+    if (!skill.dir) {
+      staged.push(skill);
+      continue;
+    }
+    const to = join(dir, skill.name);
+    await copyTree(skill.dir, to);
+    staged.push({ ...skill, dir: to });
+  }
+  return { dir, skills: staged };
+}
+
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { mode: 0o700 });
+  if (!(await lstat(to)).isDirectory()) throw new HookwiseError('HW_E_SKILL', `could not stage skill files: ${to} was replaced by a link while staging`);
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await copyTree(source, target);
+    else if (entry.isFile()) {
+      const mode = (await lstat(source)).mode & 0o777;
+      const file = await open(target, CREATE_NEW, mode);
+      try {
+        await file.writeFile(await readFile(source));
+        await file.chmod(mode);
+      } finally {
+        await file.close();
+      }
+    }
   }
 }
 

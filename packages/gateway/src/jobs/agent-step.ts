@@ -11,7 +11,7 @@ import { completeSkipped, emitCompleted, jobEvent } from './job-events';
 import { promptHygieneOf, runPromptOf } from './prompt-hygiene';
 import { logUnresolved } from './job-templates';
 import { scrubRunAnswer } from './answer-scrub';
-import type { OpenAgentSandbox } from './agent-sandbox';
+import { fdExhaustionFailure, type OpenAgentSandbox } from './agent-sandbox';
 import { JobParts, type RunAttachment } from './job-hooks';
 import type { WorkerDeps } from './worker-deps';
 
@@ -139,14 +139,14 @@ export class AgentStep {
       const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
       return { result, sandbox: fact, attached, ending: endingOf(attached) };
     } catch (err) {
-      failure = err;
+      failure = fdExhaustionFailure(err, `agent run of ${job.deliveryId} on route '${route.name}'`) ?? err;
       // A part that stopped the run (a spend cap) decides how the job ends: the runner's failure is its doing.
       const ending = endingOf(attached);
       if (ending && !shutdown.aborted) {
         const fact = opened && { mode: opened.sandbox.mode, sandboxed: opened.sandbox.sandboxed, reason: opened.sandbox.reason };
         return { result: { text: '' }, sandbox: fact, attached, ending };
       }
-      throw err;
+      throw failure;
     } finally {
       clearTimeout(timer);
       // After the runner returned (or timed out: its processes die with their sandbox); a failed close is logged only.

@@ -120,6 +120,12 @@ export class OutboxSender {
         this.dropped = 0;
         continue;
       }
+      if (typeof error === 'object') {
+        // A redirect is the target's configuration, not a passing fault: the same answer would come on every attempt.
+        this.logger.warn(`notify ${this.target.shown}: dropped ${message.id}, not retried: ${error.final}`);
+        await this.outbox.done(this.target.key, message.id);
+        continue;
+      }
       const attempts = message.attempts + 1;
       if (attempts >= this.settings.maxAttempts) {
         this.logger.warn(`notify ${this.target.shown}: gave up on ${message.id} after ${attempts} attempts (${error})`);
@@ -155,8 +161,12 @@ export class OutboxSender {
     });
   }
 
-  /** One attempt: undefined when the target answered 2xx, else what went wrong. */
-  private async post(message: OutboxMessage): Promise<string | undefined> {
+  /**
+   * One attempt: undefined when the target answered 2xx, else what went wrong (`final`: retrying cannot help).
+   * Redirects are never followed: a 307 or 308 would re-POST the signed message wherever the target points,
+   * internal addresses included (the platforms' webhook senders refuse them too).
+   */
+  private async post(message: OutboxMessage): Promise<string | { final: string } | undefined> {
     // Signed when sent: the timestamp is the attempt's (receivers refuse old ones), the id the message's own.
     const timestamp = Math.floor(Date.now() / 1000);
     try {
@@ -169,12 +179,28 @@ export class OutboxSender {
           'webhook-signature': this.target.sign(message.id, timestamp, message.body),
         },
         body: message.body,
+        redirect: 'manual',
         signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.settings.timeoutMs)]),
       });
       await res.body?.cancel();
+      if (res.status >= 300 && res.status < 400)
+        return {
+          final: `the target answered HTTP ${res.status} redirecting to ${shownLocation(res.headers.get('location'), this.target.url)}; redirects are not followed (the signed message would go elsewhere): set the notify URL to the final address`,
+        };
       return res.ok ? undefined : `HTTP ${res.status}`;
     } catch (err) {
       return (err as Error).name === 'TimeoutError' ? `no answer within ${this.settings.timeoutMs} ms` : (err as Error).message;
     }
+  }
+}
+
+/** A redirect's Location for the log: resolved against the target, without query or fragment (they may hold a token). */
+function shownLocation(location: string | null, base: string): string {
+  if (!location) return 'no Location';
+  try {
+    const url = new URL(location, base);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return 'an unreadable Location';
   }
 }

@@ -271,7 +271,9 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       reject(error);
     });
 
-    child.stdout!.on('data', (chunk: Buffer) => {
+    // A spawn that failed for want of file descriptors (EMFILE) returns a child without pipes; its 'error' event
+    // (above) then rejects with the errno, which must not be hidden behind a TypeError from a missing pipe.
+    child.stdout?.on('data', (chunk: Buffer) => {
       if (outBytes >= maxOut) {
         stdoutTruncated = true;
         return; // keep reading so the child never blocks on a full pipe
@@ -285,7 +287,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       outBytes += chunk.length;
     });
 
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       err.push(chunk);
       errBytes += chunk.length;
       if (errBytes > maxErr * 2) {

@@ -135,3 +135,46 @@ describe('network rules', () => {
     expect(addressAllowed(rules, rules[1], '::1', 80)).toBe(true);
   });
 });
+
+test('caps the tunnels one run holds at once: one more is answered 503 with a clear text, and a freed slot works again', async () => {
+  const capped = await EgressProxy.start({ maxTunnelsPerRun: 2, logger: { warn: (message, meta) => warnings.push(`${message} ${JSON.stringify(meta)}`) } });
+  const lease = await capped.openJob('job-cap', [`127.0.0.1:${server.port}`]);
+  const other = await capped.openJob('job-other', [`127.0.0.1:${server.port}`]);
+  /** A CONNECT left open: resolves with the proxy's status line and the socket. */
+  const open = (l: EgressLease) =>
+    new Promise<{ line: string; text: string; socket: net.Socket }>((resolve, reject) => {
+      const socket = net.connect(l.socketPath, () => socket.write(`CONNECT 127.0.0.1:${server.port} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      socket.once('data', (chunk) => {
+        const text = chunk.toString();
+        resolve({ line: text.split('\r\n')[0], text, socket });
+      });
+      socket.on('error', reject);
+    });
+  try {
+    warnings.length = 0;
+    const first = await open(lease);
+    const second = await open(lease);
+    expect([first.line, second.line]).toEqual(['HTTP/1.1 200 Connection Established', 'HTTP/1.1 200 Connection Established']);
+    const third = await open(lease);
+    expect(third.line).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(third.text).toContain('Retry-After: 5');
+    expect(third.text).toContain('hookwise sandbox proxy: this run already holds 2 connections through the proxy (the per-run limit); close some and retry');
+    expect(warnings.join('\n')).toContain('"job":"job-cap"');
+    // A plain request over the limit is refused the same way.
+    expect(await viaProxy(lease, `http://127.0.0.1:${server.port}/over`)).toMatchObject({ status: 503 });
+    // One warning per run, however often it knocks.
+    expect(warnings.filter((w) => w.includes('connections through the proxy'))).toHaveLength(1);
+    // Another run's limit is its own.
+    const elsewhere = await open(other);
+    expect(elsewhere.line).toBe('HTTP/1.1 200 Connection Established');
+    elsewhere.socket.destroy();
+    // Closing a tunnel frees its slot.
+    first.socket.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await open(lease);
+    expect(again.line).toBe('HTTP/1.1 200 Connection Established');
+    for (const one of [second, third, again]) one.socket.destroy();
+  } finally {
+    await capped.close();
+  }
+});

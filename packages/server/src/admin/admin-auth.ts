@@ -1,6 +1,7 @@
 // Who may use /api and /ui: the admin token (as a bearer token, or as the dashboard's signed session cookie), or,
 // when no token is configured, loopback clients only. Also the CSRF rule for the actions (POST).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
@@ -43,19 +44,32 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
+/** How a revoked session is remembered: a digest, so that the file holds no usable cookie. */
+function revokedKey(value: string): string {
+  return createHash('sha256').update(`hookwise-admin-revoked\u0000${value}`).digest('hex');
+}
+
 export class AdminAuth {
   /** Signs sessions; derived from the token, so a new token ends every session. */
   private readonly sessionKey: Buffer;
   /** The CSRF token of loopback mode: new per process. */
   private readonly loopbackCsrf = randomBytes(24).toString('hex');
-  /** Signed-out sessions (value -> expiry): a cookie is a bearer credential, so sign-out must end it here too. */
+  /**
+   * Signed-out sessions (digest of the cookie -> expiry): a cookie is a bearer credential, so sign-out must end it
+   * here too. Kept in `revokedFile` as well, so that a restart (same token, same session key) does not bring it back.
+   */
   private readonly revoked = new Map<string, number>();
+  /** Sessions expiring up to this were issued before the revocation list was lost (a damaged file): refused. */
+  private revokeAllBefore = 0;
 
   constructor(
     private readonly token: string | undefined,
     private readonly now: () => number = Date.now,
+    /** Where signed-out sessions are kept across restarts (`<config_dir>/admin_sessions_revoked.json`); none: memory only. */
+    private readonly revokedFile?: string,
   ) {
     this.sessionKey = digest(`hookwise-admin-session\u0000${token ?? randomBytes(32).toString('hex')}`);
+    if (token !== undefined && revokedFile) this.readRevoked(revokedFile);
   }
 
   get requiresToken(): boolean {
@@ -127,14 +141,56 @@ export class AdminAuth {
     return { value: `${expires}.${this.mac(`session:${expires}`)}`, maxAgeSeconds: SESSION_MS / 1000 };
   }
 
-  /** Ends the request's session on the server: its cookie is refused from now on, even if a copy survives. */
-  revoke(req: IncomingMessage): void {
+  /**
+   * Ends the request's session on the server: its cookie is refused from now on, even if a copy survives, and after
+   * a restart. Returns why the revocation could not be kept on disk (it still holds until this process ends).
+   */
+  revoke(req: IncomingMessage): string | undefined {
     const value = cookie(req, SESSION_COOKIE);
-    if (value === undefined || !this.validSession(value)) return;
+    if (value === undefined || !this.validSession(value)) return undefined;
     const now = this.now();
     for (const [old, expires] of this.revoked) if (expires <= now) this.revoked.delete(old);
     if (this.revoked.size >= MAX_REVOKED) this.revoked.delete(this.revoked.keys().next().value as string);
-    this.revoked.set(value, Number(value.split('.')[0]));
+    this.revoked.set(revokedKey(value), Number(value.split('.')[0]));
+    return this.writeRevoked();
+  }
+
+  private readRevoked(file: string): void {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return; // No sign-out yet.
+    }
+    try {
+      const kept = JSON.parse(text) as { revoked?: Record<string, unknown>; revoke_all_before?: unknown };
+      const entries = kept.revoked ?? {};
+      const now = this.now();
+      if (typeof kept.revoke_all_before === 'number' && kept.revoke_all_before > now) this.revokeAllBefore = kept.revoke_all_before;
+      for (const [key, expires] of Object.entries(entries))
+        if (/^[0-9a-f]{64}$/.test(key) && typeof expires === 'number' && expires > now) this.revoked.set(key, expires);
+    } catch {
+      // A damaged file cannot say which sessions ended: every session of this key ends (the operator signs in again).
+      this.revokeAllBefore = this.now() + SESSION_MS;
+    }
+  }
+
+  private writeRevoked(): string | undefined {
+    const file = this.revokedFile;
+    if (!file || this.token === undefined) return undefined;
+    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      writeFileSync(
+        temp,
+        `${JSON.stringify({ revoked: Object.fromEntries(this.revoked), ...(this.revokeAllBefore > this.now() ? { revoke_all_before: this.revokeAllBefore } : {}) })}\n`,
+        { mode: 0o600, flag: 'wx' },
+      );
+      renameSync(temp, file);
+      return undefined;
+    } catch (err) {
+      rmSync(temp, { force: true });
+      return `${file}: ${(err as Error).message}`;
+    }
   }
 
   /** An Origin header, when a browser sends one, must be this server's own (http or https, as the Host names it). */
@@ -149,7 +205,7 @@ export class AdminAuth {
     const match = /^(\d{10,16})\.([0-9a-f]{64})$/.exec(value);
     if (!match) return false;
     const expires = Number(match[1]);
-    if (!(expires > this.now()) || this.revoked.has(value)) return false;
+    if (!(expires > this.now()) || expires <= this.revokeAllBefore || this.revoked.has(revokedKey(value))) return false;
     return sameSecret(match[2], this.mac(`session:${expires}`));
   }
 

@@ -19,6 +19,8 @@ type Granted = Extract<AdminAccess, { ok: true }>;
 /** Where the dashboard's script and style sheet are: packages/server/ui, beside src and dist. */
 const ASSET_DIR = join(__dirname, '..', '..', 'ui');
 const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'dashboard.css': 'text/css; charset=utf-8' };
+/** Signed-out dashboard sessions, in the config dir (hidden from agents), so that a restart does not revive them. */
+const REVOKED_SESSIONS_FILE = 'admin_sessions_revoked.json';
 /** The dashboard's usage panel sums the jobs of the last day. */
 const DASHBOARD_USAGE_MS = 86_400_000;
 
@@ -58,7 +60,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
   if (!adminApiEnabled(config)) return;
 
   const express = require('express') as typeof import('express');
-  const auth = new AdminAuth(config.admin?.token);
+  const auth = new AdminAuth(config.admin?.token, Date.now, join(gateway.options.configDir, REVOKED_SESSIONS_FILE));
   const data = new AdminData(gateway, observability?.journal);
   const stream = new ChangeStream(gateway);
   // Wrong bearer tokens, per client address: a client over the limit is answered 429 whatever it sends next.
@@ -310,7 +312,8 @@ function mountDashboard(
       res.status(403).type('text/plain').send('Cross-site sign-out refused\n');
       return;
     }
-    auth.revoke(req);
+    const unsaved = auth.revoke(req);
+    if (unsaved) gateway.logger.warn(`dashboard sign-out: the session ends now but could not be kept across a restart (${unsaved})`);
     res.set('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
     res.redirect(303, auth.requiresToken ? '/ui/login' : '/ui');
   });

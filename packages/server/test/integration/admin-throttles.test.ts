@@ -2,7 +2,10 @@
 // right token out from another; bearer guesses on /api are throttled per client; signing out ends the session on
 // the server (the old cookie stops working). Clients are told apart by their loopback source address
 // (127.0.0.1 and 127.0.0.2 both reach a gateway bound to 127.0.0.1 on Linux).
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestGateway } from '@hookwise/testing';
 import { ADMIN_TOKEN, startObserved } from './observed-gateway';
 
@@ -74,5 +77,30 @@ describe('operator surfaces count failures per client (issue 34)', () => {
     expect((await call(gw, 'POST', '/ui/logout', { headers: { cookie } })).status).toBe(303);
     expect((await call(gw, 'GET', '/api/stats', { headers: { cookie } })).status).toBe(401);
     expect((await call(gw, 'GET', '/ui', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('a signed-out session stays refused after the gateway restarts on the same config dir; one still signed in works', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'hw-admin-restart-'));
+    try {
+      gw = await startObserved({ admin: { ui: true, token: ADMIN_TOKEN } }, { configDir });
+      const ended = sessionCookie(await signIn(gw, ADMIN_TOKEN));
+      await new Promise((r) => setTimeout(r, 5)); // another millisecond: another expiry, another cookie
+      const kept = sessionCookie(await signIn(gw, ADMIN_TOKEN));
+      expect(ended).not.toBe(kept);
+      expect((await call(gw, 'POST', '/ui/logout', { headers: { cookie: ended } })).status).toBe(303);
+      await gw.stop();
+      gw = await startObserved({ admin: { ui: true, token: ADMIN_TOKEN } }, { configDir });
+      expect((await call(gw, 'GET', '/api/stats', { headers: { cookie: ended } })).status).toBe(401);
+      expect((await call(gw, 'GET', '/ui', { headers: { cookie: ended } })).status).toBe(401);
+      expect((await call(gw, 'GET', '/api/stats', { headers: { cookie: kept } })).status).toBe(200);
+      // The file holds digests, not cookies, and only the gateway's user reads it.
+      const file = join(configDir, 'admin_sessions_revoked.json');
+      expect(readFileSync(file, 'utf8')).not.toContain(ended.split('=')[1]);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      await gw?.stop();
+      gw = undefined;
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 });
