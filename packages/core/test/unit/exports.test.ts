@@ -80,6 +80,7 @@ const TYPE_ONLY = [
   'HookwiseErrorOptions',
   'HookwisePlugin',
   'InboundReply',
+  'InboundSender',
   'Job',
   'JobError',
   'JobFilter',
