@@ -39,6 +39,7 @@ import { approvalHolds, approvalPresses } from './approvals/approval-hooks';
 import { conversationReplies, conversationTurns } from './conversations/conversation-hooks';
 import { transformStep } from './transforms/transform-hooks';
 import { deliverOnlyAnswers, deliverOnlyWaits } from './deliver-only/deliver-only-hooks';
+import { senderCheck, senderProblems } from './senders/sender-check';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -171,6 +172,7 @@ export class Gateway {
       [
         approvalPresses(this.approvals),
         conversationReplies(new ConversationStep(conversations)),
+        senderCheck(),
         transformStep(this.transforms),
         deliverOnlyWaits(new DeliverOnlyWaits(this.lifecycle)),
       ],
@@ -307,7 +309,7 @@ export class Gateway {
     for (const route of this.routes.staticRoutes()) {
       try {
         await this.agentFor(route);
-        if (route.source !== undefined) await this.sourceFor(route);
+        createProblems.push(...senderProblems(route, route.source === undefined ? undefined : (await this.sourceFor(route)).source, this.logger));
         const via = route.approval?.via;
         if (via !== undefined && !(await this.delivererById(via)).approval) {
           createProblems.push(

@@ -5,11 +5,11 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: any of github, gitlab and generic)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts (github, gitlab, generic, stripe, slack, ...; see docs/sources.md). Unset: any of github, gitlab and generic."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","additionalProperties":false,"description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits.","properties":{"github.comment":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Comment on the issue or pull request of the event."},"github.add_labels":{"type":"object","additionalProperties":false,"properties":{"allow":{"type":"array","items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Only these labels may be added (default: any)."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Add labels to the issue or pull request of the event."},"github.review":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."},"events":{"type":"array","items":{"type":"string","enum":["COMMENT","APPROVE","REQUEST_CHANGES"]},"uniqueItems":true,"description":"Review verdicts the agent may give (default: COMMENT only)."}},"description":"Review the pull request of the event, with line comments."},"gitlab.note":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Post a note on the merge request or issue of the event (with platforms.gitlab_comment.token)."},"message":{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"uniqueItems":true,"description":"Deliverer ids (or route destination names) a message may go to."},"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Send a message to one of these destinations."},"subscribe":{"type":"object","additionalProperties":false,"properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}},"description":"Create or change a webhook subscription made by this run (the agent's self-subscription; the gateway generates the secret)."}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), github_comment, telegram, slack, ... (docs/platforms.md; older names work too, see its Compatibility section) or a plugin id; or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern15 = new RegExp("^https?://", "u");
+const pattern16 = new RegExp("^https?://", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -2899,9 +2899,11 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23.allow_from !== undefined){
+let data125 = data23.allow_from;
+if(Array.isArray(data125)){
+if(data125.length < 1){
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2910,10 +2912,15 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len13 = data125.length;
+for(let i16=0; i16<len13; i16++){
+let data126 = data125[i16];
+const _errs296 = errors;
+let valid63 = false;
+const _errs297 = errors;
+if(typeof data126 === "string"){
+if(!pattern0.test(data126)){
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2923,13 +2930,8 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data127 = data23.skills;
-if(Array.isArray(data127)){
-const len13 = data127.length;
-for(let i16=0; i16<len13; i16++){
-if(typeof data127[i16] !== "string"){
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2938,10 +2940,12 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-else {
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs297 === errors;
+valid63 = valid63 || _valid5;
+if(!valid63){
+const _errs299 = errors;
+if(!((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126)))){
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2950,13 +2954,11 @@ vErrors.push(err218);
 }
 errors++;
 }
+var _valid5 = _errs299 === errors;
+valid63 = valid63 || _valid5;
 }
-let data129 = data23.deliver;
-const _errs302 = errors;
-let valid63 = false;
-const _errs303 = errors;
-if(typeof data129 !== "string"){
-const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid63){
+const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2965,13 +2967,21 @@ vErrors.push(err219);
 }
 errors++;
 }
-var _valid5 = _errs303 === errors;
-valid63 = valid63 || _valid5;
-if(!valid63){
-const _errs305 = errors;
-if(Array.isArray(data129)){
-if(data129.length < 1){
-const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+errors = _errs296;
+if(vErrors !== null){
+if(_errs296){
+vErrors.length = _errs296;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2980,14 +2990,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-const len14 = data129.length;
-for(let i17=0; i17<len14; i17++){
-let data130 = data129[i17];
-const _errs308 = errors;
-let valid66 = false;
-const _errs309 = errors;
-if(typeof data130 !== "string"){
-const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2996,13 +3002,10 @@ vErrors.push(err221);
 }
 errors++;
 }
-var _valid6 = _errs309 === errors;
-valid66 = valid66 || _valid6;
-if(!valid66){
-const _errs311 = errors;
-if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
-if(data130.to === undefined){
-const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3011,9 +3014,14 @@ vErrors.push(err222);
 }
 errors++;
 }
-for(const key24 in data130){
-if(!((key24 === "to") || (key24 === "extra"))){
-const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+}
+if(data23.skills !== undefined){
+let data129 = data23.skills;
+if(Array.isArray(data129)){
+const len14 = data129.length;
+for(let i17=0; i17<len14; i17++){
+if(typeof data129[i17] !== "string"){
+const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3023,9 +3031,9 @@ vErrors.push(err223);
 errors++;
 }
 }
-if(data130.to !== undefined){
-if(typeof data130.to !== "string"){
-const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3035,13 +3043,12 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data130.extra !== undefined){
-let data132 = data130.extra;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-for(const key25 in data132){
-let data133 = data132[key25];
-if(((typeof data133 !== "string") && (!(typeof data133 == "number"))) && (typeof data133 !== "boolean")){
-const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+let data131 = data23.deliver;
+const _errs310 = errors;
+let valid66 = false;
+const _errs311 = errors;
+if(typeof data131 !== "string"){
+const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3050,10 +3057,13 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid6 = _errs311 === errors;
+valid66 = valid66 || _valid6;
+if(!valid66){
+const _errs313 = errors;
+if(Array.isArray(data131)){
+if(data131.length < 1){
+const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3062,10 +3072,14 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-}
-else {
-const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len15 = data131.length;
+for(let i18=0; i18<len15; i18++){
+let data132 = data131[i18];
+const _errs316 = errors;
+let valid69 = false;
+const _errs317 = errors;
+if(typeof data132 !== "string"){
+const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3074,11 +3088,13 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid6 = _errs311 === errors;
-valid66 = valid66 || _valid6;
-}
-if(!valid66){
-const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i17,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid7 = _errs317 === errors;
+valid69 = valid69 || _valid7;
+if(!valid69){
+const _errs319 = errors;
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+if(data132.to === undefined){
+const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3087,21 +3103,9 @@ vErrors.push(err228);
 }
 errors++;
 }
-else {
-errors = _errs308;
-if(vErrors !== null){
-if(_errs308){
-vErrors.length = _errs308;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key24 in data132){
+if(!((key24 === "to") || (key24 === "extra"))){
+const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3110,11 +3114,10 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid5 = _errs305 === errors;
-valid63 = valid63 || _valid5;
 }
-if(!valid63){
-const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data132.to !== undefined){
+if(typeof data132.to !== "string"){
+const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3123,24 +3126,14 @@ vErrors.push(err230);
 }
 errors++;
 }
-else {
-errors = _errs302;
-if(vErrors !== null){
-if(_errs302){
-vErrors.length = _errs302;
 }
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data134 = data23.deliver_extra;
+if(data132.extra !== undefined){
+let data134 = data132.extra;
 if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
-for(const key26 in data134){
-let data135 = data134[key26];
+for(const key25 in data134){
+let data135 = data134[key25];
 if(((typeof data135 !== "string") && (!(typeof data135 == "number"))) && (typeof data135 !== "boolean")){
-const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18+"/extra/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3152,7 +3145,7 @@ errors++;
 }
 }
 else {
-const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3162,12 +3155,9 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data23.agent !== undefined){
-let data136 = data23.agent;
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.runner !== undefined){
-if(typeof data136.runner !== "string"){
-const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3176,13 +3166,11 @@ vErrors.push(err233);
 }
 errors++;
 }
+var _valid7 = _errs319 === errors;
+valid69 = valid69 || _valid7;
 }
-if(data136.sandbox !== undefined){
-let data138 = data136.sandbox;
-if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
-for(const key27 in data138){
-if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
-const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+if(!valid69){
+const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3191,11 +3179,21 @@ vErrors.push(err234);
 }
 errors++;
 }
+else {
+errors = _errs316;
+if(vErrors !== null){
+if(_errs316){
+vErrors.length = _errs316;
 }
-if(data138.mode !== undefined){
-let data139 = data138.mode;
-if(typeof data139 !== "string"){
-const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3204,8 +3202,11 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(!(((data139 === "auto") || (data139 === "required")) || (data139 === "off"))){
-const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+var _valid6 = _errs313 === errors;
+valid66 = valid66 || _valid6;
+}
+if(!valid66){
+const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3214,16 +3215,24 @@ vErrors.push(err236);
 }
 errors++;
 }
+else {
+errors = _errs310;
+if(vErrors !== null){
+if(_errs310){
+vErrors.length = _errs310;
 }
-if(data138.network !== undefined){
-let data140 = data138.network;
-if(Array.isArray(data140)){
-const len15 = data140.length;
-for(let i18=0; i18<len15; i18++){
-let data141 = data140[i18];
-if(typeof data141 === "string"){
-if(!pattern0.test(data141)){
-const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data136 = data23.deliver_extra;
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+for(const key26 in data136){
+let data137 = data136[key26];
+if(((typeof data137 !== "string") && (!(typeof data137 == "number"))) && (typeof data137 !== "boolean")){
+const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3233,8 +3242,9 @@ vErrors.push(err237);
 errors++;
 }
 }
+}
 else {
-const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i18,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3244,9 +3254,12 @@ vErrors.push(err238);
 errors++;
 }
 }
-}
-else {
-const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.agent !== undefined){
+let data138 = data23.agent;
+if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
+if(data138.runner !== undefined){
+if(typeof data138.runner !== "string"){
+const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3256,15 +3269,12 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data138.read_only !== undefined){
-let data142 = data138.read_only;
-if(Array.isArray(data142)){
-const len16 = data142.length;
-for(let i19=0; i19<len16; i19++){
-let data143 = data142[i19];
-if(typeof data143 === "string"){
-if(!pattern0.test(data143)){
-const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data138.sandbox !== undefined){
+let data140 = data138.sandbox;
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+for(const key27 in data140){
+if(!((((key27 === "mode") || (key27 === "network")) || (key27 === "read_only")) || (key27 === "writable"))){
+const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3274,8 +3284,10 @@ vErrors.push(err240);
 errors++;
 }
 }
-else {
-const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data140.mode !== undefined){
+let data141 = data140.mode;
+if(typeof data141 !== "string"){
+const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3284,10 +3296,8 @@ vErrors.push(err241);
 }
 errors++;
 }
-}
-}
-else {
-const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data141 === "auto") || (data141 === "required")) || (data141 === "off"))){
+const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3297,15 +3307,15 @@ vErrors.push(err242);
 errors++;
 }
 }
-if(data138.writable !== undefined){
-let data144 = data138.writable;
-if(Array.isArray(data144)){
-const len17 = data144.length;
-for(let i20=0; i20<len17; i20++){
-let data145 = data144[i20];
-if(typeof data145 === "string"){
-if(!pattern0.test(data145)){
-const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data140.network !== undefined){
+let data142 = data140.network;
+if(Array.isArray(data142)){
+const len16 = data142.length;
+for(let i19=0; i19<len16; i19++){
+let data143 = data142[i19];
+if(typeof data143 === "string"){
+if(!pattern0.test(data143)){
+const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3316,7 +3326,7 @@ errors++;
 }
 }
 else {
-const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i19,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3328,7 +3338,7 @@ errors++;
 }
 }
 else {
-const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3338,9 +3348,15 @@ vErrors.push(err245);
 errors++;
 }
 }
-}
-else {
-const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data140.read_only !== undefined){
+let data144 = data140.read_only;
+if(Array.isArray(data144)){
+const len17 = data144.length;
+for(let i20=0; i20<len17; i20++){
+let data145 = data144[i20];
+if(typeof data145 === "string"){
+if(!pattern0.test(data145)){
+const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3350,9 +3366,8 @@ vErrors.push(err246);
 errors++;
 }
 }
-if(data136.prompt_hygiene !== undefined){
-if(typeof data136.prompt_hygiene !== "boolean"){
-const err247 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err247 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i20,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3364,7 +3379,7 @@ errors++;
 }
 }
 else {
-const err248 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err248 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3374,9 +3389,15 @@ vErrors.push(err248);
 errors++;
 }
 }
-}
-else {
-const err249 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data140.writable !== undefined){
+let data146 = data140.writable;
+if(Array.isArray(data146)){
+const len18 = data146.length;
+for(let i21=0; i21<len18; i21++){
+let data147 = data146[i21];
+if(typeof data147 === "string"){
+if(!pattern0.test(data147)){
+const err249 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3386,9 +3407,8 @@ vErrors.push(err249);
 errors++;
 }
 }
-}
 else {
-const err250 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err250 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i21,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3398,8 +3418,9 @@ vErrors.push(err250);
 errors++;
 }
 }
+}
 else {
-const err251 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err251 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3409,8 +3430,9 @@ vErrors.push(err251);
 errors++;
 }
 }
+}
 else {
-const err252 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err252 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3420,8 +3442,9 @@ vErrors.push(err252);
 errors++;
 }
 }
-else {
-const err253 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data138.prompt_hygiene !== undefined){
+if(typeof data138.prompt_hygiene !== "boolean"){
+const err253 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3430,22 +3453,10 @@ vErrors.push(err253);
 }
 errors++;
 }
-let data147 = data.agent;
-if(data147 && typeof data147 == "object" && !Array.isArray(data147)){
-if(data147.runner === undefined){
-data147.runner = "echo";
 }
-if(data147.timeout_seconds === undefined){
-data147.timeout_seconds = 300;
 }
-if(data147.concurrency === undefined){
-data147.concurrency = 2;
-}
-if(data147.silent_marker === undefined){
-data147.silent_marker = "[SILENT]";
-}
-if(typeof data147.runner !== "string"){
-const err254 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err254 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3454,10 +3465,10 @@ vErrors.push(err254);
 }
 errors++;
 }
-let data149 = data147.timeout_seconds;
-if(typeof data149 == "number"){
-if(data149 <= 0 || isNaN(data149)){
-const err255 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+else {
+const err255 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3467,8 +3478,9 @@ vErrors.push(err255);
 errors++;
 }
 }
+}
 else {
-const err256 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err256 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3477,9 +3489,9 @@ vErrors.push(err256);
 }
 errors++;
 }
-let data150 = data147.concurrency;
-if(!((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150)))){
-const err257 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err257 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3488,9 +3500,9 @@ vErrors.push(err257);
 }
 errors++;
 }
-if(typeof data150 == "number"){
-if(data150 < 1 || isNaN(data150)){
-const err258 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err258 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3500,15 +3512,8 @@ vErrors.push(err258);
 errors++;
 }
 }
-if(data147.budget !== undefined){
-let data151 = data147.budget;
-if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
-if(data151.when_exceeded === undefined){
-data151.when_exceeded = "wait";
-}
-for(const key28 in data151){
-if(!(((key28 === "runs_per_hour") || (key28 === "tokens_per_day")) || (key28 === "when_exceeded"))){
-const err259 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+else {
+const err259 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3517,11 +3522,22 @@ vErrors.push(err259);
 }
 errors++;
 }
+let data149 = data.agent;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(data149.runner === undefined){
+data149.runner = "echo";
 }
-if(data151.runs_per_hour !== undefined){
-let data152 = data151.runs_per_hour;
-if(!((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152)))){
-const err260 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data149.timeout_seconds === undefined){
+data149.timeout_seconds = 300;
+}
+if(data149.concurrency === undefined){
+data149.concurrency = 2;
+}
+if(data149.silent_marker === undefined){
+data149.silent_marker = "[SILENT]";
+}
+if(typeof data149.runner !== "string"){
+const err260 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3530,9 +3546,10 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(typeof data152 == "number"){
-if(data152 < 1 || isNaN(data152)){
-const err261 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data151 = data149.timeout_seconds;
+if(typeof data151 == "number"){
+if(data151 <= 0 || isNaN(data151)){
+const err261 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3542,11 +3559,8 @@ vErrors.push(err261);
 errors++;
 }
 }
-}
-if(data151.tokens_per_day !== undefined){
-let data153 = data151.tokens_per_day;
-if(!((typeof data153 == "number") && (!(data153 % 1) && !isNaN(data153)))){
-const err262 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err262 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3555,9 +3569,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(typeof data153 == "number"){
-if(data153 < 1 || isNaN(data153)){
-const err263 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data152 = data149.concurrency;
+if(!((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152)))){
+const err263 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3566,11 +3580,9 @@ vErrors.push(err263);
 }
 errors++;
 }
-}
-}
-let data154 = data151.when_exceeded;
-if(typeof data154 !== "string"){
-const err264 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data152 == "number"){
+if(data152 < 1 || isNaN(data152)){
+const err264 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3579,8 +3591,16 @@ vErrors.push(err264);
 }
 errors++;
 }
-if(!((data154 === "wait") || (data154 === "skip"))){
-const err265 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+if(data149.budget !== undefined){
+let data153 = data149.budget;
+if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
+if(data153.when_exceeded === undefined){
+data153.when_exceeded = "wait";
+}
+for(const key28 in data153){
+if(!(((key28 === "runs_per_hour") || (key28 === "tokens_per_day")) || (key28 === "when_exceeded"))){
+const err265 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3590,8 +3610,10 @@ vErrors.push(err265);
 errors++;
 }
 }
-else {
-const err266 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data153.runs_per_hour !== undefined){
+let data154 = data153.runs_per_hour;
+if(!((typeof data154 == "number") && (!(data154 % 1) && !isNaN(data154)))){
+const err266 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3600,11 +3622,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-let data155 = data147.silent_marker;
-if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
-const err267 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data154 == "number"){
+if(data154 < 1 || isNaN(data154)){
+const err267 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3614,8 +3634,11 @@ vErrors.push(err267);
 errors++;
 }
 }
-else {
-const err268 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data153.tokens_per_day !== undefined){
+let data155 = data153.tokens_per_day;
+if(!((typeof data155 == "number") && (!(data155 % 1) && !isNaN(data155)))){
+const err268 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3624,12 +3647,9 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data147.sandbox !== undefined){
-let data156 = data147.sandbox;
-if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
-for(const key29 in data156){
-if(!((((key29 === "mode") || (key29 === "network")) || (key29 === "read_only")) || (key29 === "writable"))){
-const err269 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if(typeof data155 == "number"){
+if(data155 < 1 || isNaN(data155)){
+const err269 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3639,10 +3659,10 @@ vErrors.push(err269);
 errors++;
 }
 }
-if(data156.mode !== undefined){
-let data157 = data156.mode;
-if(typeof data157 !== "string"){
-const err270 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data156 = data153.when_exceeded;
+if(typeof data156 !== "string"){
+const err270 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3651,8 +3671,8 @@ vErrors.push(err270);
 }
 errors++;
 }
-if(!(((data157 === "auto") || (data157 === "required")) || (data157 === "off"))){
-const err271 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(!((data156 === "wait") || (data156 === "skip"))){
+const err271 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3662,15 +3682,8 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(data156.network !== undefined){
-let data158 = data156.network;
-if(Array.isArray(data158)){
-const len18 = data158.length;
-for(let i21=0; i21<len18; i21++){
-let data159 = data158[i21];
-if(typeof data159 === "string"){
-if(!pattern0.test(data159)){
-const err272 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err272 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3680,8 +3693,10 @@ vErrors.push(err272);
 errors++;
 }
 }
-else {
-const err273 = {instancePath:instancePath+"/agent/sandbox/network/" + i21,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data157 = data149.silent_marker;
+if(typeof data157 === "string"){
+if(!pattern0.test(data157)){
+const err273 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3691,9 +3706,8 @@ vErrors.push(err273);
 errors++;
 }
 }
-}
 else {
-const err274 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err274 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3702,16 +3716,12 @@ vErrors.push(err274);
 }
 errors++;
 }
-}
-if(data156.read_only !== undefined){
-let data160 = data156.read_only;
-if(Array.isArray(data160)){
-const len19 = data160.length;
-for(let i22=0; i22<len19; i22++){
-let data161 = data160[i22];
-if(typeof data161 === "string"){
-if(!pattern0.test(data161)){
-const err275 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data149.sandbox !== undefined){
+let data158 = data149.sandbox;
+if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
+for(const key29 in data158){
+if(!((((key29 === "mode") || (key29 === "network")) || (key29 === "read_only")) || (key29 === "writable"))){
+const err275 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3721,8 +3731,10 @@ vErrors.push(err275);
 errors++;
 }
 }
-else {
-const err276 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data158.mode !== undefined){
+let data159 = data158.mode;
+if(typeof data159 !== "string"){
+const err276 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3731,10 +3743,8 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-}
-else {
-const err277 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data159 === "auto") || (data159 === "required")) || (data159 === "off"))){
+const err277 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3744,15 +3754,15 @@ vErrors.push(err277);
 errors++;
 }
 }
-if(data156.writable !== undefined){
-let data162 = data156.writable;
-if(Array.isArray(data162)){
-const len20 = data162.length;
-for(let i23=0; i23<len20; i23++){
-let data163 = data162[i23];
-if(typeof data163 === "string"){
-if(!pattern0.test(data163)){
-const err278 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data158.network !== undefined){
+let data160 = data158.network;
+if(Array.isArray(data160)){
+const len19 = data160.length;
+for(let i22=0; i22<len19; i22++){
+let data161 = data160[i22];
+if(typeof data161 === "string"){
+if(!pattern0.test(data161)){
+const err278 = {instancePath:instancePath+"/agent/sandbox/network/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3763,7 +3773,7 @@ errors++;
 }
 }
 else {
-const err279 = {instancePath:instancePath+"/agent/sandbox/writable/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err279 = {instancePath:instancePath+"/agent/sandbox/network/" + i22,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3775,7 +3785,7 @@ errors++;
 }
 }
 else {
-const err280 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err280 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3785,9 +3795,15 @@ vErrors.push(err280);
 errors++;
 }
 }
-}
-else {
-const err281 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data158.read_only !== undefined){
+let data162 = data158.read_only;
+if(Array.isArray(data162)){
+const len20 = data162.length;
+for(let i23=0; i23<len20; i23++){
+let data163 = data162[i23];
+if(typeof data163 === "string"){
+if(!pattern0.test(data163)){
+const err281 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3797,9 +3813,8 @@ vErrors.push(err281);
 errors++;
 }
 }
-}
 else {
-const err282 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err282 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i23,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3808,20 +3823,10 @@ vErrors.push(err282);
 }
 errors++;
 }
-let data164 = data.retry;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.max_attempts === undefined){
-data164.max_attempts = 5;
 }
-if(data164.base_delay_seconds === undefined){
-data164.base_delay_seconds = 2;
 }
-if(data164.max_delay_seconds === undefined){
-data164.max_delay_seconds = 600;
-}
-for(const key30 in data164){
-if(!(((key30 === "max_attempts") || (key30 === "base_delay_seconds")) || (key30 === "max_delay_seconds"))){
-const err283 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+else {
+const err283 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3831,9 +3836,15 @@ vErrors.push(err283);
 errors++;
 }
 }
-let data165 = data164.max_attempts;
-if(!((typeof data165 == "number") && (!(data165 % 1) && !isNaN(data165)))){
-const err284 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data158.writable !== undefined){
+let data164 = data158.writable;
+if(Array.isArray(data164)){
+const len21 = data164.length;
+for(let i24=0; i24<len21; i24++){
+let data165 = data164[i24];
+if(typeof data165 === "string"){
+if(!pattern0.test(data165)){
+const err284 = {instancePath:instancePath+"/agent/sandbox/writable/" + i24,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3842,9 +3853,9 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(typeof data165 == "number"){
-if(data165 < 1 || isNaN(data165)){
-const err285 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err285 = {instancePath:instancePath+"/agent/sandbox/writable/" + i24,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3854,10 +3865,9 @@ vErrors.push(err285);
 errors++;
 }
 }
-let data166 = data164.base_delay_seconds;
-if(typeof data166 == "number"){
-if(data166 < 0 || isNaN(data166)){
-const err286 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err286 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3867,8 +3877,9 @@ vErrors.push(err286);
 errors++;
 }
 }
+}
 else {
-const err287 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err287 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3877,10 +3888,10 @@ vErrors.push(err287);
 }
 errors++;
 }
-let data167 = data164.max_delay_seconds;
-if(typeof data167 == "number"){
-if(data167 < 0 || isNaN(data167)){
-const err288 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err288 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3889,9 +3900,20 @@ vErrors.push(err288);
 }
 errors++;
 }
+let data166 = data.retry;
+if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
+if(data166.max_attempts === undefined){
+data166.max_attempts = 5;
 }
-else {
-const err289 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data166.base_delay_seconds === undefined){
+data166.base_delay_seconds = 2;
+}
+if(data166.max_delay_seconds === undefined){
+data166.max_delay_seconds = 600;
+}
+for(const key30 in data166){
+if(!(((key30 === "max_attempts") || (key30 === "base_delay_seconds")) || (key30 === "max_delay_seconds"))){
+const err289 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3901,8 +3923,9 @@ vErrors.push(err289);
 errors++;
 }
 }
-else {
-const err290 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data167 = data166.max_attempts;
+if(!((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167)))){
+const err290 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3911,19 +3934,9 @@ vErrors.push(err290);
 }
 errors++;
 }
-let data168 = data.store;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.backend === undefined){
-data168.backend = "sqlite";
-}
-if(data168.max_pending === undefined){
-data168.max_pending = 10000;
-}
-if(data168.lease_seconds === undefined){
-data168.lease_seconds = 30;
-}
-if(typeof data168.backend !== "string"){
-const err291 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data167 == "number"){
+if(data167 < 1 || isNaN(data167)){
+const err291 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3932,9 +3945,11 @@ vErrors.push(err291);
 }
 errors++;
 }
-let data170 = data168.max_pending;
-if(!((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170)))){
-const err292 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data168 = data166.base_delay_seconds;
+if(typeof data168 == "number"){
+if(data168 < 0 || isNaN(data168)){
+const err292 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3943,9 +3958,9 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(typeof data170 == "number"){
-if(data170 < 1 || isNaN(data170)){
-const err293 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err293 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3954,11 +3969,10 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-let data171 = data168.lease_seconds;
-if(typeof data171 == "number"){
-if(data171 < 1 || isNaN(data171)){
-const err294 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data169 = data166.max_delay_seconds;
+if(typeof data169 == "number"){
+if(data169 < 0 || isNaN(data169)){
+const err294 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3969,7 +3983,7 @@ errors++;
 }
 }
 else {
-const err295 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err295 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3978,12 +3992,9 @@ vErrors.push(err295);
 }
 errors++;
 }
-if(data168.retention !== undefined){
-let data172 = data168.retention;
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-for(const key31 in data172){
-if(!(key31 === "jobs_days")){
-const err296 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+}
+else {
+const err296 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3992,12 +4003,19 @@ vErrors.push(err296);
 }
 errors++;
 }
+let data170 = data.store;
+if(data170 && typeof data170 == "object" && !Array.isArray(data170)){
+if(data170.backend === undefined){
+data170.backend = "sqlite";
 }
-if(data172.jobs_days !== undefined){
-let data173 = data172.jobs_days;
-if(typeof data173 == "number"){
-if(data173 <= 0 || isNaN(data173)){
-const err297 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data170.max_pending === undefined){
+data170.max_pending = 10000;
+}
+if(data170.lease_seconds === undefined){
+data170.lease_seconds = 30;
+}
+if(typeof data170.backend !== "string"){
+const err297 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -4006,9 +4024,9 @@ vErrors.push(err297);
 }
 errors++;
 }
-}
-else {
-const err298 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data172 = data170.max_pending;
+if(!((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172)))){
+const err298 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -4017,10 +4035,9 @@ vErrors.push(err298);
 }
 errors++;
 }
-}
-}
-else {
-const err299 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data172 == "number"){
+if(data172 < 1 || isNaN(data172)){
+const err299 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4030,9 +4047,10 @@ vErrors.push(err299);
 errors++;
 }
 }
-}
-else {
-const err300 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data173 = data170.lease_seconds;
+if(typeof data173 == "number"){
+if(data173 < 1 || isNaN(data173)){
+const err300 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4041,20 +4059,9 @@ vErrors.push(err300);
 }
 errors++;
 }
-let data174 = data.log;
-if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
-if(data174.level === undefined){
-data174.level = "info";
 }
-if(data174.format === undefined){
-data174.format = "pretty";
-}
-if(data174.access === undefined){
-data174.access = true;
-}
-for(const key32 in data174){
-if(!(((key32 === "level") || (key32 === "format")) || (key32 === "access"))){
-const err301 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+else {
+const err301 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4063,10 +4070,12 @@ vErrors.push(err301);
 }
 errors++;
 }
-}
-let data175 = data174.level;
-if(typeof data175 !== "string"){
-const err302 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data170.retention !== undefined){
+let data174 = data170.retention;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+for(const key31 in data174){
+if(!(key31 === "jobs_days")){
+const err302 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4075,8 +4084,12 @@ vErrors.push(err302);
 }
 errors++;
 }
-if(!((((data175 === "error") || (data175 === "warn")) || (data175 === "info")) || (data175 === "debug"))){
-const err303 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data174.jobs_days !== undefined){
+let data175 = data174.jobs_days;
+if(typeof data175 == "number"){
+if(data175 <= 0 || isNaN(data175)){
+const err303 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4085,9 +4098,9 @@ vErrors.push(err303);
 }
 errors++;
 }
-let data176 = data174.format;
-if(typeof data176 !== "string"){
-const err304 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err304 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4096,8 +4109,10 @@ vErrors.push(err304);
 }
 errors++;
 }
-if(!((data176 === "pretty") || (data176 === "json"))){
-const err305 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err305 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4106,8 +4121,10 @@ vErrors.push(err305);
 }
 errors++;
 }
-if(typeof data174.access !== "boolean"){
-const err306 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err306 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4116,9 +4133,20 @@ vErrors.push(err306);
 }
 errors++;
 }
+let data176 = data.log;
+if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
+if(data176.level === undefined){
+data176.level = "info";
 }
-else {
-const err307 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data176.format === undefined){
+data176.format = "pretty";
+}
+if(data176.access === undefined){
+data176.access = true;
+}
+for(const key32 in data176){
+if(!(((key32 === "level") || (key32 === "format")) || (key32 === "access"))){
+const err307 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4127,11 +4155,10 @@ vErrors.push(err307);
 }
 errors++;
 }
-let data178 = data.skills;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-for(const key33 in data178){
-if(!(key33 === "dirs")){
-const err308 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+}
+let data177 = data176.level;
+if(typeof data177 !== "string"){
+const err308 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4140,14 +4167,8 @@ vErrors.push(err308);
 }
 errors++;
 }
-}
-if(data178.dirs !== undefined){
-let data179 = data178.dirs;
-if(Array.isArray(data179)){
-const len21 = data179.length;
-for(let i24=0; i24<len21; i24++){
-if(typeof data179[i24] !== "string"){
-const err309 = {instancePath:instancePath+"/skills/dirs/" + i24,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data177 === "error") || (data177 === "warn")) || (data177 === "info")) || (data177 === "debug"))){
+const err309 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4156,10 +4177,9 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-}
-else {
-const err310 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data178 = data176.format;
+if(typeof data178 !== "string"){
+const err310 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4168,10 +4188,8 @@ vErrors.push(err310);
 }
 errors++;
 }
-}
-}
-else {
-const err311 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data178 === "pretty") || (data178 === "json"))){
+const err311 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4180,17 +4198,8 @@ vErrors.push(err311);
 }
 errors++;
 }
-let data181 = data.admin;
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-if(data181.enabled === undefined){
-data181.enabled = false;
-}
-if(data181.ui === undefined){
-data181.ui = false;
-}
-for(const key34 in data181){
-if(!(((key34 === "enabled") || (key34 === "ui")) || (key34 === "token"))){
-const err312 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+if(typeof data176.access !== "boolean"){
+const err312 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4200,8 +4209,8 @@ vErrors.push(err312);
 errors++;
 }
 }
-if(typeof data181.enabled !== "boolean"){
-const err313 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err313 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4210,8 +4219,11 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(typeof data181.ui !== "boolean"){
-const err314 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data180 = data.skills;
+if(data180 && typeof data180 == "object" && !Array.isArray(data180)){
+for(const key33 in data180){
+if(!(key33 === "dirs")){
+const err314 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4220,9 +4232,14 @@ vErrors.push(err314);
 }
 errors++;
 }
-if(data181.token !== undefined){
-if(typeof data181.token !== "string"){
-const err315 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data180.dirs !== undefined){
+let data181 = data180.dirs;
+if(Array.isArray(data181)){
+const len22 = data181.length;
+for(let i25=0; i25<len22; i25++){
+if(typeof data181[i25] !== "string"){
+const err315 = {instancePath:instancePath+"/skills/dirs/" + i25,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4234,7 +4251,7 @@ errors++;
 }
 }
 else {
-const err316 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err316 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4243,17 +4260,10 @@ vErrors.push(err316);
 }
 errors++;
 }
-let data185 = data.metrics;
-if(data185 && typeof data185 == "object" && !Array.isArray(data185)){
-if(data185.enabled === undefined){
-data185.enabled = false;
 }
-if(data185.max_route_labels === undefined){
-data185.max_route_labels = 100;
 }
-for(const key35 in data185){
-if(!(((key35 === "enabled") || (key35 === "token")) || (key35 === "max_route_labels"))){
-const err317 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+else {
+const err317 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4262,9 +4272,17 @@ vErrors.push(err317);
 }
 errors++;
 }
+let data183 = data.admin;
+if(data183 && typeof data183 == "object" && !Array.isArray(data183)){
+if(data183.enabled === undefined){
+data183.enabled = false;
 }
-if(typeof data185.enabled !== "boolean"){
-const err318 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data183.ui === undefined){
+data183.ui = false;
+}
+for(const key34 in data183){
+if(!(((key34 === "enabled") || (key34 === "ui")) || (key34 === "token"))){
+const err318 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4273,9 +4291,9 @@ vErrors.push(err318);
 }
 errors++;
 }
-if(data185.token !== undefined){
-if(typeof data185.token !== "string"){
-const err319 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(typeof data183.enabled !== "boolean"){
+const err319 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4284,10 +4302,8 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-let data188 = data185.max_route_labels;
-if(!((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188)))){
-const err320 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data183.ui !== "boolean"){
+const err320 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4296,9 +4312,9 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(typeof data188 == "number"){
-if(data188 < 1 || isNaN(data188)){
-const err321 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data183.token !== undefined){
+if(typeof data183.token !== "string"){
+const err321 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4310,7 +4326,7 @@ errors++;
 }
 }
 else {
-const err322 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err322 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4319,14 +4335,17 @@ vErrors.push(err322);
 }
 errors++;
 }
-let data189 = data.tracing;
-if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
-if(data189.enabled === undefined){
-data189.enabled = false;
+let data187 = data.metrics;
+if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
+if(data187.enabled === undefined){
+data187.enabled = false;
 }
-for(const key36 in data189){
-if(!(key36 === "enabled")){
-const err323 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if(data187.max_route_labels === undefined){
+data187.max_route_labels = 100;
+}
+for(const key35 in data187){
+if(!(((key35 === "enabled") || (key35 === "token")) || (key35 === "max_route_labels"))){
+const err323 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4336,8 +4355,8 @@ vErrors.push(err323);
 errors++;
 }
 }
-if(typeof data189.enabled !== "boolean"){
-const err324 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data187.enabled !== "boolean"){
+const err324 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4346,9 +4365,9 @@ vErrors.push(err324);
 }
 errors++;
 }
-}
-else {
-const err325 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data187.token !== undefined){
+if(typeof data187.token !== "string"){
+const err325 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4357,14 +4376,10 @@ vErrors.push(err325);
 }
 errors++;
 }
-let data191 = data.notify;
-if(Array.isArray(data191)){
-const len22 = data191.length;
-for(let i25=0; i25<len22; i25++){
-let data192 = data191[i25];
-if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-if(data192.url === undefined){
-const err326 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+let data190 = data187.max_route_labels;
+if(!((typeof data190 == "number") && (!(data190 % 1) && !isNaN(data190)))){
+const err326 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4373,8 +4388,9 @@ vErrors.push(err326);
 }
 errors++;
 }
-if(data192.secret === undefined){
-const err327 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(typeof data190 == "number"){
+if(data190 < 1 || isNaN(data190)){
+const err327 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4383,8 +4399,10 @@ vErrors.push(err327);
 }
 errors++;
 }
-if(data192.events === undefined){
-const err328 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+}
+else {
+const err328 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4393,9 +4411,14 @@ vErrors.push(err328);
 }
 errors++;
 }
-for(const key37 in data192){
-if(!(((key37 === "url") || (key37 === "secret")) || (key37 === "events"))){
-const err329 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+let data191 = data.tracing;
+if(data191 && typeof data191 == "object" && !Array.isArray(data191)){
+if(data191.enabled === undefined){
+data191.enabled = false;
+}
+for(const key36 in data191){
+if(!(key36 === "enabled")){
+const err329 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4405,11 +4428,8 @@ vErrors.push(err329);
 errors++;
 }
 }
-if(data192.url !== undefined){
-let data193 = data192.url;
-if(typeof data193 === "string"){
-if(!pattern15.test(data193)){
-const err330 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(typeof data191.enabled !== "boolean"){
+const err330 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4420,7 +4440,7 @@ errors++;
 }
 }
 else {
-const err331 = {instancePath:instancePath+"/notify/" + i25+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err331 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4429,10 +4449,14 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-if(data192.secret !== undefined){
-if(typeof data192.secret !== "string"){
-const err332 = {instancePath:instancePath+"/notify/" + i25+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data193 = data.notify;
+if(Array.isArray(data193)){
+const len23 = data193.length;
+for(let i26=0; i26<len23; i26++){
+let data194 = data193[i26];
+if(data194 && typeof data194 == "object" && !Array.isArray(data194)){
+if(data194.url === undefined){
+const err332 = {instancePath:instancePath+"/notify/" + i26,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4441,12 +4465,8 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-if(data192.events !== undefined){
-let data195 = data192.events;
-if(Array.isArray(data195)){
-if(data195.length < 1){
-const err333 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data194.secret === undefined){
+const err333 = {instancePath:instancePath+"/notify/" + i26,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4455,11 +4475,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-const len23 = data195.length;
-for(let i26=0; i26<len23; i26++){
-let data196 = data195[i26];
-if(typeof data196 !== "string"){
-const err334 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data194.events === undefined){
+const err334 = {instancePath:instancePath+"/notify/" + i26,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4468,8 +4485,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(!(((((((((((((((data196 === "accepted") || (data196 === "rejected")) || (data196 === "duplicate")) || (data196 === "ignored")) || (data196 === "agent_started")) || (data196 === "agent_finished")) || (data196 === "delivered")) || (data196 === "retry_scheduled")) || (data196 === "dead_lettered")) || (data196 === "completed")) || (data196 === "budget_exceeded")) || (data196 === "approval_requested")) || (data196 === "approved")) || (data196 === "denied")) || (data196 === "conversation_continued"))){
-const err335 = {instancePath:instancePath+"/notify/" + i25+"/events/" + i26,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+for(const key37 in data194){
+if(!(((key37 === "url") || (key37 === "secret")) || (key37 === "events"))){
+const err335 = {instancePath:instancePath+"/notify/" + i26,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4479,9 +4497,11 @@ vErrors.push(err335);
 errors++;
 }
 }
-}
-else {
-const err336 = {instancePath:instancePath+"/notify/" + i25+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data194.url !== undefined){
+let data195 = data194.url;
+if(typeof data195 === "string"){
+if(!pattern16.test(data195)){
+const err336 = {instancePath:instancePath+"/notify/" + i26+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4491,9 +4511,8 @@ vErrors.push(err336);
 errors++;
 }
 }
-}
 else {
-const err337 = {instancePath:instancePath+"/notify/" + i25,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err337 = {instancePath:instancePath+"/notify/" + i26+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4503,9 +4522,9 @@ vErrors.push(err337);
 errors++;
 }
 }
-}
-else {
-const err338 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data194.secret !== undefined){
+if(typeof data194.secret !== "string"){
+const err338 = {instancePath:instancePath+"/notify/" + i26+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4514,16 +4533,12 @@ vErrors.push(err338);
 }
 errors++;
 }
-let data197 = data.plugins;
+}
+if(data194.events !== undefined){
+let data197 = data194.events;
 if(Array.isArray(data197)){
-const len24 = data197.length;
-for(let i27=0; i27<len24; i27++){
-let data198 = data197[i27];
-const _errs463 = errors;
-let valid104 = false;
-const _errs464 = errors;
-if(typeof data198 !== "string"){
-const err339 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data197.length < 1){
+const err339 = {instancePath:instancePath+"/notify/" + i26+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4532,13 +4547,11 @@ vErrors.push(err339);
 }
 errors++;
 }
-var _valid7 = _errs464 === errors;
-valid104 = valid104 || _valid7;
-if(!valid104){
-const _errs466 = errors;
-if(Array.isArray(data198)){
-if(data198.length > 2){
-const err340 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+const len24 = data197.length;
+for(let i27=0; i27<len24; i27++){
+let data198 = data197[i27];
+if(typeof data198 !== "string"){
+const err340 = {instancePath:instancePath+"/notify/" + i26+"/events/" + i27,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4547,8 +4560,8 @@ vErrors.push(err340);
 }
 errors++;
 }
-if(data198.length < 1){
-const err341 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(!(((((((((((((((data198 === "accepted") || (data198 === "rejected")) || (data198 === "duplicate")) || (data198 === "ignored")) || (data198 === "agent_started")) || (data198 === "agent_finished")) || (data198 === "delivered")) || (data198 === "retry_scheduled")) || (data198 === "dead_lettered")) || (data198 === "completed")) || (data198 === "budget_exceeded")) || (data198 === "approval_requested")) || (data198 === "approved")) || (data198 === "denied")) || (data198 === "conversation_continued"))){
+const err341 = {instancePath:instancePath+"/notify/" + i26+"/events/" + i27,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4557,10 +4570,10 @@ vErrors.push(err341);
 }
 errors++;
 }
-const len25 = data198.length;
-if(len25 > 0){
-if(typeof data198[0] !== "string"){
-const err342 = {instancePath:instancePath+"/plugins/" + i27+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err342 = {instancePath:instancePath+"/notify/" + i26+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4570,10 +4583,9 @@ vErrors.push(err342);
 errors++;
 }
 }
-if(len25 > 1){
-let data200 = data198[1];
-if(!(data200 && typeof data200 == "object" && !Array.isArray(data200))){
-const err343 = {instancePath:instancePath+"/plugins/" + i27+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err343 = {instancePath:instancePath+"/notify/" + i26,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4585,7 +4597,7 @@ errors++;
 }
 }
 else {
-const err344 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err344 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4594,11 +4606,16 @@ vErrors.push(err344);
 }
 errors++;
 }
-var _valid7 = _errs466 === errors;
-valid104 = valid104 || _valid7;
-}
-if(!valid104){
-const err345 = {instancePath:instancePath+"/plugins/" + i27,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+let data199 = data.plugins;
+if(Array.isArray(data199)){
+const len25 = data199.length;
+for(let i28=0; i28<len25; i28++){
+let data200 = data199[i28];
+const _errs471 = errors;
+let valid107 = false;
+const _errs472 = errors;
+if(typeof data200 !== "string"){
+const err345 = {instancePath:instancePath+"/plugins/" + i28,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4607,11 +4624,86 @@ vErrors.push(err345);
 }
 errors++;
 }
+var _valid8 = _errs472 === errors;
+valid107 = valid107 || _valid8;
+if(!valid107){
+const _errs474 = errors;
+if(Array.isArray(data200)){
+if(data200.length > 2){
+const err346 = {instancePath:instancePath+"/plugins/" + i28,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err346];
+}
 else {
-errors = _errs463;
+vErrors.push(err346);
+}
+errors++;
+}
+if(data200.length < 1){
+const err347 = {instancePath:instancePath+"/plugins/" + i28,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+const len26 = data200.length;
+if(len26 > 0){
+if(typeof data200[0] !== "string"){
+const err348 = {instancePath:instancePath+"/plugins/" + i28+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+}
+if(len26 > 1){
+let data202 = data200[1];
+if(!(data202 && typeof data202 == "object" && !Array.isArray(data202))){
+const err349 = {instancePath:instancePath+"/plugins/" + i28+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+}
+}
+else {
+const err350 = {instancePath:instancePath+"/plugins/" + i28,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+var _valid8 = _errs474 === errors;
+valid107 = valid107 || _valid8;
+}
+if(!valid107){
+const err351 = {instancePath:instancePath+"/plugins/" + i28,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+else {
+errors = _errs471;
 if(vErrors !== null){
-if(_errs463){
-vErrors.length = _errs463;
+if(_errs471){
+vErrors.length = _errs471;
 }
 else {
 vErrors = null;
@@ -4621,23 +4713,23 @@ vErrors = null;
 }
 }
 else {
-const err346 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err352 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err346];
+vErrors = [err352];
 }
 else {
-vErrors.push(err346);
+vErrors.push(err352);
 }
 errors++;
 }
 }
 else {
-const err347 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err353 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err347];
+vErrors = [err353];
 }
 else {
-vErrors.push(err347);
+vErrors.push(err353);
 }
 errors++;
 }

@@ -15,7 +15,7 @@ const GATEWAY_LAYERS = [
   ['filters'],
   ['routes'],
   ['ingest', 'jobs'],
-  ['conversations', 'approvals', 'transforms', 'deliver-only', 'job-channel'],
+  ['conversations', 'approvals', 'senders', 'transforms', 'deliver-only', 'job-channel'],
   ['actions'],
   ['plugins'],
   ['.'],
