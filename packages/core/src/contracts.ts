@@ -2,7 +2,7 @@
 // interface is in stores/types.ts). Plain interfaces on purpose: plugins bring their own copy of core, so nothing
 // here relies on instanceof.
 import type { AgentRunSandbox, AgentSandbox, AgentSandboxNeeds } from './agent-sandbox';
-import type { ApprovalPress, DelivererApproval, DelivererConversation, InboundReply } from './conversations';
+import type { ApprovalPress, DelivererApproval, DelivererConversation, InboundReply, InboundSender } from './conversations';
 
 /** Header map as Node gives it: lower-case names, string or string[] values. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -87,6 +87,13 @@ export interface Source {
    * route's filters, so an inbound route that answers in the same chat never answers itself.
    */
   ownMessage?(payload: Record<string, unknown>): boolean;
+  /**
+   * Who wrote this verified payload, when it is a person's message or command on a chat platform (Telegram
+   * `from.id`, Slack `user`, a Discord interaction's user): a route with this source names in `allow_from` who may
+   * start a run, and is refused at startup without it. Undefined when the payload names no person (counted as
+   * nobody allowed). Synchronous, no I/O.
+   */
+  senderOf?(payload: Record<string, unknown>): InboundSender | undefined;
   /** Approvals: the Approve / Deny press this payload is (its data from approvalButtonData), else undefined. */
   pressOf?(payload: Record<string, unknown>): ApprovalPress | undefined;
   /** The answer the platform gets for a decided press; `text` says what happened. Default: an empty 200. */

@@ -32,10 +32,21 @@ export interface InboundReply {
   /** The author for people and prompts: "Telegram user 42 (Alice)". */
   from: string;
   text: string;
-  /** Other names allow_from may give the author by (GitHub: the author_association). */
+  /**
+   * Other names allow_from may give the author by, each in a form no user id can take (GitHub and GitLab:
+   * `association:MEMBER` for the author_association), so that a user cannot be listed under another's name.
+   */
   alsoAllowedAs?: string[];
   /** The inbound message itself when the gateway may have posted it: one it recorded continues nothing. */
   own?: MessageRef;
+}
+
+/** Who wrote an inbound message (Source.senderOf), matched against a chat route's `allow_from`. */
+export interface InboundSender {
+  /** The platform's user id (Telegram `from.id`, Slack `user`, a Matrix `@user:server`, a phone number). */
+  id: string;
+  /** The author for people and logs: "Telegram user 42 (Alice)". */
+  from?: string;
 }
 
 /** A press of a draft's Approve / Deny button (Source.pressOf). */
@@ -44,6 +55,12 @@ export interface ApprovalPress {
   decision: 'approve' | 'deny';
   /** Who pressed: `platform` is the source's platform name, `id` the user id, `username` when the platform says. */
   presser: { platform: string; id: string; username?: string };
+  /**
+   * The message whose button was pressed (Telegram: `callback_query.message`; Slack: `channel` and
+   * `container.message_ts`; Discord: `channel_id` and `message.id`). A press counts only on the draft the gateway
+   * posted for that job: the same platform, chat and message; a press that names no message counts for nothing.
+   */
+  message?: MessageRef;
   /** Whatever the source needs to answer the press (Telegram: the callback query id). */
   answerWith?: string;
 }

@@ -18,6 +18,7 @@ import type { JobHook } from './jobs/job-hooks';
 import { ModelProxy, modelProxyHook } from './model-proxy/model-proxy-hook';
 import { budgetOf, type Route } from './routes/routes';
 import { MemoryWindowCounters } from './stores/memory-counters';
+import { senderCheck } from './senders/sender-check';
 import { transformStep } from './transforms/transform-hooks';
 import { Transforms } from './transforms/transforms';
 
@@ -88,6 +89,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     ingestHooks: [
       approvalPresses(approvals),
       conversationReplies(new ConversationStep(conversations)),
+      senderCheck(),
       transformStep(transforms),
       deliverOnlyWaits(new DeliverOnlyWaits(lifecycle)),
     ],

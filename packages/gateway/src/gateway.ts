@@ -22,6 +22,7 @@ import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks'
 import { routeProblems } from './route-problems';
 import type { Route } from './routes/routes';
 import { secretsProblems } from './routes/secret-policy';
+import { senderProblems } from './senders/sender-check';
 
 export class Gateway {
   /** What every part shares: config, logger, redactor, store, lifecycle, plugins, routes, sandboxes. */
@@ -184,7 +185,7 @@ export class Gateway {
     for (const route of this.routes.staticRoutes()) {
       try {
         await this.agentFor(route);
-        if (route.source !== undefined) await this.sourceFor(route);
+        createProblems.push(...senderProblems(route, route.source === undefined ? undefined : (await this.sourceFor(route)).source, this.logger));
         const via = route.approval?.via;
         if (via !== undefined && !(await this.delivererById(via)).approval) {
           createProblems.push(

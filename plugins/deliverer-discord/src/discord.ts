@@ -163,6 +163,7 @@ export const discordPlatform = definePlatform<ChannelApiOptions>({
   // Create Message (and Execute Webhook with ?wait=true) answer with the message object.
   success: { describe: 'the created message with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },
   messageId: (res) => (res.json as { id?: string } | undefined)?.id,
+  draftChat: (res) => (res.json as { channel_id?: string } | undefined)?.channel_id,
   async start({ call, options, logger }) {
     if (options.webhook_url) {
       const res = await call({ method: 'GET', url: options.webhook_url, headers: { 'user-agent': USER_AGENT } });

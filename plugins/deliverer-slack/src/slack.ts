@@ -180,6 +180,8 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
     },
   },
   messageId: (res) => (res.json as { ts?: string } | undefined)?.ts,
+  // A draft sent to a user id lands in the app's direct message channel (D...), which block_actions names.
+  draftChat: (res) => (res.json as { channel?: string } | undefined)?.channel,
   async start({ call, options, logger }) {
     if (options.webhook_url) {
       // A webhook has no read-only endpoint: checking it would post a message.

@@ -35,7 +35,7 @@ interface BotApiReply {
   error_code?: number;
   description?: string;
   parameters?: { retry_after?: number; migrate_to_chat_id?: number };
-  result?: { message_id?: number };
+  result?: { message_id?: number; chat?: { id?: number | string } };
 }
 
 function method(options: BotApiOptions, name: string): string {
@@ -139,6 +139,11 @@ export const telegramPlatform = definePlatform<BotApiOptions>({
   messageId: (res) => {
     const id = (res.json as BotApiReply | undefined)?.result?.message_id;
     return id === undefined ? undefined : String(id);
+  },
+  // A draft sent to @channelusername is pressed in the chat's numeric id (callback_query.message.chat.id).
+  draftChat: (res) => {
+    const id = (res.json as BotApiReply | undefined)?.result?.chat?.id;
+    return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined;
   },
   async start({ call, options, logger }) {
     const res = await call({ method: 'GET', url: method(options, 'getMe') });

@@ -4,7 +4,7 @@
 //
 // No replyOf: a person's message in a channel (a reply to the gateway's answer) reaches a bot only over the Gateway
 // websocket (MESSAGE_CREATE); the Interactions Endpoint receives interactions (commands, components, modals) only.
-import { approvalOfButtonData, type ApprovalPress, type HandshakeAnswer } from '@hookwise/core';
+import { approvalOfButtonData, type ApprovalPress, type HandshakeAnswer, type InboundSender } from '@hookwise/core';
 import { isPayloadObject, payloadId } from '@hookwise/kit/source';
 
 /** Interaction type MESSAGE_COMPONENT (https://discord.com/developers/docs/interactions/receiving-and-responding). */
@@ -28,7 +28,19 @@ export function discordPressOf(payload: Record<string, unknown>): ApprovalPress 
   const id = payloadId(user.id);
   if (id === undefined) return undefined;
   const username = typeof user.username === 'string' && user.username !== '' ? user.username : undefined;
-  return { ...button, presser: { platform: 'discord', id, username } };
+  // The message with the button: `message.id` in `channel_id` (also `channel.id` in newer payloads).
+  const chat = payloadId(payload.channel_id) ?? payloadId(isPayloadObject(payload.channel) ? payload.channel.id : undefined);
+  const messageId = payloadId(isPayloadObject(payload.message) ? payload.message.id : undefined);
+  return { ...button, presser: { platform: 'discord', id, username }, ...(chat && messageId ? { message: { platform: 'discord', chat, messageId } } : {}) };
+}
+
+/** Who invoked an interaction (a command, a component, a modal): `member.user` in a guild, `user` in a DM; a PING names nobody. */
+export function discordSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const user = isPayloadObject(payload.member) && isPayloadObject(payload.member.user) ? payload.member.user : payload.user;
+  const id = isPayloadObject(user) ? payloadId(user.id) : undefined;
+  if (!id) return undefined;
+  const username = isPayloadObject(user) && typeof user.username === 'string' && user.username !== '' ? user.username : undefined;
+  return { id, from: `Discord user ${id}${username ? ` (${username})` : ''}` };
 }
 
 /**

@@ -3,7 +3,7 @@
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { missingHeader, timestampProblem, toleranceOption, cachedPublicKeys, publicKeyMatch, defineSource } from '@hookwise/kit/source';
-import { discordPressAnswer, discordPressOf } from './discord-presses';
+import { discordPressAnswer, discordPressOf, discordSenderOf } from './discord-presses';
 
 export const SIGNATURE_HEADER = 'x-signature-ed25519';
 export const TIMESTAMP_HEADER = 'x-signature-timestamp';
@@ -86,6 +86,7 @@ export const discordSource = defineSource<DiscordSourceOptions>({
       handshake: (_req, payload) => (payload.type === 1 ? { status: 200, body: { type: 1 } } : undefined),
       // Approvals: a press of a draft's button, answered with an ephemeral message to the presser.
       pressOf: discordPressOf,
+      senderOf: discordSenderOf,
       pressAnswer: discordPressAnswer,
     };
   },

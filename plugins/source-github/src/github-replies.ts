@@ -2,7 +2,8 @@
 // new comment (action `created`) answers is its pull request or issue (`owner/name` lower-cased, the number), where
 // the github_comment deliverer records the gateway's answers. Bots (`user.type` Bot, an App's `name[bot]` login)
 // continue nothing; `own` names the comment itself, so that a comment the gateway posted with a person's token
-// (the gh client) is recognised too. allow_from matches the login or the `author_association` (MEMBER, OWNER...).
+// (the gh client) is recognised too. allow_from matches the login, or the `author_association` written as `association:MEMBER`
+// (a GitHub login cannot hold a colon, so no user can be listed under an association's name).
 import type { InboundReply } from '@hookwise/core';
 import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
 
@@ -19,7 +20,7 @@ export function githubReplyOf(payload: Record<string, unknown>): InboundReply | 
   return {
     to: { platform: 'github', chat: repo, messageId: number },
     userId: login,
-    alsoAllowedAs: association ? [association] : [],
+    alsoAllowedAs: association ? [`association:${association}`] : [],
     own: url ? { platform: 'github', chat: repo, messageId: url } : undefined,
     from: `GitHub user ${login}${association ? ` (${association})` : ''}`,
     text: payloadText(comment.body),

@@ -6,7 +6,7 @@
 // A homeserver pushes an application service every event of its rooms, the ones its own user sent too: the
 // gateway's answer to a reply is itself a rich reply to an earlier answer, so `own` names the event, and the
 // gateway, which recorded its answers by event id, takes it for its own rather than for a person's next turn.
-import type { InboundReply } from '@hookwise/core';
+import type { InboundReply, InboundSender } from '@hookwise/core';
 import { isPayloadObject, payloadId } from '@hookwise/kit/source';
 
 export function matrixReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
@@ -37,4 +37,18 @@ function withoutReplyFallback(body: string): string {
   let i = 0;
   while (i < lines.length && lines[i].startsWith('> ')) i += 1;
   return i > 0 && lines[i] === '' ? lines.slice(i + 1).join('\n') : body;
+}
+
+/**
+ * Who wrote a transaction: the `sender` of its messages (`m.room.message`; without any, of all its events) when
+ * they are one and the same. A homeserver batches the events of several people into one transaction (a
+ * membership change beside a message is common: then the message's author counts); messages of several people
+ * name no single author, and nobody is allowed.
+ */
+export function matrixSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const events = (Array.isArray(payload.events) ? payload.events : []).filter(isPayloadObject);
+  const messages = events.filter((event) => event.type === 'm.room.message');
+  const senders = new Set((messages.length ? messages : events).map((event) => payloadId(event.sender)));
+  const [id] = senders;
+  return senders.size === 1 && id ? { id, from: `Matrix user ${id}` } : undefined;
 }

@@ -3,7 +3,7 @@
 // `?access_token=<hs_token>`, and the path without `/_matrix/app/v1`). Give the homeserver the route's URL as the
 // appservice `url`: the path it appends arrives below the route (`/webhooks/<route>/_matrix/...`), which this source
 // takes. The hs_token is the route's secret; the txnId is the delivery id; the answer is 200 `{}`.
-import { matrixReplyOf } from './matrix-replies';
+import { matrixReplyOf, matrixSenderOf } from './matrix-replies';
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { anyConstantTimeEqual, defineSource, isPayloadObject, matchingSecretIndex } from '@hookwise/kit/source';
 
@@ -109,6 +109,7 @@ export const matrixSource = defineSource<MatrixSourceOptions>({
     eventType: (_req, payload) => matrixEventType(payload),
     deliveryId: (req) => matrixTransactionId(req),
     replyOf: matrixReplyOf,
+    senderOf: matrixSenderOf,
     ownMessage: (payload) => matrixOwnMessages(payload, options),
   }),
 });

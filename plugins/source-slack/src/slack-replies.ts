@@ -2,7 +2,7 @@
 // (`thread_ts` other than its own `ts`) continues the conversation of the thread's root; an interactivity
 // `block_actions` payload whose button carries a draft's Approve / Deny data is a press (answered with an empty
 // 200, well within Slack's 3 seconds).
-import { approvalOfButtonData, type ApprovalPress, type InboundReply } from '@hookwise/core';
+import { approvalOfButtonData, type ApprovalPress, type InboundReply, type InboundSender } from '@hookwise/core';
 import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
 
 /**
@@ -42,6 +42,20 @@ export function slackOwnMessage(payload: Record<string, unknown>): boolean {
   return isPayloadObject(authorization) && authorization.is_bot === true && payloadId(authorization.user_id) === payloadId(event.user);
 }
 
+/**
+ * Who wrote or did it: an Events API event's `user` (a bot's message names its bot, not a person), an
+ * interactivity payload's `user.id`, a slash command's `user_id`.
+ */
+export function slackSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const event = isPayloadObject(payload.event) ? payload.event : undefined;
+  if (payload.type === 'event_callback' && payloadId(event?.bot_id) !== undefined) return undefined;
+  const id =
+    payload.type === 'event_callback'
+      ? payloadId(event?.user)
+      : (payloadId(isPayloadObject(payload.user) ? payload.user.id : undefined) ?? payloadId(payload.user_id));
+  return id ? { id, from: `Slack user ${id}` } : undefined;
+}
+
 /** A `block_actions` payload with a draft's button (its `value`), pressed by `user`. */
 export function slackPressOf(payload: Record<string, unknown>): ApprovalPress | undefined {
   if (payload.type !== 'block_actions' || !Array.isArray(payload.actions)) return undefined;
@@ -52,7 +66,11 @@ export function slackPressOf(payload: Record<string, unknown>): ApprovalPress | 
     const button = isPayloadObject(action) ? approvalOfButtonData(action.value) : undefined;
     if (!button) continue;
     const username = typeof user?.username === 'string' ? user.username : typeof user?.name === 'string' ? user.name : undefined;
-    return { ...button, presser: { platform: 'slack', id, username } };
+    // The message with the button: the channel and the message's ts (block_actions' `container` and `channel`).
+    const container = isPayloadObject(payload.container) ? payload.container : undefined;
+    const chat = payloadId(isPayloadObject(payload.channel) ? payload.channel.id : undefined) ?? payloadId(container?.channel_id);
+    const messageId = payloadId(container?.message_ts) ?? payloadId(isPayloadObject(payload.message) ? payload.message.ts : undefined);
+    return { ...button, presser: { platform: 'slack', id, username }, ...(chat && messageId ? { message: { platform: 'slack', chat, messageId } } : {}) };
   }
   return undefined;
 }

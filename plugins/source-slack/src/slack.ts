@@ -1,6 +1,6 @@
 // Slack: `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:<X-Slack-Request-Timestamp>:<body>">` for the Events API, interactivity and slash commands.
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
-import { slackOwnMessage, slackPressOf, slackReplyOf } from './slack-replies';
+import { slackOwnMessage, slackPressOf, slackReplyOf, slackSenderOf } from './slack-replies';
 import {
   constantTimeEqual,
   hmacDigest,
@@ -127,6 +127,7 @@ export const slackSource = defineSource<SlackOptions>({
       handshake,
       replyOf: slackReplyOf,
       pressOf: slackPressOf,
+      senderOf: slackSenderOf,
       ownMessage: slackOwnMessage,
     };
   },

@@ -2,7 +2,7 @@
 // (`message.reply_to_message`, in the same chat) continues the conversation of that message; a `callback_query`
 // whose data a draft's Approve / Deny button carried is a press, answered with answerCallbackQuery in the
 // webhook's own answer (the Bot API runs a method given in the answer to an update).
-import { approvalOfButtonData, type ApprovalPress, type HandshakeAnswer, type InboundReply } from '@hookwise/core';
+import { approvalOfButtonData, type ApprovalPress, type HandshakeAnswer, type InboundReply, type InboundSender } from '@hookwise/core';
 import { isPayloadObject, payloadId } from '@hookwise/kit/source';
 
 /** `message.reply_to_message.message_id` in `message.chat.id`, written by `message.from`. */
@@ -28,7 +28,29 @@ export function telegramPressOf(payload: Record<string, unknown>): ApprovalPress
   const id = payloadId(from?.id);
   if (!button || id === undefined) return undefined;
   const username = typeof from?.username === 'string' ? from.username : undefined;
-  return { ...button, presser: { platform: 'telegram', id, username }, answerWith: payloadId(query.id) };
+  // The message with the button: its chat and id (a button on an inline message names none, and counts for nothing).
+  const message = isPayloadObject(query.message) ? query.message : undefined;
+  const chat = isPayloadObject(message?.chat) ? payloadId(message.chat.id) : undefined;
+  const messageId = payloadId(message?.message_id);
+  return {
+    ...button,
+    presser: { platform: 'telegram', id, username },
+    ...(chat && messageId ? { message: { platform: 'telegram', chat, messageId } } : {}),
+    answerWith: payloadId(query.id),
+  };
+}
+
+/** Who wrote an update: `from` of its message, edited message, callback query or command (a channel post names no person). */
+export function telegramSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  for (const key of Object.keys(payload)) {
+    const part = payload[key];
+    if (key === 'update_id' || !isPayloadObject(part) || !isPayloadObject(part.from)) continue;
+    const id = payloadId(part.from.id);
+    if (!id) return undefined;
+    const name = [part.from.first_name, part.from.last_name].filter((n) => typeof n === 'string').join(' ') || part.from.username;
+    return { id, from: `Telegram user ${id}${name ? ` (${String(name)})` : ''}` };
+  }
+  return undefined;
 }
 
 /** answerCallbackQuery as the webhook's answer: the presser sees `text` as a notification. */

@@ -3,7 +3,7 @@
 // only proof of the sender: it is compared in constant time with each of the route's secrets.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, missingHeader, verdictForSecrets } from '@hookwise/kit/source';
-import { telegramPressAnswer, telegramPressOf, telegramReplyOf } from './telegram-replies';
+import { telegramPressAnswer, telegramPressOf, telegramReplyOf, telegramSenderOf } from './telegram-replies';
 
 export const SECRET_TOKEN_HEADER = 'x-telegram-bot-api-secret-token';
 
@@ -47,6 +47,7 @@ export const telegramSource = defineSource({
     deliveryId: (_req, payload) => telegramUpdateId(payload),
     replyOf: telegramReplyOf,
     pressOf: telegramPressOf,
+    senderOf: telegramSenderOf,
     pressAnswer: telegramPressAnswer,
   }),
 });

@@ -3,7 +3,7 @@
 // sent to that number. SMS names no message it answers, so the reply points at the chat alone (messageId ''), and
 // deliverer-sms's conversation facet (`byChat`) records each answer as its chat's latest. The platform is `sms`,
 // the deliverer's, not this source's id `twilio`.
-import type { InboundReply } from '@hookwise/core';
+import type { InboundReply, InboundSender } from '@hookwise/core';
 import { payloadId } from '@hookwise/kit/source';
 
 /** The platform name of SMS messages, the one deliverer-sms's conversation facet carries. */
@@ -44,4 +44,11 @@ export function twilioReplyOf(payload: Record<string, unknown>): InboundReply | 
   if (payload.EventType !== undefined || !isIncoming(field(payload, 'SmsStatus')) || !isIncoming(field(payload, 'MessageStatus'))) return undefined;
   if (isOptOut(payload, body)) return undefined;
   return { to: { platform: SMS_PLATFORM, chat: from, messageId: '' }, userId: from, from: `SMS sender ${from}`, text: body };
+}
+
+/** Who sent an incoming SMS (or called): `From`, a number in E.164; a status callback of a sent message names nobody. */
+export function twilioSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const from = field(payload, 'From');
+  if (from === undefined || !E164.test(from) || !isIncoming(field(payload, 'SmsStatus')) || !isIncoming(field(payload, 'MessageStatus'))) return undefined;
+  return { id: from, from: `SMS sender ${from}` };
 }

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseLegacyQuery, stringify as stringifyLegacyQuery } from 'node:querystring';
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, matchingSecretIndex, missingHeader, defineSource } from '@hookwise/kit/source';
-import { twilioReplyOf } from './twilio-replies';
+import { twilioReplyOf, twilioSenderOf } from './twilio-replies';
 
 export const SIGNATURE_HEADER = 'x-twilio-signature';
 /** Sent with every webhook and kept when Twilio retries it (connection overrides, fallback URLs). */
@@ -211,6 +211,7 @@ export const twilioSource = defineSource<TwilioSourceOptions>({
       deliveryId: twilioDeliveryId,
       // An incoming SMS continues the conversation of the latest answer sent to that number (twilio-replies.ts).
       replyOf: twilioReplyOf,
+      senderOf: twilioSenderOf,
     };
   },
 });

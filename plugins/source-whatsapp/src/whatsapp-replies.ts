@@ -3,7 +3,7 @@
 // quotes the message; Meta's webhook reference: messages[].context {from, id}). The gateway's answers are the
 // deliverer's messages, so a reply to one of them continues that conversation. A message without context.id
 // (a fresh message, or a forwarded one, whose context only says `forwarded`) answers nothing.
-import type { InboundReply } from '@hookwise/core';
+import type { InboundReply, InboundSender } from '@hookwise/core';
 import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
 
 /** The platform name of WhatsApp messages, the one deliverer-whatsapp's conversation facet carries. */
@@ -55,4 +55,20 @@ export function whatsappReplyOf(payload: Record<string, unknown>): InboundReply 
     from: `WhatsApp user ${from}${name ? ` (${name})` : ''}`,
     text: whatsappMessageText(message),
   };
+}
+
+/**
+ * Who wrote a notification: the `from` (wa_id) of its messages when every message of every change has the same
+ * one; a status update (a sent message's delivery) names no person.
+ */
+export function whatsappSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const senders = new Set<string | undefined>();
+  for (const entry of objects(payload.entry)) {
+    for (const change of objects(entry.changes)) {
+      const value = isPayloadObject(change.value) ? change.value : undefined;
+      for (const message of objects(value?.messages)) senders.add(payloadId(message.from));
+    }
+  }
+  const [id] = senders;
+  return senders.size === 1 && id ? { id, from: `WhatsApp user ${id}` } : undefined;
 }

@@ -4,7 +4,7 @@
 // carries no signature, so it is verified by the verify token (source_options.verify_token) instead.
 import { type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verifyHexHmac } from '@hookwise/kit/source';
-import { whatsappReplyOf } from './whatsapp-replies';
+import { whatsappReplyOf, whatsappSenderOf } from './whatsapp-replies';
 
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
 export interface WhatsAppOptions {
@@ -111,6 +111,7 @@ export const whatsappSource = defineSource<WhatsAppOptions>({
       deliveryId: (_req, payload) => whatsappDeliveryId(payload),
       // A reply to one of the gateway's answers continues its conversation (whatsapp-replies.ts).
       replyOf: whatsappReplyOf,
+      senderOf: whatsappSenderOf,
     };
   },
 });

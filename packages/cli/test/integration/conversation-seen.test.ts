@@ -42,7 +42,7 @@ const config = (apiBase: string) => ({
             deliver_extra: { chat_id: String(CHAT) },
             conversation: { enabled: true, max_turns: 5, ttl_hours: 1, allow_from: [ALICE] },
           },
-          tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+          tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log', allow_from: ['*'] },
         },
       },
     },

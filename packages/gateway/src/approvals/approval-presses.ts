@@ -25,7 +25,7 @@ function pressText(outcome: DecisionResult): string {
 export async function answerPress(approvals: Approvals, press: ApprovalPress, source: Source): Promise<IngestResult> {
   let outcome: DecisionResult;
   try {
-    outcome = await approvals.decide(press.jobId, press.decision, press.presser);
+    outcome = await approvals.decide(press.jobId, press.decision, press.presser, press.message);
   } catch (err) {
     return { status: 503, body: { error: `the approval could not be recorded: ${(err as Error).message}` }, headers: { 'Retry-After': '5' } };
   }

@@ -1,7 +1,7 @@
 // The record of one job's approval, kept in the store's memos (Store.memos, durable with SQLite and
 // Redis) under the job's id: who may answer, until when, where the draft went, and what was decided by whom. The
 // job itself waits in the queue with a hold (jobs/approval-gate.ts); this record is what a button press changes.
-import type { MemoKV } from '@hookwise/core';
+import type { MemoKV, MessageRef } from '@hookwise/core';
 import type { ApprovalVia } from '../config/approval-schema';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
@@ -16,6 +16,8 @@ export interface ApprovalRecord {
   requestedAt: number;
   expiresAt: number;
   via?: ApprovalVia;
+  /** The platform of the draft (its deliverer's approval facet: `telegram`, `slack`, ...): presses count only there. */
+  platform?: string;
   /** Where the draft was posted (chat or channel, message id), when it was. */
   chat?: string;
   messageId?: string;
@@ -62,18 +64,35 @@ export function presserText(p: Presser): string {
   return `${p.platform}:${p.id}${p.username ? ` (${p.username})` : ''}`;
 }
 
+/** An approvers entry pinned to a platform: `<platform>:<id or username>` (`telegram:123`, `slack:U0123`). */
+export const PINNED_APPROVER = /^([a-z][a-z0-9_]*):([^:\s]+)$/;
+
 /**
- * Whether `approvers` lists the presser: an entry is a user id or a username (with or without @, any case),
- * optionally pinned to a platform as `<platform>:<id>` (`telegram:123`, `slack:U0123`). The dashboard's signed-in operator is
- * always allowed: the admin token already is the strongest credential of the gateway.
+ * Whether `approvers` lists the presser: an entry is `<platform>:<id>` or `<platform>:<username>` (with or without
+ * @, any case), on the presser's platform. An entry without a platform matches nobody (the config refuses it): a
+ * name alone could be taken on any platform. The dashboard's signed-in operator is always allowed: the admin
+ * token already is the strongest credential of the gateway.
  */
 export function isApprover(approvers: readonly string[], p: Presser): boolean {
   if (p.platform === 'dashboard') return true;
-  const names = [p.id, ...(p.username ? [p.username.replace(/^@/, '').toLowerCase()] : [])];
+  const username = p.username?.replace(/^@/, '').toLowerCase();
   return approvers.some((entry) => {
-    const pinned = /^([a-z][a-z0-9_]*):([^:]+)$/.exec(entry);
-    if (pinned && pinned[1] !== p.platform) return false;
-    const who = (pinned ? pinned[2] : entry).replace(/^@/, '');
-    return who === p.id || names.slice(1).includes(who.toLowerCase());
+    const pinned = PINNED_APPROVER.exec(entry);
+    if (!pinned || pinned[1] !== p.platform) return false;
+    const who = pinned[2].replace(/^@/, '');
+    return who === p.id || (username !== undefined && who.toLowerCase() === username);
   });
+}
+
+/**
+ * Whether a chat press was made on the record's draft: the platform it was posted on, its chat, and its message
+ * (when the deliverer said which). A press on another platform, in another chat, on another message (a copy of the
+ * buttons, a forged interaction of the same bot) or naming no message counts for nothing.
+ */
+export function pressedOnDraft(record: ApprovalRecord, p: Presser, message: MessageRef | undefined): boolean {
+  if (p.platform === 'dashboard') return true;
+  const platform = record.platform ?? record.via;
+  if (!platform || record.chat === undefined || !message) return false;
+  if (p.platform !== platform || message.platform !== platform || message.chat !== record.chat) return false;
+  return record.messageId === undefined || message.messageId === record.messageId;
 }

@@ -5,11 +5,11 @@
 // job is then completed like any other), denied -> done as `denied`, past its expiry -> done as `expired`, still
 // pending -> held again. A decision makes the held job due at once (JobQueue.makeDue); a held job is also looked
 // at again every `recheckMs` (and at its expiry), which bounds the wait on a store without makeDue.
-import { approvalButtonData, HookwiseError, type Deliverer, type Job, type JobQueue, type MemoKV } from '@hookwise/core';
+import { approvalButtonData, HookwiseError, type Deliverer, type Job, type JobQueue, type MemoKV, type MessageRef } from '@hookwise/core';
 import type { Logger } from 'winston';
 import type { Lifecycle } from '../observe/lifecycle';
 import type { Route } from '../routes/routes';
-import { ApprovalRecords, isApprover, presserText, type ApprovalRecord, type Presser } from './approval-records';
+import { ApprovalRecords, isApprover, pressedOnDraft, presserText, type ApprovalRecord, type Presser } from './approval-records';
 import { emitCompleted, jobEvent } from '../jobs/job-events';
 
 export interface ApprovalsDeps {
@@ -116,6 +116,7 @@ export class Approvals {
         },
         { chat: approval.chat === undefined ? undefined : String(approval.chat), signal: AbortSignal.timeout(DRAFT_TIMEOUT_MS) },
       );
+      record.platform = facet.platform;
       record.chat = posted.chat;
       record.messageId = posted.messageId;
     }
@@ -134,10 +135,13 @@ export class Approvals {
     return record;
   }
 
-  /** A press (chat button or dashboard): only an allowed approver changes a pending approval, and only once. */
-  decide(jobId: string, decision: 'approve' | 'deny', presser: Presser): Promise<DecisionResult> {
+  /**
+   * A press (chat button or dashboard): only an allowed approver changes a pending approval, and only once. A chat
+   * press counts only on the draft's own message (`on`: the message the button was pressed on, Source.pressOf).
+   */
+  decide(jobId: string, decision: 'approve' | 'deny', presser: Presser, on?: MessageRef): Promise<DecisionResult> {
     const before = this.deciding.get(jobId) ?? Promise.resolve(undefined);
-    const next = before.then(() => this.decideNow(jobId, decision, presser));
+    const next = before.then(() => this.decideNow(jobId, decision, presser, on));
     const settled = next.catch(() => ({ result: 'unknown' }) as const);
     this.deciding.set(jobId, settled);
     void settled.then(() => {
@@ -146,7 +150,7 @@ export class Approvals {
     return next;
   }
 
-  private async decideNow(jobId: string, decision: 'approve' | 'deny', presser: Presser): Promise<DecisionResult> {
+  private async decideNow(jobId: string, decision: 'approve' | 'deny', presser: Presser, on: MessageRef | undefined): Promise<DecisionResult> {
     const { logger, lifecycle } = this.deps;
     const record = await this.records.get(jobId);
     if (!record) return { result: 'unknown' };
@@ -154,6 +158,15 @@ export class Approvals {
     const meta = { route: record.route, delivery_id: record.deliveryId };
     if (!isApprover(record.approvers, presser)) {
       logger.warn(`${record.deliveryId} on route '${record.route}': ${who} pressed ${decision} but is not an approver; nothing changed`, meta);
+      return { result: 'not_allowed', record };
+    }
+    if (!pressedOnDraft(record, presser, on)) {
+      const where = on ? `${on.platform} chat ${on.chat} message ${on.messageId}` : 'a message it does not name';
+      const draft = record.chat === undefined ? 'no chat (the dashboard only)' : `${record.platform ?? record.via} chat ${record.chat}`;
+      logger.warn(
+        `${record.deliveryId} on route '${record.route}': ${who} pressed ${decision} on ${where}, not on the draft (posted to ${draft}); nothing changed`,
+        meta,
+      );
       return { result: 'not_allowed', record };
     }
     if (record.status !== 'pending' || Date.now() >= record.expiresAt) {

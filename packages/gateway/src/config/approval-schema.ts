@@ -18,7 +18,7 @@ export const approvalSchema = {
       minItems: 1,
       items: { type: 'string', pattern: '\\S' },
       description:
-        'Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...).',
+        'Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too.',
     },
     expires_hours: { type: 'number', exclusiveMinimum: 0, default: 24, description: 'Hours after which an unanswered draft ends as expired.' },
     via: {

@@ -136,6 +136,13 @@ export const routeSchema = {
     actions: actionsSchema,
     conversation: conversationSchema,
     approval: approvalSchema,
+    allow_from: {
+      type: 'array',
+      minItems: 1,
+      items: { anyOf: [{ type: 'string', pattern: '\\S' }, { type: 'integer' }] },
+      description:
+        "Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed).",
+    },
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
@@ -223,6 +230,7 @@ export interface RouteConfig {
   actions?: ActionsConfig;
   conversation?: ConversationConfig;
   approval?: ApprovalConfig;
+  allow_from?: Array<string | number>;
   deliver_only?: boolean;
 }
 

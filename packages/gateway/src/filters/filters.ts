@@ -21,9 +21,10 @@ export interface FilterFailure {
   error?: string;
   /**
    * What dropped the event when not the filter: its `transform:` (jobs/transform.ts) gave nothing or the silent
-   * marker, or the source said it is the gateway's own message (`own_message`, Source.ownMessage).
+   * marker, the source said it is the gateway's own message (`own_message`, Source.ownMessage), or its sender is
+   * not in the route's `allow_from` (`not_allowed`, senders/sender-check.ts).
    */
-  by?: 'transform' | 'own_message';
+  by?: 'transform' | 'own_message' | 'not_allowed';
 }
 
 /**

@@ -5,13 +5,13 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user), or '*' for anyone who can reply there. Others are ignored (logged)."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny: platform user ids or usernames, optionally pinned to a platform as <platform>:<id> (telegram:123, slack:U0123, discord:8049...)."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern16 = new RegExp("^https?://", "u");
-const pattern17 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern17 = new RegExp("^https?://", "u");
+const pattern18 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -2530,9 +2530,11 @@ vErrors.push(err188);
 errors++;
 }
 }
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23.allow_from !== undefined){
+let data113 = data23.allow_from;
+if(Array.isArray(data113)){
+if(data113.length < 1){
+const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2541,10 +2543,15 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len10 = data113.length;
+for(let i10=0; i10<len10; i10++){
+let data114 = data113[i10];
+const _errs267 = errors;
+let valid50 = false;
+const _errs268 = errors;
+if(typeof data114 === "string"){
+if(!pattern0.test(data114)){
+const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2554,13 +2561,8 @@ vErrors.push(err190);
 errors++;
 }
 }
-if(data23.skills !== undefined){
-let data115 = data23.skills;
-if(Array.isArray(data115)){
-const len10 = data115.length;
-for(let i10=0; i10<len10; i10++){
-if(typeof data115[i10] !== "string"){
-const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2569,10 +2571,12 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-}
-else {
-const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs268 === errors;
+valid50 = valid50 || _valid5;
+if(!valid50){
+const _errs270 = errors;
+if(!((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114)))){
+const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2581,13 +2585,11 @@ vErrors.push(err192);
 }
 errors++;
 }
+var _valid5 = _errs270 === errors;
+valid50 = valid50 || _valid5;
 }
-let data117 = data23.deliver;
-const _errs273 = errors;
-let valid50 = false;
-const _errs274 = errors;
-if(typeof data117 !== "string"){
-const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid50){
+const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2596,13 +2598,21 @@ vErrors.push(err193);
 }
 errors++;
 }
-var _valid5 = _errs274 === errors;
-valid50 = valid50 || _valid5;
-if(!valid50){
-const _errs276 = errors;
-if(Array.isArray(data117)){
-if(data117.length < 1){
-const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+errors = _errs267;
+if(vErrors !== null){
+if(_errs267){
+vErrors.length = _errs267;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2611,14 +2621,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-const len11 = data117.length;
-for(let i11=0; i11<len11; i11++){
-let data118 = data117[i11];
-const _errs279 = errors;
-let valid53 = false;
-const _errs280 = errors;
-if(typeof data118 !== "string"){
-const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2627,13 +2633,10 @@ vErrors.push(err195);
 }
 errors++;
 }
-var _valid6 = _errs280 === errors;
-valid53 = valid53 || _valid6;
-if(!valid53){
-const _errs282 = errors;
-if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
-if(data118.to === undefined){
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2642,9 +2645,14 @@ vErrors.push(err196);
 }
 errors++;
 }
-for(const key19 in data118){
-if(!((key19 === "to") || (key19 === "extra"))){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+if(data23.skills !== undefined){
+let data117 = data23.skills;
+if(Array.isArray(data117)){
+const len11 = data117.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data117[i11] !== "string"){
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2654,9 +2662,9 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data118.to !== undefined){
-if(typeof data118.to !== "string"){
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2666,13 +2674,12 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data118.extra !== undefined){
-let data120 = data118.extra;
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-for(const key20 in data120){
-let data121 = data120[key20];
-if(((typeof data121 !== "string") && (!(typeof data121 == "number"))) && (typeof data121 !== "boolean")){
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+let data119 = data23.deliver;
+const _errs281 = errors;
+let valid53 = false;
+const _errs282 = errors;
+if(typeof data119 !== "string"){
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2681,10 +2688,13 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid6 = _errs282 === errors;
+valid53 = valid53 || _valid6;
+if(!valid53){
+const _errs284 = errors;
+if(Array.isArray(data119)){
+if(data119.length < 1){
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2693,10 +2703,14 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-else {
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len12 = data119.length;
+for(let i12=0; i12<len12; i12++){
+let data120 = data119[i12];
+const _errs287 = errors;
+let valid56 = false;
+const _errs288 = errors;
+if(typeof data120 !== "string"){
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2705,11 +2719,13 @@ vErrors.push(err201);
 }
 errors++;
 }
-var _valid6 = _errs282 === errors;
-valid53 = valid53 || _valid6;
-}
-if(!valid53){
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid7 = _errs288 === errors;
+valid56 = valid56 || _valid7;
+if(!valid56){
+const _errs290 = errors;
+if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+if(data120.to === undefined){
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2718,21 +2734,9 @@ vErrors.push(err202);
 }
 errors++;
 }
-else {
-errors = _errs279;
-if(vErrors !== null){
-if(_errs279){
-vErrors.length = _errs279;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key19 in data120){
+if(!((key19 === "to") || (key19 === "extra"))){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2741,11 +2745,10 @@ vErrors.push(err203);
 }
 errors++;
 }
-var _valid5 = _errs276 === errors;
-valid50 = valid50 || _valid5;
 }
-if(!valid50){
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data120.to !== undefined){
+if(typeof data120.to !== "string"){
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2754,24 +2757,14 @@ vErrors.push(err204);
 }
 errors++;
 }
-else {
-errors = _errs273;
-if(vErrors !== null){
-if(_errs273){
-vErrors.length = _errs273;
 }
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data122 = data23.deliver_extra;
+if(data120.extra !== undefined){
+let data122 = data120.extra;
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-for(const key21 in data122){
-let data123 = data122[key21];
+for(const key20 in data122){
+let data123 = data122[key20];
 if(((typeof data123 !== "string") && (!(typeof data123 == "number"))) && (typeof data123 !== "boolean")){
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2783,7 +2776,7 @@ errors++;
 }
 }
 else {
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2793,12 +2786,9 @@ vErrors.push(err206);
 errors++;
 }
 }
-if(data23.agent !== undefined){
-let data124 = data23.agent;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-if(data124.runner !== undefined){
-if(typeof data124.runner !== "string"){
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2807,13 +2797,11 @@ vErrors.push(err207);
 }
 errors++;
 }
+var _valid7 = _errs290 === errors;
+valid56 = valid56 || _valid7;
 }
-if(data124.sandbox !== undefined){
-let data126 = data124.sandbox;
-if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
-for(const key22 in data126){
-if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(!valid56){
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2822,11 +2810,21 @@ vErrors.push(err208);
 }
 errors++;
 }
+else {
+errors = _errs287;
+if(vErrors !== null){
+if(_errs287){
+vErrors.length = _errs287;
 }
-if(data126.mode !== undefined){
-let data127 = data126.mode;
-if(typeof data127 !== "string"){
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2835,8 +2833,11 @@ vErrors.push(err209);
 }
 errors++;
 }
-if(!(((data127 === "auto") || (data127 === "required")) || (data127 === "off"))){
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+var _valid6 = _errs284 === errors;
+valid53 = valid53 || _valid6;
+}
+if(!valid53){
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2845,16 +2846,24 @@ vErrors.push(err210);
 }
 errors++;
 }
+else {
+errors = _errs281;
+if(vErrors !== null){
+if(_errs281){
+vErrors.length = _errs281;
 }
-if(data126.network !== undefined){
-let data128 = data126.network;
-if(Array.isArray(data128)){
-const len12 = data128.length;
-for(let i12=0; i12<len12; i12++){
-let data129 = data128[i12];
-if(typeof data129 === "string"){
-if(!pattern0.test(data129)){
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data124 = data23.deliver_extra;
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+for(const key21 in data124){
+let data125 = data124[key21];
+if(((typeof data125 !== "string") && (!(typeof data125 == "number"))) && (typeof data125 !== "boolean")){
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2864,8 +2873,9 @@ vErrors.push(err211);
 errors++;
 }
 }
+}
 else {
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2875,9 +2885,12 @@ vErrors.push(err212);
 errors++;
 }
 }
-}
-else {
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.agent !== undefined){
+let data126 = data23.agent;
+if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
+if(data126.runner !== undefined){
+if(typeof data126.runner !== "string"){
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2887,15 +2900,12 @@ vErrors.push(err213);
 errors++;
 }
 }
-if(data126.read_only !== undefined){
-let data130 = data126.read_only;
-if(Array.isArray(data130)){
-const len13 = data130.length;
-for(let i13=0; i13<len13; i13++){
-let data131 = data130[i13];
-if(typeof data131 === "string"){
-if(!pattern0.test(data131)){
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data126.sandbox !== undefined){
+let data128 = data126.sandbox;
+if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
+for(const key22 in data128){
+if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2905,8 +2915,10 @@ vErrors.push(err214);
 errors++;
 }
 }
-else {
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data128.mode !== undefined){
+let data129 = data128.mode;
+if(typeof data129 !== "string"){
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2915,10 +2927,8 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-else {
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data129 === "auto") || (data129 === "required")) || (data129 === "off"))){
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2928,15 +2938,15 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data126.writable !== undefined){
-let data132 = data126.writable;
-if(Array.isArray(data132)){
-const len14 = data132.length;
-for(let i14=0; i14<len14; i14++){
-let data133 = data132[i14];
-if(typeof data133 === "string"){
-if(!pattern0.test(data133)){
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data128.network !== undefined){
+let data130 = data128.network;
+if(Array.isArray(data130)){
+const len13 = data130.length;
+for(let i13=0; i13<len13; i13++){
+let data131 = data130[i13];
+if(typeof data131 === "string"){
+if(!pattern0.test(data131)){
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2947,7 +2957,7 @@ errors++;
 }
 }
 else {
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2959,7 +2969,7 @@ errors++;
 }
 }
 else {
-const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2969,9 +2979,15 @@ vErrors.push(err219);
 errors++;
 }
 }
-}
-else {
-const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data128.read_only !== undefined){
+let data132 = data128.read_only;
+if(Array.isArray(data132)){
+const len14 = data132.length;
+for(let i14=0; i14<len14; i14++){
+let data133 = data132[i14];
+if(typeof data133 === "string"){
+if(!pattern0.test(data133)){
+const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2981,9 +2997,8 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data124.prompt_hygiene !== undefined){
-if(typeof data124.prompt_hygiene !== "boolean"){
-const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2995,7 +3010,7 @@ errors++;
 }
 }
 else {
-const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3005,9 +3020,15 @@ vErrors.push(err222);
 errors++;
 }
 }
-}
-else {
-const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data128.writable !== undefined){
+let data134 = data128.writable;
+if(Array.isArray(data134)){
+const len15 = data134.length;
+for(let i15=0; i15<len15; i15++){
+let data135 = data134[i15];
+if(typeof data135 === "string"){
+if(!pattern0.test(data135)){
+const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3017,9 +3038,8 @@ vErrors.push(err223);
 errors++;
 }
 }
-}
 else {
-const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3029,8 +3049,9 @@ vErrors.push(err224);
 errors++;
 }
 }
+}
 else {
-const err225 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3040,8 +3061,9 @@ vErrors.push(err225);
 errors++;
 }
 }
+}
 else {
-const err226 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3051,8 +3073,9 @@ vErrors.push(err226);
 errors++;
 }
 }
-else {
-const err227 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data126.prompt_hygiene !== undefined){
+if(typeof data126.prompt_hygiene !== "boolean"){
+const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3061,22 +3084,10 @@ vErrors.push(err227);
 }
 errors++;
 }
-let data135 = data.agent;
-if(data135 && typeof data135 == "object" && !Array.isArray(data135)){
-if(data135.runner === undefined){
-data135.runner = "echo";
 }
-if(data135.timeout_seconds === undefined){
-data135.timeout_seconds = 300;
 }
-if(data135.concurrency === undefined){
-data135.concurrency = 2;
-}
-if(data135.silent_marker === undefined){
-data135.silent_marker = "[SILENT]";
-}
-if(typeof data135.runner !== "string"){
-const err228 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3085,10 +3096,10 @@ vErrors.push(err228);
 }
 errors++;
 }
-let data137 = data135.timeout_seconds;
-if(typeof data137 == "number"){
-if(data137 <= 0 || isNaN(data137)){
-const err229 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+else {
+const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3098,8 +3109,9 @@ vErrors.push(err229);
 errors++;
 }
 }
+}
 else {
-const err230 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3108,9 +3120,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-let data138 = data135.concurrency;
-if(!((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138)))){
-const err231 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err231 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3119,9 +3131,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(typeof data138 == "number"){
-if(data138 < 1 || isNaN(data138)){
-const err232 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err232 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3131,15 +3143,8 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data135.budget !== undefined){
-let data139 = data135.budget;
-if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
-if(data139.when_exceeded === undefined){
-data139.when_exceeded = "wait";
-}
-for(const key23 in data139){
-if(!(((((((key23 === "runs_per_hour") || (key23 === "tokens_per_day")) || (key23 === "usd_per_day")) || (key23 === "tokens_per_run")) || (key23 === "usd_per_run")) || (key23 === "per")) || (key23 === "when_exceeded"))){
-const err233 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+else {
+const err233 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3148,11 +3153,22 @@ vErrors.push(err233);
 }
 errors++;
 }
+let data137 = data.agent;
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+if(data137.runner === undefined){
+data137.runner = "echo";
 }
-if(data139.runs_per_hour !== undefined){
-let data140 = data139.runs_per_hour;
-if(!((typeof data140 == "number") && (!(data140 % 1) && !isNaN(data140)))){
-const err234 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data137.timeout_seconds === undefined){
+data137.timeout_seconds = 300;
+}
+if(data137.concurrency === undefined){
+data137.concurrency = 2;
+}
+if(data137.silent_marker === undefined){
+data137.silent_marker = "[SILENT]";
+}
+if(typeof data137.runner !== "string"){
+const err234 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3161,9 +3177,10 @@ vErrors.push(err234);
 }
 errors++;
 }
-if(typeof data140 == "number"){
-if(data140 < 1 || isNaN(data140)){
-const err235 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data139 = data137.timeout_seconds;
+if(typeof data139 == "number"){
+if(data139 <= 0 || isNaN(data139)){
+const err235 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3173,11 +3190,8 @@ vErrors.push(err235);
 errors++;
 }
 }
-}
-if(data139.tokens_per_day !== undefined){
-let data141 = data139.tokens_per_day;
-if(!((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141)))){
-const err236 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err236 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3186,9 +3200,9 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(typeof data141 == "number"){
-if(data141 < 1 || isNaN(data141)){
-const err237 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data140 = data137.concurrency;
+if(!((typeof data140 == "number") && (!(data140 % 1) && !isNaN(data140)))){
+const err237 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3197,13 +3211,9 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-}
-if(data139.usd_per_day !== undefined){
-let data142 = data139.usd_per_day;
-if(typeof data142 == "number"){
-if(data142 <= 0 || isNaN(data142)){
-const err238 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(typeof data140 == "number"){
+if(data140 < 1 || isNaN(data140)){
+const err238 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3213,8 +3223,15 @@ vErrors.push(err238);
 errors++;
 }
 }
-else {
-const err239 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data137.budget !== undefined){
+let data141 = data137.budget;
+if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
+if(data141.when_exceeded === undefined){
+data141.when_exceeded = "wait";
+}
+for(const key23 in data141){
+if(!(((((((key23 === "runs_per_hour") || (key23 === "tokens_per_day")) || (key23 === "usd_per_day")) || (key23 === "tokens_per_run")) || (key23 === "usd_per_run")) || (key23 === "per")) || (key23 === "when_exceeded"))){
+const err239 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3224,10 +3241,10 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data139.tokens_per_run !== undefined){
-let data143 = data139.tokens_per_run;
-if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
-const err240 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data141.runs_per_hour !== undefined){
+let data142 = data141.runs_per_hour;
+if(!((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142)))){
+const err240 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3236,9 +3253,9 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(typeof data143 == "number"){
-if(data143 < 1 || isNaN(data143)){
-const err241 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data142 == "number"){
+if(data142 < 1 || isNaN(data142)){
+const err241 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3249,11 +3266,10 @@ errors++;
 }
 }
 }
-if(data139.usd_per_run !== undefined){
-let data144 = data139.usd_per_run;
-if(typeof data144 == "number"){
-if(data144 <= 0 || isNaN(data144)){
-const err242 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data141.tokens_per_day !== undefined){
+let data143 = data141.tokens_per_day;
+if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
+const err242 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3262,9 +3278,9 @@ vErrors.push(err242);
 }
 errors++;
 }
-}
-else {
-const err243 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data143 == "number"){
+if(data143 < 1 || isNaN(data143)){
+const err243 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3274,11 +3290,12 @@ vErrors.push(err243);
 errors++;
 }
 }
-if(data139.per !== undefined){
-let data145 = data139.per;
-if(typeof data145 === "string"){
-if(!pattern0.test(data145)){
-const err244 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data141.usd_per_day !== undefined){
+let data144 = data141.usd_per_day;
+if(typeof data144 == "number"){
+if(data144 <= 0 || isNaN(data144)){
+const err244 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3289,7 +3306,7 @@ errors++;
 }
 }
 else {
-const err245 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err245 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3299,9 +3316,10 @@ vErrors.push(err245);
 errors++;
 }
 }
-let data146 = data139.when_exceeded;
-if(typeof data146 !== "string"){
-const err246 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data141.tokens_per_run !== undefined){
+let data145 = data141.tokens_per_run;
+if(!((typeof data145 == "number") && (!(data145 % 1) && !isNaN(data145)))){
+const err246 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3310,8 +3328,9 @@ vErrors.push(err246);
 }
 errors++;
 }
-if(!((data146 === "wait") || (data146 === "skip"))){
-const err247 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(typeof data145 == "number"){
+if(data145 < 1 || isNaN(data145)){
+const err247 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3321,8 +3340,12 @@ vErrors.push(err247);
 errors++;
 }
 }
-else {
-const err248 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data141.usd_per_run !== undefined){
+let data146 = data141.usd_per_run;
+if(typeof data146 == "number"){
+if(data146 <= 0 || isNaN(data146)){
+const err248 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3332,10 +3355,8 @@ vErrors.push(err248);
 errors++;
 }
 }
-let data147 = data135.silent_marker;
-if(typeof data147 === "string"){
-if(!pattern0.test(data147)){
-const err249 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err249 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3345,8 +3366,11 @@ vErrors.push(err249);
 errors++;
 }
 }
-else {
-const err250 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data141.per !== undefined){
+let data147 = data141.per;
+if(typeof data147 === "string"){
+if(!pattern0.test(data147)){
+const err250 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3355,12 +3379,9 @@ vErrors.push(err250);
 }
 errors++;
 }
-if(data135.sandbox !== undefined){
-let data148 = data135.sandbox;
-if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
-for(const key24 in data148){
-if(!((((key24 === "mode") || (key24 === "network")) || (key24 === "read_only")) || (key24 === "writable"))){
-const err251 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+}
+else {
+const err251 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3370,10 +3391,9 @@ vErrors.push(err251);
 errors++;
 }
 }
-if(data148.mode !== undefined){
-let data149 = data148.mode;
-if(typeof data149 !== "string"){
-const err252 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data148 = data141.when_exceeded;
+if(typeof data148 !== "string"){
+const err252 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3382,8 +3402,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(!(((data149 === "auto") || (data149 === "required")) || (data149 === "off"))){
-const err253 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(!((data148 === "wait") || (data148 === "skip"))){
+const err253 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3393,15 +3413,8 @@ vErrors.push(err253);
 errors++;
 }
 }
-if(data148.network !== undefined){
-let data150 = data148.network;
-if(Array.isArray(data150)){
-const len15 = data150.length;
-for(let i15=0; i15<len15; i15++){
-let data151 = data150[i15];
-if(typeof data151 === "string"){
-if(!pattern0.test(data151)){
-const err254 = {instancePath:instancePath+"/agent/sandbox/network/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err254 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3411,8 +3424,10 @@ vErrors.push(err254);
 errors++;
 }
 }
-else {
-const err255 = {instancePath:instancePath+"/agent/sandbox/network/" + i15,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data149 = data137.silent_marker;
+if(typeof data149 === "string"){
+if(!pattern0.test(data149)){
+const err255 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3422,9 +3437,8 @@ vErrors.push(err255);
 errors++;
 }
 }
-}
 else {
-const err256 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err256 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3433,16 +3447,12 @@ vErrors.push(err256);
 }
 errors++;
 }
-}
-if(data148.read_only !== undefined){
-let data152 = data148.read_only;
-if(Array.isArray(data152)){
-const len16 = data152.length;
-for(let i16=0; i16<len16; i16++){
-let data153 = data152[i16];
-if(typeof data153 === "string"){
-if(!pattern0.test(data153)){
-const err257 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data137.sandbox !== undefined){
+let data150 = data137.sandbox;
+if(data150 && typeof data150 == "object" && !Array.isArray(data150)){
+for(const key24 in data150){
+if(!((((key24 === "mode") || (key24 === "network")) || (key24 === "read_only")) || (key24 === "writable"))){
+const err257 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3452,8 +3462,10 @@ vErrors.push(err257);
 errors++;
 }
 }
-else {
-const err258 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data150.mode !== undefined){
+let data151 = data150.mode;
+if(typeof data151 !== "string"){
+const err258 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3462,10 +3474,8 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-}
-else {
-const err259 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data151 === "auto") || (data151 === "required")) || (data151 === "off"))){
+const err259 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3475,15 +3485,15 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data148.writable !== undefined){
-let data154 = data148.writable;
-if(Array.isArray(data154)){
-const len17 = data154.length;
-for(let i17=0; i17<len17; i17++){
-let data155 = data154[i17];
-if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
-const err260 = {instancePath:instancePath+"/agent/sandbox/writable/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data150.network !== undefined){
+let data152 = data150.network;
+if(Array.isArray(data152)){
+const len16 = data152.length;
+for(let i16=0; i16<len16; i16++){
+let data153 = data152[i16];
+if(typeof data153 === "string"){
+if(!pattern0.test(data153)){
+const err260 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3494,7 +3504,7 @@ errors++;
 }
 }
 else {
-const err261 = {instancePath:instancePath+"/agent/sandbox/writable/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err261 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3506,7 +3516,7 @@ errors++;
 }
 }
 else {
-const err262 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err262 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3516,9 +3526,15 @@ vErrors.push(err262);
 errors++;
 }
 }
-}
-else {
-const err263 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data150.read_only !== undefined){
+let data154 = data150.read_only;
+if(Array.isArray(data154)){
+const len17 = data154.length;
+for(let i17=0; i17<len17; i17++){
+let data155 = data154[i17];
+if(typeof data155 === "string"){
+if(!pattern0.test(data155)){
+const err263 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3528,18 +3544,8 @@ vErrors.push(err263);
 errors++;
 }
 }
-if(data135.model_proxy !== undefined){
-let data156 = data135.model_proxy;
-if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
-if(data156.enabled === undefined){
-data156.enabled = false;
-}
-if(data156.providers === undefined){
-data156.providers = {};
-}
-for(const key25 in data156){
-if(!(((key25 === "enabled") || (key25 === "providers")) || (key25 === "pricing"))){
-const err264 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+else {
+const err264 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3549,8 +3555,9 @@ vErrors.push(err264);
 errors++;
 }
 }
-if(typeof data156.enabled !== "boolean"){
-const err265 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err265 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3559,11 +3566,16 @@ vErrors.push(err265);
 }
 errors++;
 }
-let data158 = data156.providers;
-if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
-for(const key26 in data158){
-if(!((key26 === "anthropic") || (key26 === "openai"))){
-const err266 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+}
+if(data150.writable !== undefined){
+let data156 = data150.writable;
+if(Array.isArray(data156)){
+const len18 = data156.length;
+for(let i18=0; i18<len18; i18++){
+let data157 = data156[i18];
+if(typeof data157 === "string"){
+if(!pattern0.test(data157)){
+const err266 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3573,18 +3585,8 @@ vErrors.push(err266);
 errors++;
 }
 }
-if(data158.anthropic !== undefined){
-let data159 = data158.anthropic;
-if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
-if(data159.base_url === undefined){
-data159.base_url = "https://api.anthropic.com";
-}
-if(data159.api_key_env === undefined){
-data159.api_key_env = "ANTHROPIC_API_KEY";
-}
-for(const key27 in data159){
-if(!((key27 === "base_url") || (key27 === "api_key_env"))){
-const err267 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+else {
+const err267 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3594,10 +3596,9 @@ vErrors.push(err267);
 errors++;
 }
 }
-let data160 = data159.base_url;
-if(typeof data160 === "string"){
-if(!pattern16.test(data160)){
-const err268 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+}
+else {
+const err268 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3607,8 +3608,9 @@ vErrors.push(err268);
 errors++;
 }
 }
+}
 else {
-const err269 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err269 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3617,10 +3619,19 @@ vErrors.push(err269);
 }
 errors++;
 }
-let data161 = data159.api_key_env;
-if(typeof data161 === "string"){
-if(!pattern17.test(data161)){
-const err270 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+}
+if(data137.model_proxy !== undefined){
+let data158 = data137.model_proxy;
+if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
+if(data158.enabled === undefined){
+data158.enabled = false;
+}
+if(data158.providers === undefined){
+data158.providers = {};
+}
+for(const key25 in data158){
+if(!(((key25 === "enabled") || (key25 === "providers")) || (key25 === "pricing"))){
+const err270 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3630,8 +3641,8 @@ vErrors.push(err270);
 errors++;
 }
 }
-else {
-const err271 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data158.enabled !== "boolean"){
+const err271 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3640,9 +3651,11 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-else {
-const err272 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data160 = data158.providers;
+if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
+for(const key26 in data160){
+if(!((key26 === "anthropic") || (key26 === "openai"))){
+const err272 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3652,18 +3665,18 @@ vErrors.push(err272);
 errors++;
 }
 }
-if(data158.openai !== undefined){
-let data162 = data158.openai;
-if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
-if(data162.base_url === undefined){
-data162.base_url = "https://api.openai.com/v1";
+if(data160.anthropic !== undefined){
+let data161 = data160.anthropic;
+if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
+if(data161.base_url === undefined){
+data161.base_url = "https://api.anthropic.com";
 }
-if(data162.api_key_env === undefined){
-data162.api_key_env = "OPENAI_API_KEY";
+if(data161.api_key_env === undefined){
+data161.api_key_env = "ANTHROPIC_API_KEY";
 }
-for(const key28 in data162){
-if(!((key28 === "base_url") || (key28 === "api_key_env"))){
-const err273 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+for(const key27 in data161){
+if(!((key27 === "base_url") || (key27 === "api_key_env"))){
+const err273 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3673,10 +3686,10 @@ vErrors.push(err273);
 errors++;
 }
 }
-let data163 = data162.base_url;
-if(typeof data163 === "string"){
-if(!pattern16.test(data163)){
-const err274 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+let data162 = data161.base_url;
+if(typeof data162 === "string"){
+if(!pattern17.test(data162)){
+const err274 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3687,7 +3700,7 @@ errors++;
 }
 }
 else {
-const err275 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err275 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3696,10 +3709,10 @@ vErrors.push(err275);
 }
 errors++;
 }
-let data164 = data162.api_key_env;
-if(typeof data164 === "string"){
-if(!pattern17.test(data164)){
-const err276 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+let data163 = data161.api_key_env;
+if(typeof data163 === "string"){
+if(!pattern18.test(data163)){
+const err276 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3710,7 +3723,7 @@ errors++;
 }
 }
 else {
-const err277 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err277 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3721,7 +3734,7 @@ errors++;
 }
 }
 else {
-const err278 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err278 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3731,9 +3744,18 @@ vErrors.push(err278);
 errors++;
 }
 }
+if(data160.openai !== undefined){
+let data164 = data160.openai;
+if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
+if(data164.base_url === undefined){
+data164.base_url = "https://api.openai.com/v1";
 }
-else {
-const err279 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data164.api_key_env === undefined){
+data164.api_key_env = "OPENAI_API_KEY";
+}
+for(const key28 in data164){
+if(!((key28 === "base_url") || (key28 === "api_key_env"))){
+const err279 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3742,14 +3764,11 @@ vErrors.push(err279);
 }
 errors++;
 }
-if(data156.pricing !== undefined){
-let data165 = data156.pricing;
-if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
-for(const key29 in data165){
-let data166 = data165[key29];
-if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
-if(data166.input === undefined){
-const err280 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+}
+let data165 = data164.base_url;
+if(typeof data165 === "string"){
+if(!pattern17.test(data165)){
+const err280 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3758,8 +3777,9 @@ vErrors.push(err280);
 }
 errors++;
 }
-if(data166.output === undefined){
-const err281 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+else {
+const err281 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3768,9 +3788,10 @@ vErrors.push(err281);
 }
 errors++;
 }
-for(const key30 in data166){
-if(!((((key30 === "input") || (key30 === "output")) || (key30 === "cache_read")) || (key30 === "cache_write"))){
-const err282 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+let data166 = data164.api_key_env;
+if(typeof data166 === "string"){
+if(!pattern18.test(data166)){
+const err282 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3780,11 +3801,8 @@ vErrors.push(err282);
 errors++;
 }
 }
-if(data166.input !== undefined){
-let data167 = data166.input;
-if(typeof data167 == "number"){
-if(data167 < 0 || isNaN(data167)){
-const err283 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err283 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3795,7 +3813,7 @@ errors++;
 }
 }
 else {
-const err284 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err284 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3805,11 +3823,9 @@ vErrors.push(err284);
 errors++;
 }
 }
-if(data166.output !== undefined){
-let data168 = data166.output;
-if(typeof data168 == "number"){
-if(data168 < 0 || isNaN(data168)){
-const err285 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err285 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3818,9 +3834,14 @@ vErrors.push(err285);
 }
 errors++;
 }
-}
-else {
-const err286 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data158.pricing !== undefined){
+let data167 = data158.pricing;
+if(data167 && typeof data167 == "object" && !Array.isArray(data167)){
+for(const key29 in data167){
+let data168 = data167[key29];
+if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
+if(data168.input === undefined){
+const err286 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3829,12 +3850,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-if(data166.cache_read !== undefined){
-let data169 = data166.cache_read;
-if(typeof data169 == "number"){
-if(data169 < 0 || isNaN(data169)){
-const err287 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data168.output === undefined){
+const err287 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3843,9 +3860,9 @@ vErrors.push(err287);
 }
 errors++;
 }
-}
-else {
-const err288 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key30 in data168){
+if(!((((key30 === "input") || (key30 === "output")) || (key30 === "cache_read")) || (key30 === "cache_write"))){
+const err288 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3855,11 +3872,11 @@ vErrors.push(err288);
 errors++;
 }
 }
-if(data166.cache_write !== undefined){
-let data170 = data166.cache_write;
-if(typeof data170 == "number"){
-if(data170 < 0 || isNaN(data170)){
-const err289 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data168.input !== undefined){
+let data169 = data168.input;
+if(typeof data169 == "number"){
+if(data169 < 0 || isNaN(data169)){
+const err289 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3870,7 +3887,7 @@ errors++;
 }
 }
 else {
-const err290 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err290 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3880,9 +3897,11 @@ vErrors.push(err290);
 errors++;
 }
 }
-}
-else {
-const err291 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data168.output !== undefined){
+let data170 = data168.output;
+if(typeof data170 == "number"){
+if(data170 < 0 || isNaN(data170)){
+const err291 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3892,9 +3911,8 @@ vErrors.push(err291);
 errors++;
 }
 }
-}
 else {
-const err292 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err292 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3904,9 +3922,11 @@ vErrors.push(err292);
 errors++;
 }
 }
-}
-else {
-const err293 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data168.cache_read !== undefined){
+let data171 = data168.cache_read;
+if(typeof data171 == "number"){
+if(data171 < 0 || isNaN(data171)){
+const err293 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3916,9 +3936,8 @@ vErrors.push(err293);
 errors++;
 }
 }
-}
 else {
-const err294 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err294 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3927,20 +3946,12 @@ vErrors.push(err294);
 }
 errors++;
 }
-let data171 = data.retry;
-if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
-if(data171.max_attempts === undefined){
-data171.max_attempts = 5;
 }
-if(data171.base_delay_seconds === undefined){
-data171.base_delay_seconds = 2;
-}
-if(data171.max_delay_seconds === undefined){
-data171.max_delay_seconds = 600;
-}
-for(const key31 in data171){
-if(!(((key31 === "max_attempts") || (key31 === "base_delay_seconds")) || (key31 === "max_delay_seconds"))){
-const err295 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+if(data168.cache_write !== undefined){
+let data172 = data168.cache_write;
+if(typeof data172 == "number"){
+if(data172 < 0 || isNaN(data172)){
+const err295 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3950,9 +3961,8 @@ vErrors.push(err295);
 errors++;
 }
 }
-let data172 = data171.max_attempts;
-if(!((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172)))){
-const err296 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err296 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3961,9 +3971,10 @@ vErrors.push(err296);
 }
 errors++;
 }
-if(typeof data172 == "number"){
-if(data172 < 1 || isNaN(data172)){
-const err297 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err297 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3973,10 +3984,9 @@ vErrors.push(err297);
 errors++;
 }
 }
-let data173 = data171.base_delay_seconds;
-if(typeof data173 == "number"){
-if(data173 < 0 || isNaN(data173)){
-const err298 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err298 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3986,8 +3996,9 @@ vErrors.push(err298);
 errors++;
 }
 }
+}
 else {
-const err299 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err299 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3996,10 +4007,10 @@ vErrors.push(err299);
 }
 errors++;
 }
-let data174 = data171.max_delay_seconds;
-if(typeof data174 == "number"){
-if(data174 < 0 || isNaN(data174)){
-const err300 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err300 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4008,9 +4019,20 @@ vErrors.push(err300);
 }
 errors++;
 }
+let data173 = data.retry;
+if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
+if(data173.max_attempts === undefined){
+data173.max_attempts = 5;
 }
-else {
-const err301 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data173.base_delay_seconds === undefined){
+data173.base_delay_seconds = 2;
+}
+if(data173.max_delay_seconds === undefined){
+data173.max_delay_seconds = 600;
+}
+for(const key31 in data173){
+if(!(((key31 === "max_attempts") || (key31 === "base_delay_seconds")) || (key31 === "max_delay_seconds"))){
+const err301 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4020,8 +4042,9 @@ vErrors.push(err301);
 errors++;
 }
 }
-else {
-const err302 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data174 = data173.max_attempts;
+if(!((typeof data174 == "number") && (!(data174 % 1) && !isNaN(data174)))){
+const err302 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4030,19 +4053,9 @@ vErrors.push(err302);
 }
 errors++;
 }
-let data175 = data.store;
-if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
-if(data175.backend === undefined){
-data175.backend = "sqlite";
-}
-if(data175.max_pending === undefined){
-data175.max_pending = 10000;
-}
-if(data175.lease_seconds === undefined){
-data175.lease_seconds = 30;
-}
-if(typeof data175.backend !== "string"){
-const err303 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data174 == "number"){
+if(data174 < 1 || isNaN(data174)){
+const err303 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4051,9 +4064,11 @@ vErrors.push(err303);
 }
 errors++;
 }
-let data177 = data175.max_pending;
-if(!((typeof data177 == "number") && (!(data177 % 1) && !isNaN(data177)))){
-const err304 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data175 = data173.base_delay_seconds;
+if(typeof data175 == "number"){
+if(data175 < 0 || isNaN(data175)){
+const err304 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4062,9 +4077,9 @@ vErrors.push(err304);
 }
 errors++;
 }
-if(typeof data177 == "number"){
-if(data177 < 1 || isNaN(data177)){
-const err305 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err305 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4073,11 +4088,10 @@ vErrors.push(err305);
 }
 errors++;
 }
-}
-let data178 = data175.lease_seconds;
-if(typeof data178 == "number"){
-if(data178 < 1 || isNaN(data178)){
-const err306 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data176 = data173.max_delay_seconds;
+if(typeof data176 == "number"){
+if(data176 < 0 || isNaN(data176)){
+const err306 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4088,7 +4102,7 @@ errors++;
 }
 }
 else {
-const err307 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err307 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4097,12 +4111,9 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(data175.retention !== undefined){
-let data179 = data175.retention;
-if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
-for(const key32 in data179){
-if(!(key32 === "jobs_days")){
-const err308 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+}
+else {
+const err308 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4111,12 +4122,19 @@ vErrors.push(err308);
 }
 errors++;
 }
+let data177 = data.store;
+if(data177 && typeof data177 == "object" && !Array.isArray(data177)){
+if(data177.backend === undefined){
+data177.backend = "sqlite";
 }
-if(data179.jobs_days !== undefined){
-let data180 = data179.jobs_days;
-if(typeof data180 == "number"){
-if(data180 <= 0 || isNaN(data180)){
-const err309 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data177.max_pending === undefined){
+data177.max_pending = 10000;
+}
+if(data177.lease_seconds === undefined){
+data177.lease_seconds = 30;
+}
+if(typeof data177.backend !== "string"){
+const err309 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4125,9 +4143,9 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-else {
-const err310 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data179 = data177.max_pending;
+if(!((typeof data179 == "number") && (!(data179 % 1) && !isNaN(data179)))){
+const err310 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4136,10 +4154,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-}
-}
-else {
-const err311 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data179 == "number"){
+if(data179 < 1 || isNaN(data179)){
+const err311 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4149,9 +4166,10 @@ vErrors.push(err311);
 errors++;
 }
 }
-}
-else {
-const err312 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data180 = data177.lease_seconds;
+if(typeof data180 == "number"){
+if(data180 < 1 || isNaN(data180)){
+const err312 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4160,20 +4178,9 @@ vErrors.push(err312);
 }
 errors++;
 }
-let data181 = data.log;
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-if(data181.level === undefined){
-data181.level = "info";
 }
-if(data181.format === undefined){
-data181.format = "pretty";
-}
-if(data181.access === undefined){
-data181.access = true;
-}
-for(const key33 in data181){
-if(!(((key33 === "level") || (key33 === "format")) || (key33 === "access"))){
-const err313 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+else {
+const err313 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4182,10 +4189,12 @@ vErrors.push(err313);
 }
 errors++;
 }
-}
-let data182 = data181.level;
-if(typeof data182 !== "string"){
-const err314 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data177.retention !== undefined){
+let data181 = data177.retention;
+if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
+for(const key32 in data181){
+if(!(key32 === "jobs_days")){
+const err314 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4194,8 +4203,12 @@ vErrors.push(err314);
 }
 errors++;
 }
-if(!((((data182 === "error") || (data182 === "warn")) || (data182 === "info")) || (data182 === "debug"))){
-const err315 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data181.jobs_days !== undefined){
+let data182 = data181.jobs_days;
+if(typeof data182 == "number"){
+if(data182 <= 0 || isNaN(data182)){
+const err315 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4204,9 +4217,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-let data183 = data181.format;
-if(typeof data183 !== "string"){
-const err316 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err316 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4215,8 +4228,10 @@ vErrors.push(err316);
 }
 errors++;
 }
-if(!((data183 === "pretty") || (data183 === "json"))){
-const err317 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err317 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4225,8 +4240,10 @@ vErrors.push(err317);
 }
 errors++;
 }
-if(typeof data181.access !== "boolean"){
-const err318 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err318 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4235,9 +4252,20 @@ vErrors.push(err318);
 }
 errors++;
 }
+let data183 = data.log;
+if(data183 && typeof data183 == "object" && !Array.isArray(data183)){
+if(data183.level === undefined){
+data183.level = "info";
 }
-else {
-const err319 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data183.format === undefined){
+data183.format = "pretty";
+}
+if(data183.access === undefined){
+data183.access = true;
+}
+for(const key33 in data183){
+if(!(((key33 === "level") || (key33 === "format")) || (key33 === "access"))){
+const err319 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4246,11 +4274,10 @@ vErrors.push(err319);
 }
 errors++;
 }
-let data185 = data.skills;
-if(data185 && typeof data185 == "object" && !Array.isArray(data185)){
-for(const key34 in data185){
-if(!(key34 === "dirs")){
-const err320 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+}
+let data184 = data183.level;
+if(typeof data184 !== "string"){
+const err320 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4259,14 +4286,8 @@ vErrors.push(err320);
 }
 errors++;
 }
-}
-if(data185.dirs !== undefined){
-let data186 = data185.dirs;
-if(Array.isArray(data186)){
-const len18 = data186.length;
-for(let i18=0; i18<len18; i18++){
-if(typeof data186[i18] !== "string"){
-const err321 = {instancePath:instancePath+"/skills/dirs/" + i18,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data184 === "error") || (data184 === "warn")) || (data184 === "info")) || (data184 === "debug"))){
+const err321 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4275,10 +4296,9 @@ vErrors.push(err321);
 }
 errors++;
 }
-}
-}
-else {
-const err322 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data185 = data183.format;
+if(typeof data185 !== "string"){
+const err322 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4287,10 +4307,8 @@ vErrors.push(err322);
 }
 errors++;
 }
-}
-}
-else {
-const err323 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data185 === "pretty") || (data185 === "json"))){
+const err323 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4299,17 +4317,8 @@ vErrors.push(err323);
 }
 errors++;
 }
-let data188 = data.admin;
-if(data188 && typeof data188 == "object" && !Array.isArray(data188)){
-if(data188.enabled === undefined){
-data188.enabled = false;
-}
-if(data188.ui === undefined){
-data188.ui = false;
-}
-for(const key35 in data188){
-if(!(((key35 === "enabled") || (key35 === "ui")) || (key35 === "token"))){
-const err324 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+if(typeof data183.access !== "boolean"){
+const err324 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4319,8 +4328,8 @@ vErrors.push(err324);
 errors++;
 }
 }
-if(typeof data188.enabled !== "boolean"){
-const err325 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err325 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4329,8 +4338,11 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(typeof data188.ui !== "boolean"){
-const err326 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data187 = data.skills;
+if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
+for(const key34 in data187){
+if(!(key34 === "dirs")){
+const err326 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4339,9 +4351,14 @@ vErrors.push(err326);
 }
 errors++;
 }
-if(data188.token !== undefined){
-if(typeof data188.token !== "string"){
-const err327 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data187.dirs !== undefined){
+let data188 = data187.dirs;
+if(Array.isArray(data188)){
+const len19 = data188.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data188[i19] !== "string"){
+const err327 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4353,7 +4370,7 @@ errors++;
 }
 }
 else {
-const err328 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err328 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4362,17 +4379,10 @@ vErrors.push(err328);
 }
 errors++;
 }
-let data192 = data.metrics;
-if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-if(data192.enabled === undefined){
-data192.enabled = false;
 }
-if(data192.max_route_labels === undefined){
-data192.max_route_labels = 100;
 }
-for(const key36 in data192){
-if(!(((key36 === "enabled") || (key36 === "token")) || (key36 === "max_route_labels"))){
-const err329 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+else {
+const err329 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4381,9 +4391,17 @@ vErrors.push(err329);
 }
 errors++;
 }
+let data190 = data.admin;
+if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
+if(data190.enabled === undefined){
+data190.enabled = false;
 }
-if(typeof data192.enabled !== "boolean"){
-const err330 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data190.ui === undefined){
+data190.ui = false;
+}
+for(const key35 in data190){
+if(!(((key35 === "enabled") || (key35 === "ui")) || (key35 === "token"))){
+const err330 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4392,9 +4410,9 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(data192.token !== undefined){
-if(typeof data192.token !== "string"){
-const err331 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(typeof data190.enabled !== "boolean"){
+const err331 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4403,10 +4421,8 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-let data195 = data192.max_route_labels;
-if(!((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195)))){
-const err332 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data190.ui !== "boolean"){
+const err332 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4415,9 +4431,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(typeof data195 == "number"){
-if(data195 < 1 || isNaN(data195)){
-const err333 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data190.token !== undefined){
+if(typeof data190.token !== "string"){
+const err333 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4429,7 +4445,7 @@ errors++;
 }
 }
 else {
-const err334 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err334 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4438,14 +4454,17 @@ vErrors.push(err334);
 }
 errors++;
 }
-let data196 = data.tracing;
-if(data196 && typeof data196 == "object" && !Array.isArray(data196)){
-if(data196.enabled === undefined){
-data196.enabled = false;
+let data194 = data.metrics;
+if(data194 && typeof data194 == "object" && !Array.isArray(data194)){
+if(data194.enabled === undefined){
+data194.enabled = false;
 }
-for(const key37 in data196){
-if(!(key37 === "enabled")){
-const err335 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+if(data194.max_route_labels === undefined){
+data194.max_route_labels = 100;
+}
+for(const key36 in data194){
+if(!(((key36 === "enabled") || (key36 === "token")) || (key36 === "max_route_labels"))){
+const err335 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4455,8 +4474,8 @@ vErrors.push(err335);
 errors++;
 }
 }
-if(typeof data196.enabled !== "boolean"){
-const err336 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data194.enabled !== "boolean"){
+const err336 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4465,9 +4484,9 @@ vErrors.push(err336);
 }
 errors++;
 }
-}
-else {
-const err337 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data194.token !== undefined){
+if(typeof data194.token !== "string"){
+const err337 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4476,14 +4495,10 @@ vErrors.push(err337);
 }
 errors++;
 }
-let data198 = data.notify;
-if(Array.isArray(data198)){
-const len19 = data198.length;
-for(let i19=0; i19<len19; i19++){
-let data199 = data198[i19];
-if(data199 && typeof data199 == "object" && !Array.isArray(data199)){
-if(data199.url === undefined){
-const err338 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+let data197 = data194.max_route_labels;
+if(!((typeof data197 == "number") && (!(data197 % 1) && !isNaN(data197)))){
+const err338 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4492,8 +4507,9 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(data199.secret === undefined){
-const err339 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(typeof data197 == "number"){
+if(data197 < 1 || isNaN(data197)){
+const err339 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4502,8 +4518,10 @@ vErrors.push(err339);
 }
 errors++;
 }
-if(data199.events === undefined){
-const err340 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+}
+else {
+const err340 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4512,9 +4530,14 @@ vErrors.push(err340);
 }
 errors++;
 }
-for(const key38 in data199){
-if(!(((key38 === "url") || (key38 === "secret")) || (key38 === "events"))){
-const err341 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+let data198 = data.tracing;
+if(data198 && typeof data198 == "object" && !Array.isArray(data198)){
+if(data198.enabled === undefined){
+data198.enabled = false;
+}
+for(const key37 in data198){
+if(!(key37 === "enabled")){
+const err341 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4524,11 +4547,8 @@ vErrors.push(err341);
 errors++;
 }
 }
-if(data199.url !== undefined){
-let data200 = data199.url;
-if(typeof data200 === "string"){
-if(!pattern16.test(data200)){
-const err342 = {instancePath:instancePath+"/notify/" + i19+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(typeof data198.enabled !== "boolean"){
+const err342 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4539,7 +4559,7 @@ errors++;
 }
 }
 else {
-const err343 = {instancePath:instancePath+"/notify/" + i19+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err343 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4548,10 +4568,14 @@ vErrors.push(err343);
 }
 errors++;
 }
-}
-if(data199.secret !== undefined){
-if(typeof data199.secret !== "string"){
-const err344 = {instancePath:instancePath+"/notify/" + i19+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data200 = data.notify;
+if(Array.isArray(data200)){
+const len20 = data200.length;
+for(let i20=0; i20<len20; i20++){
+let data201 = data200[i20];
+if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
+if(data201.url === undefined){
+const err344 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4560,12 +4584,8 @@ vErrors.push(err344);
 }
 errors++;
 }
-}
-if(data199.events !== undefined){
-let data202 = data199.events;
-if(Array.isArray(data202)){
-if(data202.length < 1){
-const err345 = {instancePath:instancePath+"/notify/" + i19+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data201.secret === undefined){
+const err345 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4574,11 +4594,8 @@ vErrors.push(err345);
 }
 errors++;
 }
-const len20 = data202.length;
-for(let i20=0; i20<len20; i20++){
-let data203 = data202[i20];
-if(typeof data203 !== "string"){
-const err346 = {instancePath:instancePath+"/notify/" + i19+"/events/" + i20,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data201.events === undefined){
+const err346 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4587,8 +4604,9 @@ vErrors.push(err346);
 }
 errors++;
 }
-if(!(((((((((((((((data203 === "accepted") || (data203 === "rejected")) || (data203 === "duplicate")) || (data203 === "ignored")) || (data203 === "agent_started")) || (data203 === "agent_finished")) || (data203 === "delivered")) || (data203 === "retry_scheduled")) || (data203 === "dead_lettered")) || (data203 === "completed")) || (data203 === "budget_exceeded")) || (data203 === "approval_requested")) || (data203 === "approved")) || (data203 === "denied")) || (data203 === "conversation_continued"))){
-const err347 = {instancePath:instancePath+"/notify/" + i19+"/events/" + i20,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+for(const key38 in data201){
+if(!(((key38 === "url") || (key38 === "secret")) || (key38 === "events"))){
+const err347 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4598,9 +4616,11 @@ vErrors.push(err347);
 errors++;
 }
 }
-}
-else {
-const err348 = {instancePath:instancePath+"/notify/" + i19+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data201.url !== undefined){
+let data202 = data201.url;
+if(typeof data202 === "string"){
+if(!pattern17.test(data202)){
+const err348 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4610,9 +4630,8 @@ vErrors.push(err348);
 errors++;
 }
 }
-}
 else {
-const err349 = {instancePath:instancePath+"/notify/" + i19,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err349 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4622,9 +4641,9 @@ vErrors.push(err349);
 errors++;
 }
 }
-}
-else {
-const err350 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data201.secret !== undefined){
+if(typeof data201.secret !== "string"){
+const err350 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4633,16 +4652,12 @@ vErrors.push(err350);
 }
 errors++;
 }
-let data204 = data.plugins;
+}
+if(data201.events !== undefined){
+let data204 = data201.events;
 if(Array.isArray(data204)){
-const len21 = data204.length;
-for(let i21=0; i21<len21; i21++){
-let data205 = data204[i21];
-const _errs478 = errors;
-let valid97 = false;
-const _errs479 = errors;
-if(typeof data205 !== "string"){
-const err351 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data204.length < 1){
+const err351 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4651,13 +4666,11 @@ vErrors.push(err351);
 }
 errors++;
 }
-var _valid7 = _errs479 === errors;
-valid97 = valid97 || _valid7;
-if(!valid97){
-const _errs481 = errors;
-if(Array.isArray(data205)){
-if(data205.length > 2){
-const err352 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+const len21 = data204.length;
+for(let i21=0; i21<len21; i21++){
+let data205 = data204[i21];
+if(typeof data205 !== "string"){
+const err352 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4666,8 +4679,8 @@ vErrors.push(err352);
 }
 errors++;
 }
-if(data205.length < 1){
-const err353 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(!(((((((((((((((data205 === "accepted") || (data205 === "rejected")) || (data205 === "duplicate")) || (data205 === "ignored")) || (data205 === "agent_started")) || (data205 === "agent_finished")) || (data205 === "delivered")) || (data205 === "retry_scheduled")) || (data205 === "dead_lettered")) || (data205 === "completed")) || (data205 === "budget_exceeded")) || (data205 === "approval_requested")) || (data205 === "approved")) || (data205 === "denied")) || (data205 === "conversation_continued"))){
+const err353 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4676,10 +4689,10 @@ vErrors.push(err353);
 }
 errors++;
 }
-const len22 = data205.length;
-if(len22 > 0){
-if(typeof data205[0] !== "string"){
-const err354 = {instancePath:instancePath+"/plugins/" + i21+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err354 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4689,10 +4702,9 @@ vErrors.push(err354);
 errors++;
 }
 }
-if(len22 > 1){
-let data207 = data205[1];
-if(!(data207 && typeof data207 == "object" && !Array.isArray(data207))){
-const err355 = {instancePath:instancePath+"/plugins/" + i21+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err355 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4704,7 +4716,7 @@ errors++;
 }
 }
 else {
-const err356 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err356 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4713,11 +4725,16 @@ vErrors.push(err356);
 }
 errors++;
 }
-var _valid7 = _errs481 === errors;
-valid97 = valid97 || _valid7;
-}
-if(!valid97){
-const err357 = {instancePath:instancePath+"/plugins/" + i21,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+let data206 = data.plugins;
+if(Array.isArray(data206)){
+const len22 = data206.length;
+for(let i22=0; i22<len22; i22++){
+let data207 = data206[i22];
+const _errs486 = errors;
+let valid100 = false;
+const _errs487 = errors;
+if(typeof data207 !== "string"){
+const err357 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4726,11 +4743,86 @@ vErrors.push(err357);
 }
 errors++;
 }
+var _valid8 = _errs487 === errors;
+valid100 = valid100 || _valid8;
+if(!valid100){
+const _errs489 = errors;
+if(Array.isArray(data207)){
+if(data207.length > 2){
+const err358 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err358];
+}
 else {
-errors = _errs478;
+vErrors.push(err358);
+}
+errors++;
+}
+if(data207.length < 1){
+const err359 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+const len23 = data207.length;
+if(len23 > 0){
+if(typeof data207[0] !== "string"){
+const err360 = {instancePath:instancePath+"/plugins/" + i22+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+}
+if(len23 > 1){
+let data209 = data207[1];
+if(!(data209 && typeof data209 == "object" && !Array.isArray(data209))){
+const err361 = {instancePath:instancePath+"/plugins/" + i22+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+}
+}
+else {
+const err362 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+var _valid8 = _errs489 === errors;
+valid100 = valid100 || _valid8;
+}
+if(!valid100){
+const err363 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+else {
+errors = _errs486;
 if(vErrors !== null){
-if(_errs478){
-vErrors.length = _errs478;
+if(_errs486){
+vErrors.length = _errs486;
 }
 else {
 vErrors = null;
@@ -4740,23 +4832,23 @@ vErrors = null;
 }
 }
 else {
-const err358 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err364 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err358];
+vErrors = [err364];
 }
 else {
-vErrors.push(err358);
+vErrors.push(err364);
 }
 errors++;
 }
 }
 else {
-const err359 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err365 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err359];
+vErrors = [err365];
 }
 else {
-vErrors.push(err359);
+vErrors.push(err365);
 }
 errors++;
 }

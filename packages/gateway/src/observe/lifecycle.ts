@@ -41,8 +41,8 @@ export interface DuplicateEvent extends RequestEvent {
 export interface IgnoredEvent extends RequestEvent {
   deliveryId: string;
   event: string;
-  /** Why no job: the route does not take the event type (`event`), its `filter:` or `transform:` dropped it, or the source said it is the gateway's own message (`own_message`). */
-  reason?: 'event' | 'filter' | 'transform' | 'own_message';
+  /** Why no job: the route does not take the event type (`event`), its `filter:` or `transform:` dropped it, the source said it is the gateway's own message (`own_message`), or its sender is not in the route's `allow_from` (`not_allowed`). */
+  reason?: 'event' | 'filter' | 'transform' | 'own_message' | 'not_allowed';
   /** For `filter`: the test that failed, e.g. `action is "labeled", not one of "opened", "synchronize"`. */
   filter?: string;
 }

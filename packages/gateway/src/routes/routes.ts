@@ -36,6 +36,8 @@ export interface Route extends JobRoute {
   conversation?: ConversationConfig;
   /** `approval:`: the answer waits for an allowed approver (jobs/approval-gate.ts). */
   approval?: ApprovalConfig;
+  /** `allow_from:` as strings: who may start a run on a chat source's route ('*': anyone; senders/sender-check.ts). */
+  allowFrom?: string[];
 }
 
 /** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
@@ -152,6 +154,7 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     actions: entry.actions,
     conversation: entry.conversation,
     approval: entry.approval,
+    allowFrom: entry.allow_from?.map(String),
     deliverOnly: entry.deliver_only === true ? true : undefined,
   };
 }

@@ -30,9 +30,9 @@ describe('approval metrics (SQLite store)', () => {
     gw = await startWorkerGateway(
       'sqlite',
       {
-        held: { prompt: 'Ship {name}?', approval: { approvers: ['alice'] } },
+        held: { prompt: 'Ship {name}?', approval: { approvers: ['telegram:alice'] } },
         // About 1.1 s: expires while the test watches.
-        brief: { prompt: 'Ship {name}?', approval: { approvers: ['alice'], expires_hours: 0.0003 } },
+        brief: { prompt: 'Ship {name}?', approval: { approvers: ['telegram:alice'], expires_hours: 0.0003 } },
       },
       { metrics: { enabled: true } },
     );

@@ -37,14 +37,17 @@ const PUBLIC_KEY = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 
 
 let discord: RecordingServer;
 let gw: TestGateway;
+/** The id of each message the stand-in created, by its content: a click names the message it is on. */
+const created = new Map<string, string>();
 
 beforeAll(async () => {
   let message = 1265300000000000000n;
-  discord = await startRecordingServer((req) =>
-    req.method === 'GET'
-      ? { status: 200, json: { id: APPLICATION, username: 'hookwise', bot: true } }
-      : { status: 200, json: { id: String(++message), channel_id: req.path.split('/')[4], content: (req.json as { content?: string }).content } },
-  );
+  discord = await startRecordingServer((req) => {
+    if (req.method === 'GET') return { status: 200, json: { id: APPLICATION, username: 'hookwise', bot: true } };
+    const content = (req.json as { content?: string }).content;
+    created.set(String(content), String(++message));
+    return { status: 200, json: { id: String(message), channel_id: req.path.split('/')[4], content } };
+  });
   const held = (approvers: string[]) => ({
     secret: SECRET,
     prompt: 'Ship {name}?',
@@ -55,9 +58,9 @@ beforeAll(async () => {
   gw = await startTestGateway({
     config: routesConfig(
       {
-        held: held([APPROVER]),
+        held: held([`discord:${APPROVER}`]),
         pinned: held([`discord:${APPROVER}`]),
-        interactions: { source: 'discord', secret: PUBLIC_KEY, deliver: 'log', prompt: 'interaction {type}' },
+        interactions: { source: 'discord', secret: PUBLIC_KEY, deliver: 'log', prompt: 'interaction {type}', allow_from: [APPROVER] },
       },
       {
         platforms: {
@@ -94,7 +97,7 @@ interface Button {
   custom_id: string;
 }
 /** The draft of a delivery as the stand-in received it, checked request by request; its buttons' custom_ids. */
-async function draftOf(deliveryId: string, name: string): Promise<{ approve: string; deny: string }> {
+async function draftOf(deliveryId: string, name: string): Promise<{ approve: string; deny: string; message: string }> {
   const draft = await waitFor(`the draft of ${name}`, () => messagesTo(APPROVALS, name)[0], waitOptions);
   const job = await shown(gw, deliveryId);
   expect(draft.method).toBe('POST');
@@ -114,7 +117,7 @@ async function draftOf(deliveryId: string, name: string): Promise<{ approve: str
     },
   ]);
   const [approve, deny] = json.components[0].components;
-  return { approve: approve.custom_id, deny: deny.custom_id };
+  return { approve: approve.custom_id, deny: deny.custom_id, message: created.get(json.content) ?? 'unknown' };
 }
 
 let interaction = 1265310000000000000n;
@@ -129,7 +132,7 @@ async function interact(payload: Record<string, unknown>, { badSignature = false
 }
 
 /** A click on a button of the draft: a MESSAGE_COMPONENT interaction (type 3) in the guild, or in a DM with `dm`. */
-function click(customId: string, userId: string, username: string, { dm = false, badSignature = false } = {}) {
+function click(customId: string, userId: string, username: string, { dm = false, badSignature = false, message = '1265300000000000001' } = {}) {
   const user = { id: userId, username, avatar: null, discriminator: '0', global_name: username, public_flags: 0 };
   return interact(
     {
@@ -142,7 +145,7 @@ function click(customId: string, userId: string, username: string, { dm = false,
       app_permissions: '442368',
       locale: 'en-US',
       entitlements: [],
-      message: { id: '1265300000000000001', channel_id: APPROVALS, type: 0, content: 'Approval needed: ...', author: { id: APPLICATION, bot: true } },
+      message: { id: message, channel_id: APPROVALS, type: 0, content: 'Approval needed: ...', author: { id: APPLICATION, bot: true } },
       data: { component_type: 2, id: 2, custom_id: customId },
       ...(dm
         ? { user, context: 1 }
@@ -173,16 +176,18 @@ describe('approvals through Discord buttons', () => {
     await until(gw, 'dc-1', (job) => job.status === 'pending' && /waiting for approval/.test(job.note ?? ''));
 
     // A forged click (the signature does not verify) is refused before anything is decided.
-    expect((await click(draft.approve, APPROVER, 'mason', { badSignature: true })).status).toBe(401);
-    const stranger = await click(draft.approve, STRANGER, 'mallory');
+    expect((await click(draft.approve, APPROVER, 'mason', { badSignature: true, message: draft.message })).status).toBe(401);
+    const stranger = await click(draft.approve, STRANGER, 'mallory', { message: draft.message });
     expect([stranger.status, stranger.body]).toEqual([200, ephemeral(/not an approver/)]);
     await settle();
     expect(messagesTo(ANSWERS, 'release-d1')).toHaveLength(0);
     expect((await shown(gw, 'dc-1')).status).not.toBe('done');
     expect(gw.logText()).toMatch(new RegExp(`discord:${STRANGER} \\(mallory\\) pressed approve but is not an approver; nothing changed`));
 
-    expect((await click(draft.approve, APPROVER, 'mason')).body).toEqual(ephemeral(/^Approved/));
-    expect((await click(draft.approve, APPROVER, 'mason')).body).toEqual(ephemeral(new RegExp(`^Already approved by discord:${APPROVER} \\(mason\\)`)));
+    expect((await click(draft.approve, APPROVER, 'mason', { message: draft.message })).body).toEqual(ephemeral(/^Approved/));
+    expect((await click(draft.approve, APPROVER, 'mason', { message: draft.message })).body).toEqual(
+      ephemeral(new RegExp(`^Already approved by discord:${APPROVER} \\(mason\\)`)),
+    );
     const done = await until(gw, 'dc-1', isDone);
     expect(done).toMatchObject({ status: 'done', errors: [] });
     expect(done.outcome ?? 'delivered').toBe('delivered');
@@ -196,13 +201,13 @@ describe('approvals through Discord buttons', () => {
   it('Deny (clicked in a DM, by an approver pinned as discord:<id>) delivers nothing; a later Approve changes nothing', async () => {
     await send('pinned', 'dc-2', 'release-d2');
     const draft = await draftOf('dc-2', 'release-d2');
-    expect((await click(draft.deny, APPROVER, 'mason', { dm: true })).body).toEqual(ephemeral(/^Denied/));
+    expect((await click(draft.deny, APPROVER, 'mason', { dm: true, message: draft.message })).body).toEqual(ephemeral(/^Denied/));
     expect(await until(gw, 'dc-2', isDone)).toMatchObject({
       status: 'done',
       outcome: 'denied',
       note: expect.stringContaining(`denied by discord:${APPROVER}`),
     });
-    expect((await click(draft.approve, APPROVER, 'mason')).body).toEqual(ephemeral(/^Already denied/));
+    expect((await click(draft.approve, APPROVER, 'mason', { message: draft.message })).body).toEqual(ephemeral(/^Already denied/));
     await settle();
     expect(messagesTo(ANSWERS, 'release-d2')).toHaveLength(0);
   });

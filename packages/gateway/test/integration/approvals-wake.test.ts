@@ -18,9 +18,15 @@ let telegram: RecordingServer;
 let gw: TestGateway;
 const configDir = mkdtempSync(join(tmpdir(), 'hookwise-approval-wake-'));
 
+/** The message id the stand-in gave each text it was sent: the press is on the draft's. */
+const sentIds = new Map<string, number>();
+
 beforeAll(async () => {
   let message = 100;
-  telegram = await startRecordingServer((req) => ({ status: 200, json: telegramSentMessage(++message, req.json) }));
+  telegram = await startRecordingServer((req) => {
+    sentIds.set(String((req.json as { text?: string } | undefined)?.text), ++message);
+    return { status: 200, json: telegramSentMessage(message, req.json) };
+  });
   gw = await startTestGateway({
     config: routesConfig(
       {
@@ -29,9 +35,9 @@ beforeAll(async () => {
           prompt: 'Ship {name}?',
           deliver: 'telegram',
           deliver_extra: { chat_id: '-100' },
-          approval: { approvers: [String(APPROVER)], via: 'telegram', chat: '-200' },
+          approval: { approvers: [`telegram:${APPROVER}`], via: 'telegram', chat: '-200' },
         },
-        tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
+        tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound', allow_from: [APPROVER] },
       },
       {
         platforms: {
@@ -60,13 +66,13 @@ it('delivers the approved answer without waiting for the recheck', async () => {
   expect((await postSigned(gw, 'held', SECRET, { name: 'release-9' }, 'wake-1')).status).toBe(202);
   const draft = await waitFor('the draft', () => to('-200')[0], waitOptions);
   const markup = (draft.json as { reply_markup: { inline_keyboard: Array<Array<{ callback_data: string }>> } }).reply_markup;
-  // Telegram's documented callback query, pressed on the draft the bot sent (message 101 in the approval chat).
+  // Telegram's documented callback query, pressed on the draft the bot sent (its message in the approval chat).
   const press = telegramCallbackQuery({
     updateId: 7001,
     from: APPROVER,
     username: 'ann',
     data: markup.inline_keyboard[0][0].callback_data,
-    onMessage: { messageId: 101, chat: -200 },
+    onMessage: { messageId: sentIds.get((draft.json as { text: string }).text)!, chat: -200 },
   });
   // Let the job be held (released with its recheck 5 minutes ahead) before the press.
   await waitFor('the hold', () => (/waiting for approval/.test(gw.logText()) || to('-200').length ? true : undefined), waitOptions);

@@ -29,14 +29,21 @@ let telegram: RecordingServer;
 let slack: RecordingServer;
 let gw: TestGateway;
 const events: string[] = [];
+/** The id each stand-in gave the message it was sent, by the message's text: a press names the draft it is on. */
+const posted = new Map<string, string>();
+const postedId = (text: string): string => [...posted].find(([sent]) => sent.startsWith('Approval needed') && sent.includes(text))?.[1] ?? 'unknown';
 
 beforeAll(async () => {
   let message = 100;
-  telegram = await startRecordingServer((req) => ({ status: 200, json: telegramSentMessage(++message, req.json) }));
-  slack = await startRecordingServer((req) => ({
-    status: 200,
-    json: slackPosted(String((req.json as { channel?: string }).channel), `1700000000.${++message}`, req.json),
-  }));
+  telegram = await startRecordingServer((req) => {
+    posted.set(String((req.json as { text?: string } | undefined)?.text), String(++message));
+    return { status: 200, json: telegramSentMessage(message, req.json) };
+  });
+  slack = await startRecordingServer((req) => {
+    const ts = `1700000000.${++message}`;
+    posted.set(String((req.json as { text?: string } | undefined)?.text), ts);
+    return { status: 200, json: slackPosted(String((req.json as { channel?: string }).channel), ts, req.json) };
+  });
   const route = (extra: Record<string, unknown>) => ({ secret: SECRET, prompt: 'Ship {name}?', ...extra });
   gw = await startTestGateway({
     config: routesConfig(
@@ -44,16 +51,21 @@ beforeAll(async () => {
         held: route({
           deliver: 'telegram',
           deliver_extra: { chat_id: '-100' },
-          approval: { approvers: [`telegram:${APPROVER}`, 'U0SLACKOK'], via: 'telegram', chat: '-200' },
+          approval: { approvers: [`telegram:${APPROVER}`, 'slack:U0SLACKOK'], via: 'telegram', chat: '-200' },
         }),
-        brief: route({ deliver: 'telegram', deliver_extra: { chat_id: '-100' }, approval: { approvers: [String(APPROVER)], expires_hours: 0.0005 } }),
+        brief: route({ deliver: 'telegram', deliver_extra: { chat_id: '-100' }, approval: { approvers: [`telegram:${APPROVER}`], expires_hours: 0.0005 } }),
         slacked: route({
           deliver: 'slack',
           deliver_extra: { chat_id: 'C0ANSWERS' },
           approval: { approvers: ['slack:U0SLACKOK'], via: 'slack', chat: 'C0APPROVE' },
         }),
-        tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound' },
-        sl: { source: 'slack', secret: SLACK_SIGNING, deliver: 'log', prompt: 'inbound' },
+        crossed: route({
+          deliver: 'slack',
+          deliver_extra: { chat_id: 'C0ANSWERS' },
+          approval: { approvers: ['slack:U0SLACKOK', `telegram:${APPROVER}`], via: 'slack', chat: 'C0APPROVE' },
+        }),
+        tg: { source: 'telegram', secret: TG_SECRET, deliver: 'log', prompt: 'inbound', allow_from: [APPROVER] },
+        sl: { source: 'slack', secret: SLACK_SIGNING, deliver: 'log', prompt: 'inbound', allow_from: ['U0SLACKOK'] },
       },
       {
         platforms: {
@@ -92,7 +104,7 @@ const sentTo = (server: RecordingServer, chat: string): RecordedRequest[] =>
 const waitOptions = { timeoutMs: 10_000, detail: () => `log:\n${gw.logText()}` };
 
 /** The draft of a job, as the stand-in received it: its buttons' callback_data. */
-async function telegramDraft(name: string): Promise<{ approve: string; deny: string; text: string }> {
+async function telegramDraft(name: string): Promise<{ approve: string; deny: string; text: string; messageId: number }> {
   const draft = await waitFor(
     `the draft of ${name}`,
     () => sentTo(telegram, '-200').find((r) => String((r.json as { text: string }).text).includes(name)),
@@ -102,13 +114,16 @@ async function telegramDraft(name: string): Promise<{ approve: string; deny: str
   const json = draft.json as { text: string; reply_markup: { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> } };
   const [approve, deny] = json.reply_markup.inline_keyboard[0];
   expect([approve.text, deny.text]).toEqual(['Approve', 'Deny']);
-  return { approve: approve.callback_data, deny: deny.callback_data, text: json.text };
+  return { approve: approve.callback_data, deny: deny.callback_data, text: json.text, messageId: Number(postedId(name)) };
 }
 
 let update = 10000;
-/** A press as Telegram posts it: its documented "Callback query" Update (documented-payloads.ts), ids adapted. */
-async function press(data: string, fromId: number, username: string) {
-  const body = telegramCallbackQuery({ updateId: ++update, from: fromId, username, data });
+/**
+ * A press as Telegram posts it: its documented "Callback query" Update (documented-payloads.ts), ids adapted,
+ * on message `on.messageId` of chat `on.chat` (the draft's own, in the approval chat -200, unless said otherwise).
+ */
+async function press(data: string, fromId: number, username: string, on: { messageId: number; chat?: number } = { messageId: 0 }) {
+  const body = telegramCallbackQuery({ updateId: ++update, from: fromId, username, data, onMessage: { chat: -200, ...on } });
   return gw.post('tg', body, { 'x-telegram-bot-api-secret-token': TG_SECRET });
 }
 
@@ -123,7 +138,7 @@ describe('approvals through Telegram buttons', () => {
     const waiting = await until(gw, 'ap-1', (job) => job.status === 'pending' && /waiting for approval/.test(job.note ?? ''));
     expect(waiting.answer).toContain('Ship release-1?');
 
-    const stranger = await press(draft.approve, STRANGER, 'mallory');
+    const stranger = await press(draft.approve, STRANGER, 'mallory', { messageId: draft.messageId });
     expect(stranger.status).toBe(200);
     expect(stranger.body).toMatchObject({ method: 'answerCallbackQuery', text: expect.stringContaining('not an approver') });
     await settle();
@@ -131,9 +146,9 @@ describe('approvals through Telegram buttons', () => {
     expect((await shown(gw, 'ap-1')).status).not.toBe('done');
     expect(gw.logText()).toMatch(/telegram:999 \(mallory\) pressed approve but is not an approver; nothing changed/);
 
-    const approved = await press(draft.approve, APPROVER, 'alice');
+    const approved = await press(draft.approve, APPROVER, 'alice', { messageId: draft.messageId });
     expect(approved.body).toMatchObject({ method: 'answerCallbackQuery', callback_query_id: expect.any(String), text: expect.stringContaining('Approved') });
-    const again = await press(draft.approve, APPROVER, 'alice');
+    const again = await press(draft.approve, APPROVER, 'alice', { messageId: draft.messageId });
     expect(again.body).toMatchObject({ text: expect.stringContaining('Already approved') });
     const done = await until(gw, 'ap-1', isDone);
     expect(done).toMatchObject({ status: 'done' });
@@ -146,10 +161,12 @@ describe('approvals through Telegram buttons', () => {
   it('Deny ends the job as denied and delivers nothing; a later Approve changes nothing', async () => {
     await send('held', 'ap-2', 'release-2');
     const draft = await telegramDraft('release-2');
-    expect((await press(draft.deny, APPROVER, 'alice')).body).toMatchObject({ text: expect.stringContaining('Denied') });
+    expect((await press(draft.deny, APPROVER, 'alice', { messageId: draft.messageId })).body).toMatchObject({ text: expect.stringContaining('Denied') });
     const done = await until(gw, 'ap-2', isDone);
     expect(done).toMatchObject({ status: 'done', outcome: 'denied', note: expect.stringContaining('denied by telegram:111 (alice)') });
-    expect((await press(draft.approve, APPROVER, 'alice')).body).toMatchObject({ text: expect.stringContaining('Already denied') });
+    expect((await press(draft.approve, APPROVER, 'alice', { messageId: draft.messageId })).body).toMatchObject({
+      text: expect.stringContaining('Already denied'),
+    });
     await settle();
     expect(deliveredTo100('release-2')).toHaveLength(0);
     expect(events).toEqual(expect.arrayContaining(['denied:ap-2', 'completed:ap-2:denied']));
@@ -170,14 +187,14 @@ describe('approvals through Telegram buttons', () => {
 });
 
 /** A press as Slack posts it: its documented block_actions payload, form-encoded, signed v0 (checked with @slack/bolt). */
-function slackPress(action: { action_id: string; value: string }, userId: string) {
+function slackPress(action: { action_id: string; value: string }, userId: string, on: { messageTs: string; channel?: string }) {
   const body = slackBlockActions({
     value: action.value,
     actionId: action.action_id,
     userId,
     username: userId === 'U0SLACKOK' ? 'bob' : 'eve',
-    channel: 'C0APPROVE',
-    messageTs: '1700000000.000101',
+    channel: on.channel ?? 'C0APPROVE',
+    messageTs: on.messageTs,
   });
   return gw.post('sl', body, slackSigned(SLACK_SIGNING, body, 'application/x-www-form-urlencoded'));
 }
@@ -193,13 +210,13 @@ describe('approvals through Slack buttons', () => {
     const [approve, deny] = buttons;
     expect(deny.action_id).toBe('hookwise_deny');
 
-    const stranger = await slackPress(approve, 'U0STRANGER');
+    const stranger = await slackPress(approve, 'U0STRANGER', { messageTs: postedId('release-s1') });
     expect(stranger.status).toBe(200);
     await settle();
     expect(sentTo(slack, 'C0ANSWERS')).toHaveLength(0);
 
-    expect((await slackPress(approve, 'U0SLACKOK')).status).toBe(200);
-    expect((await slackPress(approve, 'U0SLACKOK')).status).toBe(200);
+    expect((await slackPress(approve, 'U0SLACKOK', { messageTs: postedId('release-s1') })).status).toBe(200);
+    expect((await slackPress(approve, 'U0SLACKOK', { messageTs: postedId('release-s1') })).status).toBe(200);
     const s1 = await until(gw, 'ap-s1', isDone);
     expect(s1).toMatchObject({ status: 'done', errors: [] });
     await settle();
@@ -212,9 +229,76 @@ describe('approvals through Slack buttons', () => {
     const deny = (draft.json as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks.find(
       (b) => b.type === 'actions',
     )!.elements![1];
-    expect((await slackPress(deny, 'U0SLACKOK')).status).toBe(200);
+    expect((await slackPress(deny, 'U0SLACKOK', { messageTs: postedId('release-s2') })).status).toBe(200);
     expect(await until(gw, 'ap-s2', isDone)).toMatchObject({ status: 'done', outcome: 'denied' });
     await settle();
     expect(sentTo(slack, 'C0ANSWERS').filter((r) => r.body.includes('release-s2'))).toHaveLength(0);
+  });
+});
+
+describe('a press counts only on the draft it was given', () => {
+  it("refuses a listed approver's press on another platform, in another chat or on another message; the draft's own press decides", async () => {
+    await send('crossed', 'ap-x1', 'release-x1');
+    const draft = await waitFor('the Slack draft', () => sentTo(slack, 'C0APPROVE').find((r) => r.body.includes('release-x1')), waitOptions);
+    const [approve] = (draft.json as { blocks: Array<{ type: string; elements?: Array<{ action_id: string; value: string }> }> }).blocks.find(
+      (b) => b.type === 'actions',
+    )!.elements!;
+    const ts = postedId('release-x1');
+    expect(ts).toMatch(/^1700000000\.\d+$/);
+
+    // The Slack draft's button data, sent back by a Telegram approver from a Telegram chat the draft never went to.
+    const elsewhere = await press(approve.value, APPROVER, 'alice', { messageId: 555, chat: -999 });
+    expect(elsewhere.body).toMatchObject({ method: 'answerCallbackQuery', text: expect.stringContaining('not an approver') });
+    // The Slack approver, in another channel, then on another message of the approval channel.
+    expect((await slackPress(approve, 'U0SLACKOK', { messageTs: ts, channel: 'C0ELSEWHERE' })).status).toBe(200);
+    expect((await slackPress(approve, 'U0SLACKOK', { messageTs: '1700000000.999999' })).status).toBe(200);
+    await settle();
+    expect(sentTo(slack, 'C0ANSWERS').filter((r) => r.body.includes('release-x1'))).toHaveLength(0);
+    expect((await shown(gw, 'ap-x1')).status).not.toBe('done');
+    expect(gw.logText()).toMatch(
+      /telegram:111 \(alice\) pressed approve on telegram chat -999 message 555, not on the draft \(posted to slack chat C0APPROVE\); nothing changed/,
+    );
+    expect(gw.logText()).toMatch(/slack:U0SLACKOK \(bob\) pressed approve on slack chat C0ELSEWHERE message 1700000000\.\d+, not on the draft/);
+    expect(gw.logText()).toMatch(/slack:U0SLACKOK \(bob\) pressed approve on slack chat C0APPROVE message 1700000000\.999999, not on the draft/);
+
+    expect((await slackPress(approve, 'U0SLACKOK', { messageTs: ts })).status).toBe(200);
+    expect(await until(gw, 'ap-x1', isDone)).toMatchObject({ status: 'done', errors: [] });
+    await settle();
+    expect(sentTo(slack, 'C0ANSWERS').filter((r) => r.body.includes('release-x1'))).toHaveLength(1);
+  });
+
+  it('a Telegram press on another message of the approval chat changes nothing', async () => {
+    await send('held', 'ap-x2', 'release-x2');
+    const draft = await telegramDraft('release-x2');
+    const other = await press(draft.approve, APPROVER, 'alice', { messageId: draft.messageId + 1000 });
+    expect(other.body).toMatchObject({ text: expect.stringContaining('not an approver') });
+    await settle();
+    expect((await shown(gw, 'ap-x2')).status).not.toBe('done');
+    expect((await press(draft.approve, APPROVER, 'alice', { messageId: draft.messageId })).body).toMatchObject({ text: expect.stringContaining('Approved') });
+  });
+});
+
+describe('approvers are pinned to a platform', () => {
+  it('refuses at startup an approver written without a platform, naming the entry to write', async () => {
+    const started = startTestGateway({
+      config: routesConfig(
+        {
+          held: {
+            secret: SECRET,
+            prompt: 'Ship {name}?',
+            deliver: 'log',
+            approval: { approvers: ['alice', 'slack:U0SLACKOK'], via: 'slack', chat: 'C0APPROVE' },
+          },
+        },
+        {
+          platforms: { slack: { enabled: true, token: 'xoxb-test-token-0123456789', api_base: slack.url } },
+          agent: { runner: 'echo' },
+          store: { backend: 'memory' },
+        },
+      ),
+    });
+    await expect(started).rejects.toThrow(
+      /route 'held': approval.approvers entry 'alice' names no platform.*write it as <platform>:<user id>, e\.g\. 'slack:alice'/,
+    );
   });
 });

@@ -9,6 +9,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startTestGateway } from '@hookwise/testing';
 import { conversationHarness } from './conversation-harness';
 import { githubCommentCreated, githubPrComment, githubPullRequestOpened, githubSigned } from './documented-payloads';
 
@@ -93,7 +94,7 @@ beforeAll(async () => {
               prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
               deliver: 'github_comment',
               deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}' },
-              conversation: { enabled: true, allow_from: ['MEMBER', 'hubot-human'] },
+              conversation: { enabled: true, allow_from: ['association:MEMBER', 'hubot-human'] },
             },
             // One sticky comment per pull request, through `gh api` (GitHub's REST answer on stdout).
             'review-sticky': {
@@ -103,7 +104,7 @@ beforeAll(async () => {
               prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
               deliver: 'github_comment',
               deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}', sticky: 'hookwise-review' },
-              conversation: { enabled: true, allow_from: ['MEMBER'] },
+              conversation: { enabled: true, allow_from: ['association:MEMBER'] },
             },
           },
         },
@@ -151,6 +152,25 @@ it('continues a conversation from a comment on the pull request, answering on th
   await new Promise((r) => setTimeout(r, 500));
   expect(calls().length).toBe(3);
   expect(conv.gw.logText()).toContain("user drive-by is not in conversation.allow_from of route 'review'");
+});
+
+it('allow_from keeps logins apart from associations: a user whose login is MEMBER is no member', async () => {
+  // GitHub's author_association of this comment is NONE; its author merely chose the login MEMBER.
+  const impostor = await comment({ login: 'MEMBER' }, 'NONE', 'let me in');
+  expect(impostor.body).toMatchObject({ status: 'ignored', reason: 'conversation_not_allowed' });
+  expect(conv.gw.logText()).toContain("user MEMBER is not in conversation.allow_from of route 'review'");
+  // A real member (association:MEMBER) still continues it.
+  const member = await comment({ login: 'octocat' }, 'MEMBER', 'and now?');
+  expect(member.body).toMatchObject({ status: 'accepted', route: 'review' });
+});
+
+it('refuses at startup a bare association name in allow_from, naming association:<NAME>', async () => {
+  const routes = { review: { source: 'github', secret: SECRET, deliver: 'log', conversation: { enabled: true, allow_from: ['member', 'OWNER', 'octocat'] } } };
+  const started = startTestGateway({
+    config: { platforms: { webhook: { enabled: true, extra: { routes } } }, agent: { runner: 'echo' }, store: { backend: 'memory' } },
+  });
+  await expect(started).rejects.toThrow(/conversation.allow_from entry 'member' is an author association's name.*write 'association:MEMBER'/s);
+  await expect(started).rejects.toThrow(/'association:OWNER'/);
 });
 
 it("records the sticky comment GitHub's REST answer names, knows it as its own, and edits it for the next turn", async () => {

@@ -56,7 +56,7 @@ beforeAll(async () => {
         extra: {
           routes: {
             alerts: conv.answeredRoute('matrix', ROOM, { allow_from: [ALLOWED] }),
-            'matrix-in': { source: 'matrix', secret: HS_TOKEN, prompt: 'Inbound Matrix transaction', deliver: 'log' },
+            'matrix-in': { source: 'matrix', secret: HS_TOKEN, prompt: 'Inbound Matrix transaction', deliver: 'log', allow_from: ['*'] },
           },
         },
       },

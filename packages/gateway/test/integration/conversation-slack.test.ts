@@ -45,7 +45,7 @@ beforeAll(async () => {
         extra: {
           routes: {
             alerts: conv.answeredRoute('slack', CHANNEL, { allow_from: [ALLOWED] }),
-            'slack-in': { source: 'slack', secret: SIGNING_SECRET, prompt: 'Inbound: {event.text}', deliver: 'log' },
+            'slack-in': { source: 'slack', secret: SIGNING_SECRET, prompt: 'Inbound: {event.text}', deliver: 'log', allow_from: ['*'] },
           },
         },
       },

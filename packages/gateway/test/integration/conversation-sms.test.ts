@@ -46,7 +46,7 @@ const config = (apiBase: string) => ({
             deliver_extra: { chat_id: CAROL },
             conversation: { enabled: true, ttl_hours: 0.001, allow_from: [CAROL] },
           },
-          'sms-in': { source: 'twilio', secret: AUTH_TOKEN, prompt: 'Inbound SMS: {Body}', deliver: 'log' },
+          'sms-in': { source: 'twilio', secret: AUTH_TOKEN, prompt: 'Inbound SMS: {Body}', deliver: 'log', allow_from: ['*'] },
         },
       },
     },

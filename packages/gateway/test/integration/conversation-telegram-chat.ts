@@ -52,7 +52,7 @@ export async function startTelegramChat(conv: ConversationHarness, options: Tele
     sent,
     message,
     alertRoute: (conversation) => conv.answeredRoute('telegram', String(options.chat), conversation),
-    inboundRoute: { source: 'telegram', secret: options.secret, prompt: 'Inbound: {message.text}', deliver: 'log' },
+    inboundRoute: { source: 'telegram', secret: options.secret, prompt: 'Inbound: {message.text}', deliver: 'log', allow_from: ['*'] },
     idOf: (marker) => options.firstMessageId + sent().findIndex((r) => message(r).text.includes(marker)),
     reply(from, to, text) {
       updateId += 1;

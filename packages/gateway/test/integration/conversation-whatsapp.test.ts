@@ -39,7 +39,7 @@ const config = (apiBase: string) => ({
           alerts: { secret: SECRET, prompt: 'Alert: {title}', deliver: 'whatsapp', deliver_extra: { chat_id: `+${ALICE}` }, conversation },
           // Bob gets this route's answers, but only Alice may continue its conversations.
           oncall: { secret: SECRET, prompt: 'Page: {title}', deliver: 'whatsapp', deliver_extra: { chat_id: BOB }, conversation },
-          wa: { source: 'whatsapp', secret: APP_SECRET, prompt: 'Inbound WhatsApp message', deliver: 'log' },
+          wa: { source: 'whatsapp', secret: APP_SECRET, prompt: 'Inbound WhatsApp message', deliver: 'log', allow_from: ['*'] },
         },
       },
     },

@@ -39,6 +39,17 @@ export function telegramReply(reply: TelegramReply): string {
   return JSON.stringify(update);
 }
 
+/** The same example without its reply_to_message: a plain message `from` writes in `chat` (a person messaging the bot). */
+export function telegramMessage(message: { updateId: number; messageId: number; chat: number; from: number; text: string }): string {
+  const update = documented<{ update_id: number; message: Json }>('telegram', 'reply.update.json');
+  update.update_id = message.updateId;
+  delete update.message.reply_to_message;
+  Object.assign(update.message, { message_id: message.messageId, text: message.text });
+  objectAt(update.message, 'chat').id = message.chat;
+  objectAt(update.message, 'from').id = message.from;
+  return JSON.stringify(update);
+}
+
 /** The name Telegram's example gives the person (first and last name), as the reply's `from` reads it. */
 export const TELEGRAM_DOCUMENTED_NAME = 'Test Firstname Test Lastname';
 
@@ -132,6 +143,15 @@ export function slackBlockActions(press: { value: string; actionId: string; user
   Object.assign(payload.actions[0], { value: press.value, action_id: press.actionId });
   payload.trigger_id = `${Date.now()}.333649436676.d8c1bb837935619ccad0f624c448ffb3`;
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** docs.slack.dev's message.channels example in its Events API wrapper: `user` writes `text` in `channel` (no thread). */
+export function slackChannelMessage(message: { n: number; channel: string; user: string; text: string }): string {
+  const payload = documented<{ event: Json; event_id: string; event_time: number }>('slack', 'message.channels.event_callback.json');
+  const ts = `1700000200.${String(message.n).padStart(6, '0')}`;
+  Object.assign(payload.event, { channel: message.channel, user: message.user, text: message.text, ts, event_ts: ts });
+  payload.event_id = `Ev0SENDER${message.n}`;
+  return JSON.stringify(payload);
 }
 
 /**

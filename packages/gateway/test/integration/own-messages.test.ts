@@ -23,9 +23,9 @@ beforeAll(async () => {
     config: routesConfig(
       {
         imessage: { source: 'bluebubbles', secret: BB_SECRET, prompt: 'p', deliver: 'log' },
-        mx: { source: 'matrix', secret: HS_TOKEN, source_options: { ignore_users: [BOT] }, prompt: 'p', deliver: 'log' },
+        mx: { source: 'matrix', secret: HS_TOKEN, source_options: { ignore_users: [BOT] }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
         mm: { source: 'mattermost', secret: MM_TOKEN, source_options: { ignore_users: ['hookwise-bot'] }, prompt: 'p', deliver: 'log' },
-        sl: { source: 'slack', secret: SLACK_SIGNING, prompt: 'p', deliver: 'log' },
+        sl: { source: 'slack', secret: SLACK_SIGNING, prompt: 'p', deliver: 'log', allow_from: ['*'] },
       },
       {
         agent: { runner: 'echo' },

@@ -153,6 +153,11 @@ export interface PlatformDefinition<O extends PlatformOptions> {
    * approval's chat, else home_channel); `success` and `messageId` read its answer as for messages.
    */
   approvalDraft?(draft: ApprovalDraft, target: string, options: O): HttpRequest;
+  /**
+   * The chat the draft landed in, as the platform's presses name it (Telegram `result.chat.id` for an
+   * `@channelusername` target, Slack's channel id for a user id); default: the target. A press counts only there.
+   */
+  draftChat?(response: HttpResponse): string | undefined;
   /** Longest Retry-After the kit waits for inside one delivery before handing back to the worker. Default 30. */
   maxInlineWaitSeconds?: number;
   /** How many times one request is repeated inline after a 429. Default 2. */

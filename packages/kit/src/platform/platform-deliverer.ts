@@ -213,7 +213,7 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       }
       const res = await this.runtime(opts.signal).call(() => this.def.approvalDraft!(draft, target, this.options));
       if (this.def.success) this.confirm(res, this.def.success, `the approval draft of ${draft.deliveryId}`);
-      return { chat: target, messageId: this.def.messageId?.(res) };
+      return { chat: this.def.draftChat?.(res) ?? target, messageId: this.def.messageId?.(res) };
     });
   }
 

@@ -69,8 +69,8 @@ beforeAll(async () => {
                 deliver_extra: { chat_id: String(CHAT) },
                 conversation: { enabled: true, max_turns: 5, ttl_hours: 1, allow_from: [ALICE] },
               },
-              held: { secret: SECRET, prompt: 'Ship {name}?', deliver: 'log', approval: { approvers: ['alice'] } },
-              tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log' },
+              held: { secret: SECRET, prompt: 'Ship {name}?', deliver: 'log', approval: { approvers: ['telegram:alice'] } },
+              tg: { source: 'telegram', secret: TG_SECRET, prompt: 'Inbound: {message.text}', deliver: 'log', allow_from: [ALICE] },
             },
           },
         },
@@ -97,7 +97,7 @@ describe('notify: the lifecycle events of approvals and conversations', () => {
     await waitFor('two approval requests', () => ofType('approval_requested').length === 2, { detail: showReceived });
     const requests = ofType('approval_requested');
     expect(requests.map((m) => m.data.deliveryId).sort()).toEqual(['nt-1', 'nt-2']);
-    expect(requests[0].data).toMatchObject({ route: 'held', approvers: ['alice'], jobId: expect.any(String), expiresAt: expect.any(Number) });
+    expect(requests[0].data).toMatchObject({ route: 'held', approvers: ['telegram:alice'], jobId: expect.any(String), expiresAt: expect.any(Number) });
     const jobOf = (deliveryId: string) => String(requests.find((m) => m.data.deliveryId === deliveryId)!.data.jobId);
 
     expect((await gw.gateway.approvals.decide(jobOf('nt-1'), 'approve', { platform: 'dashboard', id: 'operator' })).result).toBe('approved');

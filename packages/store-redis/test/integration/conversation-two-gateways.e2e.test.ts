@@ -48,7 +48,7 @@ function configYaml(home: string, apiBase: string, redisUrl: string): string {
           deliver: telegram
           deliver_extra: { chat_id: "${CHAT}" }
           conversation: { enabled: true, max_turns: 4, ttl_hours: 1, allow_from: [${ALICE}] }
-        tg: { source: telegram, secret: "${TG_SECRET}", prompt: "Inbound: {message.text}", deliver: log }
+        tg: { source: telegram, secret: "${TG_SECRET}", prompt: "Inbound: {message.text}", deliver: log, allow_from: ["*"] }
 agent:
   runner: command
   command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(agentDir, 'agent.js'))}]

@@ -28,6 +28,8 @@ const interactionIdFor = (deliveryId: string) =>
 
 describeSourceOverHttp('discord', {
   source: 'discord',
+  // A chat source's route names who may start a run (allow_from); anyone, for the conformance cases.
+  route: { allow_from: ['*'] },
   secrets: [APP.hex, OLD_APP.hex],
   body: COMMAND,
   event: 'application_command',

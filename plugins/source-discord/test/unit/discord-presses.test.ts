@@ -6,7 +6,7 @@
 // custom_id}`); ids are made up. The answers follow the Interaction Response Structure (callback type 4
 // CHANNEL_MESSAGE_WITH_SOURCE, message flag EPHEMERAL 1 << 6).
 import { approvalButtonData, type ApprovalPress } from '@hookwise/core';
-import { discordPressAnswer, discordPressOf, discordSource } from '../../src';
+import { discordPressAnswer, discordPressOf, discordSenderOf, discordSource } from '../../src';
 
 const JOB = '0b9f8a52-3c1d-4e6f-9a7b-1c2d3e4f5a6b';
 const USER = { id: '53908232506183680', username: 'mason', avatar: 'a_d5efa99b3eeaa7dd43acca82f5692432', discriminator: '0', public_flags: 131141 };
@@ -58,6 +58,7 @@ describe('discord presses', () => {
       jobId: JOB,
       decision: 'approve',
       presser: { platform: 'discord', id: '53908232506183680', username: 'mason' },
+      message: { platform: 'discord', chat: '645027906669510667', messageId: '1265300000000000001' },
     });
     expect(discordPressOf(buttonInteraction(approvalButtonData('deny', JOB)))?.decision).toBe('deny');
   });
@@ -67,7 +68,14 @@ describe('discord presses', () => {
       jobId: JOB,
       decision: 'deny',
       presser: { platform: 'discord', id: '53908232506183680', username: 'mason' },
+      message: { platform: 'discord', chat: '645027906669510667', messageId: '1265300000000000001' },
     });
+  });
+
+  it('names who invoked an interaction: the guild member, or the user in a DM; a PING names nobody', () => {
+    expect(discordSenderOf(buttonInteraction('click_me'))).toEqual({ id: '53908232506183680', from: 'Discord user 53908232506183680 (mason)' });
+    expect(discordSenderOf(buttonInteraction('click_me', { dm: true }))?.id).toBe('53908232506183680');
+    expect(discordSenderOf({ type: 1, id: '1', application_id: '2', token: 't', version: 1 })).toBeUndefined();
   });
 
   it('leaves other buttons, other interaction types and payloads without a user to go on as events', () => {

@@ -22,7 +22,7 @@ describe('githubReplyOf', () => {
     expect(githubReplyOf(onPullRequest())).toEqual({
       to: { platform: 'github', chat: 'codertocat/hello-world', messageId: '1' },
       userId: 'Codertocat',
-      alsoAllowedAs: ['OWNER'],
+      alsoAllowedAs: ['association:OWNER'],
       own: { platform: 'github', chat: 'codertocat/hello-world', messageId: 'https://github.com/Codertocat/Hello-World/pull/1#issuecomment-492700400' },
       from: 'GitHub user Codertocat (OWNER)',
       text: "You are totally right! I'll get this fixed right away.",

@@ -23,8 +23,8 @@ describe('matrix: application-service transactions over real HTTP', () => {
             enabled: true,
             extra: {
               routes: {
-                matrix: { source: 'matrix', secrets: [HS_TOKEN, OLD_HS_TOKEN], prompt: 'p', deliver: 'log' },
-                messages: { source: 'matrix', secret: HS_TOKEN, events: ['m.room.message'], prompt: 'p', deliver: 'log' },
+                matrix: { source: 'matrix', secrets: [HS_TOKEN, OLD_HS_TOKEN], prompt: 'p', deliver: 'log', allow_from: ['*'] },
+                messages: { source: 'matrix', secret: HS_TOKEN, events: ['m.room.message'], prompt: 'p', deliver: 'log', allow_from: ['*'] },
                 github: { secret: HS_TOKEN, prompt: 'p', deliver: 'log' },
               },
             },

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES_DIR } from '@hookwise/testing';
-import { matrixReplyOf, matrixSource } from '../../src';
+import { matrixReplyOf, matrixSenderOf, matrixSource } from '../../src';
 
 interface Transaction extends Record<string, unknown> {
   events: Array<{ content: Record<string, unknown> } & Record<string, unknown>>;
@@ -59,6 +59,20 @@ describe('matrixReplyOf', () => {
     expect(matrixReplyOf(withContent({ msgtype: 'm.text', body: 'hello' }))).toBeUndefined();
     expect(matrixReplyOf({ events: 'nope' })).toBeUndefined();
     expect(matrixReplyOf({})).toBeUndefined();
+  });
+});
+
+describe('matrixSenderOf', () => {
+  it("names the author of the transaction's messages, beside another person's membership event", () => {
+    expect(matrixSenderOf(documented('transaction.rich_reply.json'))).toEqual({ id: '@example:example.org', from: 'Matrix user @example:example.org' });
+  });
+
+  it('names nobody for messages of two people, or an empty transaction', () => {
+    const txn = documented('transaction.rich_reply.json');
+    const [, reply] = txn.events as Array<Record<string, unknown>>;
+    (txn.events as unknown[]).push({ ...reply, sender: '@mallory:example.org', event_id: '$other' });
+    expect(matrixSenderOf(txn)).toBeUndefined();
+    expect(matrixSenderOf({ events: [] })).toBeUndefined();
   });
 });
 

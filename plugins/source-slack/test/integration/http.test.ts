@@ -24,6 +24,8 @@ function slackHeaders(secret: string, timestamp: number, body: Buffer | string):
 
 describeSourceOverHttp('Slack', {
   source: 'slack',
+  // A chat source's route names who may start a run (allow_from); anyone, for the conformance cases.
+  route: { allow_from: ['*'] },
   secrets: SECRETS,
   body: APP_MENTION,
   // The Events API's delivery id is the body's event_id: one per request the kit makes.
@@ -58,7 +60,7 @@ describe('Slack over real HTTP: one body per event, interactivity and slash comm
   };
 
   beforeAll(async () => {
-    const route = { source: 'slack', secrets: SECRETS };
+    const route = { source: 'slack', secrets: SECRETS, allow_from: ['*'] };
     gw = await startTestGateway({
       config: {
         platforms: {

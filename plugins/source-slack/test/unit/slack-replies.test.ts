@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvalButtonData } from '@hookwise/core';
 import { FIXTURES_DIR } from '@hookwise/testing';
-import { slackOwnMessage, slackPressOf, slackReplyOf, slackSource } from '../../src';
+import { slackOwnMessage, slackPressOf, slackReplyOf, slackSenderOf, slackSource } from '../../src';
 
 /** A documented payload; `event` and `actions[0]` are the parts a test changes. */
 interface Documented extends Record<string, unknown> {
@@ -76,8 +76,19 @@ describe('slack presses', () => {
       jobId: JOB,
       decision: 'approve',
       presser: { platform: 'slack', id: 'UA8RXUSPL', username: 'jtorrance' },
+      // The message with the button: the docs' channel and container.message_ts.
+      message: { platform: 'slack', chat: 'CBR2V3XEX', messageId: '1548261231.000200' },
     });
     expect(slackPressOf(blockActions(approvalButtonData('deny', JOB)))?.decision).toBe('deny');
+  });
+
+  it('names who wrote an event, clicked a button or ran a command; a bot names nobody', () => {
+    expect(slackSenderOf(documented('message.channels.event_callback.json'))).toEqual({ id: 'U123ABC456', from: 'Slack user U123ABC456' });
+    expect(slackSenderOf(blockActions(approvalButtonData('approve', JOB)))?.id).toBe('UA8RXUSPL');
+    expect(slackSenderOf({ command: '/ask', user_id: 'U0COMMAND', text: 'hi' })?.id).toBe('U0COMMAND');
+    const bot = documented('message.channels.event_callback.json');
+    Object.assign(bot.event as Record<string, unknown>, { bot_id: 'B0BOT' });
+    expect(slackSenderOf(bot)).toBeUndefined();
   });
 
   it("reads nothing from the docs' own button value, or without a user", () => {

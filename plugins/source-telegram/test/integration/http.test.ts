@@ -14,6 +14,8 @@ const updateIdFor = (deliveryId: string) => String(Number.parseInt(createHash('s
 
 describeSourceOverHttp('telegram', {
   source: 'telegram',
+  // A chat source's route names who may start a run (allow_from); anyone, for the conformance cases.
+  route: { allow_from: ['*'] },
   secrets: SECRETS,
   body: MESSAGE,
   event: 'message',

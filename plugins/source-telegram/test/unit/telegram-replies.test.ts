@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvalButtonData } from '@hookwise/core';
 import { FIXTURES_DIR } from '@hookwise/testing';
-import { telegramPressAnswer, telegramPressOf, telegramReplyOf, telegramSource } from '../../src';
+import { telegramPressAnswer, telegramPressOf, telegramReplyOf, telegramSenderOf, telegramSource } from '../../src';
 
 /** The parts of the documented updates a test changes. */
 interface Update extends Record<string, unknown> {
@@ -56,6 +56,10 @@ describe('telegram replies and presses', () => {
       presser: { platform: 'telegram', id: '1111111', username: 'Testusername' },
       answerWith: '4382bfdwdsb323b2d9',
     });
+    // A press on a message the bot sent names that message (the docs' example is on an inline message: none).
+    const onMessage = press(approvalButtonData('approve', JOB));
+    onMessage.callback_query.message = { message_id: 77, chat: { id: -200, type: 'supergroup' }, date: 1441645600 };
+    expect(telegramPressOf(onMessage)?.message).toEqual({ platform: 'telegram', chat: '-200', messageId: '77' });
     expect(telegramPressOf(press(approvalButtonData('deny', JOB)))?.decision).toBe('deny');
     // The docs' own data, other buttons' data, and data naming no job id, are no press: the update goes on as any event.
     expect(telegramPressOf(documented('callback_query.update.json'))).toBeUndefined();
@@ -65,6 +69,15 @@ describe('telegram replies and presses', () => {
       status: 200,
       body: { method: 'answerCallbackQuery', callback_query_id: '4382bfdwdsb323b2d9', text: 'Approved.' },
     });
+  });
+
+  it("names who wrote a message or pressed a button, from the update's `from`", () => {
+    const reply = documented('reply.update.json');
+    const from = reply.message.from as { id: number };
+    expect(telegramSenderOf(reply)).toEqual({ id: String(from.id), from: `Telegram user ${from.id} (Test Firstname Test Lastname)` });
+    expect(telegramSenderOf(press(approvalButtonData('approve', JOB)))?.id).toBe('1111111');
+    // A channel post names a chat, not a person.
+    expect(telegramSenderOf({ update_id: 1, channel_post: { message_id: 1, chat: { id: -100, type: 'channel' }, text: 'x' } })).toBeUndefined();
   });
 
   it('offers both readers to the gateway', () => {

@@ -12,6 +12,8 @@ const INBOUND_SMS = new URLSearchParams(DOCUMENTED_SMS).toString();
 
 describeSourceOverHttp('twilio', {
   source: 'twilio',
+  // A chat source's route names who may start a run (allow_from); anyone, for the conformance cases.
+  route: { allow_from: ['*'] },
   secrets: TOKENS,
   body: INBOUND_SMS,
   contentType: 'application/x-www-form-urlencoded',

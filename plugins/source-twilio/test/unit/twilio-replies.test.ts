@@ -4,8 +4,15 @@
 // (https://www.twilio.com/docs/messaging/guides/track-outbound-message-status), a call and a message of another
 // channel of the same webhook (From `whatsapp:+...`) are none.
 import type { SourceRequest } from '@hookwise/core';
-import { twilioReplyOf, twilioSource } from '../../src';
+import { twilioReplyOf, twilioSenderOf, twilioSource } from '../../src';
 import { INBOUND_SMS } from '../fixtures/incoming-sms';
+
+describe('twilio senders', () => {
+  it("names an incoming SMS's From; a status callback of a sent message names nobody", () => {
+    expect(twilioSenderOf({ ...INBOUND_SMS })).toEqual({ id: '+14017122661', from: 'SMS sender +14017122661' });
+    expect(twilioSenderOf({ ...INBOUND_SMS, SmsStatus: 'delivered', MessageStatus: 'delivered' })).toBeUndefined();
+  });
+});
 
 describe('twilio replies', () => {
   it("reads an incoming SMS as a reply in its sender's chat, platform sms, naming no message", () => {

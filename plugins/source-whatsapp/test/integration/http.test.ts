@@ -16,6 +16,8 @@ const wamidFor = (deliveryId: string) => `wamid.${createHash('sha256').update(de
 
 describeSourceOverHttp('whatsapp', {
   source: 'whatsapp',
+  // A chat source's route names who may start a run (allow_from); anyone, for the conformance cases.
+  route: { allow_from: ['*'] },
   secrets: SECRETS,
   sourceOptions: { verify_token: VERIFY_TOKEN },
   body: MESSAGE,
@@ -41,7 +43,7 @@ describe("whatsapp: Meta's GET verification of the callback URL, over real HTTP"
             enabled: true,
             extra: {
               routes: {
-                wa: { source: 'whatsapp', secret: SECRETS[0], source_options: { verify_token: VERIFY_TOKEN }, prompt: 'p', deliver: 'log' },
+                wa: { source: 'whatsapp', secret: SECRETS[0], source_options: { verify_token: VERIFY_TOKEN }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
                 other: { secret: SECRETS[0], prompt: 'p', deliver: 'log' },
               },
             },

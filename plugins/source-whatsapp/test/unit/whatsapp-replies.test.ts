@@ -5,7 +5,7 @@
 // status notice, which is no message at all.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { whatsappMessageText, whatsappReplyOf, whatsappSource } from '../../src';
+import { whatsappMessageText, whatsappReplyOf, whatsappSenderOf, whatsappSource } from '../../src';
 
 const payloadOf = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', name), 'utf8')) as Record<string, unknown>;
 const OURS = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3NjA5QTA2QjQ1NkI3RDAzQjEA';
@@ -31,6 +31,17 @@ const notification = (message: Record<string, unknown>, contacts: unknown[] = [{
   ],
 });
 const context = { context: { from: '15550783881', id: OURS } };
+
+describe('whatsapp senders', () => {
+  it("names the messages' sender (wa_id); a status update names nobody", () => {
+    expect(whatsappSenderOf(notification({ type: 'text', text: { body: 'hi' } }))).toEqual({ id: '16505551234', from: 'WhatsApp user 16505551234' });
+    const status = notification({});
+    const value = (status.entry[0].changes[0] as { value: Record<string, unknown> }).value;
+    delete value.messages;
+    value.statuses = [{ id: OURS, status: 'delivered', recipient_id: '16505551234' }];
+    expect(whatsappSenderOf(status)).toBeUndefined();
+  });
+});
 
 describe('whatsapp replies', () => {
   it("reads a text message's context.id as the message it answers, in the sender's chat, named from contacts[].profile", () => {
