@@ -35,6 +35,7 @@ import { Approvals } from './approvals/approvals';
 import { Conversations } from './conversations/conversations';
 import { ConversationStep } from './conversations/conversation-replies';
 import { AgentSandboxes, sandboxProblems, storeFiles, type AgentSandboxesOptions } from './jobs/agent-sandbox';
+import { checkAgentPrograms } from './jobs/agent-programs';
 import { approvalHolds, approvalPresses } from './approvals/approval-hooks';
 import { conversationReplies, conversationTurns } from './conversations/conversation-hooks';
 import { transformStep } from './transforms/transform-hooks';
@@ -320,7 +321,8 @@ export class Gateway {
     }
     if (createProblems.length) throw new HookwiseConfigError([...new Set(createProblems)], 'the gateway cannot start');
     // Each route's sandbox mode is decided (and logged) now: `required` without bubblewrap stops startup here.
-    await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.());
+    await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.(route.name));
+    await checkAgentPrograms(this.routes.staticRoutes(), (route) => this.agentFor(route), this.sandboxes, this.logger);
     if (this.config.agent.runner === 'echo') {
       this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
     }

@@ -132,7 +132,7 @@ export class AgentStep {
       if (this.deps.sandboxes && this.deps.channels)
         channel = await this.deps.channels.open({ id: job.id, route: route.name, deliveryId: job.deliveryId }, actions);
       attached = await parts.attach(controller.signal);
-      let needs = runner.sandboxNeeds?.();
+      let needs = runner.sandboxNeeds?.(route.name);
       if (channel) needs = channelNeeds(needs, channel, (path) => this.deps.sandboxes!.overlapsHidden(path));
       for (const one of attached) needs = one.needs?.(needs) ?? needs;
       opened = await this.deps.sandboxes?.open(route, job, needs, skills);
