@@ -74,9 +74,12 @@ function sse(res: http.ServerResponse, type: string, data: Record<string, unknow
   res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
-/** The full name of the request's tool whose name contains `part` (`mcp__hookwise__github_add_labels`). */
+/**
+ * The full name of the request's tool whose name contains `part` (`mcp__hookwise__github_add_labels`): in `tools`,
+ * or where Codex lists them, an `additional_tools` item of the input.
+ */
 function toolName(body: Record<string, unknown>, part: string): string {
-  const names = JSON.stringify(body.tools ?? []).match(/"name":"[^"]+"/g) ?? [];
+  const names = JSON.stringify([body.tools ?? [], body.input ?? []]).match(/"name":"[^"]+"/g) ?? [];
   const found = names.map((n) => n.slice(8, -1)).find((n) => n.includes(part));
   if (!found) throw new Error(`the CLI offered the model no tool named like '${part}'; it offered: ${names.join(', ')}`);
   return found;
