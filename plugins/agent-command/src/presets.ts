@@ -146,7 +146,6 @@ function parseJsonLines(stdout: string): Array<Record<string, unknown>> {
 const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-
 /**
  * Claude Code: `claude -p --output-format json`, prompt on stdin. Output (docs: "Run Claude Code programmatically",
  * code.claude.com/docs/en/headless, and the Agent SDK's SDKResultMessage): one object
@@ -216,8 +215,7 @@ function claudeFailure(result: Record<string, unknown>): PresetFailure | undefin
       text: `the model API refused the credentials${status ? ` (HTTP ${status})` : ''}${said}; check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the gateway's environment (or what its model proxy gives out)`,
       retryable: false,
     };
-  if (status !== undefined)
-    return { text: `the model API answered HTTP ${status}${said}`, retryable: !permanentStatus(status) };
+  if (status !== undefined) return { text: `the model API answered HTTP ${status}${said}`, retryable: !permanentStatus(status) };
   if (subtype === 'error_during_execution') return { text: `the run failed during execution${said}`, retryable: true };
   return { text: `the run ended with an error${subtype && subtype !== 'success' ? ` (${subtype})` : ''}${said}`, retryable: true };
 }

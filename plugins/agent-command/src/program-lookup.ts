@@ -81,12 +81,7 @@ export function programVersion(file: string, env: NodeJS.ProcessEnv): Promise<st
 }
 
 /** The check of one program: where it is and its version, or what is missing and the command that installs it. */
-export async function checkProgram(
-  program: string,
-  env: NodeJS.ProcessEnv,
-  configDir: string,
-  install: string | undefined,
-): Promise<AgentProgramCheck> {
+export async function checkProgram(program: string, env: NodeJS.ProcessEnv, configDir: string, install: string | undefined): Promise<AgentProgramCheck> {
   const path = findProgram(program, env, configDir);
   if (!path) {
     const where = program.includes('/')

@@ -18,7 +18,11 @@ export async function checkAgentPrograms(
   for (const route of routes) {
     const runner = await agentFor(route);
     if (!runner.check) continue;
-    if (!checked.has(runner)) checked.set(runner, runner.check().catch((err: unknown) => ({ program: '?', problem: errorMessage(err) })));
+    if (!checked.has(runner))
+      checked.set(
+        runner,
+        runner.check().catch((err: unknown) => ({ program: '?', problem: errorMessage(err) })),
+      );
     const found = await checked.get(runner);
     if (!found) continue;
     if (!found.problem) {

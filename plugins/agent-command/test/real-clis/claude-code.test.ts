@@ -81,10 +81,7 @@ describe('claude preset with the real Claude Code', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'hw-real-cli-checkout-'));
     try {
       // The agent tries to read the canary; its tool result shows what it got.
-      model.script(
-        { tool: 'Read', input: { file_path: join(run.home, '.claude', 'canary.txt') } },
-        { text: 'first answer' },
-      );
+      model.script({ tool: 'Read', input: { file_path: join(run.home, '.claude', 'canary.txt') } }, { text: 'first answer' });
       await run.start({ ...agent, cwd, args: ['--allowedTools', 'Read'] });
       const first = await run.post(issue, 'claude-home-1');
       expect(first.status).toBe('done');

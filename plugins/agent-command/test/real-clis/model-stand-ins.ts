@@ -96,7 +96,10 @@ export function anthropicStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
         message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, usage: { input_tokens: 21, output_tokens: 1 } },
       });
       if ('tool' in turn) {
-        sse(res, 'content_block_start', { index: 0, content_block: { type: 'tool_use', id: `toolu_standin_${n}`, name: toolName(body, turn.tool), input: {} } });
+        sse(res, 'content_block_start', {
+          index: 0,
+          content_block: { type: 'tool_use', id: `toolu_standin_${n}`, name: toolName(body, turn.tool), input: {} },
+        });
         sse(res, 'content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(turn.input) } });
       } else {
         const text = 'text' in turn ? turn.text : '';
@@ -123,7 +126,14 @@ export function responsesStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
       if ('cut' in turn) return void res.end(); // no response.completed: a broken stream
       let item: Record<string, unknown>;
       if ('tool' in turn) {
-        item = { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: toolName(body, turn.tool), arguments: JSON.stringify(turn.input), status: 'completed' };
+        item = {
+          type: 'function_call',
+          id: `fc_${n}`,
+          call_id: `call_${n}`,
+          name: toolName(body, turn.tool),
+          arguments: JSON.stringify(turn.input),
+          status: 'completed',
+        };
         sse(res, 'response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
       } else {
         const text = 'text' in turn ? turn.text : '';
@@ -137,7 +147,13 @@ export function responsesStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
           id,
           status: 'completed',
           output: [item],
-          usage: { input_tokens: 30, input_tokens_details: { cached_tokens: 4 }, output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 36 },
+          usage: {
+            input_tokens: 30,
+            input_tokens_details: { cached_tokens: 4 },
+            output_tokens: 6,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 36,
+          },
         },
       });
       res.end();
