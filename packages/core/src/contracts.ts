@@ -195,9 +195,29 @@ export interface AgentUsage {
 
 export interface AgentRunner {
   run(task: AgentTask, opts: { signal: AbortSignal }): Promise<AgentResult>;
-  /** What this runner's processes need inside the sandbox (a preset's login dirs and API hosts), added to every run. */
-  sandboxNeeds?(): AgentSandboxNeeds;
+  /**
+   * What this runner's processes need inside the sandbox (a preset's private home, its CLI's install dir, API
+   * hosts), added to every run of `route` (absent: what every route's runs need).
+   */
+  sandboxNeeds?(route?: string): AgentSandboxNeeds;
+  /**
+   * The program this runner starts, looked up as a shell would, with its version: called at startup and by
+   * `hookwise doctor`, so that a missing CLI is found before the first event, not at it.
+   */
+  check?(): Promise<AgentProgramCheck>;
   stop?(): Promise<void>;
+}
+
+/** What AgentRunner.check() found. */
+export interface AgentProgramCheck {
+  /** The program as configured (`claude`, `./bin/agent`). */
+  program: string;
+  /** Where it was found; undefined when it was not. */
+  path?: string;
+  /** What `<program> --version` printed (first line), when it ran. */
+  version?: string;
+  /** What is wrong and how to fix it (the install command), when it cannot run. */
+  problem?: string;
 }
 
 export interface DeliveryMessage {

@@ -23,6 +23,7 @@ import { routeProblems } from './route-problems';
 import type { Route } from './routes/routes';
 import { secretsProblems } from './routes/secret-policy';
 import { senderProblems } from './senders/sender-check';
+import { checkAgentPrograms } from './jobs/agent-programs';
 
 export class Gateway {
   /** What every part shares: config, logger, redactor, store, lifecycle, plugins, routes, sandboxes. */
@@ -198,7 +199,8 @@ export class Gateway {
     }
     if (createProblems.length) throw new HookwiseConfigError([...new Set(createProblems)], 'the gateway cannot start');
     // Each route's sandbox mode is decided (and logged) now: `required` without bubblewrap stops startup here.
-    await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.());
+    await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.(route.name));
+    await checkAgentPrograms(this.routes.staticRoutes(), (route) => this.agentFor(route), this.sandboxes, this.logger);
     if (this.config.agent.runner === 'echo') {
       this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
     }

@@ -1,12 +1,13 @@
 // The `command` agent runner: runs an agent CLI per task, prompt on stdin or in argv, stdout is the answer. The
 // CLI starts through the run's sandbox (AgentTask.sandbox), in its work dir: never in the config dir.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   HookwiseError,
   errorMessage,
+  type AgentProgramCheck,
   type AgentResult,
   type AgentRunner,
   type AgentSandboxNeeds,
@@ -18,7 +19,8 @@ import { MAX_ARG_BYTES, ProcessInputError, childEnvironment, runProcess } from '
 import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
 import { explainFailure, presetRun } from './presets';
-import { PRESET_SANDBOX, presetSandboxNeeds } from './preset-sandbox';
+import { PRESET_SANDBOX, presetSandboxNeeds, privateHome } from './preset-sandbox';
+import { checkProgram, findProgram, programBindings } from './program-lookup';
 import { presetChannelArgs, runChannelOf, type ChannelArgs } from './preset-actions';
 import { replayingFailedResume } from './preset-resume';
 
@@ -83,18 +85,24 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
   const exposed = optionExposedArgs(args);
   const { allow, set } = envOption(options.env);
   const presetEnv = preset ? [...preset.preset.env, ...PRESET_SANDBOX[options.preset!].env] : [];
-  const needs: AgentSandboxNeeds = {
-    ...(preset ? presetSandboxNeeds(options.preset!, ctx.env.HOME || undefined) : {}),
+  const needsOf = (route: string | undefined): AgentSandboxNeeds => ({
+    ...(preset ? presetSandboxNeeds(options.preset!, route, ctx.env) : {}),
     ...(cwd ? { workDir: resolve(cwd) } : {}),
-  };
+  });
+  // Where the program is, looked up per run: it may be installed after the gateway started.
+  const programPath = () => findProgram(program, ctx.env, ctx.configDir);
 
   const runner: AgentRunner = {
-    // Computed per run: the program and the files its arguments name may be installed after the gateway started.
-    sandboxNeeds: () => withConfiguredFiles(needs, preset ? [] : [program, ...args], ctx.configDir, ctx.env.PATH),
+    sandboxNeeds: (route) => withConfiguredFiles(needsOf(route), programPath(), preset ? [] : args, ctx.configDir),
+    check: (): Promise<AgentProgramCheck> => checkProgram(program, ctx.env, ctx.configDir, preset?.preset.install),
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       const text = preset ? preset.input(task) : composePrompt(task.prompt, task.skills);
       // A clean environment: the basics, what `env:` lists, and nothing secret unless listed.
       // No HOOKWISE_HOME: the agent has no business in the config dir (self-subscription goes through the gateway).
+      const found = programPath();
+      // A preset's CLI keeps its settings and sessions in the route's own home, never the operator's (the sandbox
+      // sets HOME to it as well; this covers unsandboxed runs).
+      const home = preset ? privateHome(options.preset!, task.route, ctx.env) : undefined;
       const env = childEnvironment(ctx.env, {
         allow: [...allow, ...presetEnv],
         inherit: options.inherit_env,
@@ -105,8 +113,11 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
           HOOKWISE_EVENT: task.event,
           HOOKWISE_DELIVERY_ID: task.deliveryId,
           HOOKWISE_SKILL_DIRS: task.skills.flatMap((s) => (s.dir ? [s.dir] : [])).join(delimiter),
+          ...(home && { HOME: home }),
         },
       });
+      // A CLI found under a user prefix (~/.local/bin, nvm) finds its interpreter (`#!/usr/bin/env node`) beside it.
+      if (found && !(env.PATH ?? '').split(delimiter).includes(dirname(found))) env.PATH = [env.PATH, dirname(found)].filter(Boolean).join(delimiter);
       const meta = { route: task.route, delivery_id: task.deliveryId };
       const refused = promptProblem(program, text, placeholderMode, exposed);
       if (refused) throw new HookwiseError('HW_E_AGENT', `agent command '${program}' was not started: ${refused}`, { retryable: false });
@@ -119,8 +130,10 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         // The route's actions, when it lists any: the preset's CLI is pointed at the run's job channel.
         channel = preset ? await presetChannelArgs(options.preset!, runChannelOf(task.sandbox), task.sandbox?.workDir ?? local!.dir) : undefined;
         // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
-        const argv = preset ? preset.args(task, channel?.args) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
-        plan = task.sandbox ? task.sandbox.plan(program, argv, env) : { command: program, args: [...argv], env, cwd: local!.dir };
+        const extra = preset ? [...(preset.preset.environmentArgs?.(env) ?? []), ...(channel?.args ?? [])] : [];
+        const argv = preset ? preset.args(task, extra) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
+        const command = found ?? program;
+        plan = task.sandbox ? task.sandbox.plan(command, argv, env) : { command, args: [...argv], env, cwd: local!.dir };
         result = await runProcess({
           command: plan.command,
           args: plan.args,
@@ -176,11 +189,12 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       }
       if (result.exitCode !== 0) {
         const how = result.exitSignal ? `was killed by ${result.exitSignal}` : `exited with code ${result.exitCode}`;
-        throw new HookwiseError(
-          'HW_E_AGENT',
-          `agent command '${program}' ${how}${stderrTail(result.stderr)}${preset ? explainFailure(preset.preset, result.stdout) : ''}`,
-          { retryable: true, details: { exitCode: result.exitCode, signal: result.exitSignal } },
-        );
+        // The CLI's own account first (its JSON says what failed and whether it can clear); stderr after it.
+        const said = preset && !result.exitSignal ? explainFailure(preset.preset, result.stdout) : { text: '', retryable: true };
+        throw new HookwiseError('HW_E_AGENT', `agent command '${program}' ${how}${said.text}${stderrTail(result.stderr)}`, {
+          retryable: said.retryable,
+          details: { exitCode: result.exitCode, signal: result.exitSignal },
+        });
       }
       let answer = result.stdout.trimEnd();
       if (result.stdoutTruncated) {
@@ -205,41 +219,20 @@ function stderrTail(stderr: string): string {
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc'];
 
 /**
- * The configured program and the existing files its absolute-path arguments name (`node /opt/agent/run.js`), made
- * readable inside the sandbox: the user chose them, and without them a command that works unsandboxed would fail
- * sandboxed. A program found on PATH outside the system directories brings its directory and, for an npm-installed
- * CLI (a link into node_modules), its package. Paths in the config dir are left out: the sandbox hides it whole.
+ * The program (found as a shell would, ./program-lookup) and the existing files the absolute-path arguments of a
+ * plain command name (`node /opt/agent/run.js`), made readable inside the sandbox: the user chose them, and without
+ * them a command that works unsandboxed would fail sandboxed. A program outside the system directories brings its
+ * directory and, for an npm-installed CLI, the node_modules it lives in. Paths in the config dir are left out: the
+ * sandbox hides it whole.
  */
-function withConfiguredFiles(needs: AgentSandboxNeeds, argv: readonly string[], configDir: string, path: string | undefined): AgentSandboxNeeds {
+function withConfiguredFiles(needs: AgentSandboxNeeds, program: string | undefined, args: readonly string[], configDir: string): AgentSandboxNeeds {
   const extra = new Set<string>();
   const add = (p: string) => {
     if (!SYSTEM_DIRS.some((dir) => isWithin(p, dir)) && !isWithin(p, resolve(configDir))) extra.add(p);
   };
-  argv.forEach((arg, i) => {
-    const file = i === 0 && !arg.includes('/') ? onPath(arg, path) : isAbsolute(arg) ? arg : undefined;
-    if (!file || !existsSync(file)) return;
-    if (i !== 0) return add(file); // a bind follows a link to its file
-    const real = realpathSync(file);
-    add(dirname(file));
-    add(packageRootOf(real) ?? dirname(real));
-  });
+  if (program) programBindings(program).forEach(add);
+  for (const arg of args) if (isAbsolute(arg) && existsSync(arg)) add(arg); // a bind follows a link to its file
   return extra.size ? { ...needs, readOnly: [...(needs.readOnly ?? []), ...extra] } : needs;
-}
-
-function onPath(program: string, path: string | undefined): string | undefined {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (dir && existsSync(join(dir, program))) return join(dir, program);
-  }
-  return undefined;
-}
-
-/** The package folder of a file inside node_modules (`.../node_modules/@scope/cli/bin/x.js` -> `.../@scope/cli`). */
-function packageRootOf(file: string): string | undefined {
-  const parts = file.split(sep);
-  const at = parts.lastIndexOf('node_modules');
-  if (at === -1 || at + 1 >= parts.length) return undefined;
-  const depth = parts[at + 1].startsWith('@') ? 3 : 2;
-  return parts.slice(0, at + depth).join(sep);
 }
 
 /** True when `path` is `parent` or lies under it. */

@@ -3,16 +3,19 @@
 // which the sandbox adds to every process it plans. The API runners connect to it by themselves; an agent CLI needs
 // to be told, with its own MCP configuration. Claude Code takes `--mcp-config <file>` (the .mcp.json format:
 // `{"mcpServers": {"<name>": {"type": "http", "url", "headers"}}}`) and runs MCP tools in print mode only when they
-// are allowed (`--allowedTools mcp__<name>__*`, documented in its permission rules).
+// are allowed (`--allowedTools mcp__<name>__*`, documented in its permission rules). Codex takes the server as
+// config overrides (`-c mcp_servers.<name>.url=...`, config-reference: streamable HTTP servers), the bearer token
+// from a variable it names (`bearer_token_env_var`: HOOKWISE_JOB_TOKEN, already in the run's environment), and runs
+// its tools without asking with `default_tools_approval_mode = "approve"` (exec mode has nobody to ask).
 //
-// The token goes in a 0600 file in the run's work dir, never in argv: a command line is readable by every process
-// that can list processes, a file of the run's own user is not. The file is removed when the run ends (the token is
-// void then anyway).
+// The token never goes in argv: a command line is readable by every process that can list processes. Claude Code's
+// gets a 0600 file in the run's work dir, removed when the run ends (the token is void then anyway).
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentSandbox } from '@hookwise/core';
 import type { PresetName } from './preset-name';
+import { tomlString } from './toml-string';
 
 /** The MCP server name the channel's tools appear under in the CLI (`mcp__hookwise__github_add_labels`, ...). */
 export const CHANNEL_SERVER = 'hookwise';
@@ -45,13 +48,25 @@ export interface ChannelArgs {
   close(): Promise<void>;
 }
 
+/** Codex's overrides naming the channel; the token stays in HOOKWISE_JOB_TOKEN. */
+export function codexMcpArgs(channel: RunChannel): string[] {
+  const server = `mcp_servers.${CHANNEL_SERVER}`;
+  return [
+    ...['-c', `${server}.url=${tomlString(channel.url)}`],
+    ...['-c', `${server}.bearer_token_env_var=${tomlString('HOOKWISE_JOB_TOKEN')}`],
+    ...['-c', `${server}.default_tools_approval_mode=${tomlString('approve')}`],
+  ];
+}
+
 /**
  * The arguments that give a preset's CLI the run's actions, after writing what they name into `workDir`; undefined
- * for a preset with no way to take them yet (codex, gemini, opencode: their MCP settings live in config files of
- * their own, which the run's environment cannot reach), or when the route lists no actions.
+ * for a preset with no way to take them yet (gemini, opencode: their MCP settings live in config files of their
+ * own, which the run's environment cannot reach), or when the route lists no actions.
  */
 export async function presetChannelArgs(preset: PresetName, channel: RunChannel | undefined, workDir: string): Promise<ChannelArgs | undefined> {
-  if (!channel || preset !== 'claude') return undefined;
+  if (!channel) return undefined;
+  if (preset === 'codex') return { args: codexMcpArgs(channel), close: async () => undefined };
+  if (preset !== 'claude') return undefined;
   // A name of its own per run: several runs may share one agent.cwd.
   const file = join(workDir, `.hookwise-mcp-${randomBytes(6).toString('hex')}.json`);
   await writeFile(file, `${JSON.stringify(claudeMcpConfig(channel), null, 2)}\n`, { mode: 0o600, flag: 'wx' });

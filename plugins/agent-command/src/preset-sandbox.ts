@@ -1,18 +1,18 @@
-// What each preset's CLI needs inside the agent sandbox: its config and login directories under the
-// gateway user's home, the API hosts it calls, and the variables that point it at them. The gateway adds these to
-// the route's `agent.sandbox` for every run of the preset, so the common setups work with the sandbox on and a
-// user lists only what is theirs (a proxy, a Vertex region host, a self-hosted model). `hookwise doctor` lists them.
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
+// What each preset's CLI needs inside the agent sandbox: a home of its own per route, the API hosts it calls, and
+// the variables that point it at them. The gateway adds these to the route's `agent.sandbox` for every run of the
+// preset, so the common setups work with the sandbox on and a user lists only what is theirs (a proxy, a Vertex
+// region host, a self-hosted model). `hookwise doctor` lists them.
+//
+// The home is never the operator's: the CLI's settings, sessions and login files live in a directory kept per route
+// under the gateway's data dir, so a run cannot read or change the operator's ~/.claude or ~/.codex (their
+// settings, their other projects' sessions, their login), and --resume finds the route's last session on the next
+// run. Credentials come from the run's environment (ANTHROPIC_API_KEY, CODEX_API_KEY, ...).
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentSandboxNeeds } from '@hookwise/core';
 import type { PresetName } from './preset-name';
 
 export interface PresetSandbox {
-  /** Paths under the home directory the CLI reads (config it never writes). */
-  readOnly: readonly string[];
-  /** Paths under the home directory the CLI writes (login tokens it refreshes, sessions, caches). */
-  writable: readonly string[];
   /** API hosts it calls, "host" or "host:port". */
   network: readonly string[];
   /** Variables it reads besides the preset's credential ones, passed when the gateway's environment has them. */
@@ -20,46 +20,40 @@ export interface PresetSandbox {
 }
 
 export const PRESET_SANDBOX: Readonly<Record<PresetName, PresetSandbox>> = {
-  // Claude Code keeps its login and settings in ~/.claude and ~/.claude.json (both rewritten as it runs).
-  claude: {
-    readOnly: [],
-    writable: ['.claude', '.claude.json'],
-    network: ['api.anthropic.com'],
-    env: ['ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR'],
-  },
-  // Codex keeps auth.json, config.toml and sessions in ~/.codex; a ChatGPT login calls chatgpt.com.
-  codex: {
-    readOnly: [],
-    writable: ['.codex'],
-    network: ['api.openai.com', 'chatgpt.com'],
-    env: ['OPENAI_BASE_URL', 'CODEX_HOME'],
-  },
-  // Gemini CLI keeps settings and its Google login in ~/.gemini; a Google login refreshes through oauth2 and
-  // calls Code Assist (cloudcode-pa); an API key calls generativelanguage. Vertex AI users add their region's host.
-  gemini: {
-    readOnly: [],
-    writable: ['.gemini'],
-    network: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'],
-    env: [],
-  },
-  // opencode reads its config from ~/.config/opencode and keeps logins and state in ~/.local/share/opencode;
+  // ANTHROPIC_BASE_URL: a proxy or gateway in front of the API (the key then is the one it gives out).
+  claude: { network: ['api.anthropic.com'], env: ['ANTHROPIC_BASE_URL'] },
+  // Codex ignores OPENAI_BASE_URL itself: the preset turns it into a model provider entry (./presets).
+  codex: { network: ['api.openai.com'], env: ['OPENAI_BASE_URL'] },
+  // An API key calls generativelanguage; Vertex AI users add their region's host.
+  gemini: { network: ['generativelanguage.googleapis.com'], env: [] },
   // models.dev is its model list. The model provider's host depends on the configured model: add it to network.
-  opencode: {
-    readOnly: ['.config/opencode'],
-    writable: ['.local/share/opencode', '.local/state/opencode', '.cache/opencode'],
-    network: ['models.dev'],
-    env: ['OPENCODE_CONFIG'],
-  },
+  opencode: { network: ['models.dev'], env: ['OPENCODE_CONFIG'] },
 };
 
 /**
- * A preset's needs as absolute paths under `home` (the gateway's HOME). HOME inside stays the real home when one
- * of those paths exists (the CLI finds its login there); otherwise it is the work dir.
+ * The gateway's data dir: HOOKWISE_DATA_DIR, else the XDG state dir of the gateway's user. Never the config dir,
+ * which the sandbox hides whole.
  */
-export function presetSandboxNeeds(name: PresetName, home: string = homedir()): AgentSandboxNeeds {
-  const preset = PRESET_SANDBOX[name];
-  const readOnly = preset.readOnly.map((p) => join(home, p));
-  const writable = preset.writable.map((p) => join(home, p));
-  const found = [...readOnly, ...writable].some((p) => existsSync(p));
-  return { readOnly, writable, network: [...preset.network], home: found ? home : undefined };
+export function dataDir(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.HOOKWISE_DATA_DIR) return env.HOOKWISE_DATA_DIR;
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'hookwise');
+  return env.HOME ? join(env.HOME, '.local', 'state', 'hookwise') : undefined;
+}
+
+/** The route's private home for a preset's CLI: `<data dir>/agent-homes/<route>/<preset>`, made on first use (0700). */
+export function privateHome(name: PresetName, route: string, env: NodeJS.ProcessEnv): string | undefined {
+  const data = dataDir(env);
+  if (!data) return undefined;
+  // Route names are config keys; anything outside the safe set is spelled out, so no name climbs out of the dir.
+  const safe = route.replace(/[^A-Za-z0-9._-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`).replace(/^\.+/, (dots) => '%2e'.repeat(dots.length));
+  const home = join(data, 'agent-homes', safe || '%', name);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  return home;
+}
+
+/** A preset's needs for one route's runs: its private home (writable, HOME inside) and API hosts. */
+export function presetSandboxNeeds(name: PresetName, route: string | undefined, env: NodeJS.ProcessEnv): AgentSandboxNeeds {
+  const network = [...PRESET_SANDBOX[name].network];
+  const home = route === undefined ? undefined : privateHome(name, route, env);
+  return home ? { network, writable: [home], home } : { network };
 }

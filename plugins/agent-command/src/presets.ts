@@ -15,12 +15,16 @@ import {
   type TokenUsage,
 } from '@hookwise/agent-kit';
 import { composePrompt } from './prompt-layout';
+import { tomlString } from './toml-string';
+export { tomlString } from './toml-string';
 import { resumeArgs, resumedSession, sessionId } from './preset-resume';
 import type { PresetName } from './preset-name';
 
 export interface CommandPreset {
   /** The CLI's name in docs and errors. */
   title: string;
+  /** How a user installs it, for the message when it is missing. */
+  install: string;
   /** The program and the arguments that make it run once, without questions, printing JSON. */
   command: readonly string[];
   /** After the user's `args` (e.g. codex's `-`: read the prompt from stdin). */
@@ -32,10 +36,23 @@ export interface CommandPreset {
    * it; undefined: the skills are laid out in the prompt on stdin (the `command` runner's layout).
    */
   systemPromptArgs?(text: string): string[];
+  /**
+   * Arguments that point the CLI at what the run's environment names (a model base URL), placed with the system
+   * prompt; the environment is the one the CLI gets.
+   */
+  environmentArgs?(env: NodeJS.ProcessEnv): string[];
   /** Reads stdout of a successful exit: the answer and the usage, or a HookwiseError saying what went wrong. */
   parse(stdout: string): AgentResult;
-  /** What stdout says about a failed exit (the CLI's own error message), or undefined. */
-  explain?(stdout: string): string | undefined;
+  /** What stdout says about a failed exit (the CLI's own error, and whether trying again can help), or undefined. */
+  explain?(stdout: string): PresetFailure | undefined;
+}
+
+/** A failed run as the CLI's output tells it. */
+export interface PresetFailure {
+  /** One sentence for the dead letter and the log. */
+  text: string;
+  /** False for what ends the same way again: a turn or budget limit, a refused key, a 4xx from the model API. */
+  retryable: boolean;
 }
 
 /** The text a preset passes as (part of) the CLI's system prompt. */
@@ -72,6 +89,20 @@ export function presetArgs(
 function failed(title: string, what: string, retryable: boolean): HookwiseError {
   return new HookwiseError('HW_E_AGENT', `${title}: ${what}`, { retryable });
 }
+
+/** An HTTP status named in a CLI's error text ("401 Unauthorized", "status 400"), or undefined. */
+function statusIn(text: string): number | undefined {
+  const match = /\b(?:status(?: code)?:? |API Error: |HTTP )?([45]\d\d)\b(?= |:|\)|$)/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A model API status that ends the same way again: a 4xx other than timeouts, conflicts and rate limits. */
+function permanentStatus(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status);
+}
+
+/** Words of a refused credential, for CLIs that report one without a status. */
+const AUTH_FAILURE = /authenticat|unauthori[sz]ed|invalid (?:x-)?api[ _-]?key|invalid_api_key|not logged in|please run \/login|credit balance/i;
 
 /** One JSON value from stdout; tolerates lines printed before it (update notices, warnings). */
 function parseJsonOutput(title: string, stdout: string): unknown {
@@ -115,12 +146,6 @@ function parseJsonLines(stdout: string): Array<Record<string, unknown>> {
 const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** A TOML basic string ("..."): codex parses `-c key=value` values as TOML. */
-export function tomlString(text: string): string {
-  // JSON escapes quote, backslash and C0 controls the way TOML does; TOML also wants DEL escaped.
-  return JSON.stringify(text).replace(/\u007f/g, '\\u007F');
-}
-
 /**
  * Claude Code: `claude -p --output-format json`, prompt on stdin. Output (docs: "Run Claude Code programmatically",
  * code.claude.com/docs/en/headless, and the Agent SDK's SDKResultMessage): one object
@@ -130,24 +155,25 @@ export function tomlString(text: string): string {
  */
 const claude: CommandPreset = {
   title: 'Claude Code',
+  install: 'npm install -g @anthropic-ai/claude-code',
   command: ['claude', '-p', '--output-format', 'json'],
   env: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
   systemPromptArgs: (text) => ['--append-system-prompt', text],
   parse(stdout) {
     const result = claudeResult(parseJsonOutput('Claude Code', stdout));
     if (!result) throw failed('Claude Code', 'its JSON output has no "type": "result" object', false);
-    if (result.is_error === true || (typeof result.subtype === 'string' && result.subtype !== 'success')) {
-      throw failed('Claude Code', `the run ended with ${String(result.subtype ?? 'an error')}${claudeErrorText(result)}`, claudeRetryable(result));
-    }
+    const failure = claudeFailure(result);
+    if (failure) throw failed('Claude Code', failure.text, failure.retryable);
     if (typeof result.result !== 'string') throw failed('Claude Code', 'its result object has no "result" text', false);
     const usage = usageFromAnthropic(result.usage);
     const session = sessionId(result.session_id); // resumed on the next turn of a conversation (./preset-resume)
     return { text: result.result, ...(usage && { usage }), ...(session && { session }) };
   },
+  // Claude Code exits 1 on every error result: the result object says which.
   explain(stdout) {
     try {
       const result = claudeResult(JSON.parse(stdout.trim()));
-      return result ? `${String(result.subtype ?? 'error')}${claudeErrorText(result)}` : undefined;
+      return result ? claudeFailure(result) : undefined;
     } catch {
       return undefined;
     }
@@ -162,14 +188,36 @@ function claudeResult(output: unknown): Record<string, unknown> | undefined {
 function claudeErrorText(result: Record<string, unknown>): string {
   const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
   const text = errors.length ? errors.join('; ') : typeof result.result === 'string' ? result.result : '';
-  return text ? `: ${text.slice(0, 500)}` : '';
+  return text.slice(0, 500);
 }
 
-/** Turn and budget limits end the same way again; an API error may clear (429, 529, 5xx). */
-function claudeRetryable(result: Record<string, unknown>): boolean {
-  if (result.subtype === 'error_max_turns' || result.subtype === 'error_max_budget_usd') return false;
-  const status = tokenCount(result.api_error_status);
-  return status === undefined || status === 429 || status >= 500;
+/**
+ * What an error result means (SDKResultMessage: `subtype` error_max_turns, error_max_budget_usd,
+ * error_during_execution, ...; an API error is `subtype: "success"` with `is_error: true`, the API's message in
+ * `result` and its status in `api_error_status`), or undefined for a success. Turn and budget limits, a refused
+ * key and a 4xx end the same way again; an overloaded or failing API (429, 529, 5xx) and a dropped connection may
+ * clear.
+ */
+function claudeFailure(result: Record<string, unknown>): PresetFailure | undefined {
+  const subtype = typeof result.subtype === 'string' ? result.subtype : undefined;
+  if (result.is_error !== true && (subtype === undefined || subtype === 'success')) return undefined;
+  const detail = claudeErrorText(result);
+  const said = detail ? `: ${detail}` : '';
+  if (subtype === 'error_max_turns')
+    return { text: `the run reached its turn limit (--max-turns) before answering${said}; raise it in agent.args or simplify the task`, retryable: false };
+  if (subtype === 'error_max_budget_usd')
+    return { text: `the run reached its budget (--max-budget-usd) before answering${said}; raise it in agent.args`, retryable: false };
+  const status = tokenCount(result.api_error_status) ?? statusIn(detail);
+  const type = typeof result.api_error_type === 'string' ? result.api_error_type : undefined;
+  const refused = type === 'authentication_error' || type === 'permission_error' || status === 401 || status === 403;
+  if (refused || (status === undefined && subtype !== 'error_during_execution' && AUTH_FAILURE.test(detail)))
+    return {
+      text: `the model API refused the credentials${status ? ` (HTTP ${status})` : ''}${said}; check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the gateway's environment (or what its model proxy gives out)`,
+      retryable: false,
+    };
+  if (status !== undefined) return { text: `the model API answered HTTP ${status}${said}`, retryable: !permanentStatus(status) };
+  if (subtype === 'error_during_execution') return { text: `the run failed during execution${said}`, retryable: true };
+  return { text: `the run ended with an error${subtype && subtype !== 'success' ? ` (${subtype})` : ''}${said}`, retryable: true };
 }
 
 /**
@@ -182,10 +230,12 @@ function claudeRetryable(result: Record<string, unknown>): boolean {
  */
 const codex: CommandPreset = {
   title: 'Codex',
+  install: 'npm install -g @openai/codex',
   command: ['codex', 'exec', '--json', '--skip-git-repo-check'],
   tail: ['-'],
   env: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
   systemPromptArgs: (text) => ['-c', `developer_instructions=${tomlString(text)}`],
+  environmentArgs: codexProviderArgs,
   parse(stdout) {
     const events = parseJsonLines(stdout);
     let answer: string | undefined;
@@ -207,8 +257,8 @@ const codex: CommandPreset = {
         );
       }
     }
-    const problem = codexError(events);
-    if (problem) throw failed('Codex', problem, true);
+    const problem = codexFailure(events);
+    if (problem) throw failed('Codex', problem.text, problem.retryable);
     if (answer === undefined)
       throw failed(
         'Codex',
@@ -217,15 +267,52 @@ const codex: CommandPreset = {
       );
     return { text: answer, ...(usage && { usage }), ...(session && { session }) };
   },
-  explain: (stdout) => codexError(parseJsonLines(stdout)),
+  explain: (stdout) => codexFailure(parseJsonLines(stdout)),
 };
 
-function codexError(events: ReadonlyArray<Record<string, unknown>>): string | undefined {
-  for (const event of [...events].reverse()) {
-    if (event.type === 'turn.failed') return `the turn failed: ${String(record(event.error).message ?? 'no message')}`;
-    if (event.type === 'error') return `error: ${String(event.message ?? 'no message')}`;
+/**
+ * How the run ended: only the last turn's outcome counts. `error` events inside a turn that then completes are
+ * passing trouble Codex recovered from ("Reconnecting... 2/5" while a stream is retried, a WebSocket falling back
+ * to HTTPS); a turn.failed, or an error after which no turn completed, is the outcome.
+ */
+function codexFailure(events: ReadonlyArray<Record<string, unknown>>): PresetFailure | undefined {
+  let last: Record<string, unknown> | undefined;
+  for (const event of events) {
+    if (event.type === 'turn.started') last = undefined;
+    else if (event.type === 'turn.completed' || event.type === 'turn.failed' || event.type === 'error') last = event;
   }
-  return undefined;
+  if (!last || last.type === 'turn.completed') return undefined;
+  const message = String(last.type === 'turn.failed' ? (record(last.error).message ?? 'no message') : (last.message ?? 'no message')).slice(0, 500);
+  const status = statusIn(message);
+  if (status === 401 || status === 403 || (status === undefined && AUTH_FAILURE.test(message)))
+    return {
+      text: `the model API refused the credentials: ${message}; check CODEX_API_KEY or OPENAI_API_KEY in the gateway's environment (or what its model proxy gives out)`,
+      retryable: false,
+    };
+  return { text: `${last.type === 'turn.failed' ? 'the turn failed' : 'error'}: ${message}`, retryable: !permanentStatus(status) };
+}
+
+/** The model provider a Codex run talks to when the run's environment names a base URL (a proxy, a stand-in). */
+export const CODEX_PROVIDER = 'hookwise';
+
+/**
+ * Codex reads no base URL from the environment (0.171 ignores OPENAI_BASE_URL): a provider entry gets it, with the
+ * key from the variable the run has, over plain HTTP streaming (a proxy rarely speaks the Responses WebSocket,
+ * and trying it first costs seconds of retries per run).
+ */
+function codexProviderArgs(env: NodeJS.ProcessEnv): string[] {
+  const url = env.OPENAI_BASE_URL;
+  if (!url) return [];
+  const key = env.CODEX_API_KEY ? 'CODEX_API_KEY' : 'OPENAI_API_KEY';
+  const entry = `model_providers.${CODEX_PROVIDER}`;
+  return [
+    ...['-c', `model_provider=${tomlString(CODEX_PROVIDER)}`],
+    ...['-c', `${entry}.name=${tomlString('Hookwise model endpoint')}`],
+    ...['-c', `${entry}.base_url=${tomlString(url)}`],
+    ...['-c', `${entry}.env_key=${tomlString(key)}`],
+    ...['-c', `${entry}.wire_api=${tomlString('responses')}`],
+    ...['-c', `${entry}.supports_websockets=false`],
+  ];
 }
 
 /**
@@ -237,6 +324,7 @@ function codexError(events: ReadonlyArray<Record<string, unknown>>): string | un
  */
 const gemini: CommandPreset = {
   title: 'Gemini CLI',
+  install: 'npm install -g @google/gemini-cli',
   command: ['gemini', '--output-format', 'json'],
   env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'],
   parse(stdout) {
@@ -249,7 +337,8 @@ const gemini: CommandPreset = {
   },
   explain(stdout) {
     try {
-      return geminiError(record(JSON.parse(stdout.trim())));
+      const text = geminiError(record(JSON.parse(stdout.trim())));
+      return text ? { text, retryable: true } : undefined;
     } catch {
       return undefined;
     }
@@ -287,6 +376,7 @@ function geminiUsage(stats: unknown): TokenUsage | undefined {
  */
 const opencode: CommandPreset = {
   title: 'opencode',
+  install: 'npm install -g opencode-ai',
   command: ['opencode', 'run', '--format', 'json'],
   env: [],
   parse(stdout) {
@@ -322,7 +412,10 @@ const opencode: CommandPreset = {
     const text = steps[steps.length - 1].join('\n');
     return usage ? { text, usage } : { text };
   },
-  explain: (stdout) => opencodeError(parseJsonLines(stdout)),
+  explain(stdout) {
+    const text = opencodeError(parseJsonLines(stdout));
+    return text ? { text, retryable: true } : undefined;
+  },
 };
 
 function opencodeError(events: ReadonlyArray<Record<string, unknown>>): string | undefined {
@@ -345,13 +438,16 @@ export function commandPreset(name: string): CommandPreset {
   return preset;
 }
 
-/** For error messages: what a preset's output says, without letting a parser problem hide the exit status. */
-export function explainFailure(preset: CommandPreset, stdout: string): string {
+/**
+ * For a failed exit: what the preset's output says (`Claude Code: the model API refused the credentials ...`) and
+ * whether trying again can help, without letting a parser problem hide the exit status.
+ */
+export function explainFailure(preset: CommandPreset, stdout: string): { text: string; retryable: boolean } {
   try {
     const why = preset.explain?.(stdout);
-    return why ? `; ${preset.title} says: ${why}` : '';
+    return why ? { text: `: ${preset.title}: ${why.text}`, retryable: why.retryable } : { text: '', retryable: true };
   } catch (err) {
-    return `; (its output could not be read: ${errorMessage(err)})`;
+    return { text: `; (its output could not be read: ${errorMessage(err)})`, retryable: true };
   }
 }
 

@@ -145,7 +145,7 @@ describe('examples/pr-review', () => {
     expect(run.argv).toContain('--mcp-config');
     expect(run.argv[run.argv.indexOf('--mcp-config') + 2]).toBe('--allowedTools');
     expect(run.argv).toContain('mcp__hookwise__*');
-    expect(run.argv).toContain(`Bash(curl -sSfL -H "Accept: application/vnd.github.diff" ${github.url}/repos/:*),Read,Grep`);
+    expect(run.argv).toContain(`Bash(curl -sSfL -H "Accept: application/vnd.github.diff" ${github.url}/repos/*),Read,Grep`);
     expect(run.mcp!.mode).toBe(0o600);
     expect(run.mcp!.config.mcpServers.hookwise).toMatchObject({ type: 'http', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/job$/) });
     expect(run.argv.join(' ')).not.toContain(run.mcp!.config.mcpServers.hookwise.headers.Authorization.slice(7));

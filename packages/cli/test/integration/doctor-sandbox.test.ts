@@ -31,7 +31,7 @@ it("lists each route's sandbox mode with its reason, and the network hosts and l
   const review = checks.find((c) => c.check === "sandbox of route 'review'");
   expect(review?.detail).toMatch(/^mode auto: /);
   expect(review?.detail).toContain('the runner adds network api.anthropic.com');
-  expect(review?.detail).toContain('.claude');
+  expect(review?.detail).toContain('agent-homes/review/claude');
   const loose = checks.find((c) => c.check === "sandbox of route 'loose'");
   expect(loose).toMatchObject({ status: 'warn', detail: expect.stringContaining("mode off: route 'loose' agent.sandbox.mode is off") });
 });

@@ -125,7 +125,7 @@ export class AgentStep {
       let skills = this.deps.skillsFor(route);
       // Every process of the run starts inside this sandbox: the runner gets it in the task.
       attached = await parts.attach(controller.signal);
-      let needs = runner.sandboxNeeds?.();
+      let needs = runner.sandboxNeeds?.(route.name);
       for (const one of attached) needs = one.needs?.(needs) ?? needs;
       opened = await this.deps.sandboxes?.open(route, job, needs, skills);
       if (opened) skills = opened.skills;

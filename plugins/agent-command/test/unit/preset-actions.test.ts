@@ -60,9 +60,14 @@ describe('claude preset: the route actions over the job channel', () => {
     expect(seen.mcp).toBeNull();
   });
 
-  it('leaves the other presets as they are (their MCP settings live in their own config files)', async () => {
+  it('gives codex the channel as config overrides, the token named by variable, never in argv', async () => {
     const events = JSON.stringify({ type: 'item.completed', item: { type: 'agent_message', text: 'ok' } });
-    const argv = ['exec', '--json', '--skip-git-repo-check', '-c', `developer_instructions=${tomlString(systemText)}`, '-'];
+    const argv = [
+      ...['exec', '--json', '--skip-git-repo-check', '-c', `developer_instructions=${tomlString(systemText)}`],
+      ...['-c', `mcp_servers.hookwise.url="${channelEnv.HOOKWISE_JOB_CHANNEL}"`],
+      ...['-c', 'mcp_servers.hookwise.bearer_token_env_var="HOOKWISE_JOB_TOKEN"'],
+      ...['-c', 'mcp_servers.hookwise.default_tools_approval_mode="approve"', '-'],
+    ];
     const { result, error, seen } = await runPreset({ preset: 'codex' }, argv, events, 0, channelEnv);
     expect(error).toBeUndefined();
     expect(result).toEqual({ text: 'ok' });

@@ -130,7 +130,7 @@ describe('command runner presets: codex, gemini, opencode', () => {
   it('gemini: the error object of the JSON output is the reason of a failed run', async () => {
     const output = JSON.stringify({ session_id: 's1', error: { type: 'FatalAuthenticationError', message: 'Please set an Auth method', code: 41 } }, null, 2);
     const { error } = await runPreset({ preset: 'gemini' }, ['--output-format', 'json'], output, 41);
-    expect(error?.message).toContain('Gemini CLI says: FatalAuthenticationError: Please set an Auth method (code 41)');
+    expect(error?.message).toContain('exited with code 41: Gemini CLI: FatalAuthenticationError: Please set an Auth method (code 41)');
   });
 
   it("opencode: run --format json, skills and prompt on stdin; the last step's text and the steps' tokens", async () => {

@@ -89,9 +89,11 @@ describe('command runner presets', () => {
     });
     const failedRun = await runPreset({ preset: 'claude' }, ['-p', '--output-format', 'json', '--append-system-prompt', systemText], maxTurns, 1);
     expect(failedRun.error?.message).toContain('exited with code 1');
-    expect(failedRun.error?.message).toContain('Claude Code says: error_max_turns');
+    // Claude Code exits 1 on every error result: the result says it is the turn limit, which is not retried.
+    expect(failedRun.error?.message).toContain('Claude Code: the run reached its turn limit (--max-turns)');
+    expect(failedRun.error?.retryable).toBe(false);
     const exit0 = await runPreset({ preset: 'claude' }, ['-p', '--output-format', 'json', '--append-system-prompt', systemText], maxTurns, 0);
-    expect(exit0.error?.message).toContain('Claude Code: the run ended with error_max_turns');
+    expect(exit0.error?.message).toContain('Claude Code: the run reached its turn limit (--max-turns)');
     expect(exit0.error?.retryable).toBe(false);
   });
 

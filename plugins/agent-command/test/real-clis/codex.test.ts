@@ -1,0 +1,79 @@
+// The codex preset driving the real Codex CLI (the pinned version .ci/run installs, its native binary from npm)
+// through a real gateway and its bubblewrap sandbox, against a stand-in speaking the OpenAI Responses API's
+// streaming format.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realCli } from './agent-clis';
+import { gatewayRun, type GatewayRun } from './gateway-run';
+import { responsesStandIn, type ModelStandIn } from './model-stand-ins';
+
+jest.setTimeout(90_000);
+
+let model: ModelStandIn;
+let run: GatewayRun;
+let data: string;
+
+beforeAll(() => {
+  realCli('codex'); // fails every test here, with the install command, when it does not run
+});
+
+beforeEach(async () => {
+  model = await responsesStandIn();
+  data = mkdtempSync(join(tmpdir(), 'hw-real-cli-data-'));
+  run = await gatewayRun(model, data);
+});
+
+afterEach(async () => {
+  await run.close();
+  await model.close();
+  rmSync(data, { recursive: true, force: true });
+});
+
+const agent = { preset: 'codex' };
+const issue = { repository: { full_name: 'octo/widgets' }, issue: { number: 7, title: 'It breaks' } };
+
+describe('codex preset with the real Codex CLI', () => {
+  it('delivers the answer, reaching the model through OPENAI_BASE_URL (a provider entry) with the key from CODEX_API_KEY', async () => {
+    model.script({ text: 'The widget breaks on empty input.' });
+    await run.start(agent, { prompt: 'Triage issue #{issue.number}: {issue.title}' });
+    const job = await run.post(issue, 'codex-answer-1');
+    expect(job.status).toBe('done');
+    expect(job.answer).toBe('The widget breaks on empty input.');
+    expect(job.usage).toMatchObject({ inputTokens: 30, cachedInputTokens: 4, outputTokens: 6, sandbox: { sandboxed: true } });
+    expect(model.headers[0].authorization).toBe('Bearer sk-codex-standin-key-1234567890');
+    expect(JSON.stringify(model.requests[0].input)).toContain('Triage issue #7: It breaks');
+    expect(run.logs()).toMatch(/route 'ci': agent program \S+\/codex \(codex-cli 0\.\d+\.\d+\)/);
+  });
+
+  it('delivers a completed run although an earlier stream broke ("Reconnecting... 1/5" error event)', async () => {
+    model.script({ cut: true }, { text: 'Answer after a reconnect.' });
+    await run.start(agent);
+    const job = await run.post(issue, 'codex-reconnect-1');
+    expect(job.status).toBe('done');
+    expect(job.answer).toBe('Answer after a reconnect.');
+    expect(job.attempts).toBe(1);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  // Codex 0.171 defers MCP tools: the model sees the server's namespace and loads its tools through a search step
+  // this stand-in does not script, so the test stops at what proves the channel works: Codex connected to it
+  // (with the bearer token from HOOKWISE_JOB_TOKEN) and offered the namespace to the model.
+  it("connects to the gateway's MCP channel (-c mcp_servers.hookwise...) and offers its tools to the model", async () => {
+    model.script({ text: 'No label needed.' });
+    await run.start(agent, { actions: { 'github.add_labels': { allow: ['bug'] } } });
+    const job = await run.post(issue, 'codex-action-1');
+    expect(job.status).toBe('done');
+    expect(job.answer).toBe('No label needed.');
+    expect(JSON.stringify(model.requests[0])).toContain('mcp__hookwise');
+  });
+
+  it('a refused key fails the run without retry, with what to fix', async () => {
+    model.script(...Array.from({ length: 8 }, () => ({ status: 401, error: 'Incorrect API key provided' })));
+    await run.start(agent);
+    const job = await run.post(issue, 'codex-auth-1');
+    expect(job.status).toBe('dead');
+    expect(job.attempts).toBe(1);
+    expect(job.errors.map((e) => e.message).join('\n')).toMatch(/Codex: the model API refused the credentials: .*401.*CODEX_API_KEY/s);
+  });
+});
