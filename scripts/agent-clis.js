@@ -26,7 +26,17 @@ console.log(`installing the agent CLIs the real-CLI tests run: ${specs.join(', '
 try {
   execFileSync(
     'npm',
-    ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...Object.entries(pinned).map(([n, v]) => `${n}@${v}`)],
+    [
+      'install',
+      '--prefix',
+      dir,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...Object.entries(pinned).map(([n, v]) => `${n}@${v}`),
+    ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
 } catch (err) {
