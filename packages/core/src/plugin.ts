@@ -9,7 +9,6 @@ import type { OptionsSchema } from './options-schema';
 export const PLUGIN_API_VERSION = 2;
 export const PLUGIN_MARKER = Symbol.for('hookwise.plugin');
 
-
 /** The logger a plugin gets: the gateway's (winston) logger, tagged with { plugin, id }. */
 export interface PluginLogger {
   error(message: string, meta?: Record<string, unknown>): unknown;
