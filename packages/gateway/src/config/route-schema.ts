@@ -6,6 +6,7 @@ import { actionsSchema, type ActionsConfig } from './actions-schema';
 import { conversationSchema, type ConversationConfig } from './conversation-schema';
 import { approvalSchema, type ApprovalConfig } from './approval-schema';
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
+import { scheduleSchema, type ScheduleConfig } from './schedule-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
 
 export const stringList = { type: 'array', items: { type: 'string' } } as const;
@@ -121,6 +122,7 @@ export const routeSchema = {
     conversation: conversationSchema,
     approval: approvalSchema,
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
+    schedule: scheduleSchema,
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
     deliver: {
@@ -208,6 +210,7 @@ export interface RouteConfig {
   conversation?: ConversationConfig;
   approval?: ApprovalConfig;
   deliver_only?: boolean;
+  schedule?: ScheduleConfig;
 }
 
 /** One payload test of `filter:`. */

@@ -5,6 +5,7 @@ import type { TransformConfig } from '../config/transform-schema';
 import type { ActionsConfig } from '../config/actions-schema';
 import type { ConversationConfig } from '../config/conversation-schema';
 import type { ApprovalConfig } from '../config/approval-schema';
+import type { ScheduleConfig } from '../config/schedule-schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
@@ -36,6 +37,8 @@ export interface Route extends JobRoute {
   conversation?: ConversationConfig;
   /** `approval:`: the answer waits for an allowed approver (jobs/approval-gate.ts). */
   approval?: ApprovalConfig;
+  /** `schedule:`: the route also runs on a cron schedule (schedules/scheduler.ts). */
+  schedule?: ScheduleConfig;
 }
 
 /** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
@@ -144,6 +147,7 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     conversation: entry.conversation,
     approval: entry.approval,
     deliverOnly: entry.deliver_only === true ? true : undefined,
+    schedule: entry.schedule,
   };
 }
 
