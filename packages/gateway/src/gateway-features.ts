@@ -15,7 +15,9 @@ import type { IngestHook } from './ingest/ingest-hooks';
 import { JobChannels } from './job-channel/job-channel';
 import { jobChannelHook } from './job-channel/job-channel-hook';
 import type { JobHook } from './jobs/job-hooks';
+import { acceptorOf, JobRoutes } from './ingest/accept-step';
 import type { Route } from './routes/routes';
+import { Scheduler, type ScheduleClock } from './schedules/scheduler';
 import { transformStep } from './transforms/transform-hooks';
 import { Transforms } from './transforms/transforms';
 
@@ -30,6 +32,8 @@ export interface GatewayFeatures {
   readonly actions: ActionCatalogue;
   /** Each agent run's channel (its subscriptions and its actions as MCP tools): a listener as long as the gateway. */
   readonly channels: JobChannels;
+  /** Routes' `schedule:`: their ticks as events, and `hookwise routes run`; started and stopped with the gateway. */
+  readonly schedules: Scheduler;
   /** What the features add to the request path, in the order they run (after the own-message check). */
   readonly ingestHooks: readonly IngestHook[];
   /** What the features add to each job, in the order they are asked. */
@@ -43,6 +47,8 @@ export interface FeatureOptions {
   agentCli?: { dir: string };
   /** The gateway's check of a route, for subscriptions an agent makes over its channel. */
   routeProblems(route: Route): string[];
+  /** The schedules' clock (tests move it); default: the process's. */
+  scheduleClock?: ScheduleClock;
 }
 
 export function createFeatures(services: GatewayServices, options: FeatureOptions): GatewayFeatures {
@@ -70,12 +76,26 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     routeProblems: options.routeProblems,
   };
   const channels = new JobChannels(channelGateway, { readOnly: options.agentCli ? [options.agentCli.dir] : [] });
+  const extra = config.platforms.webhook.extra;
+  const schedules = new Scheduler({
+    scheduledRoutes: () => services.routes.staticRoutes(),
+    route: (name) => services.routes.get(name),
+    accept: acceptorOf(store),
+    jobRoutes: new JobRoutes(),
+    limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
+    memos,
+    logger,
+    lifecycle,
+    storeStatus: services.storeStatus,
+    clock: options.scheduleClock,
+  });
   return {
     conversations,
     approvals,
     transforms,
     actions,
     channels,
+    schedules,
     ingestHooks: [
       approvalPresses(approvals),
       conversationReplies(new ConversationStep(conversations)),

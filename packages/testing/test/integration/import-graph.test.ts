@@ -16,7 +16,7 @@ const GATEWAY_LAYERS = [
   ['routes'],
   ['ingest', 'jobs'],
   ['plugins'],
-  ['conversations', 'approvals', 'transforms', 'deliver-only', 'job-channel'],
+  ['conversations', 'approvals', 'transforms', 'deliver-only', 'job-channel', 'schedules'],
   ['actions'],
   ['.'],
 ];
