@@ -40,7 +40,7 @@ export class Gateway {
 
   constructor(readonly options: GatewayOptions) {
     const services = (this.services = createServices(options));
-    this.features = createFeatures(services, { pollMs: options.pollMs, agentCli: options.agentCli, scheduleClock: options.scheduleClock, routeProblems: (route) => this.routeProblems(route) });
+    this.features = createFeatures(services, { ...options, routeProblems: (route) => this.routeProblems(route) });
     // Subscriptions get the same checks as static routes, and their secrets join the redaction as they are read.
     options.routeSource?.setCheck?.((route) => {
       redactRoute(services.redactor, route);

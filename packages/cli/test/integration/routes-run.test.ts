@@ -42,7 +42,7 @@ describe('hookwise routes run', () => {
     await settled(gateway, 1);
     const job = await gateway.gateway.store.jobs.findByDeliveryId(deliveryId);
     expect(job).toMatchObject({ route: 'standup', event: 'schedule', status: 'done' });
-    const at = String(job!.payload.scheduled_at);
+    const at = String((job!.payload as Record<string, unknown>).scheduled_at);
     expect(job!.payload).toEqual({ team: 'core', scheduled_at: at });
     expect(job!.answer).toBe(`Answer to: Standup of core at ${at}`);
 
