@@ -17,8 +17,10 @@ import { jobChannelHook } from './job-channel/job-channel-hook';
 import type { JobHook } from './jobs/job-hooks';
 import { ModelProxy, modelProxyHook } from './model-proxy/model-proxy-hook';
 import { budgetOf, type Route } from './routes/routes';
+import { Scheduler, type ScheduleClock } from './schedules/scheduler';
 import { MemoryWindowCounters } from './stores/memory-counters';
 import { senderCheck } from './senders/sender-check';
+import { acceptorOf, JobRoutes } from './ingest/accept-step';
 import { transformStep } from './transforms/transform-hooks';
 import { Transforms } from './transforms/transforms';
 
@@ -35,6 +37,8 @@ export interface GatewayFeatures {
   readonly channels: JobChannels;
   /** `agent.model_proxy`: each run's model calls with the gateway's keys, priced and capped. */
   readonly modelProxy: ModelProxy;
+  /** Routes' `schedule:`: their ticks as events, and `hookwise routes run`; started and stopped with the gateway. */
+  readonly schedules: Scheduler;
   /** What the features add to the request path, in the order they run (after the own-message check). */
   readonly ingestHooks: readonly IngestHook[];
   /** What the features add to each job, in the order they are asked. */
@@ -48,6 +52,8 @@ export interface FeatureOptions {
   agentCli?: { dir: string };
   /** The gateway's check of a route, for subscriptions an agent makes over its channel. */
   routeProblems(route: Route): string[];
+  /** The schedules' clock (tests move it); default: the process's. */
+  scheduleClock?: ScheduleClock;
 }
 
 export function createFeatures(services: GatewayServices, options: FeatureOptions): GatewayFeatures {
@@ -79,6 +85,19 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     budgets: { counters: store.counters ?? new MemoryWindowCounters(), global: budgetOf(config.agent.budget) },
   });
   const channels = new JobChannels(channelGateway, { readOnly: options.agentCli ? [options.agentCli.dir] : [] });
+  const extra = config.platforms.webhook.extra;
+  const schedules = new Scheduler({
+    scheduledRoutes: () => services.routes.staticRoutes(),
+    route: (name) => services.routes.get(name),
+    accept: acceptorOf(store),
+    jobRoutes: new JobRoutes(),
+    limits: { rateLimit: extra.rate_limit, maxBodyBytes: extra.max_body_bytes, maxPending: config.store.max_pending },
+    memos,
+    logger,
+    lifecycle,
+    storeStatus: services.storeStatus,
+    clock: options.scheduleClock,
+  });
   return {
     conversations,
     approvals,
@@ -86,6 +105,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     actions,
     channels,
     modelProxy,
+    schedules,
     ingestHooks: [
       approvalPresses(approvals),
       conversationReplies(new ConversationStep(conversations)),

@@ -8,6 +8,7 @@ import type { Redactor } from './observe/logger';
 import type { LoadedPlugin } from './plugins/loader';
 import type { SkillLibrary } from './plugins/skills';
 import type { RouteSource } from './routes/routes';
+import type { ScheduleClock } from './schedules/scheduler';
 
 export interface GatewayOptions {
   config: HookwiseConfig;
@@ -38,6 +39,8 @@ export interface GatewayOptions {
    * subscribe` can start. Absent: a run uses whatever CLI the system paths hold, or none.
    */
   agentCli?: { dir: string };
+  /** The clock of routes' schedules (tests); default: the process's. */
+  scheduleClock?: ScheduleClock;
 }
 
 /** What routes that pin no source accept when the distribution does not say (GatewayOptions.defaultSources). */

@@ -42,7 +42,7 @@ export class Gateway {
 
   constructor(readonly options: GatewayOptions) {
     const services = (this.services = createServices(options));
-    this.features = createFeatures(services, { pollMs: options.pollMs, agentCli: options.agentCli, routeProblems: (route) => this.routeProblems(route) });
+    this.features = createFeatures(services, { ...options, routeProblems: (route) => this.routeProblems(route) });
     // Subscriptions get the same checks as static routes, and their secrets join the redaction as they are read.
     options.routeSource?.setCheck?.((route) => {
       redactRoute(services.redactor, route);
@@ -206,6 +206,7 @@ export class Gateway {
     }
     for (const finding of this.exposureFindings()) this.logger.warn(exposureWarningLine(finding));
     this.workers.start();
+    await this.features.schedules.start();
     this.lifecycleWebhooks.start();
   }
 
@@ -244,6 +245,7 @@ export class Gateway {
   async stop(deadlineMs = 10_000): Promise<{ unfinished: string[] }> {
     this.shuttingDown = true;
     this.authThrottle.close();
+    await this.features.schedules.stop();
     const result = await this.workers.stop(deadlineMs);
     await this.sandboxes.close();
     // After the workers: no run holds a token any more.

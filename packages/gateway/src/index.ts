@@ -55,6 +55,8 @@ export { exposureFindings, type ExposureFinding, type TargetPolicy } from './con
 export { LIFECYCLE_EVENTS, type LifecycleEventName, type LifecycleEvents, type LifecycleListener } from './observe/lifecycle';
 export type { ActivityJournal, JobActivity, MinuteCounts, RequestActivity } from './observe/activity-journal';
 export { RouteLabels } from './observe/metrics';
+export type { ScheduleClock } from './schedules/scheduler';
+export type { TickResult } from './schedules/tick-claim';
 export { derivedJobContext, parseTraceparent } from './observe/tracing';
 export { adminApiEnabled, type GatewayObservability } from './observe/observability';
 export { EXPRESSION_DEADLINE_MS, expressionWorkersStarted } from './filters/expression-pool';

@@ -45,6 +45,8 @@ export interface OpenGatewayOptions {
   /** Worker tuning (tests); default `store.lease_seconds`. */
   leaseMs?: number;
   pollMs?: number;
+  /** The clock of routes' schedules (tests). */
+  scheduleClock?: GatewayOptions['scheduleClock'];
 }
 
 export interface OpenedGateway {
@@ -128,6 +130,7 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
     pollMs: options.pollMs,
     defaultSources: options.defaultSources,
     agentCli: options.agentCli,
+    scheduleClock: options.scheduleClock,
   });
   let closing: Promise<{ unfinished: string[] }> | undefined;
   const close = (deadlineMs?: number) => {

@@ -6,6 +6,7 @@ import { INSECURE_NO_AUTH, type HookwiseConfig } from './config/schema';
 import { filterProblems } from './filters/filters';
 import { routeKeyProblems } from './ingest/route-keys';
 import { transformProblems } from './transforms/transforms';
+import { scheduleProblems } from './schedules/schedule-ticks';
 import { isLoopbackHost } from './config/loopback-host';
 import { sandboxProblems } from './jobs/agent-sandbox';
 import { DELIVER_NONE, invalidRouteNameMessage, isValidRouteName, type Route } from './routes/routes';
@@ -84,7 +85,7 @@ export function routeProblems(ctx: RouteCheckContext, route: Route, host = ctx.c
   if (!ctx.registry.get('agent', runner)) problems.push(`${where}: unknown agent runner '${runner}'; known: ${ctx.registry.ids('agent').sort().join(', ')}`);
   // Filters compile here (a bad regex or JSONata expression refuses the config), once per route object.
   problems.push(...filterProblems(route, ctx.configDir), ...routeKeyProblems(route), ...transformProblems(route));
-  problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`));
+  problems.push(...sandboxProblems(route.agent?.sandbox, `${where} agent.sandbox`), ...scheduleProblems(route));
   if (ctx.actions) problems.push(...ctx.actions.problems(where, route.actions));
   return problems;
 }

@@ -49,6 +49,8 @@ export interface StartOptions {
   /** Worker tuning for tests. */
   leaseMs?: number;
   pollMs?: number;
+  /** The clock of routes' schedules (tests move it). */
+  scheduleClock?: OpenGatewayOptions['scheduleClock'];
 }
 
 export interface RunningGateway {
@@ -93,6 +95,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     agentCli: options.agentCli,
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
+    scheduleClock: options.scheduleClock,
   });
   const { gateway, logger } = opened;
   await opened.start();

@@ -6,6 +6,7 @@ import { actionsSchema, type ActionsConfig } from './actions-schema';
 import { conversationSchema, type ConversationConfig } from './conversation-schema';
 import { approvalSchema, type ApprovalConfig } from './approval-schema';
 import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
+import { scheduleSchema, type ScheduleConfig } from './schedule-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
 
 export const stringList = { type: 'array', items: { type: 'string' } } as const;
@@ -144,6 +145,7 @@ export const routeSchema = {
         "Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed).",
     },
     deliver_only: { type: 'boolean', description: 'true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502).' },
+    schedule: scheduleSchema,
     prompt: { type: 'string', description: 'Prompt template with {dot.notation} references; unset dumps the payload as JSON.' },
     skills: { ...stringList, description: 'Skills loaded for the agent run.' },
     deliver: {
@@ -232,6 +234,7 @@ export interface RouteConfig {
   approval?: ApprovalConfig;
   allow_from?: Array<string | number>;
   deliver_only?: boolean;
+  schedule?: ScheduleConfig;
 }
 
 /** One payload test of `filter:`. */

@@ -5,13 +5,13 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
 const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern17 = new RegExp("^https?://", "u");
-const pattern18 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern19 = new RegExp("^https?://", "u");
+const pattern20 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -2634,9 +2634,14 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.schedule !== undefined){
+let data116 = data23.schedule;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.catch_up === undefined){
+data116.catch_up = "latest";
+}
+if(data116.cron === undefined){
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2645,14 +2650,9 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-if(data23.skills !== undefined){
-let data117 = data23.skills;
-if(Array.isArray(data117)){
-const len11 = data117.length;
-for(let i11=0; i11<len11; i11++){
-if(typeof data117[i11] !== "string"){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key19 in data116){
+if(!((((key19 === "cron") || (key19 === "timezone")) || (key19 === "payload")) || (key19 === "catch_up"))){
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2662,9 +2662,11 @@ vErrors.push(err197);
 errors++;
 }
 }
-}
-else {
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data116.cron !== undefined){
+let data117 = data116.cron;
+if(typeof data117 === "string"){
+if(!pattern0.test(data117)){
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/cron",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/cron/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2674,12 +2676,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-let data119 = data23.deliver;
-const _errs281 = errors;
-let valid53 = false;
-const _errs282 = errors;
-if(typeof data119 !== "string"){
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/cron",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2688,13 +2686,12 @@ vErrors.push(err199);
 }
 errors++;
 }
-var _valid6 = _errs282 === errors;
-valid53 = valid53 || _valid6;
-if(!valid53){
-const _errs284 = errors;
-if(Array.isArray(data119)){
-if(data119.length < 1){
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+if(data116.timezone !== undefined){
+let data118 = data116.timezone;
+if(typeof data118 === "string"){
+if(!pattern0.test(data118)){
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/timezone",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/timezone/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2703,14 +2700,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-const len12 = data119.length;
-for(let i12=0; i12<len12; i12++){
-let data120 = data119[i12];
-const _errs287 = errors;
-let valid56 = false;
-const _errs288 = errors;
-if(typeof data120 !== "string"){
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/timezone",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2719,13 +2711,11 @@ vErrors.push(err201);
 }
 errors++;
 }
-var _valid7 = _errs288 === errors;
-valid56 = valid56 || _valid7;
-if(!valid56){
-const _errs290 = errors;
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-if(data120.to === undefined){
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data116.payload !== undefined){
+let data119 = data116.payload;
+if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/payload",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2734,9 +2724,10 @@ vErrors.push(err202);
 }
 errors++;
 }
-for(const key19 in data120){
-if(!((key19 === "to") || (key19 === "extra"))){
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+let data120 = data116.catch_up;
+if(typeof data120 !== "string"){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/catch_up",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/catch_up/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2745,10 +2736,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-if(data120.to !== undefined){
-if(typeof data120.to !== "string"){
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data120 === "latest") || (data120 === "none"))){
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/catch_up",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/catch_up/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.schedule.properties.catch_up.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2758,13 +2747,8 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data120.extra !== undefined){
-let data122 = data120.extra;
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-for(const key20 in data122){
-let data123 = data122[key20];
-if(((typeof data123 !== "string") && (!(typeof data123 == "number"))) && (typeof data123 !== "boolean")){
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+else {
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2774,9 +2758,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-}
-else {
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2786,9 +2770,13 @@ vErrors.push(err206);
 errors++;
 }
 }
-}
-else {
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.skills !== undefined){
+let data122 = data23.skills;
+if(Array.isArray(data122)){
+const len11 = data122.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data122[i11] !== "string"){
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2797,11 +2785,10 @@ vErrors.push(err207);
 }
 errors++;
 }
-var _valid7 = _errs290 === errors;
-valid56 = valid56 || _valid7;
 }
-if(!valid56){
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2810,21 +2797,13 @@ vErrors.push(err208);
 }
 errors++;
 }
-else {
-errors = _errs287;
-if(vErrors !== null){
-if(_errs287){
-vErrors.length = _errs287;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data124 = data23.deliver;
+const _errs292 = errors;
+let valid54 = false;
+const _errs293 = errors;
+if(typeof data124 !== "string"){
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2833,11 +2812,13 @@ vErrors.push(err209);
 }
 errors++;
 }
-var _valid6 = _errs284 === errors;
-valid53 = valid53 || _valid6;
-}
-if(!valid53){
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid6 = _errs293 === errors;
+valid54 = valid54 || _valid6;
+if(!valid54){
+const _errs295 = errors;
+if(Array.isArray(data124)){
+if(data124.length < 1){
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2846,24 +2827,14 @@ vErrors.push(err210);
 }
 errors++;
 }
-else {
-errors = _errs281;
-if(vErrors !== null){
-if(_errs281){
-vErrors.length = _errs281;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data124 = data23.deliver_extra;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-for(const key21 in data124){
-let data125 = data124[key21];
-if(((typeof data125 !== "string") && (!(typeof data125 == "number"))) && (typeof data125 !== "boolean")){
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+const len12 = data124.length;
+for(let i12=0; i12<len12; i12++){
+let data125 = data124[i12];
+const _errs298 = errors;
+let valid57 = false;
+const _errs299 = errors;
+if(typeof data125 !== "string"){
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2872,10 +2843,13 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-}
-else {
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid7 = _errs299 === errors;
+valid57 = valid57 || _valid7;
+if(!valid57){
+const _errs301 = errors;
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+if(data125.to === undefined){
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2884,13 +2858,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-if(data23.agent !== undefined){
-let data126 = data23.agent;
-if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
-if(data126.runner !== undefined){
-if(typeof data126.runner !== "string"){
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key20 in data125){
+if(!((key20 === "to") || (key20 === "extra"))){
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2900,12 +2870,9 @@ vErrors.push(err213);
 errors++;
 }
 }
-if(data126.sandbox !== undefined){
-let data128 = data126.sandbox;
-if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
-for(const key22 in data128){
-if(!((((key22 === "mode") || (key22 === "network")) || (key22 === "read_only")) || (key22 === "writable"))){
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(data125.to !== undefined){
+if(typeof data125.to !== "string"){
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2915,10 +2882,13 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data128.mode !== undefined){
-let data129 = data128.mode;
-if(typeof data129 !== "string"){
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data125.extra !== undefined){
+let data127 = data125.extra;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+for(const key21 in data127){
+let data128 = data127[key21];
+if(((typeof data128 !== "string") && (!(typeof data128 == "number"))) && (typeof data128 !== "boolean")){
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2927,8 +2897,10 @@ vErrors.push(err215);
 }
 errors++;
 }
-if(!(((data129 === "auto") || (data129 === "required")) || (data129 === "off"))){
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2938,15 +2910,9 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data128.network !== undefined){
-let data130 = data128.network;
-if(Array.isArray(data130)){
-const len13 = data130.length;
-for(let i13=0; i13<len13; i13++){
-let data131 = data130[i13];
-if(typeof data131 === "string"){
-if(!pattern0.test(data131)){
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2955,9 +2921,11 @@ vErrors.push(err217);
 }
 errors++;
 }
+var _valid7 = _errs301 === errors;
+valid57 = valid57 || _valid7;
 }
-else {
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid57){
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2966,10 +2934,21 @@ vErrors.push(err218);
 }
 errors++;
 }
+else {
+errors = _errs298;
+if(vErrors !== null){
+if(_errs298){
+vErrors.length = _errs298;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2978,16 +2957,11 @@ vErrors.push(err219);
 }
 errors++;
 }
+var _valid6 = _errs295 === errors;
+valid54 = valid54 || _valid6;
 }
-if(data128.read_only !== undefined){
-let data132 = data128.read_only;
-if(Array.isArray(data132)){
-const len14 = data132.length;
-for(let i14=0; i14<len14; i14++){
-let data133 = data132[i14];
-if(typeof data133 === "string"){
-if(!pattern0.test(data133)){
-const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!valid54){
+const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2996,9 +2970,24 @@ vErrors.push(err220);
 }
 errors++;
 }
+else {
+errors = _errs292;
+if(vErrors !== null){
+if(_errs292){
+vErrors.length = _errs292;
 }
 else {
-const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data129 = data23.deliver_extra;
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+for(const key22 in data129){
+let data130 = data129[key22];
+if(((typeof data130 !== "string") && (!(typeof data130 == "number"))) && (typeof data130 !== "boolean")){
+const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -3010,7 +2999,7 @@ errors++;
 }
 }
 else {
-const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3020,15 +3009,12 @@ vErrors.push(err222);
 errors++;
 }
 }
-if(data128.writable !== undefined){
-let data134 = data128.writable;
-if(Array.isArray(data134)){
-const len15 = data134.length;
-for(let i15=0; i15<len15; i15++){
-let data135 = data134[i15];
-if(typeof data135 === "string"){
-if(!pattern0.test(data135)){
-const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data23.agent !== undefined){
+let data131 = data23.agent;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.runner !== undefined){
+if(typeof data131.runner !== "string"){
+const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3038,8 +3024,12 @@ vErrors.push(err223);
 errors++;
 }
 }
-else {
-const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data131.sandbox !== undefined){
+let data133 = data131.sandbox;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+for(const key23 in data133){
+if(!((((key23 === "mode") || (key23 === "network")) || (key23 === "read_only")) || (key23 === "writable"))){
+const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3049,9 +3039,10 @@ vErrors.push(err224);
 errors++;
 }
 }
-}
-else {
-const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data133.mode !== undefined){
+let data134 = data133.mode;
+if(typeof data134 !== "string"){
+const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3060,10 +3051,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data134 === "auto") || (data134 === "required")) || (data134 === "off"))){
+const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3073,9 +3062,15 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data126.prompt_hygiene !== undefined){
-if(typeof data126.prompt_hygiene !== "boolean"){
-const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data133.network !== undefined){
+let data135 = data133.network;
+if(Array.isArray(data135)){
+const len13 = data135.length;
+for(let i13=0; i13<len13; i13++){
+let data136 = data135[i13];
+if(typeof data136 === "string"){
+if(!pattern0.test(data136)){
+const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3085,9 +3080,8 @@ vErrors.push(err227);
 errors++;
 }
 }
-}
 else {
-const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3099,7 +3093,7 @@ errors++;
 }
 }
 else {
-const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3109,9 +3103,15 @@ vErrors.push(err229);
 errors++;
 }
 }
-}
-else {
-const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data133.read_only !== undefined){
+let data137 = data133.read_only;
+if(Array.isArray(data137)){
+const len14 = data137.length;
+for(let i14=0; i14<len14; i14++){
+let data138 = data137[i14];
+if(typeof data138 === "string"){
+if(!pattern0.test(data138)){
+const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3122,7 +3122,7 @@ errors++;
 }
 }
 else {
-const err231 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3132,8 +3132,9 @@ vErrors.push(err231);
 errors++;
 }
 }
+}
 else {
-const err232 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3143,8 +3144,15 @@ vErrors.push(err232);
 errors++;
 }
 }
-else {
-const err233 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data133.writable !== undefined){
+let data139 = data133.writable;
+if(Array.isArray(data139)){
+const len15 = data139.length;
+for(let i15=0; i15<len15; i15++){
+let data140 = data139[i15];
+if(typeof data140 === "string"){
+if(!pattern0.test(data140)){
+const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3153,22 +3161,9 @@ vErrors.push(err233);
 }
 errors++;
 }
-let data137 = data.agent;
-if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
-if(data137.runner === undefined){
-data137.runner = "echo";
 }
-if(data137.timeout_seconds === undefined){
-data137.timeout_seconds = 300;
-}
-if(data137.concurrency === undefined){
-data137.concurrency = 2;
-}
-if(data137.silent_marker === undefined){
-data137.silent_marker = "[SILENT]";
-}
-if(typeof data137.runner !== "string"){
-const err234 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3177,10 +3172,10 @@ vErrors.push(err234);
 }
 errors++;
 }
-let data139 = data137.timeout_seconds;
-if(typeof data139 == "number"){
-if(data139 <= 0 || isNaN(data139)){
-const err235 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+else {
+const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3190,8 +3185,9 @@ vErrors.push(err235);
 errors++;
 }
 }
+}
 else {
-const err236 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3200,9 +3196,10 @@ vErrors.push(err236);
 }
 errors++;
 }
-let data140 = data137.concurrency;
-if(!((typeof data140 == "number") && (!(data140 % 1) && !isNaN(data140)))){
-const err237 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data131.prompt_hygiene !== undefined){
+if(typeof data131.prompt_hygiene !== "boolean"){
+const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3211,9 +3208,10 @@ vErrors.push(err237);
 }
 errors++;
 }
-if(typeof data140 == "number"){
-if(data140 < 1 || isNaN(data140)){
-const err238 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3223,15 +3221,9 @@ vErrors.push(err238);
 errors++;
 }
 }
-if(data137.budget !== undefined){
-let data141 = data137.budget;
-if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
-if(data141.when_exceeded === undefined){
-data141.when_exceeded = "wait";
 }
-for(const key23 in data141){
-if(!(((((((key23 === "runs_per_hour") || (key23 === "tokens_per_day")) || (key23 === "usd_per_day")) || (key23 === "tokens_per_run")) || (key23 === "usd_per_run")) || (key23 === "per")) || (key23 === "when_exceeded"))){
-const err239 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+else {
+const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3241,10 +3233,9 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data141.runs_per_hour !== undefined){
-let data142 = data141.runs_per_hour;
-if(!((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142)))){
-const err240 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3253,9 +3244,9 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(typeof data142 == "number"){
-if(data142 < 1 || isNaN(data142)){
-const err241 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err241 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3265,11 +3256,8 @@ vErrors.push(err241);
 errors++;
 }
 }
-}
-if(data141.tokens_per_day !== undefined){
-let data143 = data141.tokens_per_day;
-if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
-const err242 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err242 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3278,9 +3266,9 @@ vErrors.push(err242);
 }
 errors++;
 }
-if(typeof data143 == "number"){
-if(data143 < 1 || isNaN(data143)){
-const err243 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err243 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3289,13 +3277,22 @@ vErrors.push(err243);
 }
 errors++;
 }
+let data142 = data.agent;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+if(data142.runner === undefined){
+data142.runner = "echo";
 }
+if(data142.timeout_seconds === undefined){
+data142.timeout_seconds = 300;
 }
-if(data141.usd_per_day !== undefined){
-let data144 = data141.usd_per_day;
-if(typeof data144 == "number"){
-if(data144 <= 0 || isNaN(data144)){
-const err244 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data142.concurrency === undefined){
+data142.concurrency = 2;
+}
+if(data142.silent_marker === undefined){
+data142.silent_marker = "[SILENT]";
+}
+if(typeof data142.runner !== "string"){
+const err244 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3304,9 +3301,10 @@ vErrors.push(err244);
 }
 errors++;
 }
-}
-else {
-const err245 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data144 = data142.timeout_seconds;
+if(typeof data144 == "number"){
+if(data144 <= 0 || isNaN(data144)){
+const err245 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3316,10 +3314,8 @@ vErrors.push(err245);
 errors++;
 }
 }
-if(data141.tokens_per_run !== undefined){
-let data145 = data141.tokens_per_run;
-if(!((typeof data145 == "number") && (!(data145 % 1) && !isNaN(data145)))){
-const err246 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err246 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3328,9 +3324,9 @@ vErrors.push(err246);
 }
 errors++;
 }
-if(typeof data145 == "number"){
-if(data145 < 1 || isNaN(data145)){
-const err247 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data145 = data142.concurrency;
+if(!((typeof data145 == "number") && (!(data145 % 1) && !isNaN(data145)))){
+const err247 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3339,13 +3335,9 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-}
-if(data141.usd_per_run !== undefined){
-let data146 = data141.usd_per_run;
-if(typeof data146 == "number"){
-if(data146 <= 0 || isNaN(data146)){
-const err248 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(typeof data145 == "number"){
+if(data145 < 1 || isNaN(data145)){
+const err248 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3355,8 +3347,15 @@ vErrors.push(err248);
 errors++;
 }
 }
-else {
-const err249 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data142.budget !== undefined){
+let data146 = data142.budget;
+if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
+if(data146.when_exceeded === undefined){
+data146.when_exceeded = "wait";
+}
+for(const key24 in data146){
+if(!(((((((key24 === "runs_per_hour") || (key24 === "tokens_per_day")) || (key24 === "usd_per_day")) || (key24 === "tokens_per_run")) || (key24 === "usd_per_run")) || (key24 === "per")) || (key24 === "when_exceeded"))){
+const err249 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3366,11 +3365,10 @@ vErrors.push(err249);
 errors++;
 }
 }
-if(data141.per !== undefined){
-let data147 = data141.per;
-if(typeof data147 === "string"){
-if(!pattern0.test(data147)){
-const err250 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data146.runs_per_hour !== undefined){
+let data147 = data146.runs_per_hour;
+if(!((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147)))){
+const err250 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3379,9 +3377,9 @@ vErrors.push(err250);
 }
 errors++;
 }
-}
-else {
-const err251 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data147 == "number"){
+if(data147 < 1 || isNaN(data147)){
+const err251 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3391,9 +3389,11 @@ vErrors.push(err251);
 errors++;
 }
 }
-let data148 = data141.when_exceeded;
-if(typeof data148 !== "string"){
-const err252 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data146.tokens_per_day !== undefined){
+let data148 = data146.tokens_per_day;
+if(!((typeof data148 == "number") && (!(data148 % 1) && !isNaN(data148)))){
+const err252 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3402,8 +3402,9 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(!((data148 === "wait") || (data148 === "skip"))){
-const err253 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(typeof data148 == "number"){
+if(data148 < 1 || isNaN(data148)){
+const err253 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3413,8 +3414,12 @@ vErrors.push(err253);
 errors++;
 }
 }
-else {
-const err254 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data146.usd_per_day !== undefined){
+let data149 = data146.usd_per_day;
+if(typeof data149 == "number"){
+if(data149 <= 0 || isNaN(data149)){
+const err254 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3424,10 +3429,8 @@ vErrors.push(err254);
 errors++;
 }
 }
-let data149 = data137.silent_marker;
-if(typeof data149 === "string"){
-if(!pattern0.test(data149)){
-const err255 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err255 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3437,8 +3440,10 @@ vErrors.push(err255);
 errors++;
 }
 }
-else {
-const err256 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data146.tokens_per_run !== undefined){
+let data150 = data146.tokens_per_run;
+if(!((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150)))){
+const err256 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3447,12 +3452,9 @@ vErrors.push(err256);
 }
 errors++;
 }
-if(data137.sandbox !== undefined){
-let data150 = data137.sandbox;
-if(data150 && typeof data150 == "object" && !Array.isArray(data150)){
-for(const key24 in data150){
-if(!((((key24 === "mode") || (key24 === "network")) || (key24 === "read_only")) || (key24 === "writable"))){
-const err257 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+if(typeof data150 == "number"){
+if(data150 < 1 || isNaN(data150)){
+const err257 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3462,10 +3464,12 @@ vErrors.push(err257);
 errors++;
 }
 }
-if(data150.mode !== undefined){
-let data151 = data150.mode;
-if(typeof data151 !== "string"){
-const err258 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data146.usd_per_run !== undefined){
+let data151 = data146.usd_per_run;
+if(typeof data151 == "number"){
+if(data151 <= 0 || isNaN(data151)){
+const err258 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3474,8 +3478,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-if(!(((data151 === "auto") || (data151 === "required")) || (data151 === "off"))){
-const err259 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err259 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3485,15 +3490,11 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data150.network !== undefined){
-let data152 = data150.network;
-if(Array.isArray(data152)){
-const len16 = data152.length;
-for(let i16=0; i16<len16; i16++){
-let data153 = data152[i16];
-if(typeof data153 === "string"){
-if(!pattern0.test(data153)){
-const err260 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data146.per !== undefined){
+let data152 = data146.per;
+if(typeof data152 === "string"){
+if(!pattern0.test(data152)){
+const err260 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3504,7 +3505,7 @@ errors++;
 }
 }
 else {
-const err261 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err261 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3514,9 +3515,9 @@ vErrors.push(err261);
 errors++;
 }
 }
-}
-else {
-const err262 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data153 = data146.when_exceeded;
+if(typeof data153 !== "string"){
+const err262 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3525,16 +3526,8 @@ vErrors.push(err262);
 }
 errors++;
 }
-}
-if(data150.read_only !== undefined){
-let data154 = data150.read_only;
-if(Array.isArray(data154)){
-const len17 = data154.length;
-for(let i17=0; i17<len17; i17++){
-let data155 = data154[i17];
-if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
-const err263 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!((data153 === "wait") || (data153 === "skip"))){
+const err263 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3545,7 +3538,7 @@ errors++;
 }
 }
 else {
-const err264 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err264 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3555,9 +3548,10 @@ vErrors.push(err264);
 errors++;
 }
 }
-}
-else {
-const err265 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data154 = data142.silent_marker;
+if(typeof data154 === "string"){
+if(!pattern0.test(data154)){
+const err265 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3567,15 +3561,8 @@ vErrors.push(err265);
 errors++;
 }
 }
-if(data150.writable !== undefined){
-let data156 = data150.writable;
-if(Array.isArray(data156)){
-const len18 = data156.length;
-for(let i18=0; i18<len18; i18++){
-let data157 = data156[i18];
-if(typeof data157 === "string"){
-if(!pattern0.test(data157)){
-const err266 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err266 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3584,9 +3571,12 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-else {
-const err267 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data142.sandbox !== undefined){
+let data155 = data142.sandbox;
+if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
+for(const key25 in data155){
+if(!((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable"))){
+const err267 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3596,9 +3586,10 @@ vErrors.push(err267);
 errors++;
 }
 }
-}
-else {
-const err268 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data155.mode !== undefined){
+let data156 = data155.mode;
+if(typeof data156 !== "string"){
+const err268 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3607,10 +3598,8 @@ vErrors.push(err268);
 }
 errors++;
 }
-}
-}
-else {
-const err269 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data156 === "auto") || (data156 === "required")) || (data156 === "off"))){
+const err269 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3620,18 +3609,15 @@ vErrors.push(err269);
 errors++;
 }
 }
-if(data137.model_proxy !== undefined){
-let data158 = data137.model_proxy;
-if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
-if(data158.enabled === undefined){
-data158.enabled = false;
-}
-if(data158.providers === undefined){
-data158.providers = {};
-}
-for(const key25 in data158){
-if(!(((key25 === "enabled") || (key25 === "providers")) || (key25 === "pricing"))){
-const err270 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+if(data155.network !== undefined){
+let data157 = data155.network;
+if(Array.isArray(data157)){
+const len16 = data157.length;
+for(let i16=0; i16<len16; i16++){
+let data158 = data157[i16];
+if(typeof data158 === "string"){
+if(!pattern0.test(data158)){
+const err270 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3641,8 +3627,8 @@ vErrors.push(err270);
 errors++;
 }
 }
-if(typeof data158.enabled !== "boolean"){
-const err271 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err271 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3651,11 +3637,10 @@ vErrors.push(err271);
 }
 errors++;
 }
-let data160 = data158.providers;
-if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
-for(const key26 in data160){
-if(!((key26 === "anthropic") || (key26 === "openai"))){
-const err272 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+}
+}
+else {
+const err272 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3665,18 +3650,15 @@ vErrors.push(err272);
 errors++;
 }
 }
-if(data160.anthropic !== undefined){
-let data161 = data160.anthropic;
-if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
-if(data161.base_url === undefined){
-data161.base_url = "https://api.anthropic.com";
-}
-if(data161.api_key_env === undefined){
-data161.api_key_env = "ANTHROPIC_API_KEY";
-}
-for(const key27 in data161){
-if(!((key27 === "base_url") || (key27 === "api_key_env"))){
-const err273 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+if(data155.read_only !== undefined){
+let data159 = data155.read_only;
+if(Array.isArray(data159)){
+const len17 = data159.length;
+for(let i17=0; i17<len17; i17++){
+let data160 = data159[i17];
+if(typeof data160 === "string"){
+if(!pattern0.test(data160)){
+const err273 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3686,10 +3668,8 @@ vErrors.push(err273);
 errors++;
 }
 }
-let data162 = data161.base_url;
-if(typeof data162 === "string"){
-if(!pattern17.test(data162)){
-const err274 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+else {
+const err274 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3699,8 +3679,9 @@ vErrors.push(err274);
 errors++;
 }
 }
+}
 else {
-const err275 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err275 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3709,10 +3690,16 @@ vErrors.push(err275);
 }
 errors++;
 }
-let data163 = data161.api_key_env;
-if(typeof data163 === "string"){
-if(!pattern18.test(data163)){
-const err276 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+}
+if(data155.writable !== undefined){
+let data161 = data155.writable;
+if(Array.isArray(data161)){
+const len18 = data161.length;
+for(let i18=0; i18<len18; i18++){
+let data162 = data161[i18];
+if(typeof data162 === "string"){
+if(!pattern0.test(data162)){
+const err276 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3723,7 +3710,7 @@ errors++;
 }
 }
 else {
-const err277 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err277 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3733,8 +3720,9 @@ vErrors.push(err277);
 errors++;
 }
 }
+}
 else {
-const err278 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err278 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3744,18 +3732,9 @@ vErrors.push(err278);
 errors++;
 }
 }
-if(data160.openai !== undefined){
-let data164 = data160.openai;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.base_url === undefined){
-data164.base_url = "https://api.openai.com/v1";
 }
-if(data164.api_key_env === undefined){
-data164.api_key_env = "OPENAI_API_KEY";
-}
-for(const key28 in data164){
-if(!((key28 === "base_url") || (key28 === "api_key_env"))){
-const err279 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+else {
+const err279 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3765,10 +3744,18 @@ vErrors.push(err279);
 errors++;
 }
 }
-let data165 = data164.base_url;
-if(typeof data165 === "string"){
-if(!pattern17.test(data165)){
-const err280 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(data142.model_proxy !== undefined){
+let data163 = data142.model_proxy;
+if(data163 && typeof data163 == "object" && !Array.isArray(data163)){
+if(data163.enabled === undefined){
+data163.enabled = false;
+}
+if(data163.providers === undefined){
+data163.providers = {};
+}
+for(const key26 in data163){
+if(!(((key26 === "enabled") || (key26 === "providers")) || (key26 === "pricing"))){
+const err280 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3778,8 +3765,8 @@ vErrors.push(err280);
 errors++;
 }
 }
-else {
-const err281 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data163.enabled !== "boolean"){
+const err281 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3788,10 +3775,11 @@ vErrors.push(err281);
 }
 errors++;
 }
-let data166 = data164.api_key_env;
-if(typeof data166 === "string"){
-if(!pattern18.test(data166)){
-const err282 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+let data165 = data163.providers;
+if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
+for(const key27 in data165){
+if(!((key27 === "anthropic") || (key27 === "openai"))){
+const err282 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3801,8 +3789,18 @@ vErrors.push(err282);
 errors++;
 }
 }
-else {
-const err283 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data165.anthropic !== undefined){
+let data166 = data165.anthropic;
+if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
+if(data166.base_url === undefined){
+data166.base_url = "https://api.anthropic.com";
+}
+if(data166.api_key_env === undefined){
+data166.api_key_env = "ANTHROPIC_API_KEY";
+}
+for(const key28 in data166){
+if(!((key28 === "base_url") || (key28 === "api_key_env"))){
+const err283 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3812,8 +3810,10 @@ vErrors.push(err283);
 errors++;
 }
 }
-else {
-const err284 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data167 = data166.base_url;
+if(typeof data167 === "string"){
+if(!pattern19.test(data167)){
+const err284 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3823,9 +3823,8 @@ vErrors.push(err284);
 errors++;
 }
 }
-}
 else {
-const err285 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err285 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3834,14 +3833,10 @@ vErrors.push(err285);
 }
 errors++;
 }
-if(data158.pricing !== undefined){
-let data167 = data158.pricing;
-if(data167 && typeof data167 == "object" && !Array.isArray(data167)){
-for(const key29 in data167){
-let data168 = data167[key29];
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.input === undefined){
-const err286 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+let data168 = data166.api_key_env;
+if(typeof data168 === "string"){
+if(!pattern20.test(data168)){
+const err286 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3850,8 +3845,9 @@ vErrors.push(err286);
 }
 errors++;
 }
-if(data168.output === undefined){
-const err287 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+else {
+const err287 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3860,9 +3856,9 @@ vErrors.push(err287);
 }
 errors++;
 }
-for(const key30 in data168){
-if(!((((key30 === "input") || (key30 === "output")) || (key30 === "cache_read")) || (key30 === "cache_write"))){
-const err288 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+}
+else {
+const err288 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3872,11 +3868,18 @@ vErrors.push(err288);
 errors++;
 }
 }
-if(data168.input !== undefined){
-let data169 = data168.input;
-if(typeof data169 == "number"){
-if(data169 < 0 || isNaN(data169)){
-const err289 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data165.openai !== undefined){
+let data169 = data165.openai;
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+if(data169.base_url === undefined){
+data169.base_url = "https://api.openai.com/v1";
+}
+if(data169.api_key_env === undefined){
+data169.api_key_env = "OPENAI_API_KEY";
+}
+for(const key29 in data169){
+if(!((key29 === "base_url") || (key29 === "api_key_env"))){
+const err289 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3886,8 +3889,10 @@ vErrors.push(err289);
 errors++;
 }
 }
-else {
-const err290 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data170 = data169.base_url;
+if(typeof data170 === "string"){
+if(!pattern19.test(data170)){
+const err290 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3897,11 +3902,8 @@ vErrors.push(err290);
 errors++;
 }
 }
-if(data168.output !== undefined){
-let data170 = data168.output;
-if(typeof data170 == "number"){
-if(data170 < 0 || isNaN(data170)){
-const err291 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err291 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3910,9 +3912,10 @@ vErrors.push(err291);
 }
 errors++;
 }
-}
-else {
-const err292 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data171 = data169.api_key_env;
+if(typeof data171 === "string"){
+if(!pattern20.test(data171)){
+const err292 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3922,11 +3925,8 @@ vErrors.push(err292);
 errors++;
 }
 }
-if(data168.cache_read !== undefined){
-let data171 = data168.cache_read;
-if(typeof data171 == "number"){
-if(data171 < 0 || isNaN(data171)){
-const err293 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err293 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3937,7 +3937,7 @@ errors++;
 }
 }
 else {
-const err294 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err294 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3947,11 +3947,9 @@ vErrors.push(err294);
 errors++;
 }
 }
-if(data168.cache_write !== undefined){
-let data172 = data168.cache_write;
-if(typeof data172 == "number"){
-if(data172 < 0 || isNaN(data172)){
-const err295 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err295 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3960,9 +3958,14 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-else {
-const err296 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data163.pricing !== undefined){
+let data172 = data163.pricing;
+if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
+for(const key30 in data172){
+let data173 = data172[key30];
+if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
+if(data173.input === undefined){
+const err296 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3971,10 +3974,8 @@ vErrors.push(err296);
 }
 errors++;
 }
-}
-}
-else {
-const err297 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data173.output === undefined){
+const err297 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3983,10 +3984,9 @@ vErrors.push(err297);
 }
 errors++;
 }
-}
-}
-else {
-const err298 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key31 in data173){
+if(!((((key31 === "input") || (key31 === "output")) || (key31 === "cache_read")) || (key31 === "cache_write"))){
+const err298 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3996,9 +3996,11 @@ vErrors.push(err298);
 errors++;
 }
 }
-}
-else {
-const err299 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data173.input !== undefined){
+let data174 = data173.input;
+if(typeof data174 == "number"){
+if(data174 < 0 || isNaN(data174)){
+const err299 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4008,9 +4010,8 @@ vErrors.push(err299);
 errors++;
 }
 }
-}
 else {
-const err300 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err300 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4019,20 +4020,12 @@ vErrors.push(err300);
 }
 errors++;
 }
-let data173 = data.retry;
-if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
-if(data173.max_attempts === undefined){
-data173.max_attempts = 5;
 }
-if(data173.base_delay_seconds === undefined){
-data173.base_delay_seconds = 2;
-}
-if(data173.max_delay_seconds === undefined){
-data173.max_delay_seconds = 600;
-}
-for(const key31 in data173){
-if(!(((key31 === "max_attempts") || (key31 === "base_delay_seconds")) || (key31 === "max_delay_seconds"))){
-const err301 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+if(data173.output !== undefined){
+let data175 = data173.output;
+if(typeof data175 == "number"){
+if(data175 < 0 || isNaN(data175)){
+const err301 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4042,9 +4035,8 @@ vErrors.push(err301);
 errors++;
 }
 }
-let data174 = data173.max_attempts;
-if(!((typeof data174 == "number") && (!(data174 % 1) && !isNaN(data174)))){
-const err302 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err302 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4053,9 +4045,12 @@ vErrors.push(err302);
 }
 errors++;
 }
-if(typeof data174 == "number"){
-if(data174 < 1 || isNaN(data174)){
-const err303 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data173.cache_read !== undefined){
+let data176 = data173.cache_read;
+if(typeof data176 == "number"){
+if(data176 < 0 || isNaN(data176)){
+const err303 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4065,10 +4060,8 @@ vErrors.push(err303);
 errors++;
 }
 }
-let data175 = data173.base_delay_seconds;
-if(typeof data175 == "number"){
-if(data175 < 0 || isNaN(data175)){
-const err304 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err304 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4078,8 +4071,11 @@ vErrors.push(err304);
 errors++;
 }
 }
-else {
-const err305 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data173.cache_write !== undefined){
+let data177 = data173.cache_write;
+if(typeof data177 == "number"){
+if(data177 < 0 || isNaN(data177)){
+const err305 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4088,10 +4084,9 @@ vErrors.push(err305);
 }
 errors++;
 }
-let data176 = data173.max_delay_seconds;
-if(typeof data176 == "number"){
-if(data176 < 0 || isNaN(data176)){
-const err306 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err306 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4101,8 +4096,9 @@ vErrors.push(err306);
 errors++;
 }
 }
+}
 else {
-const err307 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err307 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4112,8 +4108,9 @@ vErrors.push(err307);
 errors++;
 }
 }
+}
 else {
-const err308 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err308 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4122,19 +4119,10 @@ vErrors.push(err308);
 }
 errors++;
 }
-let data177 = data.store;
-if(data177 && typeof data177 == "object" && !Array.isArray(data177)){
-if(data177.backend === undefined){
-data177.backend = "sqlite";
 }
-if(data177.max_pending === undefined){
-data177.max_pending = 10000;
 }
-if(data177.lease_seconds === undefined){
-data177.lease_seconds = 30;
-}
-if(typeof data177.backend !== "string"){
-const err309 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err309 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4143,9 +4131,10 @@ vErrors.push(err309);
 }
 errors++;
 }
-let data179 = data177.max_pending;
-if(!((typeof data179 == "number") && (!(data179 % 1) && !isNaN(data179)))){
-const err310 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err310 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4154,9 +4143,20 @@ vErrors.push(err310);
 }
 errors++;
 }
-if(typeof data179 == "number"){
-if(data179 < 1 || isNaN(data179)){
-const err311 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data178 = data.retry;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+if(data178.max_attempts === undefined){
+data178.max_attempts = 5;
+}
+if(data178.base_delay_seconds === undefined){
+data178.base_delay_seconds = 2;
+}
+if(data178.max_delay_seconds === undefined){
+data178.max_delay_seconds = 600;
+}
+for(const key32 in data178){
+if(!(((key32 === "max_attempts") || (key32 === "base_delay_seconds")) || (key32 === "max_delay_seconds"))){
+const err311 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4166,10 +4166,9 @@ vErrors.push(err311);
 errors++;
 }
 }
-let data180 = data177.lease_seconds;
-if(typeof data180 == "number"){
-if(data180 < 1 || isNaN(data180)){
-const err312 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data179 = data178.max_attempts;
+if(!((typeof data179 == "number") && (!(data179 % 1) && !isNaN(data179)))){
+const err312 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4178,9 +4177,9 @@ vErrors.push(err312);
 }
 errors++;
 }
-}
-else {
-const err313 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data179 == "number"){
+if(data179 < 1 || isNaN(data179)){
+const err313 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4189,12 +4188,11 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(data177.retention !== undefined){
-let data181 = data177.retention;
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-for(const key32 in data181){
-if(!(key32 === "jobs_days")){
-const err314 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+}
+let data180 = data178.base_delay_seconds;
+if(typeof data180 == "number"){
+if(data180 < 0 || isNaN(data180)){
+const err314 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4204,11 +4202,8 @@ vErrors.push(err314);
 errors++;
 }
 }
-if(data181.jobs_days !== undefined){
-let data182 = data181.jobs_days;
-if(typeof data182 == "number"){
-if(data182 <= 0 || isNaN(data182)){
-const err315 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+const err315 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4217,9 +4212,10 @@ vErrors.push(err315);
 }
 errors++;
 }
-}
-else {
-const err316 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data181 = data178.max_delay_seconds;
+if(typeof data181 == "number"){
+if(data181 < 0 || isNaN(data181)){
+const err316 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4229,9 +4225,8 @@ vErrors.push(err316);
 errors++;
 }
 }
-}
 else {
-const err317 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err317 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4241,9 +4236,8 @@ vErrors.push(err317);
 errors++;
 }
 }
-}
 else {
-const err318 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err318 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4252,20 +4246,19 @@ vErrors.push(err318);
 }
 errors++;
 }
-let data183 = data.log;
-if(data183 && typeof data183 == "object" && !Array.isArray(data183)){
-if(data183.level === undefined){
-data183.level = "info";
+let data182 = data.store;
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.backend === undefined){
+data182.backend = "sqlite";
 }
-if(data183.format === undefined){
-data183.format = "pretty";
+if(data182.max_pending === undefined){
+data182.max_pending = 10000;
 }
-if(data183.access === undefined){
-data183.access = true;
+if(data182.lease_seconds === undefined){
+data182.lease_seconds = 30;
 }
-for(const key33 in data183){
-if(!(((key33 === "level") || (key33 === "format")) || (key33 === "access"))){
-const err319 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+if(typeof data182.backend !== "string"){
+const err319 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4274,10 +4267,9 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-let data184 = data183.level;
-if(typeof data184 !== "string"){
-const err320 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data184 = data182.max_pending;
+if(!((typeof data184 == "number") && (!(data184 % 1) && !isNaN(data184)))){
+const err320 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4286,8 +4278,9 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(!((((data184 === "error") || (data184 === "warn")) || (data184 === "info")) || (data184 === "debug"))){
-const err321 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(typeof data184 == "number"){
+if(data184 < 1 || isNaN(data184)){
+const err321 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4296,9 +4289,11 @@ vErrors.push(err321);
 }
 errors++;
 }
-let data185 = data183.format;
-if(typeof data185 !== "string"){
-const err322 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data185 = data182.lease_seconds;
+if(typeof data185 == "number"){
+if(data185 < 1 || isNaN(data185)){
+const err322 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4307,8 +4302,9 @@ vErrors.push(err322);
 }
 errors++;
 }
-if(!((data185 === "pretty") || (data185 === "json"))){
-const err323 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err323 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4317,8 +4313,12 @@ vErrors.push(err323);
 }
 errors++;
 }
-if(typeof data183.access !== "boolean"){
-const err324 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data182.retention !== undefined){
+let data186 = data182.retention;
+if(data186 && typeof data186 == "object" && !Array.isArray(data186)){
+for(const key33 in data186){
+if(!(key33 === "jobs_days")){
+const err324 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4328,8 +4328,11 @@ vErrors.push(err324);
 errors++;
 }
 }
-else {
-const err325 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data186.jobs_days !== undefined){
+let data187 = data186.jobs_days;
+if(typeof data187 == "number"){
+if(data187 <= 0 || isNaN(data187)){
+const err325 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4338,11 +4341,9 @@ vErrors.push(err325);
 }
 errors++;
 }
-let data187 = data.skills;
-if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
-for(const key34 in data187){
-if(!(key34 === "dirs")){
-const err326 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+}
+else {
+const err326 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4352,13 +4353,9 @@ vErrors.push(err326);
 errors++;
 }
 }
-if(data187.dirs !== undefined){
-let data188 = data187.dirs;
-if(Array.isArray(data188)){
-const len19 = data188.length;
-for(let i19=0; i19<len19; i19++){
-if(typeof data188[i19] !== "string"){
-const err327 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err327 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4370,7 +4367,7 @@ errors++;
 }
 }
 else {
-const err328 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err328 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4379,10 +4376,20 @@ vErrors.push(err328);
 }
 errors++;
 }
+let data188 = data.log;
+if(data188 && typeof data188 == "object" && !Array.isArray(data188)){
+if(data188.level === undefined){
+data188.level = "info";
 }
+if(data188.format === undefined){
+data188.format = "pretty";
 }
-else {
-const err329 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data188.access === undefined){
+data188.access = true;
+}
+for(const key34 in data188){
+if(!(((key34 === "level") || (key34 === "format")) || (key34 === "access"))){
+const err329 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4391,17 +4398,10 @@ vErrors.push(err329);
 }
 errors++;
 }
-let data190 = data.admin;
-if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
-if(data190.enabled === undefined){
-data190.enabled = false;
 }
-if(data190.ui === undefined){
-data190.ui = false;
-}
-for(const key35 in data190){
-if(!(((key35 === "enabled") || (key35 === "ui")) || (key35 === "token"))){
-const err330 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+let data189 = data188.level;
+if(typeof data189 !== "string"){
+const err330 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4410,9 +4410,8 @@ vErrors.push(err330);
 }
 errors++;
 }
-}
-if(typeof data190.enabled !== "boolean"){
-const err331 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((((data189 === "error") || (data189 === "warn")) || (data189 === "info")) || (data189 === "debug"))){
+const err331 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4421,8 +4420,9 @@ vErrors.push(err331);
 }
 errors++;
 }
-if(typeof data190.ui !== "boolean"){
-const err332 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data190 = data188.format;
+if(typeof data190 !== "string"){
+const err332 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4431,9 +4431,8 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(data190.token !== undefined){
-if(typeof data190.token !== "string"){
-const err333 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data190 === "pretty") || (data190 === "json"))){
+const err333 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4442,10 +4441,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-}
-}
-else {
-const err334 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data188.access !== "boolean"){
+const err334 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4454,17 +4451,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-let data194 = data.metrics;
-if(data194 && typeof data194 == "object" && !Array.isArray(data194)){
-if(data194.enabled === undefined){
-data194.enabled = false;
 }
-if(data194.max_route_labels === undefined){
-data194.max_route_labels = 100;
-}
-for(const key36 in data194){
-if(!(((key36 === "enabled") || (key36 === "token")) || (key36 === "max_route_labels"))){
-const err335 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+else {
+const err335 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4473,9 +4462,11 @@ vErrors.push(err335);
 }
 errors++;
 }
-}
-if(typeof data194.enabled !== "boolean"){
-const err336 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data192 = data.skills;
+if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
+for(const key35 in data192){
+if(!(key35 === "dirs")){
+const err336 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4484,9 +4475,14 @@ vErrors.push(err336);
 }
 errors++;
 }
-if(data194.token !== undefined){
-if(typeof data194.token !== "string"){
-const err337 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data192.dirs !== undefined){
+let data193 = data192.dirs;
+if(Array.isArray(data193)){
+const len19 = data193.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data193[i19] !== "string"){
+const err337 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4496,9 +4492,9 @@ vErrors.push(err337);
 errors++;
 }
 }
-let data197 = data194.max_route_labels;
-if(!((typeof data197 == "number") && (!(data197 % 1) && !isNaN(data197)))){
-const err338 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err338 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4507,9 +4503,10 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(typeof data197 == "number"){
-if(data197 < 1 || isNaN(data197)){
-const err339 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err339 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4518,10 +4515,17 @@ vErrors.push(err339);
 }
 errors++;
 }
+let data195 = data.admin;
+if(data195 && typeof data195 == "object" && !Array.isArray(data195)){
+if(data195.enabled === undefined){
+data195.enabled = false;
 }
+if(data195.ui === undefined){
+data195.ui = false;
 }
-else {
-const err340 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key36 in data195){
+if(!(((key36 === "enabled") || (key36 === "ui")) || (key36 === "token"))){
+const err340 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4530,14 +4534,9 @@ vErrors.push(err340);
 }
 errors++;
 }
-let data198 = data.tracing;
-if(data198 && typeof data198 == "object" && !Array.isArray(data198)){
-if(data198.enabled === undefined){
-data198.enabled = false;
 }
-for(const key37 in data198){
-if(!(key37 === "enabled")){
-const err341 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+if(typeof data195.enabled !== "boolean"){
+const err341 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4546,9 +4545,8 @@ vErrors.push(err341);
 }
 errors++;
 }
-}
-if(typeof data198.enabled !== "boolean"){
-const err342 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data195.ui !== "boolean"){
+const err342 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4557,9 +4555,9 @@ vErrors.push(err342);
 }
 errors++;
 }
-}
-else {
-const err343 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data195.token !== undefined){
+if(typeof data195.token !== "string"){
+const err343 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4568,14 +4566,10 @@ vErrors.push(err343);
 }
 errors++;
 }
-let data200 = data.notify;
-if(Array.isArray(data200)){
-const len20 = data200.length;
-for(let i20=0; i20<len20; i20++){
-let data201 = data200[i20];
-if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
-if(data201.url === undefined){
-const err344 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+}
+else {
+const err344 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4584,8 +4578,17 @@ vErrors.push(err344);
 }
 errors++;
 }
-if(data201.secret === undefined){
-const err345 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+let data199 = data.metrics;
+if(data199 && typeof data199 == "object" && !Array.isArray(data199)){
+if(data199.enabled === undefined){
+data199.enabled = false;
+}
+if(data199.max_route_labels === undefined){
+data199.max_route_labels = 100;
+}
+for(const key37 in data199){
+if(!(((key37 === "enabled") || (key37 === "token")) || (key37 === "max_route_labels"))){
+const err345 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4594,8 +4597,9 @@ vErrors.push(err345);
 }
 errors++;
 }
-if(data201.events === undefined){
-const err346 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+if(typeof data199.enabled !== "boolean"){
+const err346 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4604,9 +4608,9 @@ vErrors.push(err346);
 }
 errors++;
 }
-for(const key38 in data201){
-if(!(((key38 === "url") || (key38 === "secret")) || (key38 === "events"))){
-const err347 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+if(data199.token !== undefined){
+if(typeof data199.token !== "string"){
+const err347 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4616,11 +4620,9 @@ vErrors.push(err347);
 errors++;
 }
 }
-if(data201.url !== undefined){
-let data202 = data201.url;
-if(typeof data202 === "string"){
-if(!pattern17.test(data202)){
-const err348 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+let data202 = data199.max_route_labels;
+if(!((typeof data202 == "number") && (!(data202 % 1) && !isNaN(data202)))){
+const err348 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4629,9 +4631,9 @@ vErrors.push(err348);
 }
 errors++;
 }
-}
-else {
-const err349 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data202 == "number"){
+if(data202 < 1 || isNaN(data202)){
+const err349 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4641,9 +4643,9 @@ vErrors.push(err349);
 errors++;
 }
 }
-if(data201.secret !== undefined){
-if(typeof data201.secret !== "string"){
-const err350 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err350 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4652,12 +4654,14 @@ vErrors.push(err350);
 }
 errors++;
 }
+let data203 = data.tracing;
+if(data203 && typeof data203 == "object" && !Array.isArray(data203)){
+if(data203.enabled === undefined){
+data203.enabled = false;
 }
-if(data201.events !== undefined){
-let data204 = data201.events;
-if(Array.isArray(data204)){
-if(data204.length < 1){
-const err351 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key38 in data203){
+if(!(key38 === "enabled")){
+const err351 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4666,11 +4670,9 @@ vErrors.push(err351);
 }
 errors++;
 }
-const len21 = data204.length;
-for(let i21=0; i21<len21; i21++){
-let data205 = data204[i21];
-if(typeof data205 !== "string"){
-const err352 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(typeof data203.enabled !== "boolean"){
+const err352 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4679,8 +4681,9 @@ vErrors.push(err352);
 }
 errors++;
 }
-if(!(((((((((((((((data205 === "accepted") || (data205 === "rejected")) || (data205 === "duplicate")) || (data205 === "ignored")) || (data205 === "agent_started")) || (data205 === "agent_finished")) || (data205 === "delivered")) || (data205 === "retry_scheduled")) || (data205 === "dead_lettered")) || (data205 === "completed")) || (data205 === "budget_exceeded")) || (data205 === "approval_requested")) || (data205 === "approved")) || (data205 === "denied")) || (data205 === "conversation_continued"))){
-const err353 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err353 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4689,10 +4692,14 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-}
-else {
-const err354 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data205 = data.notify;
+if(Array.isArray(data205)){
+const len20 = data205.length;
+for(let i20=0; i20<len20; i20++){
+let data206 = data205[i20];
+if(data206 && typeof data206 == "object" && !Array.isArray(data206)){
+if(data206.url === undefined){
+const err354 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4701,10 +4708,8 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
-}
-else {
-const err355 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data206.secret === undefined){
+const err355 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4713,10 +4718,8 @@ vErrors.push(err355);
 }
 errors++;
 }
-}
-}
-else {
-const err356 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data206.events === undefined){
+const err356 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4725,16 +4728,9 @@ vErrors.push(err356);
 }
 errors++;
 }
-let data206 = data.plugins;
-if(Array.isArray(data206)){
-const len22 = data206.length;
-for(let i22=0; i22<len22; i22++){
-let data207 = data206[i22];
-const _errs486 = errors;
-let valid100 = false;
-const _errs487 = errors;
-if(typeof data207 !== "string"){
-const err357 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key39 in data206){
+if(!(((key39 === "url") || (key39 === "secret")) || (key39 === "events"))){
+const err357 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4743,13 +4739,12 @@ vErrors.push(err357);
 }
 errors++;
 }
-var _valid8 = _errs487 === errors;
-valid100 = valid100 || _valid8;
-if(!valid100){
-const _errs489 = errors;
-if(Array.isArray(data207)){
-if(data207.length > 2){
-const err358 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+if(data206.url !== undefined){
+let data207 = data206.url;
+if(typeof data207 === "string"){
+if(!pattern19.test(data207)){
+const err358 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4758,8 +4753,9 @@ vErrors.push(err358);
 }
 errors++;
 }
-if(data207.length < 1){
-const err359 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err359 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4768,10 +4764,10 @@ vErrors.push(err359);
 }
 errors++;
 }
-const len23 = data207.length;
-if(len23 > 0){
-if(typeof data207[0] !== "string"){
-const err360 = {instancePath:instancePath+"/plugins/" + i22+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data206.secret !== undefined){
+if(typeof data206.secret !== "string"){
+const err360 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4781,10 +4777,11 @@ vErrors.push(err360);
 errors++;
 }
 }
-if(len23 > 1){
-let data209 = data207[1];
-if(!(data209 && typeof data209 == "object" && !Array.isArray(data209))){
-const err361 = {instancePath:instancePath+"/plugins/" + i22+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data206.events !== undefined){
+let data209 = data206.events;
+if(Array.isArray(data209)){
+if(data209.length < 1){
+const err361 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4793,10 +4790,11 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-}
-else {
-const err362 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len21 = data209.length;
+for(let i21=0; i21<len21; i21++){
+let data210 = data209[i21];
+if(typeof data210 !== "string"){
+const err362 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4805,11 +4803,8 @@ vErrors.push(err362);
 }
 errors++;
 }
-var _valid8 = _errs489 === errors;
-valid100 = valid100 || _valid8;
-}
-if(!valid100){
-const err363 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!(((((((((((((((data210 === "accepted") || (data210 === "rejected")) || (data210 === "duplicate")) || (data210 === "ignored")) || (data210 === "agent_started")) || (data210 === "agent_finished")) || (data210 === "delivered")) || (data210 === "retry_scheduled")) || (data210 === "dead_lettered")) || (data210 === "completed")) || (data210 === "budget_exceeded")) || (data210 === "approval_requested")) || (data210 === "approved")) || (data210 === "denied")) || (data210 === "conversation_continued"))){
+const err363 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4818,21 +4813,10 @@ vErrors.push(err363);
 }
 errors++;
 }
-else {
-errors = _errs486;
-if(vErrors !== null){
-if(_errs486){
-vErrors.length = _errs486;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err364 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err364 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4842,13 +4826,153 @@ vErrors.push(err364);
 errors++;
 }
 }
+}
 else {
-const err365 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err365 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err365];
 }
 else {
 vErrors.push(err365);
+}
+errors++;
+}
+}
+}
+else {
+const err366 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+let data211 = data.plugins;
+if(Array.isArray(data211)){
+const len22 = data211.length;
+for(let i22=0; i22<len22; i22++){
+let data212 = data211[i22];
+const _errs497 = errors;
+let valid101 = false;
+const _errs498 = errors;
+if(typeof data212 !== "string"){
+const err367 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
+}
+errors++;
+}
+var _valid8 = _errs498 === errors;
+valid101 = valid101 || _valid8;
+if(!valid101){
+const _errs500 = errors;
+if(Array.isArray(data212)){
+if(data212.length > 2){
+const err368 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err368];
+}
+else {
+vErrors.push(err368);
+}
+errors++;
+}
+if(data212.length < 1){
+const err369 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err369];
+}
+else {
+vErrors.push(err369);
+}
+errors++;
+}
+const len23 = data212.length;
+if(len23 > 0){
+if(typeof data212[0] !== "string"){
+const err370 = {instancePath:instancePath+"/plugins/" + i22+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err370];
+}
+else {
+vErrors.push(err370);
+}
+errors++;
+}
+}
+if(len23 > 1){
+let data214 = data212[1];
+if(!(data214 && typeof data214 == "object" && !Array.isArray(data214))){
+const err371 = {instancePath:instancePath+"/plugins/" + i22+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err371];
+}
+else {
+vErrors.push(err371);
+}
+errors++;
+}
+}
+}
+else {
+const err372 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err372];
+}
+else {
+vErrors.push(err372);
+}
+errors++;
+}
+var _valid8 = _errs500 === errors;
+valid101 = valid101 || _valid8;
+}
+if(!valid101){
+const err373 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err373];
+}
+else {
+vErrors.push(err373);
+}
+errors++;
+}
+else {
+errors = _errs497;
+if(vErrors !== null){
+if(_errs497){
+vErrors.length = _errs497;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err374 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err374];
+}
+else {
+vErrors.push(err374);
+}
+errors++;
+}
+}
+else {
+const err375 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
 }
 errors++;
 }

@@ -5,6 +5,7 @@ import type { TransformConfig } from '../config/transform-schema';
 import type { ActionsConfig } from '../config/actions-schema';
 import type { ConversationConfig } from '../config/conversation-schema';
 import type { ApprovalConfig } from '../config/approval-schema';
+import type { ScheduleConfig } from '../config/schedule-schema';
 
 /** A route as the gateway serves it: what a job keeps of it (JobRoute), plus what only the request path needs. */
 export interface Route extends JobRoute {
@@ -28,16 +29,18 @@ export interface Route extends JobRoute {
   coalesce?: { key: string; windowMs: number; mode: 'latest' | 'all' };
   /** `concurrency_key:` (a template), else the coalesce key's template. */
   concurrencyKey?: string;
-  /** `transform:` as configured (checked and run by ingest/transform-step.ts). */
+  /** `transform:` as configured (checked and run by transforms/). */
   transform?: TransformConfig;
   /** `actions:`: what the agent may ask the gateway to do for it (actions/action-policy.ts). */
   actions?: ActionsConfig;
-  /** `conversation:`: replies to this route's answers continue it (ingest/conversation-step.ts). */
+  /** `conversation:`: replies to this route's answers continue it (conversations/). */
   conversation?: ConversationConfig;
-  /** `approval:`: the answer waits for an allowed approver (jobs/approval-gate.ts). */
+  /** `approval:`: the answer waits for an allowed approver (approvals/). */
   approval?: ApprovalConfig;
   /** `allow_from:` as strings: who may start a run on a chat source's route ('*': anyone; senders/sender-check.ts). */
   allowFrom?: string[];
+  /** `schedule:`: the route also runs on a cron schedule (schedules/scheduler.ts). */
+  schedule?: ScheduleConfig;
 }
 
 /** The deliver value of routes whose agent acts through its tools only: no destination, nothing delivered. */
@@ -156,6 +159,7 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     approval: entry.approval,
     allowFrom: entry.allow_from?.map(String),
     deliverOnly: entry.deliver_only === true ? true : undefined,
+    schedule: entry.schedule,
   };
 }
 

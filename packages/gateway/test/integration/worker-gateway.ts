@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job } from '@hookwise/core';
-import { signGeneric, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { signGeneric, startTestGateway, type TestGateway, type TestGatewayOptions } from '@hookwise/testing';
 
 export const SECRET = 'worker-test-secret-0123456789';
 export const STORES = ['memory', 'sqlite'] as const;
@@ -46,11 +46,12 @@ module.exports = {
 };
 `;
 
-/** `store` is a backend name, or a whole `store:` block (Redis: its url and prefix). */
+/** `store` is a backend name, or a whole `store:` block (Redis: its url and prefix); `harness`: the test harness's options. */
 export function startWorkerGateway(
   store: StoreName | Record<string, unknown>,
   routes: Record<string, Record<string, unknown>>,
   more: Record<string, unknown> = {},
+  harness: Partial<TestGatewayOptions> = {},
 ): Promise<TestGateway> {
   const withSecrets = Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, { secret: SECRET, deliver: 'recording', ...route }]));
   const { agent, ...rest } = more;
@@ -66,6 +67,7 @@ export function startWorkerGateway(
     },
     files: { 'worker-plugin.js': PLUGIN },
     pollMs: 50,
+    ...harness,
   });
 }
 

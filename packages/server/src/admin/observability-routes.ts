@@ -10,6 +10,7 @@ import { AdminData, parseFilters, summary } from './admin-data';
 import { ChangeStream } from './change-stream';
 import { mountTrialApi, mountTrialPages } from './trial-routes';
 import { mountApprovalApi, mountApprovalPages } from './approval-routes';
+import { mountRunApi } from './run-routes';
 import { conversationSection } from './dashboard-conversation';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
@@ -131,6 +132,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
         'POST /api/deliveries/:id/replay',
         'POST /api/deliveries/:id/retry',
         'POST /api/dead-letters/retry?route=',
+        'POST /api/routes/:route/run {payload}',
         'GET /api/stats',
         'GET /api/usage?since=&route=&stored=0',
         'GET /api/requests',
@@ -227,6 +229,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
   api.get('/stream', (_req, res) => stream.attach(res));
   mountTrialApi(api, gateway);
   mountApprovalApi(api, gateway);
+  mountRunApi(api, gateway);
   app.use('/api', api);
 
   if (config.admin?.ui) mountDashboard(app, express, { gateway, auth, data, guard });
