@@ -24,8 +24,8 @@ export interface JobSums {
   outputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
-  /** Dollars the model proxy priced the jobs' runs at (runs without the proxy add nothing). */
-  costUsd: number;
+  /** Dollars the model proxy priced the jobs' runs at; absent while no run was priced (runs without the proxy). */
+  costUsd?: number;
 }
 
 /** What the budget counters hold now: agent runs this clock hour, tokens this UTC day. */
@@ -89,7 +89,6 @@ function emptySums(): JobSums {
     outputTokens: 0,
     cachedInputTokens: 0,
     cacheWriteTokens: 0,
-    costUsd: 0,
   };
 }
 
@@ -112,7 +111,7 @@ function addTokens(sums: JobSums, job: JobSummary): void {
   sums.outputTokens += job.usage?.outputTokens ?? 0;
   sums.cachedInputTokens += job.usage?.cachedInputTokens ?? 0;
   sums.cacheWriteTokens += job.usage?.cacheWriteTokens ?? 0;
-  sums.costUsd += job.usage?.costUsd ?? 0;
+  if (job.usage?.costUsd) sums.costUsd = (sums.costUsd ?? 0) + job.usage.costUsd;
 }
 
 /** Sums per route name over the jobs received since `since`. */
