@@ -36,6 +36,12 @@ export interface InboundReply {
   alsoAllowedAs?: string[];
   /** The inbound message itself when the gateway may have posted it: one it recorded continues nothing. */
   own?: MessageRef;
+  /**
+   * The person's message itself (this reply), where the platform names it: the answer quotes it (Telegram
+   * `reply_parameters`, a Matrix rich reply) rather than the gateway's own earlier message, in `thread` when the
+   * reply was written in one. Absent: the answer replies to `to`. Never recorded as part of the conversation.
+   */
+  message?: MessageRef;
 }
 
 /** A press of a draft's Approve / Deny button (Source.pressOf). */
@@ -75,7 +81,10 @@ export interface DelivererConversation {
    * each answer is also recorded as the chat's latest (MessageRef id ''), which the source's replies point at.
    */
   readonly byChat?: boolean;
-  /** The deliver_extra that sends an answer as a reply to `to`: in its chat, its thread, under it. */
+  /**
+   * The deliver_extra that sends an answer as a reply to `to`: in its chat, its thread, under it. `to` is the
+   * person's message when the source named it (InboundReply.message), else the message their reply answered.
+   */
   replyExtra(to: MessageRef, extra: Record<string, string>): Record<string, string>;
 }
 
