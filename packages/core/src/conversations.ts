@@ -94,6 +94,11 @@ export interface DelivererApproval {
   readonly platform: string;
   /** Posts the draft to `chat` (default: the deliverer's home channel); throws a HookwiseError with `retryable`. */
   postDraft(draft: ApprovalDraft, opts: { chat?: string; signal: AbortSignal }): Promise<{ chat: string; messageId?: string }>;
+  /**
+   * Edits a decided draft (where postDraft put it) to `text`, the decision with who made it and when, without its
+   * buttons, so that nobody presses them again. Optional; throws a HookwiseError, which the gateway only logs.
+   */
+  decided?(draft: { chat: string; messageId: string }, text: string, opts: { signal: AbortSignal }): Promise<void>;
 }
 
 const APPROVE_PREFIX = 'hwa:a:';

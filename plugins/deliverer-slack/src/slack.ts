@@ -170,6 +170,14 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
       },
     };
   },
+  // A decided draft: chat.update of the draft (its channel and ts) with the decision, its blocks without the buttons.
+  approvalDecided: (draft, text, o): HttpRequest => ({
+    method: 'POST',
+    url: joinUrl(o.api_base, '/api/chat.update'),
+    bearer: o.token,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    json: { channel: draft.chat, ts: draft.messageId, text: slackText(text), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackText(text) } }] },
+  }),
   checkResponse: checkWorkspaceResponse,
   // chat.postMessage answers {ok: true, channel, ts, message}; an incoming webhook answers the text "ok".
   success: {

@@ -153,6 +153,11 @@ export interface PlatformDefinition<O extends PlatformOptions> {
    * approval's chat, else home_channel); `success` and `messageId` read its answer as for messages.
    */
   approvalDraft?(draft: ApprovalDraft, target: string, options: O): HttpRequest;
+  /**
+   * Approvals: the request that edits a decided draft (its chat and message id, as postDraft answered) to `text`,
+   * without its buttons; `success` reads its answer as for messages. Absent: a decided draft stays as it was.
+   */
+  approvalDecided?(draft: { chat: string; messageId: string }, text: string, options: O): HttpRequest;
   /** Longest Retry-After the kit waits for inside one delivery before handing back to the worker. Default 30. */
   maxInlineWaitSeconds?: number;
   /** How many times one request is repeated inline after a 429. Default 2. */
