@@ -76,6 +76,11 @@ export function conversationKey(conversation: string): string {
   return `conversation:${conversation}`;
 }
 
+/** Whether a job continued a conversation (a person's reply): the concurrency key the conversation step gave it. */
+export function isConversationReplyJob(job: { concurrencyKey?: string }): boolean {
+  return job.concurrencyKey?.startsWith('conversation:') ?? false;
+}
+
 export interface ConversationsDeps {
   memos: MemoKV;
   jobs: Pick<JobQueue, 'get'>;
