@@ -52,7 +52,7 @@ it("sends the route's sample payload, whose placeholders are all filled, and --n
   expect(now.stdout).toMatch(/\(event pull_request, payload \S+samples\/pr-review\.json, now: no coalesce window\)/);
   expect(now.stdout).not.toContain('Placeholders:');
   const ran = await waitFor('the --now test delivered', async () => (await jobs()).find((j) => j.status === 'done'), { timeoutMs: 15_000 });
-  expect(ran.answer).toContain('Review #7: Fix the build');
+  expect(ran?.answer).toContain('Review #7: Fix the build');
   // The first test still waits for its window: --now is the test's own, not the route's.
   expect((await jobs()).find((j) => j.id === held.id)).toMatchObject({ status: 'pending' });
 });
