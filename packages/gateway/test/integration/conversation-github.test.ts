@@ -191,10 +191,10 @@ it("records the sticky comment GitHub's REST answer names, knows it as its own, 
 
 it('continues a conversation from a reply in a review thread, answering in that thread', async () => {
   const before = calls().length;
+  const answered = delivered() + 1;
   expect((await postGithub('pull_request', githubPullRequestOpened(REPO, 9, 'Rename the flag'))).status).toBe(202);
-  await conv.waitFor('the first answer', () => calls().length === before + 1);
+  await conv.waitFor('the first answer', () => delivered() === answered);
   expect(calls()[before].args).toEqual(['pr', 'comment', '9', '--repo', REPO, '--body-file', '-']);
-  const answered = delivered();
 
   // A member replies in the review thread of top-level review comment 4000 (in_reply_to_id): the conversation on
   // the pull request continues, and the answer is a reply in that thread (Create a reply for a review comment).
