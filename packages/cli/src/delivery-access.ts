@@ -34,6 +34,12 @@ export interface Deliveries {
   /** Puts the dead letters (of a route, or all) back in the queue; returns their delivery ids. */
   retryDead(route?: string): Promise<string[]>;
   /**
+   * Retries one ended job: a dead letter goes back to the queue at the step where it failed (`retried`); a done job
+   * (delivered, denied, expired, skipped) runs again as a new job (`replayed`, as replay does). A job still in the
+   * queue is an error: it has not ended.
+   */
+  retry(job: Job): Promise<{ how: 'retried' | 'replayed'; job: Job }>;
+  /**
    * Per route: the budget counters and limits, and sums over the stored jobs received since `since` (as GET
    * /api/usage); `stored: false` reads the counters only (the sums stay empty).
    */
@@ -53,6 +59,14 @@ function storeDeliveries(store: Store, configDir: string): Deliveries {
     conversation: async (job) => (store.memos ? conversationOfJob(new ConversationRecords(store.memos), job) : undefined),
     replay: (original) => replayJob(store.jobs, original),
     retryDead: (route) => retryDeadLetters(store.jobs, route),
+    async retry(job) {
+      if (job.status === 'dead') {
+        if (!(await store.jobs.retryDead(job.id))) throw notEnded((await store.jobs.get(job.id)) ?? job);
+        return { how: 'retried', job: (await store.jobs.get(job.id)) ?? job };
+      }
+      if (job.status !== 'done') throw notEnded(job);
+      return { how: 'replayed', job: await replayJob(store.jobs, job) };
+    },
     async usage(since, route, options) {
       // The routes and budgets as config.yaml and the subscriptions say now (what a gateway started now would serve).
       const { config } = loadConfig({ configDir });
@@ -70,6 +84,14 @@ function storeDeliveries(store: Store, configDir: string): Deliveries {
       });
     },
   };
+}
+
+/** A job that has not ended is not retried: it runs (or waits) already. */
+function notEnded(job: Job): HookwiseError {
+  return new HookwiseError(
+    'HW_E_STORE',
+    `delivery '${job.deliveryId}' is ${job.status}: it has not ended, so there is nothing to retry (\`hookwise deliveries show ${job.deliveryId}\` shows where it is)`,
+  );
 }
 
 class AdminApiError extends HookwiseError {
@@ -142,6 +164,15 @@ class ApiDeliveries implements Deliveries {
 
   async retryDead(route?: string): Promise<string[]> {
     return (await this.request<{ retried: string[] }>('POST', `/api/dead-letters/retry${route ? `?route=${encodeURIComponent(route)}` : ''}`)).retried;
+  }
+
+  async retry(job: Job): Promise<{ how: 'retried' | 'replayed'; job: Job }> {
+    if (job.status === 'dead') {
+      await this.request('POST', `/api/deliveries/${encodeURIComponent(job.id)}/retry`);
+      return { how: 'retried', job: await this.find(job.id) };
+    }
+    if (job.status !== 'done') throw notEnded(job);
+    return { how: 'replayed', job: await this.replay(job) };
   }
 
   async usage(since: number, route?: string, options?: { stored?: boolean }): Promise<UsageReport> {

@@ -2,6 +2,8 @@
 // routes that take any), a unique delivery id and an event type that passes the route's filter, so a test reaches
 // the agent instead of being skipped as a duplicate or ignored.
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { INSECURE_NO_AUTH, eventAccepted, type Route } from '@hookwise/gateway';
 import { hmacSha256Hex } from '@hookwise/kit/source';
 import { namesOf } from './plugin-manifests';
@@ -31,13 +33,17 @@ export function buildTestEvent(
   route: Pick<Route, 'name' | 'events' | 'secret' | 'source'>,
   payload: Record<string, unknown> | undefined,
   explicitEvent?: string,
+  options: { now?: boolean } = {},
 ): TestEvent {
   const event = chooseEvent(route, payload, explicitEvent);
+  // The gateway knows its test events by this prefix (with --now, they skip the route's coalesce window).
   const requestId = `hookwise-test-${randomUUID()}`;
   const body = JSON.stringify(
     payload ?? { event_type: event, test: true, message: `Test event for route '${route.name}' from hookwise webhook test`, request_id: requestId },
   );
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hookwise-webhook-test' };
+  // --now: the gateway runs the test at once rather than after the route's coalesce window (ingest/pipeline.ts).
+  if (options.now) headers['x-hookwise-test'] = 'now';
   const secret = route.secret && route.secret !== INSECURE_NO_AUTH ? route.secret : undefined;
   // A route without `source:` takes any of the three styles; GitHub's names the event in a header, so a given
   // --payload is sent unchanged whatever its event_type.
@@ -60,6 +66,20 @@ export function buildTestEvent(
     if (secret) headers['x-webhook-signature'] = hmacSha256Hex(secret, body);
   }
   return { event, body, headers };
+}
+
+/**
+ * The route's sample payload in the config dir, `samples/<route>.json`, that `webhook test` sends when no --payload
+ * is given (an example ships one per route, so that a test renders the prompt as a real event would).
+ */
+export function samplePayload(configDir: string, route: string): { file: string; payload: Record<string, unknown> } | undefined {
+  const file = join(configDir, 'samples', `${route}.json`);
+  if (!existsSync(file)) return undefined;
+  try {
+    return { file, payload: parsePayloadFlag(readFileSync(file, 'utf8')) };
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message.replace(/^--payload/, 'the sample payload')}`);
+  }
 }
 
 /** Parses --payload: it must be a JSON object, as the gateway accepts nothing else. */

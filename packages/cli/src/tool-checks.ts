@@ -120,7 +120,10 @@ export async function checkAgentCommands(options: {
   return results;
 }
 
-/** `gh` when a route comments on pull requests or issues with it: on PATH, `--version`, `gh auth status`. */
+/**
+ * `gh` when a route comments on pull requests or issues with it: on PATH, `--version`, `gh auth status`. Not when
+ * the deliverer posts as a GitHub App (app_id set): it talks to the REST API itself and never runs `gh`.
+ */
 export async function checkGithubClient(options: {
   config: HookwiseConfig;
   routes: readonly Route[];
@@ -128,12 +131,13 @@ export async function checkGithubClient(options: {
   env: NodeJS.ProcessEnv;
 }): Promise<CheckResult[]> {
   const { config } = options;
-  const platforms = config.platforms as Record<string, { enabled?: boolean; cli_path?: unknown } | undefined>;
+  const platforms = config.platforms as Record<string, { enabled?: boolean; cli_path?: unknown; app_id?: unknown } | undefined>;
   const users = options.routes.filter((route) => GH_DELIVERERS.has(route.deliver)).map((route) => route.name);
   const enabled = [...GH_DELIVERERS].some((id) => platforms[id]?.enabled === true);
   if (!users.length && !enabled) return [];
   const key = [...GH_DELIVERERS].find((id) => platforms[id]) ?? 'github_comment';
   const block = platforms[key];
+  if (block?.app_id !== undefined && block.app_id !== '') return [];
   const program = typeof block?.cli_path === 'string' && block.cli_path ? block.cli_path : 'gh';
   const check = `GitHub CLI '${program}'`;
   const usedBy = users.length ? `route(s) ${users.join(', ')} comment with it` : `platforms.${key} is enabled`;

@@ -1,9 +1,11 @@
 // The stored events a trial runs on, read from the configured store the way `deliveries list` reads it (SQLite,
 // Redis or a third-party store; a memory store holds nothing outside its gateway): the newest --last N of the
 // route, received since --since, with an outcome, or named by --ids. Only events whose run ended (done or dead)
-// have an old answer to compare with; --ids may name any.
+// have an old answer to compare with; --ids may name any. The jobs that continued a conversation (a person's reply,
+// run with the conversation's prompt rather than the route's) are left out unless --include replies asks for them:
+// the route's prompt rendered over a chat platform's update says nothing, and they would skew the totals.
 import { HookwiseError, type Job } from '@hookwise/core';
-import { jobOutcome, parseSince } from '@hookwise/gateway';
+import { isConversationReplyJob, jobOutcome, parseSince } from '@hookwise/gateway';
 import { findDelivery, withDeliveryStore } from './delivery-store';
 
 export type TrialOutcome = 'silent' | 'delivered' | 'dead';
@@ -13,6 +15,8 @@ export interface EventSelection {
   since?: string;
   ids?: string[];
   outcome?: TrialOutcome;
+  /** What is left out unless named: `replies`, the jobs that continued a conversation. */
+  include?: Array<'replies'>;
 }
 
 /** How many of the route's newest jobs are read to find --last of them that match. */
@@ -45,17 +49,23 @@ export async function selectTrialEvents(configDirFlag: string | undefined, route
       }
       return jobs;
     }
-    const since = selection.since === undefined ? undefined : parseSince(selection.since);
-    const jobs = await store.jobs.list({ route, limit: SCAN_LIMIT });
-    return jobs
-      .filter((job) => {
-        const outcome = outcomeOf(job);
-        if (outcome === undefined) return false;
-        if (selection.outcome && outcome !== selection.outcome) return false;
-        return typeof since !== 'number' || job.receivedAt >= since;
-      })
-      .slice(0, selection.last);
+    return pickTrialEvents(await store.jobs.list({ route, limit: SCAN_LIMIT }), selection);
   });
+}
+
+/** Of a route's jobs (newest first), the ones the selection names, at most `last`; --ids is not looked at here. */
+export function pickTrialEvents(jobs: Job[], selection: EventSelection): Job[] {
+  const since = selection.since === undefined ? undefined : parseSince(selection.since);
+  const replies = selection.include?.includes('replies') ?? false;
+  return jobs
+    .filter((job) => {
+      const outcome = outcomeOf(job);
+      if (outcome === undefined) return false;
+      if (!replies && isConversationReplyJob(job)) return false;
+      if (selection.outcome && outcome !== selection.outcome) return false;
+      return typeof since !== 'number' || job.receivedAt >= since;
+    })
+    .slice(0, selection.last);
 }
 
 export { outcomeOf };

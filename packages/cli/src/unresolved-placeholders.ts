@@ -14,9 +14,12 @@ export function unresolvedInJob(prompt: string | undefined, job: Pick<Job, 'payl
   return unresolvedPlaceholders(prompt, job.payload, jobVars(job));
 }
 
-/** As the gateway would render a test event's payload: one event, not coalesced. */
+/**
+ * As the gateway would render a test event's payload: one event, not coalesced. `{__previous__.*}` names the route's
+ * previous event (none for a first event: the template says what then), not this payload: never listed.
+ */
 export function unresolvedInPayload(prompt: string | undefined, payload: Record<string, unknown>): string[] {
-  return unresolvedPlaceholders(prompt, payload, { __events__: [payload], __event_count__: 1 });
+  return unresolvedPlaceholders(prompt, payload, { __events__: [payload], __event_count__: 1 }).filter((p) => !p.startsWith('{__previous__'));
 }
 
 /**

@@ -39,6 +39,12 @@ export interface InboundReply {
   alsoAllowedAs?: string[];
   /** The inbound message itself when the gateway may have posted it: one it recorded continues nothing. */
   own?: MessageRef;
+  /**
+   * The person's message itself (this reply), where the platform names it: the answer quotes it (Telegram
+   * `reply_parameters`, a Matrix rich reply) rather than the gateway's own earlier message, in `thread` when the
+   * reply was written in one. Absent: the answer replies to `to`. Never recorded as part of the conversation.
+   */
+  message?: MessageRef;
 }
 
 /** Who wrote an inbound message (Source.senderOf), matched against a chat route's `allow_from`. */
@@ -92,7 +98,10 @@ export interface DelivererConversation {
    * each answer is also recorded as the chat's latest (MessageRef id ''), which the source's replies point at.
    */
   readonly byChat?: boolean;
-  /** The deliver_extra that sends an answer as a reply to `to`: in its chat, its thread, under it. */
+  /**
+   * The deliver_extra that sends an answer as a reply to `to`: in its chat, its thread, under it. `to` is the
+   * person's message when the source named it (InboundReply.message), else the message their reply answered.
+   */
   replyExtra(to: MessageRef, extra: Record<string, string>): Record<string, string>;
 }
 
@@ -102,6 +111,11 @@ export interface DelivererApproval {
   readonly platform: string;
   /** Posts the draft to `chat` (default: the deliverer's home channel); throws a HookwiseError with `retryable`. */
   postDraft(draft: ApprovalDraft, opts: { chat?: string; signal: AbortSignal }): Promise<{ chat: string; messageId?: string }>;
+  /**
+   * Edits a decided draft (where postDraft put it) to `text`, the decision with who made it and when, without its
+   * buttons, so that nobody presses them again. Optional; throws a HookwiseError, which the gateway only logs.
+   */
+  decided?(draft: { chat: string; messageId: string }, text: string, opts: { signal: AbortSignal }): Promise<void>;
 }
 
 const APPROVE_PREFIX = 'hwa:a:';

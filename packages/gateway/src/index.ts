@@ -65,6 +65,7 @@ export { ALL_ROUTES, routeUsage, type RouteUsage, RUNS_WINDOW_MS, runsKey, TOKEN
 export { coalescedText, eventCount, jobOutcome, outcomeText, sandboxText, SILENT_TEXT, tokenCount, usageText, waitingNote } from './jobs/job-facts';
 export { conversationLines, conversationOfJob, turnLabel, type ConversationView } from './conversations/conversation-view';
 export { ConversationRecords } from './conversations/conversation-records';
+export { isConversationReplyJob } from './conversations/conversations';
 export {
   againstLimit,
   DEFAULT_USAGE_PERIOD,

@@ -54,8 +54,8 @@ function targetProblem(target: string, extra: Record<string, string>, o: ServerA
  * Conversations. source-bluebubbles reads a person's message in a chat (`data.chats[0].guid`) as a reply
  * to the message its inline reply names (`threadOriginatorGuid`), or to the chat's latest answer (id ''). So each
  * answer is recorded in its chat (the target, a chat guid of the same form) under the guid of each part the server
- * answers with, and as the chat's latest (byChat). An answer to an inline reply is itself an inline reply to the
- * same message: the send-text API's `selectedMessageGuid` with `partIndex` (the server's MessageValidator.sendTextRules;
+ * answers with, and as the chat's latest (byChat). An answer to a person's message is an inline reply to that
+ * message (source-bluebubbles names it): the send-text API's `selectedMessageGuid` with `partIndex` (the server's MessageValidator.sendTextRules;
  * "REST API & Webhooks", docs.bluebubbles.app), which the server can send only through its Private API.
  */
 export const bluebubblesConversation: DelivererConversation = {

@@ -116,6 +116,17 @@ export function discordApprovalDraft(draft: ApprovalDraft, target: string, o: Ch
   };
 }
 
+/** A decided draft: Edit Message (PATCH /channels/{channel.id}/messages/{message.id}) with the decision, no components. */
+export function discordApprovalDecided(draft: { chat: string; messageId: string }, text: string, o: ChannelApiOptions): HttpRequest {
+  const where = `/api/v10/channels/${pathSegment(draft.chat, 'discord (Discord)')}/messages/${pathSegment(draft.messageId, 'discord (Discord)')}`;
+  return {
+    method: 'PATCH',
+    url: joinUrl(o.api_base, where),
+    headers: { authorization: `Bot ${o.token}`, 'user-agent': USER_AGENT },
+    json: { content: text.slice(0, MESSAGE_LIMIT), allowed_mentions: NO_PINGS, components: [] },
+  };
+}
+
 /** The draft's nonce (at most 25 characters), from the job id. */
 export function draftNonce(jobId: string): string {
   return `${idempotencyDigest({ route: 'approval', deliveryId: jobId }).slice(0, 20)}.a`;
@@ -159,6 +170,7 @@ export const discordPlatform = definePlatform<ChannelApiOptions>({
   // Approvals: the draft with Approve / Deny buttons (bot token only). No `conversation` facet: a person's reply
   // in a channel reaches a bot only over the Gateway websocket (MESSAGE_CREATE), never as an HTTP interaction.
   approvalDraft: discordApprovalDraft,
+  approvalDecided: discordApprovalDecided,
   checkResponse: checkChannelApiResponse,
   // Create Message (and Execute Webhook with ?wait=true) answer with the message object.
   success: { describe: 'the created message with its id', test: (res) => typeof (res.json as { id?: unknown } | undefined)?.id === 'string' },

@@ -1,10 +1,10 @@
 // Conversations on Feishu / Lark. source-feishu reads a person's reply (`im.message.receive_v1` with
 // `parent_id`, else `root_id`) as an answer to that message (`om_...`) in `message.chat_id` (`oc_...`), so an
-// answer is recorded under the chat it went to and the message ids Feishu gave its parts; a continuing answer is
-// sent with "Reply message" (open.feishu.cn/document/server-docs/im-v1/message/reply: `POST
-// /open-apis/im/v1/messages/:message_id/reply`, body `{content, msg_type, reply_in_thread?, uuid?}`, answered like
-// Send message with `data.message_id`; the official @larksuiteoapi/node-sdk's `im.message.reply` has the same
-// shape). Only the app bot can do either: a custom bot's answer names no message id, and its group's chat id is
+// answer is recorded under the chat it went to and the message ids Feishu gave its parts; a continuing answer
+// replies to the person's message (in its thread when it was written in one) with "Reply message"
+// (open.feishu.cn/document/server-docs/im-v1/message/reply: `POST /open-apis/im/v1/messages/:message_id/reply`,
+// body `{content, msg_type, reply_in_thread?, uuid?}`, answered like Send message with `data.message_id`; the
+// official @larksuiteoapi/node-sdk's `im.message.reply` has the same shape). Only the app bot can do either: a custom bot's answer names no message id, and its group's chat id is
 // unknown to it.
 import type { DelivererConversation } from '@hookwise/core';
 import { extraValue, joinUrl, pathSegment, type HttpRequest, type OutgoingChunk } from '@hookwise/kit/platform';
@@ -58,6 +58,6 @@ export const feishuConversation: DelivererConversation = {
     if (target === undefined || !CHAT_ID.test(target) || !sent.length) return undefined;
     return { chat: target, refs: sent.map((messageId) => ({ platform: FEISHU_PLATFORM, chat: target, messageId })) };
   },
-  // The answer replies to the message the person answered, in its chat (the chat the gateway recorded it in).
-  replyExtra: (to, extra) => ({ ...extra, chat_id: to.chat, [REPLY_TO_KEY]: to.messageId }),
+  // The answer replies to the person's message, in its chat; in its thread (topic) when they wrote in one.
+  replyExtra: (to, extra) => ({ ...extra, chat_id: to.chat, [REPLY_TO_KEY]: to.messageId, ...(to.thread ? { [REPLY_IN_THREAD_KEY]: 'true' } : {}) }),
 };

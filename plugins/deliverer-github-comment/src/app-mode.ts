@@ -9,6 +9,7 @@ import { restCommentApi } from './comment-api';
 import type { GithubDestination } from './github-actions';
 import { resolveCommentTarget } from './comment-target';
 import { DEFAULT_API_BASE, createGithubClient, type GithubClient } from './github-client';
+import { deliverReviewReplies } from './review-reply';
 import { LocalMemos, deliverSticky, stickyBody, stickyKey } from './sticky-comment';
 
 const ID = 'github_comment';
@@ -107,10 +108,16 @@ export function openAppMode(options: AppModeOptions, ctx: PluginContext): { deli
     // The route actions' github.* calls go through the same App (github-actions.ts).
     actionsClient: client,
     async deliver(msg, opts) {
-      const { repo, prNumber } = resolveCommentTarget(msg.extra);
+      const { repo, prNumber, reviewCommentId } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;
       if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post`, { retryable: false });
       const api = restCommentApi(client, { installationId: msg.extra?.installation_id?.trim() || undefined, repo }, ID);
+      if (reviewCommentId) {
+        const key = progressKey(ID, msg.route, msg.deliveryId, msg.destination);
+        const bodies = chunkText(msg.text, LIMIT);
+        const ids = await deliverReviewReplies({ api, progress, key, repo, number: prNumber, commentId: reviewCommentId, bodies, signal: opts.signal });
+        return { target, ids };
+      }
       const sticky = stickyKey(msg.extra);
       if (sticky) {
         const body = stickyBody(msg.text, LIMIT);

@@ -1,6 +1,8 @@
 // Creating and editing one issue or pull-request comment over GitHub's REST API, by either way the deliverer talks
 // to GitHub: the REST client (token or App) or `gh api` (the gh CLI's own login). Pull requests take issue
-// comments on their number, so neither needs to know which one the number is.
+// comments on their number, so neither needs to know which one the number is. A reply in a review thread goes
+// through "Create a reply for a review comment" (POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies,
+// body `{body}`; the comment id is the thread's top-level comment, as GitHub takes no reply to a reply).
 import { HookwiseError } from '@hookwise/core';
 import { runProcess, type ProcessResult } from '@hookwise/kit';
 import { githubFailure, type GithubClient, type InstallationRef } from './github-client';
@@ -17,6 +19,8 @@ export interface CommentApi {
   create(repo: string, number: number, body: string, signal: AbortSignal): Promise<PostedComment>;
   /** Throws CommentGone when GitHub answers 404. */
   edit(repo: string, commentId: string, body: string, signal: AbortSignal): Promise<PostedComment>;
+  /** A reply in the review thread of top-level review comment `commentId` on pull request `number`. */
+  reply(repo: string, number: number, commentId: string, body: string, signal: AbortSignal): Promise<PostedComment>;
 }
 
 const ownerAndName = (repo: string) => {
@@ -55,6 +59,18 @@ export function restCommentApi(client: GithubClient, as: InstallationRef, name: 
       } catch (err) {
         if ((err as { status?: number }).status === 404) throw new CommentGone(`comment ${commentId} on ${repo} is gone`);
         throw githubFailure(err, `editing comment ${commentId} on ${repo}`, name);
+      }
+    },
+    async reply(repo, number, commentId, body, signal) {
+      try {
+        const answer = await client.request(
+          'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies',
+          { ...ownerAndName(repo), pull_number: number, comment_id: Number(commentId), body },
+          { ...as, signal },
+        );
+        return posted(answer.data);
+      } catch (err) {
+        throw githubFailure(err, `replying to review comment ${commentId} on ${repo}#${number}`, name);
       }
     },
   };
@@ -99,6 +115,11 @@ export function ghCommentApi(options: GhApiOptions): CommentApi {
         if (/HTTP 404|Not Found/i.test(result.stderr)) throw new CommentGone(`comment ${commentId} on ${repo} is gone`);
         throw options.explain(result, `${repo} comment ${commentId}`);
       }
+      return parse(result);
+    },
+    async reply(repo, number, commentId, body, signal) {
+      const result = await call('POST', `repos/${repo}/pulls/${number}/comments/${commentId}/replies`, body, signal);
+      if (result.exitCode !== 0) throw options.explain(result, `${repo}#${number} review comment ${commentId}`);
       return parse(result);
     },
   };

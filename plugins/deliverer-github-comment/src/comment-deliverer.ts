@@ -10,6 +10,7 @@ import { ghCommentApi, type CommentApi } from './comment-api';
 import { githubConversation } from './comment-conversation';
 import { GITHUB_ACTIONS, environmentClient, type GithubDestination } from './github-actions';
 import { planComment, resolveCommentTarget, type CommentKind } from './comment-target';
+import { deliverReviewReplies } from './review-reply';
 import { LocalMemos, deliverSticky, stickyBody, stickyKey } from './sticky-comment';
 
 export interface CommentOptions extends AppModeOptions {
@@ -110,7 +111,8 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
   const sent: ProgressKV = ctx.progress ?? new MemoryProgressKV();
   const memos = ctx.memos ?? new LocalMemos();
   const timeoutMs = options.timeout_seconds * 1000;
-  // Sticky comments go through `gh api`, which can edit a comment (`gh pr comment` cannot say which one).
+  // Sticky comments and replies in review threads go through `gh api`, which can edit a comment and reply in a
+  // thread (`gh pr comment` can do neither).
   const stickyApi: CommentApi = ghCommentApi({
     cli,
     env,
@@ -123,9 +125,25 @@ export function createCommentDeliverer(options: CommentOptions, ctx: PluginConte
     // Without an App the github.* actions act with the token of the gateway's environment (github-actions.ts).
     actionsClient: environmentClient(ctx),
     async deliver(msg, opts) {
-      const { repo, prNumber, kind: kindOption } = resolveCommentTarget(msg.extra);
+      const { repo, prNumber, kind: kindOption, reviewCommentId } = resolveCommentTarget(msg.extra);
       const target = `${repo}#${prNumber}`;
       if (!msg.text.trim()) throw new HookwiseError('HW_E_DELIVERY', `${ID}: the agent's answer is empty; nothing to post`, { retryable: false });
+      if (reviewCommentId) {
+        // A reply in a review thread goes through `gh api` (`gh pr comment` cannot reply in a thread).
+        const key = progressKey(ID, msg.route, msg.deliveryId, msg.destination);
+        const bodies = chunkText(msg.text, COMMENT_LIMIT);
+        const ids = await deliverReviewReplies({
+          api: stickyApi,
+          progress: sent,
+          key,
+          repo,
+          number: prNumber,
+          commentId: reviewCommentId,
+          bodies,
+          signal: opts.signal,
+        });
+        return { target, ids };
+      }
       const sticky = stickyKey(msg.extra);
       if (sticky) {
         const memoKey = `${ID}:sticky:gh:${sticky}`;

@@ -15,6 +15,11 @@ export interface CommentTarget {
   /** The pull request or issue number (deliver_extra.pr_number; GitHub numbers both alike). */
   prNumber: number;
   kind: CommentKindOption;
+  /**
+   * deliver_extra.review_comment_id (set by the conversation facet for a reply in a review thread): the answer is a
+   * reply in the thread of that top-level review comment, not a comment on the pull request.
+   */
+  reviewCommentId?: string;
 }
 
 export interface CommentPlan {
@@ -37,6 +42,9 @@ export function resolveCommentTarget(extra: Record<string, string> | undefined):
   }
   if (!pr) problems.push('deliver_extra.pr_number is missing: the pull request or issue number (e.g. pr_number: "{pull_request.number}" or "{issue.number}")');
   else if (!/^[1-9][0-9]{0,9}$/.test(pr)) problems.push(`deliver_extra.pr_number must be a positive integer, got ${JSON.stringify(pr.slice(0, 100))}`);
+  const review = extra?.review_comment_id?.trim() || undefined;
+  if (review !== undefined && !/^[1-9][0-9]{0,19}$/.test(review))
+    problems.push(`deliver_extra.review_comment_id must be a review comment's id (a positive integer), got ${JSON.stringify(review.slice(0, 100))}`);
   if (!isKindOption(kind))
     problems.push(`deliver_extra.kind must be one of ${COMMENT_KIND_OPTIONS.join(', ')}, got ${JSON.stringify(extra?.kind?.slice(0, 100))}`);
   if (problems.length || !isKindOption(kind)) {
@@ -46,7 +54,7 @@ export function resolveCommentTarget(extra: Record<string, string> | undefined):
       { retryable: false },
     );
   }
-  return { repo, prNumber: Number(pr), kind };
+  return { repo, prNumber: Number(pr), kind, ...(review ? { reviewCommentId: review } : {}) };
 }
 
 /**

@@ -133,7 +133,8 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
         },
   // Conversations: an answer goes into the thread the person wrote in (thread_ts of the answer they replied under).
   conversation: {
-    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}), thread_ts: to.messageId }),
+    // Into the thread: its root's ts (a person's message in a thread names its root as `thread`).
+    replyExtra: (to, extra) => ({ ...extra, ...(extra.chat_id !== undefined ? { chat_id: to.chat } : {}), thread_ts: to.thread ?? to.messageId }),
   },
   // Approvals: chat.postMessage with a Block Kit actions block; a press comes back as an interactivity
   // block_actions payload (source-slack). An incoming webhook cannot say which message it posted: a token is needed.
@@ -169,6 +170,14 @@ export const slackPlatform = definePlatform<WorkspaceApiOptions>({
       },
     };
   },
+  // A decided draft: chat.update of the draft (its channel and ts) with the decision, its blocks without the buttons.
+  approvalDecided: (draft, text, o): HttpRequest => ({
+    method: 'POST',
+    url: joinUrl(o.api_base, '/api/chat.update'),
+    bearer: o.token,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    json: { channel: draft.chat, ts: draft.messageId, text: slackText(text), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackText(text) } }] },
+  }),
   checkResponse: checkWorkspaceResponse,
   // chat.postMessage answers {ok: true, channel, ts, message}; an incoming webhook answers the text "ok".
   success: {

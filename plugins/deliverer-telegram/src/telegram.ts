@@ -130,6 +130,12 @@ export const telegramPlatform = definePlatform<BotApiOptions>({
       },
     },
   }),
+  // A decided draft: editMessageText with the decision; without reply_markup the inline keyboard is removed.
+  approvalDecided: (draft, text, o) => ({
+    method: 'POST',
+    url: method(o, 'editMessageText'),
+    json: { chat_id: idValue(draft.chat), message_id: Number(draft.messageId), text },
+  }),
   checkResponse: checkBotApiResponse,
   // Bot API: "If 'ok' equals True, the request was successful"; sendMessage returns the sent Message.
   success: {

@@ -74,11 +74,16 @@ export function bluebubblesReplyOf(payload: Record<string, unknown>): InboundRep
   const chat = isObject(chats[0]) ? text(chats[0].guid) : undefined;
   const userId = isObject(message.handle) ? text(message.handle.address) : undefined;
   if (!chat || !userId) return undefined;
+  // An inline reply: the answer replies inline to the person's message (its guid) rather than to the gateway's
+  // earlier one. A plain message is answered plainly in the chat.
+  const answered = text(message.threadOriginatorGuid);
+  const own = answered ? text(message.guid) : undefined;
   return {
-    to: { platform: BLUEBUBBLES_PLATFORM, chat, messageId: text(message.threadOriginatorGuid) ?? '' },
+    to: { platform: BLUEBUBBLES_PLATFORM, chat, messageId: answered ?? '' },
     userId,
     from: `iMessage user ${userId}`,
     text: typeof message.text === 'string' ? message.text : '',
+    ...(own ? { message: { platform: BLUEBUBBLES_PLATFORM, chat, messageId: own } } : {}),
   };
 }
 

@@ -88,6 +88,9 @@ export function feishuReplyOf(payload: Record<string, unknown>): InboundReply | 
   const ids = isObject(sender.sender_id) ? sender.sender_id : {};
   const userId = text(ids.open_id) ?? text(ids.user_id) ?? text(ids.union_id);
   if (!answered || !chat || !userId) return undefined;
+  // The person's message, which the answer replies to; in its thread (topic) when they wrote in one.
+  const own = text(message.message_id);
+  const thread = text(message.thread_id);
   return {
     to: { platform: FEISHU_PLATFORM, chat, messageId: answered },
     userId,
@@ -95,5 +98,6 @@ export function feishuReplyOf(payload: Record<string, unknown>): InboundReply | 
     text: feishuMessageText(message.message_type, message.content),
     // Also other names allow_from may use for the author: the user_id and union_id of the same person.
     alsoAllowedAs: [text(ids.user_id), text(ids.union_id)].filter((id): id is string => id !== undefined && id !== userId),
+    ...(own ? { message: { platform: FEISHU_PLATFORM, chat, messageId: own, ...(thread ? { thread } : {}) } } : {}),
   };
 }

@@ -1,24 +1,29 @@
-// What a GitHub `issue_comment` means for conversations: GitHub comments reply to no comment, so what a
-// new comment (action `created`) answers is its pull request or issue (`owner/name` lower-cased, the number), where
-// the github_comment deliverer records the gateway's answers. Bots (`user.type` Bot, an App's `name[bot]` login)
-// continue nothing; `own` names the comment itself, so that a comment the gateway posted with a person's token
-// (the gh client) is recognised too. allow_from matches the login, or the `author_association` written as `association:MEMBER`
-// (a GitHub login cannot hold a colon, so no user can be listed under an association's name).
+// What a GitHub comment means for conversations. An `issue_comment` replies to no comment, so what a new comment
+// (action `created`) answers is its pull request or issue (`owner/name` lower-cased, the number), where the
+// github_comment deliverer records the gateway's answers. A `pull_request_review_comment` (created) that replies in
+// a review thread (`comment.in_reply_to_id`, the thread's top-level comment: GitHub takes no reply to a reply)
+// answers the pull request the same way, in that thread (MessageRef.thread), so that the answer goes back into the
+// thread rather than under the pull request. Bots (`user.type` Bot, an App's `name[bot]` login) continue nothing;
+// `own` names the comment itself, so that a comment the gateway posted with a person's token (the gh client) is
+// recognised too. allow_from matches the login, or the `author_association` written as
+// `association:MEMBER` (a GitHub login cannot hold a colon, so no user can be listed under an association's name).
 import type { InboundReply } from '@hookwise/core';
 import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
 
 export function githubReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
   const { comment, issue, repository } = payload;
-  if (payload.action !== 'created' || !isPayloadObject(comment) || !isPayloadObject(issue) || !isPayloadObject(repository) || !isPayloadObject(comment.user))
-    return undefined;
+  if (payload.action !== 'created' || !isPayloadObject(comment) || !isPayloadObject(repository) || !isPayloadObject(comment.user)) return undefined;
+  // An issue comment answers its issue or pull request; a review comment answers only when it replies in a thread.
+  const pullRequest = isPayloadObject(payload.pull_request) ? payload.pull_request : undefined;
+  const thread = !isPayloadObject(issue) && pullRequest ? payloadId(comment.in_reply_to_id) : undefined;
+  const number = isPayloadObject(issue) ? payloadId(issue.number) : thread ? payloadId(pullRequest?.number) : undefined;
   const login = payloadId(comment.user.login);
   const repo = payloadId(repository.full_name)?.toLowerCase();
-  const number = payloadId(issue.number);
   if (!login || !repo || !number || comment.user.type === 'Bot' || login.endsWith('[bot]')) return undefined;
   const association = payloadId(comment.author_association);
   const url = payloadId(comment.html_url);
   return {
-    to: { platform: 'github', chat: repo, messageId: number },
+    to: { platform: 'github', chat: repo, messageId: number, ...(thread ? { thread } : {}) },
     userId: login,
     alsoAllowedAs: association ? [`association:${association}`] : [],
     own: url ? { platform: 'github', chat: repo, messageId: url } : undefined,

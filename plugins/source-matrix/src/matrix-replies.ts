@@ -26,7 +26,9 @@ export function matrixReplyOf(payload: Record<string, unknown>): InboundReply | 
     // A thread message keeps its thread, so that the answer goes into the thread rather than under its root.
     const thread = relates.rel_type === 'm.thread' ? answered : undefined;
     const to = { platform: 'matrix', chat, messageId: answered, ...(thread ? { thread } : {}) };
-    return { to, userId, from: `Matrix user ${userId}`, text, own };
+    // The person's event is also what the answer replies to (in the thread, when they wrote in one).
+    const message = own ? { ...own, ...(thread ? { thread } : {}) } : undefined;
+    return { to, userId, from: `Matrix user ${userId}`, text, own, ...(message ? { message } : {}) };
   }
   return undefined;
 }

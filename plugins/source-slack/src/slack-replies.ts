@@ -26,7 +26,15 @@ export function slackReplyOf(payload: Record<string, unknown>): InboundReply | u
   const thread = payloadId(event.thread_ts);
   const userId = payloadId(event.user);
   if (!chat || !thread || !userId || thread === event.ts) return undefined;
-  return { to: { platform: 'slack', chat, messageId: thread }, userId, from: `Slack user ${userId}`, text: payloadText(event.text) };
+  // The person's message, in the thread it was written in: the answer goes into that thread (thread_ts is its root).
+  const own = payloadId(event.ts);
+  return {
+    to: { platform: 'slack', chat, messageId: thread },
+    userId,
+    from: `Slack user ${userId}`,
+    text: payloadText(event.text),
+    ...(own ? { message: { platform: 'slack', chat, messageId: own, thread } } : {}),
+  };
 }
 
 /**

@@ -16,7 +16,15 @@ export function telegramReplyOf(payload: Record<string, unknown>): InboundReply 
   if (!chat || !messageId || !userId) return undefined;
   const name = [message.from.first_name, message.from.last_name].filter((n) => typeof n === 'string').join(' ') || message.from.username;
   const text = typeof message.text === 'string' ? message.text : typeof message.caption === 'string' ? message.caption : '';
-  return { to: { platform: 'telegram', chat, messageId }, userId, from: `Telegram user ${userId}${name ? ` (${String(name)})` : ''}`, text };
+  // The person's message, which the answer quotes (reply_parameters) rather than the bot's message they answered.
+  const own = payloadId(message.message_id);
+  return {
+    to: { platform: 'telegram', chat, messageId },
+    userId,
+    from: `Telegram user ${userId}${name ? ` (${String(name)})` : ''}`,
+    text,
+    ...(own ? { message: { platform: 'telegram', chat, messageId: own } } : {}),
+  };
 }
 
 /** A `callback_query` with a draft button's data, pressed by `callback_query.from`. */

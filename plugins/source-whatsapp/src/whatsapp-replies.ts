@@ -45,6 +45,8 @@ export function whatsappReplyOf(payload: Record<string, unknown>): InboundReply 
   const messageId = payloadId(message.context.id);
   const from = payloadId(message.from);
   if (messageId === undefined || from === undefined) return undefined;
+  // The person's message (its wamid), which the answer quotes rather than the gateway's message they answered.
+  const own = payloadId(message.id);
   // contacts[] names the senders of the messages in the change: the one whose wa_id is this sender's.
   const contacts = objects(value?.contacts);
   const contact = contacts.find((c) => c.wa_id === from) ?? (contacts.length === 1 ? contacts[0] : undefined);
@@ -54,6 +56,7 @@ export function whatsappReplyOf(payload: Record<string, unknown>): InboundReply 
     userId: from,
     from: `WhatsApp user ${from}${name ? ` (${name})` : ''}`,
     text: whatsappMessageText(message),
+    ...(own ? { message: { platform: WHATSAPP_PLATFORM, chat: from, messageId: own } } : {}),
   };
 }
 

@@ -59,6 +59,32 @@ describe('hookwise deliveries through the admin API', () => {
     expect((await gw.gateway.store.jobs.findByDeliveryId('fail2-cli'))?.status).toBe('done');
   });
 
+  it('retries one ended job by its id: a dead letter at its failed step, a done job as a new run', async () => {
+    gw = await startObserved({ admin: { enabled: true } });
+    announce(gw);
+    await push('fail3-cli');
+    await push('cli-api-3');
+    await settled(gw, 2);
+    expect((await gw.gateway.store.jobs.findByDeliveryId('fail3-cli'))?.status).toBe('dead');
+
+    const dead = await runCli(['deliveries', 'retry', 'fail3-cli'], gw.configDir);
+    expect(dead.stderr).toBe('');
+    expect(dead.stdout).toContain("Put dead letter fail3-cli on route 'ci' back in the queue");
+    await settled(gw, 2);
+    expect((await gw.gateway.store.jobs.findByDeliveryId('fail3-cli'))?.status).toBe('done');
+
+    const done = await runCli(['deliveries', 'retry', 'cli-api-3', '--json'], gw.configDir);
+    expect(done.code).toBe(0);
+    const result = JSON.parse(done.stdout) as { retried: string[]; replayed: { deliveryId: string } };
+    expect(result.retried).toEqual(['cli-api-3']);
+    expect(result.replayed.deliveryId).toMatch(/^cli-api-3-replay-\d+$/);
+    await settled(gw, 3);
+
+    const neither = await runCli(['deliveries', 'retry'], gw.configDir);
+    expect(neither.code).not.toBe(0);
+    expect(neither.stderr).toContain('name the job to retry');
+  });
+
   it('reads the store again once the gateway is gone (a memory store then has nothing to show)', async () => {
     // A config dir of the test's own: the harness removes the ones it makes.
     const home = mkdtempSync(join(tmpdir(), 'hookwise-cli-api-'));

@@ -1,7 +1,7 @@
 // Output that fits 120 columns (issue 35 item 9): `routes list` and `doctor` were 174 and 253 columns wide,
 // `deliveries list` 200. Tables are fitted to 120 columns (long cells shortened with …, ids and URLs whole,
 // doctor's details wrapped so the fix stays readable); --wide shows every cell whole on one line.
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderTable, TABLE_WIDTH } from '../../src/text-table';
 import { runCli, tempHome } from '../cli-process';
@@ -69,6 +69,33 @@ describe('tables fit 120 columns', () => {
     expect(words).toContain("unknown skill 'a-skill-that-does-not-exist-anywhere-at-all'");
     const wide = await runCli(['doctor', '--wide'], dir);
     expect(wide.stdout).toMatch(new RegExp(`^FAIL\\s+route '${LONG_NAME}'\\s+.*unknown skill .*another-skill-that-is-missing-as-well`, 'm'));
+  });
+
+  it('webhook list, skills list and plugins list fit too, and take --wide like the other tables', async () => {
+    const dir = await wideConfig();
+    const description = `Reviews every pull request of the monorepo ${'and says what it thinks of it '.repeat(5)}end`;
+    const subscribed = await runCli(['webhook', 'subscribe', 'long-description', '--events', EVENTS.slice(0, 4).join(','), '--description', description], dir);
+    expect(subscribed.code).toBe(0);
+    const fitted = await runCli(['webhook', 'list'], dir);
+    expect(fitted.code).toBe(0);
+    expect(longestLine(fitted.stdout)).toBeLessThanOrEqual(TABLE_WIDTH);
+    expect(fitted.stdout).toContain('/webhooks/long-description');
+    const wide = await runCli(['webhook', 'list', '--wide'], dir);
+    expect(wide.code).toBe(0);
+    expect(wide.stdout).toContain(description);
+
+    mkdirSync(join(dir, 'skills', 'long-skill'), { recursive: true });
+    const skill = `Checks ${'one more thing about the change '.repeat(6)}and stops`;
+    writeFileSync(join(dir, 'skills', 'long-skill', 'SKILL.md'), `---\nname: long-skill\ndescription: ${skill}\n---\n\nDo it.\n`);
+    const skills = await runCli(['skills', 'list'], dir);
+    expect(longestLine(skills.stdout)).toBeLessThanOrEqual(TABLE_WIDTH);
+    expect((await runCli(['skills', 'list', '--wide'], dir)).stdout).toContain(skill);
+
+    const plugins = await runCli(['plugins', 'list'], dir);
+    expect(longestLine(plugins.stdout)).toBeLessThanOrEqual(TABLE_WIDTH);
+    const widePlugins = await runCli(['plugins', 'list', '--wide'], dir);
+    expect(widePlugins.code).toBe(0);
+    expect(widePlugins.stdout).not.toContain('…');
   });
 
   it("deliveries list's columns: a long error is shortened, the delivery id and the time never", () => {

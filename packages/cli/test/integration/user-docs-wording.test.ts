@@ -31,6 +31,22 @@ describe('user docs', () => {
     expect(readFileSync(join(ROOT, 'docs', 'platforms.md'), 'utf8')).toMatch(/^## Compatibility\n[\s\S]*stand-in/m);
   });
 
+  it('name the subscriptions file as it is: webhook_subscriptions.json', () => {
+    const hits = userDocs().flatMap(([file, text]) =>
+      text
+        .split('\n')
+        .filter((line) => /(?<![\w_])subscriptions\.json/.test(line))
+        .map((line) => `${file}: ${line.slice(0, 120)}`),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  it('troubleshooting says that only the first failed signature per client per minute is logged with its reason', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'troubleshooting.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(page).toContain('Only the first failed signature of a client (its address) in a minute is logged with its reason');
+    expect(page).toContain('(logged once per client per minute)');
+  });
+
   it('the README names the fifteen platforms', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const platforms = [

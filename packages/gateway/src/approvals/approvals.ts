@@ -11,6 +11,7 @@ import type { Lifecycle } from '../observe/lifecycle';
 import type { Route } from '../routes/routes';
 import { ApprovalRecords, isApprover, pressedOnDraft, presserText, type ApprovalRecord, type Presser } from './approval-records';
 import { emitCompleted, jobEvent } from '../jobs/job-events';
+import { editDecidedDraft } from './approval-decided';
 
 export interface ApprovalsDeps {
   jobs: JobQueue;
@@ -186,6 +187,8 @@ export class Approvals {
         meta,
       );
     });
+    // The draft in the chat shows the decision instead of its buttons (not awaited: the press is answered now).
+    void editDecidedDraft(this.deps, decided);
     const name = decision === 'approve' ? 'approved' : 'denied';
     if (lifecycle?.has(name)) lifecycle.emit(name, { jobId, route: record.route, deliveryId: record.deliveryId, by: who });
     return { result: decided.status as 'approved' | 'denied', record: decided };

@@ -48,6 +48,8 @@ export interface PendingTurn {
   fresh?: boolean;
   /** What the reply answered: the answer goes back as a reply to it (Telegram) or into its thread (Slack). */
   replyTo: MessageRef;
+  /** The person's reply itself, when its source named it: the answer quotes it (InboundReply.message). */
+  message?: MessageRef;
   /** The destination that sent what the reply answered; absent in records kept before it was recorded. */
   destination?: string;
   from: string;

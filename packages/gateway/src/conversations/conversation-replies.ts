@@ -81,9 +81,12 @@ export class ConversationStep {
     // duplicate on the conversation's route, and never collides with that route's own events.
     const jobDeliveryId = `${inbound.name}:${deliveryId}`;
     const text = clipTurnText(reply.text);
+    // The person's message goes with the turn only where it is in the chat of what it answered.
+    const message = reply.message && reply.message.platform === reply.to.platform && reply.message.chat === reply.to.chat ? reply.message : undefined;
+    const answered = { replyTo: reply.to, ...(message ? { message } : {}), destination: record.destination, from: reply.from, text, at: receivedAt };
     const turn: PendingTurn = over
-      ? { conversation: randomUUID(), turn: 1, fresh: true, replyTo: reply.to, destination: record.destination, from: reply.from, text, at: receivedAt }
-      : { conversation: record.conversation, turn: answers + 1, replyTo: reply.to, destination: record.destination, from: reply.from, text, at: receivedAt };
+      ? { conversation: randomUUID(), turn: 1, fresh: true, ...answered }
+      : { conversation: record.conversation, turn: answers + 1, ...answered };
     if (over) {
       deps.logger.info(`${where} is past its limits (${over[1]}): it starts conversation ${turn.conversation} (conversation.after_limit)`, {
         route: route.name,

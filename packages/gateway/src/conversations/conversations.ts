@@ -40,8 +40,9 @@ export function limitsOf(config: ConversationConfig): ConversationLimits {
 
 /**
  * A destination's deliver_extra for the answer of a continued conversation: on the conversation's platform, the
- * deliverer's facet sends it as a reply to the message the person answered (Telegram `reply_parameters`), into
- * its thread (Slack `thread_ts`) or under it (Matrix `m.relates_to`, one more comment on the pull request).
+ * deliverer's facet sends it as a reply to the person's message (Telegram `reply_parameters`; the message their
+ * reply answered where the source names no message of its own), into its thread (Slack `thread_ts`) or under it
+ * (Matrix `m.relates_to`, one more comment on the pull request).
  */
 export function replyExtra(
   turn: PendingTurn | undefined,
@@ -54,7 +55,8 @@ export function replyExtra(
   // Two destinations on one platform (telegram, telegram#2): only the one that sent the message answered replies;
   // the other gets the answer where it always does.
   if (turn.destination !== undefined && destination !== undefined && turn.destination !== destination) return extra;
-  return facet.replyExtra(turn.replyTo, extra);
+  // The answer quotes the person's message where its source named it, else the message their reply answered.
+  return facet.replyExtra(turn.message ?? turn.replyTo, extra);
 }
 
 /** The messages a destination's receipt says it created, that a reply may answer (the facet's reading, else each id in the target). */
@@ -72,6 +74,11 @@ function sentRefs(facet: DelivererConversation, receipt: unknown): { chat: strin
 /** The concurrency key of the jobs that continue a conversation: they run one at a time, in the order accepted. */
 export function conversationKey(conversation: string): string {
   return `conversation:${conversation}`;
+}
+
+/** Whether a job continued a conversation (a person's reply): the concurrency key the conversation step gave it. */
+export function isConversationReplyJob(job: { concurrencyKey?: string }): boolean {
+  return job.concurrencyKey?.startsWith('conversation:') ?? false;
 }
 
 export interface ConversationsDeps {

@@ -178,8 +178,10 @@ export class WebhookPipeline {
     const jobRoute = wanted && !filtered ? this.jobRoutes.of(route) : undefined;
     // Armed before the store step (deliver_only's wait for its delivery), so a worker faster than this answer is not missed.
     const watch = jobRoute && this.onAccept.length ? this.watchOf(route) : undefined;
+    const request = acceptRequestOf(route, limits, deliveryId, event, payload, payloadJson, jobRoute);
+    if (request.job?.coalesce && testsNow(req.headers, deliveryId)) delete request.job.coalesce;
     try {
-      result = await withinDeadline(this.accept(acceptRequestOf(route, limits, deliveryId, event, payload, payloadJson, jobRoute)), STORE_CALL_TIMEOUT_MS);
+      result = await withinDeadline(this.accept(request), STORE_CALL_TIMEOUT_MS);
     } catch (err) {
       watch?.cancel();
       return storeFailed(deps, route, err);
@@ -198,4 +200,17 @@ export class WebhookPipeline {
     }
     return undefined;
   }
+}
+
+/** The header `hookwise webhook test --now` sends; its delivery ids start with TEST_DELIVERY_PREFIX. */
+const TEST_NOW_HEADER = 'x-hookwise-test';
+const TEST_DELIVERY_PREFIX = 'hookwise-test-';
+
+/**
+ * A verified test event of `hookwise webhook test --now` (signed with the route's secret, its delivery id the
+ * CLI's): it runs at once instead of waiting for the route's coalesce window. Anything else coalesces as usual.
+ */
+function testsNow(headers: IngestRequest['headers'], deliveryId: string): boolean {
+  const value = headers[TEST_NOW_HEADER];
+  return (Array.isArray(value) ? value[0] : value) === 'now' && deliveryId.startsWith(TEST_DELIVERY_PREFIX);
 }

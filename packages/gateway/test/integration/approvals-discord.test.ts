@@ -36,17 +36,24 @@ const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const PUBLIC_KEY = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url').toString('hex');
 
 let discord: RecordingServer;
+/** The messages the stand-in created: the id it gave each, and its content. */
+const created: Array<{ id: string; content: string }> = [];
+/** The Edit Message calls on the draft whose content holds `name`. */
+const editsOf = (name: string) => {
+  const id = created.find((m) => m.content.includes(name))!.id;
+  return discord.requests.filter((r) => r.method === 'PATCH' && r.path === `/api/v10/channels/${APPROVALS}/messages/${id}`);
+};
 let gw: TestGateway;
-/** The id of each message the stand-in created, by its content: a click names the message it is on. */
-const created = new Map<string, string>();
 
 beforeAll(async () => {
   let message = 1265300000000000000n;
   discord = await startRecordingServer((req) => {
     if (req.method === 'GET') return { status: 200, json: { id: APPLICATION, username: 'hookwise', bot: true } };
     const content = (req.json as { content?: string }).content;
-    created.set(String(content), String(++message));
-    return { status: 200, json: { id: String(message), channel_id: req.path.split('/')[4], content } };
+    // Create Message answers a new message; Edit Message (PATCH .../messages/{id}) the message it edited.
+    const id = req.method === 'PATCH' ? req.path.split('/')[6] : String(++message);
+    if (req.method === 'POST') created.push({ id, content: String(content) });
+    return { status: 200, json: { id, channel_id: req.path.split('/')[4], content } };
   });
   const held = (approvers: string[]) => ({
     secret: SECRET,
@@ -117,7 +124,7 @@ async function draftOf(deliveryId: string, name: string): Promise<{ approve: str
     },
   ]);
   const [approve, deny] = json.components[0].components;
-  return { approve: approve.custom_id, deny: deny.custom_id, message: created.get(json.content) ?? 'unknown' };
+  return { approve: approve.custom_id, deny: deny.custom_id, message: created.find((m) => m.content === json.content)?.id ?? 'unknown' };
 }
 
 let interaction = 1265310000000000000n;
@@ -196,6 +203,17 @@ describe('approvals through Discord buttons', () => {
     expect(delivered).toHaveLength(1);
     expect(delivered[0].headers.authorization).toBe(`Bot ${TOKEN}`);
     expect((delivered[0].json as { content: string; components?: unknown }).components).toBeUndefined();
+
+    // The draft is edited (Edit Message) to the decision, who made it and when, with no components left.
+    const [edit, ...more] = editsOf('release-d1');
+    expect(more).toHaveLength(0);
+    expect(edit.headers.authorization).toBe(`Bot ${TOKEN}`);
+    expect(edit.json).toEqual({ content: expect.any(String), allowed_mentions: { parse: [] }, components: [] });
+    expect((edit.json as { content: string }).content).toMatch(
+      new RegExp(
+        `^Approved by discord:${APPROVER} \\(mason\\) at \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z: route held, event dc-1; the answer is delivered\\.\\n\\nShip release-d1\\?`,
+      ),
+    );
   });
 
   it('Deny (clicked in a DM, by an approver pinned as discord:<id>) delivers nothing; a later Approve changes nothing', async () => {
@@ -210,5 +228,11 @@ describe('approvals through Discord buttons', () => {
     expect((await click(draft.approve, APPROVER, 'mason', { message: draft.message })).body).toEqual(ephemeral(/^Already denied/));
     await settle();
     expect(messagesTo(ANSWERS, 'release-d2')).toHaveLength(0);
+    const edits = editsOf('release-d2');
+    expect(edits).toHaveLength(1);
+    expect((edits[0].json as { content: string }).content).toMatch(
+      new RegExp(`^Denied by discord:${APPROVER} \\(mason\\) at .+: route pinned, event dc-2; nothing is delivered\\.`),
+    );
+    expect(edits[0].json).toMatchObject({ components: [] });
   });
 });

@@ -29,19 +29,27 @@ let telegram: RecordingServer;
 let slack: RecordingServer;
 let gw: TestGateway;
 const events: string[] = [];
-/** The id each stand-in gave the message it was sent, by the message's text: a press names the draft it is on. */
-const posted = new Map<string, string>();
-const postedId = (text: string): string => [...posted].find(([sent]) => sent.startsWith('Approval needed') && sent.includes(text))?.[1] ?? 'unknown';
+/** What the stand-ins answered: the message id (Telegram) or ts (Slack) they gave each message, by path and text. */
+const answered: Array<{ path: string; text: string; id: string }> = [];
+/** The id the stand-in gave the draft (a sendMessage or chat.postMessage) whose text holds `name`. */
+const draftId = (name: string) => answered.find((a) => /sendMessage|chat\.postMessage/.test(a.path) && a.text.includes(name))!.id;
+/** The edits of decided drafts (Telegram editMessageText, Slack chat.update) a stand-in received. */
+const edits = (server: RecordingServer, method: string) => server.requests.filter((r) => r.path.endsWith(`/${method}`));
+/** "2026-01-02T03:04:05.678Z": when a decision was made, as an edited draft says it. */
+const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
+/** The id the stand-in gave a draft whose text holds `text`: a press names the draft it is on. */
+const postedId = (text: string): string => answered.find((a) => a.text.startsWith('Approval needed') && a.text.includes(text))?.id ?? 'unknown';
 
 beforeAll(async () => {
   let message = 100;
   telegram = await startRecordingServer((req) => {
-    posted.set(String((req.json as { text?: string } | undefined)?.text), String(++message));
-    return { status: 200, json: telegramSentMessage(message, req.json) };
+    const id = ++message;
+    answered.push({ path: req.path, text: String((req.json as { text?: unknown } | undefined)?.text), id: String(id) });
+    return { status: 200, json: telegramSentMessage(id, req.json) };
   });
   slack = await startRecordingServer((req) => {
     const ts = `1700000000.${++message}`;
-    posted.set(String((req.json as { text?: string } | undefined)?.text), ts);
+    answered.push({ path: req.path, text: String((req.json as { text?: unknown } | undefined)?.text), id: ts });
     return { status: 200, json: slackPosted(String((req.json as { channel?: string }).channel), ts, req.json) };
   });
   const route = (extra: Record<string, unknown>) => ({ secret: SECRET, prompt: 'Ship {name}?', ...extra });
@@ -156,6 +164,15 @@ describe('approvals through Telegram buttons', () => {
     await settle();
     expect(deliveredTo100('release-1')).toHaveLength(1);
     expect(events).toEqual(expect.arrayContaining(['approval_requested:ap-1', 'approved:ap-1', 'completed:ap-1:delivered']));
+
+    // The draft now shows the decision, who made it and when, and no buttons (editMessageText without reply_markup).
+    const [edit] = edits(telegram, 'editMessageText');
+    expect(edits(telegram, 'editMessageText')).toHaveLength(1);
+    expect(edit.path).toBe('/bot123456:test-token-abcdefghij/editMessageText');
+    expect(edit.json).toEqual({ chat_id: -200, message_id: Number(draftId('release-1')), text: expect.any(String) });
+    const text = (edit.json as { text: string }).text;
+    expect(text).toMatch(new RegExp(`^Approved by telegram:111 \\(alice\\) at ${ISO}: route held, event ap-1; the answer is delivered\\.\\n\\n`));
+    expect(text).toContain('Ship release-1?');
   });
 
   it('Deny ends the job as denied and delivers nothing; a later Approve changes nothing', async () => {
@@ -169,6 +186,13 @@ describe('approvals through Telegram buttons', () => {
     });
     await settle();
     expect(deliveredTo100('release-2')).toHaveLength(0);
+    // Edited once, to the denial: the later press changed nothing, so it edits nothing.
+    const denials = edits(telegram, 'editMessageText').filter((r) => (r.json as { message_id: number }).message_id === Number(draftId('release-2')));
+    expect(denials).toHaveLength(1);
+    expect((denials[0].json as { text: string }).text).toMatch(
+      new RegExp(`^Denied by telegram:111 \\(alice\\) at ${ISO}: route held, event ap-2; nothing is delivered\\.`),
+    );
+    expect(denials[0].json).not.toHaveProperty('reply_markup');
     expect(events).toEqual(expect.arrayContaining(['denied:ap-2', 'completed:ap-2:denied']));
   });
 
@@ -221,6 +245,15 @@ describe('approvals through Slack buttons', () => {
     expect(s1).toMatchObject({ status: 'done', errors: [] });
     await settle();
     expect(sentTo(slack, 'C0ANSWERS').filter((r) => r.body.includes('release-s1'))).toHaveLength(1);
+
+    // The draft is updated in place (chat.update on its channel and ts) to the decision, its blocks without buttons.
+    const updates = edits(slack, 'chat.update');
+    expect(updates).toHaveLength(1);
+    expect(updates[0].headers.authorization).toBe('Bearer xoxb-test-token-0123456789');
+    const update = updates[0].json as { channel: string; ts: string; text: string; blocks: Array<{ type: string; text?: { type: string; text: string } }> };
+    expect([update.channel, update.ts]).toEqual(['C0APPROVE', draftId('release-s1')]);
+    expect(update.text).toMatch(new RegExp(`^Approved by slack:U0SLACKOK \\(bob\\) at ${ISO}: route slacked, event ap-s1`));
+    expect(update.blocks).toEqual([{ type: 'section', text: { type: 'mrkdwn', text: update.text } }]);
   });
 
   it('Deny delivers nothing', async () => {

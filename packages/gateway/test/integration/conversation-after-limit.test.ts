@@ -56,7 +56,8 @@ it('starts a new conversation on a reply past max_turns where after_limit says s
   const answer = tg.message(tg.sent().find((r) => tg.message(r).text.includes('is it fixed?'))!);
   expect(answer.text).toContain('This starts a new conversation');
   expect(answer.text).not.toContain('Alert: disk full');
-  expect(answer.reply_parameters).toMatchObject({ message_id: idOf('disk full') });
+  // The answer quotes the person's reply, not the answer they replied to.
+  expect(answer.reply_parameters).toMatchObject({ message_id: tg.lastReplyId() });
   expect(conv.gw.logText()).toMatch(/is past its limits \(the conversation has its 1 turns/);
 
   // The new conversation is bounded too: a reply to its answer starts yet another one.

@@ -5,7 +5,7 @@
 // route as a `new-message` webhook (`{type, data}`, data as the server's MessageSerializer makes it, with
 // threadOriginatorGuid: the answer; the webhook URL carries the route's secret, since BlueBubbles signs nothing).
 // The ORIGINAL route runs again, its agent (a command that echoes its prompt) seeing the event, the first answer
-// and the reply, and its answer is an inline reply to the same message (selectedMessageGuid, partIndex, through
+// and the reply, and its answer is an inline reply to the person's message (selectedMessageGuid, partIndex, through
 // the Private API). A plain message in the chat continues its latest answer; a stranger in the group runs nothing.
 import { randomUUID } from 'node:crypto';
 import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
@@ -79,9 +79,11 @@ function serialized(m: { guid: string; text: string; fromMe: boolean; address: s
 
 /** `from` writes `text` in the group, inline to `inlineTo` or not: the server's new-message webhook. */
 async function message(from: string, text: string, inlineTo?: string) {
+  const guid = randomUUID().toUpperCase();
+  written.push(guid);
   const body = JSON.stringify({
     type: 'new-message',
-    data: serialized({ guid: randomUUID().toUpperCase(), text, fromMe: false, address: from, threadOriginatorGuid: inlineTo }),
+    data: serialized({ guid, text, fromMe: false, address: from, threadOriginatorGuid: inlineTo }),
   });
   return conv.gw.post(`imessage?secret=${WEBHOOK_SECRET}`, body);
 }
@@ -89,6 +91,8 @@ async function message(from: string, text: string, inlineTo?: string) {
 const sent = () => api.requests.filter((r) => r.path === '/api/v1/message/text');
 const sentBody = (r: RecordedRequest) => r.json as { chatGuid: string; message: string; method?: string; selectedMessageGuid?: string; partIndex?: number };
 const guids: string[] = [];
+/** The guids of the people's messages, oldest first. */
+const written: string[] = [];
 const delivered = () => conv.delivered('alerts');
 
 beforeAll(async () => {
@@ -103,7 +107,7 @@ beforeAll(async () => {
 });
 
 describe('conversations on iMessage (BlueBubbles), through a real gateway on SQLite', () => {
-  it('continues the conversation from an inline reply, answering inline to the same message in the same chat', async () => {
+  it("continues the conversation from an inline reply, answering inline to the person's message in the same chat", async () => {
     expect((await conv.alert('alerts', 'disk full')).status).toBe(202);
     await conv.waitFor('the first answer', () => delivered() === 1);
     const first = sentBody(sent()[0]);
@@ -115,7 +119,9 @@ describe('conversations on iMessage (BlueBubbles), through a real gateway on SQL
     expect(answer.body).toMatchObject({ status: 'accepted', route: 'alerts', turn: 2 });
     await conv.waitFor('the second answer', () => delivered() === 2);
     const second = sentBody(sent()[1]);
-    expect(second).toMatchObject({ chatGuid: CHAT, method: 'private-api', selectedMessageGuid: guids[0], partIndex: 0 });
+    // Inline to the person's message, not to the gateway's answer they replied to.
+    expect(second).toMatchObject({ chatGuid: CHAT, method: 'private-api', selectedMessageGuid: written.at(-1), partIndex: 0 });
+    expect(written.at(-1)).not.toBe(guids[0]);
     expectInOrder(second.message, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(second.message).toContain(`iMessage user ${ALICE}`);
     expect(second.message).toContain('turn 2 of at most 4');

@@ -4,7 +4,7 @@
 // the documented `im.message.receive_v1` event (parent_id: the answer), encrypted with the app's Encrypt Key and
 // signed with X-Lark-Signature exactly as Feishu does ("Receive and process events"); the ORIGINAL route runs again,
 // its agent (a command that echoes its prompt) seeing the event, the first answer and the reply, and its answer goes
-// back with Reply message (POST /open-apis/im/v1/messages/:message_id/reply) to the message the person answered.
+// back with Reply message (POST /open-apis/im/v1/messages/:message_id/reply) to the person's message (in its thread).
 // A reply from someone not in allow_from runs nothing; a reply to a message the gateway never sent goes to its own
 // route as any event.
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
@@ -82,9 +82,10 @@ function encrypted(event: unknown): string {
 
 /**
  * The "Receive message" example (open.feishu.cn/document/server-docs/im-v1/message/events/receive), ids adapted:
- * `from` writes `text` in CHAT as a reply to message `to` (parent_id and, for a reply outside a thread, root_id).
+ * `from` writes `text` in CHAT as a reply to message `to` (parent_id and, for a reply outside a thread, root_id);
+ * with `thread`, in that thread (topic), as the example's `thread_id` says.
  */
-async function reply(from: string, to: string, text: string) {
+async function reply(from: string, to: string, text: string, thread?: string) {
   nextEvent += 1;
   const event = {
     schema: '2.0',
@@ -106,6 +107,7 @@ async function reply(from: string, to: string, text: string) {
         update_time: '1687343654666',
         chat_id: CHAT,
         chat_type: 'group',
+        ...(thread ? { thread_id: thread } : {}),
         message_type: 'text',
         content: JSON.stringify({ text }),
         user_agent: 'Mozilla/5.0',
@@ -128,6 +130,9 @@ async function reply(from: string, to: string, text: string) {
   return conv.gw.post('lark', body, headers);
 }
 
+/** The message id of the person's n-th message (the event's message_id). */
+const personMessage = (n: number) => `om_5ce6d572455d361153b7cb51da13${String(n).padStart(4, '0')}`;
+
 const messages = () => api.requests.filter((r) => r.path.startsWith('/open-apis/im/v1/messages'));
 const text = (r: RecordedRequest) => (JSON.parse((r.json as { content: string }).content) as { text: string }).text;
 const delivered = () => conv.delivered('alerts');
@@ -143,7 +148,7 @@ beforeAll(async () => {
 });
 
 describe('conversations on Feishu, through a real gateway on SQLite', () => {
-  it('continues the conversation when an allowed person replies, answering with Reply message to that message', async () => {
+  it("continues the conversation when an allowed person replies, answering with Reply message to the person's message", async () => {
     expect((await conv.alert('alerts', 'disk full')).status).toBe(202);
     await conv.waitFor('the first answer', () => delivered() === 1);
     const [first] = messages();
@@ -159,7 +164,9 @@ describe('conversations on Feishu, through a real gateway on SQLite', () => {
     expect(conv.gw.logText()).toContain(`Feishu user ${ALICE}'s reply on route 'lark' to conversation`);
     expect(conv.gw.logText()).toMatch(/continues conversation \S+ as turn 2/);
     const second = messages()[1];
-    expect([second.method, second.path]).toEqual(['POST', `/open-apis/im/v1/messages/${answered}/reply`]);
+    // Reply message to the person's message (the one they wrote), not to the gateway's answer they replied to.
+    expect([second.method, second.path]).toEqual(['POST', `/open-apis/im/v1/messages/${personMessage(nextEvent)}/reply`]);
+    expect(second.json).not.toHaveProperty('reply_in_thread');
     expect(second.headers.authorization).toBe('Bearer t-g1044ab7conversationfeishu');
     expect(second.json).toMatchObject({ msg_type: 'text' });
     // The second run saw the event's prompt, the first answer and the reply, in that order.
@@ -167,10 +174,12 @@ describe('conversations on Feishu, through a real gateway on SQLite', () => {
     expectInOrder(seen, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(seen).toContain('turn 2 of at most 3');
 
-    // A reply to that answer (the reply's own message id) continues the same conversation.
-    await reply(ALICE, 'om_dc13264520392913993dd051dba20002', 'and now?');
+    // A reply to that answer (the reply's own message id) in a thread (topic) continues the same conversation; the
+    // answer replies to the person's message in that thread.
+    await reply(ALICE, 'om_dc13264520392913993dd051dba20002', 'and now?', 'omt_d4be107c616');
     await conv.waitFor('the third answer', () => delivered() === 3);
-    expect(messages()[2].path).toBe('/open-apis/im/v1/messages/om_dc13264520392913993dd051dba20002/reply');
+    expect(messages()[2].path).toBe(`/open-apis/im/v1/messages/${personMessage(nextEvent)}/reply`);
+    expect(messages()[2].json).toMatchObject({ msg_type: 'text', reply_in_thread: true });
     expect(text(messages()[2])).toContain('why is it full?');
     expect(text(messages()[2])).toContain('and now?');
   });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestGateway } from '@hookwise/testing';
 import { conversationHarness } from './conversation-harness';
+import { githubReviewThreadReply } from '@hookwise/testing';
 import { githubCommentCreated, githubPrComment, githubPullRequestOpened, githubSigned } from './documented-payloads';
 
 jest.setTimeout(60_000);
@@ -37,6 +38,12 @@ process.stdin.on('data', (c) => (body += c)).on('end', () => {
   const n = fs.readFileSync(${JSON.stringify(callsFile)}, 'utf8').trim().split('\\n').length;
   if (args[0] !== 'api') return process.stdout.write('https://github.com/${REPO}/pull/' + args[2] + '#issuecomment-' + (900 + n) + '\\n');
   const path = args[5];
+  // Create a reply for a review comment: GitHub answers the new review comment (its html_url a #discussion_r link).
+  if (/\\/replies$/.test(path)) {
+    const id = 5000 + n;
+    return process.stdout.write(JSON.stringify({ id, in_reply_to_id: Number(path.split('/')[6]), body: JSON.parse(body).body,
+      html_url: 'https://github.com/${REPO}/pull/' + path.split('/')[4] + '#discussion_r' + id }) + '\\n');
+  }
   const id = /\\/comments$/.test(path) ? 2000 + Number(path.split('/')[4]) : Number(path.split('/').pop());
   const pr = id - 2000;
   const answer = Object.assign(${restAnswer}, {
@@ -90,7 +97,7 @@ beforeAll(async () => {
             review: {
               source: 'github',
               secret: SECRET,
-              events: ['pull_request', 'issue_comment'],
+              events: ['pull_request', 'issue_comment', 'pull_request_review_comment'],
               prompt: 'Review PR #{pull_request.number}: {pull_request.title}',
               deliver: 'github_comment',
               deliver_extra: { repo: '{repository.full_name}', pr_number: '{pull_request.number}' },
@@ -200,4 +207,46 @@ it("records the sticky comment GitHub's REST answer names, knows it as its own, 
   expect(edit.args.slice(0, 3)).toEqual(['api', '--method', 'PATCH']);
   expect(edit.args[5]).toBe(`repos/${REPO.toLowerCase()}/issues/comments/2008`);
   expect((JSON.parse(edit.body) as { body: string }).body).toContain('which deps?');
+});
+
+it('continues a conversation from a reply in a review thread, answering in that thread', async () => {
+  const before = calls().length;
+  const answered = delivered() + 1;
+  expect((await postGithub('pull_request', githubPullRequestOpened(REPO, 9, 'Rename the flag'))).status).toBe(202);
+  await conv.waitFor('the first answer', () => delivered() === answered);
+  expect(calls()[before].args).toEqual(['pr', 'comment', '9', '--repo', REPO, '--body-file', '-']);
+
+  // A member replies in the review thread of top-level review comment 4000 (in_reply_to_id): the conversation on
+  // the pull request continues, and the answer is a reply in that thread (Create a reply for a review comment).
+  const thread = (commentId: number, login: string, body: string) =>
+    postGithub(
+      'pull_request_review_comment',
+      JSON.stringify(githubReviewThreadReply({ repo: REPO, number: 9, commentId, inReplyTo: 4000, login, association: 'MEMBER', body })),
+    );
+  const reply = await thread(4001, 'monalisa', 'why rename it here?');
+  expect(reply.status).toBe(202);
+  expect(reply.body).toMatchObject({ status: 'accepted', route: 'review', turn: 2 });
+  await conv.waitFor('the answer in the thread', () => delivered() === answered + 1);
+  const answer = calls()[before + 1];
+  expect(answer.args).toEqual([
+    'api',
+    '--method',
+    'POST',
+    '-H',
+    'Accept: application/vnd.github+json',
+    'repos/octo/hello/pulls/9/comments/4000/replies',
+    '--input',
+    '-',
+  ]);
+  const body = (JSON.parse(answer.body) as { body: string }).body;
+  expect(body).toContain('ECHO[Review PR #9: Rename the flag]');
+  expect(body).toContain('why rename it here?');
+  expect(body).toContain('GitHub user monalisa (MEMBER)');
+
+  // The gateway's reply (posted with a member's token) coming back as a review comment in the thread is its own.
+  const id = 5000 + before + 2;
+  const own = await thread(id, 'monalisa', body);
+  expect(own.body).toMatchObject({ status: 'ignored', reason: 'conversation_own_message' });
+  await new Promise((r) => setTimeout(r, 500));
+  expect(calls().length).toBe(before + 2);
 });

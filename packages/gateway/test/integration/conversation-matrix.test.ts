@@ -4,7 +4,8 @@
 // .../_matrix/app/v1/transactions/{txnId}, Bearer hs_token; the spec's example, documented-payloads.ts) holding a
 // person's rich reply to that event (the spec's `m.relates_to.m.in_reply_to` example) or a thread message under it
 // (the spec's `rel_type: m.thread` example); the ORIGINAL route runs again, its agent (a command that echoes its
-// prompt) sees the first answer and the reply, and its answer is sent as a reply to the person's message's target.
+// prompt) sees the first answer and the reply, and its answer is sent as a reply to the person's own event (in the
+// thread, when they wrote in one).
 // A stranger, an edit (`m.replace`) and the gateway's own answer pushed back to it run nothing of the conversation.
 import type { RecordingServer } from '@hookwise/testing';
 import { conversationHarness } from './conversation-harness';
@@ -67,7 +68,7 @@ beforeAll(async () => {
   });
 });
 
-it('continues a conversation from a rich reply and a thread message, answering with m.relates_to in the same room', async () => {
+it("continues a conversation from a rich reply and a thread message, answering with m.relates_to to the person's event in the same room", async () => {
   const first = await conv.alert('alerts', 'disk full', 'matrix-alert-1');
   expect(first.status).toBe(202);
   await conv.waitFor('the first answer', () => delivered() === 1);
@@ -82,7 +83,8 @@ it('continues a conversation from a rich reply and a thread message, answering w
   const second = sends()[1];
   expect(second.path.startsWith(`/_matrix/client/v3/rooms/${encodeURIComponent(ROOM)}/send/`)).toBe(true);
   const secondBody = second.json as { body: string; 'm.relates_to'?: unknown };
-  expect(secondBody['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$answer1:example.org' } });
+  // A rich reply to the person's event (the one they wrote), not to the gateway's answer they replied to.
+  expect(secondBody['m.relates_to']).toEqual({ 'm.in_reply_to': { event_id: '$reply1:example.org' } });
   expect(secondBody.body).toContain('Alert: disk full');
   expect(secondBody.body).toContain('ECHO[Alert: disk full]');
   expect(secondBody.body).toContain('which disk?');
@@ -112,12 +114,13 @@ it('continues a conversation from a rich reply and a thread message, answering w
   expect(threaded.status).toBe(200);
   await conv.waitFor('the answer in the thread', () => delivered() === 3);
   const third = sends()[2].json as { body: string; 'm.relates_to'?: unknown };
-  // The answer goes into the same thread (m.thread on its root, with the spec's fallback for unthreaded clients).
+  // The answer goes into the same thread (m.thread on its root, with the spec's fallback for unthreaded clients),
+  // quoting the person's thread message.
   expect(third['m.relates_to']).toEqual({
     rel_type: 'm.thread',
     event_id: '$answer2:example.org',
     is_falling_back: true,
-    'm.in_reply_to': { event_id: '$answer2:example.org' },
+    'm.in_reply_to': { event_id: `$reply${eventN}:example.org` },
   });
   expect(third.body).toContain('which disk?');
   expect(third.body).toContain('and now?');

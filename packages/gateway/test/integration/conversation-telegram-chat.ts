@@ -34,6 +34,8 @@ export interface TelegramChat {
   readonly inboundRoute: Record<string, unknown>;
   /** Posts `from`'s reply to message `to` to the inbound route, signed with the webhook secret. */
   reply(from: number, to: number, text: string): ReturnType<ConversationHarness['gw']['post']>;
+  /** The message id of the last reply posted (the person's own message, which an answer quotes). */
+  lastReplyId(): number;
 }
 
 export async function startTelegramChat(conv: ConversationHarness, options: TelegramChatOptions): Promise<TelegramChat> {
@@ -54,6 +56,7 @@ export async function startTelegramChat(conv: ConversationHarness, options: Tele
     alertRoute: (conversation) => conv.answeredRoute('telegram', String(options.chat), conversation),
     inboundRoute: { source: 'telegram', secret: options.secret, prompt: 'Inbound: {message.text}', deliver: 'log', allow_from: ['*'] },
     idOf: (marker) => options.firstMessageId + sent().findIndex((r) => message(r).text.includes(marker)),
+    lastReplyId: () => 9000 + updateId,
     reply(from, to, text) {
       updateId += 1;
       const update = telegramReply({ updateId, messageId: 9000 + updateId, chat: options.chat, from, to, text });

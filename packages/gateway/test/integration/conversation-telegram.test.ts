@@ -2,7 +2,8 @@
 // a route's answer is delivered (the stand-in answering sendMessage with a Message); a person's reply (Telegram's
 // documented "Message with a reply" Update, ids adapted: documented-payloads.ts) arrives on the Telegram inbound
 // route and becomes a second run of the ORIGINAL route, whose agent (a command that echoes its prompt) sees the
-// event, the first answer and the reply, and whose answer is sent with reply_parameters to the same chat. A stranger's reply runs nothing; the conversation survives a restart on the
+// event, the first answer and the reply, and whose answer is sent to the same chat with reply_parameters quoting the
+// person's message (not the bot's answer they replied to). A stranger's reply runs nothing; the conversation survives a restart on the
 // same SQLite file; a reply past max_turns is ignored; a reply to a message the gateway never sent goes to its own
 // route as any event.
 import { expectInOrder } from '@hookwise/testing';
@@ -60,7 +61,7 @@ beforeAll(async () => {
 });
 
 describe('conversations on Telegram, through a real gateway on SQLite', () => {
-  it('continues the conversation when an allowed person replies, answering with reply_parameters in the same chat', async () => {
+  it("continues the conversation when an allowed person replies, answering in the same chat with reply_parameters quoting the person's message", async () => {
     expect((await alert('disk full')).status).toBe(202);
     await conv.waitFor('the first answer', () => delivered() === 1);
     const first = sentBody(sent()[0]);
@@ -73,7 +74,9 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     await conv.waitFor('the second answer', () => delivered() === 2);
     const second = sentBody(sent()[1]);
     expect(second.chat_id).toBe(CHAT);
-    expect(second.reply_parameters).toMatchObject({ message_id: 500 });
+    // The answer quotes the person's question, not the bot's own message they answered.
+    expect(second.reply_parameters).toEqual({ message_id: tg.lastReplyId(), allow_sending_without_reply: true });
+    expect(tg.lastReplyId()).not.toBe(500);
     // The second run saw the event's prompt, the first answer and the reply, in that order.
     const text = second.text;
     expectInOrder(text, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
@@ -100,7 +103,7 @@ describe('conversations on Telegram, through a real gateway on SQLite', () => {
     expect(answer.body).toMatchObject({ route: 'alerts', turn: 3 });
     await conv.waitFor('the third answer', () => delivered() === 3);
     const third = sentBody(sent()[2]);
-    expect(third.reply_parameters).toMatchObject({ message_id: 501 });
+    expect(third.reply_parameters).toEqual({ message_id: tg.lastReplyId(), allow_sending_without_reply: true });
     expect(third.text).toContain('why is it full?');
     expect(third.text).toContain('and now?');
 

@@ -4,7 +4,7 @@
 // wamid; the webhooks reference's shape), signed with X-Hub-Signature-256 (sha256= HMAC of the body with the App
 // Secret); the reply becomes a second run of the ORIGINAL route, whose agent (a command that echoes its prompt)
 // sees the event, the first answer and the reply, and whose answer goes back to the same person as a contextual
-// reply (`context.message_id`, Meta's "Contextual replies"). Someone not in allow_from runs nothing; a message
+// reply to their message (`context.message_id`, Meta's "Contextual replies"). Someone not in allow_from runs nothing; a message
 // that replies to nothing goes to the inbound route as any event.
 import { createHmac } from 'node:crypto';
 import { expectInOrder, type RecordedRequest, type RecordingServer } from '@hookwise/testing';
@@ -56,6 +56,9 @@ const sentBody = (r: RecordedRequest) => r.json as SentMessage;
 const waitFor = (what: string, check: () => boolean) => conv.waitFor(what, check, 30_000);
 const alert = (route: string, title: string) => conv.alert(route, title, `${route}-${title}`);
 
+/** The wamid of the person's n-th message. */
+const personWamid = (n: number) => `wamid.HBgLMTY1MDU1NTEyMzQVAgASGBQ${Buffer.from(`person-message-${n}`).toString('base64')}`;
+
 /**
  * A text message as Meta's webhooks reference shows it (entry[].changes[].value with metadata, contacts and
  * messages, field "messages"); with `quoting`, the message is a reply to that wamid (messages[].context).
@@ -77,7 +80,7 @@ async function message(from: string, name: string, text: string, quoting?: strin
                 {
                   ...(quoting ? { context: { from: BUSINESS_NUMBER, id: quoting } } : {}),
                   from,
-                  id: `wamid.HBgLMTY1MDU1NTEyMzQVAgASGBQ${Buffer.from(`person-message-${inboundCount}`).toString('base64')}`,
+                  id: personWamid(inboundCount),
                   timestamp: String(Math.floor(Date.now() / 1000)),
                   type: 'text',
                   text: { body: text },
@@ -106,7 +109,7 @@ beforeAll(async () => {
 });
 
 describe('conversations on WhatsApp, through a real gateway on SQLite', () => {
-  it('continues the conversation when an allowed person replies, answering with context.message_id to that person', async () => {
+  it('continues the conversation when an allowed person replies, answering that person with context.message_id of their message', async () => {
     expect((await alert('alerts', 'disk full')).status).toBe(202);
     await waitFor('the first answer', () => conv.delivered('alerts') === 1);
     const first = sentBody(sent()[0]);
@@ -120,7 +123,9 @@ describe('conversations on WhatsApp, through a real gateway on SQLite', () => {
     await waitFor('the second answer', () => conv.delivered('alerts') === 2);
     const second = sentBody(sent()[1]);
     expect(second.to).toBe(ALICE);
-    expect(second.context).toEqual({ message_id: wamidOf(1) });
+    // A contextual reply to the person's question, not to the gateway's answer they replied to.
+    expect(second.context).toEqual({ message_id: personWamid(inboundCount) });
+    expect(personWamid(inboundCount)).not.toBe(wamidOf(1));
     const text = second.text.body;
     expectInOrder(text, ['Alert: disk full', 'ECHO[Alert: disk full]', 'why is it full?']);
     expect(text).toContain(`WhatsApp user ${ALICE} (Sheena Nelson)`);

@@ -172,4 +172,23 @@ describe('the answer to a reply', () => {
     expect(replyExtra(turn, telegramFacet, { chat_id: '7' }, 'telegram')).toEqual({ chat_id: '7' });
     expect(replyExtra(turn, telegramFacet, { chat_id: '8' }, 'telegram#2')).toEqual({ chat_id: '8', reply_to_message_id: '600' });
   });
+
+  it("quotes the person's message the source named, carried from the reply through the pending turn", async () => {
+    const { step, conversations, deps, inbound, accept } = setup();
+    const route = deps.routes.get('alerts')!;
+    const job = { id: 'job-1', route: 'alerts', deliveryId: 'd-1', prompt: 'p', receivedAt: 0 } as never;
+    await conversations.delivered(route, job, 'first', telegramFacet, { target: '7', ids: ['500'] }, undefined);
+    const reply = { ...replyOf(42, 500), message: { platform: 'telegram', chat: '7', messageId: '9' } };
+    const result = await step.continue(deps, {} as never, inbound, reply, 'u-1', 'message', update(42, 500), undefined, Date.now(), accept);
+    expect(result?.status).toBe(202);
+    const turn = await conversations.records.pending('alerts', 'tg:u-1');
+    expect(turn).toMatchObject({ replyTo: { messageId: '500' }, message: { platform: 'telegram', chat: '7', messageId: '9' } });
+    expect(replyExtra(turn, telegramFacet, { chat_id: '7' })).toEqual({ chat_id: '7', reply_to_message_id: '9' });
+    // The records of the conversation's messages are the gateway's answers only, never the person's message.
+    expect(await conversations.records.message({ platform: 'telegram', chat: '7', messageId: '9' })).toBeUndefined();
+    // A message in another chat than what it answers is none to quote: the answer replies to what was answered.
+    const elsewhere = { ...replyOf(42, 500), message: { platform: 'telegram', chat: '8', messageId: '10' } };
+    await step.continue(deps, {} as never, inbound, elsewhere, 'u-2', 'message', update(42, 500), undefined, Date.now(), accept);
+    expect(replyExtra(await conversations.records.pending('alerts', 'tg:u-2'), telegramFacet, {})).toEqual({ reply_to_message_id: '500' });
+  });
 });

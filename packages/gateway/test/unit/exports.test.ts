@@ -55,6 +55,7 @@ const RUNTIME = [
   'findJob',
   'findPackageDir',
   'invalidRouteNameMessage',
+  'isConversationReplyJob',
   'isValidRouteName',
   'jobOutcome',
   'listJobSummaries',

@@ -158,6 +158,11 @@ export interface PlatformDefinition<O extends PlatformOptions> {
    * `@channelusername` target, Slack's channel id for a user id); default: the target. A press counts only there.
    */
   draftChat?(response: HttpResponse): string | undefined;
+  /**
+   * Approvals: the request that edits a decided draft (its chat and message id, as postDraft answered) to `text`,
+   * without its buttons; `success` reads its answer as for messages. Absent: a decided draft stays as it was.
+   */
+  approvalDecided?(draft: { chat: string; messageId: string }, text: string, options: O): HttpRequest;
   /** Longest Retry-After the kit waits for inside one delivery before handing back to the worker. Default 30. */
   maxInlineWaitSeconds?: number;
   /** How many times one request is repeated inline after a 429. Default 2. */

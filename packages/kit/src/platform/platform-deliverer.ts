@@ -101,7 +101,11 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
     if (def.conversation) this.conversation = { ...def.conversation, platform: def.conversation.platform ?? def.id };
     if (def.approvalDraft) {
       const platform = def.conversation?.platform ?? def.id;
-      this.approval = { platform, postDraft: (draft, opts) => this.postDraft(draft, opts) };
+      this.approval = {
+        platform,
+        postDraft: (draft, opts) => this.postDraft(draft, opts),
+        ...(def.approvalDecided ? { decided: (draft, text, opts) => this.decidedDraft(draft, text, opts) } : {}),
+      };
     }
     if (def.token && (def.needsToken?.(options) ?? true)) {
       const issue = def.token;
@@ -214,6 +218,14 @@ export class PlatformDeliverer<O extends PlatformOptions> implements Deliverer {
       const res = await this.runtime(opts.signal).call(() => this.def.approvalDraft!(draft, target, this.options));
       if (this.def.success) this.confirm(res, this.def.success, `the approval draft of ${draft.deliveryId}`);
       return { chat: this.def.draftChat?.(res) ?? target, messageId: this.def.messageId?.(res) };
+    });
+  }
+
+  /** Edits a decided draft (DelivererApproval.decided) with the kit's HTTP policies, where postDraft put it. */
+  private decidedDraft(draft: { chat: string; messageId: string }, text: string, opts: { signal: AbortSignal }): Promise<void> {
+    return this.guard(async () => {
+      const res = await this.runtime(opts.signal).call(() => this.def.approvalDecided!(draft, text, this.options));
+      if (this.def.success) this.confirm(res, this.def.success, `the edit of the decided approval draft ${draft.messageId}`);
     });
   }
 

@@ -39,11 +39,15 @@ describe('bluebubbles source', () => {
       userId: '+15555550123',
       from: 'iMessage user +15555550123',
       text: 'Yes, ship it',
+      // The person's own message, which the answer replies to inline.
+      message: { platform: 'bluebubbles', chat: 'iMessage;-;+15555550123', messageId: 'A8F1C1E2-4B5D-4E6F-8A9B-0C1D2E3F4A5B' },
     });
   });
 
   it("makes any other message of the chat continue its latest answer; not the gateway's own, a tapback or an update", () => {
     expect(bluebubblesReplyOf(NEW_MESSAGE_PLAIN)?.to).toEqual({ platform: 'bluebubbles', chat: 'iMessage;-;+15555550123', messageId: '' });
+    // A plain message is answered plainly: no message of the person's to reply to inline.
+    expect(bluebubblesReplyOf(NEW_MESSAGE_PLAIN)?.message).toBeUndefined();
     expect(bluebubblesReplyOf({ ...NEW_MESSAGE_PLAIN, data: { ...NEW_MESSAGE_PLAIN.data, isFromMe: true } })).toBeUndefined();
     const tapback = { ...NEW_MESSAGE_PLAIN, data: { ...NEW_MESSAGE_PLAIN.data, associatedMessageGuid: 'p:0/F3B2A1C0', associatedMessageType: 'love' } };
     expect(bluebubblesReplyOf(tapback)).toBeUndefined();

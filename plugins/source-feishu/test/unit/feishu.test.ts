@@ -106,6 +106,8 @@ describe('feishu source: the event', () => {
       from: 'Feishu user ou_84aad35d084aa403a838cf73ee18467',
       text: '@_user_1 hello',
       alsoAllowedAs: ['e33ggbyz', 'on_8ed6aa67826108097d9ee143816345'],
+      // The person's own message, in the thread (topic) the documented example names.
+      message: { platform: 'feishu', chat: 'oc_5ce6d572455d361153b7xx51da133945', messageId: 'om_5ce6d572455d361153b7cb51da133945', thread: 'omt_d4be107c616' },
     });
   });
 

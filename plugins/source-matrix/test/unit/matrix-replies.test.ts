@@ -27,6 +27,8 @@ describe('matrixReplyOf', () => {
       from: 'Matrix user @example:example.org',
       text: 'That sounds like a great idea!',
       own: { platform: 'matrix', chat: ROOM, messageId: '$143273582443PhrSn:example.org' },
+      // The person's event, which the answer replies to.
+      message: { platform: 'matrix', chat: ROOM, messageId: '$143273582443PhrSn:example.org' },
     });
   });
 
@@ -36,6 +38,8 @@ describe('matrixReplyOf', () => {
       userId: '@alice:example.org',
       text: "I'm doing great! Thanks for asking.",
       own: { messageId: '$alice_reply' },
+      // The answer replies to the person's event, in the thread.
+      message: { messageId: '$alice_reply', thread: '$alice_hello' },
     });
     // A reply within a thread (is_falling_back false) belongs to the same thread.
     const within = documented('transaction.thread.json');

@@ -38,6 +38,8 @@ describe('slack replies', () => {
       userId: 'U123ABC456',
       from: 'Slack user U123ABC456',
       text: 'Live long and prospect.',
+      // The person's own message, in the thread it was written in (the answer goes into that thread).
+      message: { platform: 'slack', chat: 'C123ABC456', messageId: '1355517523.000005', thread: ROOT },
     });
   });
 
@@ -47,6 +49,7 @@ describe('slack replies', () => {
       userId: 'U123ABC456',
       from: 'Slack user U123ABC456',
       text: 'broadcasting this reply',
+      message: { platform: 'slack', chat: 'C123ABC456', messageId: '1673464745.620769', thread: '1673464730.703009' },
     });
   });
 

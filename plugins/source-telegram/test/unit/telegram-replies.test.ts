@@ -30,6 +30,8 @@ describe('telegram replies and presses', () => {
       userId: '1111111',
       from: 'Telegram user 1111111 (Test Firstname Test Lastname)',
       text: '/start',
+      // The person's own message, which the answer quotes.
+      message: { platform: 'telegram', chat: '1111111', messageId: '1365' },
     });
   });
 

@@ -50,6 +50,8 @@ describe('whatsapp replies', () => {
       userId: '16505551234',
       from: 'WhatsApp user 16505551234 (Sheena Nelson)',
       text: 'why?',
+      // The person's own message, which the answer quotes.
+      message: { platform: 'whatsapp', chat: '16505551234', messageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUJGRDhCQjg5QzdCRTU2QTNBMgA=' },
     });
   });
 

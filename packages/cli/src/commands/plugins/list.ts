@@ -5,14 +5,14 @@ import { FIRST_PARTY_DIR, FIRST_PARTY_PLUGINS } from '../../first-party';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
 import { listPlugins, type ListedPlugin } from '../../plugin-manifests';
-import { renderTable } from '../../text-table';
+import { renderTable, wideFlag } from '../../text-table';
 
 export default class PluginsList extends HookwiseCommand {
   static override description =
     'List the plugins the gateway loads (first-party, the plugins: list of config.yaml, and a store package named by store.backend) and what each contributes, read from the "hookwise" field of its package.json without running plugin code.';
-  static override examples = ['<%= config.bin %> plugins list', '<%= config.bin %> plugins list --json'];
+  static override examples = ['<%= config.bin %> plugins list', '<%= config.bin %> plugins list --wide', '<%= config.bin %> plugins list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
 
   async run(): Promise<ListedPlugin[]> {
     const { flags } = await this.parse(PluginsList);
@@ -38,6 +38,7 @@ export default class PluginsList extends HookwiseCommand {
           p.source,
           p.problem ? `problem: ${p.problem}` : p.contributes.map((c) => `${c.kind}:${c.id}`).join(', '),
         ]),
+        { whole: [0], wide: flags.wide },
       ),
     );
     const problems = listed.filter((p) => p.problem);

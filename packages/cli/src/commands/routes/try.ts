@@ -43,6 +43,11 @@ export default class RoutesTry extends HookwiseCommand {
     since: Flags.string({ description: 'Only events received since: a duration back from now (30m, 24h, 7d) or a time (ISO 8601).' }),
     ids: Flags.string({ description: 'Only these delivery ids (or unique prefixes), comma-separated.' }),
     outcome: Flags.string({ description: 'Only events whose stored run ended so.', options: ['silent', 'delivered', 'dead'] }),
+    include: Flags.string({
+      description: "Also try what is left out by default: `replies`, the jobs that continued a conversation (they ran with the conversation's prompt).",
+      options: ['replies'],
+      multiple: true,
+    }),
     'max-tokens': Flags.integer({ description: "Stop starting runs once the trial's runs used more tokens than this (runs under way finish).", min: 1 }),
     concurrency: Flags.integer({ description: 'Trial runs at a time.', default: 2, min: 1, max: 32 }),
   };
@@ -56,6 +61,7 @@ export default class RoutesTry extends HookwiseCommand {
       ...(flags.since ? { since: flags.since } : {}),
       ...(flags.ids ? { ids: parseCsv(flags.ids) } : {}),
       ...(flags.outcome ? { outcome: flags.outcome as TrialOutcome } : {}),
+      ...(flags.include?.length ? { include: flags.include as Array<'replies'> } : {}),
     };
     const problem = selectionProblem(selection);
     if (problem) this.fail(problem);

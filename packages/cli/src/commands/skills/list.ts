@@ -4,7 +4,7 @@ import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig, skillDirs } from
 import { dirname, resolve } from 'node:path';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
-import { renderTable } from '../../text-table';
+import { renderTable, wideFlag } from '../../text-table';
 
 export interface ListedSkill {
   name: string;
@@ -16,9 +16,9 @@ export interface ListedSkill {
 export default class SkillsList extends HookwiseCommand {
   static override description =
     'List the skills routes can load: <config_dir>/skills/<name>/SKILL.md, the skills.dirs of config.yaml, and the built-in skills (a user skill of the same name wins).';
-  static override examples = ['<%= config.bin %> skills list', '<%= config.bin %> skills list --json'];
+  static override examples = ['<%= config.bin %> skills list', '<%= config.bin %> skills list --wide', '<%= config.bin %> skills list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
 
   async run(): Promise<ListedSkill[]> {
     const { flags } = await this.parse(SkillsList);
@@ -42,6 +42,7 @@ export default class SkillsList extends HookwiseCommand {
       renderTable(
         ['NAME', 'SOURCE', 'DESCRIPTION'],
         listed.map((s) => [s.name, s.builtin ? 'built-in' : (s.dir ?? ''), s.description]),
+        { whole: [0], wide: flags.wide },
       ),
     );
     return listed;

@@ -3,7 +3,7 @@
 import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
-import { renderTable } from '../../text-table';
+import { renderTable, wideFlag } from '../../text-table';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
 import { channelError, channelRequest, jobChannelFrom } from '../../job-channel-client';
 
@@ -25,9 +25,9 @@ export interface ListedSubscription {
 
 export default class WebhookList extends HookwiseCommand {
   static override description = 'List the dynamic webhook subscriptions (secrets are not shown).';
-  static override examples = ['<%= config.bin %> webhook list', '<%= config.bin %> webhook list --json'];
+  static override examples = ['<%= config.bin %> webhook list', '<%= config.bin %> webhook list --wide', '<%= config.bin %> webhook list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
 
   async run(): Promise<ListedSubscription[]> {
     const { flags } = await this.parse(WebhookList);
@@ -42,6 +42,7 @@ export default class WebhookList extends HookwiseCommand {
         renderTable(
           ['NAME', 'OWN', 'EVENTS', 'URL', 'DESCRIPTION'],
           subs.map((s) => [s.name, s.own ? 'yes' : 'no', s.events.join(',') || 'all', s.url, s.description ?? '']),
+          { whole: [0, 3], wide: flags.wide },
         ),
       );
       return subs as unknown as ListedSubscription[];
@@ -91,7 +92,8 @@ export default class WebhookList extends HookwiseCommand {
       s.url,
       s.description ?? '',
     ]);
-    this.log(renderTable(['NAME', 'STATUS', 'EVENTS', 'DELIVER', 'SKILLS', 'URL', 'DESCRIPTION'], rows));
+    // The name and URL whole: they are what the next command and the sender take.
+    this.log(renderTable(['NAME', 'STATUS', 'EVENTS', 'DELIVER', 'SKILLS', 'URL', 'DESCRIPTION'], rows, { whole: [0, 5], wide: flags.wide }));
     for (const s of listed) for (const problem of s.problems) this.warn(problem);
     return listed;
   }

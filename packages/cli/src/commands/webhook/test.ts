@@ -14,7 +14,7 @@ import {
 } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag, configDirFrom } from '../../config-dir';
-import { buildTestEvent, parsePayloadFlag } from '../../test-event';
+import { buildTestEvent, parsePayloadFlag, samplePayload } from '../../test-event';
 import { unresolvedInPayload, unresolvedText } from '../../unresolved-placeholders';
 import { localBaseUrl, webhookUrl } from '../../webhook-url';
 import { jobChannelFrom } from '../../job-channel-client';
@@ -60,12 +60,16 @@ export default class WebhookTest extends HookwiseCommand {
   static override examples = [
     '<%= config.bin %> webhook test ci',
     `<%= config.bin %> webhook test pr-review --event pull_request --payload '{"action":"opened","pull_request":{"number":7,"title":"Fix"}}'`,
+    '<%= config.bin %> webhook test pr-review --now',
   ];
   static override enableJsonFlag = true;
   static override args = { name: Args.string({ description: 'Name of the subscription or route.', required: true }) };
   static override flags = {
     'config-dir': configDirFlag,
-    payload: Flags.string({ description: 'JSON object to send (default: a small test payload with event_type).' }),
+    payload: Flags.string({
+      description: "JSON object to send (default: the route's sample payload, <config_dir>/samples/<route>.json, else a small test payload with event_type).",
+    }),
+    now: Flags.boolean({ description: "Run the test at once, not after the route's coalesce window (the gateway skips the window for this test only)." }),
     event: Flags.string({
       description: 'Event type to send (default: the payload\'s event_type if the route accepts it, else the route\'s first event, else "test").',
     }),
@@ -87,13 +91,16 @@ export default class WebhookTest extends HookwiseCommand {
     let route: Route;
     let url: string;
     let event: ReturnType<typeof buildTestEvent>;
+    let sample: ReturnType<typeof samplePayload>;
     try {
       this.readsConfigDir(flags['config-dir']);
       const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
       route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, routeDefaults(config));
       // The running gateway's own address first: it may have been started with --port or WEBHOOK_PORT.
       url = webhookUrl(flags.url ?? readRunFile(configDir)?.url ?? localBaseUrl(config), name);
-      event = buildTestEvent(route, flags.payload === undefined ? undefined : parsePayloadFlag(flags.payload), flags.event);
+      sample = flags.payload === undefined ? samplePayload(configDir, name) : undefined;
+      const payload = flags.payload === undefined ? sample?.payload : parsePayloadFlag(flags.payload);
+      event = buildTestEvent(route, payload, flags.event, { now: flags.now });
     } catch (err) {
       this.fail(err);
     }
@@ -112,7 +119,7 @@ export default class WebhookTest extends HookwiseCommand {
     } catch {
       /* not JSON: print as it came */
     }
-    this.log(`POST ${url} (event ${event.event})`);
+    this.log(`POST ${url} (event ${event.event}${sample ? `, payload ${sample.file}` : ''}${flags.now ? ', now: no coalesce window' : ''})`);
     this.log(`HTTP ${response.status}`);
     this.log(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
     const advice = hint(name, response.status, body);
