@@ -16,6 +16,7 @@ import {
   openSandboxRun,
   parseNetworkList,
   probeSandbox,
+  processLimitEnforcement,
   resolveSandboxPolicy,
   type RefusedListener,
   type SandboxDecision,
@@ -158,6 +159,7 @@ export class AgentSandboxes {
     const unsandboxed: string[] = [];
     let warning: string | undefined;
     let wantsProxy = false;
+    let sandboxed = false;
     // Without static routes the global block is what the subscriptions' runs will get.
     for (const route of routes.length ? routes : [undefined]) {
       let decision: SandboxDecision;
@@ -167,6 +169,7 @@ export class AgentSandboxes {
         problems.push(errorMessage(err));
         continue;
       }
+      sandboxed ||= decision.sandboxed;
       const who = route ? `route '${route.name}'` : 'agent runs';
       this.options.logger.info(`${who}: agent sandbox ${decision.mode}: ${decision.reason}`, route ? { route: route.name } : {});
       if (decision.warning) {
@@ -180,6 +183,11 @@ export class AgentSandboxes {
     }
     if (problems.length) throw new HookwiseConfigError([...new Set(problems)], 'the gateway cannot start');
     if (warning) this.options.logger.warn(`${warning} (routes: ${unsandboxed.join(', ')})`);
+    // Root's processes ignore RLIMIT_NPROC: without a pids cgroup of its own the gateway cannot hold agent.sandbox.processes.
+    if (sandboxed && processLimitEnforcement() === 'none')
+      this.options.logger.warn(
+        'agent.sandbox.processes is not enforced: the gateway runs as root (whose processes RLIMIT_NPROC does not bind) and cannot make a pids cgroup under its own; run it as another user, or give it a cgroup v2 tree that delegates the pids controller',
+      );
     if (wantsProxy) await this.egressProxy();
   }
 
