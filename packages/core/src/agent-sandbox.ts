@@ -35,6 +35,23 @@ export interface AgentSandbox extends AgentRunSandbox {
    * sandbox after the run, before its work dir goes.
    */
   onClose(cleanup: () => Promise<void> | void): void;
+  /** The run's limits (agent.max_output_kb, agent.sandbox.memory_mb and processes), as the gateway resolved them. */
+  readonly limits?: AgentRunLimits;
+  /**
+   * When a process of the run failed because it reached the memory or process limit: a sentence saying so and
+   * naming the setting to raise; otherwise undefined.
+   */
+  limitReached?(exit: { exitCode: number | null; exitSignal: string | null; stderr: string }): string | undefined;
+}
+
+/** Limits of one agent run. */
+export interface AgentRunLimits {
+  /** agent.max_output_kb in bytes: the most of stdout kept as the answer, and of stderr kept for the log. */
+  maxOutputBytes?: number;
+  /** agent.sandbox.memory_mb: address space per process, MiB (sandboxed runs only). */
+  memoryMb?: number;
+  /** agent.sandbox.processes: processes of the run at once (sandboxed runs only). */
+  processes?: number;
 }
 
 /**

@@ -4,6 +4,7 @@
 export { SecretScrubber, urlSecrets } from '@hookwise/core';
 export { retryAfterFromHeaders } from './common/retry-after';
 export { sleep } from './common/sleep';
+export { BoundedCapture, LineSplitter } from './common/bounded-output';
 export {
   MAX_ARG_BYTES,
   ProcessInputError,

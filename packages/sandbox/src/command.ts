@@ -5,6 +5,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { HookwiseConfigError } from '@hookwise/core';
 import { FORWARDER_SCRIPT, SOCAT_PATH, socatForwarder } from './forwarder';
 import { LIFELINE_INSIDE, lifelineWatcher } from './lifeline';
+import { PRLIMIT_PATH, rlimitPrefix, type SandboxLimits } from './limits';
 import { unreadableByOthers } from './system-masks';
 
 export interface SandboxSpec {
@@ -37,6 +38,11 @@ export interface SandboxSpec {
    * the run was closed), every process of the sandbox is killed. Without it only --die-with-parent applies.
    */
   lifeline?: string;
+  /**
+   * Memory (RLIMIT_AS) and process (RLIMIT_NPROC) limits, applied with util-linux's prlimit just before the
+   * command is exec'd inside (./limits). The forwarder and the lifeline's watcher are not limited by them.
+   */
+  limits?: SandboxLimits;
 }
 
 /** What to start: pass to spawn(command, args, { env, cwd }) or runProcess({ command, args, env, cwd }). */
@@ -93,6 +99,9 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
       if (inside)
         problems.push(`${what} '${path}' is inside '${inside}', which is never shown to an agent (config dir, store or logs): choose a path outside it`);
     }
+  const limited = rlimitPrefix(spec.limits);
+  if (limited.length > 0 && !existsSync(PRLIMIT_PATH))
+    problems.push(`${PRLIMIT_PATH} is missing, which applies agent.sandbox.memory_mb and processes: install util-linux`);
   if (problems.length > 0 || !workDir) throw new HookwiseConfigError(problems, 'Cannot build the agent sandbox');
 
   // bwrap keeps every capability for a caller that is root (the gateway in a container often is): the agent
@@ -118,7 +127,7 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   }
   const env: NodeJS.ProcessEnv = { ...spec.env };
   for (const name of PROXY_VARIABLES) delete env[name];
-  let command = [spec.command, ...(spec.args ?? [])];
+  let command = [...limited, spec.command, ...(spec.args ?? [])];
   // The watcher starts first, before the forwarder and the command, in the same shell (no extra process).
   let prologue = '';
   if (spec.lifeline) {

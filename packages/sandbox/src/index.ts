@@ -8,3 +8,13 @@ export { reachesListener, type RefusedListener } from './refused-listeners';
 export { fdExhaustionOf, fdExhaustionAdvice, type FdExhaustionCode } from './fd-exhaustion';
 export { parseNetworkList, findRule, addressAllowed, isInternalAddress, normaliseHost, type NetworkRule } from './network-rules';
 export { openSandboxRun, type SandboxRun, type SandboxRunOptions } from './run';
+export {
+  limitReached,
+  openPidsCgroup,
+  pidsCgroupParent,
+  processLimitEnforcement,
+  rlimitPrefix,
+  type LimitExit,
+  type PidsCgroup,
+  type SandboxLimits,
+} from './limits';

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { sandboxCommand, type SpawnPlan } from './command';
 import type { EgressLease, EgressProxy } from './egress-proxy';
 import { openLifeline, type Lifeline } from './lifeline';
+import { inCgroup, limitReached, openPidsCgroup, type LimitExit, type PidsCgroup, type SandboxLimits } from './limits';
 import type { SandboxDecision } from './policy';
 
 export interface SandboxRunOptions {
@@ -30,6 +31,8 @@ export interface SandboxRunOptions {
   hidden?: readonly string[];
   /** Where a fresh work dir is made. Default os.tmpdir(). */
   workParent?: string;
+  /** Memory and process limits of the run's processes (sandboxed runs only; ./limits). */
+  limits?: SandboxLimits;
 }
 
 export interface SandboxRun {
@@ -42,6 +45,12 @@ export interface SandboxRun {
   plan(command: string, args: readonly string[], env: NodeJS.ProcessEnv): SpawnPlan;
   /** Starts `command` in its own process group (detached), like runProcess does, and returns the child. */
   spawn(command: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio?: StdioOptions): ChildProcess;
+  /** The limits the run's processes get (undefined unsandboxed). */
+  readonly limits?: SandboxLimits;
+  /** How its process limit is held: a pids cgroup of its own, or RLIMIT_NPROC only. */
+  readonly processLimit?: 'cgroup' | 'rlimit';
+  /** Which limit a failed process of the run most likely reached, from how it ended and its stderr. */
+  limitReached(exit: LimitExit): 'memory' | 'processes' | undefined;
   /**
    * Closes the egress socket, cuts the run's lifeline (whatever still runs in its sandboxes is killed) and
    * removes a work dir this run made. Call after the last process ended.
@@ -55,6 +64,9 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
   const workDir = options.workDir ?? (await mkdtemp(join(options.workParent ?? tmpdir(), 'hookwise-job-')));
   let egress: EgressLease | undefined;
   let lifeline: Lifeline | undefined;
+  const limits = decision.sandboxed ? options.limits : undefined;
+  // A root gateway's RLIMIT_NPROC is ignored by the kernel: a pids cgroup of the run's own holds the limit (./limits).
+  const cgroup: PidsCgroup | undefined = limits?.processes !== undefined ? openPidsCgroup(limits.processes) : undefined;
   const network = options.network ?? [];
   if (decision.sandboxed && network.length > 0) {
     if (!options.proxy)
@@ -64,7 +76,7 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
   const plan = (command: string, args: readonly string[], env: NodeJS.ProcessEnv): SpawnPlan => {
     if (!decision.sandboxed) return { command, args: [...args], env, cwd: workDir };
     if (!decision.bwrapPath) throw new Error('a sandboxed decision carries no bwrapPath: build it with resolveSandboxPolicy()');
-    return sandboxCommand({
+    const planned = sandboxCommand({
       bwrapPath: decision.bwrapPath,
       command,
       args,
@@ -76,17 +88,28 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
       hidden: options.hidden,
       egressSocket: egress?.socketPath,
       lifeline: lifeline?.path,
+      limits,
     });
+    return cgroup ? { ...planned, ...inCgroup(cgroup.procs, planned.command, planned.args) } : planned;
   };
   // Validate the paths now, so a bad configuration fails the run before anything starts.
-  if (decision.sandboxed) plan('true', [], {});
-  // Every sandboxed process of the run dies with this process or with close(), however this process ends.
-  if (decision.sandboxed) lifeline = await openLifeline(options.workParent);
+  try {
+    if (decision.sandboxed) plan('true', [], {});
+    // Every sandboxed process of the run dies with this process or with close(), however this process ends.
+    if (decision.sandboxed) lifeline = await openLifeline(options.workParent);
+  } catch (error) {
+    await egress?.close();
+    await cgroup?.close();
+    throw error;
+  }
   return {
     decision,
     sandboxed: decision.sandboxed,
     workDir,
     egress,
+    limits,
+    processLimit: limits?.processes === undefined ? undefined : cgroup ? 'cgroup' : 'rlimit',
+    limitReached: (exit) => limitReached(limits, exit, cgroup),
     plan,
     spawn(command, args, env, stdio = ['ignore', 'pipe', 'pipe']) {
       const p = plan(command, args, env);
@@ -95,6 +118,7 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
     async close() {
       await lifeline?.close();
       await egress?.close();
+      await cgroup?.close();
       if (madeWorkDir) await rm(workDir, { recursive: true, force: true });
     },
   };

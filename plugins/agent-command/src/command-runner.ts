@@ -26,6 +26,11 @@ import { replayingFailedResume } from './preset-resume';
 
 // Enough of stderr to see why an agent failed, short enough for a log line and a dead-letter record.
 const STDERR_TAIL_CHARS = 2000;
+// What of a run's stderr goes to the log as it comes: its first lines, each cut, up to a byte budget; then one
+// line saying the rest was not logged, and one at the end counting it. 50 MB of short lines stay a few lines.
+const STDERR_LOG_LINES = 20;
+const STDERR_LOG_BYTES = 8 * 1024;
+const STDERR_LOG_LINE_CHARS = 1000;
 
 /** `env:` as the allowlist and the values to set: a list of NAME / NAME=value, or a map of values. */
 function envOption(env: CommandRunnerOptions['env']): { allow: string[]; set: Record<string, string> } {
@@ -126,6 +131,11 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       let channel: ChannelArgs | undefined;
       let result;
       let plan: AgentSpawnPlan | undefined;
+      let stderrLog: ReturnType<typeof boundedStderrLog> | undefined;
+      // agent.max_output_kb when the gateway gives it, else the runner's max_output_bytes.
+      const maxOutput = task.sandbox?.limits?.maxOutputBytes ?? options.max_output_bytes;
+      const outputSetting =
+        task.sandbox?.limits?.maxOutputBytes !== undefined ? `agent.max_output_kb (${maxOutput / 1024} KiB)` : `max_output_bytes (${maxOutput})`;
       try {
         // The route's actions, when it lists any: the preset's CLI is pointed at the run's job channel.
         channel = preset ? await presetChannelArgs(options.preset!, runChannelOf(task.sandbox), task.sandbox?.workDir ?? local!.dir) : undefined;
@@ -134,6 +144,7 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         const argv = preset ? preset.args(task, extra) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
         const command = found ?? program;
         plan = task.sandbox ? task.sandbox.plan(command, argv, env) : { command, args: [...argv], env, cwd: local!.dir };
+        stderrLog = boundedStderrLog(program, (line) => ctx.logger.info(line, meta));
         result = await runProcess({
           command: plan.command,
           args: plan.args,
@@ -142,12 +153,12 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
           env: plan.env,
           timeoutMs: options.timeout_seconds ? options.timeout_seconds * 1000 : undefined,
           killGraceMs: options.kill_grace_seconds * 1000,
-          maxOutputBytes: options.max_output_bytes,
+          maxOutputBytes: maxOutput,
+          maxStderrBytes: maxOutput,
           signal,
-          onStderrLine: (line) => {
-            if (line.trim()) ctx.logger.info(`[${program} stderr] ${line}`, meta);
-          },
+          onStderrLine: stderrLog.line,
         });
+        stderrLog.end(result.stderrBytes);
       } catch (err) {
         if (err instanceof ProcessInputError) {
           // The event type or delivery id (sender-chosen) in HOOKWISE_*, or a configured argument: not a missing program.
@@ -189,6 +200,14 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       }
       if (result.exitCode !== 0) {
         const how = result.exitSignal ? `was killed by ${result.exitSignal}` : `exited with code ${result.exitCode}`;
+        // A memory or process limit of the sandbox: said so, with the setting to raise; the same run would reach it again.
+        const limit = task.sandbox?.limitReached?.({ exitCode: result.exitCode, exitSignal: result.exitSignal, stderr: result.stderr });
+        if (limit) {
+          throw new HookwiseError('HW_E_AGENT', `agent command '${program}' ${how}: ${limit}${stderrTail(result.stderr)}`, {
+            retryable: false,
+            details: { exitCode: result.exitCode, signal: result.exitSignal },
+          });
+        }
         // The CLI's own account first (its JSON says what failed and whether it can clear); stderr after it.
         const said = preset && !result.exitSignal ? explainFailure(preset.preset, result.stdout) : { text: '', retryable: true };
         throw new HookwiseError('HW_E_AGENT', `agent command '${program}' ${how}${said.text}${stderrTail(result.stderr)}`, {
@@ -198,14 +217,51 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       }
       let answer = result.stdout.trimEnd();
       if (result.stdoutTruncated) {
-        ctx.logger.warn(`agent command '${program}' wrote more than max_output_bytes (${options.max_output_bytes}) to stdout; the answer was cut`, meta);
-        answer += `\n\n[output cut at ${options.max_output_bytes} bytes]`;
+        ctx.logger.warn(`agent command '${program}' wrote ${result.stdoutBytes} bytes to stdout, more than ${outputSetting}; the answer was cut`, meta);
+        answer += `\n\n[output cut at ${maxOutput} bytes]`;
       }
       return preset ? preset.preset.parse(result.stdout) : { text: answer };
     },
   };
   // A resumed CLI session that is gone: the run goes again with the history (./preset-resume).
   return preset ? replayingFailedResume(runner, (task) => preset.resumes(task) !== undefined, preset.preset.title, ctx.logger) : runner;
+}
+
+/**
+ * Logs the first lines of a run's stderr (at most STDERR_LOG_LINES lines and STDERR_LOG_BYTES, each line cut at
+ * STDERR_LOG_LINE_CHARS), then one line saying the rest is not logged; end() adds a count of what was not.
+ */
+function boundedStderrLog(program: string, log: (line: string) => void): { line(line: string, cutBytes: number): void; end(totalBytes: number): void } {
+  let lines = 0;
+  let bytes = 0;
+  let skippedLines = 0;
+  let full = false;
+  let cutAny = false;
+  return {
+    line(line, cutBytes) {
+      if (!line.trim() && cutBytes === 0) return;
+      if (full) {
+        skippedLines++;
+        return;
+      }
+      const shown = line.length > STDERR_LOG_LINE_CHARS ? `${line.slice(0, STDERR_LOG_LINE_CHARS)}...` : line;
+      const cut = cutBytes > 0 || shown !== line ? ' [line cut]' : '';
+      if (cut) cutAny = true;
+      log(`[${program} stderr] ${shown}${cut}`);
+      lines++;
+      bytes += shown.length;
+      if (lines >= STDERR_LOG_LINES || bytes >= STDERR_LOG_BYTES) {
+        full = true;
+        log(`[${program} stderr] (further stderr of this run is not logged line by line)`);
+      }
+    },
+    end(totalBytes) {
+      if (full || cutAny)
+        log(
+          `[${program} stderr] ${totalBytes} bytes of stderr in all, ${skippedLines} more line(s) not logged, long lines cut (a failure message carries its tail)`,
+        );
+    },
+  };
 }
 
 function stderrTail(stderr: string): string {

@@ -46,6 +46,7 @@ export interface HookwiseConfig {
     budget?: BudgetConfig;
     silent_marker?: string;
     sandbox?: SandboxConfig;
+    max_output_kb?: number;
     model_proxy?: ModelProxyConfig;
     [key: string]: unknown;
   };

@@ -5,7 +5,7 @@
 import { actionsSchema, type ActionsConfig } from './actions-schema';
 import { conversationSchema, type ConversationConfig } from './conversation-schema';
 import { approvalSchema, type ApprovalConfig } from './approval-schema';
-import { sandboxSchema, type SandboxConfig } from './sandbox-schema';
+import { MAX_OUTPUT_KB_SCHEMA, sandboxSchema, type SandboxConfig } from './sandbox-schema';
 import { scheduleSchema, type ScheduleConfig } from './schedule-schema';
 import { transformSchema, type TransformConfig } from './transform-schema';
 
@@ -190,6 +190,7 @@ export const routeSchema = {
       properties: {
         runner: { type: 'string' },
         sandbox: sandboxSchema,
+        max_output_kb: MAX_OUTPUT_KB_SCHEMA,
         prompt_hygiene: {
           type: 'boolean',
           description:
@@ -222,7 +223,7 @@ export interface RouteConfig {
   skills?: string[];
   deliver?: DeliverConfig;
   deliver_extra?: Record<string, string | number | boolean>;
-  agent?: { runner?: string; sandbox?: SandboxConfig; prompt_hygiene?: boolean; [key: string]: unknown };
+  agent?: { runner?: string; sandbox?: SandboxConfig; max_output_kb?: number; prompt_hygiene?: boolean; [key: string]: unknown };
   filter?: FilterConfig;
   coalesce?: CoalesceConfig;
   concurrency_key?: string;

@@ -5,6 +5,20 @@
 
 export const SANDBOX_MODE_VALUES = ['auto', 'required', 'off'] as const;
 
+/** Defaults of the limits of a sandboxed run (docs/agents.md, Limits per run). */
+export const DEFAULT_MEMORY_MB = 2048;
+export const DEFAULT_PROCESSES = 256;
+
+export const DEFAULT_MAX_OUTPUT_KB = 1024;
+
+/** `agent.max_output_kb`, globally and in a route's agent block. */
+export const MAX_OUTPUT_KB_SCHEMA = {
+  type: 'integer',
+  minimum: 1,
+  description:
+    "The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it.",
+} as const;
+
 export const sandboxSchema = {
   type: 'object',
   additionalProperties: false,
@@ -25,6 +39,18 @@ export const sandboxSchema = {
     },
     read_only: { type: 'array', items: { type: 'string', pattern: '\\S' }, description: 'Extra host paths the agent may read (absolute).' },
     writable: { type: 'array', items: { type: 'string', pattern: '\\S' }, description: 'Extra host paths the agent may write (absolute).' },
+    memory_mb: {
+      type: 'integer',
+      minimum: 64,
+      description:
+        'Address space each sandboxed process may have, in MiB (RLIMIT_AS; default 2048). An allocation past it fails and the run ends, not retried, naming this setting. Node-based agents need about 1024 to start.',
+    },
+    processes: {
+      type: 'integer',
+      minimum: 8,
+      description:
+        "Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting.",
+    },
   },
 } as const;
 
@@ -34,4 +60,6 @@ export interface SandboxConfig {
   network?: string[];
   read_only?: string[];
   writable?: string[];
+  memory_mb?: number;
+  processes?: number;
 }

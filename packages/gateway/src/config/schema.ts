@@ -5,7 +5,7 @@
 // (test/validators.test.ts fails until then) and docs/configuration-reference.md with node scripts/config-reference.js.
 import { adminSchema, metricsSchema, tracingSchema } from './observability-schema';
 import { budgetSchema, routeSchema, stringList } from './route-schema';
-import { sandboxSchema } from './sandbox-schema';
+import { MAX_OUTPUT_KB_SCHEMA, sandboxSchema } from './sandbox-schema';
 import { modelProxySchema } from './model-proxy-schema';
 import { notifySchema } from './notify-schema';
 
@@ -118,6 +118,7 @@ export const configSchema = {
           default: DEFAULT_SILENT_MARKER,
           description: 'An answer that is this marker (or empty) is recorded as silent and not delivered.',
         },
+        max_output_kb: MAX_OUTPUT_KB_SCHEMA,
         sandbox: sandboxSchema,
         model_proxy: modelProxySchema,
       },

@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per agent run (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Address space each sandboxed process may have, in MiB (RLIMIT_AS; default 2048). An allocation past it fails and the run ends, not retried, naming this setting. Node-based agents need about 1024 to start."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Address space each sandboxed process may have, in MiB (RLIMIT_AS; default 2048). An allocation past it fails and the run ends, not retried, naming this setting. Node-based agents need about 1024 to start."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","default":false,"description":"true: every agent run gets the proxy URL and a per-run token instead of a model key."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.anthropic.com","description":"The upstream API (default https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","default":"https://api.openai.com/v1","description":"The upstream API (default https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued"]},"description":"The lifecycle events to post."}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
@@ -3028,7 +3028,7 @@ if(data131.sandbox !== undefined){
 let data133 = data131.sandbox;
 if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
 for(const key23 in data133){
-if(!((((key23 === "mode") || (key23 === "network")) || (key23 === "read_only")) || (key23 === "writable"))){
+if(!((((((key23 === "mode") || (key23 === "network")) || (key23 === "read_only")) || (key23 === "writable")) || (key23 === "memory_mb")) || (key23 === "processes"))){
 const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err224];
@@ -3185,9 +3185,10 @@ vErrors.push(err235);
 errors++;
 }
 }
-}
-else {
-const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data133.memory_mb !== undefined){
+let data141 = data133.memory_mb;
+if(!((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141)))){
+const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/memory_mb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3196,10 +3197,9 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-if(data131.prompt_hygiene !== undefined){
-if(typeof data131.prompt_hygiene !== "boolean"){
-const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data141 == "number"){
+if(data141 < 64 || isNaN(data141)){
+const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/memory_mb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3210,8 +3210,10 @@ errors++;
 }
 }
 }
-else {
-const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data133.processes !== undefined){
+let data142 = data133.processes;
+if(!((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142)))){
+const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/processes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3220,10 +3222,9 @@ vErrors.push(err238);
 }
 errors++;
 }
-}
-}
-else {
-const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data142 == "number"){
+if(data142 < 8 || isNaN(data142)){
+const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/processes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3234,8 +3235,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3245,8 +3247,10 @@ vErrors.push(err240);
 errors++;
 }
 }
-else {
-const err241 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data131.max_output_kb !== undefined){
+let data143 = data131.max_output_kb;
+if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
+const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/max_output_kb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3255,9 +3259,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-}
-else {
-const err242 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data143 == "number"){
+if(data143 < 1 || isNaN(data143)){
+const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/max_output_kb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3267,8 +3271,10 @@ vErrors.push(err242);
 errors++;
 }
 }
-else {
-const err243 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data131.prompt_hygiene !== undefined){
+if(typeof data131.prompt_hygiene !== "boolean"){
+const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3277,22 +3283,10 @@ vErrors.push(err243);
 }
 errors++;
 }
-let data142 = data.agent;
-if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
-if(data142.runner === undefined){
-data142.runner = "echo";
 }
-if(data142.timeout_seconds === undefined){
-data142.timeout_seconds = 300;
 }
-if(data142.concurrency === undefined){
-data142.concurrency = 2;
-}
-if(data142.silent_marker === undefined){
-data142.silent_marker = "[SILENT]";
-}
-if(typeof data142.runner !== "string"){
-const err244 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3301,10 +3295,10 @@ vErrors.push(err244);
 }
 errors++;
 }
-let data144 = data142.timeout_seconds;
-if(typeof data144 == "number"){
-if(data144 <= 0 || isNaN(data144)){
-const err245 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+}
+else {
+const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3314,8 +3308,9 @@ vErrors.push(err245);
 errors++;
 }
 }
+}
 else {
-const err246 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3324,9 +3319,9 @@ vErrors.push(err246);
 }
 errors++;
 }
-let data145 = data142.concurrency;
-if(!((typeof data145 == "number") && (!(data145 % 1) && !isNaN(data145)))){
-const err247 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err247 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3335,9 +3330,9 @@ vErrors.push(err247);
 }
 errors++;
 }
-if(typeof data145 == "number"){
-if(data145 < 1 || isNaN(data145)){
-const err248 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err248 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3347,15 +3342,8 @@ vErrors.push(err248);
 errors++;
 }
 }
-if(data142.budget !== undefined){
-let data146 = data142.budget;
-if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
-if(data146.when_exceeded === undefined){
-data146.when_exceeded = "wait";
-}
-for(const key24 in data146){
-if(!(((((((key24 === "runs_per_hour") || (key24 === "tokens_per_day")) || (key24 === "usd_per_day")) || (key24 === "tokens_per_run")) || (key24 === "usd_per_run")) || (key24 === "per")) || (key24 === "when_exceeded"))){
-const err249 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+else {
+const err249 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3364,11 +3352,22 @@ vErrors.push(err249);
 }
 errors++;
 }
+let data145 = data.agent;
+if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
+if(data145.runner === undefined){
+data145.runner = "echo";
 }
-if(data146.runs_per_hour !== undefined){
-let data147 = data146.runs_per_hour;
-if(!((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147)))){
-const err250 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data145.timeout_seconds === undefined){
+data145.timeout_seconds = 300;
+}
+if(data145.concurrency === undefined){
+data145.concurrency = 2;
+}
+if(data145.silent_marker === undefined){
+data145.silent_marker = "[SILENT]";
+}
+if(typeof data145.runner !== "string"){
+const err250 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3377,9 +3376,10 @@ vErrors.push(err250);
 }
 errors++;
 }
+let data147 = data145.timeout_seconds;
 if(typeof data147 == "number"){
-if(data147 < 1 || isNaN(data147)){
-const err251 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data147 <= 0 || isNaN(data147)){
+const err251 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3389,11 +3389,8 @@ vErrors.push(err251);
 errors++;
 }
 }
-}
-if(data146.tokens_per_day !== undefined){
-let data148 = data146.tokens_per_day;
-if(!((typeof data148 == "number") && (!(data148 % 1) && !isNaN(data148)))){
-const err252 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err252 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3402,9 +3399,9 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(typeof data148 == "number"){
-if(data148 < 1 || isNaN(data148)){
-const err253 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data148 = data145.concurrency;
+if(!((typeof data148 == "number") && (!(data148 % 1) && !isNaN(data148)))){
+const err253 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3413,13 +3410,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-}
-}
-if(data146.usd_per_day !== undefined){
-let data149 = data146.usd_per_day;
-if(typeof data149 == "number"){
-if(data149 <= 0 || isNaN(data149)){
-const err254 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(typeof data148 == "number"){
+if(data148 < 1 || isNaN(data148)){
+const err254 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3429,8 +3422,15 @@ vErrors.push(err254);
 errors++;
 }
 }
-else {
-const err255 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data145.budget !== undefined){
+let data149 = data145.budget;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(data149.when_exceeded === undefined){
+data149.when_exceeded = "wait";
+}
+for(const key24 in data149){
+if(!(((((((key24 === "runs_per_hour") || (key24 === "tokens_per_day")) || (key24 === "usd_per_day")) || (key24 === "tokens_per_run")) || (key24 === "usd_per_run")) || (key24 === "per")) || (key24 === "when_exceeded"))){
+const err255 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3440,10 +3440,10 @@ vErrors.push(err255);
 errors++;
 }
 }
-if(data146.tokens_per_run !== undefined){
-let data150 = data146.tokens_per_run;
+if(data149.runs_per_hour !== undefined){
+let data150 = data149.runs_per_hour;
 if(!((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150)))){
-const err256 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err256 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3454,7 +3454,7 @@ errors++;
 }
 if(typeof data150 == "number"){
 if(data150 < 1 || isNaN(data150)){
-const err257 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err257 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3465,11 +3465,10 @@ errors++;
 }
 }
 }
-if(data146.usd_per_run !== undefined){
-let data151 = data146.usd_per_run;
-if(typeof data151 == "number"){
-if(data151 <= 0 || isNaN(data151)){
-const err258 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data149.tokens_per_day !== undefined){
+let data151 = data149.tokens_per_day;
+if(!((typeof data151 == "number") && (!(data151 % 1) && !isNaN(data151)))){
+const err258 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3478,9 +3477,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-else {
-const err259 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data151 == "number"){
+if(data151 < 1 || isNaN(data151)){
+const err259 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3490,11 +3489,12 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data146.per !== undefined){
-let data152 = data146.per;
-if(typeof data152 === "string"){
-if(!pattern0.test(data152)){
-const err260 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data149.usd_per_day !== undefined){
+let data152 = data149.usd_per_day;
+if(typeof data152 == "number"){
+if(data152 <= 0 || isNaN(data152)){
+const err260 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3505,7 +3505,7 @@ errors++;
 }
 }
 else {
-const err261 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err261 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3515,9 +3515,10 @@ vErrors.push(err261);
 errors++;
 }
 }
-let data153 = data146.when_exceeded;
-if(typeof data153 !== "string"){
-const err262 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data149.tokens_per_run !== undefined){
+let data153 = data149.tokens_per_run;
+if(!((typeof data153 == "number") && (!(data153 % 1) && !isNaN(data153)))){
+const err262 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3526,8 +3527,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(!((data153 === "wait") || (data153 === "skip"))){
-const err263 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+if(typeof data153 == "number"){
+if(data153 < 1 || isNaN(data153)){
+const err263 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3537,8 +3539,12 @@ vErrors.push(err263);
 errors++;
 }
 }
-else {
-const err264 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data149.usd_per_run !== undefined){
+let data154 = data149.usd_per_run;
+if(typeof data154 == "number"){
+if(data154 <= 0 || isNaN(data154)){
+const err264 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3548,10 +3554,8 @@ vErrors.push(err264);
 errors++;
 }
 }
-let data154 = data142.silent_marker;
-if(typeof data154 === "string"){
-if(!pattern0.test(data154)){
-const err265 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err265 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3561,8 +3565,11 @@ vErrors.push(err265);
 errors++;
 }
 }
-else {
-const err266 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data149.per !== undefined){
+let data155 = data149.per;
+if(typeof data155 === "string"){
+if(!pattern0.test(data155)){
+const err266 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3571,12 +3578,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-if(data142.sandbox !== undefined){
-let data155 = data142.sandbox;
-if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
-for(const key25 in data155){
-if(!((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable"))){
-const err267 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+}
+else {
+const err267 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3586,10 +3590,9 @@ vErrors.push(err267);
 errors++;
 }
 }
-if(data155.mode !== undefined){
-let data156 = data155.mode;
+let data156 = data149.when_exceeded;
 if(typeof data156 !== "string"){
-const err268 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err268 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3598,8 +3601,8 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(!(((data156 === "auto") || (data156 === "required")) || (data156 === "off"))){
-const err269 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(!((data156 === "wait") || (data156 === "skip"))){
+const err269 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3609,15 +3612,8 @@ vErrors.push(err269);
 errors++;
 }
 }
-if(data155.network !== undefined){
-let data157 = data155.network;
-if(Array.isArray(data157)){
-const len16 = data157.length;
-for(let i16=0; i16<len16; i16++){
-let data158 = data157[i16];
-if(typeof data158 === "string"){
-if(!pattern0.test(data158)){
-const err270 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+const err270 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3627,8 +3623,10 @@ vErrors.push(err270);
 errors++;
 }
 }
-else {
-const err271 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data157 = data145.silent_marker;
+if(typeof data157 === "string"){
+if(!pattern0.test(data157)){
+const err271 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3638,9 +3636,8 @@ vErrors.push(err271);
 errors++;
 }
 }
-}
 else {
-const err272 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err272 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3649,16 +3646,10 @@ vErrors.push(err272);
 }
 errors++;
 }
-}
-if(data155.read_only !== undefined){
-let data159 = data155.read_only;
-if(Array.isArray(data159)){
-const len17 = data159.length;
-for(let i17=0; i17<len17; i17++){
-let data160 = data159[i17];
-if(typeof data160 === "string"){
-if(!pattern0.test(data160)){
-const err273 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data145.max_output_kb !== undefined){
+let data158 = data145.max_output_kb;
+if(!((typeof data158 == "number") && (!(data158 % 1) && !isNaN(data158)))){
+const err273 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3667,9 +3658,9 @@ vErrors.push(err273);
 }
 errors++;
 }
-}
-else {
-const err274 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data158 == "number"){
+if(data158 < 1 || isNaN(data158)){
+const err274 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3680,8 +3671,12 @@ errors++;
 }
 }
 }
-else {
-const err275 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data145.sandbox !== undefined){
+let data159 = data145.sandbox;
+if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
+for(const key25 in data159){
+if(!((((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable")) || (key25 === "memory_mb")) || (key25 === "processes"))){
+const err275 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3691,15 +3686,10 @@ vErrors.push(err275);
 errors++;
 }
 }
-if(data155.writable !== undefined){
-let data161 = data155.writable;
-if(Array.isArray(data161)){
-const len18 = data161.length;
-for(let i18=0; i18<len18; i18++){
-let data162 = data161[i18];
-if(typeof data162 === "string"){
-if(!pattern0.test(data162)){
-const err276 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data159.mode !== undefined){
+let data160 = data159.mode;
+if(typeof data160 !== "string"){
+const err276 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3708,9 +3698,8 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-else {
-const err277 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data160 === "auto") || (data160 === "required")) || (data160 === "off"))){
+const err277 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3720,9 +3709,15 @@ vErrors.push(err277);
 errors++;
 }
 }
-}
-else {
-const err278 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data159.network !== undefined){
+let data161 = data159.network;
+if(Array.isArray(data161)){
+const len16 = data161.length;
+for(let i16=0; i16<len16; i16++){
+let data162 = data161[i16];
+if(typeof data162 === "string"){
+if(!pattern0.test(data162)){
+const err278 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3732,9 +3727,8 @@ vErrors.push(err278);
 errors++;
 }
 }
-}
 else {
-const err279 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err279 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3744,18 +3738,9 @@ vErrors.push(err279);
 errors++;
 }
 }
-if(data142.model_proxy !== undefined){
-let data163 = data142.model_proxy;
-if(data163 && typeof data163 == "object" && !Array.isArray(data163)){
-if(data163.enabled === undefined){
-data163.enabled = false;
 }
-if(data163.providers === undefined){
-data163.providers = {};
-}
-for(const key26 in data163){
-if(!(((key26 === "enabled") || (key26 === "providers")) || (key26 === "pricing"))){
-const err280 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+else {
+const err280 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3765,8 +3750,15 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(typeof data163.enabled !== "boolean"){
-const err281 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data159.read_only !== undefined){
+let data163 = data159.read_only;
+if(Array.isArray(data163)){
+const len17 = data163.length;
+for(let i17=0; i17<len17; i17++){
+let data164 = data163[i17];
+if(typeof data164 === "string"){
+if(!pattern0.test(data164)){
+const err281 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3775,11 +3767,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-let data165 = data163.providers;
-if(data165 && typeof data165 == "object" && !Array.isArray(data165)){
-for(const key27 in data165){
-if(!((key27 === "anthropic") || (key27 === "openai"))){
-const err282 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+else {
+const err282 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3789,18 +3779,9 @@ vErrors.push(err282);
 errors++;
 }
 }
-if(data165.anthropic !== undefined){
-let data166 = data165.anthropic;
-if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
-if(data166.base_url === undefined){
-data166.base_url = "https://api.anthropic.com";
 }
-if(data166.api_key_env === undefined){
-data166.api_key_env = "ANTHROPIC_API_KEY";
-}
-for(const key28 in data166){
-if(!((key28 === "base_url") || (key28 === "api_key_env"))){
-const err283 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+else {
+const err283 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3810,10 +3791,15 @@ vErrors.push(err283);
 errors++;
 }
 }
-let data167 = data166.base_url;
-if(typeof data167 === "string"){
-if(!pattern19.test(data167)){
-const err284 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(data159.writable !== undefined){
+let data165 = data159.writable;
+if(Array.isArray(data165)){
+const len18 = data165.length;
+for(let i18=0; i18<len18; i18++){
+let data166 = data165[i18];
+if(typeof data166 === "string"){
+if(!pattern0.test(data166)){
+const err284 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3824,7 +3810,7 @@ errors++;
 }
 }
 else {
-const err285 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err285 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3833,10 +3819,10 @@ vErrors.push(err285);
 }
 errors++;
 }
-let data168 = data166.api_key_env;
-if(typeof data168 === "string"){
-if(!pattern20.test(data168)){
-const err286 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+}
+}
+else {
+const err286 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3846,8 +3832,10 @@ vErrors.push(err286);
 errors++;
 }
 }
-else {
-const err287 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data159.memory_mb !== undefined){
+let data167 = data159.memory_mb;
+if(!((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167)))){
+const err287 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3856,9 +3844,9 @@ vErrors.push(err287);
 }
 errors++;
 }
-}
-else {
-const err288 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data167 == "number"){
+if(data167 < 64 || isNaN(data167)){
+const err288 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3868,18 +3856,11 @@ vErrors.push(err288);
 errors++;
 }
 }
-if(data165.openai !== undefined){
-let data169 = data165.openai;
-if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
-if(data169.base_url === undefined){
-data169.base_url = "https://api.openai.com/v1";
 }
-if(data169.api_key_env === undefined){
-data169.api_key_env = "OPENAI_API_KEY";
-}
-for(const key29 in data169){
-if(!((key29 === "base_url") || (key29 === "api_key_env"))){
-const err289 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if(data159.processes !== undefined){
+let data168 = data159.processes;
+if(!((typeof data168 == "number") && (!(data168 % 1) && !isNaN(data168)))){
+const err289 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3888,11 +3869,9 @@ vErrors.push(err289);
 }
 errors++;
 }
-}
-let data170 = data169.base_url;
-if(typeof data170 === "string"){
-if(!pattern19.test(data170)){
-const err290 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(typeof data168 == "number"){
+if(data168 < 8 || isNaN(data168)){
+const err290 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3902,8 +3881,10 @@ vErrors.push(err290);
 errors++;
 }
 }
+}
+}
 else {
-const err291 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err291 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3912,10 +3893,19 @@ vErrors.push(err291);
 }
 errors++;
 }
-let data171 = data169.api_key_env;
-if(typeof data171 === "string"){
-if(!pattern20.test(data171)){
-const err292 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+}
+if(data145.model_proxy !== undefined){
+let data169 = data145.model_proxy;
+if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
+if(data169.enabled === undefined){
+data169.enabled = false;
+}
+if(data169.providers === undefined){
+data169.providers = {};
+}
+for(const key26 in data169){
+if(!(((key26 === "enabled") || (key26 === "providers")) || (key26 === "pricing"))){
+const err292 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3925,8 +3915,8 @@ vErrors.push(err292);
 errors++;
 }
 }
-else {
-const err293 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data169.enabled !== "boolean"){
+const err293 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3935,9 +3925,11 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-else {
-const err294 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data171 = data169.providers;
+if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
+for(const key27 in data171){
+if(!((key27 === "anthropic") || (key27 === "openai"))){
+const err294 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3947,9 +3939,18 @@ vErrors.push(err294);
 errors++;
 }
 }
+if(data171.anthropic !== undefined){
+let data172 = data171.anthropic;
+if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
+if(data172.base_url === undefined){
+data172.base_url = "https://api.anthropic.com";
 }
-else {
-const err295 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data172.api_key_env === undefined){
+data172.api_key_env = "ANTHROPIC_API_KEY";
+}
+for(const key28 in data172){
+if(!((key28 === "base_url") || (key28 === "api_key_env"))){
+const err295 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3958,14 +3959,11 @@ vErrors.push(err295);
 }
 errors++;
 }
-if(data163.pricing !== undefined){
-let data172 = data163.pricing;
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-for(const key30 in data172){
-let data173 = data172[key30];
-if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
-if(data173.input === undefined){
-const err296 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+}
+let data173 = data172.base_url;
+if(typeof data173 === "string"){
+if(!pattern19.test(data173)){
+const err296 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3974,8 +3972,9 @@ vErrors.push(err296);
 }
 errors++;
 }
-if(data173.output === undefined){
-const err297 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+else {
+const err297 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3984,9 +3983,10 @@ vErrors.push(err297);
 }
 errors++;
 }
-for(const key31 in data173){
-if(!((((key31 === "input") || (key31 === "output")) || (key31 === "cache_read")) || (key31 === "cache_write"))){
-const err298 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+let data174 = data172.api_key_env;
+if(typeof data174 === "string"){
+if(!pattern20.test(data174)){
+const err298 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3996,11 +3996,8 @@ vErrors.push(err298);
 errors++;
 }
 }
-if(data173.input !== undefined){
-let data174 = data173.input;
-if(typeof data174 == "number"){
-if(data174 < 0 || isNaN(data174)){
-const err299 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err299 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4011,7 +4008,7 @@ errors++;
 }
 }
 else {
-const err300 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err300 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4021,11 +4018,18 @@ vErrors.push(err300);
 errors++;
 }
 }
-if(data173.output !== undefined){
-let data175 = data173.output;
-if(typeof data175 == "number"){
-if(data175 < 0 || isNaN(data175)){
-const err301 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data171.openai !== undefined){
+let data175 = data171.openai;
+if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
+if(data175.base_url === undefined){
+data175.base_url = "https://api.openai.com/v1";
+}
+if(data175.api_key_env === undefined){
+data175.api_key_env = "OPENAI_API_KEY";
+}
+for(const key29 in data175){
+if(!((key29 === "base_url") || (key29 === "api_key_env"))){
+const err301 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4035,8 +4039,10 @@ vErrors.push(err301);
 errors++;
 }
 }
-else {
-const err302 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data176 = data175.base_url;
+if(typeof data176 === "string"){
+if(!pattern19.test(data176)){
+const err302 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4046,11 +4052,8 @@ vErrors.push(err302);
 errors++;
 }
 }
-if(data173.cache_read !== undefined){
-let data176 = data173.cache_read;
-if(typeof data176 == "number"){
-if(data176 < 0 || isNaN(data176)){
-const err303 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err303 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4059,9 +4062,10 @@ vErrors.push(err303);
 }
 errors++;
 }
-}
-else {
-const err304 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data177 = data175.api_key_env;
+if(typeof data177 === "string"){
+if(!pattern20.test(data177)){
+const err304 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4071,11 +4075,8 @@ vErrors.push(err304);
 errors++;
 }
 }
-if(data173.cache_write !== undefined){
-let data177 = data173.cache_write;
-if(typeof data177 == "number"){
-if(data177 < 0 || isNaN(data177)){
-const err305 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err305 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4086,7 +4087,7 @@ errors++;
 }
 }
 else {
-const err306 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err306 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4098,7 +4099,7 @@ errors++;
 }
 }
 else {
-const err307 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err307 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4107,10 +4108,14 @@ vErrors.push(err307);
 }
 errors++;
 }
-}
-}
-else {
-const err308 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data169.pricing !== undefined){
+let data178 = data169.pricing;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+for(const key30 in data178){
+let data179 = data178[key30];
+if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
+if(data179.input === undefined){
+const err308 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4119,10 +4124,8 @@ vErrors.push(err308);
 }
 errors++;
 }
-}
-}
-else {
-const err309 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data179.output === undefined){
+const err309 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4131,10 +4134,9 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-}
-else {
-const err310 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key31 in data179){
+if(!((((key31 === "input") || (key31 === "output")) || (key31 === "cache_read")) || (key31 === "cache_write"))){
+const err310 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4143,20 +4145,12 @@ vErrors.push(err310);
 }
 errors++;
 }
-let data178 = data.retry;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-if(data178.max_attempts === undefined){
-data178.max_attempts = 5;
 }
-if(data178.base_delay_seconds === undefined){
-data178.base_delay_seconds = 2;
-}
-if(data178.max_delay_seconds === undefined){
-data178.max_delay_seconds = 600;
-}
-for(const key32 in data178){
-if(!(((key32 === "max_attempts") || (key32 === "base_delay_seconds")) || (key32 === "max_delay_seconds"))){
-const err311 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+if(data179.input !== undefined){
+let data180 = data179.input;
+if(typeof data180 == "number"){
+if(data180 < 0 || isNaN(data180)){
+const err311 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4166,9 +4160,8 @@ vErrors.push(err311);
 errors++;
 }
 }
-let data179 = data178.max_attempts;
-if(!((typeof data179 == "number") && (!(data179 % 1) && !isNaN(data179)))){
-const err312 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err312 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4177,9 +4170,12 @@ vErrors.push(err312);
 }
 errors++;
 }
-if(typeof data179 == "number"){
-if(data179 < 1 || isNaN(data179)){
-const err313 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data179.output !== undefined){
+let data181 = data179.output;
+if(typeof data181 == "number"){
+if(data181 < 0 || isNaN(data181)){
+const err313 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4189,10 +4185,8 @@ vErrors.push(err313);
 errors++;
 }
 }
-let data180 = data178.base_delay_seconds;
-if(typeof data180 == "number"){
-if(data180 < 0 || isNaN(data180)){
-const err314 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err314 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4202,8 +4196,11 @@ vErrors.push(err314);
 errors++;
 }
 }
-else {
-const err315 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data179.cache_read !== undefined){
+let data182 = data179.cache_read;
+if(typeof data182 == "number"){
+if(data182 < 0 || isNaN(data182)){
+const err315 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4212,10 +4209,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-let data181 = data178.max_delay_seconds;
-if(typeof data181 == "number"){
-if(data181 < 0 || isNaN(data181)){
-const err316 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err316 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4225,8 +4221,11 @@ vErrors.push(err316);
 errors++;
 }
 }
-else {
-const err317 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data179.cache_write !== undefined){
+let data183 = data179.cache_write;
+if(typeof data183 == "number"){
+if(data183 < 0 || isNaN(data183)){
+const err317 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4237,7 +4236,7 @@ errors++;
 }
 }
 else {
-const err318 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err318 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4246,19 +4245,10 @@ vErrors.push(err318);
 }
 errors++;
 }
-let data182 = data.store;
-if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-if(data182.backend === undefined){
-data182.backend = "sqlite";
 }
-if(data182.max_pending === undefined){
-data182.max_pending = 10000;
 }
-if(data182.lease_seconds === undefined){
-data182.lease_seconds = 30;
-}
-if(typeof data182.backend !== "string"){
-const err319 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err319 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4267,9 +4257,10 @@ vErrors.push(err319);
 }
 errors++;
 }
-let data184 = data182.max_pending;
-if(!((typeof data184 == "number") && (!(data184 % 1) && !isNaN(data184)))){
-const err320 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err320 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4278,9 +4269,10 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(typeof data184 == "number"){
-if(data184 < 1 || isNaN(data184)){
-const err321 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err321 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4290,10 +4282,9 @@ vErrors.push(err321);
 errors++;
 }
 }
-let data185 = data182.lease_seconds;
-if(typeof data185 == "number"){
-if(data185 < 1 || isNaN(data185)){
-const err322 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err322 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4302,9 +4293,20 @@ vErrors.push(err322);
 }
 errors++;
 }
+let data184 = data.retry;
+if(data184 && typeof data184 == "object" && !Array.isArray(data184)){
+if(data184.max_attempts === undefined){
+data184.max_attempts = 5;
 }
-else {
-const err323 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data184.base_delay_seconds === undefined){
+data184.base_delay_seconds = 2;
+}
+if(data184.max_delay_seconds === undefined){
+data184.max_delay_seconds = 600;
+}
+for(const key32 in data184){
+if(!(((key32 === "max_attempts") || (key32 === "base_delay_seconds")) || (key32 === "max_delay_seconds"))){
+const err323 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4313,12 +4315,10 @@ vErrors.push(err323);
 }
 errors++;
 }
-if(data182.retention !== undefined){
-let data186 = data182.retention;
-if(data186 && typeof data186 == "object" && !Array.isArray(data186)){
-for(const key33 in data186){
-if(!(key33 === "jobs_days")){
-const err324 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+}
+let data185 = data184.max_attempts;
+if(!((typeof data185 == "number") && (!(data185 % 1) && !isNaN(data185)))){
+const err324 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4327,12 +4327,9 @@ vErrors.push(err324);
 }
 errors++;
 }
-}
-if(data186.jobs_days !== undefined){
-let data187 = data186.jobs_days;
-if(typeof data187 == "number"){
-if(data187 <= 0 || isNaN(data187)){
-const err325 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(typeof data185 == "number"){
+if(data185 < 1 || isNaN(data185)){
+const err325 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4342,8 +4339,10 @@ vErrors.push(err325);
 errors++;
 }
 }
-else {
-const err326 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data186 = data184.base_delay_seconds;
+if(typeof data186 == "number"){
+if(data186 < 0 || isNaN(data186)){
+const err326 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4353,9 +4352,8 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
 else {
-const err327 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err327 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4364,10 +4362,10 @@ vErrors.push(err327);
 }
 errors++;
 }
-}
-}
-else {
-const err328 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data187 = data184.max_delay_seconds;
+if(typeof data187 == "number"){
+if(data187 < 0 || isNaN(data187)){
+const err328 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4376,20 +4374,9 @@ vErrors.push(err328);
 }
 errors++;
 }
-let data188 = data.log;
-if(data188 && typeof data188 == "object" && !Array.isArray(data188)){
-if(data188.level === undefined){
-data188.level = "info";
 }
-if(data188.format === undefined){
-data188.format = "pretty";
-}
-if(data188.access === undefined){
-data188.access = true;
-}
-for(const key34 in data188){
-if(!(((key34 === "level") || (key34 === "format")) || (key34 === "access"))){
-const err329 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+else {
+const err329 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4399,9 +4386,8 @@ vErrors.push(err329);
 errors++;
 }
 }
-let data189 = data188.level;
-if(typeof data189 !== "string"){
-const err330 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err330 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4410,8 +4396,19 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(!((((data189 === "error") || (data189 === "warn")) || (data189 === "info")) || (data189 === "debug"))){
-const err331 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+let data188 = data.store;
+if(data188 && typeof data188 == "object" && !Array.isArray(data188)){
+if(data188.backend === undefined){
+data188.backend = "sqlite";
+}
+if(data188.max_pending === undefined){
+data188.max_pending = 10000;
+}
+if(data188.lease_seconds === undefined){
+data188.lease_seconds = 30;
+}
+if(typeof data188.backend !== "string"){
+const err331 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4420,9 +4417,9 @@ vErrors.push(err331);
 }
 errors++;
 }
-let data190 = data188.format;
-if(typeof data190 !== "string"){
-const err332 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data190 = data188.max_pending;
+if(!((typeof data190 == "number") && (!(data190 % 1) && !isNaN(data190)))){
+const err332 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4431,8 +4428,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(!((data190 === "pretty") || (data190 === "json"))){
-const err333 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+if(typeof data190 == "number"){
+if(data190 < 1 || isNaN(data190)){
+const err333 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4441,8 +4439,11 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(typeof data188.access !== "boolean"){
-const err334 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+let data191 = data188.lease_seconds;
+if(typeof data191 == "number"){
+if(data191 < 1 || isNaN(data191)){
+const err334 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4453,7 +4454,7 @@ errors++;
 }
 }
 else {
-const err335 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err335 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4462,11 +4463,12 @@ vErrors.push(err335);
 }
 errors++;
 }
-let data192 = data.skills;
+if(data188.retention !== undefined){
+let data192 = data188.retention;
 if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-for(const key35 in data192){
-if(!(key35 === "dirs")){
-const err336 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+for(const key33 in data192){
+if(!(key33 === "jobs_days")){
+const err336 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4476,13 +4478,11 @@ vErrors.push(err336);
 errors++;
 }
 }
-if(data192.dirs !== undefined){
-let data193 = data192.dirs;
-if(Array.isArray(data193)){
-const len19 = data193.length;
-for(let i19=0; i19<len19; i19++){
-if(typeof data193[i19] !== "string"){
-const err337 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data192.jobs_days !== undefined){
+let data193 = data192.jobs_days;
+if(typeof data193 == "number"){
+if(data193 <= 0 || isNaN(data193)){
+const err337 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4492,9 +4492,8 @@ vErrors.push(err337);
 errors++;
 }
 }
-}
 else {
-const err338 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err338 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4506,7 +4505,7 @@ errors++;
 }
 }
 else {
-const err339 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err339 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4515,17 +4514,10 @@ vErrors.push(err339);
 }
 errors++;
 }
-let data195 = data.admin;
-if(data195 && typeof data195 == "object" && !Array.isArray(data195)){
-if(data195.enabled === undefined){
-data195.enabled = false;
 }
-if(data195.ui === undefined){
-data195.ui = false;
 }
-for(const key36 in data195){
-if(!(((key36 === "enabled") || (key36 === "ui")) || (key36 === "token"))){
-const err340 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+else {
+const err340 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4534,9 +4526,20 @@ vErrors.push(err340);
 }
 errors++;
 }
+let data194 = data.log;
+if(data194 && typeof data194 == "object" && !Array.isArray(data194)){
+if(data194.level === undefined){
+data194.level = "info";
 }
-if(typeof data195.enabled !== "boolean"){
-const err341 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data194.format === undefined){
+data194.format = "pretty";
+}
+if(data194.access === undefined){
+data194.access = true;
+}
+for(const key34 in data194){
+if(!(((key34 === "level") || (key34 === "format")) || (key34 === "access"))){
+const err341 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4545,8 +4548,10 @@ vErrors.push(err341);
 }
 errors++;
 }
-if(typeof data195.ui !== "boolean"){
-const err342 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+let data195 = data194.level;
+if(typeof data195 !== "string"){
+const err342 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4555,9 +4560,8 @@ vErrors.push(err342);
 }
 errors++;
 }
-if(data195.token !== undefined){
-if(typeof data195.token !== "string"){
-const err343 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data195 === "error") || (data195 === "warn")) || (data195 === "info")) || (data195 === "debug"))){
+const err343 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4566,10 +4570,9 @@ vErrors.push(err343);
 }
 errors++;
 }
-}
-}
-else {
-const err344 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data196 = data194.format;
+if(typeof data196 !== "string"){
+const err344 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4578,17 +4581,8 @@ vErrors.push(err344);
 }
 errors++;
 }
-let data199 = data.metrics;
-if(data199 && typeof data199 == "object" && !Array.isArray(data199)){
-if(data199.enabled === undefined){
-data199.enabled = false;
-}
-if(data199.max_route_labels === undefined){
-data199.max_route_labels = 100;
-}
-for(const key37 in data199){
-if(!(((key37 === "enabled") || (key37 === "token")) || (key37 === "max_route_labels"))){
-const err345 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+if(!((data196 === "pretty") || (data196 === "json"))){
+const err345 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4597,9 +4591,8 @@ vErrors.push(err345);
 }
 errors++;
 }
-}
-if(typeof data199.enabled !== "boolean"){
-const err346 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data194.access !== "boolean"){
+const err346 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4608,9 +4601,9 @@ vErrors.push(err346);
 }
 errors++;
 }
-if(data199.token !== undefined){
-if(typeof data199.token !== "string"){
-const err347 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err347 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4619,10 +4612,11 @@ vErrors.push(err347);
 }
 errors++;
 }
-}
-let data202 = data199.max_route_labels;
-if(!((typeof data202 == "number") && (!(data202 % 1) && !isNaN(data202)))){
-const err348 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data198 = data.skills;
+if(data198 && typeof data198 == "object" && !Array.isArray(data198)){
+for(const key35 in data198){
+if(!(key35 === "dirs")){
+const err348 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4631,9 +4625,14 @@ vErrors.push(err348);
 }
 errors++;
 }
-if(typeof data202 == "number"){
-if(data202 < 1 || isNaN(data202)){
-const err349 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data198.dirs !== undefined){
+let data199 = data198.dirs;
+if(Array.isArray(data199)){
+const len19 = data199.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data199[i19] !== "string"){
+const err349 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4645,7 +4644,7 @@ errors++;
 }
 }
 else {
-const err350 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err350 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4654,14 +4653,10 @@ vErrors.push(err350);
 }
 errors++;
 }
-let data203 = data.tracing;
-if(data203 && typeof data203 == "object" && !Array.isArray(data203)){
-if(data203.enabled === undefined){
-data203.enabled = false;
 }
-for(const key38 in data203){
-if(!(key38 === "enabled")){
-const err351 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+}
+else {
+const err351 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4670,9 +4665,17 @@ vErrors.push(err351);
 }
 errors++;
 }
+let data201 = data.admin;
+if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
+if(data201.enabled === undefined){
+data201.enabled = false;
 }
-if(typeof data203.enabled !== "boolean"){
-const err352 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data201.ui === undefined){
+data201.ui = false;
+}
+for(const key36 in data201){
+if(!(((key36 === "enabled") || (key36 === "ui")) || (key36 === "token"))){
+const err352 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4682,8 +4685,8 @@ vErrors.push(err352);
 errors++;
 }
 }
-else {
-const err353 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data201.enabled !== "boolean"){
+const err353 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4692,14 +4695,8 @@ vErrors.push(err353);
 }
 errors++;
 }
-let data205 = data.notify;
-if(Array.isArray(data205)){
-const len20 = data205.length;
-for(let i20=0; i20<len20; i20++){
-let data206 = data205[i20];
-if(data206 && typeof data206 == "object" && !Array.isArray(data206)){
-if(data206.url === undefined){
-const err354 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(typeof data201.ui !== "boolean"){
+const err354 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4708,8 +4705,9 @@ vErrors.push(err354);
 }
 errors++;
 }
-if(data206.secret === undefined){
-const err355 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(data201.token !== undefined){
+if(typeof data201.token !== "string"){
+const err355 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4718,8 +4716,10 @@ vErrors.push(err355);
 }
 errors++;
 }
-if(data206.events === undefined){
-const err356 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+}
+else {
+const err356 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4728,9 +4728,17 @@ vErrors.push(err356);
 }
 errors++;
 }
-for(const key39 in data206){
-if(!(((key39 === "url") || (key39 === "secret")) || (key39 === "events"))){
-const err357 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
+let data205 = data.metrics;
+if(data205 && typeof data205 == "object" && !Array.isArray(data205)){
+if(data205.enabled === undefined){
+data205.enabled = false;
+}
+if(data205.max_route_labels === undefined){
+data205.max_route_labels = 100;
+}
+for(const key37 in data205){
+if(!(((key37 === "enabled") || (key37 === "token")) || (key37 === "max_route_labels"))){
+const err357 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4740,11 +4748,8 @@ vErrors.push(err357);
 errors++;
 }
 }
-if(data206.url !== undefined){
-let data207 = data206.url;
-if(typeof data207 === "string"){
-if(!pattern19.test(data207)){
-const err358 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(typeof data205.enabled !== "boolean"){
+const err358 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4753,9 +4758,9 @@ vErrors.push(err358);
 }
 errors++;
 }
-}
-else {
-const err359 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data205.token !== undefined){
+if(typeof data205.token !== "string"){
+const err359 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4765,9 +4770,9 @@ vErrors.push(err359);
 errors++;
 }
 }
-if(data206.secret !== undefined){
-if(typeof data206.secret !== "string"){
-const err360 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data208 = data205.max_route_labels;
+if(!((typeof data208 == "number") && (!(data208 % 1) && !isNaN(data208)))){
+const err360 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4776,12 +4781,9 @@ vErrors.push(err360);
 }
 errors++;
 }
-}
-if(data206.events !== undefined){
-let data209 = data206.events;
-if(Array.isArray(data209)){
-if(data209.length < 1){
-const err361 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(typeof data208 == "number"){
+if(data208 < 1 || isNaN(data208)){
+const err361 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4790,11 +4792,10 @@ vErrors.push(err361);
 }
 errors++;
 }
-const len21 = data209.length;
-for(let i21=0; i21<len21; i21++){
-let data210 = data209[i21];
-if(typeof data210 !== "string"){
-const err362 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err362 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4803,8 +4804,14 @@ vErrors.push(err362);
 }
 errors++;
 }
-if(!(((((((((((((((data210 === "accepted") || (data210 === "rejected")) || (data210 === "duplicate")) || (data210 === "ignored")) || (data210 === "agent_started")) || (data210 === "agent_finished")) || (data210 === "delivered")) || (data210 === "retry_scheduled")) || (data210 === "dead_lettered")) || (data210 === "completed")) || (data210 === "budget_exceeded")) || (data210 === "approval_requested")) || (data210 === "approved")) || (data210 === "denied")) || (data210 === "conversation_continued"))){
-const err363 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+let data209 = data.tracing;
+if(data209 && typeof data209 == "object" && !Array.isArray(data209)){
+if(data209.enabled === undefined){
+data209.enabled = false;
+}
+for(const key38 in data209){
+if(!(key38 === "enabled")){
+const err363 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4814,9 +4821,8 @@ vErrors.push(err363);
 errors++;
 }
 }
-}
-else {
-const err364 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data209.enabled !== "boolean"){
+const err364 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4826,9 +4832,8 @@ vErrors.push(err364);
 errors++;
 }
 }
-}
 else {
-const err365 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err365 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -4837,10 +4842,14 @@ vErrors.push(err365);
 }
 errors++;
 }
-}
-}
-else {
-const err366 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data211 = data.notify;
+if(Array.isArray(data211)){
+const len20 = data211.length;
+for(let i20=0; i20<len20; i20++){
+let data212 = data211[i20];
+if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
+if(data212.url === undefined){
+const err366 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -4849,16 +4858,8 @@ vErrors.push(err366);
 }
 errors++;
 }
-let data211 = data.plugins;
-if(Array.isArray(data211)){
-const len22 = data211.length;
-for(let i22=0; i22<len22; i22++){
-let data212 = data211[i22];
-const _errs497 = errors;
-let valid101 = false;
-const _errs498 = errors;
-if(typeof data212 !== "string"){
-const err367 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data212.secret === undefined){
+const err367 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -4867,13 +4868,8 @@ vErrors.push(err367);
 }
 errors++;
 }
-var _valid8 = _errs498 === errors;
-valid101 = valid101 || _valid8;
-if(!valid101){
-const _errs500 = errors;
-if(Array.isArray(data212)){
-if(data212.length > 2){
-const err368 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data212.events === undefined){
+const err368 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -4882,8 +4878,9 @@ vErrors.push(err368);
 }
 errors++;
 }
-if(data212.length < 1){
-const err369 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key39 in data212){
+if(!(((key39 === "url") || (key39 === "secret")) || (key39 === "events"))){
+const err369 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -4892,10 +4889,12 @@ vErrors.push(err369);
 }
 errors++;
 }
-const len23 = data212.length;
-if(len23 > 0){
-if(typeof data212[0] !== "string"){
-const err370 = {instancePath:instancePath+"/plugins/" + i22+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data212.url !== undefined){
+let data213 = data212.url;
+if(typeof data213 === "string"){
+if(!pattern19.test(data213)){
+const err370 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -4905,10 +4904,8 @@ vErrors.push(err370);
 errors++;
 }
 }
-if(len23 > 1){
-let data214 = data212[1];
-if(!(data214 && typeof data214 == "object" && !Array.isArray(data214))){
-const err371 = {instancePath:instancePath+"/plugins/" + i22+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+const err371 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -4918,9 +4915,9 @@ vErrors.push(err371);
 errors++;
 }
 }
-}
-else {
-const err372 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data212.secret !== undefined){
+if(typeof data212.secret !== "string"){
+const err372 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -4929,11 +4926,12 @@ vErrors.push(err372);
 }
 errors++;
 }
-var _valid8 = _errs500 === errors;
-valid101 = valid101 || _valid8;
 }
-if(!valid101){
-const err373 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data212.events !== undefined){
+let data215 = data212.events;
+if(Array.isArray(data215)){
+if(data215.length < 1){
+const err373 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -4942,11 +4940,163 @@ vErrors.push(err373);
 }
 errors++;
 }
+const len21 = data215.length;
+for(let i21=0; i21<len21; i21++){
+let data216 = data215[i21];
+if(typeof data216 !== "string"){
+const err374 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err374];
+}
 else {
-errors = _errs497;
+vErrors.push(err374);
+}
+errors++;
+}
+if(!(((((((((((((((data216 === "accepted") || (data216 === "rejected")) || (data216 === "duplicate")) || (data216 === "ignored")) || (data216 === "agent_started")) || (data216 === "agent_finished")) || (data216 === "delivered")) || (data216 === "retry_scheduled")) || (data216 === "dead_lettered")) || (data216 === "completed")) || (data216 === "budget_exceeded")) || (data216 === "approval_requested")) || (data216 === "approved")) || (data216 === "denied")) || (data216 === "conversation_continued"))){
+const err375 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
+}
+errors++;
+}
+}
+}
+else {
+const err376 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err376];
+}
+else {
+vErrors.push(err376);
+}
+errors++;
+}
+}
+}
+else {
+const err377 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err377];
+}
+else {
+vErrors.push(err377);
+}
+errors++;
+}
+}
+}
+else {
+const err378 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err378];
+}
+else {
+vErrors.push(err378);
+}
+errors++;
+}
+let data217 = data.plugins;
+if(Array.isArray(data217)){
+const len22 = data217.length;
+for(let i22=0; i22<len22; i22++){
+let data218 = data217[i22];
+const _errs509 = errors;
+let valid101 = false;
+const _errs510 = errors;
+if(typeof data218 !== "string"){
+const err379 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err379];
+}
+else {
+vErrors.push(err379);
+}
+errors++;
+}
+var _valid8 = _errs510 === errors;
+valid101 = valid101 || _valid8;
+if(!valid101){
+const _errs512 = errors;
+if(Array.isArray(data218)){
+if(data218.length > 2){
+const err380 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err380];
+}
+else {
+vErrors.push(err380);
+}
+errors++;
+}
+if(data218.length < 1){
+const err381 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err381];
+}
+else {
+vErrors.push(err381);
+}
+errors++;
+}
+const len23 = data218.length;
+if(len23 > 0){
+if(typeof data218[0] !== "string"){
+const err382 = {instancePath:instancePath+"/plugins/" + i22+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err382];
+}
+else {
+vErrors.push(err382);
+}
+errors++;
+}
+}
+if(len23 > 1){
+let data220 = data218[1];
+if(!(data220 && typeof data220 == "object" && !Array.isArray(data220))){
+const err383 = {instancePath:instancePath+"/plugins/" + i22+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err383];
+}
+else {
+vErrors.push(err383);
+}
+errors++;
+}
+}
+}
+else {
+const err384 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err384];
+}
+else {
+vErrors.push(err384);
+}
+errors++;
+}
+var _valid8 = _errs512 === errors;
+valid101 = valid101 || _valid8;
+}
+if(!valid101){
+const err385 = {instancePath:instancePath+"/plugins/" + i22,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err385];
+}
+else {
+vErrors.push(err385);
+}
+errors++;
+}
+else {
+errors = _errs509;
 if(vErrors !== null){
-if(_errs497){
-vErrors.length = _errs497;
+if(_errs509){
+vErrors.length = _errs509;
 }
 else {
 vErrors = null;
@@ -4956,23 +5106,23 @@ vErrors = null;
 }
 }
 else {
-const err374 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err386 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err374];
+vErrors = [err386];
 }
 else {
-vErrors.push(err374);
+vErrors.push(err386);
 }
 errors++;
 }
 }
 else {
-const err375 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err387 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err375];
+vErrors = [err387];
 }
 else {
-vErrors.push(err375);
+vErrors.push(err387);
 }
 errors++;
 }

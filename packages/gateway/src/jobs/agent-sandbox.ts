@@ -6,7 +6,7 @@ import { lstat, mkdir, mkdtemp, open, readdir, readFile, rm } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Logger } from 'winston';
-import type { AgentSandbox, AgentSandboxNeeds, Job, Skill } from '@hookwise/core';
+import type { AgentRunLimits, AgentSandbox, AgentSandboxNeeds, Job, Skill } from '@hookwise/core';
 import { HookwiseConfigError, HookwiseError, errorMessage } from '@hookwise/core';
 import {
   EgressProxy,
@@ -16,6 +16,7 @@ import {
   openSandboxRun,
   parseNetworkList,
   probeSandbox,
+  processLimitEnforcement,
   resolveSandboxPolicy,
   type RefusedListener,
   type SandboxDecision,
@@ -23,7 +24,7 @@ import {
   type SandboxRun,
 } from '@hookwise/sandbox';
 import type { HookwiseConfig } from '../config/schema';
-import type { SandboxConfig } from '../config/sandbox-schema';
+import { DEFAULT_MAX_OUTPUT_KB, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, type SandboxConfig } from '../config/sandbox-schema';
 import type { Route } from '../routes/routes';
 
 type SandboxRoute = Pick<Route, 'name' | 'agent'>;
@@ -34,6 +35,31 @@ export function sandboxSettings(config: HookwiseConfig, route: SandboxRoute | un
   const settings = { ...(config.agent.sandbox ?? {}), ...(own ?? {}) };
   const where = own && route ? `route '${route.name}' agent.sandbox` : 'agent.sandbox';
   return { settings, where };
+}
+
+/**
+ * A route's run limits: agent.max_output_kb (the route's agent block, else the global one) and, for sandboxed runs,
+ * agent.sandbox.memory_mb and processes (key by key like the other sandbox keys), with their defaults.
+ */
+export function runLimits(config: HookwiseConfig, route: SandboxRoute | undefined, sandboxed: boolean): AgentRunLimits {
+  const { settings } = sandboxSettings(config, route);
+  const kb = (route?.agent?.max_output_kb as number | undefined) ?? config.agent.max_output_kb ?? DEFAULT_MAX_OUTPUT_KB;
+  const limits: AgentRunLimits = { maxOutputBytes: kb * 1024 };
+  if (sandboxed) {
+    limits.memoryMb = settings.memory_mb ?? DEFAULT_MEMORY_MB;
+    limits.processes = settings.processes ?? DEFAULT_PROCESSES;
+  }
+  return limits;
+}
+
+/**
+ * What to tell the operator when a run reached a limit: what happened and which key to raise. Not retried: the same
+ * agent on the same event reaches it again, and a fork bomb or a runaway allocation should not run five times.
+ */
+export function limitMessage(which: 'memory' | 'processes', limits: AgentRunLimits, where: string): string {
+  return which === 'memory'
+    ? `it ran out of memory: an allocation failed (ENOMEM) under ${where}.memory_mb (${limits.memoryMb} MiB of address space per process); raise ${where}.memory_mb if the agent needs more. Not retried`
+    : `it reached its process limit: starting another process failed (EAGAIN) under ${where}.processes (${limits.processes} at once); raise ${where}.processes if the agent needs more. Not retried`;
 }
 
 /** Problems with a block's network hosts and paths (the schema checked the shapes). */
@@ -133,6 +159,7 @@ export class AgentSandboxes {
     const unsandboxed: string[] = [];
     let warning: string | undefined;
     let wantsProxy = false;
+    let sandboxed = false;
     // Without static routes the global block is what the subscriptions' runs will get.
     for (const route of routes.length ? routes : [undefined]) {
       let decision: SandboxDecision;
@@ -142,6 +169,7 @@ export class AgentSandboxes {
         problems.push(errorMessage(err));
         continue;
       }
+      sandboxed ||= decision.sandboxed;
       const who = route ? `route '${route.name}'` : 'agent runs';
       this.options.logger.info(`${who}: agent sandbox ${decision.mode}: ${decision.reason}`, route ? { route: route.name } : {});
       if (decision.warning) {
@@ -155,6 +183,11 @@ export class AgentSandboxes {
     }
     if (problems.length) throw new HookwiseConfigError([...new Set(problems)], 'the gateway cannot start');
     if (warning) this.options.logger.warn(`${warning} (routes: ${unsandboxed.join(', ')})`);
+    // Root's processes ignore RLIMIT_NPROC: without a pids cgroup of its own the gateway cannot hold agent.sandbox.processes.
+    if (sandboxed && processLimitEnforcement() === 'none')
+      this.options.logger.warn(
+        'agent.sandbox.processes is not enforced: the gateway runs as root (whose processes RLIMIT_NPROC does not bind) and cannot make a pids cgroup under its own; run it as another user, or give it a cgroup v2 tree that delegates the pids controller',
+      );
     if (wantsProxy) await this.egressProxy();
   }
 
@@ -176,7 +209,8 @@ export class AgentSandboxes {
   /** Opens the sandbox of one agent run: its work dir, egress socket and what the runner needs. */
   async open(route: Route, job: Job, needs: AgentSandboxNeeds | undefined, skills: Skill[]): Promise<OpenAgentSandbox> {
     const decision = await this.decisionFor(route);
-    const { settings } = sandboxSettings(this.options.config, route);
+    const { settings, where } = sandboxSettings(this.options.config, route);
+    const limits = runLimits(this.options.config, route, decision.sandboxed);
     const network = [...new Set([...(settings.network ?? []), ...(needs?.network ?? [])])];
     const run: SandboxRun = await openSandboxRun({
       decision,
@@ -189,6 +223,7 @@ export class AgentSandboxes {
       writable: [...(settings.writable ?? []), ...(needs?.writable ?? [])],
       hidden: this.hidden,
       workParent: this.workParent,
+      limits: { memoryMb: limits.memoryMb, processes: limits.processes },
     });
     let stagedDir: string | undefined;
     try {
@@ -201,7 +236,7 @@ export class AgentSandboxes {
         if (stagedDir) await rm(stagedDir, { recursive: true, force: true });
         await run.close();
       };
-      return { sandbox: agentSandbox(run, (cleanup) => cleanups.push(cleanup)), skills: staged, close };
+      return { sandbox: agentSandbox(run, (cleanup) => cleanups.push(cleanup), limits, where), skills: staged, close };
     } catch (err) {
       if (stagedDir) await rm(stagedDir, { recursive: true, force: true });
       await run.close();
@@ -270,9 +305,14 @@ async function copyTree(from: string, to: string): Promise<void> {
   }
 }
 
-function agentSandbox(run: SandboxRun, onClose: AgentSandbox['onClose']): AgentSandbox {
+function agentSandbox(run: SandboxRun, onClose: AgentSandbox['onClose'], limits: AgentRunLimits, where: string): AgentSandbox {
   return {
     onClose,
+    limits,
+    limitReached: (exit) => {
+      const which = run.limitReached(exit);
+      return which ? limitMessage(which, limits, where) : undefined;
+    },
     mode: run.decision.mode,
     sandboxed: run.sandboxed,
     reason: run.decision.reason,

@@ -9,8 +9,8 @@ import type { Route } from '../routes/routes';
 import { InstanceCache } from './instance-cache';
 import type { CreateContext, PluginRegistry } from './registry';
 
-// The worker's keys of an agent block (budget, silent_marker, sandbox and model_proxy too): never passed to the runner as options.
-const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker', 'sandbox', 'model_proxy']);
+// The worker's keys of an agent block (budget, silent_marker, sandbox, max_output_kb and model_proxy too): never passed to the runner as options.
+const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker', 'sandbox', 'max_output_kb', 'model_proxy']);
 
 function agentOptions(block: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(block).filter(([k]) => !AGENT_KEYS_NOT_OPTIONS.has(k)));

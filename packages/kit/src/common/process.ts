@@ -1,6 +1,7 @@
 // Runs one child process for an agent runner or tool: no shell, own process group, timeout, abort, output caps.
 // Shared by the `command` runner and the `openai` runner's terminal tool so both kill and cap the same way.
 import { spawn } from 'node:child_process';
+import { BoundedCapture, LineSplitter } from './bounded-output';
 import { ensureReaper, trackProcessGroup, untrackProcessGroup } from './process-reaper';
 
 export interface RunProcessOptions {
@@ -21,18 +22,29 @@ export interface RunProcessOptions {
   killGraceMs?: number;
   /** Stdout beyond this many bytes is read and dropped. Default 1 MiB. */
   maxOutputBytes?: number;
-  /** Only the last this many bytes of stderr are kept. Default 64 KiB. */
+  /**
+   * At most this many bytes of stderr are kept: its first eighth (at most 8 KiB) and the rest from its end, with a
+   * marker naming the bytes left out between them. Default 64 KiB.
+   */
   maxStderrBytes?: number;
   /** Aborting kills the process group like a timeout does. */
   signal?: AbortSignal;
-  /** Called with each complete stderr line (and the unterminated rest at the end). */
-  onStderrLine?(line: string): void;
+  /**
+   * Called with each complete stderr line (and the unterminated rest at the end). A line longer than
+   * maxStderrLineBytes is passed cut, with the number of bytes cut.
+   */
+  onStderrLine?(line: string, cutBytes: number): void;
+  /** Longest stderr line passed to onStderrLine. Default 4 KiB. */
+  maxStderrLineBytes?: number;
 }
 
 export interface ProcessResult {
   stdout: string;
-  /** The tail of stderr (see maxStderrBytes). */
+  /** The head and tail of stderr (see maxStderrBytes). */
   stderr: string;
+  /** Bytes the child wrote to stdout and to stderr, kept or not. */
+  stdoutBytes: number;
+  stderrBytes: number;
   exitCode: number | null;
   /** The signal that ended the process, if any. */
   exitSignal: NodeJS.Signals | null;
@@ -184,7 +196,18 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
   return new Promise<ProcessResult>((resolve, reject) => {
     if (options.signal?.aborted) {
-      resolve({ stdout: '', stderr: '', exitCode: null, exitSignal: null, timedOut: false, aborted: true, stdoutTruncated: false, stderrTruncated: false });
+      resolve({
+        stdout: '',
+        stderr: '',
+        stdoutBytes: 0,
+        stderrBytes: 0,
+        exitCode: null,
+        exitSignal: null,
+        timedOut: false,
+        aborted: true,
+        stdoutTruncated: false,
+        stderrTruncated: false,
+      });
       return;
     }
     const env = options.env ?? childEnvironment(process.env);
@@ -205,11 +228,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
     const out: Buffer[] = [];
     let outBytes = 0;
+    let outTotal = 0;
     let stdoutTruncated = false;
-    let err: Buffer[] = [];
-    let errBytes = 0;
-    let stderrTruncated = false;
-    let lineRest = '';
+    // Bounded whatever the child writes; linear in what it writes (./bounded-output).
+    const errHead = Math.min(8 * 1024, Math.floor(maxErr / 8));
+    const err = new BoundedCapture(errHead, maxErr - errHead);
+    const onLine = options.onStderrLine;
+    const lines = onLine ? new LineSplitter((line, cut) => onLine(line, cut), options.maxStderrLineBytes ?? 4096) : undefined;
     let timedOut = false;
     let aborted = false;
     let exitCode: number | null = null;
@@ -245,21 +270,18 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       settled = true;
       for (const t of timers) clearTimeout(t);
       options.signal?.removeEventListener('abort', onAbort);
-      if (lineRest && options.onStderrLine) options.onStderrLine(lineRest);
-      if (errBytes > maxErr) {
-        const all = Buffer.concat(err);
-        err = [all.subarray(all.length - maxErr)];
-        stderrTruncated = true;
-      }
+      lines?.end();
       resolve({
         stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
+        stderr: err.text(),
+        stdoutBytes: outTotal,
+        stderrBytes: err.total,
         exitCode,
         exitSignal,
         timedOut,
         aborted,
         stdoutTruncated,
-        stderrTruncated,
+        stderrTruncated: err.dropped > 0,
       });
     };
 
@@ -274,6 +296,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     // A spawn that failed for want of file descriptors (EMFILE) returns a child without pipes; its 'error' event
     // (above) then rejects with the errno, which must not be hidden behind a TypeError from a missing pipe.
     child.stdout?.on('data', (chunk: Buffer) => {
+      outTotal += chunk.length;
       if (outBytes >= maxOut) {
         stdoutTruncated = true;
         return; // keep reading so the child never blocks on a full pipe
@@ -289,19 +312,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
     child.stderr?.on('data', (chunk: Buffer) => {
       err.push(chunk);
-      errBytes += chunk.length;
-      if (errBytes > maxErr * 2) {
-        // Compact now and then; only the tail is worth keeping.
-        const all = Buffer.concat(err);
-        err = [all.subarray(all.length - maxErr)];
-        errBytes = maxErr;
-        stderrTruncated = true;
-      }
-      if (options.onStderrLine) {
-        const lines = (lineRest + chunk.toString('utf8')).split('\n');
-        lineRest = lines.pop() ?? '';
-        for (const line of lines) options.onStderrLine(line.replace(/\r$/, ''));
-      }
+      lines?.push(chunk);
     });
 
     if (options.input !== undefined && child.stdin) {

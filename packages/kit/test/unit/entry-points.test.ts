@@ -11,6 +11,8 @@ const KIT = join(__dirname, '..', '..');
 const SRC = join(KIT, 'src');
 
 const ROOT_RUNTIME = [
+  'BoundedCapture',
+  'LineSplitter',
   'MAX_ARG_BYTES',
   'ProcessInputError',
   'SecretScrubber',
