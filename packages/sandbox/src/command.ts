@@ -39,7 +39,7 @@ export interface SandboxSpec {
    */
   lifeline?: string;
   /**
-   * Memory (RLIMIT_AS) and process (RLIMIT_NPROC) limits, applied with util-linux's prlimit just before the
+   * Memory (RLIMIT_DATA) and process (RLIMIT_NPROC) limits, applied with util-linux's prlimit just before the
    * command is exec'd inside (./limits). The forwarder and the lifeline's watcher are not limited by them.
    */
   limits?: SandboxLimits;

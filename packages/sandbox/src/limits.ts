@@ -1,8 +1,10 @@
 // Memory and process limits of one sandboxed run, without root-only machinery:
 //
-// - memory: RLIMIT_AS (address space per process), set with util-linux's `prlimit` just before the command is
-//   exec'd inside the sandbox. An allocation past it fails with ENOMEM; the sandbox has no capabilities, so the
-//   agent cannot raise it again.
+// - memory: RLIMIT_DATA (the private writable memory of each process: heap, anonymous and private writable
+//   mappings), set with util-linux's `prlimit` just before the command is exec'd inside the sandbox. An allocation
+//   past it fails with ENOMEM; the sandbox has no capabilities, so the agent cannot raise it again. Not RLIMIT_AS:
+//   address space counts reservations that hold no memory (V8 reserves gigabytes for its heap cage and for each
+//   WebAssembly memory's guard regions), so a Node-based CLI under a 2 GiB RLIMIT_AS cannot even call fetch().
 // - processes: RLIMIT_NPROC set the same way. Since Linux 5.14 it counts per user namespace, so for a gateway
 //   that is not root it bounds the sandbox's own processes. The kernel ignores it for processes of the host's
 //   root (uid 0 keeps uid 0 in the sandbox's user namespace), so a root gateway also puts each sandboxed run in a
@@ -14,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'n
 import { join } from 'node:path';
 
 export interface SandboxLimits {
-  /** Address space per process, in MiB (RLIMIT_AS). */
+  /** Private writable memory per process, in MiB (RLIMIT_DATA). */
   memoryMb?: number;
   /** Processes (and threads) of the run at once (pids cgroup and RLIMIT_NPROC). */
   processes?: number;
@@ -26,7 +28,7 @@ export const PRLIMIT_PATH = '/usr/bin/prlimit';
 export function rlimitPrefix(limits: SandboxLimits | undefined, prlimit = PRLIMIT_PATH): string[] {
   if (!limits || (limits.memoryMb === undefined && limits.processes === undefined)) return [];
   const flags: string[] = [];
-  if (limits.memoryMb !== undefined) flags.push(`--as=${Math.floor(limits.memoryMb * 1024 * 1024)}`);
+  if (limits.memoryMb !== undefined) flags.push(`--data=${Math.floor(limits.memoryMb * 1024 * 1024)}`);
   if (limits.processes !== undefined) flags.push(`--nproc=${Math.floor(limits.processes)}`);
   return [prlimit, ...flags, '--'];
 }

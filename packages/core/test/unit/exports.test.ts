@@ -52,6 +52,7 @@ const TYPE_ONLY = [
   'AgentConversation',
   'AgentProgramCheck',
   'AgentResult',
+  'AgentRunLimits',
   'AgentRunSandbox',
   'AgentRunner',
   'AgentSandbox',

@@ -43,7 +43,7 @@ export const sandboxSchema = {
       type: 'integer',
       minimum: 64,
       description:
-        'Address space each sandboxed process may have, in MiB (RLIMIT_AS; default 2048). An allocation past it fails and the run ends, not retried, naming this setting. Node-based agents need about 1024 to start.',
+        'Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting.',
     },
     processes: {
       type: 'integer',

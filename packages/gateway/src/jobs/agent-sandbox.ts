@@ -58,7 +58,7 @@ export function runLimits(config: HookwiseConfig, route: SandboxRoute | undefine
  */
 export function limitMessage(which: 'memory' | 'processes', limits: AgentRunLimits, where: string): string {
   return which === 'memory'
-    ? `it ran out of memory: an allocation failed (ENOMEM) under ${where}.memory_mb (${limits.memoryMb} MiB of address space per process); raise ${where}.memory_mb if the agent needs more. Not retried`
+    ? `it ran out of memory: an allocation failed (ENOMEM) under ${where}.memory_mb (${limits.memoryMb} MiB of memory per process); raise ${where}.memory_mb if the agent needs more. Not retried`
     : `it reached its process limit: starting another process failed (EAGAIN) under ${where}.processes (${limits.processes} at once); raise ${where}.processes if the agent needs more. Not retried`;
 }
 

@@ -7,7 +7,7 @@ import { limitReached, pidsCgroupParent, rlimitPrefix } from '../../src/limits';
 const exit = (stderr: string, exitCode: number | null = 1, exitSignal: string | null = null) => ({ stderr, exitCode, exitSignal });
 
 it('builds the prlimit prefix from the limits given, and none without limits', () => {
-  expect(rlimitPrefix({ memoryMb: 256, processes: 64 })).toEqual(['/usr/bin/prlimit', `--as=${256 * 1024 * 1024}`, '--nproc=64', '--']);
+  expect(rlimitPrefix({ memoryMb: 256, processes: 64 })).toEqual(['/usr/bin/prlimit', `--data=${256 * 1024 * 1024}`, '--nproc=64', '--']);
   expect(rlimitPrefix({ processes: 8 })).toEqual(['/usr/bin/prlimit', '--nproc=8', '--']);
   expect(rlimitPrefix({})).toEqual([]);
   expect(rlimitPrefix(undefined)).toEqual([]);

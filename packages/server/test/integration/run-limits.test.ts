@@ -159,7 +159,7 @@ it('a 2 GB allocation ends its run at agent.sandbox.memory_mb, not retried, and 
   const failure = outcome.lines.find((line) => line.includes('failed for good'))!;
   expect(failure).toContain('after 1 attempt(s) (not retryable)');
   expect(failure).toContain('it ran out of memory');
-  expect(failure).toContain('memory_mb (1024 MiB of address space per process)');
+  expect(failure).toContain('memory_mb (1024 MiB of memory per process)');
   expect(failure).not.toContain('allocated');
   expectGatewayUnharmed(outcome);
 }, 30_000);

@@ -116,7 +116,8 @@ describe('a conversation across two gateway processes on one redis-server', () =
     await until(() => sent().length === 2, outputs);
     const second = body(sent()[1]);
     expect(second.chat_id).toBe(CHAT);
-    expect(second.reply_parameters).toMatchObject({ message_id: 800 });
+    // The answer quotes the person's message (41), not the bot's answer it replied to (800).
+    expect(second.reply_parameters).toMatchObject({ message_id: 41 });
     expectInOrder(second.text, ['Alert: replica lag', 'ECHO[Alert: replica lag]', 'which replica?']);
     expect(second.text).toContain('turn 2 of at most 4');
   });
