@@ -145,7 +145,8 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
           maxOutputBytes: options.max_output_bytes,
           signal,
           onStderrLine: (line) => {
-            if (line.trim()) ctx.logger.info(`[${program} stderr] ${line}`, meta);
+            // The agent's own text on its way to the log: the gateway's outbound scrub (credential-named variables too).
+            if (line.trim()) ctx.logger.info(`[${program} stderr] ${ctx.scrub ? ctx.scrub(line) : line}`, meta);
           },
         });
       } catch (err) {
