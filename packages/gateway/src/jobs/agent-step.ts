@@ -88,7 +88,7 @@ export class AgentStep {
     if (signal.aborted) return undefined;
     // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
     const where = { route: route.name, deliveryId: job.deliveryId };
-    const answer = scrubRunAnswer(this.deps.outbound, this.deps.logger, where, result.text, usage);
+    const answer = scrubRunAnswer(this.deps.outbound, this.deps.logger, where, result.text, usage, 'answer');
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
     await this.deps.previous?.remember(route.name, job);
     return answer.text;

@@ -21,7 +21,7 @@ export function scrubRunAnswer<U extends object>(
   where: { route: string; deliveryId: string },
   answer: string,
   usage: U | undefined,
-  exit: Extract<OutboundExit, 'answer' | 'deliver-only'> = 'answer',
+  exit: OutboundExit,
 ): { text: string; usage: (U & { scrubbedSecrets?: number }) | undefined } {
   if (!scrubber) return { text: answer, usage };
   const { text, scrubbed } = scrubber.scrubCounted(exit, answer);

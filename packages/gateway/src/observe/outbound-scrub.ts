@@ -10,7 +10,7 @@ import { REDACTED, ThoroughScrubber, credentialValues, type SecretScrubber } fro
 
 /**
  * Every exit, by name. A new outbound sink gets a name here and a case in
- * packages/gateway/test/integration/outbound-exits.test.ts, whose guard compares this list with the names the
+ * packages/cli/test/integration/outbound-exits.test.ts, whose guard compares this list with the names the
  * sources pass to `scrub`/`scrubValue` and with its own cases.
  */
 export const OUTBOUND_EXITS = [
