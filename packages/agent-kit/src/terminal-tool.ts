@@ -3,7 +3,16 @@
 // options block, its rule in the system prompt, its handler.
 import { tmpdir } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { HookwiseError, ThoroughScrubber, credentialValues, errorMessage, type AgentSandbox, type AgentSandboxNeeds, type OptionsSchema, type PluginContext } from '@hookwise/core';
+import {
+  HookwiseError,
+  ThoroughScrubber,
+  credentialValues,
+  errorMessage,
+  type AgentSandbox,
+  type AgentSandboxNeeds,
+  type OptionsSchema,
+  type PluginContext,
+} from '@hookwise/core';
 import type { AgentToolDefinition, AgentToolHandler } from './agent-tools';
 import { childEnvironment, runProcess } from '@hookwise/kit';
 import { allowProblems, allowRefusal } from './terminal-allow';

@@ -142,7 +142,7 @@ function escapeRegExp(text: string): string {
 export class SecretScrubber {
   /** The secrets as registered (for `has`). */
   private readonly secrets = new Set<string>();
-  /** Grows with every secret registered: a scrubber built on this one knows when to look again. */
+  /** Grows with every secret registered. */
   private added = 0;
   private readonly forms = new Set<string>();
   /** One pass over the text, longest form first at each position (a secret containing another is replaced whole). */
@@ -180,9 +180,14 @@ export class SecretScrubber {
     return this.secrets.has(value);
   }
 
-  /** The secrets as registered, and how many were registered so far (it only grows). */
-  registered(): { secrets: readonly string[]; count: number } {
-    return { secrets: [...this.secrets], count: this.added };
+  /** How many secrets were registered so far (it only grows): a scrubber built on this one knows when to look again. */
+  get registeredCount(): number {
+    return this.added;
+  }
+
+  /** The secrets as registered. */
+  registeredSecrets(): string[] {
+    return [...this.secrets];
   }
 
   scrub(text: string): string {
@@ -257,7 +262,17 @@ function base32Of(bytes: Uint8Array): string {
 }
 
 const isSpace = (code: number): boolean =>
-  code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  code === 0x20 ||
+  (code >= 0x09 && code <= 0x0d) ||
+  code === 0xa0 ||
+  code === 0x1680 ||
+  (code >= 0x2000 && code <= 0x200a) ||
+  code === 0x2028 ||
+  code === 0x2029 ||
+  code === 0x202f ||
+  code === 0x205f ||
+  code === 0x3000 ||
+  code === 0xfeff;
 
 /** One lower-case code unit per code unit (a character whose lower case is longer stays as it is). */
 function lowerUnit(ch: string): string {
@@ -305,11 +320,11 @@ export class ThoroughScrubber extends SecretScrubber {
   }
 
   private thoroughPattern(): RegExp | undefined {
-    const all = [this, ...this.live].map((one) => one.registered());
-    const count = all.reduce((sum, one) => sum + one.count, 0);
+    let count = this.registeredCount;
+    for (const one of this.live) count += one.registeredCount;
     if (count !== this.seen) {
       this.seen = count;
-      const forms = new Set(all.flatMap((one) => one.secrets.flatMap(thoroughForms)));
+      const forms = new Set([this, ...this.live].flatMap((one) => one.registeredSecrets().flatMap(thoroughForms)));
       const ordered = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
       this.thorough = ordered.length ? new RegExp(ordered.join('|'), 'g') : undefined;
     }

@@ -178,7 +178,11 @@ describe('every exit for text, in every encoding', () => {
       const message =
         last?.role === 'tool'
           ? { role: 'assistant', content: 'tool ran' }
-          : { role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command }) } }] };
+          : {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command }) } }],
+            };
       return {
         json: {
           id: 'chatcmpl-exits',
@@ -225,7 +229,13 @@ describe('every exit for text, in every encoding', () => {
         github_comment: { enabled: true },
       },
       agent: { runner: 'command', command: OBEDIENT, timeout_seconds: 30, sandbox: { mode: 'off' } },
-      notify: [{ url: `${notify.url}/hook`, secret: `whsec_${Buffer.from('exits-notify-key-0123456789').toString('base64')}`, events: ['accepted', 'agent_finished', 'dead_lettered'] }],
+      notify: [
+        {
+          url: `${notify.url}/hook`,
+          secret: `whsec_${Buffer.from('exits-notify-key-0123456789').toString('base64')}`,
+          events: ['accepted', 'agent_finished', 'dead_lettered'],
+        },
+      ],
       retry: { max_attempts: 1 },
       store: { backend: 'sqlite', path: 'hookwise.sqlite' },
     };

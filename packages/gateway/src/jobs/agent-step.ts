@@ -17,18 +17,7 @@ import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
   WorkerDeps,
-  | 'jobs'
-  | 'logger'
-  | 'lifecycle'
-  | 'agentFor'
-  | 'skillsFor'
-  | 'agentTimeoutMs'
-  | 'runnerOf'
-  | 'counters'
-  | 'budget'
-  | 'sandboxes'
-  | 'outbound'
-  | 'previous'
+  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes' | 'outbound' | 'previous'
 >;
 
 export class AgentStep {
