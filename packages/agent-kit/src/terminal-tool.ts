@@ -3,7 +3,16 @@
 // options block, its rule in the system prompt, its handler.
 import { tmpdir } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { HookwiseError, errorMessage, type AgentSandbox, type AgentSandboxNeeds, type OptionsSchema, type PluginContext } from '@hookwise/core';
+import {
+  HookwiseError,
+  ThoroughScrubber,
+  credentialValues,
+  errorMessage,
+  type AgentSandbox,
+  type AgentSandboxNeeds,
+  type OptionsSchema,
+  type PluginContext,
+} from '@hookwise/core';
 import type { AgentToolDefinition, AgentToolHandler } from './agent-tools';
 import { childEnvironment, runProcess } from '@hookwise/kit';
 import { allowProblems, allowRefusal } from './terminal-allow';
@@ -110,7 +119,10 @@ export interface TerminalSettings {
   timeoutMs: number;
   maxOutputBytes: number;
   allow?: string[];
-  /** Removes the gateway's registered secrets from a command's output before the model reads it. */
+  /**
+   * Removes the gateway's secrets from a command's output before the model reads it: the registered ones (the
+   * context's `scrub`) and the values of credential-named variables of the gateway's environment (core's rule).
+   */
   scrub?: (text: string) => string;
 }
 
@@ -135,7 +147,10 @@ export function terminalSettings(
   const allowed = options.env ?? [];
   const env = childEnvironment(ctx.env, { allow: allowed });
   for (const name of hidden) if (!allowed.includes(name)) delete env[name];
-  return { cwd, env, timeoutMs: options.timeout_seconds * 1000, maxOutputBytes: options.max_output_bytes, allow: options.allow, scrub: ctx.scrub };
+  // The same credential-variable rule as the gateway's outbound scrub, also under a gateway whose `scrub` lacks it.
+  const credentials = new ThoroughScrubber(credentialValues(ctx.env, hidden));
+  const scrub = (text: string) => credentials.scrub(ctx.scrub ? ctx.scrub(text) : text);
+  return { cwd, env, timeoutMs: options.timeout_seconds * 1000, maxOutputBytes: options.max_output_bytes, allow: options.allow, scrub };
 }
 
 /** What the terminal needs of the run's sandbox: its configured cwd as the work dir. */

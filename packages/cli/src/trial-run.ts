@@ -2,13 +2,14 @@
 // worker runs it (the gateway's own AgentStep, runner instances, skills, AgentSandboxes and answer scrubbing, from a
 // gateway assembled by openGateway but never started), with nothing delivered: no deliverer is created, the job
 // channel through which a run could subscribe or act is not opened, and the answer lands in this trial, not in the
-// store. Trial runs count against no route budget (fresh counters, the budget left out) and add nothing to the
+// store. Every trial event leaves through the gateway's one exit for text (its OutboundScrubber) before it is
+// printed or stored in trials/<id>.json: the answers, the stored answers and the error texts it shows. Trial runs
+// count against no route budget (fresh counters, the budget left out) and add nothing to the
 // routes' sums: their tokens are the trial's own, kept in the trial record.
 import type { AgentUsage, Job, JobQueue } from '@hookwise/core';
 import { errorMessage } from '@hookwise/core';
 import {
   AgentStep,
-  AnswerScrubber,
   compileFilter,
   createLogger,
   createMemoryStore,
@@ -84,7 +85,8 @@ async function trialRun(gateway: Gateway, route: Route, job: Job, signal: AbortS
     runnerOf: (r) => String(r.agent?.runner ?? gateway.config.agent.runner),
     agentTimeoutMs: gateway.config.agent.timeout_seconds * 1000,
     sandboxes: gateway.sandboxes,
-    answerScrubber: new AnswerScrubber(gateway.redactor, process.env),
+    // The gateway's environment (with <config_dir>/.env, where platform tokens live), not only this process's.
+    outbound: gateway.services.outbound,
   });
   const started = performance.now();
   try {
@@ -158,12 +160,12 @@ export async function runTrial(options: TrialOptions): Promise<TrialRecord> {
       const side: TrialSide = after.passed ? await trialRun(gateway, candidate, job, interrupt.signal) : { filter: 'filtered', filterReason: after.reason };
       const event: TrialEvent = { deliveryId: job.deliveryId, jobId: job.id, event: job.event, receivedAt: job.receivedAt, change: 'same', old, new: side };
       event.change = changeOf(old, side);
-      results[index] = event;
+      results[index] = gateway.services.outbound.scrubValue('trial', event);
       tokens += side.tokens ?? 0;
       if (options.maxTokens !== undefined && tokens > options.maxTokens && !stopReason) {
         stopReason = `--max-tokens ${options.maxTokens}: the trial's runs used ${tokens} tokens; the remaining events were not run`;
       }
-      options.onEvent?.(event);
+      options.onEvent?.(results[index]!);
     }
   };
   try {

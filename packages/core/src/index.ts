@@ -10,6 +10,18 @@ export * from './options-schema';
 export { renderExtra, renderPrompt, renderTemplate, type TemplateVars, unresolvedPlaceholders } from './template';
 export { closestMatch } from './did-you-mean';
 export * from './headers';
-export { MIN_SECRET_LENGTH, REDACTED, SecretScrubber, secretForms, urlSecrets } from './redaction';
+export {
+  CREDENTIAL_NAME,
+  MIN_CREDENTIAL_VALUE,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  SecretScrubber,
+  THOROUGH_FROM_LENGTH,
+  ThoroughScrubber,
+  credentialValues,
+  secretForms,
+  thoroughForms,
+  urlSecrets,
+} from './redaction';
 export * from './stores/types';
 export * from './stores/side-spaces';

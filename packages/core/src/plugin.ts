@@ -32,8 +32,10 @@ export interface PluginContext {
    */
   isSecret?(value: string): boolean;
   /**
-   * `text` with every registered secret replaced, in every encoding the redactor knows: for text that leaves the
-   * gateway other than through the log (a tool's output on its way to a model). Absent in older gateways.
+   * `text` with every registered secret replaced, in every encoding the redactor knows (in the gateway: its
+   * outbound scrubber, which also knows its environment's credential-named variables): for text an agent wrote that
+   * leaves the gateway (a tool's output on its way to a model, an agent's stderr lines on their way to the log).
+   * Absent in older gateways.
    */
   scrub?(text: string): string;
   /**

@@ -142,6 +142,8 @@ function escapeRegExp(text: string): string {
 export class SecretScrubber {
   /** The secrets as registered (for `has`). */
   private readonly secrets = new Set<string>();
+  /** Grows with every secret registered. */
+  private added = 0;
   private readonly forms = new Set<string>();
   /** One pass over the text, longest form first at each position (a secret containing another is replaced whole). */
   private pattern?: RegExp;
@@ -155,6 +157,7 @@ export class SecretScrubber {
    * registered form (a platform passing on the forms it derived) adds nothing: its own forms are not secrets'.
    */
   add(secret: string | undefined): string[] {
+    if (secret && !this.secrets.has(secret)) this.added += 1;
     if (!secret || secret.length < MIN_SECRET_LENGTH || this.forms.has(secret)) {
       if (secret) this.secrets.add(secret);
       return [];
@@ -177,6 +180,16 @@ export class SecretScrubber {
     return this.secrets.has(value);
   }
 
+  /** How many secrets were registered so far (it only grows): a scrubber built on this one knows when to look again. */
+  get registeredCount(): number {
+    return this.added;
+  }
+
+  /** The secrets as registered. */
+  registeredSecrets(): string[] {
+    return [...this.secrets];
+  }
+
   scrub(text: string): string {
     if (!this.pattern) return text;
     this.pattern.lastIndex = 0;
@@ -193,4 +206,150 @@ export class SecretScrubber {
     for (const [k, v] of Object.entries(value)) out[k] = this.scrubValue(v, depth + 1);
     return out;
   }
+}
+
+/**
+ * Variable names that hold credentials by convention (GH_TOKEN, ANTHROPIC_API_KEY, WEBHOOK_SECRET, DB_PASSWORD,
+ * SIGNING_KEY, ...): their values are secrets wherever they turn up in text that leaves the gateway.
+ */
+export const CREDENTIAL_NAME = /(^|_)(SECRET|SECRETS|TOKEN|PASSWORD|PASSWD|PASS|API_KEY|APIKEY|PRIVATE_KEY|CREDENTIALS?|AUTH|KEY)(_|$)/i;
+/**
+ * Environment values shorter than this are not taken as secrets (flags such as AUTH=1 would blank every "1" and
+ * "true"); registered secrets are scrubbed at any length.
+ */
+export const MIN_CREDENTIAL_VALUE = 8;
+
+/** The values of credential-named variables in `env`, and of the variables `names` lists whatever their name. */
+export function credentialValues(env: Readonly<Record<string, string | undefined>>, names: readonly string[] = []): string[] {
+  const listed = new Set(names);
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < MIN_CREDENTIAL_VALUE) continue;
+    if (listed.has(name) || CREDENTIAL_NAME.test(name)) out.push(value);
+  }
+  return out;
+}
+
+/**
+ * Secrets shorter than this get only SecretScrubber's exact forms: the thorough ones (any case, split by
+ * whitespace) would match short values by chance.
+ */
+export const THOROUGH_FROM_LENGTH = 8;
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+function hexOf(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += HEX[byte >> 4] + HEX[byte & 15];
+  return out;
+}
+
+/** RFC 4648 base32 (as `base32` writes it, with its `=` padding). */
+function base32Of(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out + '='.repeat((8 - (out.length % 8)) % 8);
+}
+
+const isSpace = (code: number): boolean =>
+  code === 0x20 ||
+  (code >= 0x09 && code <= 0x0d) ||
+  code === 0xa0 ||
+  code === 0x1680 ||
+  (code >= 0x2000 && code <= 0x200a) ||
+  code === 0x2028 ||
+  code === 0x2029 ||
+  code === 0x202f ||
+  code === 0x205f ||
+  code === 0x3000 ||
+  code === 0xfeff;
+
+/** One lower-case code unit per code unit (a character whose lower case is longer stays as it is). */
+function lowerUnit(ch: string): string {
+  const lower = ch.toLowerCase();
+  return lower.length === 1 ? lower : ch;
+}
+
+/**
+ * The forms the thorough pass looks for, lower case and without whitespace: SecretScrubber's, the secret reversed,
+ * and its UTF-8 bytes in hex and base32 (padded and not).
+ */
+export function thoroughForms(secret: string): string[] {
+  if (secret.length < THOROUGH_FROM_LENGTH) return [];
+  const bytes = utf8.encode(secret);
+  const b32 = base32Of(bytes);
+  const forms = [...secretForms(secret), [...secret].reverse().join(''), hexOf(bytes), b32, b32.replace(/=+$/, '')];
+  const normal = forms.map((form) => Array.from(form.replace(/\s+/gu, ''), lowerUnit).join(''));
+  return [...new Set(normal)].filter((form) => form.length >= THOROUGH_FROM_LENGTH);
+}
+
+/**
+ * SecretScrubber, and more: the text that leaves the gateway with what an agent or a payload put in it (answers,
+ * action inputs, failure text, tool output) is also searched for every secret of at least THOROUGH_FROM_LENGTH
+ * characters in any case, split by whitespace (`fold -w4`, `xxd -p`, `base64 -w`), reversed, and as hex or base32
+ * of its bytes. `live` are scrubbers whose secrets it follows as they are registered (the gateway's redactor).
+ * One pass over the text with whitespace taken out and letters lowered (linear in its length), then the matches
+ * are replaced in the text as written.
+ */
+export class ThoroughScrubber extends SecretScrubber {
+  private thorough?: RegExp;
+  private seen = -1;
+
+  constructor(
+    secrets: ReadonlyArray<string | undefined> = [],
+    private readonly live: readonly SecretScrubber[] = [],
+  ) {
+    super(secrets);
+  }
+
+  override scrub(text: string): string {
+    let out = super.scrub(text);
+    for (const other of this.live) out = other.scrub(out);
+    const pattern = this.thoroughPattern();
+    return pattern ? replaceNormalized(out, pattern) : out;
+  }
+
+  private thoroughPattern(): RegExp | undefined {
+    let count = this.registeredCount;
+    for (const one of this.live) count += one.registeredCount;
+    if (count !== this.seen) {
+      this.seen = count;
+      const forms = new Set([this, ...this.live].flatMap((one) => one.registeredSecrets().flatMap(thoroughForms)));
+      const ordered = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+      this.thorough = ordered.length ? new RegExp(ordered.join('|'), 'g') : undefined;
+    }
+    return this.thorough;
+  }
+}
+
+/** `text` with every match of `pattern` in its whitespace-free lower-case copy replaced by REDACTED. */
+function replaceNormalized(text: string, pattern: RegExp): string {
+  let normal = '';
+  const at = new Uint32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpace(code)) continue;
+    normal += code < 0x41 || (code > 0x5a && code < 0x80) ? text[i] : lowerUnit(text[i]);
+    at[n++] = i;
+  }
+  pattern.lastIndex = 0;
+  let out = '';
+  let from = 0;
+  for (let m = pattern.exec(normal); m; m = pattern.exec(normal)) {
+    const start = at[m.index];
+    out += text.slice(from, start) + REDACTED;
+    from = at[m.index + m[0].length - 1] + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }

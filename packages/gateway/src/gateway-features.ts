@@ -71,6 +71,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     catalogue: actions,
     platformEnabled: (id) => instances.platform(id)?.enabled === true,
     retry: services.retry,
+    outbound: services.outbound,
   });
   const channelGateway = {
     config,

@@ -7,7 +7,6 @@ import { AuthFailureThrottle } from './ingest/auth-throttle';
 import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
 import { WebhookPipeline } from './ingest/pipeline';
 import type { NamedSource } from './ingest/pipeline-contract';
-import { AnswerScrubber } from './jobs/answer-scrub';
 import { PreviousEvents } from './jobs/previous-event';
 import { WorkerPool } from './jobs/worker';
 import { budgetOf, type Route } from './routes/routes';
@@ -68,7 +67,7 @@ export function createJobPath(services: GatewayServices, features: GatewayFeatur
     budget: budgetOf(config.agent.budget),
     silentMarker: config.agent.silent_marker,
     sandboxes: services.sandboxes,
-    answerScrubber: new AnswerScrubber(services.redactor, services.env),
+    outbound: services.outbound,
     // {__previous__} of a route's templates: kept in the memos beside the plugins' (durable with SQLite and Redis).
     previous: new PreviousEvents(services.memos, store.jobs, logger),
     hooks: features.jobHooks,

@@ -9,6 +9,7 @@ import type { GatewayOptions } from './gateway-options';
 import { AgentSandboxes, storeFiles } from './jobs/agent-sandbox';
 import { Lifecycle, throttledListenerErrors } from './observe/lifecycle';
 import { Redactor, createLogger } from './observe/logger';
+import { OutboundScrubber } from './observe/outbound-scrub';
 import { StoreStatus } from './observe/store-status';
 import { builtinPlugin } from './plugins/builtins';
 import { PluginInstances } from './plugins/plugin-instances';
@@ -25,6 +26,12 @@ export interface GatewayServices {
   readonly logger: Logger;
   /** Every secret the gateway knows, taken out of log lines and of what leaves it. */
   readonly redactor: Redactor;
+  /**
+   * The one exit for text (observe/outbound-scrub.ts): what an agent or a payload influenced leaves through it
+   * (answers, action inputs, trials, failure text, lifecycle webhooks, plugins' `scrub`), without a secret the
+   * redactor or the environment's credential-named variables hold, in any encoding. Job path only.
+   */
+  readonly outbound: OutboundScrubber;
   readonly store: Store;
   /** Delivery progress for deliverers (PluginContext.progress): the store's, else in memory. */
   readonly progress: ProgressKV;
@@ -58,6 +65,7 @@ export function createServices(options: GatewayOptions): GatewayServices {
   const progress = store.progress ?? new MemoryProgressKV();
   const memos = store.memos ?? new MemoryMemoKV();
   const lifetime = new AbortController();
+  const outbound = new OutboundScrubber(redactor, env);
   const createContext = () => ({
     logger,
     configDir,
@@ -65,7 +73,7 @@ export function createServices(options: GatewayOptions): GatewayServices {
     signal: lifetime.signal,
     redact: (secret: string | undefined) => redactor.add(secret),
     isSecret: (value: string) => redactor.has(value),
-    scrub: (text: string) => redactor.redact(text),
+    scrub: (text: string) => outbound.scrub('plugin-text', text),
     progress,
     memos,
   });
@@ -79,6 +87,7 @@ export function createServices(options: GatewayOptions): GatewayServices {
     env,
     logger,
     redactor,
+    outbound,
     store,
     progress,
     memos,

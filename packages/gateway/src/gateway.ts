@@ -49,7 +49,9 @@ export class Gateway {
       return this.routeProblems(route);
     });
     // Kept in the store's outbox until sent; a store without one: this process's memory.
-    this.lifecycleWebhooks = new LifecycleWebhooks(this.config.notify ?? [], services.lifecycle, services.logger, services.store.outbox);
+    this.lifecycleWebhooks = new LifecycleWebhooks(this.config.notify ?? [], services.lifecycle, services.logger, services.store.outbox, {
+      outbound: services.outbound,
+    });
     ({ pipeline: this.pipeline, authThrottle: this.authThrottle } = createRequestPath(services, this.features, {
       sourcesFor: (route) => (route.source === undefined ? this.defaultSources : this.sourceFor(route).then((named) => [named])),
       isShuttingDown: () => this.shuttingDown,

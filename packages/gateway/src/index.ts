@@ -79,7 +79,7 @@ export {
 // Trial runs of a changed route (`hookwise routes try`): the worker's own agent step, answer scrubbing, filter and
 // silent check, so that a trial renders, sandboxes, runs and judges an event exactly as a real run does.
 export { AgentStep } from './jobs/agent-step';
-export { AnswerScrubber } from './jobs/answer-scrub';
+export { OUTBOUND_EXITS, OutboundScrubber, type OutboundExit } from './observe/outbound-scrub';
 export { silentAnswer } from './jobs/silent-answer';
 export { compileFilter } from './filters/filters';
 export { requestViewOf } from './filters/filter-tests';

@@ -144,7 +144,8 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         const argv = preset ? preset.args(task, extra) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
         const command = found ?? program;
         plan = task.sandbox ? task.sandbox.plan(command, argv, env) : { command, args: [...argv], env, cwd: local!.dir };
-        stderrLog = boundedStderrLog(program, (line) => ctx.logger.info(line, meta));
+        // The agent's own text on its way to the log: the gateway's outbound scrub (credential-named variables too).
+        stderrLog = boundedStderrLog(program, (line) => ctx.logger.info(ctx.scrub ? ctx.scrub(line) : line, meta));
         result = await runProcess({
           command: plan.command,
           args: plan.args,

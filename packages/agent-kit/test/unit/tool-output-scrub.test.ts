@@ -24,6 +24,19 @@ describe('terminal tool output', () => {
     expect(out.content).not.toContain(b64);
   });
 
+  it('replaces the value of a credential-named variable of the gateway’s environment, registered nowhere, also as hex', async () => {
+    const key = 'env-only-credential-5e6f7a8b';
+    const { ctx } = createTestPluginContext({ configDir: join(dir, 'config'), env: { PATH: process.env.PATH, DEPLOY_API_KEY: key } });
+    // Not even the context's scrub knows it: core's credential rule in the terminal settings does.
+    const settings = terminalSettings({ timeout_seconds: 10, max_output_bytes: 4096, env: [], cwd: dir }, { ...ctx, scrub: undefined }, []);
+    const hex = Buffer.from(key).toString('hex');
+    const out = await terminalTool(settings).run({ command: `echo found ${key}; echo hex ${hex}` }, new AbortController().signal);
+    expect(out.content).toContain('found [REDACTED]');
+    expect(out.content).toContain('hex [REDACTED]');
+    expect(out.content).not.toContain(key);
+    expect(out.content).not.toContain(hex);
+  });
+
   it('leaves output alone where the gateway gives no scrubber (an older gateway)', async () => {
     const { ctx } = createTestPluginContext({ configDir: join(dir, 'config'), env: { PATH: process.env.PATH } });
     const settings = terminalSettings({ timeout_seconds: 10, max_output_bytes: 4096, env: [], cwd: dir }, { ...ctx, scrub: undefined }, []);

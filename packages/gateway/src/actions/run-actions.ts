@@ -15,6 +15,7 @@ import type { Logger } from 'winston';
 import type { AgentUsage, Deliverer, DelivererAction, Job, ProgressKV } from '@hookwise/core';
 import { HookwiseError, errorMessage, isHookwiseError, isRetryable, renderExtra, wrapPluginError } from '@hookwise/core';
 import type { Route } from '../routes/routes';
+import type { OutboundScrubber } from '../observe/outbound-scrub';
 import { templateVarsOf } from '../jobs/job-templates';
 import { backoffDelay, type RetryPolicy } from '../config/retry-policy';
 import type { ActionCatalogue, CatalogueEntry } from './action-catalogue';
@@ -55,6 +56,8 @@ export interface JobActionsDeps {
   /** Whether `platforms.<id>` switches the deliverer on (for a contributed action whose deliverer requires it). */
   platformEnabled(id: string): boolean;
   random?: () => number;
+  /** The gateway's one exit for text: an action's input leaves through it before the action runs. */
+  outbound?: Pick<OutboundScrubber, 'scrubValue'>;
 }
 
 /** How long a done action's key is kept (a job is retried well within it). */
@@ -112,6 +115,8 @@ export class RunActions {
       this.deps.logger.info(`action ${name} of ${this.job.deliveryId} on route '${this.route.name}' refused: ${verdict.reason}`, where);
       return { ok: false, text: `refused: ${verdict.reason}` };
     }
+    // The agent's text leaves with the action: secrets out before it runs, is stored or fingerprinted.
+    if (this.deps.outbound) verdict.call.input = this.deps.outbound.scrubValue('action-input', verdict.call.input);
     this.used.set(name, (this.used.get(name) ?? 0) + 1);
     const record: ActionRecord = { index, action: name, status: 'failed', attempts: 0, input: verdict.call.input, at: Date.now() };
     this.records.push(record);

@@ -17,18 +17,7 @@ import type { WorkerDeps } from './worker-deps';
 
 export type AgentStepDeps = Pick<
   WorkerDeps,
-  | 'jobs'
-  | 'logger'
-  | 'lifecycle'
-  | 'agentFor'
-  | 'skillsFor'
-  | 'agentTimeoutMs'
-  | 'runnerOf'
-  | 'counters'
-  | 'budget'
-  | 'sandboxes'
-  | 'answerScrubber'
-  | 'previous'
+  'jobs' | 'logger' | 'lifecycle' | 'agentFor' | 'skillsFor' | 'agentTimeoutMs' | 'runnerOf' | 'counters' | 'budget' | 'sandboxes' | 'outbound' | 'previous'
 >;
 
 export class AgentStep {
@@ -49,8 +38,11 @@ export class AgentStep {
     // deliver_only: no runner and no budget; the rendered prompt is the answer.
     const given = parts.answerWithoutRun();
     if (given !== undefined) {
-      await this.deps.jobs.saveAnswer(job.id, given, given, undefined);
-      return given;
+      // The payload's text in the rendered prompt may carry a secret (or ask for one): out before storing.
+      const where = { route: route.name, deliveryId: job.deliveryId };
+      const answer = scrubRunAnswer(this.deps.outbound, this.deps.logger, where, given, undefined as AgentUsage | undefined, 'deliver-only');
+      await this.deps.jobs.saveAnswer(job.id, answer.text, answer.text, answer.usage);
+      return answer.text;
     }
     // A feature may end the job before its run (a reply whose conversation used its turns while it waited).
     const skip = await parts.skipReason();
@@ -85,7 +77,7 @@ export class AgentStep {
     if (signal.aborted) return undefined;
     // Secrets out before the answer is stored: every destination and retry reads the stored answer (answer-scrub.ts).
     const where = { route: route.name, deliveryId: job.deliveryId };
-    const answer = scrubRunAnswer(this.deps.answerScrubber, this.deps.logger, where, result.text, usage);
+    const answer = scrubRunAnswer(this.deps.outbound, this.deps.logger, where, result.text, usage, 'answer');
     await this.deps.jobs.saveAnswer(job.id, prompt, answer.text, answer.usage);
     await this.deps.previous?.remember(route.name, job);
     return answer.text;
@@ -166,7 +158,7 @@ export class AgentStep {
           runner: this.runnerName(route),
           outcome,
           durationMs,
-          error: failure === undefined ? undefined : errorMessage(failure),
+          error: failure === undefined ? undefined : this.scrubFailure(errorMessage(failure)),
           usage,
         });
       }
@@ -208,6 +200,11 @@ export class AgentStep {
       delivery_id: job.deliveryId,
       delivery_ids: ids,
     });
+  }
+
+  /** Failure text as it leaves in lifecycle events: through the gateway's one exit (observe/outbound-scrub.ts). */
+  private scrubFailure(text: string): string {
+    return this.deps.outbound ? this.deps.outbound.scrub('failure', text) : text;
   }
 
   private runnerName(route: Route): string {

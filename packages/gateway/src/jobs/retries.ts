@@ -16,7 +16,7 @@ export interface FailedStep {
  * retryable and attempts are left, else a dead letter. A store that cannot record it is logged, never thrown.
  */
 export async function recordFailure(
-  deps: Pick<WorkerDeps, 'jobs' | 'logger' | 'retry' | 'random' | 'lifecycle'>,
+  deps: Pick<WorkerDeps, 'jobs' | 'logger' | 'retry' | 'random' | 'lifecycle' | 'outbound'>,
   job: Job,
   step: JobStep,
   attempt: number,
@@ -25,7 +25,10 @@ export async function recordFailure(
 ): Promise<void> {
   const { logger, retry } = deps;
   const retryable = isRetryable(err);
-  const message = errorMessage(err);
+  // The failure text may quote what an agent or a payload wrote (an agent's stderr): scrubbed once here, for the
+  // log line, the stored error (`deliveries show`) and the lifecycle events (observe/outbound-scrub.ts).
+  const scrub = (text: string) => (deps.outbound ? deps.outbound.scrub('failure', text) : text);
+  const message = scrub(errorMessage(err));
   const willRetry = retryable && attempt < retry.maxAttempts;
   let retryAt: number | null = null;
   if (willRetry) {
@@ -40,7 +43,7 @@ export async function recordFailure(
   } else {
     // The link to the error's docs section is for the person reading the log; the stored message stays plain.
     logger.error(
-      `${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${describeError(err)}`,
+      `${step} step of ${job.deliveryId} on route '${job.route}' failed for good after ${attempt} attempt(s)${retryable ? '' : ' (not retryable)'}; kept as a dead letter: ${scrub(describeError(err))}`,
       { route: job.route, delivery_id: job.deliveryId },
     );
   }

@@ -3,11 +3,11 @@
 import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, JobQueue, RouteBudget, Skill, WindowCounters } from '@hookwise/core';
 import type { Lifecycle } from '../observe/lifecycle';
+import type { OutboundScrubber } from '../observe/outbound-scrub';
 import type { StoreStatus } from '../observe/store-status';
 import type { Route, RouteTable } from '../routes/routes';
 import type { RetryPolicy } from '../config/retry-policy';
 import type { AgentSandboxes } from './agent-sandbox';
-import type { AnswerScrubber } from './answer-scrub';
 import type { PreviousEvents } from './previous-event';
 import type { JobHook } from './job-hooks';
 
@@ -41,8 +41,11 @@ export interface WorkerDeps {
   silentMarker?: string;
   /** Opens each agent run's sandbox (`agent.sandbox`); absent: runners start their processes as they like. */
   sandboxes?: AgentSandboxes;
-  /** Takes every known secret out of answers before they are stored (answer-scrub.ts); absent: answers as written. */
-  answerScrubber?: AnswerScrubber;
+  /**
+   * The gateway's one exit for text (observe/outbound-scrub.ts): every known secret out of answers before they are
+   * stored and of failure text before it is logged, stored or told; absent: as written.
+   */
+  outbound?: OutboundScrubber;
   /** Which event of a key was answered last, for `{__previous__}` (previous-event.ts); absent: templates get none. */
   previous?: PreviousEvents;
   /** What the features add to each job's steps (job-hooks.ts), in the order they are asked. */

@@ -4,7 +4,8 @@
 // keeps it in the store's outbox until it is sent (lifecycle-webhooks-sender.ts): on SQLite and Redis a stop or
 // crash loses nothing, and gateways sharing a store send each message once. A store without an outbox: this
 // process's memory, as the memory store. Messages carry the event's facts (route, delivery id, job id, outcome,
-// error text as stored), never request headers or payload text.
+// error text as stored), never request headers or payload text; each leaves through the gateway's one exit for
+// text (outbound-scrub.ts) before it is kept or posted.
 import { createHash, createHmac } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { Outbox } from '@hookwise/core';
@@ -12,8 +13,12 @@ import type { NotifyTarget } from '../config/notify-schema';
 import { MemoryOutbox } from '../stores/memory-outbox';
 import type { Lifecycle, LifecycleEventName } from './lifecycle';
 import { OutboxSender, type SenderSettings } from './lifecycle-webhooks-sender';
+import type { OutboundScrubber } from './outbound-scrub';
 
-export type LifecycleWebhooksOptions = Partial<SenderSettings>;
+export type LifecycleWebhooksOptions = Partial<SenderSettings> & {
+  /** The gateway's one exit for text: every message's facts pass it before they are kept in the outbox. */
+  outbound?: Pick<OutboundScrubber, 'scrubValue'>;
+};
 
 const DEFAULTS: SenderSettings = { maxQueue: 1000, maxAttempts: 8, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: 10_000, pollMs: 1000 };
 
@@ -85,7 +90,8 @@ export class LifecycleWebhooks {
     outbox: Outbox = new MemoryOutbox(),
     options: LifecycleWebhooksOptions = {},
   ) {
-    const settings = { ...DEFAULTS, ...options };
+    const { outbound, ...tuning } = options;
+    const settings = { ...DEFAULTS, ...tuning };
     const byEvent = new Map<LifecycleEventName, OutboxSender[]>();
     const seen = new Map<string, number>();
     for (const target of targets) {
@@ -105,7 +111,8 @@ export class LifecycleWebhooks {
     for (const [name, senders] of byEvent) {
       this.unsubscribe.push(
         lifecycle.on(name, (event) => {
-          const body = JSON.stringify({ type: `hookwise.${name}`, timestamp: new Date().toISOString(), data: messageData(event) });
+          const data = outbound ? outbound.scrubValue('lifecycle-webhook', messageData(event)) : messageData(event);
+          const body = JSON.stringify({ type: `hookwise.${name}`, timestamp: new Date().toISOString(), data });
           for (const sender of senders) sender.push(body);
         }),
       );
