@@ -6,7 +6,7 @@ import { startGateway, type RunningGateway } from '@hookwise/server';
 import { readSubscriptions } from '@hookwise/gateway';
 import { startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import { JobChannels, type JobChannel } from '../../../gateway/src/job-channel/job-channel';
-import { JobActions } from '../../../gateway/src/actions/run-actions';
+import { openRunChannel } from '../channel-run';
 import { distributionOptions } from '../../src/distribution';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
@@ -35,21 +35,8 @@ beforeAll(async () => {
   channel = await openRun('job-1');
 });
 
-/** A run of route gl with its actions, as the gateway's job path opens it. */
-function openRun(id: string): Promise<JobChannel> {
-  const { services, actions: catalogue } = running.gateway;
-  const jobActions = new JobActions({
-    logger: services.logger,
-    retry: services.retry,
-    progress: services.progress,
-    catalogue,
-    delivererById: (to) => running.gateway.delivererById(to),
-    platformEnabled: () => false,
-  });
-  const job = { id, route: 'gl', deliveryId: `d-${id}`, payload: {} } as unknown as Parameters<JobActions['forRun']>[1];
-  const tools = jobActions.forRun(running.gateway.routes.get('gl')!, job, new AbortController().signal);
-  return channels.open({ id, route: 'gl' }, tools);
-}
+/** A run of route gl with its actions (subscribe), as the gateway's job path opens it. */
+const openRun = (id: string) => openRunChannel(running.gateway, channels, { id, route: 'gl' }, running.gateway.routes.get('gl')!.actions);
 
 afterAll(async () => {
   await channels?.close();
