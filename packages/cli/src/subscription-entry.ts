@@ -91,6 +91,8 @@ export function buildEntry(flags: SubscribeFlags, existing: SubscriptionEntry | 
     created_at: existing?.created_at ?? now.toISOString(),
     updated_at: now.toISOString(),
   };
+  // Who made it stays known: an agent run's entry keeps its mark (`hookwise webhook list` shows it).
+  if (existing?.created_by) entry.created_by = { ...existing.created_by };
   const source = flags.source ?? existing?.source;
   if (source !== undefined) entry.source = source;
   const sourceOptions = flags['source-option']?.length ? sourceOptionValues(flags['source-option']) : existing?.source_options;

@@ -203,6 +203,7 @@ export class Gateway {
     // Each route's sandbox mode is decided (and logged) now: `required` without bubblewrap stops startup here.
     await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.(route.name));
     await checkAgentPrograms(this.routes.staticRoutes(), (route) => this.agentFor(route), this.sandboxes, this.logger);
+    await this.checkAdminReach();
     if (this.config.agent.runner === 'echo') {
       this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
     }
@@ -210,6 +211,28 @@ export class Gateway {
     this.workers.start();
     await this.features.schedules.start();
     this.lifecycleWebhooks.start();
+  }
+
+  /**
+   * An admin API without admin.token answers every loopback client: once an agent can reach loopback (a run without
+   * a sandbox, or `localhost` in a sandbox network) it could read every stored payload and decide held answers. The
+   * egress proxy refuses the gateway's own listeners; this is the second wall: such a gateway does not start.
+   */
+  private async checkAdminReach(): Promise<void> {
+    const admin = this.config.admin;
+    if (!(admin?.enabled === true || admin?.ui === true) || admin.token !== undefined) return;
+    const routes = [undefined, ...this.routes.all()];
+    const reasons = await this.sandboxes.loopbackReach(routes, async (route) => (await this.agentFor(route)).sandboxNeeds?.(route.name));
+    if (!reasons.length) return;
+    throw new HookwiseConfigError(
+      [
+        ...reasons.map((reason) => `admin: ${reason}`),
+        'admin: the admin API (admin.enabled or admin.ui) has no admin.token, and answers every loopback client, agents included: ' +
+          'set admin.token: ${HOOKWISE_ADMIN_TOKEN} with HOOKWISE_ADMIN_TOKEN (16+ characters) in .env, or turn the admin API off, ' +
+          'or keep agents off loopback (a sandbox: agent.sandbox.mode required; no localhost, 127.0.0.1 or ::1 in agent.sandbox.network)',
+      ],
+      'the gateway cannot start',
+    );
   }
 
   /** Operator surfaces without a token on a reachable bind, payload-chosen targets without allowed_targets. */

@@ -4,7 +4,7 @@
 // (installation tokens minted from the payload's installation id, else looked up for the repository), else with
 // the token of the gateway's environment (GH_TOKEN, else GITHUB_TOKEN; <config_dir>/.env included) and its API base
 // (GITHUB_API_URL, for GitHub Enterprise Server). The gateway keeps the policy (which actions a route allows, calls
-// per run), the exactly-once keys, retries and records; the checks here are each action's own limits (allowed
+// per event), the exactly-once keys, retries and records; the checks here are each action's own limits (allowed
 // labels, review verdicts). Failures say whether a retry can help (githubFailure).
 import { HookwiseError, type ActionCheck, type ActionContext, type Deliverer, type DelivererAction, type PluginContext } from '@hookwise/core';
 import { DEFAULT_API_BASE, createGithubClient, githubFailure, type GithubClient } from './github-client';

@@ -1,7 +1,7 @@
 // The route action gitlab_comment contributes: gitlab.note, a note on the merge request or issue the event is about
 // (POST /projects/:id/merge_requests/:iid/notes or /projects/:id/issues/:iid/notes, GitLab's Notes API), sent with
 // the destination's client (its token and api_base, platforms.gitlab_comment). The gateway keeps the policy (which
-// actions a route allows, calls per run), the exactly-once keys, retries and records.
+// actions a route allows, calls per event), the exactly-once keys, retries and records.
 import { HookwiseError, type Deliverer, type DelivererAction } from '@hookwise/core';
 import type { NotesApi } from './notes-api';
 

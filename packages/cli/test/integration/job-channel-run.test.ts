@@ -24,7 +24,7 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await startTestGateway({
     config: {
-      platforms: { webhook: { enabled: true, extra: { routes: { agent: { secret: SECRET, prompt: '{args}', deliver: 'log' } } } } },
+      platforms: { webhook: { enabled: true, extra: { routes: { agent: { secret: SECRET, prompt: '{args}', deliver: 'log', actions: { subscribe: {} } } } } } },
       agent: { runner: 'command', command: ['sh', '-c', AGENT], sandbox: { mode: 'required' } },
       store: { backend: 'memory' },
       admin: { enabled: true },

@@ -6,13 +6,15 @@ import { startGateway, type RunningGateway } from '@hookwise/server';
 import { readSubscriptions } from '@hookwise/gateway';
 import { startRecordingServer, type RecordingServer } from '@hookwise/testing';
 import { JobChannels, type JobChannel } from '../../../gateway/src/job-channel/job-channel';
+import { openRunChannel } from '../channel-run';
 import { distributionOptions } from '../../src/distribution';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
 
 jest.setTimeout(120_000);
 
 const GL_SECRET = 'gitlab-route-secret-0123456789';
-const ROUTES = `      routes:\n        gl:\n          source: gitlab\n          secret: ${GL_SECRET}\n`;
+// The route lets its agent subscribe (actions: subscribe): without it the channel refuses PUT and DELETE.
+const ROUTES = `      routes:\n        gl:\n          source: gitlab\n          secret: ${GL_SECRET}\n          actions:\n            subscribe: {}\n`;
 
 let home: string;
 let agentHome: string;
@@ -30,8 +32,11 @@ beforeAll(async () => {
   writeConfig(home, running.port, ROUTES);
   attacker = await startRecordingServer();
   channels = new JobChannels(running.gateway);
-  channel = await channels.open({ id: 'job-1', route: 'gl' });
+  channel = await openRun('job-1');
 });
+
+/** A run of route gl with its actions (subscribe), as the gateway's job path opens it. */
+const openRun = (id: string) => openRunChannel(running.gateway, channels, { id, route: 'gl' }, running.gateway.routes.get('gl')!.actions);
 
 afterAll(async () => {
   await channels?.close();
@@ -120,8 +125,42 @@ describe('through the job channel (HOOKWISE_JOB_CHANNEL set, no config dir)', ()
     expect(readSubscriptions(home)['ci-new']).toBeUndefined();
   });
 
+  it("an agent's subscription is marked; rotating its secret lists what the agent set and keeps it only when told", async () => {
+    const made = await runCli(['webhook', 'subscribe', 'relay', '--prompt', 'Forward {body}', '--deliver-chat-id', '@attacker_channel'], agentHome, env());
+    expect(made.code).toBe(0);
+    const before = readSubscriptions(home).relay;
+    expect(before.created_by).toEqual({ route: 'gl', job: 'job-1' });
+
+    const listed = await runCli(['webhook', 'list'], home);
+    expect(listed.stdout).toMatch(/relay\s+active\s+agent:gl\s/);
+    expect(listed.stdout).toMatch(/backdoor\s+active\s+operator\s/);
+    const json = JSON.parse((await runCli(['webhook', 'list', '--json'], home)).stdout) as Array<{ name: string; created_by?: unknown }>;
+    expect(json.find((s) => s.name === 'relay')?.created_by).toEqual({ route: 'gl', job: 'job-1' });
+
+    const rotated = await runCli(['webhook', 'subscribe', 'relay', '--rotate-secret'], home);
+    expect(rotated.code).toBe(1);
+    expect(rotated.stderr).toContain("'relay' was made by an agent run (route 'gl', job job-1)");
+    expect(rotated.stderr).toContain('prompt:      "Forward {body}"');
+    expect(rotated.stderr).toContain('chat_id=@attacker_channel');
+    expect(rotated.stderr).toContain('--keep-agent-settings');
+    expect(readSubscriptions(home).relay).toEqual(before);
+
+    const kept = await runCli(['webhook', 'subscribe', 'relay', '--rotate-secret', '--keep-agent-settings'], home);
+    expect(kept.code).toBe(0);
+    const after = readSubscriptions(home).relay;
+    expect(after.secrets).toEqual([expect.any(String), before.secret]);
+    expect(after.created_by).toEqual({ route: 'gl', job: 'job-1', adopted_at: expect.any(String) });
+    expect(kept.stdout).toContain("Made by:  an agent run of route 'gl' (job job-1)");
+    expect((await runCli(['webhook', 'list'], home)).stdout).toMatch(/relay\s+active\s+agent:gl \(kept\)/);
+
+    // Kept by the operator: the agent's job no longer sees or changes it.
+    const changed = await runCli(['webhook', 'subscribe', 'relay', '--prompt', 'again'], agentHome, env());
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('was not created by this agent run');
+  });
+
   it('the token ends with the run', async () => {
-    const ended = await channels.open({ id: 'job-2', route: 'gl' });
+    const ended = await openRun('job-2');
     ended.close();
     const result = await runCli(['webhook', 'subscribe', 'late', '--events', 'push'], agentHome, { ...ended.env });
     expect(result.code).toBe(1);

@@ -66,7 +66,7 @@ describe('CLI start-up', () => {
       );
       const script = `process.argv = [process.execPath, ${JSON.stringify(CLI_BIN)}, 'webhook', 'list']; require(${JSON.stringify(CLI_BIN)});`;
       const { stdout, loaded } = await packagesLoadedBy(script, { HOOKWISE_HOME: home });
-      expect(stdout).toMatch(/^ci\s+active\s+push\s+log/m);
+      expect(stdout).toMatch(/^ci\s+active\s+operator\s+push\s+log/m);
       // What it does need: the core and the config finder. The config and subscription validators are generated
       // ahead of time (packages/gateway/scripts/gen-validators.js), so ajv is not loaded either.
       expect(loaded).toEqual(expect.arrayContaining(['@hookwise/core', 'cosmiconfig']));

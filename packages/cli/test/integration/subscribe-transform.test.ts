@@ -10,6 +10,7 @@ import { JobChannels, type JobChannel } from '../../../gateway/src/job-channel/j
 import { distributionOptions } from '../../src/distribution';
 import { channelRequest } from '../../src/job-channel-client';
 import { logCapture, postSigned, runCli, tempHome, writeConfig } from '../cli-process';
+import { openRunChannel } from '../channel-run';
 
 jest.setTimeout(120_000);
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   running = await startGateway({ ...(await distributionOptions()), configDir: home, logStream: logCapture().stream, pollMs: 20 });
   writeConfig(home, running.port);
   channels = new JobChannels(running.gateway);
-  channel = await channels.open({ id: 'job-t', route: 'some-route' });
+  channel = await openRunChannel(running.gateway, channels, { id: 'job-t', route: 'some-route' });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 // What a route's `actions:` block (actions-schema.ts) offers the agent and allows: one MCP tool per action the route
-// names, with the JSON Schema of its arguments, and the check of one call against the route's limits: calls per run
-// (`max`, the gateway's for every action) and the action's own check (allowed labels, verdicts, destinations). A
+// names, with the JSON Schema of its arguments, and the check of one call against the route's limits: calls per
+// event (`max`, the gateway's for every action, counted across the job's runs by run-actions.ts) and the action's own check (allowed labels, verdicts, destinations). A
 // refusal says why, in words the agent can act on; the gateway never performs a refused call.
 import type { ValidateFunction, default as Ajv } from 'ajv';
 import { errorMessage, type ActionCheck, type ActionOptions } from '@hookwise/core';
@@ -9,6 +9,7 @@ import { createAjv } from '../config/lazy-ajv';
 import type { ActionCatalogue } from './action-catalogue';
 import { isObject } from './action-inputs';
 import type { ActionsConfig } from '../config/actions-schema';
+import { notOfferedReason } from '../job-channel/channel-tools';
 
 /** One tool as MCP's tools/list describes it. */
 export interface ActionTool {
@@ -34,25 +35,30 @@ export function actionTools(catalogue: ActionCatalogue, actions: ActionsConfig |
     if (!options) continue;
     const { action } = catalogue.get(name)!;
     const description = typeof action.description === 'function' ? action.description(options) : action.description;
-    const limit = options.max ? ` At most ${options.max} call(s) per run.` : '';
+    const limit = options.max ? ` At most ${options.max} call(s) per event (all runs of this job together).` : '';
     const inputSchema = typeof action.inputSchema === 'function' ? action.inputSchema(options) : action.inputSchema;
     tools.push({ name, description: description + limit, inputSchema });
   }
   return tools;
 }
 
+/** Why a call over the action's `max` is refused: the count is the event's, across every run and retry of its job. */
+export function maxReason(name: string, max: number): string {
+  return `'${name}' may be called at most ${max} time(s) per event, and this event's runs have used them`;
+}
+
 /**
- * Checks one call against the route's actions. `used` is how many calls of that action this run already made
+ * Checks one call against the route's actions. `used` is how many calls of that action this event already made
  * (accepted ones only). The reasons name what was asked and what is allowed, so the agent can correct itself.
  */
 export function checkCall(catalogue: ActionCatalogue, actions: ActionsConfig | undefined, name: string, args: unknown, used: number): PolicyVerdict {
   const offered = actionTools(catalogue, actions).map((t) => t.name);
   if (!actions || !offered.includes(name)) {
-    return { ok: false, reason: `'${name}' is not an action this route allows; allowed: ${offered.length ? offered.join(', ') : 'none'}` };
+    return { ok: false, reason: notOfferedReason(name, offered) };
   }
   const options = actions[name];
   const max = options.max;
-  if (max !== undefined && used >= max) return { ok: false, reason: `'${name}' may be called at most ${max} time(s) per run, and this run has used them` };
+  if (max !== undefined && used >= max) return { ok: false, reason: maxReason(name, max) };
   const input = isObject(args) ? args : {};
   const verdict = actionCheck(catalogue, name, input, options);
   return verdict.ok ? { ok: true, call: { action: name, input: verdict.input } } : verdict;

@@ -10,6 +10,11 @@
 // comment; a failure that may be retried (5xx, 429, network) is tried again with the worker's backoff up to
 // retry.max_attempts. Every call, refused ones included, is recorded with its outcome and stored with the run's
 // answer (`usage.actions`, beside the sandbox fact), which `deliveries show` and the admin API show.
+//
+// An action's `max` counts per event, not per run: the calls the job's runs accepted are kept in the progress
+// space too (`action-calls:<job id>:<action>`, written before the call is performed), so a job tried three times
+// makes at most `max` calls in all. A retried run that repeats an earlier call (same index, same input) is that
+// call again, not another one: it is not counted twice, and a done one is answered from its stored result.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { AgentUsage, Deliverer, DelivererAction, Job, ProgressKV } from '@hookwise/core';
@@ -19,7 +24,7 @@ import type { OutboundScrubber } from '../observe/outbound-scrub';
 import { templateVarsOf } from '../jobs/job-templates';
 import { backoffDelay, type RetryPolicy } from '../config/retry-policy';
 import type { ActionCatalogue, CatalogueEntry } from './action-catalogue';
-import { actionTools, checkCall, type AcceptedCall, type ActionTool } from './action-policy';
+import { actionTools, checkCall, maxReason, type AcceptedCall, type ActionTool } from './action-policy';
 
 /** One call of the run, as stored on the job and shown to people. */
 export interface ActionRecord {
@@ -41,6 +46,10 @@ export interface ActionRecord {
 export interface ActionAnswer {
   ok: boolean;
   text: string;
+  /** Refused by the route's policy: never performed. */
+  refused?: boolean;
+  /** Done: the receipt; failed: what the other side answered, when it said (the job channel's answer to a subscribe). */
+  detail?: unknown;
 }
 
 /** A subscription made through the channel's own code (job-channel-requests.ts), as the run's session. */
@@ -75,7 +84,10 @@ export class JobActions {
 
 export class RunActions {
   readonly records: ActionRecord[] = [];
-  private readonly used = new Map<string, number>();
+  /** Per action: the calls this job's runs accepted (`<index>:<fingerprint>`), loaded once from the progress space. */
+  private readonly accepted = new Map<string, Promise<Set<string>>>();
+  /** The writes of those sets, one after the other (the last one holds every call). */
+  private written: Promise<unknown> = Promise.resolve();
   private subscribe?: SubscribeFn;
 
   constructor(
@@ -106,27 +118,70 @@ export class RunActions {
     this.subscribe = subscribe;
   }
 
+  /** The calls of `action` this job's runs accepted so far (loaded once per run; an unknown action: none). */
+  private acceptedCalls(action: string): Promise<Set<string>> {
+    let calls = this.accepted.get(action);
+    if (!calls) {
+      calls = this.deps.progress
+        .get(this.countKey(action))
+        .then(
+          (stored) => new Set(Array.isArray((stored as { calls?: unknown })?.calls) ? ((stored as { calls: unknown[] }).calls.map(String) as string[]) : []),
+        );
+      this.accepted.set(action, calls);
+    }
+    return calls;
+  }
+
+  private countKey(action: string): string {
+    return `action-calls:${this.job.id}:${action}`;
+  }
+
   async call(name: string, args: unknown): Promise<ActionAnswer> {
     const index = this.records.length;
-    const verdict = checkCall(this.deps.catalogue, this.route.actions, name, args, this.used.get(name) ?? 0);
+    // Taken now: the calls made while the count loads get the next places.
+    const record: ActionRecord = { index, action: name, status: 'failed', attempts: 0, at: Date.now() };
+    this.records.push(record);
     const where = { route: this.route.name, delivery_id: this.job.deliveryId };
-    if (!verdict.ok) {
-      this.records.push({ index, action: name, status: 'refused', attempts: 0, reason: verdict.reason, at: Date.now() });
-      this.deps.logger.info(`action ${name} of ${this.job.deliveryId} on route '${this.route.name}' refused: ${verdict.reason}`, where);
-      return { ok: false, text: `refused: ${verdict.reason}` };
-    }
+    const refuse = (reason: string): ActionAnswer => {
+      Object.assign(record, { status: 'refused', reason });
+      this.deps.logger.info(`action ${name} of ${this.job.deliveryId} on route '${this.route.name}' refused: ${reason}`, where);
+      return { ok: false, refused: true, text: `refused: ${reason}` };
+    };
+    // `max` is checked below against the job's count, so the policy sees none used here.
+    const verdict = checkCall(this.deps.catalogue, this.route.actions, name, args, 0);
+    if (!verdict.ok) return refuse(verdict.reason);
     // The agent's text leaves with the action: secrets out before it runs, is stored or fingerprinted.
     if (this.deps.outbound) verdict.call.input = this.deps.outbound.scrubValue('action-input', verdict.call.input);
-    this.used.set(name, (this.used.get(name) ?? 0) + 1);
-    const record: ActionRecord = { index, action: name, status: 'failed', attempts: 0, input: verdict.call.input, at: Date.now() };
-    this.records.push(record);
-    const key = `action:${this.job.id}:${index}`;
+    let calls: Set<string>;
+    try {
+      calls = await this.acceptedCalls(name);
+    } catch (err) {
+      return refuse(`the calls this event already made could not be read (${errorMessage(err)}); try again`);
+    }
     const fingerprint = fingerprintOf(verdict.call);
+    const call = `${index}:${fingerprint}`;
+    // Checked and counted in one step (no await between): calls made at once cannot pass `max` together.
+    const max = this.route.actions?.[name]?.max;
+    if (!calls.has(call)) {
+      if (max !== undefined && calls.size >= max) return refuse(maxReason(name, max));
+      calls.add(call);
+      const kept = { calls: [...calls] };
+      const write = this.written.then(() => this.deps.progress.set(this.countKey(name), kept, DONE_TTL_MS));
+      this.written = write.catch(() => undefined);
+      try {
+        await write;
+      } catch (err) {
+        calls.delete(call);
+        return refuse(`the call could not be counted against max (${errorMessage(err)}); try again`);
+      }
+    }
+    record.input = verdict.call.input;
+    const key = `action:${this.job.id}:${index}`;
     const stored = (await this.deps.progress.get(key)) as { fingerprint?: string; receipt?: unknown } | undefined;
     if (stored?.fingerprint === fingerprint) {
       // An earlier run of this job did it: never twice.
       Object.assign(record, { status: 'done', receipt: stored.receipt });
-      return { ok: true, text: `done (already, by an earlier run of this job): ${JSON.stringify(stored.receipt ?? {})}` };
+      return { ok: true, text: `done (already, by an earlier run of this job): ${JSON.stringify(stored.receipt ?? {})}`, detail: stored.receipt };
     }
     for (;;) {
       record.attempts += 1;
@@ -135,7 +190,7 @@ export class RunActions {
         Object.assign(record, { status: 'done', receipt, at: Date.now() });
         await this.deps.progress.set(key, { fingerprint, receipt }, DONE_TTL_MS);
         this.deps.logger.info(`action ${name} of ${this.job.deliveryId} on route '${this.route.name}' done`, where);
-        return { ok: true, text: `done: ${JSON.stringify(receipt)}` };
+        return { ok: true, text: `done: ${JSON.stringify(receipt)}`, detail: receipt };
       } catch (err) {
         const retry = isRetryable(err) && record.attempts < this.deps.retry.maxAttempts && !this.signal.aborted;
         record.reason = errorMessage(err);
@@ -143,7 +198,7 @@ export class RunActions {
           `action ${name} of ${this.job.deliveryId} on route '${this.route.name}' failed (attempt ${record.attempts}/${this.deps.retry.maxAttempts})${retry ? ', retrying' : ''}: ${record.reason}`,
           where,
         );
-        if (!retry) return { ok: false, text: `failed: ${record.reason}` };
+        if (!retry) return { ok: false, text: `failed: ${record.reason}`, detail: (err as { answer?: unknown }).answer };
         const hinted = isHookwiseError(err) ? err.retryAfterSeconds : undefined;
         const delay = Math.max(backoffDelay(record.attempts, this.deps.retry, this.deps.random), (hinted ?? 0) * 1000);
         await abortableDelay(delay, this.signal);
@@ -217,7 +272,8 @@ export class RunActions {
     const answer = await this.subscribe(name as string, body);
     if (answer.status >= 400) {
       const said = (answer.body as { error?: string } | undefined)?.error ?? `status ${answer.status}`;
-      throw Object.assign(new Error(said), { retryable: false });
+      // The channel's answer goes with it: its REST endpoint answers the agent with the same status.
+      throw Object.assign(new Error(said), { retryable: false, answer });
     }
     return answer.body;
   }

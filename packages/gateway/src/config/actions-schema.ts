@@ -9,7 +9,7 @@ import type { ActionOptions } from '@hookwise/core';
 export const maxPerRunSchema = {
   type: 'integer',
   minimum: 1,
-  description: 'At most this many calls of the action per agent run (default: no limit).',
+  description: 'At most this many calls of the action per event: all runs and retries of its job together (default: no limit).',
 } as const;
 
 export const actionsSchema = {

@@ -208,6 +208,14 @@ export const subscriptionEntrySchema = {
     ...routeSchema.properties,
     created_at: { type: 'string' },
     updated_at: { type: 'string' },
+    created_by: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['route', 'job'],
+      description:
+        'Set when an agent run made the entry through its job channel (the route and job of that run); adopted_at: when the operator kept its settings.',
+      properties: { route: { type: 'string' }, job: { type: 'string' }, adopted_at: { type: 'string' } },
+    },
   },
 } as const;
 

@@ -11,6 +11,15 @@ export interface ChannelTool {
 export interface ChannelToolAnswer {
   ok: boolean;
   text: string;
+  /** Refused by the route's policy (never performed), as opposed to performed and failed. */
+  refused?: boolean;
+  /** Done: what the call gave back (its receipt); failed: what the other side answered, when it said. */
+  detail?: unknown;
+}
+
+/** Why a tool the route does not offer is refused: the same words on the MCP endpoint and on the REST endpoints. */
+export function notOfferedReason(name: string, offered: readonly string[]): string {
+  return `'${name}' is not an action this route allows; allowed: ${offered.length ? offered.join(', ') : 'none'}`;
 }
 
 /** Creates or changes a subscription as the run's own, through the channel's checks (job-channel-requests.ts). */

@@ -4,12 +4,13 @@
 // any URL (`webhook test --url`). Instead each agent run gets a token valid while the run lasts, for a small
 // HTTP API on a loopback listener of the gateway's own:
 //
-//   GET    /api/job/subscriptions          the subscriptions (never a secret; settings only of this run's own)
-//   PUT    /api/job/subscriptions/<name>   create a route, or change one this run created
-//   DELETE /api/job/subscriptions/<name>   remove a route this run created
+//   GET    /api/job/subscriptions          the subscriptions this job made (never a secret)
+//   PUT    /api/job/subscriptions/<name>   create a route, or change one this job made (the `subscribe` action)
+//   DELETE /api/job/subscriptions/<name>   remove a route this job made (needs the `subscribe` action too)
 //
-// A subscription made here gets a secret the gateway generates and never returns; routes the run did not create
-// are never changed or removed. The listener is on 127.0.0.1, so a sandboxed run reaches it through the egress
+// A subscription made here gets a secret the gateway generates and never returns; routes the job did not make
+// are never shown, changed or removed. The route's `actions:` decide here as on the MCP endpoint: without
+// `subscribe` a PUT or DELETE is refused with the tool's reason, and a PUT counts against its `max`. The listener is on 127.0.0.1, so a sandboxed run reaches it through the egress
 // proxy when the run's network lists `network` (the channel's `127.0.0.1:<port>`, a listed loopback address being
 // reachable by the proxy's rules); an unsandboxed run reaches it directly. The same URL works both ways, and
 // no reserved host name or proxy change is needed.
@@ -44,7 +45,7 @@ function tokenKey(token: string): string {
 
 export class JobChannels {
   private server?: Promise<{ server: http.Server; port: number }>;
-  private readonly sessions = new Map<string, ChannelSession & { actions?: ChannelTools }>();
+  private readonly sessions = new Map<string, ChannelSession>();
   private readonly requests: JobChannelRequests;
 
   constructor(
@@ -59,10 +60,10 @@ export class JobChannels {
     const { port } = await this.listen();
     const token = randomBytes(32).toString('base64url');
     const key = tokenKey(token);
-    const session = { jobId: job.id, route: job.route, created: new Set<string>(), actions };
+    const session: ChannelSession = { jobId: job.id, route: job.route, actions };
     this.sessions.set(key, session);
-    // The subscribe action goes through the same checks as the channel's PUT, as this run's own.
-    actions?.bindSubscribe((name, body) => this.requests.handle(session, 'PUT', `/api/job/subscriptions/${encodeURIComponent(name)}`, body));
+    // The subscribe action (MCP tool or REST PUT alike) performs through the channel's checks, as this job's own.
+    actions?.bindSubscribe((name, body) => this.requests.subscribe(session, name, body));
     return {
       env: {
         HOOKWISE_JOB_CHANNEL: `http://127.0.0.1:${port}/api/job`,

@@ -24,6 +24,7 @@ import {
   type SandboxRun,
 } from '@hookwise/sandbox';
 import type { HookwiseConfig } from '../config/schema';
+import { isLoopbackHost } from '../config/loopback-host';
 import { DEFAULT_MAX_OUTPUT_KB, DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, type SandboxConfig } from '../config/sandbox-schema';
 import type { Route } from '../routes/routes';
 
@@ -76,6 +77,11 @@ export function sandboxProblems(block: unknown, where: string): string[] {
     for (const path of settings[key] ?? [])
       if (!isAbsolute(path)) problems.push(`${where}.${key}: '${path}' is not an absolute path; write it in full (e.g. /opt/tools)`);
   return problems;
+}
+
+/** A network entry's host that connects to this machine: loopback, the unspecified address, a *.localhost name. */
+function reachesLoopback(host: string): boolean {
+  return isLoopbackHost(host) || host === '0.0.0.0' || host === '::' || /^::ffff:(127\.|0\.0\.0\.0$)/.test(host) || host.endsWith('.localhost');
 }
 
 /** The store's files when they may lie outside the config dir (sqlite `store.path` and its journal files). */
@@ -189,6 +195,40 @@ export class AgentSandboxes {
         'agent.sandbox.processes is not enforced: the gateway runs as root (whose processes RLIMIT_NPROC does not bind) and cannot make a pids cgroup under its own; run it as another user, or give it a cgroup v2 tree that delegates the pids controller',
       );
     if (wantsProxy) await this.egressProxy();
+  }
+
+  /**
+   * Which of these routes' agents can reach this machine's loopback (where an admin API without a token answers
+   * anyone): a run without a sandbox (mode off, or auto without bubblewrap), or a sandbox network that lists
+   * localhost, 127.x or ::1 (the route's, the global block's or its runner's). One reason per route; `undefined`
+   * stands for the global block (what subscriptions get).
+   */
+  async loopbackReach(routes: readonly (Route | undefined)[], needsOf: (route: Route) => Promise<AgentSandboxNeeds | undefined>): Promise<string[]> {
+    const reasons: string[] = [];
+    for (const route of routes) {
+      const who = route ? `route '${route.name}'` : 'agent runs (agent.sandbox, what subscriptions get)';
+      let decision: SandboxDecision;
+      try {
+        decision = await this.decisionFor(route);
+      } catch {
+        continue; // `required` without a sandbox: start() has refused it already.
+      }
+      if (!decision.sandboxed) {
+        reasons.push(`${who} runs its agent unsandboxed (${decision.reason})`);
+        continue;
+      }
+      const needs = route ? await needsOf(route).catch(() => undefined) : undefined;
+      const listed = [...(sandboxSettings(this.options.config, route).settings.network ?? []), ...(needs?.network ?? [])];
+      const loopback = listed.filter((entry) => {
+        try {
+          return parseNetworkList([entry]).some((rule) => reachesLoopback(rule.host));
+        } catch {
+          return false;
+        }
+      });
+      if (loopback.length) reasons.push(`${who} lets its agent reach loopback (sandbox network: ${loopback.join(', ')})`);
+    }
+    return reasons;
   }
 
   /**

@@ -36,9 +36,22 @@ export interface SubscriptionEntry {
   /** As on a static route (docs/configuration.md): no agent run; and the payload's transform. */
   deliver_only?: boolean;
   transform?: TransformConfig;
+  /**
+   * Set when an agent run made the entry through its job channel: the route and job of that run. `adopted_at` is
+   * when the operator kept the agent's settings (`hookwise webhook subscribe <name> --keep-agent-settings`); from
+   * then on no agent run may change it.
+   */
+  created_by?: SubscriptionMaker;
   /** ISO 8601 timestamps. */
   created_at: string;
   updated_at: string;
+}
+
+/** Who made an entry, when an agent run did (SubscriptionEntry.created_by). */
+export interface SubscriptionMaker {
+  route: string;
+  job: string;
+  adopted_at?: string;
 }
 
 /** The whole file: an object keyed by route name. */

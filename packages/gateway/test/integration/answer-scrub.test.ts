@@ -2,7 +2,7 @@
 // bot token and a token of the gateway's environment (base64 and URL-encoded too) reaches the stand-in Telegram
 // API with none of them, the stored answer has none, and the run facts say how many were scrubbed.
 import type { Job } from '@hookwise/core';
-import { isDone, until } from './worker-gateway';
+import { WORKER_ADMIN_TOKEN, isDone, until } from './worker-gateway';
 import { signGeneric, startRecordingServer, startTestGateway, testProcessEnv, type RecordingServer, type TestGateway } from '@hookwise/testing';
 
 jest.setTimeout(60_000);
@@ -33,7 +33,7 @@ it('a command agent printing secrets: the destination and the stored answer get 
       },
       agent: { runner: 'command', command: ['sh', '-c', leak], sandbox: { mode: 'off' } },
       store: { backend: 'memory' },
-      admin: { enabled: true },
+      admin: { enabled: true, token: WORKER_ADMIN_TOKEN },
     },
     env: testProcessEnv(undefined, { GH_TOKEN }),
     pollMs: 20,

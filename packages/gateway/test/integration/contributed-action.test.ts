@@ -154,12 +154,12 @@ describe('an action a plugin contributes', () => {
     };
     expect(answer.actions).toBe('gitea.comment');
     expect(answer.tools.map((t) => t.name)).toEqual(['gitea.comment']);
-    expect(answer.tools[0].description).toBe('Comment on the Gitea issue this event is about. At most 2 call(s) per run.');
+    expect(answer.tools[0].description).toBe('Comment on the Gitea issue this event is about. At most 2 call(s) per event (all runs of this job together).');
     expect(answer.results.map((r) => [Boolean(r.isError), r.content[0].text])).toEqual([
       [false, expect.stringContaining('https://gitea.example/octo/app/issues/7#1')],
       [true, 'refused: comments on this route start with one of: bot:'],
       [false, expect.stringContaining('#2')],
-      [true, "refused: 'gitea.comment' may be called at most 2 time(s) per run, and this run has used them"],
+      [true, "refused: 'gitea.comment' may be called at most 2 time(s) per event, and this event's runs have used them"],
     ]);
     expect(posted.map((p) => p.body)).toEqual(['bot: looks good', 'bot: second']);
     const records = (job.usage as { actions?: Array<{ action: string; status: string; attempts: number }> }).actions;

@@ -47,6 +47,9 @@ module.exports = {
 `;
 
 /** `store` is a backend name, or a whole `store:` block (Redis: its url and prefix); `harness`: the test harness's options. */
+/** The admin API's token in these gateways. */
+export const WORKER_ADMIN_TOKEN = 'worker-admin-token-0123456789';
+
 export function startWorkerGateway(
   store: StoreName | Record<string, unknown>,
   routes: Record<string, Record<string, unknown>>,
@@ -61,7 +64,8 @@ export function startWorkerGateway(
       agent: { runner: 'scripted', concurrency: 1, ...(agent as Record<string, unknown> | undefined) },
       retry: { max_attempts: 2, base_delay_seconds: 0.05, max_delay_seconds: 0.1 },
       store: typeof store === 'string' ? { backend: store } : store,
-      admin: { enabled: true },
+      // With a token: an admin API without one refuses to start where agents may reach loopback (no bubblewrap).
+      admin: { enabled: true, token: WORKER_ADMIN_TOKEN },
       plugins: ['./worker-plugin.js'],
       ...rest,
     },
@@ -81,7 +85,7 @@ export async function send(gw: TestGateway, route: string, deliveryId: string, p
 
 /** The job as the gateway's admin API shows it (GET /api/deliveries/:id). */
 export async function shown(gw: TestGateway, id: string): Promise<Job> {
-  const res = await fetch(`${gw.url}/api/deliveries/${encodeURIComponent(id)}`);
+  const res = await fetch(`${gw.url}/api/deliveries/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${WORKER_ADMIN_TOKEN}` } });
   if (res.status !== 200) throw new Error(`GET /api/deliveries/${id}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { delivery: Job }).delivery;
 }

@@ -14,9 +14,21 @@ import {
   jobOutcome,
   listJobSummaries,
   storedJobsSince,
+  readSubscriptions,
   usageReport,
+  type SubscriptionEntry,
   type UsageReport,
 } from '@hookwise/gateway';
+
+/** A subscription an agent run made, as the dashboard shows it (never its secret). */
+export interface AgentSubscription {
+  name: string;
+  createdBy: NonNullable<SubscriptionEntry['created_by']>;
+  prompt?: string;
+  deliver: SubscriptionEntry['deliver'];
+  deliverExtra: Record<string, string>;
+  createdAt?: string;
+}
 
 export interface DeliveryFilters {
   status?: JobStatus;
@@ -173,6 +185,27 @@ export class AdminData {
   /** The counters the budgets count in: the store's (shared by every gateway on it), else this process's. */
   private counters(): WindowCounters | undefined {
     return this.gateway.store.counters;
+  }
+
+  /** The subscriptions agent runs made (entries with `created_by`), by name; an unreadable file: none. */
+  agentSubscriptions(): AgentSubscription[] {
+    let entries: ReturnType<typeof readSubscriptions>;
+    try {
+      entries = readSubscriptions(this.gateway.options.configDir);
+    } catch {
+      return [];
+    }
+    return Object.entries(entries)
+      .filter(([, entry]) => entry && typeof entry === 'object' && entry.created_by)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, entry]) => ({
+        name,
+        createdBy: entry.created_by!,
+        prompt: entry.prompt,
+        deliver: entry.deliver,
+        deliverExtra: entry.deliver_extra ?? {},
+        createdAt: entry.created_at,
+      }));
   }
 
   routes(): string[] {

@@ -353,7 +353,16 @@ function mountDashboard(
         res,
         filters.status === 'dead' ? 'Dead letters' : 'Events',
         'list',
-        listPage({ jobs, filters, routes: data.routes(), queue, minutes: data.journal?.series(30), requests: data.journal?.recentRequests(), usage }),
+        listPage({
+          jobs,
+          filters,
+          routes: data.routes(),
+          queue,
+          minutes: data.journal?.series(30),
+          requests: data.journal?.recentRequests(),
+          usage,
+          agentSubscriptions: data.agentSubscriptions(),
+        }),
       );
     }),
   );

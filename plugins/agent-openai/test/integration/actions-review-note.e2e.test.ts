@@ -214,7 +214,7 @@ it("gitlab.note: a note on the event's merge request with gitlab_comment's token
   expect((chat.requests[2].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['hookwise__gitlab_note']);
   const results = toolResults(3);
   expect(results.n_ok).toContain('3001');
-  expect(results.n_no).toContain("refused: 'gitlab.note' may be called at most 1 time(s) per run");
+  expect(results.n_no).toContain("refused: 'gitlab.note' may be called at most 1 time(s) per event");
 
   const note = {
     method: 'POST',

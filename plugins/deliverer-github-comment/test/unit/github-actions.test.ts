@@ -1,7 +1,7 @@
 // The github.* route actions this plugin contributes, on their own: the target each takes from GitHub's payloads,
 // each action's own checks of a call (allowed labels, review verdicts, malformed input) and the schemas it offers,
 // and which client acts (the App's, else GH_TOKEN's from the gateway's environment, registered for redaction).
-// The gateway's side (max per run, unknown actions, retries, records) is tested in packages/gateway.
+// The gateway's side (max per event, unknown actions, retries, records) is tested in packages/gateway.
 import { createTestPluginContext } from '@hookwise/testing';
 import plugin, { createCommentDeliverer, githubAddLabels, githubComment, githubReview, githubTargetOf } from '@hookwise/plugin-deliverer-github-comment';
 

@@ -18,6 +18,8 @@ export interface ListedSubscription {
   deliver_extra: Record<string, string>;
   created_at?: string;
   updated_at?: string;
+  /** Set when an agent run made it: its route and job (adopted_at: when the operator kept its settings). */
+  created_by?: { route: string; job: string; adopted_at?: string };
   /** `active`, `hidden` (a static route has the name) or `invalid` (skipped by the gateway). */
   status: 'active' | 'hidden' | 'invalid';
   problems: string[];
@@ -72,6 +74,7 @@ export default class WebhookList extends HookwiseCommand {
             deliver_extra: entry.deliver_extra ?? {},
             created_at: entry.created_at,
             updated_at: entry.updated_at,
+            ...(entry.created_by ? { created_by: entry.created_by } : {}),
             status,
             problems,
           };
@@ -86,6 +89,7 @@ export default class WebhookList extends HookwiseCommand {
     const rows = listed.map((s) => [
       s.name,
       s.status,
+      madeBy(s),
       s.events.length ? s.events.join(',') : 'all',
       s.deliver,
       s.skills.join(',') || '-',
@@ -93,10 +97,21 @@ export default class WebhookList extends HookwiseCommand {
       s.description ?? '',
     ]);
     // The name and URL whole: they are what the next command and the sender take.
-    this.log(renderTable(['NAME', 'STATUS', 'EVENTS', 'DELIVER', 'SKILLS', 'URL', 'DESCRIPTION'], rows, { whole: [0, 5], wide: flags.wide }));
+    this.log(renderTable(['NAME', 'STATUS', 'MADE BY', 'EVENTS', 'DELIVER', 'SKILLS', 'URL', 'DESCRIPTION'], rows, { whole: [0, 6], wide: flags.wide }));
     for (const s of listed) for (const problem of s.problems) this.warn(problem);
+    if (listed.some((s) => s.created_by && !s.created_by.adopted_at)) {
+      this.log('');
+      this.log('Made by an agent run: check its prompt and destination (webhook list --json) before giving a sender its URL;');
+      this.log('hookwise webhook subscribe <name> lists what it keeps and asks for --keep-agent-settings.');
+    }
     return listed;
   }
+}
+
+/** Who made it: `operator`, or `agent:<route>` (`, kept` once the operator kept its settings). */
+function madeBy(s: ListedSubscription): string {
+  if (!s.created_by) return 'operator';
+  return `agent:${s.created_by.route}${s.created_by.adopted_at ? ' (kept)' : ''}`;
 }
 
 /** A subscription's destinations for the table: one id, or a list's ids joined with ','. */

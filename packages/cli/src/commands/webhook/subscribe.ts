@@ -18,6 +18,7 @@ import { applyRouteFlags, describeFilterCondition } from '../../subscribe-route-
 import { describeTransform } from '../../subscribe-transform-flags';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
 import { channelError, channelRequest, channelSubscription, jobChannelFrom } from '../../job-channel-client';
+import { agentMade, agentSettingsRefusal, keptAgentSettings } from '../../agent-made-settings';
 
 export interface SubscribeResult {
   name: string;
@@ -34,6 +35,8 @@ export interface SubscribeResult {
   budget?: SubscriptionEntry['budget'];
   silent_marker?: string;
   transform?: SubscriptionEntry['transform'];
+  /** Set when an agent run made the subscription (its route and job; adopted_at once the operator kept its settings). */
+  created_by?: SubscriptionEntry['created_by'];
 }
 
 export default class WebhookSubscribe extends HookwiseCommand {
@@ -67,6 +70,10 @@ export default class WebhookSubscribe extends HookwiseCommand {
     secret: Flags.string({ description: 'Use this HMAC secret instead of a generated one (32 random bytes, base64url).' }),
     'rotate-secret': Flags.boolean({
       description: 'Generate a new secret and keep the current one as the second of `secrets` until senders have switched (run again to drop it).',
+    }),
+    'keep-agent-settings': Flags.boolean({
+      description:
+        'On a subscription an agent run made: keep the settings the agent chose that no other flag replaces (prompt, deliver and its chat, filter, ...). Without it the command lists them and changes nothing.',
     }),
     source: Flags.string({
       description:
@@ -135,7 +142,14 @@ export default class WebhookSubscribe extends HookwiseCommand {
         }
         result = await updateSubscriptions(loaded.configDir, (entries) => {
           const existing = Object.hasOwn(entries, name) ? entries[name] : undefined;
-          const entry = applyRouteFlags(buildEntry(flags, existing, new Date()), flags, existing);
+          const now = new Date();
+          const entry = applyRouteFlags(buildEntry(flags, existing, now), flags, existing);
+          // An agent run's entry: what it set stays only when the operator has seen it and said so.
+          if (agentMade(existing)) {
+            const kept = keptAgentSettings(existing, flags);
+            if (kept.length && !flags['keep-agent-settings']) throw new Error(agentSettingsRefusal(name, existing, kept));
+            entry.created_by = { ...existing.created_by, adopted_at: now.toISOString() };
+          }
           const problems = gateway.routeProblems(toRoute(name, entry, 'subscription', routeDefaults(config)));
           if (problems.length) throw new HookwiseConfigError(problems, `subscription '${name}' was not saved`, 'HW_E_SUBSCRIPTIONS');
           entries[name] = entry;
@@ -148,6 +162,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
             deliver: typeof entry.deliver === 'string' ? entry.deliver : entry.deliver.map((d) => (typeof d === 'string' ? d : d.to)).join(','),
             skills: entry.skills,
             ...routingOf(entry),
+            ...(entry.created_by ? { created_by: entry.created_by } : {}),
           };
         });
       } finally {
@@ -197,6 +212,8 @@ export default class WebhookSubscribe extends HookwiseCommand {
     this.log(`  Deliver:  ${result.deliver}${result.deliver === DELIVER_NONE ? ' (the agent acts through its tools; nothing is delivered)' : ''}`);
     if (result.skills.length) this.log(`  Skills:   ${result.skills.join(', ')}`);
     for (const line of routingLines(result)) this.log(`  ${line}`);
+    const by = result.created_by;
+    if (by) this.log(`  Made by:  an agent run of route '${by.route}' (job ${by.job}); its settings kept by you${by.adopted_at ? ` at ${by.adopted_at}` : ''}`);
     this.log('');
     // The global secret of `gateway setup` does not verify this route: say so, or a sender signing with it gets 401.
     this.log(

@@ -38,7 +38,7 @@ describe('tools offered', () => {
     expect(tools.map((t) => t.name)).toEqual(['github.comment', 'github.add_labels', 'github.review', 'gitlab.note', 'message']);
     const labels = tools.find((t) => t.name === 'github.add_labels')!;
     expect(labels.inputSchema).toMatchObject({ properties: { labels: { items: { enum: ['bug', 'needs-triage'] } } } });
-    expect(labels.description).toContain('At most 2 call(s) per run.');
+    expect(labels.description).toContain('At most 2 call(s) per event (all runs of this job together).');
     expect(tools.find((t) => t.name === 'message')!.inputSchema).toMatchObject({ properties: { to: { enum: ['slack', 'oncall'] } } });
     expect(tools.find((t) => t.name === 'github.review')!.inputSchema).toMatchObject({ properties: { event: { enum: ['COMMENT', 'REQUEST_CHANGES'] } } });
   });
@@ -88,11 +88,11 @@ describe('destinations', () => {
   });
 });
 
-describe('max per run', () => {
+describe('max per event', () => {
   it('counts accepted calls: the call after the limit is refused', () => {
     expect(checkCall(route, 'github.add_labels', { labels: ['bug'] }, 1).ok).toBe(true);
     expect(refusal('github.add_labels', { labels: ['bug'] }, 2)).toBe(
-      "'github.add_labels' may be called at most 2 time(s) per run, and this run has used them",
+      "'github.add_labels' may be called at most 2 time(s) per event, and this event's runs have used them",
     );
     expect(checkCall(route, 'gitlab.note', { body: 'first' }, 0)).toEqual({ ok: true, call: { action: 'gitlab.note', input: { body: 'first' } } });
     expect(refusal('gitlab.note', { body: 'second' }, 1)).toContain('at most 1 time(s)');
