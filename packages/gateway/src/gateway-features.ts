@@ -18,6 +18,7 @@ import type { JobHook } from './jobs/job-hooks';
 import { ModelProxy, modelProxyHook } from './model-proxy/model-proxy-hook';
 import { budgetOf, type Route } from './routes/routes';
 import { Scheduler, type ScheduleClock } from './schedules/scheduler';
+import type { HookwiseConfig } from './config/config-types';
 import { MemoryWindowCounters } from './stores/memory-counters';
 import { senderCheck } from './senders/sender-check';
 import { acceptorOf, JobRoutes } from './ingest/accept-step';
@@ -119,7 +120,12 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
       conversationTurns(conversations, logger),
       approvalHolds(approvals),
       jobChannelHook({ channels, toolsFor: (route, job, signal) => jobActions.forRun(route, job, signal), hidden: (path) => sandboxes.overlapsHidden(path) }),
-      modelProxyHook(modelProxy),
+      modelProxyHook(modelProxy, (route) => runnerOf(route, config)),
     ],
   };
+}
+
+/** A route's runner: its own `agent:` block's, else the global one. */
+export function runnerOf(route: Pick<Route, 'agent'>, config: Pick<HookwiseConfig, 'agent'>): string {
+  return String(route.agent?.runner ?? config.agent.runner);
 }

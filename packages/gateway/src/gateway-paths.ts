@@ -1,7 +1,7 @@
 // The two paths of one gateway, built from its services and features: the request path (WebhookPipeline) and
 // the job path (WorkerPool), each given the features' hooks. What only the Gateway knows (which sources a route
 // that pins none accepts, whether it is shutting down) comes as callbacks.
-import type { GatewayFeatures } from './gateway-features';
+import { runnerOf, type GatewayFeatures } from './gateway-features';
 import type { GatewayServices } from './gateway-services';
 import { AuthFailureThrottle } from './ingest/auth-throttle';
 import { TrustedProxies, trustedProxyProblem } from './ingest/client-address';
@@ -52,7 +52,7 @@ export function createJobPath(services: GatewayServices, features: GatewayFeatur
     jobs: store.jobs,
     routes: services.routes,
     agentFor: (route) => instances.agentFor(route),
-    runnerOf: (route) => String(route.agent?.runner ?? config.agent.runner),
+    runnerOf: (route) => runnerOf(route, config),
     delivererById: (id) => instances.delivererById(id),
     skillsFor: (route) => route.skills.flatMap((name) => services.skills?.get(name) ?? []),
     retry: services.retry,

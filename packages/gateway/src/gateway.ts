@@ -6,7 +6,7 @@ import type { AgentRunner, Deliverer, Skill, Store, StoreHealth } from '@hookwis
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
 import type { HookwiseConfig, PlatformConfig } from './config/schema';
-import { createFeatures, type GatewayFeatures } from './gateway-features';
+import { createFeatures, runnerOf, type GatewayFeatures } from './gateway-features';
 import { DEFAULT_SOURCES, type GatewayOptions } from './gateway-options';
 import { createJobPath, createRequestPath } from './gateway-paths';
 import { createServices, redactRoute, type GatewayServices } from './gateway-services';
@@ -204,6 +204,7 @@ export class Gateway {
     await this.sandboxes.start(this.routes.staticRoutes(), async (route) => (await this.agentFor(route)).sandboxNeeds?.(route.name));
     await checkAgentPrograms(this.routes.staticRoutes(), (route) => this.agentFor(route), this.sandboxes, this.logger);
     await this.checkAdminReach();
+    this.logModelProxy();
     if (this.config.agent.runner === 'echo') {
       this.logger.warn('no real agent is configured (agent.runner: echo): every answer is the rendered prompt; see docs/agents.md');
     }
@@ -233,6 +234,18 @@ export class Gateway {
       ],
       'the gateway cannot start',
     );
+  }
+
+  /** Which routes' agent CLIs reach the model through the proxy, and a warning for each that gets the key itself. */
+  private logModelProxy(): void {
+    const proxy = this.features.modelProxy;
+    const routes = [...this.routes.staticRoutes()].map((route) => ({ name: route.name, runner: runnerOf(route, this.config) }));
+    const served = routes.filter((route) => proxy.serves(route.runner)).map((route) => `'${route.name}'`);
+    if (served.length && proxy.mode === 'auto')
+      this.logger.info(
+        `model proxy: the agent CLIs of route ${served.join(', ')} get the proxy's URL and a per-run token, never ${proxy.heldKeys.join(' or ')} (agent.model_proxy.enabled unset: on for agent processes)`,
+      );
+    for (const warning of proxy.keyWarnings(routes)) this.logger.warn(warning);
   }
 
   /** Operator surfaces without a token on a reachable bind, payload-chosen targets without allowed_targets. */

@@ -139,10 +139,13 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       try {
         // The route's actions, when it lists any: the preset's CLI is pointed at the run's job channel.
         channel = preset ? await presetChannelArgs(options.preset!, runChannelOf(task.sandbox), task.sandbox?.workDir ?? local!.dir) : undefined;
-        // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
-        const extra = preset ? [...(preset.preset.environmentArgs?.(env) ?? []), ...(channel?.args ?? [])] : [];
-        const argv = preset ? preset.args(task, extra) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
         const command = found ?? program;
+        // The environment as the CLI will have it: the run's sandbox may change it (the model proxy's URL and
+        // token in place of the key), and what the preset points the CLI at must follow (Codex's provider entry).
+        const seen = task.sandbox && preset?.preset.environmentArgs ? task.sandbox.plan(command, [], env).env : env;
+        // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
+        const extra = preset ? [...(preset.preset.environmentArgs?.(seen) ?? []), ...(channel?.args ?? [])] : [];
+        const argv = preset ? preset.args(task, extra) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;
         plan = task.sandbox ? task.sandbox.plan(command, argv, env) : { command, args: [...argv], env, cwd: local!.dir };
         // The agent's own text on its way to the log: the gateway's outbound scrub (credential-named variables too).
         stderrLog = boundedStderrLog(program, (line) => ctx.logger.info(ctx.scrub ? ctx.scrub(line) : line, meta));

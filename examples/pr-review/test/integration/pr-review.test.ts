@@ -3,8 +3,8 @@
 // what it got, reads the diff with the one curl its --allowedTools allow, and calls the route's actions over the
 // job channel with the MCP SDK's client; GitHub is a stand-in API (stand-ins/github-api.ts). The review must land as
 // one sticky comment posted by the App (JWT -> installation token -> comment, edited by the next push), the label
-// through the action, also as the App (a label outside the policy refused), and GH_TOKEN never in the agent's
-// environment.
+// through the action, also as the App (a label outside the policy refused), and neither GH_TOKEN nor the model key
+// in the agent's environment (the model proxy's per-run token in its place).
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -135,8 +135,11 @@ describe('examples/pr-review', () => {
     });
 
     const [run] = runsIn(runs);
-    // The key the preset declares reaches the agent; the gateway's GitHub token and the App's id never do.
-    expect(run.key).toBe(API_KEY);
+    // The model key stays in the gateway: the agent's ANTHROPIC_API_KEY is the model proxy's per-run token (the
+    // proxy is on by default for agent CLIs). The gateway's GitHub token and the App's id never reach it either.
+    expect(run.key).not.toBe(API_KEY);
+    expect(run.key).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(run.env).toContain('ANTHROPIC_BASE_URL');
     expect(run.env).not.toContain('GH_TOKEN');
     expect(run.env).not.toContain('GITHUB_APP_ID');
     expect(run.env).not.toContain('PR_REVIEW_SECRET');

@@ -1,7 +1,7 @@
 // A stand-in for the parts of GitHub's REST API the pr-review example meets, in the shapes GitHub's docs show: the
 // App's installation token (POST /app/installations/{id}/access_tokens with the app JWT, RS256, verified with the
-// test's public key), issue comments created and edited with that token, labels added with it (the gateway's
-// actions, as the App), and the pull request's diff (GET /repos/{owner}/{repo}/pulls/{n} with Accept:
+// test's public key), issue comments created and edited with that token, labels added and pull-request reviews
+// posted with it (the gateway's actions, as the App), and the pull request's diff (GET /repos/{owner}/{repo}/pulls/{n} with Accept:
 // application/vnd.github.diff, unauthenticated as for a public repository). Every request is recorded.
 import { createPublicKey, createVerify } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -21,6 +21,8 @@ export interface GithubApi {
   requests: Recorded[];
   comments: Map<number, { body: string; issue: number; by: string }>;
   labels: string[];
+  /** Reviews posted (POST /repos/{owner}/{repo}/pulls/{n}/reviews), with the pull request's number. */
+  reviews: Array<{ pr: number; body: Record<string, unknown> }>;
   jwtClaims: Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function startGithubApi(options: { publicKey: string; installationI
   const requests: Recorded[] = [];
   const comments = new Map<number, { body: string; issue: number; by: string }>();
   const labels: string[] = [];
+  const reviews: GithubApi['reviews'] = [];
   const jwtClaims: Array<Record<string, unknown>> = [];
   let nextId = 1000;
   const server = createServer((req, res) => {
@@ -95,6 +98,11 @@ export async function startGithubApi(options: { publicKey: string; installationI
           labels.map((name) => ({ name })),
         );
       }
+      if (req.method === 'POST' && (m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/reviews$/.exec(path))) {
+        if (!asApp) return send(401, { message: 'Bad credentials' });
+        reviews.push({ pr: Number(m[1]), body: body ?? {} });
+        return send(200, { id: 80 + reviews.length, state: 'COMMENTED', body: body?.body, html_url: `https://github.com/x/pull/${m[1]}#pullrequestreview-1` });
+      }
       send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
     });
   });
@@ -106,6 +114,7 @@ export async function startGithubApi(options: { publicKey: string; installationI
     requests,
     comments,
     labels,
+    reviews,
     jwtClaims,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

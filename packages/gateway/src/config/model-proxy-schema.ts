@@ -15,13 +15,17 @@ const priceSchema = {
   },
 } as const;
 
-const providerSchema = (name: string, baseUrl: string, keyEnv: string) =>
+const providerSchema = (name: string, baseUrl: string, baseEnv: string, keyEnv: string) =>
   ({
     type: 'object',
     additionalProperties: false,
     description: `Where ${name} calls go and the variable that holds their key.`,
     properties: {
-      base_url: { type: 'string', pattern: '^https?://', default: baseUrl, description: `The upstream API (default ${baseUrl}).` },
+      base_url: {
+        type: 'string',
+        pattern: '^https?://',
+        description: `The upstream API (default: the gateway's ${baseEnv} when set, else ${baseUrl}).`,
+      },
       api_key_env: {
         type: 'string',
         pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
@@ -37,16 +41,21 @@ export const modelProxySchema = {
   description:
     "The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.",
   properties: {
-    enabled: { type: 'boolean', default: false, description: 'true: every agent run gets the proxy URL and a per-run token instead of a model key.' },
+    enabled: {
+      type: 'boolean',
+      description:
+        "true: every agent run gets the proxy URL and a per-run token instead of a model key. Unset (auto): so do the runs of routes whose runner starts agent processes (command and its presets) whenever the gateway holds a provider's key, so that the key never enters their sandbox. false: off; the CLIs get the key itself (a startup warning says so).",
+    },
     providers: {
       type: 'object',
       additionalProperties: false,
       default: {},
       properties: {
-        anthropic: providerSchema('Anthropic Messages (/v1/messages)', 'https://api.anthropic.com', 'ANTHROPIC_API_KEY'),
+        anthropic: providerSchema('Anthropic Messages (/v1/messages)', 'https://api.anthropic.com', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'),
         openai: providerSchema(
           'OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server',
           'https://api.openai.com/v1',
+          'OPENAI_BASE_URL',
           'OPENAI_API_KEY',
         ),
       },

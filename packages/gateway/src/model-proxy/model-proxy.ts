@@ -20,7 +20,7 @@ import { BudgetKeeper, budgetKeys } from '../jobs/budget';
 import type { Route } from '../routes/routes';
 import { ModelPrices } from './model-prices';
 import { refusal, type ProxyAnswer } from './provider-errors';
-import { ProxySession } from './proxy-session';
+import { MODEL_KEY_VARIABLES, ProxySession } from './proxy-session';
 import { UsageReader, type ModelApi } from './usage-reading';
 
 type ProviderName = 'anthropic' | 'openai';
@@ -32,10 +32,20 @@ interface Provider {
   key?: string;
 }
 
-const DEFAULTS: Record<ProviderName, Required<ModelProviderConfig>> = {
-  anthropic: { base_url: 'https://api.anthropic.com', api_key_env: 'ANTHROPIC_API_KEY' },
-  openai: { base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY' },
+const DEFAULTS: Record<ProviderName, Required<ModelProviderConfig> & { base_url_env: string }> = {
+  anthropic: { base_url: 'https://api.anthropic.com', base_url_env: 'ANTHROPIC_BASE_URL', api_key_env: 'ANTHROPIC_API_KEY' },
+  openai: { base_url: 'https://api.openai.com/v1', base_url_env: 'OPENAI_BASE_URL', api_key_env: 'OPENAI_API_KEY' },
 };
+
+/**
+ * The runners whose runs start agent processes that would otherwise get a model key (the `command` runner and its
+ * presets): the proxy serves their runs by default. The `openai` and `anthropic` runners call the model from inside
+ * the gateway, their key never in a sandbox.
+ */
+const PROCESS_RUNNERS = new Set(['command']);
+
+/** `enabled`: true (every run), unset (auto: the runs of process runners, when the gateway holds a key), false. */
+export type ModelProxyMode = 'on' | 'auto' | 'off';
 
 /** Request bodies larger than this are refused (long contexts with images stay well below). */
 const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
@@ -87,7 +97,7 @@ export interface ModelProxyOptions {
 }
 
 export class ModelProxy {
-  readonly enabled: boolean;
+  readonly mode: ModelProxyMode;
   private readonly providers: Record<ProviderName, Provider>;
   private readonly prices: ModelPrices;
   private readonly budgets: BudgetKeeper;
@@ -98,16 +108,54 @@ export class ModelProxy {
 
   constructor(private readonly options: ModelProxyOptions) {
     const config = options.config ?? {};
-    this.enabled = config.enabled === true;
+    this.mode = config.enabled === true ? 'on' : config.enabled === false ? 'off' : 'auto';
     const provider = (name: ProviderName): Provider => {
-      const own = { ...DEFAULTS[name], ...config.providers?.[name] };
-      const key = options.env[own.api_key_env] || undefined;
+      const defaults = DEFAULTS[name];
+      // Unset, the upstream is where the gateway's environment already points the CLIs (a company proxy, a local
+      // model server), so that turning the proxy on by default changes nothing about where calls go.
+      const envBase = /^https?:\/\//.test(options.env[defaults.base_url_env] ?? '') ? options.env[defaults.base_url_env] : undefined;
+      const baseUrl = config.providers?.[name]?.base_url ?? envBase ?? defaults.base_url;
+      const keyEnv = config.providers?.[name]?.api_key_env ?? defaults.api_key_env;
+      const key = options.env[keyEnv] || undefined;
       if (key) options.redact?.(key);
-      return { name, base: new URL(own.base_url.replace(/\/+$/, '')), keyEnv: own.api_key_env, key };
+      return { name, base: new URL(baseUrl.replace(/\/+$/, '')), keyEnv, key };
     };
     this.providers = { anthropic: provider('anthropic'), openai: provider('openai') };
     this.prices = new ModelPrices(config.pricing);
     this.budgets = new BudgetKeeper(options.budgets.counters, options.budgets.global);
+  }
+
+  /** The variables holding a provider key the proxy can call with (ANTHROPIC_API_KEY, OPENAI_API_KEY, api_key_env). */
+  get heldKeys(): string[] {
+    return [this.providers.anthropic, this.providers.openai].filter((p) => p.key).map((p) => p.keyEnv);
+  }
+
+  /**
+   * Whether the runs of a route whose runner is `runner` go through the proxy: always when on, never when off;
+   * unset, the runs of a runner that starts agent processes whenever the gateway holds a provider key.
+   */
+  serves(runner: string): boolean {
+    if (this.mode !== 'auto') return this.mode === 'on';
+    return PROCESS_RUNNERS.has(runner) && this.heldKeys.length > 0;
+  }
+
+  /**
+   * What startup says about the routes whose agent processes get a model key from the gateway's environment
+   * because the proxy does not serve them: one warning per route (the proxy off, or no key it could use).
+   */
+  keyWarnings(routes: ReadonlyArray<{ name: string; runner: string }>): string[] {
+    const held = [...new Set([...MODEL_KEY_VARIABLES, ...this.keyVariables])].filter((name) => this.options.env[name]);
+    if (!held.length) return [];
+    const why =
+      this.mode === 'off'
+        ? 'agent.model_proxy.enabled is false'
+        : `the model proxy has no provider key to call with (${this.keyVariables.join(', ')} unset; set agent.model_proxy.providers.<anthropic|openai>.api_key_env to the variable that holds it)`;
+    return routes
+      .filter((route) => PROCESS_RUNNERS.has(route.runner) && !this.serves(route.runner))
+      .map(
+        (route) =>
+          `route '${route.name}': ${why}, so its agent CLI gets ${held.join(', ')} from the gateway's environment where its preset or env: passes them: the key enters the run's sandbox, where a prompt-injected agent can read it and send it out; leave agent.model_proxy.enabled unset (docs/agents.md#the-model-proxy)`,
+      );
   }
 
   /** The variables that hold the configured keys: kept out of every run, like the usual ones. */
@@ -237,14 +285,15 @@ export class ModelProxy {
       });
       upstream.once('response', (answer) => {
         const status = answer.statusCode ?? 502;
-        // The upstream refused our key: its error may quote part of it, so the run gets ours instead.
+        // The upstream refused our key: its error may quote part of it, so the run gets ours instead (a 403: retrying
+        // cannot help until the operator changes the key).
         if (status === 401 || status === 403) {
           answer.resume();
           done();
           this.options.logger.warn(`model proxy: ${provider.name} refused the gateway's key (${status}); check ${provider.keyEnv}`);
           const refused = refusal(
             api,
-            'upstream',
+            'key_refused',
             `the model provider refused the gateway's credentials (${status}); the gateway's operator must check ${provider.keyEnv}`,
           );
           res.writeHead(refused.status, refused.headers);

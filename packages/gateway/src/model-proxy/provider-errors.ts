@@ -2,7 +2,8 @@
 // the provider's errors. `x-should-retry: false` tells the providers' SDKs not to retry them.
 import type { ModelApi } from './usage-reading';
 
-export type RefusalKind = 'auth' | 'budget' | 'not_found' | 'upstream' | 'bad_request';
+/** `key_refused`: the provider refused the gateway's own key; a 403, so that no CLI retries what only the operator can fix. */
+export type RefusalKind = 'auth' | 'budget' | 'not_found' | 'upstream' | 'bad_request' | 'key_refused';
 
 export interface ProxyAnswer {
   status: number;
@@ -10,13 +11,14 @@ export interface ProxyAnswer {
   body: string;
 }
 
-const STATUS: Record<RefusalKind, number> = { auth: 401, budget: 402, not_found: 404, upstream: 502, bad_request: 400 };
+const STATUS: Record<RefusalKind, number> = { auth: 401, budget: 402, not_found: 404, upstream: 502, bad_request: 400, key_refused: 403 };
 const ANTHROPIC_TYPE: Record<RefusalKind, string> = {
   auth: 'authentication_error',
   budget: 'billing_error',
   not_found: 'not_found_error',
   upstream: 'api_error',
   bad_request: 'invalid_request_error',
+  key_refused: 'permission_error',
 };
 const OPENAI_TYPE: Record<RefusalKind, string> = {
   auth: 'invalid_request_error',
@@ -24,13 +26,21 @@ const OPENAI_TYPE: Record<RefusalKind, string> = {
   not_found: 'invalid_request_error',
   upstream: 'server_error',
   bad_request: 'invalid_request_error',
+  key_refused: 'invalid_request_error',
 };
 
 /** A refusal in the format of the API the request was made to (Anthropic's when unknown). */
 export function refusal(api: ModelApi | undefined, kind: RefusalKind, message: string): ProxyAnswer {
   const body =
     api === 'openai-chat' || api === 'openai-responses'
-      ? { error: { message, type: OPENAI_TYPE[kind], code: kind === 'budget' ? 'budget_exceeded' : kind === 'auth' ? 'invalid_api_key' : null, param: null } }
+      ? {
+          error: {
+            message,
+            type: OPENAI_TYPE[kind],
+            code: kind === 'budget' ? 'budget_exceeded' : kind === 'auth' || kind === 'key_refused' ? 'invalid_api_key' : null,
+            param: null,
+          },
+        }
       : { type: 'error', error: { type: ANTHROPIC_TYPE[kind], message } };
   return { status: STATUS[kind], headers: { 'content-type': 'application/json', 'x-should-retry': 'false' }, body: JSON.stringify(body) };
 }

@@ -184,3 +184,79 @@ describe('a sandboxed run (mode required) with the model proxy', () => {
     expect(job.usage).toMatchObject({ modelCalls: 1, costUsd: expect.closeTo(CALL_COST, 6) });
   });
 });
+
+// agent.model_proxy.enabled unset: on for the command runner's runs whenever the gateway holds a provider key;
+// false: off, and startup says that the key enters the run's sandbox.
+describe('the model proxy by default', () => {
+  it('keeps the key out of a sandboxed command run when enabled is unset, the upstream from ANTHROPIC_BASE_URL', async () => {
+    const { probeSandbox } = await import('@hookwise/sandbox');
+    const probe = await probeSandbox();
+    if (!probe.available) {
+      console.warn(`skipped: bubblewrap cannot run here (${probe.reason})`);
+      return;
+    }
+    writeFileSync(join(tools, 'sandboxed-client.js'), SANDBOXED_CLIENT);
+    gw = await startTestGateway({
+      config: {
+        platforms: { webhook: { enabled: true, extra: { routes: { review: { secret: 'INSECURE_NO_AUTH' } } } } },
+        agent: {
+          runner: 'command',
+          command: [process.execPath, join(tools, 'sandboxed-client.js')],
+          env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'],
+          sandbox: { mode: 'required', read_only: [tools] },
+        },
+        store: { backend: 'memory' },
+      },
+      env: testProcessEnv(undefined, { ANTHROPIC_API_KEY: REAL_KEY, ANTHROPIC_BASE_URL: standIn.url }),
+      pollMs: 50,
+    });
+    await send('default-1', {});
+    const job = await settled('default-1');
+    expect(job.status).toBe('done');
+    expect(JSON.parse(job.answer!)).toEqual({ leaked: [], status: 200, text: 'Hello from the stand-in' });
+    expect(standIn.received[0].headers['x-api-key']).toBe(REAL_KEY);
+    expect(job.usage).toMatchObject({ modelCalls: 1, sandbox: { sandboxed: true } });
+    expect(gw.logText()).toContain("model proxy: the agent CLIs of route 'review' get the proxy's URL and a per-run token, never ANTHROPIC_API_KEY");
+    expect(gw.logText()).not.toContain('enters the run');
+  });
+
+  it('passes the key itself with enabled: false, and warns at startup that it enters the sandbox', async () => {
+    gw = await startTestGateway({
+      config: {
+        platforms: { webhook: { enabled: true, extra: { routes: { review: { secret: 'INSECURE_NO_AUTH' } } } } },
+        agent: {
+          runner: 'command',
+          command: [process.execPath, '-e', `process.stdout.write(String(process.env.ANTHROPIC_API_KEY === '${REAL_KEY}'))`],
+          env: ['ANTHROPIC_API_KEY'],
+          sandbox: { mode: 'off' },
+          model_proxy: { enabled: false },
+        },
+        store: { backend: 'memory' },
+      },
+      env: testProcessEnv(undefined, { ANTHROPIC_API_KEY: REAL_KEY }),
+      pollMs: 50,
+    });
+    expect(gw.logText()).toMatch(
+      /route 'review': agent\.model_proxy\.enabled is false, so its agent CLI gets ANTHROPIC_API_KEY .*the key enters the run's sandbox/,
+    );
+    await send('off-1', {});
+    const job = await settled('off-1');
+    expect(job.answer).toBe('true');
+    expect(job.usage?.modelCalls).toBeUndefined();
+  });
+
+  it('leaves the openai and anthropic runners as they were: no proxy, no warning', async () => {
+    gw = await startTestGateway({
+      config: {
+        platforms: { webhook: { enabled: true, extra: { routes: { review: { secret: 'INSECURE_NO_AUTH' } } } } },
+        agent: { runner: 'anthropic', model: 'claude-sonnet-4-5', base_url: standIn.url },
+        store: { backend: 'memory' },
+      },
+      env: testProcessEnv(undefined, { ANTHROPIC_API_KEY: REAL_KEY }),
+      pollMs: 50,
+    });
+    expect(gw.gateway.features.modelProxy.serves('anthropic')).toBe(false);
+    expect(gw.gateway.features.modelProxy.serves('command')).toBe(true);
+    expect(gw.logText()).not.toMatch(/model proxy: the agent CLIs|enters the run's sandbox/);
+  });
+});

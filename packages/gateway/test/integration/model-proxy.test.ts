@@ -148,7 +148,7 @@ describe('the model proxy', () => {
   it("answers the provider's refusal of the gateway's key with its own error, never quoting the key", async () => {
     await start(undefined, 401);
     const res = await openai('chat/completions', {});
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(403);
     const text = await res.text();
     expect(text).toContain('TEST_OPENAI_KEY');
     expect(text).not.toContain('sk-real');

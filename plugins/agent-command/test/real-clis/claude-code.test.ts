@@ -1,10 +1,11 @@
 // The claude preset driving the real Claude Code (the pinned version .ci/run installs) through a real gateway and
-// its bubblewrap sandbox, against a stand-in speaking the Anthropic Messages API's streaming format.
+// its bubblewrap sandbox, against a stand-in speaking the Anthropic Messages API's streaming format, behind the
+// gateway's model proxy (the CLI holds only the proxy's URL and a per-run token).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realCli } from './agent-clis';
-import { CLAUDE_OFFLINE, gatewayRun, type GatewayRun } from './gateway-run';
+import { ANTHROPIC_KEY, CLAUDE_OFFLINE, gatewayRun, githubConversation, type GatewayRun } from './gateway-run';
 import { anthropicStandIn, type ModelStandIn } from './model-stand-ins';
 
 jest.setTimeout(90_000);
@@ -40,7 +41,10 @@ describe('claude preset with the real Claude Code', () => {
     expect(job.status).toBe('done');
     expect(job.answer).toBe('The widget breaks on empty input.');
     expect(job.usage).toMatchObject({ outputTokens: 7, sandbox: { sandboxed: true, mode: 'required' } });
-    expect(model.headers[0]['x-api-key']).toBe('sk-ant-standin-key-1234567890');
+    // Through the gateway's model proxy (the sandbox lets the CLI reach nothing else of ours): the stand-in got the
+    // gateway's key, the proxy counted the call.
+    expect(model.headers[0]['x-api-key']).toBe(ANTHROPIC_KEY);
+    expect(job.usage?.modelCalls).toBe(1);
     expect(JSON.stringify(model.requests[0].messages)).toContain('Triage issue #7: It breaks');
     expect(run.logs()).toMatch(/route 'ci': agent program \S+\/claude \(2\.1\.\d+ \(Claude Code\)\)/);
   });
@@ -57,7 +61,8 @@ describe('claude preset with the real Claude Code', () => {
     expect(JSON.stringify(model.requests[1].messages)).toContain('tool_result');
   });
 
-  // A 403 (Claude Code retries a 401 for about a minute on its own before it gives up).
+  // A 403 (Claude Code retries a 401 for about a minute on its own before it gives up); the model proxy answers a
+  // refused gateway key with a 403 of its own.
   it('an authentication error result is not retried, and the dead letter says what to fix', async () => {
     model.script({ status: 403, error: 'invalid x-api-key' });
     await run.start(agent);
@@ -65,7 +70,10 @@ describe('claude preset with the real Claude Code', () => {
     expect(job.status).toBe('dead');
     expect(job.attempts).toBe(1);
     const message = job.errors.map((e) => e.message).join('\n');
-    expect(message).toMatch(/Claude Code: the model API refused the credentials \(HTTP 403\): Invalid API key/);
+    // The stand-in refused the gateway's key; the model proxy tells the CLI so in its own words (never the provider's).
+    expect(message).toMatch(
+      /Claude Code: the model API refused the credentials \(HTTP 403\): .*the model provider refused the gateway's credentials \(403\); the gateway's operator must check ANTHROPIC_API_KEY/,
+    );
     expect(message).toContain('ANTHROPIC_API_KEY');
     expect(message).not.toMatch(/says: success/);
   });
@@ -94,6 +102,40 @@ describe('claude preset with the real Claude Code', () => {
       // The session went to the route's own home under the data dir.
       const own = join(data, 'agent-homes', 'ci', 'claude');
       expect(existsSync(join(own, '.claude', 'projects'))).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  // Claude Code finds its sessions by directory: it resumes only with a fixed agent.cwd.
+  it("resumes the session on a reply (--resume in the route's private home): the model sees the first turn as the session's history", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'hw-real-cli-checkout-'));
+    try {
+      const conversation = githubConversation(run.dir);
+      model.script({ text: 'First answer: the README change looks fine.' }, { text: 'Second answer: yes, merge it.' });
+      await run.start({ ...agent, cwd }, conversation.route, {}, conversation.platforms);
+      const opened = conversation.opened();
+      const first = await run.post(opened.body, 'claude-resume-1', { headers: opened.headers, job: opened.headers['x-github-delivery'] });
+      expect(first.status).toBe('done');
+      expect(first.answer).toBe('First answer: the README change looks fine.');
+      const reply = conversation.reply('Can I merge it?');
+      const second = await run.post(reply.body, 'claude-resume-2', { headers: reply.headers, job: `ci:${reply.headers['x-github-delivery']}` });
+      expect(second.status).toBe('done');
+      expect(second.answer).toBe('Second answer: yes, merge it.');
+      expect(conversation.comments().map((c) => c.body)).toEqual(['First answer: the README change looks fine.', 'Second answer: yes, merge it.']);
+      // The second call carries the session's own history: the first prompt, the first answer as the assistant's
+      // turn, then the reply alone (not the gateway's rendered history in one message).
+      const messages = model.requests[1].messages as Array<{ role: string; content: unknown }>;
+      const said = (m: { content: unknown }) => JSON.stringify(m.content);
+      expect(messages.length).toBeGreaterThanOrEqual(3);
+      expect(said(messages[0])).toContain('Review PR #2');
+      expect(messages.some((m) => m.role === 'assistant' && said(m).includes('First answer: the README change looks fine.'))).toBe(true);
+      const last = said(messages[messages.length - 1]);
+      expect(last).toContain('Can I merge it?');
+      expect(last).not.toContain('Review PR #2');
+      expect(run.logs()).not.toContain('could not resume');
+      // Both turns through the model proxy, with the gateway's key.
+      expect(model.headers.map((h) => h['x-api-key'])).toEqual([ANTHROPIC_KEY, ANTHROPIC_KEY]);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
 // The codex preset driving the real Codex CLI (the pinned version .ci/run installs, its native binary from npm)
 // through a real gateway and its bubblewrap sandbox, against a stand-in speaking the OpenAI Responses API's
-// streaming format.
+// streaming format, behind the gateway's model proxy (the CLI holds only the proxy's URL and a per-run token).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realCli } from './agent-clis';
-import { gatewayRun, type GatewayRun } from './gateway-run';
+import { OPENAI_KEY, gatewayRun, githubConversation, type GatewayRun } from './gateway-run';
 import { responsesStandIn, type ModelStandIn } from './model-stand-ins';
 
 jest.setTimeout(90_000);
@@ -34,14 +34,15 @@ const agent = { preset: 'codex' };
 const issue = { repository: { full_name: 'octo/widgets' }, issue: { number: 7, title: 'It breaks' } };
 
 describe('codex preset with the real Codex CLI', () => {
-  it('delivers the answer, reaching the model through OPENAI_BASE_URL (a provider entry) with the key from CODEX_API_KEY', async () => {
+  it("delivers the answer, reaching the model through the model proxy (a provider entry from OPENAI_BASE_URL) with the proxy's token, the stand-in getting the gateway's key", async () => {
     model.script({ text: 'The widget breaks on empty input.' });
     await run.start(agent, { prompt: 'Triage issue #{issue.number}: {issue.title}' });
     const job = await run.post(issue, 'codex-answer-1');
     expect(job.status).toBe('done');
     expect(job.answer).toBe('The widget breaks on empty input.');
     expect(job.usage).toMatchObject({ inputTokens: 30, cachedInputTokens: 4, outputTokens: 6, sandbox: { sandboxed: true } });
-    expect(model.headers[0].authorization).toBe('Bearer sk-codex-standin-key-1234567890');
+    expect(model.headers[0].authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(job.usage?.modelCalls).toBe(1);
     expect(JSON.stringify(model.requests[0].input)).toContain('Triage issue #7: It breaks');
     expect(run.logs()).toMatch(/route 'ci': agent program \S+\/codex \(codex-cli 0\.\d+\.\d+\)/);
   });
@@ -75,5 +76,29 @@ describe('codex preset with the real Codex CLI', () => {
     expect(job.status).toBe('dead');
     expect(job.attempts).toBe(1);
     expect(job.errors.map((e) => e.message).join('\n')).toMatch(/Codex: the model API refused the credentials: .*401.*CODEX_API_KEY/s);
+  });
+
+  it('resumes the thread on a reply (codex exec resume <thread_id>): the model sees the first turn as its history', async () => {
+    const conversation = githubConversation(run.dir);
+    model.script({ text: 'First answer: the README change looks fine.' }, { text: 'Second answer: yes, merge it.' });
+    await run.start(agent, conversation.route, {}, conversation.platforms);
+    const opened = conversation.opened();
+    const first = await run.post(opened.body, 'codex-resume-1', { headers: opened.headers, job: opened.headers['x-github-delivery'] });
+    expect(first.status).toBe('done');
+    const reply = conversation.reply('Can I merge it?');
+    const second = await run.post(reply.body, 'codex-resume-2', { headers: reply.headers, job: `ci:${reply.headers['x-github-delivery']}` });
+    expect(second.status).toBe('done');
+    expect(second.answer).toBe('Second answer: yes, merge it.');
+    expect(conversation.comments().map((c) => c.body)).toEqual(['First answer: the README change looks fine.', 'Second answer: yes, merge it.']);
+    // The resumed thread's items: the first prompt and answer, then the reply alone in the last user item.
+    const input = model.requests[1].input as Array<{ role?: string; content?: unknown }>;
+    const said = (item: { content?: unknown }) => JSON.stringify(item.content ?? '');
+    expect(input.some((item) => item.role === 'user' && said(item).includes('Review PR #2'))).toBe(true);
+    expect(input.some((item) => item.role === 'assistant' && said(item).includes('First answer: the README change looks fine.'))).toBe(true);
+    const lastUser = [...input].reverse().find((item) => item.role === 'user')!;
+    expect(said(lastUser)).toContain('Can I merge it?');
+    expect(said(lastUser)).not.toContain('Review PR #2');
+    expect(run.logs()).not.toContain('could not resume');
+    expect(model.headers.map((h) => h.authorization)).toEqual([`Bearer ${OPENAI_KEY}`, `Bearer ${OPENAI_KEY}`]);
   });
 });

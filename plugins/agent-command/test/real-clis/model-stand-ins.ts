@@ -12,7 +12,9 @@ export type ModelTurn =
   | { tool: string; input: Record<string, unknown> }
   | { status: number; error: string }
   /** Codex: a stream that breaks before response.completed (Codex retries it: "Reconnecting... 1/5"). */
-  | { cut: true };
+  | { cut: true }
+  /** Claude: an obedient model that answers with what its last tool call returned (whatever the agent found). */
+  | { echoToolResult: true };
 
 export interface ModelStandIn {
   /** http://127.0.0.1:<port> (Claude Code: ANTHROPIC_BASE_URL) or .../v1 (Codex: OPENAI_BASE_URL). */
@@ -85,6 +87,17 @@ function toolName(body: Record<string, unknown>, part: string): string {
   return found;
 }
 
+/** The text of the last tool_result block of an Anthropic request's messages. */
+export function lastToolResult(body: Record<string, unknown>): string {
+  const blocks = ((body.messages ?? []) as Array<{ content: unknown }>).flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as Array<{
+    type?: string;
+    content?: unknown;
+  }>;
+  const result = blocks.filter((b) => b.type === 'tool_result').pop();
+  if (!result) return '';
+  return typeof result.content === 'string' ? result.content : ((result.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+}
+
 /** Anthropic Messages API, streaming (docs: "Streaming Messages"). */
 export function anthropicStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
   let n = 0;
@@ -102,7 +115,7 @@ export function anthropicStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
         });
         sse(res, 'content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(turn.input) } });
       } else {
-        const text = 'text' in turn ? turn.text : '';
+        const text = 'text' in turn ? turn.text : 'echoToolResult' in turn ? lastToolResult(body) : '';
         sse(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
         sse(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
       }
