@@ -125,12 +125,13 @@ describe('MCP Events server', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify(init),
       });
-    for (const headers of [
+    const refused: Array<Record<string, string>> = [
       {},
       { authorization: 'Bearer not-a-token-of-anyone-at-all' },
       { authorization: `Bearer ${'admin-token-0123456789abcdef'}` },
       { authorization: ALICE },
-    ]) {
+    ];
+    for (const headers of refused) {
       const answer = await send(headers);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toContain('Bearer');
