@@ -13,6 +13,7 @@ import { DeliverOnlyWaits } from './deliver-only/deliver-only-waits';
 import type { GatewayServices } from './gateway-services';
 import type { IngestHook } from './ingest/ingest-hooks';
 import { JobChannels } from './job-channel/job-channel';
+import { McpEvents } from './mcp-events/mcp-events';
 import { jobChannelHook } from './job-channel/job-channel-hook';
 import type { JobHook } from './jobs/job-hooks';
 import { ModelProxy, modelProxyHook } from './model-proxy/model-proxy-hook';
@@ -40,6 +41,8 @@ export interface GatewayFeatures {
   readonly modelProxy: ModelProxy;
   /** Routes' `schedule:`: their ticks as events, and `hookwise routes run`; started and stopped with the gateway. */
   readonly schedules: Scheduler;
+  /** `mcp.clients`: the routes as MCP event types, polled and streamed from the store (POST /mcp, served by the host). */
+  readonly mcpEvents: McpEvents;
   /** What the features add to the request path, in the order they run (after the own-message check). */
   readonly ingestHooks: readonly IngestHook[];
   /** What the features add to each job, in the order they are asked. */
@@ -100,6 +103,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     storeStatus: services.storeStatus,
     clock: options.scheduleClock,
   });
+  const mcpEvents = new McpEvents({ config, env: services.env, routes: services.routes, jobs: store.jobs, lifecycle });
   return {
     conversations,
     approvals,
@@ -108,6 +112,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     channels,
     modelProxy,
     schedules,
+    mcpEvents,
     ingestHooks: [
       approvalPresses(approvals),
       conversationReplies(new ConversationStep(conversations)),

@@ -158,6 +158,7 @@ export class Gateway {
     problems.push(...sandboxProblems(this.config.agent.sandbox, 'agent.sandbox'));
     problems.push(...notifyProblems(this.config.notify));
     problems.push(...this.actions.conflicts);
+    problems.push(...this.features.mcpEvents.problems);
     if (problems.length) throw new HookwiseConfigError(problems, 'the gateway cannot start');
 
     // Routes without `source:` accept the distribution's default sources, by their headers.

@@ -83,3 +83,6 @@ export { OUTBOUND_EXITS, OutboundScrubber, type OutboundExit } from './observe/o
 export { silentAnswer } from './jobs/silent-answer';
 export { compileFilter } from './filters/filters';
 export { requestViewOf } from './filters/filter-tests';
+export { encodeCursor, type EventPosition } from './mcp-events/event-cursor';
+export type { McpEvents } from './mcp-events/mcp-events';
+export type { McpClient } from './mcp-events/mcp-clients';

@@ -5,6 +5,7 @@ import type { BudgetConfig, RouteConfig } from './route-schema';
 import type { SandboxConfig } from './sandbox-schema';
 import type { ModelProxyConfig } from './model-proxy-schema';
 import type { NotifyTarget } from './notify-schema';
+import type { McpConfig } from './mcp-schema';
 
 export interface PlatformConfig {
   enabled?: boolean;
@@ -62,4 +63,6 @@ export interface HookwiseConfig {
   tracing?: TracingConfig;
   /** Outbound lifecycle webhooks (observe/lifecycle-webhooks.ts). */
   notify?: NotifyTarget[];
+  /** The MCP Events server's clients (mcp-events/). */
+  mcp?: McpConfig;
 }

@@ -8,6 +8,7 @@ import { budgetSchema, routeSchema, stringList } from './route-schema';
 import { MAX_OUTPUT_KB_SCHEMA, sandboxSchema } from './sandbox-schema';
 import { modelProxySchema } from './model-proxy-schema';
 import { notifySchema } from './notify-schema';
+import { mcpSchema } from './mcp-schema';
 
 // The route's schema and the config's types live beside this file; they are re-exported from here, where
 // callers (and gen-validators.js) have always found them.
@@ -199,6 +200,7 @@ export const configSchema = {
     metrics: metricsSchema,
     tracing: tracingSchema,
     notify: notifySchema,
+    mcp: mcpSchema,
     plugins: {
       type: 'array',
       default: [],

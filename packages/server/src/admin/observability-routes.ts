@@ -11,6 +11,7 @@ import { ChangeStream } from './change-stream';
 import { mountTrialApi, mountTrialPages } from './trial-routes';
 import { mountApprovalApi, mountApprovalPages } from './approval-routes';
 import { mountRunApi } from './run-routes';
+import { mountMcp } from './mcp-routes';
 import { conversationSection } from './dashboard-conversation';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
@@ -58,7 +59,10 @@ export function mountObservability(app: Express, gateway: Gateway, observability
         .catch(next);
     });
   }
-  if (!adminApiEnabled(config)) return;
+  if (!adminApiEnabled(config)) {
+    if (gateway.features.mcpEvents.enabled) gateway.logger.warn('mcp.clients is set but admin.enabled is not: POST /mcp is not served');
+    return;
+  }
 
   const express = require('express') as typeof import('express');
   const auth = new AdminAuth(config.admin?.token, Date.now, join(gateway.options.configDir, REVOKED_SESSIONS_FILE));
@@ -231,6 +235,8 @@ export function mountObservability(app: Express, gateway: Gateway, observability
   mountApprovalApi(api, gateway);
   mountRunApi(api, gateway);
   app.use('/api', api);
+  // The MCP Events server, for the clients of mcp.clients (their own tokens, not the admin token).
+  if (gateway.features.mcpEvents.enabled) mountMcp(app, express, gateway);
 
   if (config.admin?.ui) mountDashboard(app, express, { gateway, auth, data, guard });
 }

@@ -16,7 +16,7 @@ const GATEWAY_LAYERS = [
   ['routes'],
   ['ingest', 'jobs'],
   ['plugins'],
-  ['conversations', 'approvals', 'senders', 'transforms', 'deliver-only', 'job-channel', 'model-proxy', 'schedules'],
+  ['conversations', 'approvals', 'senders', 'transforms', 'deliver-only', 'job-channel', 'model-proxy', 'schedules', 'mcp-events'],
   ['actions'],
   ['.'],
 ];

@@ -1,0 +1,87 @@
+// The MCP endpoint of the Events server: Streamable HTTP in stateless mode (a new server and transport per
+// request), built on the official MCP SDK's server classes, loaded on the first request (the SDK is an optional
+// peer dependency of the gateway). `initialize` declares the extension in capabilities.extensions; the events/*
+// methods go to McpEvents for the client the bearer token named (the host checked it before calling this).
+import type http from 'node:http';
+import { EVENTS_ERRORS, EventsError } from './events-errors';
+import type { McpClient } from './mcp-clients';
+import { EVENTS_EXTENSION, SUBSCRIPTION_ID_META, type EventsMethods } from './events-protocol';
+
+type Sdk = {
+  server: typeof import('@modelcontextprotocol/sdk/server/index.js');
+  http: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+};
+
+let sdk: Sdk | undefined;
+
+function loadSdk(): Sdk {
+  try {
+    sdk ??= {
+      server: require('@modelcontextprotocol/sdk/server/index.js') as Sdk['server'],
+      http: require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Sdk['http'],
+      types: require('@modelcontextprotocol/sdk/types.js') as Sdk['types'],
+    };
+    return sdk;
+  } catch (err) {
+    throw new Error(
+      `mcp.clients needs the MCP SDK, which could not be loaded (${(err as Error).message}); install @modelcontextprotocol/sdk beside @hookwise/gateway (the hookwise CLI has it)`,
+    );
+  }
+}
+
+function paramsOf(request: { params?: unknown }): Record<string, unknown> {
+  const params = request.params;
+  return params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+}
+
+/** Answers one MCP request of an authenticated client. */
+export async function serveMcpEvents(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: unknown,
+  events: EventsMethods,
+  client: McpClient,
+): Promise<void> {
+  const { server: s, http: h, types: t } = loadSdk();
+  const server = new s.Server(
+    { name: 'hookwise', version: '1.0.0' },
+    {
+      capabilities: { extensions: { [EVENTS_EXTENSION]: { listChanged: false } } },
+      instructions: `Hookwise gateway: its routes as MCP event types (${EVENTS_EXTENSION}): events/list, events/poll, events/stream.`,
+    },
+  );
+  const closed = new AbortController();
+  type Answer = { [key: string]: unknown };
+  server.fallbackRequestHandler = async (request, extra): Promise<Answer> => {
+    const params = paramsOf(request);
+    switch (request.method) {
+      case 'events/list':
+        return events.list(client) as unknown as Answer;
+      case 'events/poll':
+        return (await events.poll(client, params)) as unknown as Answer;
+      case 'events/stream': {
+        const meta = { [SUBSCRIPTION_ID_META]: extra.requestId };
+        const signal = AbortSignal.any([extra.signal, closed.signal]);
+        await events.stream(client, params, (method, notice) => extra.sendNotification({ method, params: { ...notice, _meta: meta } } as never), signal);
+        return { resultType: 'complete', _meta: meta };
+      }
+      case 'events/subscribe':
+      case 'events/unsubscribe':
+        throw new EventsError(EVENTS_ERRORS.Unsupported, 'webhook delivery is not offered by this server: use events/poll or events/stream', {
+          feature: 'deliveryMode',
+          value: 'webhook',
+        });
+      default:
+        throw new t.McpError(t.ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    }
+  };
+  const transport = new h.StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    closed.abort();
+    void transport.close().catch(() => undefined);
+    void server.close().catch(() => undefined);
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}

@@ -1,0 +1,296 @@
+// The gateway as an MCP Events server (SEP-3415, extension io.modelcontextprotocol/events): its routes are the
+// event types (event-types.ts), the store's jobs are their durable history, and a client polls (`events/poll`) or
+// holds a stream (`events/stream`) from an opaque cursor (event-cursor.ts). What a client gets of an event is the
+// payload as stored: never the request's headers, never a route's secret. Served at POST /mcp on the admin
+// listener by @hookwise/server through events-mcp.ts.
+import type http from 'node:http';
+import { DEFAULT_JOBS_RETENTION_DAYS, type Job, type JobQueue, type JobSummary } from '@hookwise/core';
+import type { HookwiseConfig } from '../config/config-types';
+import { requestViewOf } from '../filters/filter-tests';
+import type { CompiledFilter } from '../filters/filters';
+import type { Lifecycle } from '../observe/lifecycle';
+import type { RouteTable } from '../routes/routes';
+import { comparePositions, decodeCursor, encodeCursor, type EventPosition } from './event-cursor';
+import { eventTypesOf, type EventType } from './event-types';
+import { invalidParams, notFound } from './events-errors';
+import { serveMcpEvents } from './events-mcp';
+import type { EventsMethods } from './events-protocol';
+import { McpClients, type McpClient } from './mcp-clients';
+import { subscriberFilter } from './subscriber-filter';
+
+/**
+ * An event is handed out only once it was received this long ago: a request received earlier may still be in its
+ * filter or store step, and a cursor that passed its receipt time would skip it (an expression filter's deadline
+ * is 1 s, a store's accept gives up after 50 ms).
+ */
+export const SETTLE_MS = 1500;
+export const DEFAULT_MAX_EVENTS = 50;
+export const MAX_EVENTS = 500;
+/** Jobs read per poll at most (a subscriber's filter may drop many); more: `hasMore`. */
+const MAX_EXAMINED = 1000;
+export const NEXT_POLL_MS = 5000;
+export const HEARTBEAT_MS = 15_000;
+
+/** What an event type says about itself in `events/list`. */
+export interface EventTypeDescriptor {
+  name: string;
+  description: string;
+  delivery: Array<'poll' | 'push'>;
+  inputSchema: Record<string, unknown>;
+  payloadSchema: Record<string, unknown>;
+}
+
+export interface EventOccurrence {
+  eventId: string;
+  name: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+  cursor?: string | null;
+}
+
+export interface PollResult {
+  resultType: 'complete';
+  events: EventOccurrence[];
+  cursor: string;
+  truncated: boolean;
+  hasMore: boolean;
+  nextPollMs: number;
+}
+
+/** The subscription arguments every type takes: the route filter language's declarative tests. */
+const INPUT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    filter: {
+      description:
+        'Payload tests an event must pass to be delivered, in the route filter language (docs/filters.md): one test ({path, equals|not_equals|in|not_in|matches|exists|contains|missing}, or {not: test}), {any: [tests]}, or a list that must all hold. `event` names the event type; JSONata expressions, in_file and request headers are not offered.',
+      anyOf: [{ type: 'object' }, { type: 'array', minItems: 1, items: { type: 'object' } }],
+    },
+  },
+} as const;
+
+/** The payload as the sender posted it (after the route's transform, if any): any JSON object. */
+const PAYLOAD_SCHEMA = { type: 'object', additionalProperties: true } as const;
+
+export interface McpEventsDeps {
+  config: HookwiseConfig;
+  env: NodeJS.ProcessEnv;
+  routes: RouteTable;
+  jobs: JobQueue;
+  lifecycle: Lifecycle;
+  now?: () => number;
+}
+
+interface Subscription {
+  type: EventType;
+  filter?: CompiledFilter;
+  from: EventPosition;
+  truncated: boolean;
+  maxEvents: number;
+}
+
+function positionOf(job: Pick<JobSummary, 'receivedAt' | 'id'>): EventPosition {
+  return { t: job.receivedAt, id: job.id };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export class McpEvents implements EventsMethods {
+  readonly clients: McpClients;
+  private readonly now: () => number;
+  private readonly retentionMs: number;
+
+  constructor(private readonly deps: McpEventsDeps) {
+    this.clients = new McpClients(deps.config.mcp, deps.env);
+    this.now = deps.now ?? Date.now;
+    this.retentionMs = (deps.config.store.retention?.jobs_days ?? DEFAULT_JOBS_RETENTION_DAYS) * 86_400_000;
+  }
+
+  /** Startup problems (a client's token missing or too short). */
+  get problems(): string[] {
+    return this.clients.problems;
+  }
+
+  /** Whether `mcp.clients` names any client: only then is /mcp served. */
+  get enabled(): boolean {
+    return this.clients.configured;
+  }
+
+  authenticate(authorization: string | undefined): McpClient | undefined {
+    return this.clients.authenticate(authorization);
+  }
+
+  /** Answers one MCP request (the JSON body already read) of a client `authenticate` found. */
+  serve(req: http.IncomingMessage, res: http.ServerResponse, body: unknown, client: McpClient): Promise<void> {
+    return serveMcpEvents(req, res, body, this, client);
+  }
+
+  /** The event types this client may see, now (subscriptions come and go). */
+  typesFor(client: McpClient): EventType[] {
+    return eventTypesOf(this.deps.routes.all()).filter((type) => client.grant.allows(type));
+  }
+
+  list(client: McpClient): { resultType: 'complete'; events: EventTypeDescriptor[] } {
+    return {
+      resultType: 'complete',
+      events: this.typesFor(client).map((type) => ({
+        name: type.name,
+        description: type.description,
+        delivery: ['poll', 'push'],
+        inputSchema: INPUT_SCHEMA,
+        payloadSchema: PAYLOAD_SCHEMA,
+      })),
+    };
+  }
+
+  /** `events/poll`: the events after the cursor that pass the subscriber's filter, oldest first. */
+  async poll(client: McpClient, params: Record<string, unknown>): Promise<PollResult> {
+    const subscription = this.subscribe(client, params);
+    const batch = await this.read(subscription);
+    return {
+      resultType: 'complete',
+      events: batch.events.map(({ cursor: _cursor, ...occurrence }) => occurrence),
+      cursor: encodeCursor(batch.position),
+      truncated: subscription.truncated,
+      hasMore: batch.hasMore,
+      nextPollMs: NEXT_POLL_MS,
+    };
+  }
+
+  /**
+   * `events/stream`: confirms with `active`, sends what is past the cursor, then every new event as it settles
+   * (woken by the lifecycle's `accepted` events of the type's route), and a heartbeat with the cursor in quiet
+   * times; ends when `signal` aborts (the client closed the request).
+   */
+  async stream(
+    client: McpClient,
+    params: Record<string, unknown>,
+    send: (method: string, params: Record<string, unknown>) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const subscription = this.subscribe(client, params);
+    await send('notifications/events/active', { cursor: encodeCursor(subscription.from), truncated: subscription.truncated });
+    let wake: (() => void) | undefined;
+    /** A nudge came while no one waited (a read was running): the next wait ends at once. */
+    let woken = false;
+    let due: NodeJS.Timeout | undefined;
+    let dueAt = Infinity;
+    /** The next read in `delayMs` at the latest (an earlier nudge wins over a later one). */
+    const nudge = (delayMs: number) => {
+      const at = this.now() + delayMs;
+      if (due && dueAt <= at) return;
+      if (due) clearTimeout(due);
+      dueAt = at;
+      due = setTimeout(() => {
+        due = undefined;
+        dueAt = Infinity;
+        if (wake) wake();
+        else woken = true;
+      }, delayMs);
+    };
+    const stop = this.deps.lifecycle.on('accepted', (event) => {
+      if (event.route === subscription.type.route) nudge(Math.max(0, event.receivedAt + SETTLE_MS + 10 - this.now()));
+    });
+    const heartbeat = setInterval(
+      () => void send('notifications/events/heartbeat', { cursor: encodeCursor(subscription.from) }).catch(() => undefined),
+      HEARTBEAT_MS,
+    );
+    try {
+      while (!signal.aborted) {
+        const batch = await this.read(subscription);
+        for (const occurrence of batch.events) await send('notifications/events/event', { ...occurrence });
+        subscription.from = batch.position;
+        if (batch.hasMore) continue;
+        if (batch.settlesAt !== undefined) nudge(Math.max(0, batch.settlesAt - this.now()));
+        if (woken) {
+          woken = false;
+          continue;
+        }
+        // Also events received while this read ran, or by another gateway on the same store.
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          nudge(NEXT_POLL_MS);
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        wake = undefined;
+      }
+    } finally {
+      stop();
+      clearInterval(heartbeat);
+      if (due) clearTimeout(due);
+    }
+  }
+
+  /** Checks a poll's or stream's parameters: the type (and the client's grant), the filter, the cursor. */
+  private subscribe(client: McpClient, params: Record<string, unknown>): Subscription {
+    const name = params.name;
+    if (typeof name !== 'string' || name === '') throw invalidParams('name: the event type to poll is required');
+    const type = eventTypesOf(this.deps.routes.all()).find((t) => t.name === name);
+    // A type the client was not given is answered like one that does not exist: its name is not the client's to learn.
+    if (!type || !client.grant.allows(type)) throw notFound(name);
+    const args = params.arguments === undefined || params.arguments === null ? {} : params.arguments;
+    if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('arguments: an object');
+    const unknown = Object.keys(args).filter((key) => key !== 'filter');
+    if (unknown.length) throw invalidParams(`arguments: unknown ${unknown.join(', ')} (the only argument is filter)`);
+    const filter = subscriberFilter((args as { filter?: unknown }).filter);
+    const maxEvents = params.maxEvents === undefined ? DEFAULT_MAX_EVENTS : params.maxEvents;
+    if (typeof maxEvents !== 'number' || !Number.isInteger(maxEvents) || maxEvents < 1) throw invalidParams('maxEvents: a positive integer');
+    const maxAgeMs = params.maxAgeMs;
+    if (maxAgeMs !== undefined && maxAgeMs !== null && (typeof maxAgeMs !== 'number' || !Number.isInteger(maxAgeMs) || maxAgeMs < 0))
+      throw invalidParams('maxAgeMs: a non-negative integer');
+    const now = this.now();
+    const cursor = params.cursor;
+    if (cursor === undefined || cursor === null) {
+      // Start from now: nothing before this poll is replayed (but what is still settling will be delivered).
+      return { type, filter, from: { t: now - SETTLE_MS, id: '' }, truncated: false, maxEvents: Math.min(maxEvents, MAX_EVENTS) };
+    }
+    if (typeof cursor !== 'string') throw invalidParams('cursor: a string from an earlier poll, or null');
+    const position = decodeCursor(cursor);
+    if (!position) throw invalidParams('cursor: not a cursor this server gave out');
+    // The store keeps done jobs `store.retention.jobs_days`; before that, events may be gone. maxAgeMs bounds replay too.
+    const floor = Math.max(now - this.retentionMs, typeof maxAgeMs === 'number' ? now - maxAgeMs : 0);
+    const truncated = position.t < floor;
+    return { type, filter, from: truncated ? { t: floor, id: '' } : position, truncated, maxEvents: Math.min(maxEvents, MAX_EVENTS) };
+  }
+
+  /** The next events of a subscription from its position, and the position after them. */
+  private async read(subscription: Subscription): Promise<{ events: EventOccurrence[]; position: EventPosition; hasMore: boolean; settlesAt?: number }> {
+    const { type, filter, from, maxEvents } = subscription;
+    const jobs = this.deps.jobs;
+    const cutoff = this.now() - SETTLE_MS;
+    const rows: JobSummary[] = jobs.listSummaries ? await jobs.listSummaries({ route: type.route }) : await jobs.list({ route: type.route });
+    const ahead = rows.filter((row) => comparePositions(positionOf(row), from) > 0 && (type.event === undefined || row.event === type.event));
+    const candidates = ahead.filter((row) => row.receivedAt <= cutoff).sort((a, b) => comparePositions(positionOf(a), positionOf(b)));
+    // When the first event still settling may be handed out (a stream reads again then).
+    const unsettled = ahead.filter((row) => row.receivedAt > cutoff).map((row) => row.receivedAt);
+    const settlesAt = unsettled.length ? Math.min(...unsettled) + SETTLE_MS + 10 : undefined;
+    const events: EventOccurrence[] = [];
+    let position = from;
+    let examined = 0;
+    for (const row of candidates) {
+      if (events.length >= maxEvents || examined >= MAX_EXAMINED) return { events, position, hasMore: true };
+      examined++;
+      const job: Job | undefined = 'payload' in row ? (row as Job) : await jobs.get(row.id);
+      position = positionOf(row);
+      if (!job) continue; // Deleted meanwhile (retention).
+      if (filter) {
+        let verdict = filter.test(job.payload, undefined, filter.namesRequest ? requestViewOf({}, job.event) : undefined);
+        if (verdict instanceof Promise) verdict = await verdict;
+        if (!verdict.passed) continue;
+      }
+      events.push({
+        eventId: job.deliveryId,
+        name: type.name,
+        timestamp: new Date(job.receivedAt).toISOString(),
+        data: record(job.payload),
+        cursor: encodeCursor(position),
+      });
+    }
+    // Nothing more settled: the cursor moves up to the settled time, so a quiet type's cursor stays fresh.
+    const settled = { t: cutoff, id: '' };
+    return { events, position: comparePositions(settled, position) > 0 ? settled : position, hasMore: false, settlesAt };
+  }
+}
