@@ -18,6 +18,8 @@ import { composePrompt } from './prompt-layout';
 import { tomlString } from './toml-string';
 export { tomlString } from './toml-string';
 import { resumeArgs, resumedSession, sessionId } from './preset-resume';
+import { failed, parseJsonLines, parseJsonOutput, record, type PresetFailure } from './preset-output';
+import { claudeFailure, claudeResult, codexFailure, geminiError, opencodeError } from './preset-failures';
 import type { PresetName } from './preset-name';
 
 export interface CommandPreset {
@@ -45,14 +47,6 @@ export interface CommandPreset {
   parse(stdout: string): AgentResult;
   /** What stdout says about a failed exit (the CLI's own error, and whether trying again can help), or undefined. */
   explain?(stdout: string): PresetFailure | undefined;
-}
-
-/** A failed run as the CLI's output tells it. */
-export interface PresetFailure {
-  /** One sentence for the dead letter and the log. */
-  text: string;
-  /** False for what ends the same way again: a turn or budget limit, a refused key, a 4xx from the model API. */
-  retryable: boolean;
 }
 
 /** The text a preset passes as (part of) the CLI's system prompt. */
@@ -85,66 +79,6 @@ export function presetArgs(
   const system = preset.systemPromptArgs ? preset.systemPromptArgs(presetSystemPrompt(task)) : [];
   return [...programArgs, ...system, ...channelArgs, ...userArgs, ...resume, ...(preset.tail ?? [])];
 }
-
-function failed(title: string, what: string, retryable: boolean): HookwiseError {
-  return new HookwiseError('HW_E_AGENT', `${title}: ${what}`, { retryable });
-}
-
-/** An HTTP status named in a CLI's error text ("401 Unauthorized", "status 400"), or undefined. */
-function statusIn(text: string): number | undefined {
-  const match = /\b(?:status(?: code)?:? |API Error: |HTTP )?([45]\d\d)\b(?= |:|\)|$)/.exec(text);
-  return match ? Number(match[1]) : undefined;
-}
-
-/** A model API status that ends the same way again: a 4xx other than timeouts, conflicts and rate limits. */
-function permanentStatus(status: number | undefined): boolean {
-  return status !== undefined && status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status);
-}
-
-/** Words of a refused credential, for CLIs that report one without a status. */
-const AUTH_FAILURE = /authenticat|unauthori[sz]ed|invalid (?:x-)?api[ _-]?key|invalid_api_key|not logged in|please run \/login|credit balance/i;
-
-/** One JSON value from stdout; tolerates lines printed before it (update notices, warnings). */
-function parseJsonOutput(title: string, stdout: string): unknown {
-  const text = stdout.trim();
-  if (!text) throw failed(title, 'printed nothing on stdout where its JSON output was expected', true);
-  try {
-    return JSON.parse(text);
-  } catch {
-    const start = text.search(/^[[{]/m);
-    if (start > 0) {
-      try {
-        return JSON.parse(text.slice(start));
-      } catch {
-        /* reported below */
-      }
-    }
-    throw failed(
-      title,
-      `its output is not the JSON it documents (starts with ${JSON.stringify(text.slice(0, 120))}); is it an old version, or was the output cut at max_output_bytes?`,
-      false,
-    );
-  }
-}
-
-/** JSON Lines: every line that is a JSON object; other lines (progress, warnings) are skipped. */
-function parseJsonLines(stdout: string): Array<Record<string, unknown>> {
-  const events: Array<Record<string, unknown>> = [];
-  for (const line of stdout.split('\n')) {
-    const trimmed = line.trim();
-    if (!trimmed.startsWith('{')) continue;
-    try {
-      const value = JSON.parse(trimmed) as unknown;
-      if (value && typeof value === 'object' && !Array.isArray(value)) events.push(value as Record<string, unknown>);
-    } catch {
-      /* a partial line (output cut): the events before it still count */
-    }
-  }
-  return events;
-}
-
-const record = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
  * Claude Code: `claude -p --output-format json`, prompt on stdin. Output (docs: "Run Claude Code programmatically",
@@ -180,54 +114,6 @@ const claude: CommandPreset = {
   },
 };
 
-function claudeResult(output: unknown): Record<string, unknown> | undefined {
-  const candidates = Array.isArray(output) ? [...output].reverse() : [output];
-  return candidates.map(record).find((m) => m.type === 'result');
-}
-
-function claudeErrorText(result: Record<string, unknown>): string {
-  const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === 'string') : [];
-  const text = errors.length ? errors.join('; ') : typeof result.result === 'string' ? result.result : '';
-  return text.slice(0, 500);
-}
-
-/**
- * What an error result means (SDKResultMessage: `subtype` error_max_turns, error_max_budget_usd,
- * error_during_execution, ...; an API error is `subtype: "success"` with `is_error: true`, the API's message in
- * `result` and its status in `api_error_status`), or undefined for a success. Turn and budget limits, a refused
- * key and a 4xx end the same way again; an overloaded or failing API (429, 529, 5xx) and a dropped connection may
- * clear.
- */
-function claudeFailure(result: Record<string, unknown>): PresetFailure | undefined {
-  const subtype = typeof result.subtype === 'string' ? result.subtype : undefined;
-  if (result.is_error !== true && (subtype === undefined || subtype === 'success')) return undefined;
-  const detail = claudeErrorText(result);
-  const said = detail ? `: ${detail}` : '';
-  if (subtype === 'error_max_turns')
-    return { text: `the run reached its turn limit (--max-turns) before answering${said}; raise it in agent.args or simplify the task`, retryable: false };
-  if (subtype === 'error_max_budget_usd')
-    return { text: `the run reached its budget (--max-budget-usd) before answering${said}; raise it in agent.args`, retryable: false };
-  const status = tokenCount(result.api_error_status) ?? statusIn(detail);
-  const type = typeof result.api_error_type === 'string' ? result.api_error_type : undefined;
-  const refused = type === 'authentication_error' || type === 'permission_error' || status === 401 || status === 403;
-  if (refused || (status === undefined && subtype !== 'error_during_execution' && AUTH_FAILURE.test(detail)))
-    return {
-      text: `the model API refused the credentials${status ? ` (HTTP ${status})` : ''}${said}; check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the gateway's environment (or what its model proxy gives out)`,
-      retryable: false,
-    };
-  if (status !== undefined) return { text: `the model API answered HTTP ${status}${said}`, retryable: !permanentStatus(status) };
-  if (subtype === 'error_during_execution') return { text: `the run failed during execution${said}`, retryable: true };
-  return { text: `the run ended with an error${subtype && subtype !== 'success' ? ` (${subtype})` : ''}${said}`, retryable: true };
-}
-
-/**
- * OpenAI Codex CLI: `codex exec --json --skip-git-repo-check -` (`-`: instructions from stdin). Output (openai/codex
- * docs/exec.md, "JSON output mode", and codex-rs/exec/src/exec_events.rs): JSON Lines of thread.started,
- * turn.started, item.* (the answer is the last `agent_message` item's `text`), turn.completed with
- * `usage: {input_tokens, cached_input_tokens, output_tokens}` (cached is part of input), turn.failed / error
- * with a message. Skills: `-c developer_instructions="..."` (config-reference: "Additional developer
- * instructions injected into the session"), a TOML string.
- */
 const codex: CommandPreset = {
   title: 'Codex',
   install: 'npm install -g @openai/codex',
@@ -275,24 +161,6 @@ const codex: CommandPreset = {
  * passing trouble Codex recovered from ("Reconnecting... 2/5" while a stream is retried, a WebSocket falling back
  * to HTTPS); a turn.failed, or an error after which no turn completed, is the outcome.
  */
-function codexFailure(events: ReadonlyArray<Record<string, unknown>>): PresetFailure | undefined {
-  let last: Record<string, unknown> | undefined;
-  for (const event of events) {
-    if (event.type === 'turn.started') last = undefined;
-    else if (event.type === 'turn.completed' || event.type === 'turn.failed' || event.type === 'error') last = event;
-  }
-  if (!last || last.type === 'turn.completed') return undefined;
-  const message = String(last.type === 'turn.failed' ? (record(last.error).message ?? 'no message') : (last.message ?? 'no message')).slice(0, 500);
-  const status = statusIn(message);
-  if (status === 401 || status === 403 || (status === undefined && AUTH_FAILURE.test(message)))
-    return {
-      text: `the model API refused the credentials: ${message}; check CODEX_API_KEY or OPENAI_API_KEY in the gateway's environment (or what its model proxy gives out)`,
-      retryable: false,
-    };
-  return { text: `${last.type === 'turn.failed' ? 'the turn failed' : 'error'}: ${message}`, retryable: !permanentStatus(status) };
-}
-
-/** The model provider a Codex run talks to when the run's environment names a base URL (a proxy, a stand-in). */
 export const CODEX_PROVIDER = 'hookwise';
 
 /**
@@ -344,12 +212,6 @@ const gemini: CommandPreset = {
     }
   },
 };
-
-function geminiError(output: Record<string, unknown>): string | undefined {
-  if (!output.error) return undefined;
-  const error = record(output.error);
-  return `${String(error.type ?? 'error')}: ${String(error.message ?? 'no message')}${error.code !== undefined ? ` (code ${String(error.code)})` : ''}`;
-}
 
 function geminiUsage(stats: unknown): TokenUsage | undefined {
   let usage: TokenUsage | undefined;
@@ -417,16 +279,6 @@ const opencode: CommandPreset = {
     return text ? { text, retryable: true } : undefined;
   },
 };
-
-function opencodeError(events: ReadonlyArray<Record<string, unknown>>): string | undefined {
-  const errors = events
-    .filter((e) => e.type === 'error')
-    .map((e) => {
-      const error = record(e.error);
-      return String(record(error.data).message ?? error.name ?? 'error');
-    });
-  return errors.length ? errors.join('; ') : undefined;
-}
 
 export const PRESETS: Readonly<Record<PresetName, CommandPreset>> = { claude, codex, gemini, opencode };
 

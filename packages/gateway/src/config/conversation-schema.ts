@@ -38,7 +38,7 @@ export const conversationSchema = {
       minItems: 1,
       items: { anyOf: [{ type: 'string', pattern: '\\S' }, { type: 'integer' }] },
       description:
-        "Who may continue: the platform's user ids (Telegram from.id, Slack user, a GitHub or GitLab login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone GitHub marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused.",
+        "Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused.",
     },
   },
   // Who may continue is never implied: a route that turns conversations on names the people.

@@ -14,6 +14,6 @@ export function conversationProblems(route: Pick<Route, 'name' | 'conversation'>
     .filter((entry) => AUTHOR_ASSOCIATIONS.includes(entry.toUpperCase()))
     .map(
       (entry) =>
-        `route '${route.name}': conversation.allow_from entry '${entry}' is an author association's name, which allow_from reads as a login (a user called ${entry} would pass); write 'association:${entry.toUpperCase()}' for everyone GitHub or GitLab marks ${entry.toUpperCase()}`,
+        `route '${route.name}': conversation.allow_from entry '${entry}' is an author association's name, which allow_from reads as a login (a user called ${entry} would pass); write 'association:${entry.toUpperCase()}' for everyone the code host marks ${entry.toUpperCase()}`,
     );
 }
