@@ -87,6 +87,11 @@ export const final = (content: string): ScriptedReply => ({
   },
 });
 
+/** The admin API's token of the scripted gateways (their runs are unsandboxed: no admin API without one). */
+export const ADMIN_TOKEN = 'scripted-admin-token-0123456789';
+/** The headers of an admin API request of these tests. */
+export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
 /**
  * The config lines after a test's routes for a gateway whose openai runner talks to `chat` (the key read from
  * `keyEnv`): four steps at most, no sandbox, fast retries, the admin API on.
@@ -101,6 +106,6 @@ export function scriptedAgentLines(chat: ChatServer, keyEnv: string): string[] {
     '  max_steps: 4',
     '  sandbox: { mode: "off" }',
     'retry: { base_delay_seconds: 0.05, max_delay_seconds: 0.2 }',
-    'admin: { enabled: true }',
+    `admin: { enabled: true, token: "${ADMIN_TOKEN}" }`,
   ];
 }

@@ -59,8 +59,8 @@ describe('hookwise webhook against a running gateway', () => {
       runCli(['webhook', 'test', 'ci-push', '--event', 'issues', '--payload', '{"action":"opened"}'], home),
     ]);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/NAME\s+STATUS\s+EVENTS\s+DELIVER/);
-    expect(table.stdout).toMatch(/ci-push\s+active\s+push\s+log/);
+    expect(table.stdout).toMatch(/NAME\s+STATUS\s+MADE BY\s+EVENTS\s+DELIVER/);
+    expect(table.stdout).toMatch(/ci-push\s+active\s+operator\s+push\s+log/);
     expect(table.stdout).not.toContain(secret);
 
     expect(json.code).toBe(0);

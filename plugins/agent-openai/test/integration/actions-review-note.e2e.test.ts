@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
-import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines } from '../chat-server';
+import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines, adminHeaders } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -147,7 +147,7 @@ async function run(route: string, id: string, payload: unknown): Promise<{ statu
   let job: { status: string; usage?: { actions?: StoredAction[] } } | undefined;
   for (let i = 0; i < 400 && job?.status !== 'done' && job?.status !== 'dead'; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    job = ((await (await fetch(`${running!.url}/api/deliveries/${id}`)).json()) as { delivery?: typeof job }).delivery;
+    job = ((await (await fetch(`${running!.url}/api/deliveries/${id}`, { headers: adminHeaders })).json()) as { delivery?: typeof job }).delivery;
   }
   return job;
 }

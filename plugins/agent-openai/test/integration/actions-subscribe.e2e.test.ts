@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startTestGateway, type TestGateway } from '@hookwise/testing';
-import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines } from '../chat-server';
+import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines, adminHeaders } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -95,7 +95,7 @@ async function finished(deliveryId: string): Promise<StoredJob | undefined> {
   let job: StoredJob | undefined;
   for (let i = 0; i < 400 && job?.status !== 'done' && job?.status !== 'dead'; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    job = ((await (await fetch(`${running!.url}/api/deliveries/${deliveryId}`)).json()) as { delivery?: StoredJob }).delivery;
+    job = ((await (await fetch(`${running!.url}/api/deliveries/${deliveryId}`, { headers: adminHeaders })).json()) as { delivery?: StoredJob }).delivery;
   }
   return job;
 }

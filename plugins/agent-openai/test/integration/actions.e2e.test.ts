@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startRecordingServer, startTestGateway, type RecordingServer, type TestGateway } from '@hookwise/testing';
-import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines } from '../chat-server';
+import { final, startChatServer, toolCalls, type ChatServer, scriptedAgentLines, adminHeaders } from '../chat-server';
 
 jest.setTimeout(60_000);
 
@@ -97,7 +97,7 @@ it('the agent acts through the route actions: allowed calls done, a refused one 
   let job: { status: string; usage?: { actions?: StoredAction[] } } | undefined;
   for (let i = 0; i < 400 && job?.status !== 'done' && job?.status !== 'dead'; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    job = ((await (await fetch(`${running!.url}/api/deliveries/act-1`)).json()) as { delivery?: typeof job }).delivery;
+    job = ((await (await fetch(`${running!.url}/api/deliveries/act-1`, { headers: adminHeaders })).json()) as { delivery?: typeof job }).delivery;
   }
   expect(job?.status).toBe('done');
 

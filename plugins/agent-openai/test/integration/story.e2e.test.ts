@@ -81,6 +81,8 @@ it('the agent subscribes a new webhook through its terminal tool, and the subscr
       `          secret: ${ROUTE_SECRET}`,
       '          prompt: "Subscribe a webhook named {name} for {events} events"',
       '          skills: [webhook-subscriptions]',
+      // An agent may subscribe only where its route lists the action, over MCP and the channel's REST alike.
+      '          actions: { subscribe: {} }',
       'agent:',
       '  runner: openai',
       `  base_url: ${chat.baseUrl}`,
