@@ -162,6 +162,8 @@ describe('POST /webhooks/:route', () => {
       expect(second.status).toBe(200);
       expect(second.body).toEqual({ status: 'duplicate', delivery_id: `dup-${header}` });
     }
+    // Both events' runs: the jobs run concurrently, so the first may end after the second.
+    await gw.waitForLog('delivered dup-x-codehosta-delivery');
     await gw.waitForLog('delivered dup-x-request-id');
     const runs = gw.logs.filter((l) => String(l.message).startsWith("response for route 'dev'"));
     expect(runs).toHaveLength(2);
