@@ -146,7 +146,7 @@ describe('feishu senders', () => {
     expect(feishuSource.create({}).senderOf?.(MESSAGE_RECEIVE)?.id).toBe('ou_84aad35d084aa403a838cf73ee18467');
   });
 
-  it('names nobody for an app\'s message, another event or the URL check', () => {
+  it("names nobody for an app's message, another event or the URL check", () => {
     const byApp = { ...MESSAGE_RECEIVE, event: { ...MESSAGE_RECEIVE.event, sender: { ...MESSAGE_RECEIVE.event.sender, sender_type: 'app' } } };
     expect(feishuSenderOf(byApp)).toBeUndefined();
     expect(feishuSenderOf({ ...MESSAGE_RECEIVE, header: { ...MESSAGE_RECEIVE.header, event_type: 'im.chat.member.bot.added_v1' } })).toBeUndefined();
