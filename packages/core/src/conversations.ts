@@ -53,6 +53,11 @@ export interface InboundSender {
   id: string;
   /** The author for people and logs: "Telegram user 42 (Alice)". */
   from?: string;
+  /**
+   * Other names allow_from may give the same person by, each one the platform holds unique to them (a Mattermost
+   * username, a Feishu user_id beside the open_id, DingTalk's senderId beside senderStaffId).
+   */
+  alsoAllowedAs?: string[];
 }
 
 /** A press of a draft's Approve / Deny button (Source.pressOf). */

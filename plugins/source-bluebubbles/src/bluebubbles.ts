@@ -4,7 +4,7 @@
 // server, never the ones it makes). The only proof the gateway can have is a secret placed in the webhook URL
 // itself: `https://<gateway>/webhooks/<route>?secret=<the route's secret>`, compared in constant time. The URL (and
 // so the secret) must travel over HTTPS; the README says so.
-import { type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { type InboundReply, type InboundSender, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verdictForSecrets, payloadString, isPayloadObject } from '@hookwise/kit/source';
 
 /** The query parameters a secret may be given in: `secret`, or BlueBubbles' own names for its password. */
@@ -87,6 +87,16 @@ export function bluebubblesReplyOf(payload: Record<string, unknown>): InboundRep
   };
 }
 
+/**
+ * Who wrote a `new-message` from someone else: its `handle.address` (a phone number or an Apple ID e-mail). The
+ * server's own messages (`isFromMe`) and every other event (updates, typing, chat changes) name nobody.
+ */
+export function bluebubblesSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  if (payload.type !== 'new-message' || !isObject(payload.data) || payload.data.isFromMe === true) return undefined;
+  const address = isObject(payload.data.handle) ? text(payload.data.handle.address) : undefined;
+  return address ? { id: address, from: `iMessage user ${address}` } : undefined;
+}
+
 /** A `new-message` the server's own account sent (`isFromMe`): the gateway's answers come back so; never a run. */
 export function bluebubblesOwnMessage(payload: Record<string, unknown>): boolean {
   return payload.type === 'new-message' && isObject(payload.data) && payload.data.isFromMe === true;
@@ -102,6 +112,7 @@ export const bluebubblesSource = defineSource({
     eventType: (_req, payload) => bluebubblesEventType(payload),
     deliveryId: (_req, payload) => bluebubblesDeliveryId(payload),
     replyOf: bluebubblesReplyOf,
+    senderOf: bluebubblesSenderOf,
     ownMessage: bluebubblesOwnMessage,
   }),
 });

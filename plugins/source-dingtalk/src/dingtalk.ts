@@ -4,7 +4,7 @@
 // secret)); the timestamp must be within an hour of now. The signature covers the timestamp only, not the body, so
 // it proves the sender knows the app secret but a captured request's headers stay valid for that hour: the
 // README says so. The route's secret is the robot's AppSecret.
-import { headerValue, type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { headerValue, type InboundReply, type InboundSender, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import {
   constantTimeEqual,
   defineSource,
@@ -76,6 +76,23 @@ export function dingtalkReplyOf(payload: Record<string, unknown>): InboundReply 
   };
 }
 
+/**
+ * Who wrote the message: `senderStaffId` (the user id within the organisation; absent for a sender outside it),
+ * else the encrypted `senderId`, which allow_from may name too. A message without either names nobody.
+ */
+export function dingtalkSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const staffId = text(payload.senderStaffId);
+  const senderId = text(payload.senderId);
+  const id = staffId ?? senderId;
+  if (!id) return undefined;
+  const nick = text(payload.senderNick);
+  return {
+    id,
+    from: `DingTalk user ${id}${nick ? ` (${nick})` : ''}`,
+    ...(senderId && senderId !== id ? { alsoAllowedAs: [senderId] } : {}),
+  };
+}
+
 export const dingtalkSource = defineSource<DingTalkOptions>({
   id: 'dingtalk',
   description:
@@ -101,6 +118,7 @@ export const dingtalkSource = defineSource<DingTalkOptions>({
       eventType: (_req, payload) => dingtalkEventType(payload),
       deliveryId: (_req, payload) => dingtalkDeliveryId(payload),
       replyOf: dingtalkReplyOf,
+      senderOf: dingtalkSenderOf,
     };
   },
 });

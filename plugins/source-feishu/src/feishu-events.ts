@@ -5,7 +5,7 @@
 // "Receive message" (im.message.receive_v1).
 import { payloadString } from '@hookwise/kit/source';
 import { createDecipheriv, createHash } from 'node:crypto';
-import type { InboundReply } from '@hookwise/core';
+import type { InboundReply, InboundSender } from '@hookwise/core';
 
 /** The platform name of Feishu messages, the same as the deliverer's id. */
 export const FEISHU_PLATFORM = 'feishu';
@@ -72,6 +72,22 @@ export function feishuMessageText(messageType: unknown, content: unknown): strin
     return [typeof parsed.title === 'string' ? parsed.title : '', ...lines].filter((l) => l !== '').join('\n');
   }
   return '';
+}
+
+/**
+ * Who wrote an `im.message.receive_v1` message: the user's `sender_id.open_id` (else user_id, else union_id), which
+ * allow_from may also give by the user_id or union_id. A message an app sent (`sender_type` app), other events and
+ * schema 1.0 bodies name nobody.
+ */
+export function feishuSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  if (feishuEventType(payload) !== 'im.message.receive_v1' || !isObject(payload.event)) return undefined;
+  const sender = payload.event.sender;
+  if (!isObject(sender) || sender.sender_type !== 'user' || !isObject(sender.sender_id)) return undefined;
+  const ids = sender.sender_id;
+  const id = text(ids.open_id) ?? text(ids.user_id) ?? text(ids.union_id);
+  if (!id) return undefined;
+  const others = [text(ids.user_id), text(ids.union_id)].filter((other): other is string => other !== undefined && other !== id);
+  return { id, from: `Feishu user ${id}`, ...(others.length > 0 ? { alsoAllowedAs: others } : {}) };
 }
 
 /**

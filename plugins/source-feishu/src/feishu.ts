@@ -9,7 +9,7 @@
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, matchingSecretIndex, timestampProblem, toleranceOption } from '@hookwise/kit/source';
 import { createHash } from 'node:crypto';
-import { decryptFeishu, feishuEventId, feishuEventType, feishuReplyOf, feishuToken, isUrlVerification, jsonObject } from './feishu-events';
+import { decryptFeishu, feishuEventId, feishuEventType, feishuReplyOf, feishuSenderOf, feishuToken, isUrlVerification, jsonObject } from './feishu-events';
 
 export * from './feishu-events';
 
@@ -147,6 +147,7 @@ export const feishuSource = defineSource<FeishuOptions>({
       eventType: (_req, payload) => feishuEventType(payload),
       deliveryId: (_req, payload) => feishuEventId(payload),
       replyOf: feishuReplyOf,
+      senderOf: feishuSenderOf,
     };
   },
 });

@@ -8,7 +8,7 @@
 // back through this source: `own` names the post, which the deliverer recorded, and `ignore_users` (the bot
 // account's user id or username) drops them before they are recorded too. allow_from may name the user id or
 // the username.
-import type { InboundReply } from '@hookwise/core';
+import type { InboundReply, InboundSender } from '@hookwise/core';
 import { payloadId, payloadText } from '@hookwise/kit/source';
 
 export interface MattermostReplyOptions {
@@ -22,6 +22,21 @@ export function mattermostOwnPost(payload: Record<string, unknown>, options: Mat
   const userId = payloadId(payload.user_id);
   const userName = payloadId(payload.user_name);
   return (userId !== undefined && ignored.includes(userId)) || (userName !== undefined && ignored.includes(userName));
+}
+
+/**
+ * Who wrote the post: `user_id`, which allow_from may also give by the `user_name`; a post of one of `ignore_users`
+ * (the gateway's bot) names nobody.
+ */
+export function mattermostSenderOf(payload: Record<string, unknown>, options: MattermostReplyOptions = {}): InboundSender | undefined {
+  const userId = payloadId(payload.user_id);
+  if (!userId || mattermostOwnPost(payload, options)) return undefined;
+  const userName = payloadId(payload.user_name);
+  return {
+    id: userId,
+    from: `Mattermost user ${userName ? `@${userName} (${userId})` : userId}`,
+    ...(userName && userName !== userId ? { alsoAllowedAs: [userName] } : {}),
+  };
 }
 
 export function mattermostReplyOf(payload: Record<string, unknown>, options: MattermostReplyOptions = {}): InboundReply | undefined {

@@ -4,7 +4,7 @@
 // hold it.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verdictForSecrets } from '@hookwise/kit/source';
-import { mattermostOwnPost, mattermostReplyOf, type MattermostReplyOptions } from './mattermost-replies';
+import { mattermostOwnPost, mattermostReplyOf, mattermostSenderOf, type MattermostReplyOptions } from './mattermost-replies';
 
 /** Outgoing webhooks post channel messages; Mattermost gives them no type of their own. */
 export const MATTERMOST_EVENT = 'outgoing_webhook';
@@ -58,6 +58,7 @@ export const mattermostSource = defineSource<MattermostReplyOptions>({
     eventType: () => MATTERMOST_EVENT,
     deliveryId: (_req, payload) => (typeof payload.post_id === 'string' && payload.post_id !== '' ? payload.post_id : undefined),
     replyOf: (payload) => mattermostReplyOf(payload, options),
+    senderOf: (payload) => mattermostSenderOf(payload, options),
     ownMessage: (payload) => mattermostOwnPost(payload, options),
   }),
 });

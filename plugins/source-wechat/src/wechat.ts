@@ -5,7 +5,7 @@
 // and safe mode the query adds `encrypt_type=aes` and `msg_signature`, and the body's `<Encrypt>` holds the message
 // in Tencent's WXBizMsgCrypt scheme (the same as WeCom's, @hookwise/kit/source), encrypted for the AppID.
 // The route's secret: `<Token>:<EncodingAESKey>` (encrypted messages only), or the Token alone (plaintext mode).
-import { type InboundReply, type SourceRequest, type SourceVerdict } from '@hookwise/core';
+import { type InboundReply, type InboundSender, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import {
   constantTimeEqual,
   defineSource,
@@ -77,6 +77,16 @@ export function wechatReplyOf(payload: Record<string, unknown>): InboundReply | 
     from: `WeChat user ${openid}`,
     text: typeof payload.Content === 'string' ? payload.Content : '',
   };
+}
+
+/**
+ * Who wrote a message to the account: `FromUserName`, the follower's openid (one per account). Events (follows,
+ * menu clicks, mass-send reports) and the URL check name nobody.
+ */
+export function wechatSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const openid = typeof payload.FromUserName === 'string' && payload.FromUserName !== '' ? payload.FromUserName : undefined;
+  if (!openid || typeof payload.MsgType !== 'string' || payload.MsgType === 'event') return undefined;
+  return { id: openid, from: `WeChat user ${openid}` };
 }
 
 /** The message of each verified POST, kept from verify (which knows the key that opened it) for parse. */
@@ -170,6 +180,7 @@ export const wechatSource = defineSource<WeChatOptions>({
       eventType: (_req, payload) => wechatEventType(payload),
       deliveryId: (_req, payload) => wechatDeliveryId(payload),
       replyOf: wechatReplyOf,
+      senderOf: wechatSenderOf,
     };
   },
 });

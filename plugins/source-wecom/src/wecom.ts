@@ -4,7 +4,7 @@
 // `<Encrypt>` holds the encrypted message, signed by `msg_signature` in the query. Both keys are secrets, so the
 // route's secret carries both: `<Token>:<EncodingAESKey>` (a list of them for rotation). `source_options.corp_id`
 // makes the receiver id inside every ciphertext be that CorpID.
-import { type InboundReply, type SourceRequest } from '@hookwise/core';
+import { type InboundReply, type InboundSender, type SourceRequest } from '@hookwise/core';
 import { defineSource, openWxBizMsg, toleranceOption, wxBizMsgDecrypt, wxBizMsgKeys, wxBizMsgQuery, wxBizMsgXml } from '@hookwise/kit/source';
 
 export * from './wecom-crypto';
@@ -51,6 +51,16 @@ export function wecomReplyOf(payload: Record<string, unknown>): InboundReply | u
     from: `WeCom user ${userId}`,
     text: typeof payload.Content === 'string' ? payload.Content : '',
   };
+}
+
+/**
+ * Who wrote a message to the app: `FromUserName`, the member's UserID. Events (menu clicks, entering the app,
+ * contact changes from `sys`) and the URL check name nobody.
+ */
+export function wecomSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
+  const userId = typeof payload.FromUserName === 'string' && payload.FromUserName !== '' ? payload.FromUserName : undefined;
+  if (!userId || typeof payload.MsgType !== 'string' || payload.MsgType === 'event') return undefined;
+  return { id: userId, from: `WeCom user ${userId}` };
 }
 
 /** The decrypted message of each verified POST, kept from verify (which knows the key that opened it) for parse. */
@@ -115,6 +125,7 @@ export const wecomSource = defineSource<WeComOptions>({
       eventType: (_req, payload) => wecomEventType(payload),
       deliveryId: (_req, payload) => wecomDeliveryId(payload),
       replyOf: wecomReplyOf,
+      senderOf: wecomSenderOf,
     };
   },
 });

@@ -22,7 +22,8 @@ export function senderCheck(): IngestHook {
       if (allow === undefined && named?.senderOf === undefined) return undefined;
       if (allow?.includes(ANYONE)) return undefined;
       const sender = named?.senderOf?.(payload);
-      if (allow !== undefined && sender !== undefined && allow.includes(sender.id)) return undefined;
+      const names = sender === undefined ? [] : [sender.id, ...(sender.alsoAllowedAs ?? [])];
+      if (allow !== undefined && names.some((name) => allow.includes(name))) return undefined;
       // A route that skipped the startup check (a subscription) is closed rather than open to anyone.
       const reason =
         allow === undefined

@@ -31,7 +31,7 @@ const config = (apiBase: string) => ({
       extra: {
         routes: {
           alerts: conv.answeredRoute('bluebubbles', CHAT, { max_turns: 4, ttl_hours: 1, allow_from: [ALICE] }),
-          imessage: { source: 'bluebubbles', secret: WEBHOOK_SECRET, prompt: 'iMessage: {data.text}', deliver: 'log' },
+          imessage: { source: 'bluebubbles', secret: WEBHOOK_SECRET, prompt: 'iMessage: {data.text}', deliver: 'log', allow_from: ['*'] },
         },
       },
     },

@@ -40,6 +40,7 @@ const config = (apiBase: string) => ({
             source_options: { verification_token: VERIFICATION_TOKEN },
             prompt: 'Feishu message: {event.message.content}',
             deliver: 'log',
+            allow_from: ['*'],
           },
         },
       },

@@ -79,7 +79,7 @@ beforeAll(async () => {
         extra: {
           routes: {
             alerts: conv.answeredRoute('mattermost', CHANNEL, { max_turns: 4, ttl_hours: 1, allow_from: [ALICE.id, BOB.name] }),
-            mm: { source: 'mattermost', secret: MM_TOKEN, prompt: 'Inbound: {text}', deliver: 'log' },
+            mm: { source: 'mattermost', secret: MM_TOKEN, prompt: 'Inbound: {text}', deliver: 'log', allow_from: ['*'] },
             // The same webhook's posts on a route that names the bot account: its posts are never replies.
             'mm-bot-aware': {
               source: 'mattermost',
@@ -87,6 +87,7 @@ beforeAll(async () => {
               source_options: { ignore_users: [BOT.name] },
               prompt: 'Inbound: {text}',
               deliver: 'log',
+              allow_from: ['*'],
             },
           },
         },

@@ -50,6 +50,7 @@ const config = (apiBase: string) => ({
             source_options: { app_id: APP_ID },
             prompt: 'WeChat message from {FromUserName}: {Content}',
             deliver: 'log',
+            allow_from: ['*'],
           },
         },
       },

@@ -42,6 +42,7 @@ const config = (apiBase: string) => ({
             source_options: { corp_id: CORP_ID },
             prompt: 'WeCom message from {FromUserName}: {Content}',
             deliver: 'log',
+            allow_from: ['*'],
           },
         },
       },

@@ -22,9 +22,9 @@ beforeAll(async () => {
   gw = await startTestGateway({
     config: routesConfig(
       {
-        imessage: { source: 'bluebubbles', secret: BB_SECRET, prompt: 'p', deliver: 'log' },
+        imessage: { source: 'bluebubbles', secret: BB_SECRET, prompt: 'p', deliver: 'log', allow_from: ['*'] },
         mx: { source: 'matrix', secret: HS_TOKEN, source_options: { ignore_users: [BOT] }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
-        mm: { source: 'mattermost', secret: MM_TOKEN, source_options: { ignore_users: ['hookwise-bot'] }, prompt: 'p', deliver: 'log' },
+        mm: { source: 'mattermost', secret: MM_TOKEN, source_options: { ignore_users: ['hookwise-bot'] }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
         sl: { source: 'slack', secret: SLACK_SIGNING, prompt: 'p', deliver: 'log', allow_from: ['*'] },
       },
       {

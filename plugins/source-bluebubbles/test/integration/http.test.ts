@@ -15,7 +15,7 @@ describe('bluebubbles: server webhooks over real HTTP', () => {
         platforms: {
           webhook: {
             enabled: true,
-            extra: { routes: { imessage: { source: 'bluebubbles', secrets: SECRETS, prompt: 'p', deliver: 'log' } } },
+            extra: { routes: { imessage: { source: 'bluebubbles', secrets: SECRETS, prompt: 'p', deliver: 'log', allow_from: ['*'] } } },
           },
         },
       },

@@ -1,7 +1,7 @@
 // The BlueBubbles source: BlueBubbles signs nothing, so the secret in the webhook URL is the proof (constant-time,
 // rotation); event type, delivery id, and the reply a new message is.
 import type { SourceRequest } from '@hookwise/core';
-import { bluebubblesReplyOf, bluebubblesSource } from '../../src';
+import { bluebubblesReplyOf, bluebubblesSenderOf, bluebubblesSource } from '../../src';
 import { NEW_MESSAGE_PLAIN, NEW_MESSAGE_REPLY, UPDATED_MESSAGE } from '../fixtures/bluebubbles-server';
 
 const SECRETS = ['bb-url-secret-new-0123456789', 'bb-url-secret-old-0123456789'];
@@ -52,5 +52,19 @@ describe('bluebubbles source', () => {
     const tapback = { ...NEW_MESSAGE_PLAIN, data: { ...NEW_MESSAGE_PLAIN.data, associatedMessageGuid: 'p:0/F3B2A1C0', associatedMessageType: 'love' } };
     expect(bluebubblesReplyOf(tapback)).toBeUndefined();
     expect(bluebubblesReplyOf(UPDATED_MESSAGE)).toBeUndefined();
+  });
+});
+
+describe('bluebubbles senders', () => {
+  it("names a new message's handle.address when someone else wrote it", () => {
+    expect(bluebubblesSenderOf(NEW_MESSAGE_PLAIN)).toEqual({ id: '+15555550123', from: 'iMessage user +15555550123' });
+    expect(bluebubblesSource.create().senderOf?.(NEW_MESSAGE_REPLY)?.id).toBe('+15555550123');
+  });
+
+  it("names nobody for the server's own messages (isFromMe), updates and other events", () => {
+    expect(bluebubblesSenderOf({ ...NEW_MESSAGE_PLAIN, data: { ...NEW_MESSAGE_PLAIN.data, isFromMe: true } })).toBeUndefined();
+    expect(bluebubblesSenderOf(UPDATED_MESSAGE)).toBeUndefined();
+    expect(bluebubblesSenderOf({ type: 'typing-indicator', data: { display: true, guid: 'iMessage;-;+1' } })).toBeUndefined();
+    expect(bluebubblesSenderOf({ type: 'new-message', data: { ...NEW_MESSAGE_PLAIN.data, handle: null } })).toBeUndefined();
   });
 });

@@ -10,6 +10,8 @@ const msgIdFor = (deliveryId: string) => `msg${deliveryId}`;
 
 describeSourceOverHttp('dingtalk', {
   source: 'dingtalk',
+  // A chat source's route names who may start a run (allow_from); anyone, for the conformance cases.
+  route: { allow_from: ['*'] },
   secrets: SECRETS,
   body: JSON.stringify(GROUP_TEXT),
   event: 'text',

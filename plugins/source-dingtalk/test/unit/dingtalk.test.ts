@@ -3,7 +3,7 @@
 // delivery id, and the reply a robot's message is (no message id: the latest answer in the conversation).
 import { createHmac } from 'node:crypto';
 import type { SourceRequest } from '@hookwise/core';
-import { dingtalkReplyOf, dingtalkSource } from '../../src';
+import { dingtalkReplyOf, dingtalkSenderOf, dingtalkSource } from '../../src';
 import { GROUP_TEXT } from '../fixtures/dingtalk-docs';
 
 const SECRETS = ['app-secret-new-0123456789', 'app-secret-old-0123456789'];
@@ -65,5 +65,19 @@ describe('dingtalk source', () => {
     };
     expect(dingtalkReplyOf(rich)?.text).toBe('deploy now');
     expect(dingtalkReplyOf({ ...GROUP_TEXT, conversationId: undefined })).toBeUndefined();
+  });
+});
+
+describe('dingtalk senders', () => {
+  it('names senderStaffId, allowed by the senderId too', () => {
+    expect(dingtalkSenderOf(GROUP_TEXT)).toEqual({ id: 'user123', from: 'DingTalk user user123 (杨xx)', alsoAllowedAs: ['$:LWCP_v1:$Ff09GIxxxxx'] });
+    expect(dingtalkSource.create().senderOf?.(GROUP_TEXT)?.id).toBe('user123');
+  });
+
+  it('names the senderId of a sender outside the organisation (no senderStaffId), and nobody without either', () => {
+    const { senderStaffId: _staff, ...outside } = GROUP_TEXT;
+    expect(dingtalkSenderOf(outside)).toEqual({ id: '$:LWCP_v1:$Ff09GIxxxxx', from: 'DingTalk user $:LWCP_v1:$Ff09GIxxxxx (杨xx)' });
+    const { senderId: _id, ...anonymous } = outside;
+    expect(dingtalkSenderOf(anonymous)).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ describe('feishu: event subscription requests over real HTTP', () => {
   beforeAll(async () => {
     gw = await startTestGateway({
       config: routesConfig({
-        feishu: { source: 'feishu', secrets: KEYS, source_options: { verification_token: VERIFICATION_TOKEN }, prompt: 'p', deliver: 'log' },
+        feishu: { source: 'feishu', secrets: KEYS, source_options: { verification_token: VERIFICATION_TOKEN }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
       }),
     });
   });

@@ -3,7 +3,7 @@
 // and the reply an im.message.receive_v1 message is.
 import { AESCipher, EventDispatcher } from '@larksuiteoapi/node-sdk';
 import type { SourceRequest } from '@hookwise/core';
-import { decryptFeishu, feishuMessageText, feishuReplyOf, feishuSource } from '../../src';
+import { decryptFeishu, feishuMessageText, feishuReplyOf, feishuSenderOf, feishuSource } from '../../src';
 import { MESSAGE_RECEIVE, URL_VERIFICATION, VERIFICATION_TOKEN } from '../fixtures/feishu-docs';
 import { encryptFeishu, feishuRequest } from '../feishu-sender';
 
@@ -133,5 +133,23 @@ describe('feishu source: the event', () => {
     });
     expect(feishuMessageText('post', post)).toBe('Deploy\nis it done\n?');
     expect(feishuMessageText('image', '{"image_key":"img_1"}')).toBe('');
+  });
+});
+
+describe('feishu senders', () => {
+  it("names a user's message by its open_id, allowed by the user_id and union_id too", () => {
+    expect(feishuSenderOf(MESSAGE_RECEIVE)).toEqual({
+      id: 'ou_84aad35d084aa403a838cf73ee18467',
+      from: 'Feishu user ou_84aad35d084aa403a838cf73ee18467',
+      alsoAllowedAs: ['e33ggbyz', 'on_8ed6aa67826108097d9ee143816345'],
+    });
+    expect(feishuSource.create({}).senderOf?.(MESSAGE_RECEIVE)?.id).toBe('ou_84aad35d084aa403a838cf73ee18467');
+  });
+
+  it("names nobody for an app's message, another event or the URL check", () => {
+    const byApp = { ...MESSAGE_RECEIVE, event: { ...MESSAGE_RECEIVE.event, sender: { ...MESSAGE_RECEIVE.event.sender, sender_type: 'app' } } };
+    expect(feishuSenderOf(byApp)).toBeUndefined();
+    expect(feishuSenderOf({ ...MESSAGE_RECEIVE, header: { ...MESSAGE_RECEIVE.header, event_type: 'im.chat.member.bot.added_v1' } })).toBeUndefined();
+    expect(feishuSenderOf(URL_VERIFICATION)).toBeUndefined();
   });
 });

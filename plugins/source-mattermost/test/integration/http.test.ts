@@ -21,7 +21,10 @@ describe('mattermost: outgoing webhooks over real HTTP', () => {
     gw = await startTestGateway({
       config: {
         platforms: {
-          webhook: { enabled: true, extra: { routes: { mm: { source: 'mattermost', secrets: [TOKEN, OLD_TOKEN], prompt: 'p {text}', deliver: 'log' } } } },
+          webhook: {
+            enabled: true,
+            extra: { routes: { mm: { source: 'mattermost', secrets: [TOKEN, OLD_TOKEN], prompt: 'p {text}', deliver: 'log', allow_from: ['*'] } } },
+          },
         },
       },
     });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceRequest } from '@hookwise/core';
-import { mattermostReplyOf, mattermostSource, parseMattermostBody } from '../../src';
+import { mattermostReplyOf, mattermostSenderOf, mattermostSource, parseMattermostBody } from '../../src';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', name));
 const parsed = (name: string, contentType: string) =>
@@ -49,5 +49,24 @@ describe('the mattermost source', () => {
     expect(mattermostSource.create().replyOf?.(payload)).toEqual(EXPECTED);
     expect(mattermostSource.create({ ignore_users: ['somename'] }).replyOf?.(payload)).toBeUndefined();
     expect(mattermostSource.optionsSchema.properties).toHaveProperty('ignore_users');
+  });
+});
+
+describe('mattermost senders', () => {
+  const post = JSON.parse(fixture('outgoing.json').toString('utf8')) as Record<string, unknown>;
+
+  it("names the post's user_id, allowed by the user_name too", () => {
+    expect(mattermostSenderOf(post)).toEqual({
+      id: 'rnina9994bde8mua79zqcg5hmo',
+      from: 'Mattermost user @somename (rnina9994bde8mua79zqcg5hmo)',
+      alsoAllowedAs: ['somename'],
+    });
+    expect(mattermostSource.create().senderOf?.(post)?.id).toBe('rnina9994bde8mua79zqcg5hmo');
+  });
+
+  it("names nobody for the bot account's own posts (ignore_users) or a body without user_id", () => {
+    expect(mattermostSenderOf(post, { ignore_users: ['somename'] })).toBeUndefined();
+    expect(mattermostSource.create({ ignore_users: ['rnina9994bde8mua79zqcg5hmo'] }).senderOf?.(post)).toBeUndefined();
+    expect(mattermostSenderOf({ ...post, user_id: '' })).toBeUndefined();
   });
 });

@@ -24,8 +24,8 @@ describe('wechat: Official Account messages over real HTTP', () => {
             enabled: true,
             extra: {
               routes: {
-                'wechat-plain': { source: 'wechat', secret: PLAIN_TOKEN, prompt: 'p', deliver: 'log' },
-                'wechat-safe': { source: 'wechat', secret: SAFE_SECRET, source_options: { app_id: APP_ID }, prompt: 'p', deliver: 'log' },
+                'wechat-plain': { source: 'wechat', secret: PLAIN_TOKEN, prompt: 'p', deliver: 'log', allow_from: ['*'] },
+                'wechat-safe': { source: 'wechat', secret: SAFE_SECRET, source_options: { app_id: APP_ID }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
               },
             },
           },

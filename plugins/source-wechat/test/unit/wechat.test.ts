@@ -3,7 +3,7 @@
 // (the WXBizMsgCrypt scheme), the AppID check, a key-holding route refusing plaintext, event type, delivery id, and the
 // reply a follower's message is (no message id: the latest answer to that openid).
 import type { SourceRequest } from '@hookwise/core';
-import { wechatDeliveryId, wechatEventType, wechatReplyOf, wechatSource, wechatToken } from '../../src';
+import { wechatDeliveryId, wechatEventType, wechatReplyOf, wechatSenderOf, wechatSource, wechatToken } from '../../src';
 import { APP_ID, DOC_TOKEN, ENCODING_AES_KEY, PLAIN_PUSH, SUBSCRIBE_EVENT, TEXT_MESSAGE, URL_CHECK } from '../fixtures/wechat-docs';
 import { plainRequest, safeRequest, urlCheckQuery } from '../wechat-sender';
 
@@ -140,5 +140,14 @@ describe('wechat source: events, delivery ids and replies', () => {
 
   it('answers every message taken with "success"', () => {
     expect(wechatSource.create({}).eventAnswer).toEqual({ status: 200, body: 'success', contentType: 'text/plain' });
+  });
+});
+
+describe('wechat senders', () => {
+  it("names a follower's message by its openid (FromUserName); an event and the URL check name nobody", () => {
+    expect(wechatSenderOf({ FromUserName: OPENID, MsgType: 'text', Content: 'why?', MsgId: '1' })).toEqual({ id: OPENID, from: `WeChat user ${OPENID}` });
+    expect(wechatSource.create({}).senderOf?.({ FromUserName: OPENID, MsgType: 'text', Content: 'why?' })?.id).toBe(OPENID);
+    expect(wechatSenderOf({ FromUserName: OPENID, MsgType: 'event', Event: 'subscribe' })).toBeUndefined();
+    expect(wechatSenderOf({ signature: 'x', timestamp: '1', nonce: '2', echostr: 'e' })).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ describe('wecom: app callbacks over real HTTP', () => {
   beforeAll(async () => {
     gw = await startTestGateway({
       config: routesConfig({
-        wecom: { source: 'wecom', secrets: [SECRET, OLD_SECRET], source_options: { corp_id: CORP_ID }, prompt: 'p', deliver: 'log' },
+        wecom: { source: 'wecom', secrets: [SECRET, OLD_SECRET], source_options: { corp_id: CORP_ID }, prompt: 'p', deliver: 'log', allow_from: ['*'] },
         other: { secret: SECRET, prompt: 'p', deliver: 'log' },
       }),
     });

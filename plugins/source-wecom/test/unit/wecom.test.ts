@@ -3,7 +3,7 @@
 // delivery id and the reply a person's message is (no message id: the latest answer to that person).
 import { decrypt, encrypt } from '@wecom/crypto';
 import type { SourceRequest } from '@hookwise/core';
-import { parseWeComXml, wecomDecrypt, wecomKeys, wecomReplyOf, wecomSource } from '../../src';
+import { parseWeComXml, wecomDecrypt, wecomKeys, wecomReplyOf, wecomSenderOf, wecomSource } from '../../src';
 import { CLICK_EVENT, CORP_ID, ENCODING_AES_KEY, TEXT_MESSAGE, TOKEN } from '../fixtures/wecom-docs';
 import { messageRequest, urlCheckQuery } from '../wecom-sender';
 
@@ -126,5 +126,14 @@ describe('wecom source: messages', () => {
       text: 'this is a test',
     });
     expect(wecomReplyOf(parseWeComXml(CLICK_EVENT)!)).toBeUndefined();
+  });
+});
+
+describe('wecom senders', () => {
+  it("names a member's message by FromUserName; an event and the URL check name nobody", () => {
+    expect(wecomSenderOf(parseWeComXml(TEXT_MESSAGE)!)).toEqual({ id: 'fromUser', from: 'WeCom user fromUser' });
+    expect(wecomSource.create({}).senderOf?.(parseWeComXml(TEXT_MESSAGE)!)?.id).toBe('fromUser');
+    expect(wecomSenderOf(parseWeComXml(CLICK_EVENT)!)).toBeUndefined();
+    expect(wecomSenderOf({ msg_signature: 'x', timestamp: '1', nonce: '2', echostr: 'e' })).toBeUndefined();
   });
 });
