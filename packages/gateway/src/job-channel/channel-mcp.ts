@@ -7,33 +7,11 @@
 // gateway whose routes list no actions never loads it.
 import type http from 'node:http';
 import type { ChannelTools } from './channel-tools';
-
-type Sdk = {
-  server: typeof import('@modelcontextprotocol/sdk/server/index.js');
-  http: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  types: typeof import('@modelcontextprotocol/sdk/types.js');
-};
-
-let sdk: Sdk | undefined;
-
-function loadSdk(): Sdk {
-  try {
-    sdk ??= {
-      server: require('@modelcontextprotocol/sdk/server/index.js') as Sdk['server'],
-      http: require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Sdk['http'],
-      types: require('@modelcontextprotocol/sdk/types.js') as Sdk['types'],
-    };
-    return sdk;
-  } catch (err) {
-    throw new Error(
-      `route actions need the MCP SDK, which could not be loaded (${(err as Error).message}); install @modelcontextprotocol/sdk beside @hookwise/gateway (the hookwise CLI has it)`,
-    );
-  }
-}
+import { loadMcpServerSdk } from '../plugins/mcp-sdk';
 
 /** Answers one MCP request of a run's agent on the channel (a new server and transport per request: stateless). */
 export async function serveChannelMcp(req: http.IncomingMessage, res: http.ServerResponse, body: unknown, actions: ChannelTools): Promise<void> {
-  const { server: s, http: h, types: t } = loadSdk();
+  const { server: s, http: h, types: t } = loadMcpServerSdk('route actions');
   const server = new s.Server({ name: 'hookwise-actions', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(t.ListToolsRequestSchema, () => ({ tools: actions.tools() }));
   server.setRequestHandler(t.CallToolRequestSchema, async (request) => {

@@ -6,29 +6,7 @@ import type http from 'node:http';
 import { EVENTS_ERRORS, EventsError } from './events-errors';
 import type { McpClient } from './mcp-clients';
 import { EVENTS_EXTENSION, SUBSCRIPTION_ID_META, type EventsMethods } from './events-protocol';
-
-type Sdk = {
-  server: typeof import('@modelcontextprotocol/sdk/server/index.js');
-  http: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  types: typeof import('@modelcontextprotocol/sdk/types.js');
-};
-
-let sdk: Sdk | undefined;
-
-function loadSdk(): Sdk {
-  try {
-    sdk ??= {
-      server: require('@modelcontextprotocol/sdk/server/index.js') as Sdk['server'],
-      http: require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Sdk['http'],
-      types: require('@modelcontextprotocol/sdk/types.js') as Sdk['types'],
-    };
-    return sdk;
-  } catch (err) {
-    throw new Error(
-      `mcp.clients needs the MCP SDK, which could not be loaded (${(err as Error).message}); install @modelcontextprotocol/sdk beside @hookwise/gateway (the hookwise CLI has it)`,
-    );
-  }
-}
+import { loadMcpServerSdk } from '../plugins/mcp-sdk';
 
 function paramsOf(request: { params?: unknown }): Record<string, unknown> {
   const params = request.params;
@@ -43,7 +21,7 @@ export async function serveMcpEvents(
   events: EventsMethods,
   client: McpClient,
 ): Promise<void> {
-  const { server: s, http: h, types: t } = loadSdk();
+  const { server: s, http: h, types: t } = loadMcpServerSdk('the clients of mcp.clients');
   const server = new s.Server(
     { name: 'hookwise', version: '1.0.0' },
     {

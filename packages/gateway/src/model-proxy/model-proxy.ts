@@ -22,6 +22,7 @@ import { ModelPrices } from './model-prices';
 import { refusal, type ProxyAnswer } from './provider-errors';
 import { MODEL_KEY_VARIABLES, ProxySession } from './proxy-session';
 import { UsageReader, type ModelApi } from './usage-reading';
+import { readBodyLimited } from '../ingest/body';
 
 type ProviderName = 'anthropic' | 'openai';
 
@@ -214,7 +215,7 @@ export class ModelProxy {
         req.resume();
         return send(refusal(route.api, 'budget', `Hookwise: ${capped.note}`));
       }
-      const body = await readBody(req);
+      const body = await readBodyLimited(req, MAX_REQUEST_BYTES);
       await this.forward(session, this.providers[route.provider], route.api, req, url, body, res);
     } catch (err) {
       this.options.logger.warn(`model proxy: a call of ${session.facts.deliveryId} on route '${session.facts.route.name}' failed: ${errorMessage(err)}`);
@@ -360,18 +361,4 @@ export class ModelProxy {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }
-}
-
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) reject(new Error(`the request body is larger than ${MAX_REQUEST_BYTES} bytes`));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
