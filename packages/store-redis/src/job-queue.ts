@@ -355,6 +355,10 @@ export class RedisJobQueue implements JobQueue {
   /** Held jobs are not released: their locks lapse and another gateway takes them over (use `release` first). */
   async close(): Promise<void> {
     this.leased.stop();
+    // bullmq drops its worker's listeners on close, so a blocking connection closed while it is still starting
+    // rejects its start with no one to hear it (thrown as "Unhandled error. (Error: Connection is closed.)" into
+    // whatever runs next): let it finish starting first. The store's close bounds this wait when Redis is gone.
+    await this.worker?.waitUntilReady().catch(() => undefined);
     await this.worker?.close(true);
     await this.queue.close();
   }

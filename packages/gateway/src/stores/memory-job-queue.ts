@@ -319,7 +319,9 @@ export class MemoryJobQueue implements JobQueue {
       if (filter.route && job.route !== filter.route) continue;
       found.push(job);
     }
-    found.sort((a, b) => b.createdAt - a.createdAt);
+    // The map holds the jobs in the order they were made: reversed first, a stable sort keeps jobs made in one
+    // millisecond newest first too.
+    found.reverse().sort((a, b) => b.createdAt - a.createdAt);
     return filter.limit ? found.slice(0, filter.limit) : found;
   }
 

@@ -17,6 +17,9 @@ import {
   startWithRunFacts,
 } from './run-facts';
 
+// startWithRunFacts may wait up to a minute for the clock hour to turn (see run-facts.ts).
+jest.setTimeout(90_000);
+
 let gw: TestGateway | undefined;
 afterEach(async () => {
   await gw?.stop();

@@ -91,6 +91,18 @@ export function budgetedConfig(more: Record<string, unknown> = {}): Record<strin
   return config;
 }
 
+/** Within this much of the clock hour's end the tests that read the counters back could cross into the next hour (the files that call startWithRunFacts allow 90 s per hook). */
+const HOUR_END_MARGIN_MS = 60_000;
+
+/**
+ * Waits for the next clock hour when the current one ends within the margin: the counters are written for this hour
+ * (and this day) and the tests read them back later, which across the turn of the hour would find them empty.
+ */
+async function clearOfHourEnd(): Promise<void> {
+  const left = windowEnd(Date.now(), RUNS_WINDOW_MS) - Date.now();
+  if (left < HOUR_END_MARGIN_MS) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 /**
  * An observed gateway on budgetedConfig(more) whose store holds writeRunFacts' jobs, written at `now`; its workers
  * are stopped first, so the jobs stay as the worker would have left them.
@@ -99,6 +111,7 @@ export async function startWithRunFacts(more: Record<string, unknown>): Promise<
   const gw = await startObserved({}, { config: budgetedConfig(more) });
   try {
     await stopWorkers(gw.gateway);
+    await clearOfHourEnd();
     const now = Date.now();
     await writeRunFacts(gw.gateway.store, now);
     return { gw, now };

@@ -5,6 +5,9 @@ import { send, startObserved } from './observed-gateway';
 import { COALESCED_IDS, SILENT_NOTE, SKIPPED_NOTE, budgetedConfig, heldNote, startWithRunFacts } from './run-facts';
 import { dashboardPerTest, step } from '../ui/chromium';
 
+// startWithRunFacts may wait up to a minute for the clock hour to turn (see run-facts.ts).
+jest.setTimeout(90_000);
+
 const ui = dashboardPerTest();
 
 const usageCell = (route: string, cell: string) => ui.page.locator(`#usage-rows tr[data-route="${route}"] td.${cell}`);
