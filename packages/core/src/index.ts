@@ -3,6 +3,7 @@ export * from './contracts';
 export * from './actions';
 export * from './conversations';
 export * from './agent-sandbox';
+export * from './data-dir';
 export * from './errors';
 export * from './plugin';
 export * from './options-schema';

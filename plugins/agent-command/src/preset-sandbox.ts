@@ -9,7 +9,7 @@
 // run. Credentials come from the run's environment (ANTHROPIC_API_KEY, CODEX_API_KEY, ...).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentSandboxNeeds } from '@hookwise/core';
+import { gatewayDataDir, type AgentSandboxNeeds } from '@hookwise/core';
 import type { PresetName } from './preset-name';
 
 export interface PresetSandbox {
@@ -30,19 +30,9 @@ export const PRESET_SANDBOX: Readonly<Record<PresetName, PresetSandbox>> = {
   opencode: { network: ['models.dev'], env: ['OPENCODE_CONFIG'] },
 };
 
-/**
- * The gateway's data dir: HOOKWISE_DATA_DIR, else the XDG state dir of the gateway's user. Never the config dir,
- * which the sandbox hides whole.
- */
-export function dataDir(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.HOOKWISE_DATA_DIR) return env.HOOKWISE_DATA_DIR;
-  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'hookwise');
-  return env.HOME ? join(env.HOME, '.local', 'state', 'hookwise') : undefined;
-}
-
 /** The route's private home for a preset's CLI: `<data dir>/agent-homes/<route>/<preset>`, made on first use (0700). */
 export function privateHome(name: PresetName, route: string, env: NodeJS.ProcessEnv): string | undefined {
-  const data = dataDir(env);
+  const data = gatewayDataDir(env);
   if (!data) return undefined;
   // Route names are config keys; anything outside the safe set is spelled out, so no name climbs out of the dir.
   const safe = route.replace(/[^A-Za-z0-9._-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`).replace(/^\.+/, (dots) => '%2e'.repeat(dots.length));

@@ -32,6 +32,7 @@ const RUNTIME = [
   'describeError',
   'errorMessage',
   'firstHeaderValue',
+  'gatewayDataDir',
   'headerText',
   'headerValue',
   'isHookwiseConfigError',

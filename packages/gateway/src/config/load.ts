@@ -6,6 +6,7 @@ import type { ErrorObject } from 'ajv';
 import { closestMatch, HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { validateConfig } from '../generated/config-validator';
 import { expandEnv, parseBoolean, parseDotenv } from './env';
+import { checkProfile, mergeProfileConfig, profileConfigProblems, profileEnv, profileStore } from './profiles';
 import { configSchema, type HookwiseConfig } from './schema';
 
 export const CONFIG_SEARCH_PLACES = ['config.yaml', 'config.yml', 'config.json'];
@@ -15,13 +16,17 @@ export interface LoadedConfig {
   configDir: string;
   /** The file the config came from; undefined when the directory has none (defaults only). */
   configFile?: string;
-  /** process.env merged over .env (real environment variables win). */
+  /** process.env merged over .env (real environment variables win); a profile's own .env over both. */
   env: NodeJS.ProcessEnv;
+  /** Set when this is a profile's config: its name and the config dir that holds it (configDir is the profile's). */
+  profile?: { name: string; rootDir: string };
 }
 
 export interface LoadConfigOptions {
   configDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** A profile of the config dir (`<config_dir>/profiles/<name>`): its config over the global one. */
+  profile?: string;
 }
 
 /** `$HOOKWISE_HOME`, else `~/.hookwise`. */
@@ -111,13 +116,8 @@ function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv,
   }
 }
 
-/** Loads `<config_dir>/config.yaml` (or .yml/.json) with `.env`, `${VAR}` expansion and env overrides. */
-export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
-  const baseEnv = options.env ?? process.env;
-  const configDir = resolveConfigDir(baseEnv, options.configDir);
-  // Real environment variables win over .env, except empty ones: an exported-but-empty variable is taken as unset.
-  const env: NodeJS.ProcessEnv = readDotenv(configDir);
-  for (const [key, value] of Object.entries(baseEnv)) if (value !== '' || env[key] === undefined) env[key] = value;
+/** The config file of a dir, parsed, with `${VAR}` expanded from `env` (problems collected); `{}` when there is none. */
+function readConfigFile(configDir: string, env: NodeJS.ProcessEnv, problems: string[]): { raw: Record<string, unknown>; file?: string } {
   // Required here, not at the top: importing @hookwise/core stays cheap for code that never loads a config.
   const { cosmiconfigSync } = require('cosmiconfig') as typeof import('cosmiconfig');
   const explorer = cosmiconfigSync('hookwise', { searchPlaces: CONFIG_SEARCH_PLACES, searchStrategy: 'none', cache: false });
@@ -130,10 +130,44 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (found && !found.isEmpty && (typeof found.config !== 'object' || Array.isArray(found.config) || found.config === null)) {
     throw new HookwiseConfigError([`(root): must be a mapping of keys (platforms, agent, store, ...)`], `${found.filepath} is not valid`);
   }
+  return { raw: expandEnv(found?.config ?? {}, env, problems) as Record<string, unknown>, file: found?.filepath };
+}
+
+/** `.env` under the real environment: real variables win, except empty ones (an exported-but-empty one is unset). */
+function environmentOf(configDir: string, baseEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = readDotenv(configDir);
+  for (const [key, value] of Object.entries(baseEnv)) if (value !== '' || env[key] === undefined) env[key] = value;
+  return env;
+}
+
+/**
+ * Loads `<config_dir>/config.yaml` (or .yml/.json) with `.env`, `${VAR}` expansion and env overrides; with
+ * `profile`, the profile's config dir (config/profiles.ts) on top of the global config.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const baseEnv = options.env ?? process.env;
+  const configDir = resolveConfigDir(baseEnv, options.configDir);
+  const globalEnv = environmentOf(configDir, baseEnv);
+  if (options.profile !== undefined) return loadProfileConfig(configDir, options.profile, globalEnv);
   const problems: string[] = [];
-  const raw = expandEnv(found?.config ?? {}, env, problems) as Record<string, unknown>;
-  applyEnvOverrides(raw, env, problems);
-  if (problems.length) throw new HookwiseConfigError(problems, `${found?.filepath ?? configDir} is not valid`);
-  const config = validateConfigObject(raw, found?.filepath ?? 'config');
-  return { config, configDir, configFile: found?.filepath, env };
+  const { raw, file } = readConfigFile(configDir, globalEnv, problems);
+  applyEnvOverrides(raw, globalEnv, problems);
+  if (problems.length) throw new HookwiseConfigError(problems, `${file ?? configDir} is not valid`);
+  const config = validateConfigObject(raw, file ?? 'config');
+  return { config, configDir, configFile: file, env: globalEnv };
+}
+
+function loadProfileConfig(rootDir: string, name: string, globalEnv: NodeJS.ProcessEnv): LoadedConfig {
+  const dir = checkProfile(rootDir, name);
+  const env = profileEnv(globalEnv, readDotenv(dir), name);
+  const problems: string[] = [];
+  const global = readConfigFile(rootDir, env, problems);
+  const own = readConfigFile(dir, env, problems);
+  problems.push(...profileConfigProblems(own.raw));
+  const where = own.file ?? join(dir, 'config.yaml');
+  if (problems.length) throw new HookwiseConfigError(problems, `profile '${name}': ${where} is not valid`);
+  const raw = mergeProfileConfig(global.raw, own.raw);
+  raw.store = profileStore(raw.store as Record<string, unknown> | undefined, rootDir, name);
+  const config = validateConfigObject(raw, `profile '${name}' (${where} over ${global.file ?? rootDir})`);
+  return { config, configDir: dir, configFile: own.file, env, profile: { name, rootDir } };
 }

@@ -1,13 +1,13 @@
 // Pins @hookwise/gateway's public API: adding or removing a name is a decision that changes this list, not an
 // accident of `export *`. The runtime names are what the hosts (the CLI, the server), the testing kit, the examples,
-// the bench and the plugins' tests use; at most 90 of them, so that the library stays a library and does not turn
+// the bench and the plugins' tests use; at most 95 of them (90 before profiles), so that the library stays a library and does not turn
 // back into the hosts' internal API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as gateway from '@hookwise/gateway';
 
 const INDEX = join(__dirname, '..', '..', 'src', 'index.ts');
-const MAX_RUNTIME_NAMES = 90;
+const MAX_RUNTIME_NAMES = 95;
 
 const RUNTIME = [
   'ALL_ROUTES',
@@ -38,6 +38,7 @@ const RUNTIME = [
   'againstLimit',
   'budgetOf',
   'candidateNames',
+  'checkProfile',
   'coalescedText',
   'compileFilter',
   'conversationLines',
@@ -61,6 +62,7 @@ const RUNTIME = [
   'isValidRouteName',
   'jobOutcome',
   'listJobSummaries',
+  'listProfiles',
   'loadConfig',
   'loadPlugins',
   'openConfiguredStore',
@@ -69,6 +71,7 @@ const RUNTIME = [
   'parseDotenv',
   'parseSince',
   'parseTraceparent',
+  'profileDir',
   'readDotenv',
   'readRunFile',
   'readSubscriptions',
