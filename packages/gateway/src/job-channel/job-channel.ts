@@ -21,6 +21,7 @@ import { errorMessage } from '@hookwise/core';
 import { JobChannelRequests, type ChannelGateway, type ChannelSession } from './job-channel-requests';
 import type { ChannelTools } from './channel-tools';
 import { serveChannelMcp } from './channel-mcp';
+import { BodyTooLargeError, readBodyLimited } from '../ingest/body';
 
 export type { ChannelGateway } from './job-channel-requests';
 
@@ -102,7 +103,7 @@ export class JobChannels {
       if (!session) {
         return reply(401, { error: 'no valid job token: the channel is open only to the agent run it was made for, while it runs (HOOKWISE_JOB_TOKEN)' });
       }
-      const body = await readBody(req);
+      const body = await readJsonBody(req);
       const url = new URL(req.url ?? '/', 'http://job.channel');
       // The channel's URL itself is its MCP endpoint: the route's actions as tools (actions/actions-mcp.ts).
       if (/^\/api\/job\/?$/.test(url.pathname)) {
@@ -112,6 +113,12 @@ export class JobChannels {
       const answer = await this.requests.handle(session, req.method ?? 'GET', url.pathname, body);
       reply(answer.status, answer.body);
     } catch (err) {
+      if (err instanceof BodyTooLargeError) {
+        // The rest is read and dropped (not kept), so the client, still sending, gets the answer, then the connection ends.
+        res.setHeader('connection', 'close');
+        req.resume();
+        return reply(413, { error: `the request body is larger than ${err.limit} bytes: send less` });
+      }
       this.gateway.logger.warn(`job channel request failed: ${errorMessage(err)}`);
       reply(400, { error: errorMessage(err) });
     }
@@ -126,24 +133,13 @@ export class JobChannels {
   }
 }
 
-function readBody(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) reject(new Error(`the request body is larger than ${MAX_BODY} bytes`));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (!text.trim()) return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(new Error('the request body is not JSON'));
-      }
-    });
-    req.on('error', reject);
-  });
+/** The request's JSON body (undefined when empty), read with the channel's limit by ingest's reader. */
+async function readJsonBody(req: http.IncomingMessage): Promise<unknown> {
+  const text = (await readBodyLimited(req, MAX_BODY)).toString('utf8');
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('the request body is not JSON');
+  }
 }

@@ -17,7 +17,9 @@ import { createMemoryStore } from '../../src/stores/memory';
 
 jest.setTimeout(30_000);
 
-type Step = { rest: { method: string; path: string; body?: unknown } } | { mcp: { name: string; arguments: Record<string, unknown> } };
+/** `pad`: that many bytes added to the body by the agent (the prompt itself is cut at 4,000 characters). */
+type Step =
+  { rest: { method: string; path: string; body?: Record<string, unknown>; pad?: number } } | { mcp: { name: string; arguments: Record<string, unknown> } };
 
 const comments: string[] = [];
 /** Runs per delivery id: the attempt the agent is in. */
@@ -58,7 +60,8 @@ const channelAgent = definePlugin({
           const results: unknown[] = [];
           for (const step of steps) {
             if ('rest' in step) {
-              const { method, path, body } = step.rest;
+              const { method, path, pad } = step.rest;
+              const body = pad ? { ...step.rest.body, padding: 'x'.repeat(pad) } : step.rest.body;
               const res = await fetch(`${env.HOOKWISE_JOB_CHANNEL}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
               results.push({ status: res.status, body: await res.json() });
             } else {
@@ -237,5 +240,16 @@ describe("an action's max", () => {
     expect(runsOf.get(job.deliveryId)).toBe(3);
     expect(comments).toEqual(['the same']);
     expect(results[0]).toEqual({ isError: false, text: expect.stringContaining('done (already, by an earlier run of this job)') });
+  });
+});
+
+describe('what the channel reads of a request', () => {
+  it('answers 413 to a body over 64 KB and says the limit, without keeping the rest', async () => {
+    gateway = await startGateway();
+    const { results } = await runJob(gateway, 'subs', {
+      steps: [{ rest: { method: 'PUT', path: '/subscriptions/big', body: planted, pad: 100 * 1024 } }],
+    });
+    expect(results).toEqual([{ status: 413, body: { error: 'the request body is larger than 65536 bytes: send less' } }]);
+    expect(Object.keys(readSubscriptions(configDir))).toEqual(['ops']);
   });
 });
