@@ -3,14 +3,19 @@
 import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer } from '@hookwise/core';
 import { HookwiseConfigError, errorMessage, isRetryable } from '@hookwise/core';
-import type { HookwiseConfig, PlatformConfig } from '../config/schema';
+import { configSchema, type HookwiseConfig, type PlatformConfig } from '../config/schema';
+import { routeSchema } from '../config/route-schema';
 import type { NamedSource } from '../ingest/pipeline-contract';
 import type { Route } from '../routes/routes';
 import { InstanceCache } from './instance-cache';
 import type { CreateContext, PluginRegistry } from './registry';
 
-// The worker's keys of an agent block (budget, silent_marker, sandbox, max_output_kb and model_proxy too): never passed to the runner as options.
-const AGENT_KEYS_NOT_OPTIONS = new Set(['runner', 'timeout_seconds', 'concurrency', 'budget', 'silent_marker', 'sandbox', 'max_output_kb', 'model_proxy']);
+/**
+ * The gateway's own keys of an agent block (runner, timeout, budget, sandbox, prompt_hygiene, ...), read from the
+ * schemas that declare them: never passed to the runner as options, so a runner with a strict options schema never
+ * refuses a key the gateway added, whichever key comes next.
+ */
+const AGENT_KEYS_NOT_OPTIONS = new Set([...Object.keys(configSchema.properties.agent.properties), ...Object.keys(routeSchema.properties.agent.properties)]);
 
 function agentOptions(block: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(block).filter(([k]) => !AGENT_KEYS_NOT_OPTIONS.has(k)));
