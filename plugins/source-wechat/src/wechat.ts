@@ -80,12 +80,13 @@ export function wechatReplyOf(payload: Record<string, unknown>): InboundReply | 
 }
 
 /**
- * Who wrote a message to the account: `FromUserName`, the follower's openid (one per account). Events (follows,
- * menu clicks, mass-send reports) and the URL check name nobody.
+ * Who wrote a message to the account, followed it or clicked its menu: `FromUserName`, the follower's openid (one per
+ * account). An event is the user's own doing, signed by WeChat like a message, so allow_from decides it too (an
+ * allowed user's menu click runs, a stranger's follow does not). The URL check names nobody.
  */
 export function wechatSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
   const openid = typeof payload.FromUserName === 'string' && payload.FromUserName !== '' ? payload.FromUserName : undefined;
-  if (!openid || typeof payload.MsgType !== 'string' || payload.MsgType === 'event') return undefined;
+  if (!openid || typeof payload.MsgType !== 'string') return undefined;
   return { id: openid, from: `WeChat user ${openid}` };
 }
 

@@ -54,12 +54,14 @@ export function wecomReplyOf(payload: Record<string, unknown>): InboundReply | u
 }
 
 /**
- * Who wrote a message to the app: `FromUserName`, the member's UserID. Events (menu clicks, entering the app,
- * contact changes from `sys`) and the URL check name nobody.
+ * Who wrote a message to the app or clicked its menu: `FromUserName`, the member's UserID. An event (a menu click,
+ * entering the app) is the member's own doing, signed by WeCom like a message, so allow_from decides it too (an
+ * allowed member's menu click runs, a stranger's does not). WeCom's own notices (contact changes, from `sys`) and the
+ * URL check name nobody.
  */
 export function wecomSenderOf(payload: Record<string, unknown>): InboundSender | undefined {
   const userId = typeof payload.FromUserName === 'string' && payload.FromUserName !== '' ? payload.FromUserName : undefined;
-  if (!userId || typeof payload.MsgType !== 'string' || payload.MsgType === 'event') return undefined;
+  if (!userId || userId === 'sys' || typeof payload.MsgType !== 'string') return undefined;
   return { id: userId, from: `WeCom user ${userId}` };
 }
 

@@ -144,10 +144,10 @@ describe('wechat source: events, delivery ids and replies', () => {
 });
 
 describe('wechat senders', () => {
-  it("names a follower's message by its openid (FromUserName); an event and the URL check name nobody", () => {
+  it("names a follower's message and event (a follow, a menu click) by its openid (FromUserName); the URL check names nobody", () => {
     expect(wechatSenderOf({ FromUserName: OPENID, MsgType: 'text', Content: 'why?', MsgId: '1' })).toEqual({ id: OPENID, from: `WeChat user ${OPENID}` });
     expect(wechatSource.create({}).senderOf?.({ FromUserName: OPENID, MsgType: 'text', Content: 'why?' })?.id).toBe(OPENID);
-    expect(wechatSenderOf({ FromUserName: OPENID, MsgType: 'event', Event: 'subscribe' })).toBeUndefined();
+    expect(wechatSenderOf({ FromUserName: OPENID, MsgType: 'event', Event: 'subscribe' })).toEqual({ id: OPENID, from: `WeChat user ${OPENID}` });
     expect(wechatSenderOf({ signature: 'x', timestamp: '1', nonce: '2', echostr: 'e' })).toBeUndefined();
   });
 });

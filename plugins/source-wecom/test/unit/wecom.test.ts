@@ -130,10 +130,11 @@ describe('wecom source: messages', () => {
 });
 
 describe('wecom senders', () => {
-  it("names a member's message by FromUserName; an event and the URL check name nobody", () => {
+  it("names a member's message and event (a menu click) by FromUserName; the URL check names nobody", () => {
     expect(wecomSenderOf(parseWeComXml(TEXT_MESSAGE)!)).toEqual({ id: 'fromUser', from: 'WeCom user fromUser' });
     expect(wecomSource.create({}).senderOf?.(parseWeComXml(TEXT_MESSAGE)!)?.id).toBe('fromUser');
-    expect(wecomSenderOf(parseWeComXml(CLICK_EVENT)!)).toBeUndefined();
+    expect(wecomSenderOf(parseWeComXml(CLICK_EVENT)!)).toEqual({ id: 'FromUser', from: 'WeCom user FromUser' });
+    expect(wecomSenderOf({ FromUserName: 'sys', MsgType: 'event', Event: 'change_contact' })).toBeUndefined();
     expect(wecomSenderOf({ msg_signature: 'x', timestamp: '1', nonce: '2', echostr: 'e' })).toBeUndefined();
   });
 });
