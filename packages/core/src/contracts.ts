@@ -94,6 +94,12 @@ export interface Source {
    * nobody allowed). Synchronous, no I/O.
    */
   senderOf?(payload: Record<string, unknown>): InboundSender | undefined;
+  /**
+   * Groups this source names a reply's author by besides the user id (InboundReply.alsoAllowedAs `<prefix>:<NAME>`:
+   * GitHub's `association:MEMBER`), so that allow_from refuses a group's bare name, which it would read as a user id
+   * anyone could register.
+   */
+  readonly senderGroups?: { prefix: string; names: readonly string[]; what: string };
   /** Approvals: the Approve / Deny press this payload is (its data from approvalButtonData), else undefined. */
   pressOf?(payload: Record<string, unknown>): ApprovalPress | undefined;
   /** The answer the platform gets for a decided press; `text` says what happened. Default: an empty 200. */

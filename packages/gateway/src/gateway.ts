@@ -22,6 +22,7 @@ import { LifecycleWebhooks, notifyProblems } from './observe/lifecycle-webhooks'
 import { routeProblems } from './route-problems';
 import type { Route } from './routes/routes';
 import { secretsProblems } from './routes/secret-policy';
+import { conversationProblems } from './conversations/conversation-problems';
 import { senderProblems } from './senders/sender-check';
 import { checkAgentPrograms } from './jobs/agent-programs';
 
@@ -189,7 +190,8 @@ export class Gateway {
     for (const route of this.routes.staticRoutes()) {
       try {
         await this.agentFor(route);
-        createProblems.push(...senderProblems(route, route.source === undefined ? undefined : (await this.sourceFor(route)).source, this.logger));
+        const source = route.source === undefined ? undefined : (await this.sourceFor(route)).source;
+        createProblems.push(...senderProblems(route, source, this.logger), ...conversationProblems(route, source));
         const via = route.approval?.via;
         if (via !== undefined && !(await this.delivererById(via)).approval) {
           createProblems.push(

@@ -12,7 +12,6 @@ import { sandboxProblems } from './jobs/agent-sandbox';
 import { DELIVER_NONE, invalidRouteNameMessage, isValidRouteName, type Route } from './routes/routes';
 import { secretsProblems } from './routes/secret-policy';
 import { approvalProblems } from './approvals/approval-problems';
-import { conversationProblems } from './conversations/conversation-problems';
 import type { PluginRegistry } from './plugins/registry';
 import type { PluginInstances } from './plugins/plugin-instances';
 import type { SkillLibrary } from './plugins/skills';
@@ -72,7 +71,7 @@ export function routeProblems(ctx: RouteCheckContext, route: Route, host = ctx.c
       `${where}: approval.via '${via}' is no deliverer${match ? ` (did you mean '${match}'?)` : ''}; known: ${ctx.registry.describeIds('deliverer')}`,
     );
   }
-  problems.push(...approvalProblems(route), ...conversationProblems(route));
+  problems.push(...approvalProblems(route));
   problems.push(...sourceProblems(ctx, route));
   for (const skill of route.skills) {
     // The real path, not a placeholder: the reader copies it into `mkdir -p` / their editor.

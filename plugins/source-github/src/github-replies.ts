@@ -7,8 +7,14 @@
 // `own` names the comment itself, so that a comment the gateway posted with a person's token (the gh client) is
 // recognised too. allow_from matches the login, or the `author_association` written as
 // `association:MEMBER` (a GitHub login cannot hold a colon, so no user can be listed under an association's name).
-import type { InboundReply } from '@hookwise/core';
+import type { InboundReply, Source } from '@hookwise/core';
 import { isPayloadObject, payloadId, payloadText } from '@hookwise/kit/source';
+
+/** GitHub's author_association values (REST API, "author_association"): the groups allow_from takes as `association:<NAME>`. */
+export const AUTHOR_ASSOCIATIONS = ['COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'MANNEQUIN', 'MEMBER', 'NONE', 'OWNER'];
+
+/** What the gateway refuses bare in allow_from (Source.senderGroups). */
+export const GITHUB_SENDER_GROUPS: NonNullable<Source['senderGroups']> = { prefix: 'association', names: AUTHOR_ASSOCIATIONS, what: 'an author association' };
 
 export function githubReplyOf(payload: Record<string, unknown>): InboundReply | undefined {
   const { comment, issue, repository } = payload;

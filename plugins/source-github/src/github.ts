@@ -1,6 +1,6 @@
 // GitHub webhooks: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`, event and delivery id headers.
 // The SPEC's stand-in spellings (`X-CodeHostA-*`) are read too, so configs and senders written against it still work.
-import { githubReplyOf } from './github-replies';
+import { GITHUB_SENDER_GROUPS, githubReplyOf } from './github-replies';
 import { headerValue } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, verdictForSecrets, verifyHexHmac, defineSource } from '@hookwise/kit/source';
 
@@ -41,6 +41,7 @@ export const githubSource = defineSource<GithubSourceOptions>({
       eventType: EVENT_HEADERS,
       deliveryId: DELIVERY_HEADERS,
       replyOf: githubReplyOf,
+      senderGroups: GITHUB_SENDER_GROUPS,
     };
   },
 });

@@ -176,7 +176,9 @@ it('refuses at startup a bare association name in allow_from, naming association
   const started = startTestGateway({
     config: { platforms: { webhook: { enabled: true, extra: { routes } } }, agent: { runner: 'echo' }, store: { backend: 'memory' } },
   });
-  await expect(started).rejects.toThrow(/conversation.allow_from entry 'member' is an author association's name.*write 'association:MEMBER'/s);
+  await expect(started).rejects.toThrow(
+    /conversation.allow_from entry 'member' is an author association's name, which allow_from reads as a user id.*write 'association:MEMBER'/s,
+  );
   await expect(started).rejects.toThrow(/'association:OWNER'/);
 });
 
