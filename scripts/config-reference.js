@@ -66,18 +66,9 @@ function renderConfigReference(schema) {
 module.exports = { renderConfigReference };
 
 if (require.main === module) {
-  const { readFileSync, writeFileSync } = require('node:fs');
   const { join } = require('node:path');
   // The schema is internal to the gateway (not in its export list): read from its build.
   const { configSchema } = require('../packages/gateway/dist/config/schema');
   const target = join(__dirname, '..', 'docs', 'configuration-reference.md');
-  const text = renderConfigReference(configSchema);
-  if (process.argv.includes('--check')) {
-    if (readFileSync(target, 'utf8') !== text) {
-      console.error('docs/configuration-reference.md is out of date: run node scripts/config-reference.js');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(target, text);
-  }
+  require('./generated-doc').writeOrCheck(target, renderConfigReference(configSchema), 'node scripts/config-reference.js');
 }

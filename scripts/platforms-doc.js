@@ -6,7 +6,7 @@
 // Usage: node scripts/platforms-doc.js   (writes the file; --check only compares)
 'use strict';
 
-const { readFileSync, writeFileSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { contributions } = require('./plugin-manifests');
 
@@ -66,18 +66,6 @@ function render(root = ROOT, text = readFileSync(join(root, 'docs', 'platforms.m
   return out;
 }
 
-if (require.main === module) {
-  const file = join(ROOT, 'docs', 'platforms.md');
-  const text = render();
-  if (process.argv.includes('--check')) {
-    if (readFileSync(file, 'utf8') !== text) {
-      console.error('docs/platforms.md is out of date: run node scripts/platforms-doc.js');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(file, text);
-    console.log('wrote docs/platforms.md');
-  }
-}
+if (require.main === module) require('./generated-doc').writeOrCheck(join(ROOT, 'docs', 'platforms.md'), render(), 'node scripts/platforms-doc.js');
 
 module.exports = { deliverers, glanceOf, render, tables };

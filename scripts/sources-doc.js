@@ -4,7 +4,7 @@
 // Usage: node scripts/sources-doc.js   (writes the file; --check only compares)
 'use strict';
 
-const { readFileSync, writeFileSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { contributions } = require('./plugin-manifests');
 
@@ -71,18 +71,6 @@ ${rows.join('\n')}
 ${sections.join('\n')}`;
 }
 
-if (require.main === module) {
-  const file = join(ROOT, 'docs', 'sources.md');
-  const text = render();
-  if (process.argv.includes('--check')) {
-    if (readFileSync(file, 'utf8') !== text) {
-      console.error('docs/sources.md is out of date: run node scripts/sources-doc.js');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(file, text);
-    console.log('wrote docs/sources.md');
-  }
-}
+if (require.main === module) require('./generated-doc').writeOrCheck(join(ROOT, 'docs', 'sources.md'), render(), 'node scripts/sources-doc.js');
 
 module.exports = { render };
