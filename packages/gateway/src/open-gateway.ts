@@ -90,7 +90,8 @@ async function openParts(loaded: LoadedConfig, options: OpenGatewayOptions, sign
   const logger =
     (profile !== undefined && options.logger ? options.logger.child({ profile }) : options.logger) ??
     createLogger({ level: options.logLevel ?? config.log.level, format: options.logFormat ?? config.log.format, redactor, stream: options.logStream, profile });
-  const load: LoadPluginsOptions = { configDir, ...options.loader };
+  // `plugins` is set in the config dir's own config.yaml only, so a path in it is relative to that dir, also for a profile.
+  const load: LoadPluginsOptions = { configDir: loaded.profile?.rootDir ?? configDir, ...options.loader };
   const configured = await loadPlugins(config.plugins, load);
   const plugins = [...(options.firstParty ?? []), ...configured, ...(options.plugins ?? [])];
   if (options.store) return { redactor, logger, plugins, store: options.store };

@@ -1,6 +1,7 @@
 // Profiles hosted side by side on one gateway, over real HTTP with SQLite stores: each profile's routes answer under
 // /p/<name>/ only, a signature made for one profile's route is refused on another's URL, every log line, metric and
-// admin record names its profile, and `?profile=` selects one profile in the admin API.
+// admin record names its profile, and `?profile=` selects one profile in the admin API. The Express ingest path
+// serves /p/<name>/ as the direct one does.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,5 +154,46 @@ describe('profiles hosted on one gateway', () => {
     expect(series.every((line) => /profile="[a-z0-9_-]+"/.test(line))).toBe(true);
     expect(text).toMatch(/hookwise_webhook_requests_total\{[^}]*route="ci"[^}]*profile="acme"[^}]*\} 1/);
     expect(text).toMatch(/hookwise_webhook_requests_total\{[^}]*route="ci"[^}]*profile="default"[^}]*\} 1/);
+  });
+});
+
+describe("profiles on the Express ingest path (ingest: 'express')", () => {
+  let gw: TestGateway;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hookwise-profiles-express-'));
+    mkdirSync(join(dir, 'profiles', 'acme'), { recursive: true });
+    writeFileSync(join(dir, 'profiles', 'acme', 'config.yaml'), profileConfig({ ci: route(ACME_SECRET, 'acme ci {ref}') }));
+    gw = await startTestGateway({
+      configDir: dir,
+      config: {
+        platforms: { webhook: { enabled: true, extra: { routes: { ci: route(DEFAULT_SECRET, 'default ci {ref}') } } } },
+        agent: { runner: 'echo' },
+        admin: { enabled: true },
+      },
+      ingest: 'express',
+      pollMs: 20,
+    });
+  });
+
+  afterAll(async () => {
+    await gw?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves a profile's routes at /p/<name>/webhooks/<route> as the direct path does", async () => {
+    expect((await post(gw, '/p/acme/webhooks/ci', ACME_SECRET, { ref: 'main' }, 'e-1')).status).toBe(202);
+    expect((await post(gw, '/webhooks/ci', DEFAULT_SECRET, { ref: 'main' }, 'e-2')).status).toBe(202);
+    // The profile's own secret only, and only its own routes.
+    expect((await post(gw, '/p/acme/webhooks/ci', DEFAULT_SECRET, { ref: 'evil' }, 'e-3')).status).toBe(401);
+    expect((await post(gw, '/p/acme/webhooks/build', ACME_SECRET, {}, 'e-4')).status).toBe(404);
+    const unknown = await post(gw, '/p/gamma/webhooks/ci', ACME_SECRET, {}, 'e-5');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/no profile 'gamma' on this gateway/);
+    expect((await fetch(`${gw.url}/p/acme/webhooks/ci`)).status).toBe(405);
+    await settled(gw, 'acme', 1);
+    const acme = await api(gw, '/api/deliveries?profile=acme');
+    expect(acme.body.deliveries.map((d) => [d.profile, d.deliveryId])).toEqual([['acme', 'e-1']]);
   });
 });
