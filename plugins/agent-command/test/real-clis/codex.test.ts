@@ -86,7 +86,7 @@ describe('codex preset with the real Codex CLI', () => {
     expect(comments[0].headers.authorization).toMatch(/ghp_standin_token_1234567890/);
     // The action's outcome went back to the model, and is recorded with the run.
     expect(lastCustomToolOutput(model.requests[2])).not.toMatch(/isError":true/);
-    expect(job.usage?.actions).toEqual([expect.objectContaining({ action: 'github.comment', status: 'done' })]);
+    expect((job.usage as { actions?: unknown[] }).actions).toEqual([expect.objectContaining({ action: 'github.comment', status: 'done' })]);
   });
 
   it('a refused key fails the run without retry, with what to fix', async () => {
