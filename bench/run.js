@@ -3,7 +3,8 @@
 // adnanh/webhook when installed) on 127.0.0.1 only, prints markdown and writes docs/performance.md.
 // Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
 //   --quick            short runs (harness check, numbers not meaningful)
-//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer, scaleout, burst, modelproxy
+//   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer, scaleout, burst, modelproxy,
+//                      sandbox, promptcache
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
@@ -16,6 +17,7 @@
 //   --sizes a,b        throughput body sizes in KB (default 1,100)
 //   --cli-runs N       runs per command in the CLI start-up phase (default 10; quick 3)
 //   --observer-rounds N  alternating rounds of the lifecycle-observer variants (default 5; quick 1)
+//   --sandbox-runs N   starts each way in the sandbox phase (default 30; quick 5)
 //   --no-write         print only; leave docs/performance.md alone (a run writes the sections of the phases it ran
 //                      and keeps the others': bench/lib/report.js)
 'use strict';
@@ -37,7 +39,7 @@ function parseArgs(argv) {
   return {
     quick,
     write: !argv.includes('--no-write'),
-    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst,modelproxy').split(','),
+    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst,modelproxy,sandbox,promptcache').split(','),
     duration: Number(value('--duration', quick ? 2 : 10)),
     warmup: quick ? 1 : 3,
     rounds: Number(value('--rounds', quick ? 1 : 2)),
@@ -59,6 +61,7 @@ function parseArgs(argv) {
     observerRequests: Number(value('--observer-requests', quick ? 5000 : 30_000)),
     scaleoutCounts: value('--gateways', '1,2,3').split(',').map(Number),
     burstSpeedup: Number(value('--burst-speedup', 150)),
+    sandboxRuns: Number(value('--sandbox-runs', quick ? 5 : 30)),
   };
 }
 
@@ -306,6 +309,14 @@ async function main() {
   if (options.only.includes('modelproxy')) {
     log('model proxy…');
     sections.push({ key: 'modelproxy', ...(await require('./scenarios/model-proxy').run(options, log)) });
+  }
+  if (options.only.includes('sandbox')) {
+    log('sandbox start…');
+    sections.push({ key: 'sandbox', ...(await require('./scenarios/sandbox-start').run(options, log)) });
+  }
+  if (options.only.includes('promptcache')) {
+    log('prompt cache…');
+    sections.push({ key: 'promptcache', ...(await require('./scenarios/prompt-cache').run(options, log)) });
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());

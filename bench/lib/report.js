@@ -8,7 +8,7 @@ const END = '<!-- bench:end -->';
 /** Marks where a phase's section starts: `<!-- bench:phase throughput -->`. */
 const MARK = /^<!-- bench:phase (\S+) -->$/;
 /** The order sections appear in, whatever order phases ran in. */
-const ORDER = ['throughput', 'latency', 'memory', 'subscriptions', 'cli', 'observer', 'scaleout', 'burst', 'modelproxy'];
+const ORDER = ['throughput', 'latency', 'memory', 'subscriptions', 'cli', 'observer', 'scaleout', 'burst', 'modelproxy', 'sandbox', 'promptcache'];
 const GOALS_HEADER = ['goal', 'measured', '', 'phase (when)'];
 
 /** Splits a markdown table row into its cells (no escaped pipes in our cells). */

@@ -1,7 +1,7 @@
 // What an API runner's options say about tools (`tools: [terminal]`, `terminal:`, `mcp_servers:`), turned into
 // the toolbox of each run and the system prompt that describes it; shared so the runners behave alike.
 import type { AgentSandbox, AgentSandboxNeeds, PluginContext, Skill } from '@hookwise/core';
-import { buildSystemPrompt } from './agent-prompt';
+import { buildSystemPrompt, buildSystemPromptParts, type SystemPromptTools } from './agent-prompt';
 import { AgentToolbox } from './agent-tools';
 import { McpServers, type McpServerOptions } from './mcp-client';
 import { jobChannelServer } from './job-channel-tools';
@@ -38,8 +38,17 @@ export class RunnerTools {
     return this.terminal !== undefined || this.mcp !== undefined;
   }
 
+  private get promptTools(): SystemPromptTools {
+    return { terminal: this.terminal, mcpServers: this.mcp?.servers.map((s) => s.name) };
+  }
+
   systemPrompt(skills: readonly Skill[]): string {
-    return buildSystemPrompt(skills, { terminal: this.terminal, mcpServers: this.mcp?.servers.map((s) => s.name) });
+    return buildSystemPrompt(skills, this.promptTools);
+  }
+
+  /** The run's system prompt in two parts: what every run of the route shares, then the run's own (./agent-prompt). */
+  systemPromptParts(skills: readonly Skill[]): { stable: string; perRun: string } {
+    return buildSystemPromptParts(skills, this.promptTools);
   }
 
   /** Whether this run's model is offered tools: the configured ones, or the actions of its job channel. */

@@ -124,12 +124,12 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
     }
   }
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const path of readOnly) {
-    args.push('--ro-bind-try', path, path);
-    bound.push(path);
-  }
-  for (const path of writable) {
-    args.push('--bind-try', path, path);
+  // Outer paths first: bwrap mounts in order, so a read-only path inside a writable one (a login file in a CLI's
+  // private home) is mounted over it and stays read-only, and a writable one inside a read-only one stays writable.
+  const depth = (path: string) => path.split(sep).length;
+  const binds = [...readOnly.map((path) => ['--ro-bind-try', path]), ...writable.map((path) => ['--bind-try', path])];
+  for (const [flag, path] of binds.sort(([, a], [, b]) => depth(a) - depth(b))) {
+    args.push(flag, path, path);
     bound.push(path);
   }
   const env: NodeJS.ProcessEnv = { ...spec.env };

@@ -12,7 +12,7 @@ import {
   type TokenUsage,
 } from '@hookwise/agent-kit';
 import { MessagesClient } from './messages-client';
-import type { MessageParam, MessagesRequest, ResponseBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
+import type { MessageParam, MessagesRequest, ResponseBlock, SystemBlock, TextBlock, ToolResultBlock, ToolUseBlock } from './messages-wire';
 import type { AnthropicRunnerOptions } from './options';
 
 export interface AnthropicRunnerDeps {
@@ -22,6 +22,17 @@ export interface AnthropicRunnerDeps {
 
 const isText = (b: ResponseBlock): b is TextBlock => b.type === 'text' && typeof (b as TextBlock).text === 'string';
 const isToolUse = (b: ResponseBlock): b is ToolUseBlock => b.type === 'tool_use';
+
+/**
+ * The system prompt as Anthropic's prompt cache wants it: the part every run of the route shares ends with a
+ * `cache_control` breakpoint, so that the tools and it (the prompt's start) are cached and read back by the route's
+ * next runs at a tenth of the input price; the run's own part (its skills' directories) and the messages follow.
+ */
+export function systemBlocks({ stable, perRun }: { stable: string; perRun: string }): SystemBlock[] {
+  const blocks: SystemBlock[] = [{ type: 'text', text: stable, cache_control: { type: 'ephemeral' } }];
+  if (perRun) blocks.push({ type: 'text', text: perRun });
+  return blocks;
+}
 
 export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: PluginContext, deps: AnthropicRunnerDeps = {}): AgentRunner {
   const client = new MessagesClient(
@@ -33,7 +44,7 @@ export function createAnthropicRunner(options: AnthropicRunnerOptions, ctx: Plug
     async run(task: AgentTask, { signal }): Promise<AgentResult> {
       // Terminal commands and stdio MCP servers start inside the run's sandbox.
       const toolbox = tools.offers(task.sandbox) ? await tools.toolbox(signal, task.sandbox) : undefined;
-      const system = tools.systemPrompt(task.skills);
+      const system = systemBlocks(tools.systemPromptParts(task.skills));
       const meta = { route: task.route, delivery_id: task.deliveryId };
       // A conversation's earlier messages as the model saw them, kept by the gateway (./transcript), then what is new.
       const { kept, said, keep } = await conversationTurn(task, ctx.logger, meta);

@@ -6,6 +6,11 @@ export interface TextBlock {
   text: string;
 }
 
+/** A system text block; `cache_control` makes the prompt up to it (tools, then system) a prompt-cache prefix. */
+export interface SystemBlock extends TextBlock {
+  cache_control?: { type: 'ephemeral' };
+}
+
 export interface ToolUseBlock {
   type: 'tool_use';
   id: string;
@@ -35,7 +40,7 @@ export interface ToolParam {
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
-  system?: string;
+  system?: string | SystemBlock[];
   messages: MessageParam[];
   temperature?: number;
   tools?: ToolParam[];

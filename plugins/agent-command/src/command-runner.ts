@@ -20,6 +20,7 @@ import { PROMPT_PLACEHOLDER, type CommandRunnerOptions } from './options';
 import { composePrompt } from './prompt-layout';
 import { explainFailure, presetRun } from './presets';
 import { PRESET_SANDBOX, presetSandboxNeeds, privateHome } from './preset-sandbox';
+import { copyLogin, dropLogin, loginHome } from './preset-login';
 import { checkProgram, findProgram, programBindings } from './program-lookup';
 import { presetChannelArgs, runChannelOf, type ChannelArgs } from './preset-actions';
 import { replayingFailedResume } from './preset-resume';
@@ -90,8 +91,10 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
   const exposed = optionExposedArgs(args);
   const { allow, set } = envOption(options.env);
   const presetEnv = preset ? [...preset.preset.env, ...PRESET_SANDBOX[options.preset!].env] : [];
+  // A subscription login (./preset-login): the home it is copied from, checked at startup.
+  const loginFrom = options.login_from === undefined ? undefined : loginHome(options.preset, options.login_from, ctx.env);
   const needsOf = (route: string | undefined): AgentSandboxNeeds => ({
-    ...(preset ? presetSandboxNeeds(options.preset!, route, ctx.env) : {}),
+    ...(preset ? presetSandboxNeeds(options.preset!, route, ctx.env, loginFrom !== undefined) : {}),
     ...(cwd ? { workDir: resolve(cwd) } : {}),
   });
   // Where the program is, looked up per run: it may be installed after the gateway started.
@@ -139,6 +142,12 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
       try {
         // The route's actions, when it lists any: the preset's CLI is pointed at the run's job channel.
         channel = preset ? await presetChannelArgs(options.preset!, runChannelOf(task.sandbox), task.sandbox?.workDir ?? local!.dir) : undefined;
+        // The login's copy, afresh for this run; none when the model proxy serves the run (the CLI has its token).
+        if (loginFrom !== undefined && home) {
+          const proxied = task.sandbox?.plan('true', [], {}).env.HOOKWISE_MODEL_PROXY_URL !== undefined;
+          if (proxied) dropLogin(options.preset!, home);
+          else copyLogin(options.preset!, loginFrom, home);
+        }
         const command = found ?? program;
         // The environment as the CLI will have it: the run's sandbox may change it (the model proxy's URL and
         // token in place of the key), and what the preset points the CLI at must follow (Codex's provider entry).

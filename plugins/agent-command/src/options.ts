@@ -11,6 +11,11 @@ export interface CommandRunnerOptions {
   preset?: 'claude' | 'codex' | 'gemini' | 'opencode';
   /** With a preset: arguments added after the preset's flags (`["--model", "sonnet"]`). */
   args?: string[];
+  /**
+   * With the claude or codex preset: the home (absolute, or `~`) whose subscription login the runs use; each run
+   * gets a read-only copy of only that login file in its private home (./preset-login).
+   */
+  login_from?: string;
   /** Working directory; relative paths are taken from the config dir. Default: the config dir. */
   cwd?: string;
   /**
@@ -49,6 +54,12 @@ export const commandOptionsSchema: OptionsSchema = {
       description: 'A known agent CLI: its non-interactive flags, skills channel and JSON output (answer and token usage) are built in.',
     },
     args: { type: 'array', items: { type: 'string' }, description: 'With a preset: arguments after its flags, e.g. ["--model", "sonnet"].' },
+    login_from: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'claude and codex presets: the home (absolute, or ~) whose subscription login (~/.claude/.credentials.json, ~/.codex/auth.json) the runs use; each run gets a read-only copy of that file alone.',
+    },
     cwd: { type: 'string', minLength: 1 },
     env: {
       description:

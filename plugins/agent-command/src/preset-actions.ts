@@ -6,7 +6,9 @@
 // are allowed (`--allowedTools mcp__<name>__*`, documented in its permission rules). Codex takes the server as
 // config overrides (`-c mcp_servers.<name>.url=...`, config-reference: streamable HTTP servers), the bearer token
 // from a variable it names (`bearer_token_env_var`: HOOKWISE_JOB_TOKEN, already in the run's environment), and runs
-// its tools without asking with `default_tools_approval_mode = "approve"` (exec mode has nobody to ask).
+// its tools without asking with `default_tools_approval_mode = "approve"` (exec mode has nobody to ask). `required`
+// makes a channel Codex cannot reach fail the run (retried) instead of letting the model go on without the tools:
+// a run of a route with actions that cannot act has not done its job.
 //
 // The token never goes in argv: a command line is readable by every process that can list processes. Claude Code's
 // gets a 0600 file in the run's work dir, removed when the run ends (the token is void then anyway).
@@ -55,6 +57,7 @@ export function codexMcpArgs(channel: RunChannel): string[] {
     ...['-c', `${server}.url=${tomlString(channel.url)}`],
     ...['-c', `${server}.bearer_token_env_var=${tomlString('HOOKWISE_JOB_TOKEN')}`],
     ...['-c', `${server}.default_tools_approval_mode=${tomlString('approve')}`],
+    ...['-c', `${server}.required=true`],
   ];
 }
 

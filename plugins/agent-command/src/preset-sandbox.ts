@@ -6,11 +6,13 @@
 // The home is never the operator's: the CLI's settings, sessions and login files live in a directory kept per route
 // under the gateway's data dir, so a run cannot read or change the operator's ~/.claude or ~/.codex (their
 // settings, their other projects' sessions, their login), and --resume finds the route's last session on the next
-// run. Credentials come from the run's environment (ANTHROPIC_API_KEY, CODEX_API_KEY, ...).
+// run. Credentials come from the run's environment (ANTHROPIC_API_KEY, CODEX_API_KEY, ...), or, with
+// `login_from`, from a read-only copy of the operator's login file alone (./preset-login).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gatewayDataDir, type AgentSandboxNeeds } from '@hookwise/core';
 import type { PresetName } from './preset-name';
+import { PRESET_LOGINS } from './preset-login';
 
 export interface PresetSandbox {
   /** API hosts it calls, "host" or "host:port". */
@@ -41,9 +43,14 @@ export function privateHome(name: PresetName, route: string, env: NodeJS.Process
   return home;
 }
 
-/** A preset's needs for one route's runs: its private home (writable, HOME inside) and API hosts. */
-export function presetSandboxNeeds(name: PresetName, route: string | undefined, env: NodeJS.ProcessEnv): AgentSandboxNeeds {
-  const network = [...PRESET_SANDBOX[name].network];
+/**
+ * A preset's needs for one route's runs: its private home (writable, HOME inside) and API hosts; with `login`
+ * (agent.login_from, ./preset-login), the login file's copy in that home read-only and the hosts the login calls.
+ */
+export function presetSandboxNeeds(name: PresetName, route: string | undefined, env: NodeJS.ProcessEnv, login = false): AgentSandboxNeeds {
+  const subscription = login ? PRESET_LOGINS[name] : undefined;
+  const network = [...PRESET_SANDBOX[name].network, ...(subscription?.network ?? [])];
   const home = route === undefined ? undefined : privateHome(name, route, env);
-  return home ? { network, writable: [home], home } : { network };
+  if (!home) return { network };
+  return { network, writable: [home], home, ...(subscription && { readOnly: [join(home, subscription.file)] }) };
 }

@@ -12,6 +12,7 @@ const RUNTIME = [
   'UNTRUSTED_INPUT_NOTE',
   'addUsage',
   'buildSystemPrompt',
+  'buildSystemPromptParts',
   'conversationTurn',
   'fenceLines',
   'fenceUntrusted',

@@ -57,10 +57,10 @@ export function runLimits(config: HookwiseConfig, route: SandboxRoute | undefine
  * What to tell the operator when a run reached a limit: what happened and which key to raise. Not retried: the same
  * agent on the same event reaches it again, and a fork bomb or a runaway allocation should not run five times.
  */
-export function limitMessage(which: 'memory' | 'processes', limits: AgentRunLimits, where: string): string {
+export function limitMessage(which: 'memory' | 'processes', limits: AgentRunLimits, where: string, who = 'the agent'): string {
   return which === 'memory'
-    ? `it ran out of memory: an allocation failed (ENOMEM) under ${where}.memory_mb (${limits.memoryMb} MiB of memory per process); raise ${where}.memory_mb if the agent needs more. Not retried`
-    : `it reached its process limit: starting another process failed (EAGAIN) under ${where}.processes (${limits.processes} at once); raise ${where}.processes if the agent needs more. Not retried`;
+    ? `it ran out of memory: an allocation failed (ENOMEM) under ${where}.memory_mb (${limits.memoryMb} MiB of memory per process); raise ${where}.memory_mb if ${who} needs more. Not retried`
+    : `it reached its process limit: starting another process failed (EAGAIN) under ${where}.processes (${limits.processes} at once); raise ${where}.processes if ${who} needs more. Not retried`;
 }
 
 /** Problems with a block's network hosts and paths (the schema checked the shapes). */
@@ -153,6 +153,11 @@ export class AgentSandboxes {
   private probe(): Promise<SandboxProbe> {
     this.probed ??= (this.options.probe ?? (() => probeSandbox()))();
     return this.probed;
+  }
+
+  /** A route's run limits (runLimits) and the config path they are set at, for a run the gateway opens itself. */
+  limitsFor(route: SandboxRoute | undefined, sandboxed: boolean): { limits: AgentRunLimits; where: string } {
+    return { limits: runLimits(this.options.config, route, sandboxed), where: sandboxSettings(this.options.config, route).where };
   }
 
   /** The decision for a route's runs; throws a HookwiseConfigError when `required` cannot be met. */

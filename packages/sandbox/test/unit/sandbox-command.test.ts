@@ -98,3 +98,14 @@ test('refuses an allowed path inside a hidden one, and relative paths, naming ea
   expect(() => sandboxCommand({ ...base, readOnly: ['tools'] })).toThrow("agent.sandbox.read_only path 'tools' is not an absolute path");
   expect(() => sandboxCommand({ ...base, workDir: configDir, hidden: [configDir] })).toThrow(`the work dir '${configDir}' is inside '${configDir}'`);
 });
+
+test('binds an outer path before the paths inside it, whichever list they are in, so each keeps its own mode', () => {
+  const home = join(root, 'home');
+  const login = join(home, '.claude', '.credentials.json');
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  writeFileSync(login, '{}');
+  const plan = sandboxCommand({ ...base, readOnly: [login], writable: [home] });
+  const at = (flag: string, path: string) => plan.args.findIndex((arg, i) => arg === flag && plan.args[i + 1] === path);
+  expect(at('--bind-try', home)).toBeGreaterThan(0);
+  expect(at('--ro-bind-try', login)).toBeGreaterThan(at('--bind-try', home));
+});

@@ -102,9 +102,26 @@ describe('anthropic agent runner', () => {
     expect(Object.keys(req.body).sort()).toEqual(['max_tokens', 'messages', 'model', 'system', 'temperature']);
     expect(req.body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 1024, temperature: 0.2 });
     expect(req.body.messages).toEqual([{ role: 'user', content: fencedPrompt }]);
-    expect(req.body.system).toContain(UNTRUSTED_INPUT_NOTE);
-    expect(req.body.system).toContain('<skill name="code-review">\ndescription: Review a pull request\n\nPoint out bugs first.\n</skill>');
-    expect(req.body.system).not.toContain('terminal');
+    // One block, the prompt cache's breakpoint: the skills have no directory of the run to add after it.
+    expect(req.body.system).toEqual([{ type: 'text', text: expect.any(String), cache_control: { type: 'ephemeral' } }]);
+    const [system] = req.body.system as Array<{ text: string }>;
+    expect(system.text).toContain(UNTRUSTED_INPUT_NOTE);
+    expect(system.text).toContain('<skill name="code-review">\ndescription: Review a pull request\n\nPoint out bugs first.\n</skill>');
+    expect(system.text).not.toContain('terminal');
+  });
+
+  it("ends the system prompt's shared part with a cache_control breakpoint and puts the run's skill directories after it", async () => {
+    const answer = () => message([{ type: 'text', text: 'ok' }], 'end_turn', { input_tokens: 10, output_tokens: 1 });
+    server = await startMessagesServer([answer(), answer()]);
+    const skill = (dir: string) => [{ name: 'code-review', description: 'Review a pull request', body: 'Point out bugs first.', dir }];
+    await run(options(), context(), { ...task, skills: skill('/tmp/hookwise-job-a/.hookwise-skills-1/code-review') });
+    await run(options(), context(), { ...task, skills: skill('/tmp/hookwise-job-b/.hookwise-skills-2/code-review') });
+    const [first, second] = server.requests.map((r) => r.body.system as Array<{ text: string; cache_control?: unknown }>);
+    expect(first[0]).toEqual(second[0]);
+    expect(first[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(first[0].text).toContain('Point out bugs first.');
+    expect(first[1]).toEqual({ type: 'text', text: expect.stringContaining('- code-review: /tmp/hookwise-job-a/.hookwise-skills-1/code-review') });
+    expect(second[1].text).toContain('/tmp/hookwise-job-b/');
   });
 
   it('runs the tool_use loop with the terminal: the assistant turn goes back as it came, then a tool_result per call; usage summed, cache tokens included', async () => {
@@ -152,7 +169,7 @@ describe('anthropic agent runner', () => {
         },
       },
     ]);
-    expect(first.body.system).toContain('`terminal` tool');
+    expect(JSON.stringify(first.body.system)).toContain('`terminal` tool');
     expect(second.body.messages).toEqual([
       { role: 'user', content: fencedPrompt },
       { role: 'assistant', content: toolTurn.body.content },

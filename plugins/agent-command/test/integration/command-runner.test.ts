@@ -126,7 +126,11 @@ describe('command agent runner', () => {
     const seen = JSON.parse(result.text);
     expect(seen.stdin).toBe(`${formatSkills(skills)}${SKILLS_SEPARATOR}Summarise PR #7`);
     expect(seen.stdin).toContain(
-      '<skill name="webhook-subscriptions">\ndescription: Create webhook subscriptions\ndirectory: /skills/webhook-subscriptions\n\nRun `hookwise webhook subscribe`.\n</skill>',
+      '<skill name="webhook-subscriptions">\ndescription: Create webhook subscriptions\n\nRun `hookwise webhook subscribe`.\n</skill>',
+    );
+    // The directories after the last skill: a sandboxed run's own copies must not split the skills' shared text.
+    expect(seen.stdin).toContain(
+      "</skill>\n\nThe skills' files (scripts and references a skill names) are in these directories in this run:\n- webhook-subscriptions: /skills/webhook-subscriptions\n- triage: /skills/triage\n\n---",
     );
     expect(seen.env.skillDirs).toBe(['/skills/webhook-subscriptions', '/skills/triage'].join(delimiter));
   });

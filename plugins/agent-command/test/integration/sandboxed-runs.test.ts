@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { probeSandbox } from '@hookwise/sandbox';
-import { startGateway, type RunningGateway } from '@hookwise/server';
-import { distributionOptions } from '@hookwise/cli';
+import type { RunningGateway } from '@hookwise/server';
 import { createLogger, Redactor } from '@hookwise/gateway';
 import { createCommandRunner, type CommandRunnerOptions } from '@hookwise/plugin-agent-command';
-import { stringify as stringifyYaml } from 'yaml';
+import { gatewayOnce } from './gateway-once';
 
 let dir: string;
 let tools: string;
@@ -53,30 +52,12 @@ async function runOnce(mode: 'required' | 'off'): Promise<{ cwd: string; env: st
     agent: { runner: 'command', command: [process.execPath, agent, dir], sandbox: { mode, read_only: [tools] } },
     store: { backend: 'memory' },
   };
-  writeFileSync(join(dir, 'config.yaml'), stringifyYaml(config));
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => (logs += c.toString('utf8')));
-  running = await startGateway({
-    ...(await distributionOptions()),
-    configDir: dir,
-    env: { PATH: process.env.PATH },
-    port: 0,
-    logStream: stream,
-    pollMs: 50,
-  });
-  const res = await fetch(`${running.url}/webhooks/ci`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': 'obedient-1' },
-    body: '{}',
-  });
-  expect(res.status).toBe(202);
-  for (let i = 0; i < 200; i++) {
-    const [job] = await running.gateway.store.jobs.list({ limit: 1 });
-    if (job?.status === 'done') return { ...JSON.parse(job.answer!), usage: job.usage };
-    if (job?.status === 'dead') throw new Error(`the job died: ${JSON.stringify(job.errors)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`the job did not finish; log:\n${logs}`);
+  const gateway = await gatewayOnce(dir, config, { PATH: process.env.PATH });
+  running = gateway.running;
+  const job = await gateway.post('obedient-1');
+  logs = gateway.logs();
+  if (job.status === 'dead') throw new Error(`the job died: ${JSON.stringify(job.errors)}`);
+  return { ...JSON.parse(job.answer!), usage: job.usage };
 }
 
 const probe = probeSandbox();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realCli } from './agent-clis';
 import { OPENAI_KEY, gatewayRun, githubConversation, type GatewayRun } from './gateway-run';
-import { responsesStandIn, type ModelStandIn } from './model-stand-ins';
+import { lastCustomToolOutput, responsesStandIn, type ModelStandIn } from './model-stand-ins';
 
 jest.setTimeout(90_000);
 
@@ -57,16 +57,36 @@ describe('codex preset with the real Codex CLI', () => {
     expect(model.requests).toHaveLength(2);
   });
 
-  // Codex 0.171 defers MCP tools: the model sees the server's namespace and loads its tools through a search step
-  // this stand-in does not script, so the test stops at what proves the channel works: Codex connected to it
-  // (with the bearer token from HOOKWISE_JOB_TOKEN) and offered the namespace to the model.
-  it("connects to the gateway's MCP channel (-c mcp_servers.hookwise...) and offers its tools to the model", async () => {
-    model.script({ text: 'No label needed.' });
-    await run.start(agent, { actions: { 'github.add_labels': { allow: ['bug'] } } });
+  // Codex 0.171 offers MCP tools only through its freeform `exec` tool (JavaScript it runs itself, each tool a
+  // function of the global `tools`); the request names the server's namespace as deferred. A model first looks for
+  // them in `ALL_TOOLS`, then calls the one it found: so does this script.
+  it("performs the route's action through the gateway's MCP channel (-c mcp_servers.hookwise...): found, called, carried out", async () => {
+    model.script(
+      { exec: () => "text(JSON.stringify(ALL_TOOLS.filter((t) => t.name.startsWith('mcp__hookwise__')).map((t) => t.name)));" },
+      {
+        exec: (body) => {
+          const names = JSON.parse(lastCustomToolOutput(body).match(/\[.*\]/s)?.[0] ?? '[]') as string[];
+          const comment = names.find((n) => n.endsWith('github_comment'));
+          return `const r = await tools[${JSON.stringify(comment)}]({ body: 'Reproduced: it breaks on empty input.' }); text(JSON.stringify(r));`;
+        },
+      },
+      { text: 'Commented on the issue.' },
+    );
+    await run.start(agent, { actions: { 'github.comment': {}, 'github.add_labels': { allow: ['bug'] } } });
     const job = await run.post(issue, 'codex-action-1');
     expect(job.status).toBe('done');
-    expect(job.answer).toBe('No label needed.');
-    expect(JSON.stringify(model.requests[0])).toContain('mcp__hookwise');
+    expect(job.answer).toBe('Commented on the issue.');
+    expect(JSON.stringify(model.requests[0])).toContain('Deferred tool namespaces:\\n- mcp__hookwise');
+    // What Codex found: exactly the route's actions.
+    expect(lastCustomToolOutput(model.requests[1])).toContain('["mcp__hookwise__github_add_labels","mcp__hookwise__github_comment"]');
+    // The gateway posted the comment with its own credentials, once.
+    const comments = run.github.requests.filter((r) => r.method === 'POST' && r.path === '/repos/octo/widgets/issues/7/comments');
+    expect(comments).toHaveLength(1);
+    expect(comments[0].json).toEqual({ body: 'Reproduced: it breaks on empty input.' });
+    expect(comments[0].headers.authorization).toMatch(/ghp_standin_token_1234567890/);
+    // The action's outcome went back to the model, and is recorded with the run.
+    expect(lastCustomToolOutput(model.requests[2])).not.toMatch(/isError":true/);
+    expect((job.usage as { actions?: unknown[] }).actions).toEqual([expect.objectContaining({ action: 'github.comment', status: 'done' })]);
   });
 
   it('a refused key fails the run without retry, with what to fix', async () => {

@@ -14,7 +14,12 @@ export type ModelTurn =
   /** Codex: a stream that breaks before response.completed (Codex retries it: "Reconnecting... 1/5"). */
   | { cut: true }
   /** Claude: an obedient model that answers with what its last tool call returned (whatever the agent found). */
-  | { echoToolResult: true };
+  | { echoToolResult: true }
+  /**
+   * Codex: a call of its freeform `exec` tool (JavaScript run by Codex, where MCP tools are `tools.<name>(args)`),
+   * the code written from the request (which holds the earlier calls' outputs).
+   */
+  | { exec: (body: Record<string, unknown>) => string };
 
 export interface ModelStandIn {
   /** http://127.0.0.1:<port> (Claude Code: ANTHROPIC_BASE_URL) or .../v1 (Codex: OPENAI_BASE_URL). */
@@ -98,6 +103,13 @@ export function lastToolResult(body: Record<string, unknown>): string {
   return typeof result.content === 'string' ? result.content : ((result.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
 }
 
+/** The text of the last custom_tool_call_output item of a Responses request's input (what Codex's `exec` printed). */
+export function lastCustomToolOutput(body: Record<string, unknown>): string {
+  const items = ((body.input ?? []) as Array<{ type?: string; output?: unknown }>).filter((i) => i.type === 'custom_tool_call_output');
+  const output = items.pop()?.output;
+  return typeof output === 'string' ? output : ((output ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+}
+
 /** Anthropic Messages API, streaming (docs: "Streaming Messages"). */
 export function anthropicStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
   let n = 0;
@@ -148,6 +160,13 @@ export function responsesStandIn(fallback = 'Done.'): Promise<ModelStandIn> {
           status: 'completed',
         };
         sse(res, 'response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
+      } else if ('exec' in turn) {
+        // A custom (freeform) tool call: its input is raw text, streamed as custom_tool_call_input deltas.
+        const input = turn.exec(body);
+        item = { type: 'custom_tool_call', id: `ctc_${n}`, call_id: `call_${n}`, name: 'exec', input, status: 'completed' };
+        sse(res, 'response.output_item.added', { output_index: 0, item: { ...item, input: '', status: 'in_progress' } });
+        sse(res, 'response.custom_tool_call_input.delta', { output_index: 0, item_id: item.id, delta: input });
+        sse(res, 'response.custom_tool_call_input.done', { output_index: 0, item_id: item.id, input });
       } else {
         const text = 'text' in turn ? turn.text : '';
         item = { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };

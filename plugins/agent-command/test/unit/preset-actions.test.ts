@@ -66,7 +66,8 @@ describe('claude preset: the route actions over the job channel', () => {
       ...['exec', '--json', '--skip-git-repo-check', '-c', `developer_instructions=${tomlString(systemText)}`],
       ...['-c', `mcp_servers.hookwise.url="${channelEnv.HOOKWISE_JOB_CHANNEL}"`],
       ...['-c', 'mcp_servers.hookwise.bearer_token_env_var="HOOKWISE_JOB_TOKEN"'],
-      ...['-c', 'mcp_servers.hookwise.default_tools_approval_mode="approve"', '-'],
+      ...['-c', 'mcp_servers.hookwise.default_tools_approval_mode="approve"'],
+      ...['-c', 'mcp_servers.hookwise.required=true', '-'],
     ];
     const { result, error, seen } = await runPreset({ preset: 'codex' }, argv, events, 0, channelEnv);
     expect(error).toBeUndefined();
