@@ -160,7 +160,7 @@ describe('examples/pr-review', () => {
     expect(run.labelled!.isError).toBeFalsy();
     expect(github.labels).toEqual(['needs-tests']);
     // The first review: no previous head yet, so the placeholder stays as written (the prompt says what that means).
-    expect(run.prompt).toContain('was of commit {__previous__.pull_request.head.sha}');
+    expect(run.prompt).toContain('Commit of your last review: {__previous__.pull_request.head.sha}');
 
     // The comment: posted by the App with its installation token, minted with a verified JWT.
     const comment = [...github.comments.values()][0];
@@ -187,7 +187,7 @@ describe('examples/pr-review', () => {
     ).toBe(202);
     await waitFor('the edited comment', () => [...github.comments.values()][0].body.startsWith('Review of 2222222'));
     expect(github.comments.size).toBe(1);
-    expect(runsIn(runs)[1].prompt).toContain(`was of commit ${first}`);
+    expect(runsIn(runs)[1].prompt).toContain(`Commit of your last review: ${first}`);
     expect(github.requests.filter((r) => r.method === 'PATCH').map((r) => r.headers.authorization)).toEqual([`token ${INSTALLATION_TOKEN}`]);
     expect(existsSync(run.mcp!.file)).toBe(false);
   }, 60_000);

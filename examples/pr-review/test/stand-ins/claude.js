@@ -2,9 +2,10 @@
 /* global Headers, Response */
 // A stand-in `claude` for the pr-review example's test: it behaves as Claude Code would in print mode with the
 // flags the claude preset gives it. It records what it got (argv, the names of its environment, the key, the MCP
-// config file named by --mcp-config), runs the diff command the prompt names (curl, through the sandbox's egress
-// proxy like the real one), connects to the hookwise MCP server of that config over streamable HTTP with the
-// official SDK client, lists its tools and adds a label, then prints Claude Code's JSON result.
+// config file named by --mcp-config), runs the diff command the skill names on the prompt's diff URL (curl,
+// through the sandbox's egress proxy like the real one), connects to the hookwise MCP server of that config over
+// streamable HTTP with the official SDK client, lists its tools and adds a label, then prints Claude Code's JSON
+// result.
 // STANDIN_RUNS (a writable dir) and STANDIN_SDK (the SDK's client dir) are set through the route's agent env.
 const fs = require('node:fs');
 const http = require('node:http');
@@ -50,9 +51,11 @@ async function main(prompt) {
   const mcp = mcpFile ? { file: mcpFile, mode: fs.statSync(mcpFile).mode & 0o777, config: JSON.parse(fs.readFileSync(mcpFile, 'utf8')) } : null;
   const record = { argv, env: Object.keys(process.env).sort(), key: process.env.ANTHROPIC_API_KEY ?? null, prompt, mcp };
 
-  // The one command the prompt allows for the diff (the preset's --allowedTools lists it).
-  const command = /curl -sSfL -H "Accept: application\/vnd\.github\.diff" (\S+)/.exec(prompt);
-  record.diff = command ? execFileSync('curl', ['-sSfL', '-H', 'Accept: application/vnd.github.diff', command[1]], { encoding: 'utf8' }) : null;
+  // What a model does: the skill (in the system prompt the preset passes as an argument) names the one command for
+  // the diff (the preset's --allowedTools lists it), the prompt the diff URL to put in it.
+  const skillCommand = argv.some((arg) => arg.includes('curl -sSfL -H "Accept: application/vnd.github.diff" <diff URL>'));
+  const url = /^Diff URL: (\S+)$/m.exec(prompt);
+  record.diff = skillCommand && url ? execFileSync('curl', ['-sSfL', '-H', 'Accept: application/vnd.github.diff', url[1]], { encoding: 'utf8' }) : null;
 
   const server = mcp && mcp.config.mcpServers.hookwise;
   if (server) {
