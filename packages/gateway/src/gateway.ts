@@ -212,6 +212,7 @@ export class Gateway {
     for (const finding of this.exposureFindings()) this.logger.warn(exposureWarningLine(finding));
     this.workers.start();
     await this.features.schedules.start();
+    await this.features.mcpEvents.start();
     this.lifecycleWebhooks.start();
   }
 
@@ -295,6 +296,7 @@ export class Gateway {
     // After the workers (their last lifecycle events are written to the outbox) and before the store closes: what
     // is still unsent stays in a persistent store's outbox for the next start.
     await this.lifecycleWebhooks.close();
+    await this.features.mcpEvents.stop();
     await this.store.close();
     return result;
   }

@@ -51,6 +51,8 @@ export interface StartOptions {
   pollMs?: number;
   /** The clock of routes' schedules (tests move it). */
   scheduleClock?: OpenGatewayOptions['scheduleClock'];
+  /** MCP Events' clock and subscription re-reads (tests). */
+  mcpEvents?: OpenGatewayOptions['mcpEvents'];
 }
 
 export interface RunningGateway {
@@ -96,6 +98,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
     scheduleClock: options.scheduleClock,
+    mcpEvents: options.mcpEvents,
   });
   const { gateway, logger } = opened;
   await opened.start();
