@@ -142,6 +142,14 @@ export class Gateway {
     return this.services.instances.sourceFor(route);
   }
 
+  /**
+   * The host tells where it listens once it does: features that give other systems the gateway's address (the
+   * `source: mcp-events` routes' callbacks, when no public_url says otherwise) start then.
+   */
+  listening(url: string): void {
+    this.features.mcpEvents.listening(url);
+  }
+
   /** Validates every static route and creates the sources, runners and deliverers they need. */
   async start(): Promise<void> {
     const problems: string[] = [];

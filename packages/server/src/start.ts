@@ -132,6 +132,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   gateway.sandboxes.refuseListeners([{ host: extra.host, port }]);
   const shownHost = extra.host === '0.0.0.0' || extra.host === '::' ? 'localhost' : extra.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  gateway.listening(url);
   const routes = gateway.routes.all().map((r) => r.name);
   logger.info(
     `Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`,

@@ -22,6 +22,7 @@ import { subscriberFilter } from './subscriber-filter';
 import { WebhookBook, type WebhookSubscription } from './webhook-book';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { WebhookSubscriptions, type SubscribeResult } from './webhook-subscriptions';
+import { UpstreamSubscriptions, upstreamProblems } from './upstream-subscriptions';
 
 /**
  * An event is handed out only once it was received this long ago: a request received earlier may still be in its
@@ -115,6 +116,7 @@ export class McpEvents implements EventsMethods {
   private readonly book: WebhookBook;
   private readonly deliveries: WebhookDeliveries;
   private readonly webhooks: WebhookSubscriptions;
+  private readonly upstream: UpstreamSubscriptions;
 
   constructor(private readonly deps: McpEventsDeps) {
     this.clients = new McpClients(deps.config.mcp, deps.env);
@@ -131,6 +133,10 @@ export class McpEvents implements EventsMethods {
       ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now },
       typeOf: (client, params) => this.typeOf(client, params).type,
     });
+    this.upstream = new UpstreamSubscriptions({
+      ...{ routes: deps.routes, memos: deps.memos, env: deps.env, publicUrl: deps.config.platforms.webhook.extra.public_url, logger: deps.logger },
+      ...{ checkMs: deps.subscriptionsRefreshMs, now: this.now },
+    });
   }
 
   /** Starts webhook delivery to the subscriptions in the store (when any client is configured). */
@@ -138,7 +144,13 @@ export class McpEvents implements EventsMethods {
     if (this.enabled) await this.deliveries.start();
   }
 
+  /** The gateway listens at `url`: the `source: mcp-events` routes subscribe to their upstream servers now. */
+  listening(url: string): void {
+    this.upstream.listening(url);
+  }
+
   async stop(): Promise<void> {
+    this.upstream.stop();
     await this.deliveries.close();
   }
 
@@ -156,9 +168,9 @@ export class McpEvents implements EventsMethods {
     return (await this.book.all()).map(({ secret: _secret, ...shown }) => shown);
   }
 
-  /** Startup problems (a client's token missing or too short). */
+  /** Startup problems (a client's token missing or too short, a `source: mcp-events` route's missing options). */
   get problems(): string[] {
-    return this.clients.problems;
+    return [...this.clients.problems, ...upstreamProblems(this.deps.routes, this.deps.env)];
   }
 
   /** Whether `mcp.clients` names any client: only then is /mcp served. */

@@ -165,13 +165,13 @@ export class WebhookDeliveries {
       if (route !== event.route || (slash >= 0 && subscription.name.slice(slash + 1) !== event.event)) continue;
       const client = this.deps.clients.byName(subscription.client);
       if (!client?.grant.allows({ name: subscription.name, route }) || !this.deps.routes.get(route)) continue;
-      void this.deliver(subscription, event).catch((err: unknown) =>
+      void this.enqueue(subscription, event).catch((err: unknown) =>
         this.deps.logger.warn(`MCP subscription ${subscription.id}: an event could not be queued for delivery (${errorMessage(err)})`),
       );
     }
   }
 
-  private async deliver(subscription: WebhookSubscription, event: AcceptedEvent): Promise<void> {
+  private async enqueue(subscription: WebhookSubscription, event: AcceptedEvent): Promise<void> {
     const job = await this.deps.jobs.get(event.jobId);
     if (!job) return;
     const filter = subscriberFilter(subscription.filter);
