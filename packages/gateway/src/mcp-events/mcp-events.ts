@@ -19,10 +19,11 @@ import { serveMcpEvents } from './events-mcp';
 import type { EventsMethods } from './events-protocol';
 import { McpClients, type McpClient } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
-import { WebhookBook, type WebhookSubscription } from './webhook-book';
+import { WebhookBook } from './webhook-book';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { WebhookSubscriptions, type SubscribeResult } from './webhook-subscriptions';
 import { UpstreamSubscriptions, upstreamProblems } from './upstream-subscriptions';
+import { mcpClientListing, mcpSubscriptionListing, type ListedMcpClient, type ListedMcpSubscription } from './mcp-listings';
 
 /**
  * An event is handed out only once it was received this long ago: a request received earlier may still be in its
@@ -163,9 +164,14 @@ export class McpEvents implements EventsMethods {
     return this.webhooks.unsubscribe(client, params);
   }
 
-  /** The webhook subscriptions in the store, without their secrets (the CLI and the admin API list them). */
-  async webhookSubscriptions(): Promise<Array<Omit<WebhookSubscription, 'secret'>>> {
-    return (await this.book.all()).map(({ secret: _secret, ...shown }) => shown);
+  /** `hookwise mcp clients`: each client, whether its token is set (never the token), the types it is granted. */
+  clientListing(): ListedMcpClient[] {
+    return mcpClientListing(this.deps.config, this.deps.env);
+  }
+
+  /** `hookwise mcp subscriptions`: the subscriptions in `memos` (the CLI passes the real store's), never a secret. */
+  subscriptionListing(memos: MemoKV = this.deps.memos): Promise<ListedMcpSubscription[]> {
+    return mcpSubscriptionListing(memos, this.deps.config, this.now());
   }
 
   /** Startup problems (a client's token missing or too short, a `source: mcp-events` route's missing options). */

@@ -23,7 +23,7 @@ interface UpstreamOptions {
 }
 
 /** What the store keeps of a route's upstream subscription. */
-interface Held {
+export interface Held {
   id: string;
   secret: string;
   expiresAt: number;
@@ -44,6 +44,17 @@ export interface UpstreamDeps {
 }
 
 const memoKey = (route: string) => `mcp-events:upstream:${route}`;
+
+/** A route's upstream subscription as the store keeps it (what `hookwise mcp subscriptions` lists). */
+export async function readUpstream(memos: MemoKV, route: string): Promise<Held | undefined> {
+  const text = await memos.get(memoKey(route));
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as Held;
+  } catch {
+    return undefined;
+  }
+}
 const optionsOf = (route: Route) => (route.sourceOptions ?? {}) as UpstreamOptions;
 
 /** The routes whose events come from an MCP Events server. */
@@ -111,7 +122,7 @@ export class UpstreamSubscriptions {
     const callback = options.callback_url ?? `${this.baseUrl}/webhooks/${encodeURIComponent(route.name)}`;
     const made = JSON.stringify([options.server, options.event, callback, options.arguments ?? null]);
     try {
-      const stored = await this.read(route.name);
+      const stored = await readUpstream(this.deps.memos, route.name);
       const held = stored && stored.for === made && stored.expiresAt > this.now() ? stored : undefined;
       if (held && held.expiresAt - this.now() > ttlMs / 2) {
         // Fresh enough (this gateway's or another's on the same store): use its secret.
@@ -135,16 +146,6 @@ export class UpstreamSubscriptions {
         `route '${route.name}': could not subscribe to ${options.event} of ${options.server} (${errorMessage(err)}); trying again in ${wait / 1000} s`,
       );
       return Math.min(wait, Math.max(checkMs, 100));
-    }
-  }
-
-  private async read(route: string): Promise<Held | undefined> {
-    const text = await this.deps.memos.get(memoKey(route));
-    if (text === undefined) return undefined;
-    try {
-      return JSON.parse(text) as Held;
-    } catch {
-      return undefined;
     }
   }
 

@@ -124,6 +124,8 @@ const TYPE_ONLY = [
   'LifecycleEventName',
   'LifecycleEvents',
   'LifecycleListener',
+  'ListedMcpClient',
+  'ListedMcpSubscription',
   'LoadConfigOptions',
   'LoadPluginsOptions',
   'LoadedConfig',

@@ -179,6 +179,12 @@ describe('source: mcp-events', () => {
     expect(sub.url).toBe(`${frontUrl}/webhooks/upstream`);
     expect(subscribeCalls[0]).toMatchObject({ name: 'deploys', delivery: { mode: 'webhook' }, ttl: 60 });
     await gw!.waitForLog(`route 'upstream': subscribed to deploys of ${upstreamUrl}/mcp (subscription ${sub.id}`);
+    // What `hookwise mcp subscriptions` lists of it: no secret.
+    const listed = await gw!.gateway.features.mcpEvents.subscriptionListing();
+    expect(listed).toEqual([
+      expect.objectContaining({ kind: 'upstream', id: sub.id, holder: 'upstream', name: 'deploys', url: `${upstreamUrl}/mcp`, expired: false }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(sub.secret);
 
     const finished: Array<{ jobId: string; route: string }> = [];
     const off = gw!.gateway.on('completed', (e) => finished.push({ jobId: e.jobId, route: e.route }));
