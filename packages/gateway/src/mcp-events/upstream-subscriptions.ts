@@ -29,6 +29,8 @@ export interface Held {
   expiresAt: number;
   /** What it was made for: another server, type or callback is a new subscription. */
   for: string;
+  /** The TTL the upstream granted, in ms (it may hold the asked one within its own bounds). */
+  ttlMs?: number;
 }
 
 export interface UpstreamDeps {
@@ -70,6 +72,8 @@ export function upstreamProblems(routes: RouteTable, env: NodeJS.ProcessEnv): st
     const where = `route '${route.name}' (source: mcp-events)`;
     if (!options.server) problems.push(`${where}: source_options.server is required: the upstream MCP server's URL, e.g. https://events.example.com/mcp`);
     if (!options.event) problems.push(`${where}: source_options.event is required: the upstream's event type to subscribe to`);
+    if (route.secretOrigin === 'route')
+      problems.push(`${where}: remove secret/secrets: the route verifies with its upstream subscription's secret, which the gateway gets when it subscribes`);
     if (options.token_env && !env[options.token_env])
       problems.push(`${where}: source_options.token_env names ${options.token_env}, which is not set (put the upstream's token in <config_dir>/.env)`);
   }
@@ -85,6 +89,12 @@ export class UpstreamSubscriptions {
 
   constructor(private readonly deps: UpstreamDeps) {
     this.now = deps.now ?? Date.now;
+    // Such a route verifies with its subscriptions' secrets alone: never with the global fallback secret, which
+    // other senders know. Until the first subscription, every delivery is refused.
+    for (const route of upstreamRoutes(deps.routes)) {
+      route.secrets = [];
+      route.secret = undefined;
+    }
   }
 
   /** Called once the gateway listens at `url`: subscribes each route (in the background) and keeps it subscribed. */
@@ -124,13 +134,20 @@ export class UpstreamSubscriptions {
     try {
       const stored = await readUpstream(this.deps.memos, route.name);
       const held = stored && stored.for === made && stored.expiresAt > this.now() ? stored : undefined;
-      if (held && held.expiresAt - this.now() > ttlMs / 2) {
+      if (held && held.expiresAt - this.now() > (held.ttlMs ?? ttlMs) / 2) {
         // Fresh enough (this gateway's or another's on the same store): use its secret.
         this.useSecret(route, held.secret);
         return checkMs;
       }
       const answer = await this.subscribe(route, options, callback, held?.id);
-      const next: Held = { id: answer.subscriptionId, secret: answer.secret, expiresAt: Date.parse(answer.expiresAt) || this.now() + ttlMs, for: made };
+      const granted = answer.ttl > 0 ? answer.ttl * 1000 : ttlMs;
+      const next: Held = {
+        id: answer.subscriptionId,
+        secret: answer.secret,
+        expiresAt: Date.parse(answer.expiresAt) || this.now() + granted,
+        for: made,
+        ttlMs: granted,
+      };
       await this.deps.memos.set(memoKey(route.name), JSON.stringify(next));
       this.useSecret(route, next.secret);
       this.deps.logger.info(
@@ -152,7 +169,7 @@ export class UpstreamSubscriptions {
   /** The route verifies with the new secret and, while deliveries signed before a change may still come, the one before. */
   private useSecret(route: Route, secret: string): void {
     if (route.secrets[0] === secret) return;
-    // A new array: a route without its own secret shares the global list, which must stay as it is.
+    // The previous subscription's secret stays second, for deliveries the upstream signed before the change.
     route.secrets = [secret, ...route.secrets.slice(0, 1)];
     route.secret = secret;
   }
@@ -163,7 +180,7 @@ export class UpstreamSubscriptions {
     options: UpstreamOptions,
     callback: string,
     id: string | undefined,
-  ): Promise<{ subscriptionId: string; secret: string; expiresAt: string }> {
+  ): Promise<{ subscriptionId: string; secret: string; expiresAt: string; ttl: number }> {
     const sdk = loadMcpClientSdk(`route '${route.name}' (source: mcp-events)`);
     const token = options.token_env ? this.deps.env[options.token_env] : undefined;
     const client = new sdk.client.Client({ name: 'hookwise', version: '1.0.0' });
@@ -189,7 +206,12 @@ export class UpstreamSubscriptions {
       }
       if (typeof answer.subscriptionId !== 'string' || typeof answer.secret !== 'string')
         throw new Error('the upstream answered events/subscribe without subscriptionId and secret');
-      return { subscriptionId: answer.subscriptionId, secret: answer.secret, expiresAt: String(answer.expiresAt ?? '') };
+      return {
+        subscriptionId: answer.subscriptionId,
+        secret: answer.secret,
+        expiresAt: String(answer.expiresAt ?? ''),
+        ttl: typeof answer.ttl === 'number' ? answer.ttl : 0,
+      };
     } finally {
       await client.close().catch(() => undefined);
     }

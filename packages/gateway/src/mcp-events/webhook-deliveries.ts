@@ -75,6 +75,7 @@ export class WebhookDeliveries {
 
   /** Takes a subscription made or refreshed in this process at once (others come with the next read). */
   adopt(subscription: WebhookSubscription): void {
+    if (this.closed) return;
     const known = this.live.get(subscription.id);
     if (known && known.subscription.url === subscription.url && known.subscription.secret === subscription.secret) {
       known.subscription = subscription;

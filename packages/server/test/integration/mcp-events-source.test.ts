@@ -17,6 +17,7 @@ import { Webhook } from 'standardwebhooks';
 import { startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 
 const UPSTREAM_TOKEN = 'upstream-token-0123456789abcdef';
+const GLOBAL_SECRET = 'it-is-the-global-secret-0123456789';
 
 interface UpstreamSubscription {
   id: string;
@@ -130,6 +131,8 @@ function start(): Promise<TestGateway> {
         webhook: {
           enabled: true,
           extra: {
+            // A global fallback secret that other senders know: a source: mcp-events route never verifies with it.
+            secret: GLOBAL_SECRET,
             public_url: frontUrl,
             routes: {
               upstream: {
@@ -206,9 +209,12 @@ describe('source: mcp-events', () => {
   it('refuses a forged or unsigned delivery with 401', async () => {
     expect(await emit('dep-forged', { service: 'x', env: 'y' }, `whsec_${randomBytes(32).toString('base64')}`)).toEqual([401]);
     expect(await emit('dep-unsigned', { service: 'x', env: 'y' }, undefined, false)).toEqual([401]);
+    // Signed with the global fallback secret's bytes (what other routes would accept): refused too.
+    expect(await emit('dep-global', { service: 'x', env: 'y' }, Buffer.from(GLOBAL_SECRET).toString('base64'))).toEqual([401]);
     const ids = (await gw!.gateway.store.jobs.list({ route: 'upstream' })).map((j) => j.deliveryId);
     expect(ids).not.toContain('dep-forged');
     expect(ids).not.toContain('dep-unsigned');
+    expect(ids).not.toContain('dep-global');
   });
 
   it('refreshes the subscription (same id) once half its TTL is gone', async () => {
@@ -223,6 +229,20 @@ describe('source: mcp-events', () => {
       expect(await emit('dep-2', { service: 'web', env: 'staging' })).toEqual([202]);
     } finally {
       offsetMs = 0;
+    }
+  });
+
+  it('refuses to start a route without server and event, with its own secret, or with an unset token variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hookwise-mcp-source-'));
+    try {
+      const routes = { bad: { source: 'mcp-events', secret: 'a-route-secret-0123456789', source_options: { token_env: 'NOT_SET_ANYWHERE' }, prompt: 'x' } };
+      const attempt = startTestGateway({ configDir: dir, config: { platforms: { webhook: { enabled: true, extra: { routes } } } }, env: testProcessEnv(dir) });
+      await expect(attempt).rejects.toThrow(/source_options\.server is required/);
+      await expect(attempt).rejects.toThrow(/source_options\.event is required/);
+      await expect(attempt).rejects.toThrow(/remove secret\/secrets/);
+      await expect(attempt).rejects.toThrow(/NOT_SET_ANYWHERE, which is not set/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
