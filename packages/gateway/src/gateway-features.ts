@@ -21,6 +21,7 @@ import { budgetOf, type Route } from './routes/routes';
 import { Scheduler, type ScheduleClock } from './schedules/scheduler';
 import type { HookwiseConfig } from './config/config-types';
 import { MemoryWindowCounters } from './stores/memory-counters';
+import { MemoryOutbox } from './stores/memory-outbox';
 import { senderCheck } from './senders/sender-check';
 import { acceptorOf, JobRoutes } from './ingest/accept-step';
 import { transformStep } from './transforms/transform-hooks';
@@ -58,6 +59,10 @@ export interface FeatureOptions {
   routeProblems(route: Route): string[];
   /** The schedules' clock (tests move it); default: the process's. */
   scheduleClock?: ScheduleClock;
+  /** MCP Events tuning for tests (GatewayOptions.mcpEvents). */
+  mcpEvents?: { clock?: () => number; refreshMs?: number };
+  /** The profile this gateway serves (GatewayOptions.profile); absent: the default one. */
+  profile?: { name: string };
 }
 
 export function createFeatures(services: GatewayServices, options: FeatureOptions): GatewayFeatures {
@@ -103,7 +108,15 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     storeStatus: services.storeStatus,
     clock: options.scheduleClock,
   });
-  const mcpEvents = new McpEvents({ config, env: services.env, routes: services.routes, jobs: store.jobs, lifecycle });
+  const mcpEvents = new McpEvents({
+    ...{ config, env: services.env, routes: services.routes, jobs: store.jobs, lifecycle, memos, logger },
+    // Kept until sent, like notify: messages; a store without an outbox: this process's memory.
+    outbox: store.outbox ?? new MemoryOutbox(),
+    now: options.mcpEvents?.clock,
+    subscriptionsRefreshMs: options.mcpEvents?.refreshMs,
+    // A profile's routes are served under its prefix: an upstream must post there.
+    webhookPrefix: options.profile ? `/p/${encodeURIComponent(options.profile.name)}` : '',
+  });
   return {
     conversations,
     approvals,

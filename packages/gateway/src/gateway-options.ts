@@ -46,6 +46,8 @@ export interface GatewayOptions {
   agentCli?: { dir: string };
   /** The clock of routes' schedules (tests); default: the process's. */
   scheduleClock?: ScheduleClock;
+  /** MCP Events tuning for tests: its clock (subscription expiry, cursors) and how often subscriptions are re-read. */
+  mcpEvents?: { clock?: () => number; refreshMs?: number };
 }
 
 /** What routes that pin no source accept when the distribution does not say (GatewayOptions.defaultSources). */

@@ -150,6 +150,14 @@ export class Gateway {
     return this.services.instances.sourceFor(route);
   }
 
+  /**
+   * The host tells where it listens once it does: features that give other systems the gateway's address (the
+   * `source: mcp-events` routes' callbacks, when no public_url says otherwise) start then.
+   */
+  listening(url: string): void {
+    this.features.mcpEvents.listening(url);
+  }
+
   /** Validates every static route and creates the sources, runners and deliverers they need. */
   async start(): Promise<void> {
     const problems: string[] = [];
@@ -221,6 +229,7 @@ export class Gateway {
     for (const finding of this.exposureFindings()) this.logger.warn(exposureWarningLine(finding));
     this.workers.start();
     await this.features.schedules.start();
+    await this.features.mcpEvents.start();
     this.lifecycleWebhooks.start();
   }
 
@@ -304,6 +313,7 @@ export class Gateway {
     // After the workers (their last lifecycle events are written to the outbox) and before the store closes: what
     // is still unsent stays in a persistent store's outbox for the next start.
     await this.lifecycleWebhooks.close();
+    await this.features.mcpEvents.stop();
     await this.store.close();
     return result;
   }

@@ -47,6 +47,7 @@ export interface OpenGatewayOptions {
   pollMs?: number;
   /** The clock of routes' schedules (tests). */
   scheduleClock?: GatewayOptions['scheduleClock'];
+  mcpEvents?: GatewayOptions['mcpEvents'];
 }
 
 export interface OpenedGateway {
@@ -135,6 +136,7 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
     defaultSources: options.defaultSources,
     agentCli: options.agentCli,
     scheduleClock: options.scheduleClock,
+    mcpEvents: options.mcpEvents,
   });
   let closing: Promise<{ unfinished: string[] }> | undefined;
   const close = (deadlineMs?: number) => {

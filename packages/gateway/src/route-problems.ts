@@ -12,6 +12,7 @@ import { sandboxProblems } from './jobs/agent-sandbox';
 import { DELIVER_NONE, invalidRouteNameMessage, isValidRouteName, type Route } from './routes/routes';
 import { secretsProblems } from './routes/secret-policy';
 import { approvalProblems } from './approvals/approval-problems';
+import { MCP_EVENTS_SOURCE } from './mcp-events/upstream-subscriptions';
 import type { PluginRegistry } from './plugins/registry';
 import type { PluginInstances } from './plugins/plugin-instances';
 import type { SkillLibrary } from './plugins/skills';
@@ -34,9 +35,11 @@ export function routeProblems(ctx: RouteCheckContext, route: Route, host = ctx.c
   const where = `route '${route.name}'`;
   if (!isValidRouteName(route.name)) problems.push(`${where}: ${invalidRouteNameMessage(route.name)}`);
   if (!route.secret) {
-    problems.push(
-      `${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`,
-    );
+    // A `source: mcp-events` route's secret is its upstream subscription's, given to it once subscribed.
+    if (route.source !== MCP_EVENTS_SOURCE)
+      problems.push(
+        `${where} has no secret: set \`secret\` on the route or \`platforms.webhook.extra.secret\` (or WEBHOOK_SECRET), or INSECURE_NO_AUTH for local testing`,
+      );
   } else if (route.secretOrigin !== 'global' && secretsProblems(where, route.secrets).length) {
     // The global secrets are checked once, by start(), under their own key.
     problems.push(...secretsProblems(where, route.secrets));

@@ -53,6 +53,8 @@ export interface StartOptions {
   pollMs?: number;
   /** The clock of routes' schedules (tests move it). */
   scheduleClock?: OpenGatewayOptions['scheduleClock'];
+  /** MCP Events' clock and subscription re-reads (tests). */
+  mcpEvents?: OpenGatewayOptions['mcpEvents'];
 }
 
 export interface RunningGateway {
@@ -99,6 +101,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
     scheduleClock: options.scheduleClock,
+    mcpEvents: options.mcpEvents,
   };
   const opened = await openGateway(loaded, { ...gatewayOptions, routeSource: options.routeSource });
   const { gateway, logger } = opened;
@@ -148,6 +151,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   for (const one of everyGateway) one.gateway.sandboxes.refuseListeners([{ host: extra.host, port }]);
   const shownHost = extra.host === '0.0.0.0' || extra.host === '::' ? 'localhost' : extra.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  // Every profile's gateway learns the address too (its mcp-events routes give upstreams their callback URL).
+  for (const one of everyGateway) one.gateway.listening(url);
   const routes = gateway.routes.all().map((r) => r.name);
   logger.info(
     `Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`,

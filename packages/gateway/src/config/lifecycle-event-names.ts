@@ -17,6 +17,7 @@ export const LIFECYCLE_EVENT_NAMES = [
   'approved',
   'denied',
   'conversation_continued',
+  'mcp_webhook_delivery',
 ] as const;
 
 export type LifecycleEventName = (typeof LIFECYCLE_EVENT_NAMES)[number];

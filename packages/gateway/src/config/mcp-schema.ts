@@ -32,6 +32,27 @@ export const mcpSchema = {
         },
       },
     },
+    webhooks: {
+      type: 'object',
+      default: {},
+      additionalProperties: false,
+      description:
+        "Webhook delivery to subscribers (events/subscribe): each accepted event is POSTed to the subscription's callback URL, signed in the Standard Webhooks format.",
+      properties: {
+        allow_loopback: {
+          type: 'boolean',
+          default: false,
+          description:
+            'Let callbacks go to this machine (localhost, 127.0.0.1, ::1), over http too: for tests and a subscriber on the same host. Otherwise a callback must be https and resolve to a public address.',
+        },
+        max_per_client: {
+          type: 'integer',
+          minimum: 1,
+          default: 20,
+          description: 'Webhook subscriptions one client may hold at once.',
+        },
+      },
+    },
   },
 } as const;
 
@@ -40,6 +61,12 @@ export interface McpClientConfig {
   events: string[];
 }
 
+export interface McpWebhooksConfig {
+  allow_loopback?: boolean;
+  max_per_client?: number;
+}
+
 export interface McpConfig {
   clients: Record<string, McpClientConfig>;
+  webhooks?: McpWebhooksConfig;
 }

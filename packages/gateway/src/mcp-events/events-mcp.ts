@@ -3,7 +3,6 @@
 // peer dependency of the gateway). `initialize` declares the extension in capabilities.extensions; the events/*
 // methods go to McpEvents for the client the bearer token named (the host checked it before calling this).
 import type http from 'node:http';
-import { EVENTS_ERRORS, EventsError } from './events-errors';
 import type { McpClient } from './mcp-clients';
 import { EVENTS_EXTENSION, SUBSCRIPTION_ID_META, type EventsMethods } from './events-protocol';
 import { loadMcpServerSdk } from '../plugins/mcp-sdk';
@@ -26,7 +25,7 @@ export async function serveMcpEvents(
     { name: 'hookwise', version: '1.0.0' },
     {
       capabilities: { extensions: { [EVENTS_EXTENSION]: { listChanged: false } } },
-      instructions: `Hookwise gateway: its routes as MCP event types (${EVENTS_EXTENSION}): events/list, events/poll, events/stream.`,
+      instructions: `Hookwise gateway: its routes as MCP event types (${EVENTS_EXTENSION}): events/list, events/poll, events/stream, events/subscribe (webhook), events/unsubscribe.`,
     },
   );
   const closed = new AbortController();
@@ -45,11 +44,9 @@ export async function serveMcpEvents(
         return { resultType: 'complete', _meta: meta };
       }
       case 'events/subscribe':
+        return (await events.subscribe(client, params)) as unknown as Answer;
       case 'events/unsubscribe':
-        throw new EventsError(EVENTS_ERRORS.Unsupported, 'webhook delivery is not offered by this server: use events/poll or events/stream', {
-          feature: 'deliveryMode',
-          value: 'webhook',
-        });
+        return (await events.unsubscribe(client, params)) as unknown as Answer;
       default:
         throw new t.McpError(t.ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     }

@@ -14,4 +14,6 @@ export interface EventsMethods {
     send: (method: string, params: Record<string, unknown>) => Promise<void>,
     signal: AbortSignal,
   ): Promise<void>;
+  subscribe(client: McpClient, params: Record<string, unknown>): Promise<object>;
+  unsubscribe(client: McpClient, params: Record<string, unknown>): Promise<object>;
 }

@@ -47,6 +47,17 @@ export class McpClients {
     return this.clients.length > 0 || this.problems.length > 0;
   }
 
+  /** The client of this name (a subscription names the client that made it), if it still is one. */
+  byName(name: string): McpClient | undefined {
+    const found = this.clients.find((client) => client.name === name);
+    return found ? { name: found.name, grant: found.grant } : undefined;
+  }
+
+  /** The clients' names, in config order. */
+  names(): string[] {
+    return this.clients.map((client) => client.name);
+  }
+
   /** The client whose token an `Authorization: Bearer <token>` header carries; undefined for any other header. */
   authenticate(authorization: string | undefined): McpClient | undefined {
     const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -4,8 +4,10 @@
 // payload as stored: never the request's headers, never a route's secret. Served at POST /mcp on the admin
 // listener by @hookwise/server through events-mcp.ts.
 import type http from 'node:http';
-import { DEFAULT_JOBS_RETENTION_DAYS, type Job, type JobQueue, type JobSummary } from '@hookwise/core';
+import type { Logger } from 'winston';
+import { DEFAULT_JOBS_RETENTION_DAYS, type Job, type JobQueue, type JobSummary, type MemoKV, type Outbox } from '@hookwise/core';
 import type { HookwiseConfig } from '../config/config-types';
+import { retryPolicyOf } from '../config/retry-policy';
 import { requestViewOf } from '../filters/filter-tests';
 import type { CompiledFilter } from '../filters/filters';
 import type { Lifecycle } from '../observe/lifecycle';
@@ -17,6 +19,11 @@ import { serveMcpEvents } from './events-mcp';
 import type { EventsMethods } from './events-protocol';
 import { McpClients, type McpClient } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
+import { WebhookBook } from './webhook-book';
+import { WebhookDeliveries } from './webhook-deliveries';
+import { WebhookSubscriptions, type SubscribeResult } from './webhook-subscriptions';
+import { UpstreamSubscriptions, upstreamProblems } from './upstream-subscriptions';
+import { mcpClientListing, mcpSubscriptionListing, type ListedMcpClient, type ListedMcpSubscription } from './mcp-listings';
 
 /**
  * An event is handed out only once it was received this long ago: a request received earlier may still be in its
@@ -35,7 +42,7 @@ export const HEARTBEAT_MS = 15_000;
 export interface EventTypeDescriptor {
   name: string;
   description: string;
-  delivery: Array<'poll' | 'push'>;
+  delivery: Array<'poll' | 'push' | 'webhook'>;
   inputSchema: Record<string, unknown>;
   payloadSchema: Record<string, unknown>;
 }
@@ -79,7 +86,14 @@ export interface McpEventsDeps {
   routes: RouteTable;
   jobs: JobQueue;
   lifecycle: Lifecycle;
+  memos: MemoKV;
+  outbox: Outbox;
+  logger: Logger;
   now?: () => number;
+  /** How often webhook subscriptions are read from the store (default 5 s). */
+  subscriptionsRefreshMs?: number;
+  /** The path before `/webhooks/<route>` on the listener: `/p/<name>` for a profile's gateway, '' for the default's. */
+  webhookPrefix?: string;
 }
 
 interface Subscription {
@@ -102,16 +116,70 @@ export class McpEvents implements EventsMethods {
   readonly clients: McpClients;
   private readonly now: () => number;
   private readonly retentionMs: number;
+  private readonly book: WebhookBook;
+  private readonly deliveries: WebhookDeliveries;
+  private readonly webhooks: WebhookSubscriptions;
+  private readonly upstream: UpstreamSubscriptions;
 
   constructor(private readonly deps: McpEventsDeps) {
     this.clients = new McpClients(deps.config.mcp, deps.env);
     this.now = deps.now ?? Date.now;
     this.retentionMs = (deps.config.store.retention?.jobs_days ?? DEFAULT_JOBS_RETENTION_DAYS) * 86_400_000;
+    const settings = deps.config.mcp?.webhooks ?? {};
+    const policy = { allowLoopback: settings.allow_loopback === true };
+    this.book = new WebhookBook(deps.memos, this.now);
+    this.deliveries = new WebhookDeliveries({
+      ...{ book: this.book, outbox: deps.outbox, jobs: deps.jobs, routes: deps.routes, clients: this.clients, lifecycle: deps.lifecycle },
+      ...{ logger: deps.logger, retry: retryPolicyOf(deps.config), policy, refreshMs: deps.subscriptionsRefreshMs, now: this.now },
+    });
+    this.webhooks = new WebhookSubscriptions({
+      ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now },
+      typeOf: (client, params) => this.typeOf(client, params).type,
+    });
+    this.upstream = new UpstreamSubscriptions({
+      ...{ routes: deps.routes, memos: deps.memos, env: deps.env, publicUrl: deps.config.platforms.webhook.extra.public_url, logger: deps.logger },
+      webhookPrefix: deps.webhookPrefix ?? '',
+      ...{ checkMs: deps.subscriptionsRefreshMs, now: this.now },
+    });
   }
 
-  /** Startup problems (a client's token missing or too short). */
+  /** Starts webhook delivery to the subscriptions in the store (when any client is configured). */
+  async start(): Promise<void> {
+    if (this.enabled) await this.deliveries.start();
+  }
+
+  /** The gateway listens at `url`: the `source: mcp-events` routes subscribe to their upstream servers now. */
+  listening(url: string): void {
+    this.upstream.listening(url);
+  }
+
+  async stop(): Promise<void> {
+    this.upstream.stop();
+    await this.deliveries.close();
+  }
+
+  /** `events/subscribe` (webhook delivery; a known subscriptionId refreshes it). */
+  subscribe(client: McpClient, params: Record<string, unknown>): Promise<SubscribeResult> {
+    return this.webhooks.subscribe(client, params);
+  }
+
+  unsubscribe(client: McpClient, params: Record<string, unknown>): Promise<{ resultType: 'complete' }> {
+    return this.webhooks.unsubscribe(client, params);
+  }
+
+  /** `hookwise mcp clients`: each client, whether its token is set (never the token), the types it is granted. */
+  clientListing(): ListedMcpClient[] {
+    return mcpClientListing(this.deps.config, this.deps.env);
+  }
+
+  /** `hookwise mcp subscriptions`: the subscriptions in `memos` (the CLI passes the real store's), never a secret. */
+  subscriptionListing(memos: MemoKV = this.deps.memos): Promise<ListedMcpSubscription[]> {
+    return mcpSubscriptionListing(memos, this.deps.config, this.now());
+  }
+
+  /** Startup problems (a client's token missing or too short, a `source: mcp-events` route's missing options). */
   get problems(): string[] {
-    return this.clients.problems;
+    return [...this.clients.problems, ...upstreamProblems(this.deps.routes, this.deps.env)];
   }
 
   /** Whether `mcp.clients` names any client: only then is /mcp served. */
@@ -139,7 +207,7 @@ export class McpEvents implements EventsMethods {
       events: this.typesFor(client).map((type) => ({
         name: type.name,
         description: type.description,
-        delivery: ['poll', 'push'],
+        delivery: ['poll', 'push', 'webhook'],
         inputSchema: INPUT_SCHEMA,
         payloadSchema: PAYLOAD_SCHEMA,
       })),
@@ -148,7 +216,7 @@ export class McpEvents implements EventsMethods {
 
   /** `events/poll`: the events after the cursor that pass the subscriber's filter, oldest first. */
   async poll(client: McpClient, params: Record<string, unknown>): Promise<PollResult> {
-    const subscription = this.subscribe(client, params);
+    const subscription = this.begin(client, params);
     const batch = await this.read(subscription);
     return {
       resultType: 'complete',
@@ -171,7 +239,7 @@ export class McpEvents implements EventsMethods {
     send: (method: string, params: Record<string, unknown>) => Promise<void>,
     signal: AbortSignal,
   ): Promise<void> {
-    const subscription = this.subscribe(client, params);
+    const subscription = this.begin(client, params);
     await send('notifications/events/active', { cursor: encodeCursor(subscription.from), truncated: subscription.truncated });
     let wake: (() => void) | undefined;
     /** A nudge came while no one waited (a read was running): the next wait ends at once. */
@@ -224,8 +292,8 @@ export class McpEvents implements EventsMethods {
     }
   }
 
-  /** Checks a poll's or stream's parameters: the type (and the client's grant), the filter, the cursor. */
-  private subscribe(client: McpClient, params: Record<string, unknown>): Subscription {
+  /** The type (and the client's grant) and filter of a poll's, stream's or subscribe's parameters. */
+  private typeOf(client: McpClient, params: Record<string, unknown>): { type: EventType; filter?: CompiledFilter } {
     const name = params.name;
     if (typeof name !== 'string' || name === '') throw invalidParams('name: the event type to poll is required');
     const type = eventTypesOf(this.deps.routes.all()).find((t) => t.name === name);
@@ -235,7 +303,12 @@ export class McpEvents implements EventsMethods {
     if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams('arguments: an object');
     const unknown = Object.keys(args).filter((key) => key !== 'filter');
     if (unknown.length) throw invalidParams(`arguments: unknown ${unknown.join(', ')} (the only argument is filter)`);
-    const filter = subscriberFilter((args as { filter?: unknown }).filter);
+    return { type, filter: subscriberFilter((args as { filter?: unknown }).filter) };
+  }
+
+  /** Checks a poll's or stream's parameters: the type and filter, the cursor. */
+  private begin(client: McpClient, params: Record<string, unknown>): Subscription {
+    const { type, filter } = this.typeOf(client, params);
     const maxEvents = params.maxEvents === undefined ? DEFAULT_MAX_EVENTS : params.maxEvents;
     if (typeof maxEvents !== 'number' || !Number.isInteger(maxEvents) || maxEvents < 1) throw invalidParams('maxEvents: a positive integer');
     const maxAgeMs = params.maxAgeMs;

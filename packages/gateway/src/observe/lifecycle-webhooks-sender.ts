@@ -27,6 +27,22 @@ export interface SenderTarget {
   /** Where the target is, for log lines (no query: it may hold a token). */
   shown: string;
   sign(id: string, timestamp: number, body: string): string;
+  /** What the log lines call it (default `notify <shown>`). */
+  label?: string;
+  /** Headers sent besides the Standard Webhooks ones (an MCP subscription's id). */
+  headers?: Record<string, string>;
+  /** Asked before each attempt, so a check of where the URL leads holds at delivery time: a refusal is final. */
+  check?(): Promise<string | undefined>;
+}
+
+/** What became of one attempt, for a sender's owner that counts or reports deliveries. */
+export interface SendReport {
+  messageId: string;
+  outcome: 'delivered' | 'retrying' | 'failed';
+  /** Attempts made so far, this one included. */
+  attempts: number;
+  error?: string;
+  durationMs: number;
 }
 
 /** Messages claimed at once: the claim's lease must cover posting all of them. */
@@ -48,7 +64,12 @@ export class OutboxSender {
     private readonly outbox: Outbox,
     private readonly settings: SenderSettings,
     private readonly logger: Logger,
-  ) {}
+    private readonly report?: (report: SendReport) => void,
+  ) {
+    this.name = target.label ?? `notify ${target.shown}`;
+  }
+
+  private readonly name: string;
 
   /** Writes a message to the outbox without waiting: the lifecycle emitter is synchronous and on the hot path. */
   push(body: string): void {
@@ -56,13 +77,12 @@ export class OutboxSender {
     const write = this.outbox.add(this.target.key, { id: `msg_${randomUUID()}`, body }, this.settings.maxQueue).then(
       ({ dropped }) => {
         // One warning per burst of drops, not one per message.
-        if (dropped > 0 && this.dropped === 0)
-          this.logger.warn(`notify ${this.target.shown}: outbox full (${this.settings.maxQueue}); dropping the oldest messages`);
+        if (dropped > 0 && this.dropped === 0) this.logger.warn(`${this.name}: outbox full (${this.settings.maxQueue}); dropping the oldest messages`);
         this.dropped += dropped;
         if (Date.now() >= this.backoffUntil) this.wake?.();
       },
       (err: unknown) => {
-        this.logger.warn(`notify ${this.target.shown}: a message could not be kept in the store's outbox and is not sent (${errorMessage(err)})`);
+        this.logger.warn(`${this.name}: a message could not be kept in the store's outbox and is not sent (${errorMessage(err)})`);
       },
     );
     this.writes.add(write);
@@ -92,7 +112,7 @@ export class OutboxSender {
         if (batch.length) await this.send(batch);
         else await this.sleep(this.settings.pollMs);
       } catch (err) {
-        if (!this.storeFailing) this.logger.warn(`notify ${this.target.shown}: the store's outbox failed (${errorMessage(err)}); trying again`);
+        if (!this.storeFailing) this.logger.warn(`${this.name}: the store's outbox failed (${errorMessage(err)}); trying again`);
         this.storeFailing = true;
         await this.sleep(this.settings.pollMs);
       }
@@ -102,14 +122,17 @@ export class OutboxSender {
   private storeOk(): void {
     if (!this.storeFailing) return;
     this.storeFailing = false;
-    this.logger.info(`notify ${this.target.shown}: the store's outbox works again`);
+    this.logger.info(`${this.name}: the store's outbox works again`);
   }
 
   /** Posts a claimed batch in order; stops at the first failure, giving the rest back. */
   private async send(batch: OutboxMessage[]): Promise<void> {
     for (let i = 0; i < batch.length; i += 1) {
       const message = batch[i];
+      const started = Date.now();
       const error = this.closed ? 'stopping' : await this.post(message);
+      const told = (outcome: SendReport['outcome'], why?: string) =>
+        this.report?.({ messageId: message.id, outcome, attempts: message.attempts + 1, error: why, durationMs: Date.now() - started });
       if (this.closed) {
         // Not counted as an attempt: the gateway is stopping, the next run (or another gateway) sends them.
         await this.giveBack(batch.slice(i));
@@ -118,22 +141,26 @@ export class OutboxSender {
       if (error === undefined) {
         await this.outbox.done(this.target.key, message.id);
         this.dropped = 0;
+        told('delivered');
         continue;
       }
       if (typeof error === 'object') {
         // A redirect is the target's configuration, not a passing fault: the same answer would come on every attempt.
-        this.logger.warn(`notify ${this.target.shown}: dropped ${message.id}, not retried: ${error.final}`);
+        this.logger.warn(`${this.name}: dropped ${message.id}, not retried: ${error.final}`);
         await this.outbox.done(this.target.key, message.id);
+        told('failed', error.final);
         continue;
       }
       const attempts = message.attempts + 1;
       if (attempts >= this.settings.maxAttempts) {
-        this.logger.warn(`notify ${this.target.shown}: gave up on ${message.id} after ${attempts} attempts (${error})`);
+        this.logger.warn(`${this.name}: gave up on ${message.id} after ${attempts} attempts (${error})`);
         await this.outbox.done(this.target.key, message.id);
+        told('failed', error);
         continue;
       }
+      told('retrying', error);
       const delay = backoffDelay(attempts, this.settings);
-      this.logger.debug(`notify ${this.target.shown}: ${message.id} failed (${error}); retrying in ${delay} ms`);
+      this.logger.debug(`${this.name}: ${message.id} failed (${error}); retrying in ${delay} ms`);
       await this.outbox.retryLater(this.target.key, message.id, Date.now() + delay, attempts);
       await this.giveBack(batch.slice(i + 1));
       this.backoffUntil = Date.now() + delay;
@@ -170,9 +197,12 @@ export class OutboxSender {
     // Signed when sent: the timestamp is the attempt's (receivers refuse old ones), the id the message's own.
     const timestamp = Math.floor(Date.now() / 1000);
     try {
+      const refused = await this.target.check?.();
+      if (refused !== undefined) return { final: refused };
       const res = await fetch(this.target.url, {
         method: 'POST',
         headers: {
+          ...this.target.headers,
           'content-type': 'application/json',
           'webhook-id': message.id,
           'webhook-timestamp': String(timestamp),

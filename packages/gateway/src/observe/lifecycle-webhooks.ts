@@ -71,7 +71,7 @@ function messageData(event: object): Record<string, unknown> {
 }
 
 /** Where a target is, for log lines: origin and path (a query may hold a token). */
-function shownUrl(url: string): string {
+export function shownUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}`;

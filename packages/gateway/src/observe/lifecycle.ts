@@ -162,6 +162,23 @@ export interface ConversationContinuedEvent {
   from: string;
 }
 
+/**
+ * One attempt to post an event to an MCP Events webhook subscriber (mcp-events/webhook-deliveries.ts): delivered,
+ * retrying (it failed and waits for its next attempt) or failed (given up on, or refused for good).
+ */
+export interface McpWebhookDeliveryEvent {
+  subscription: string;
+  client: string;
+  /** The event type, e.g. `prs` or `prs/pull_request`. */
+  name: string;
+  /** The message's `webhook-id`, the same on each of its attempts. */
+  webhookId: string;
+  outcome: 'delivered' | 'retrying' | 'failed';
+  attempts: number;
+  durationMs: number;
+  error?: string;
+}
+
 export interface LifecycleEvents {
   accepted: AcceptedEvent;
   rejected: RejectedEvent;
@@ -178,6 +195,7 @@ export interface LifecycleEvents {
   approved: ApprovalDecidedEvent;
   denied: ApprovalDecidedEvent;
   conversation_continued: ConversationContinuedEvent;
+  mcp_webhook_delivery: McpWebhookDeliveryEvent;
 }
 
 export type { LifecycleEventName };
@@ -218,6 +236,7 @@ export class Lifecycle {
     approved: NONE,
     denied: NONE,
     conversation_continued: NONE,
+    mcp_webhook_delivery: NONE,
   };
   /**
    * Listeners of all events together. has() reads it first: with nobody listening at all (the default) the check

@@ -134,6 +134,12 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
     labelNames: ['route', 'platform'] as const,
     registers: [registry],
   });
+  const mcpWebhooks = new client.Counter({
+    name: 'hookwise_mcp_webhook_deliveries_total',
+    help: 'Attempts to post events to MCP Events webhook subscribers, by client (mcp.clients) and outcome (delivered, retrying, failed).',
+    labelNames: ['client', 'outcome'] as const,
+    registers: [registry],
+  });
 
   let deadCount: { value: number; at: number } | undefined;
   const countDead = async (): Promise<number> => {
@@ -197,6 +203,7 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
   on('completed', (e) => completed.inc({ route: routeLabel(e.route), outcome: e.outcome }));
   on('budget_exceeded', (e) => budgetExceeded.inc({ route: routeLabel(e.route), scope: e.scope, budget: e.budget, action: e.action }));
   on('conversation_continued', (e) => conversationsContinued.inc({ route: routeLabel(e.route), platform: e.platform }));
+  on('mcp_webhook_delivery', (e) => mcpWebhooks.inc({ client: e.client, outcome: e.outcome }));
   approvalMetrics({
     client,
     registry,

@@ -129,6 +129,8 @@ const TYPE_ONLY = [
   'LifecycleEventName',
   'LifecycleEvents',
   'LifecycleListener',
+  'ListedMcpClient',
+  'ListedMcpSubscription',
   'LoadConfigOptions',
   'LoadPluginsOptions',
   'LoadedConfig',

@@ -98,7 +98,7 @@ describe('MCP Events server', () => {
       events: Array<{ name: string; delivery: string[]; inputSchema: { properties: Record<string, unknown> }; payloadSchema: { type: string } }>;
     };
     expect(listed.events.map((e) => e.name)).toEqual(['prs', 'prs/pull_request']);
-    expect(listed.events[0].delivery).toEqual(['poll', 'push']);
+    expect(listed.events[0].delivery).toEqual(['poll', 'push', 'webhook']);
     expect(Object.keys(listed.events[0].inputSchema.properties)).toEqual(['filter']);
     expect(listed.events[0].payloadSchema.type).toBe('object');
     // Nothing of a route's secret in what a client reads.
@@ -214,8 +214,8 @@ describe('MCP Events server', () => {
     });
     await expect(poll(alice, { name: 'prs', arguments: { other: 1 }, cursor: from })).rejects.toMatchObject({ code: -32602 });
     await expect(poll(alice, { name: 'prs', cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 });
-    // Webhook delivery is not offered yet.
-    await expect(alice.request({ method: 'events/subscribe', params: { name: 'prs' } }, ResultSchema)).rejects.toMatchObject({ code: -32026 });
+    // A subscribe without a delivery mode (webhook delivery: mcp-webhooks.test.ts).
+    await expect(alice.request({ method: 'events/subscribe', params: { name: 'prs' } }, ResultSchema)).rejects.toMatchObject({ code: -32602 });
   });
 
   it('answers truncated when the cursor is older than store.retention keeps events', async () => {
