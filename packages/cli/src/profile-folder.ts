@@ -1,6 +1,6 @@
 // What a profile's folder holds when `profiles add` makes it, and what stays behind when `profiles remove` deletes
 // it (its store and its agents' data dir may lie outside the folder).
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { LoadedConfig } from '@hookwise/gateway';
 
@@ -63,6 +63,7 @@ export function leftOutside(loaded: LoadedConfig, dir: string): string[] {
     left.push(`its records in store '${store.backend}' are left: see that store's documentation to remove them`);
   }
   const data = loaded.env.HOOKWISE_DATA_DIR;
-  if (data && !inside(data)) left.push(`its agents' data dir ${data} is left (if a run made it): remove it with \`rm -rf ${data}\``);
+  // Made by the profile's first agent run with a private home: named only once there is one.
+  if (data && !inside(data) && existsSync(data)) left.push(`its agents' data dir ${data} is left: remove it with \`rm -rf ${data}\``);
   return left;
 }
