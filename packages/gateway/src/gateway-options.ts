@@ -13,6 +13,11 @@ import type { ScheduleClock } from './schedules/scheduler';
 export interface GatewayOptions {
   config: HookwiseConfig;
   configDir: string;
+  /**
+   * The profile this gateway serves (LoadedConfig.profile): its name is on its log lines, lifecycle webhooks, spans
+   * and metrics, and its agents never see the config dir above it. Absent: the default profile (the config dir's own).
+   */
+  profile?: { name: string; rootDir: string };
   env?: NodeJS.ProcessEnv;
   /** Plugins to register besides the built-ins (log deliverer, echo agent). */
   plugins?: LoadedPlugin[];

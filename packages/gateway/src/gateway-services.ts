@@ -3,6 +3,7 @@
 // instances, the route table and the agent sandboxes. The features and both paths are built from this record.
 import type { Logger } from 'winston';
 import type { MemoKV, ProgressKV, Store } from '@hookwise/core';
+import { profileSandboxHiding } from './config/profiles';
 import { retryPolicyOf, type RetryPolicy } from './config/retry-policy';
 import { INSECURE_NO_AUTH, type HookwiseConfig } from './config/schema';
 import type { GatewayOptions } from './gateway-options';
@@ -78,6 +79,8 @@ export function createServices(options: GatewayOptions): GatewayServices {
     memos,
   });
   const routes = new RouteTable(staticRoutes(config), options.routeSource);
+  // Agents of one profile never see another's config, subscriptions, homes (config/profiles.ts).
+  const hiding = profileSandboxHiding(options.profile, env);
   const extra = config.platforms.webhook.extra;
   for (const secret of [extra.secret, ...(extra.secrets ?? []), ...(config.notify ?? []).map((target) => target.secret)]) redactKnown(redactor, secret);
   for (const route of routes.staticRoutes()) redactRoute(redactor, route);
@@ -97,7 +100,14 @@ export function createServices(options: GatewayOptions): GatewayServices {
     registry,
     instances: new PluginInstances({ registry, config, logger, createContext }),
     routes,
-    sandboxes: new AgentSandboxes({ config, configDir, logger, hidden: storeFiles(config, configDir), ...options.sandbox }),
+    sandboxes: new AgentSandboxes({
+      config,
+      configDir,
+      logger,
+      hidden: [...storeFiles(config, configDir), ...hiding.hidden],
+      hiddenExceptAllowed: hiding.hiddenExceptAllowed,
+      ...options.sandbox,
+    }),
     skills: options.skills,
     lifetime,
   };

@@ -5,6 +5,7 @@ import type { Logger } from 'winston';
 import type { AgentRunner, Deliverer, Skill, Store, StoreHealth } from '@hookwise/core';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import { exposureFindings, exposureWarningLine, type ExposureFinding } from './config/exposure-checks';
+import { DEFAULT_PROFILE } from './config/profiles';
 import type { HookwiseConfig, PlatformConfig } from './config/schema';
 import { createFeatures, runnerOf, type GatewayFeatures } from './gateway-features';
 import { DEFAULT_SOURCES, type GatewayOptions } from './gateway-options';
@@ -51,6 +52,7 @@ export class Gateway {
     // Kept in the store's outbox until sent; a store without one: this process's memory.
     this.lifecycleWebhooks = new LifecycleWebhooks(this.config.notify ?? [], services.lifecycle, services.logger, services.store.outbox, {
       outbound: services.outbound,
+      profile: this.profile,
     });
     ({ pipeline: this.pipeline, authThrottle: this.authThrottle } = createRequestPath(services, this.features, {
       sourcesFor: (route) => (route.source === undefined ? this.defaultSources : this.sourceFor(route).then((named) => [named])),
@@ -62,6 +64,11 @@ export class Gateway {
 
   get config(): HookwiseConfig {
     return this.options.config;
+  }
+
+  /** The profile this gateway serves: `default` for the config dir's own routes. */
+  get profile(): string {
+    return this.options.profile?.name ?? DEFAULT_PROFILE;
   }
 
   get registry() {

@@ -46,7 +46,7 @@ export {
 } from './config/schema';
 export { parseDotenv } from './config/env';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig, readDotenv, resolveConfigDir, validateConfigObject } from './config/load';
-export { checkProfile, listProfiles, profileDir } from './config/profiles';
+export { checkProfile, listProfiles, misnamedProfileDirs, profileDir } from './config/profiles';
 export { createSubscriptionSource, readSubscriptions, type SubscriptionEntries, type SubscriptionEntry, subscriptionProblems } from './routes/subscriptions';
 export { updateSubscriptions } from './routes/subscription-store';
 export { openConfiguredStore, type OpenedGateway, type OpenedStore, openGateway, type OpenGatewayOptions, skillDirs } from './open-gateway';
@@ -55,7 +55,7 @@ export { dotenvModeProblem } from './config/dotenv-mode';
 export { exposureFindings, type ExposureFinding, type TargetPolicy } from './config/exposure-checks';
 export { LIFECYCLE_EVENTS, type LifecycleEventName, type LifecycleEvents, type LifecycleListener } from './observe/lifecycle';
 export type { ActivityJournal, JobActivity, MinuteCounts, RequestActivity } from './observe/activity-journal';
-export { RouteLabels } from './observe/metrics';
+export { RouteLabels, hostedMetricsText } from './observe/metrics';
 export type { ScheduleClock } from './schedules/scheduler';
 export type { TickResult } from './schedules/tick-claim';
 export { derivedJobContext, parseTraceparent } from './observe/tracing';

@@ -85,10 +85,13 @@ function loadedFrom(source: string | LoadedConfig | undefined, env: NodeJS.Proce
 async function openParts(loaded: LoadedConfig, options: OpenGatewayOptions, signal: AbortSignal) {
   const { config, configDir } = loaded;
   const redactor = new Redactor();
+  const profile = loaded.profile?.name;
+  // A profile's gateway names its profile on every line; a ready logger is shared, so its lines get a child's.
   const logger =
-    options.logger ??
-    createLogger({ level: options.logLevel ?? config.log.level, format: options.logFormat ?? config.log.format, redactor, stream: options.logStream });
-  const load: LoadPluginsOptions = { configDir, ...options.loader };
+    (profile !== undefined && options.logger ? options.logger.child({ profile }) : options.logger) ??
+    createLogger({ level: options.logLevel ?? config.log.level, format: options.logFormat ?? config.log.format, redactor, stream: options.logStream, profile });
+  // `plugins` is set in the config dir's own config.yaml only, so a path in it is relative to that dir, also for a profile.
+  const load: LoadPluginsOptions = { configDir: loaded.profile?.rootDir ?? configDir, ...options.loader };
   const configured = await loadPlugins(config.plugins, load);
   const plugins = [...(options.firstParty ?? []), ...configured, ...(options.plugins ?? [])];
   if (options.store) return { redactor, logger, plugins, store: options.store };
@@ -119,6 +122,7 @@ export async function openGateway(source: string | LoadedConfig | undefined, opt
   const gateway = new Gateway({
     config,
     configDir,
+    profile: loaded.profile,
     env: loaded.env,
     plugins,
     store,

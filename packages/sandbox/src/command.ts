@@ -25,6 +25,12 @@ export interface SandboxSpec {
   writable?: readonly string[];
   /** Host paths never visible inside (config dir, store file, log dir), even under an allowed path. */
   hidden?: readonly string[];
+  /**
+   * Host directories hidden like `hidden`, except the allowed paths (work dir, read_only, writable) that lie in one,
+   * which are shown again over the mask: a profile's gateway masks the data dir every profile keeps its agents'
+   * homes in, and shows its own runs' homes below it.
+   */
+  hiddenExceptAllowed?: readonly string[];
   /** The run's egress socket (EgressLease.socketPath). Without it the sandbox has no network at all. */
   egressSocket?: string;
   /** The port the in-sandbox forwarder listens on. Default 3128. */
@@ -89,6 +95,7 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   const readOnly = (spec.readOnly ?? []).map((p) => absolute(p, 'agent.sandbox.read_only path')).filter(isString);
   const writable = (spec.writable ?? []).map((p) => absolute(p, 'agent.sandbox.writable path')).filter(isString);
   const hidden = [...new Set((spec.hidden ?? []).flatMap((p) => (isAbsolute(p) ? [resolve(p), real(p)] : [])))];
+  const screened = [...new Set((spec.hiddenExceptAllowed ?? []).flatMap((p) => (isAbsolute(p) ? [resolve(p), real(p)] : [])))];
   for (const [what, paths] of [
     ['the work dir', workDir ? [workDir] : []],
     ['agent.sandbox.read_only path', readOnly],
@@ -159,10 +166,17 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   bound.push(workDir);
   // Masks come last: bwrap applies its arguments in order, so they cover whatever was bound above them. A
   // path inside a directory masked already is left out (its mount point would not exist in the empty tmpfs).
+  const shownAgain = screenedMasks(args, screened, bound, [
+    ...readOnly.map((path) => ['--ro-bind', path] as const),
+    ...writable.map((path) => ['--bind', path] as const),
+    ['--bind', workDir] as const,
+  ]);
   const system = bound.includes('/etc') ? unreadableByOthers('/etc') : { files: [], dirs: [] };
   const masks = new Map<string, boolean>(); // path -> is a directory
   for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys(), ...system.files, ...system.dirs]) {
     if (masks.has(path) || !bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;
+    // Under a screened mask only what was shown again exists (a mount point elsewhere could not be made there).
+    if (shownAgain.masked.some((dir) => isWithin(path, dir)) && !shownAgain.paths.some((shown) => isWithin(path, shown))) continue;
     masks.set(path, statSync(path).isDirectory());
   }
   const dirs = [...masks].filter(([, isDir]) => isDir).map(([path]) => path);
@@ -176,6 +190,33 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
   env.TMPDIR = '/tmp';
   env.PWD = workDir;
   return { command: spec.bwrapPath, args, env, cwd: workDir };
+}
+
+/**
+ * Masks each screened directory that an allowed path shows (an empty tmpfs), binds the allowed paths inside it
+ * again over the mask, then makes the mask read-only (after the binds: their mount points are made in it).
+ */
+function screenedMasks(
+  args: string[],
+  screened: readonly string[],
+  bound: readonly string[],
+  allowed: ReadonlyArray<readonly [string, string]>,
+): { masked: string[]; paths: string[] } {
+  const masked: string[] = [];
+  const paths: string[] = [];
+  for (const dir of screened) {
+    if (masked.some((m) => isWithin(dir, m)) || !bound.some((b) => isWithin(dir, b)) || !existsSync(dir)) continue;
+    if (!statSync(dir).isDirectory()) continue;
+    masked.push(dir);
+    args.push('--tmpfs', dir);
+    for (const [bind, path] of allowed) {
+      if (!isWithin(path, dir) || path === dir || !existsSync(path)) continue;
+      args.push(bind, path, path);
+      paths.push(path);
+    }
+    args.push('--remount-ro', dir);
+  }
+  return { masked, paths };
 }
 
 /** The host's private SSH host keys (readable by root): masked like the other system secrets. */

@@ -29,6 +29,8 @@ export interface SandboxRunOptions {
   writable?: readonly string[];
   /** Config dir, store file, log dir: never visible inside. */
   hidden?: readonly string[];
+  /** Hidden too, but for the allowed paths inside them (SandboxSpec.hiddenExceptAllowed). */
+  hiddenExceptAllowed?: readonly string[];
   /** Where a fresh work dir is made. Default os.tmpdir(). */
   workParent?: string;
   /** Memory and process limits of the run's processes (sandboxed runs only; ./limits). */
@@ -86,6 +88,7 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
       readOnly: options.readOnly,
       writable: options.writable,
       hidden: options.hidden,
+      hiddenExceptAllowed: options.hiddenExceptAllowed,
       egressSocket: egress?.socketPath,
       lifeline: lifeline?.path,
       limits,

@@ -3,9 +3,9 @@ import type { RequestListener } from 'node:http';
 // Types only at the top: Express (~140 modules) is loaded by createApp, so that the CLI commands that use this
 // package for its store, plugin list or skill dirs do not pay for it on every start.
 import type { Express, NextFunction, Request, Response } from 'express';
-import type { GatewayObservability } from '@hookwise/gateway';
 import { mountObservability } from './admin/observability-routes';
-import { createIngestListener, type Gateway } from '@hookwise/gateway';
+import { createIngestListener } from '@hookwise/gateway';
+import type { HostedProfiles } from './hosted-profiles';
 
 /**
  * How `POST /webhooks/<route>` reaches the pipeline. 'direct' (the default): the gateway's node:http handler takes
@@ -18,24 +18,36 @@ export type IngestPath = 'direct' | 'express';
  * Serve it with createRequestListener: that checks every request's path before Express's router sees it (a path
  * that does not decode is answered 400 there), so the app does not check again.
  */
-export function createApp(gateway: Gateway, observability?: GatewayObservability): Express {
+export function createApp(hosted: HostedProfiles): Express {
   const express = require('express') as typeof import('express');
+  const gateway = hosted.main.gateway;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // From memory only: the store's state as the gateway's own calls last found it, so /health answers at once
-  // even while the store is locked or unreachable. The SPEC's body while healthy; 503 with the reason when not.
+  // From memory only: the stores' state as the gateways' own calls last found it, so /health answers at once
+  // even while a store is locked or unreachable. The SPEC's body while healthy; 503 with the reason when any
+  // profile's store is not (each profile has a store of its own).
   app.get('/health', (_req, res) => {
-    const store = gateway.storeHealth();
-    if (store.ok) res.json({ status: 'ok', platform: 'webhook' });
-    else res.status(503).json({ status: 'degraded', platform: 'webhook', reason: store.reason });
+    const reasons = hosted.all.flatMap(({ name, gateway: one }) => {
+      const store = one.storeHealth();
+      if (store.ok) return [];
+      return [hosted.several ? `profile '${name}': ${store.reason ?? 'store unavailable'}` : store.reason];
+    });
+    if (reasons.length === 0) res.json({ status: 'ok', platform: 'webhook' });
+    else res.status(503).json({ status: 'degraded', platform: 'webhook', reason: reasons.join('; ') });
   });
   // /metrics, /api and /ui, as far as metrics: and admin: turn them on (admin/observability-routes.ts).
-  mountObservability(app, gateway, observability);
+  mountObservability(app, hosted);
   // No body parser: the sources need the exact bytes, and the pipeline reads them with the size limit. The path
   // was checked by the listener (createRequestListener), so the handler's own check is skipped.
   app.post('/webhooks/:route', (req, res) => gateway.handler.ingest(req, res));
-  app.all('/webhooks/:route', (req, res) => {
+  // A profile's routes; an unknown profile was answered 404 by the ingest listener already.
+  app.post('/p/:profile/webhooks/:route', (req, res, next) => {
+    const handler = hosted.handlerOf(String(req.params.profile));
+    if (handler) handler.ingest(req, res, String(req.params.route));
+    else next();
+  });
+  app.all(['/webhooks/:route', '/p/:profile/webhooks/:route'], (req, res) => {
     res
       .status(405)
       .set('Allow', 'POST')
@@ -60,6 +72,6 @@ export function createApp(gateway: Gateway, observability?: GatewayObservability
  * The http.Server listener: the request path checked once (the gateway's ingest listener), then webhook POSTs
  * straight to the gateway's handler (unless `ingest` is 'express'), the rest to Express.
  */
-export function createRequestListener(gateway: Gateway, app: Express, ingest: IngestPath = 'direct'): RequestListener {
-  return createIngestListener(gateway.handler, app, ingest === 'direct');
+export function createRequestListener(hosted: HostedProfiles, app: Express, ingest: IngestPath = 'direct'): RequestListener {
+  return createIngestListener(hosted.main.gateway.handler, app, ingest === 'direct', hosted.handlerOf);
 }

@@ -36,13 +36,21 @@ function statOf(file: string): string {
  * would load. The choice not to reload is documented in docs/security.md (a half-applied config could loosen a
  * secret or a limit without anyone noticing; a restart applies all of it or refuses to start).
  */
-export function watchConfigFile(options: { file: string; configDir: string; env?: NodeJS.ProcessEnv; logger: Logger; intervalMs?: number }): ConfigWatcher {
+export function watchConfigFile(options: {
+  file: string;
+  configDir: string;
+  /** The profile whose config.yaml `file` is (the config dir's own when absent). */
+  profile?: string;
+  env?: NodeJS.ProcessEnv;
+  logger: Logger;
+  intervalMs?: number;
+}): ConfigWatcher {
   const { file, logger } = options;
   const started = digest(file);
   let lastReported = started;
   const describe = (): string => {
     try {
-      loadConfig({ configDir: options.configDir, env: options.env });
+      loadConfig({ configDir: options.configDir, env: options.env, profile: options.profile });
       return 'the new file loads';
     } catch (err) {
       return `the new file would not load (${errorMessage(err).split('\n')[0]})`;

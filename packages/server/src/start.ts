@@ -13,6 +13,7 @@ import {
   type GatewayObservability,
   type LoadedConfig,
   type LogFormat,
+  type OpenedGateway,
   type OpenGatewayOptions,
   type RouteSource,
 } from '@hookwise/gateway';
@@ -21,6 +22,7 @@ import type { Logger } from 'winston';
 import { withAccessLog } from './access-log';
 import { createApp, createRequestListener, type IngestPath } from './app';
 import { watchConfigFile, type ConfigWatcher } from './config-watch';
+import { HostedProfiles, openProfileGateways } from './hosted-profiles';
 import { startedByPackageRunner, watchParent } from './parent-watch';
 
 export interface StartOptions {
@@ -62,7 +64,9 @@ export interface RunningGateway {
   port: number;
   /** What metrics:, tracing: and admin: turned on (the Prometheus registry, the activity journal). */
   observability?: GatewayObservability;
-  /** Logs that config.yaml changed and needs a restart (it is not reloaded); undefined without a config.yaml. */
+  /** Every gateway served, by profile: the default one (`gateway`) first, then one per profile of the config dir. */
+  profiles: HostedProfiles;
+  /** Logs that config.yaml (the config dir's or a profile's) changed and needs a restart; undefined without any. */
   configWatcher?: ConfigWatcher;
   /** Graceful stop: no new connections, running jobs finish until the deadline. */
   close(deadlineMs?: number): Promise<{ unfinished: string[] }>;
@@ -83,12 +87,11 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       'the webhook adapter is disabled',
     );
   }
-  const opened = await openGateway(loaded, {
+  const gatewayOptions: OpenGatewayOptions = {
     logger: options.logger,
     logLevel: options.logLevel,
     logFormat: options.logFormat,
     logStream: options.logStream,
-    routeSource: options.routeSource,
     loader: options.loader,
     firstParty: options.firstParty,
     defaultSources: options.defaultSources,
@@ -96,12 +99,28 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     leaseMs: options.leaseMs,
     pollMs: options.pollMs,
     scheduleClock: options.scheduleClock,
-  });
+  };
+  const opened = await openGateway(loaded, { ...gatewayOptions, routeSource: options.routeSource });
   const { gateway, logger } = opened;
   await opened.start();
+  let profileGateways: OpenedGateway[];
+  try {
+    profileGateways = await openProfileGateways(loaded, options.env, gatewayOptions, logger);
+  } catch (err) {
+    await opened.close(0);
+    throw err;
+  }
+  const everyGateway = [opened, ...profileGateways];
+  const hosted = new HostedProfiles(
+    everyGateway.map((one) => ({ name: one.gateway.profile, gateway: one.gateway, loaded: one.loaded, observability: one.observability })),
+  );
+  const closeGateways = async (deadlineMs?: number) => {
+    const results = await Promise.all(everyGateway.map((one) => one.close(deadlineMs)));
+    return { unfinished: results.flatMap((result) => result.unfinished) };
+  };
 
-  const app = createApp(gateway, opened.observability);
-  const listener = createRequestListener(gateway, app, options.ingest);
+  const app = createApp(hosted);
+  const listener = createRequestListener(hosted, app, options.ingest);
   // log.access (default on): one line per request, from the lifecycle events; off, the listener is untouched.
   const server = createServer(config.log.access === false ? listener : withAccessLog(listener, gateway, logger, options.logFormat ?? config.log.format));
   // Slow or stalled senders must not hold connections forever.
@@ -115,7 +134,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       resolve();
     });
   }).catch(async (err: NodeJS.ErrnoException) => {
-    await opened.close(0);
+    await closeGateways(0);
     if (err.code === 'EADDRINUSE') {
       throw new HookwiseConfigError(
         [`port ${extra.port} on ${extra.host} is already in use: stop the other process or choose another port (--port, WEBHOOK_PORT)`],
@@ -125,15 +144,26 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     throw err;
   });
   const port = (server.address() as AddressInfo).port;
-  // The admin API, the dashboard and /metrics share this listener: no agent may reach it through the egress proxy.
-  gateway.sandboxes.refuseListeners([{ host: extra.host, port }]);
+  // The admin API, the dashboard and /metrics share this listener: no agent of any profile may reach it through the egress proxy.
+  for (const one of everyGateway) one.gateway.sandboxes.refuseListeners([{ host: extra.host, port }]);
   const shownHost = extra.host === '0.0.0.0' || extra.host === '::' ? 'localhost' : extra.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const routes = gateway.routes.all().map((r) => r.name);
   logger.info(
     `Hookwise gateway listening on ${url} (bound to ${extra.host}); routes: ${routes.length ? routes.join(', ') : '(none yet: hookwise webhook subscribe)'}`,
   );
-  const configWatcher = loaded.configFile ? watchConfigFile({ file: loaded.configFile, configDir, env: options.env, logger }) : undefined;
+  for (const one of profileGateways) {
+    const names = one.gateway.routes.all().map((r) => r.name);
+    one.logger.info(
+      `profile '${one.gateway.profile}' served at ${url}/p/${one.gateway.profile}/webhooks/<route>; routes: ${names.length ? names.join(', ') : '(none yet)'}`,
+    );
+  }
+  const watchers = everyGateway
+    .filter((one) => one.loaded.configFile)
+    .map((one) => watchConfigFile({ file: one.loaded.configFile!, configDir, profile: one.loaded.profile?.name, env: options.env, logger: one.logger }));
+  const configWatcher: ConfigWatcher | undefined = watchers.length
+    ? { check: (reason) => watchers.forEach((w) => w.check(reason)), close: () => watchers.forEach((w) => w.close()) }
+    : undefined;
 
   let closing: Promise<{ unfinished: string[] }> | undefined;
   const close = (deadlineMs = (extra.shutdown_timeout_seconds ?? 10) * 1000) => {
@@ -141,14 +171,14 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       configWatcher?.close();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const result = await opened.close(deadlineMs);
+      const result = await closeGateways(deadlineMs);
       server.closeAllConnections();
       await serverClosed;
       return result;
     })();
     return closing;
   };
-  return { gateway, server, loaded, url, port, observability: opened.observability, configWatcher, close };
+  return { gateway, server, loaded, url, port, observability: opened.observability, profiles: hosted, configWatcher, close };
 }
 
 /**

@@ -88,6 +88,12 @@
       }
       return params.toString();
     };
+    // The panels (stats, usage, refused requests) are of the profile chosen, as the event rows are: without it they
+    // would count every profile's jobs beside one profile's rows.
+    var scope = function () {
+      var profile = form.elements.namedItem('profile');
+      return profile && profile.value ? '?profile=' + encodeURIComponent(profile.value) : '';
+    };
     var USAGE_EVERY_MS = 5000;
     var usageReadAt = 0;
     var usageLater = 0;
@@ -101,18 +107,22 @@
       }
       busy = true;
       var q = query();
-      var fragments = [swap('event-rows', '/ui/fragments/events?' + q), swap('stats', '/ui/fragments/stats'), swap('request-rows', '/ui/fragments/requests')];
+      var fragments = [
+        swap('event-rows', '/ui/fragments/events?' + q),
+        swap('stats', '/ui/fragments/stats' + scope()),
+        swap('request-rows', '/ui/fragments/requests' + scope()),
+      ];
       // The usage panel sums up to a day of stored jobs: re-read at most every few seconds, and once more after a burst.
       var now = Date.now();
       if (now - usageReadAt >= USAGE_EVERY_MS) {
         usageReadAt = now;
-        fragments.push(swap('usage-rows', '/ui/fragments/usage'));
+        fragments.push(swap('usage-rows', '/ui/fragments/usage' + scope()));
       } else if (!usageLater) {
         usageLater = window.setTimeout(
           function () {
             usageLater = 0;
             usageReadAt = Date.now();
-            swap('usage-rows', '/ui/fragments/usage').catch(function () {});
+            swap('usage-rows', '/ui/fragments/usage' + scope()).catch(function () {});
           },
           USAGE_EVERY_MS - (now - usageReadAt),
         );
@@ -142,7 +152,10 @@
     if (retryDead) {
       retryDead.addEventListener('click', function () {
         var route = retryDead.getAttribute('data-route');
-        post('/api/dead-letters/retry' + (route ? '?route=' + encodeURIComponent(route) : '')).then(
+        // Only the dead letters the page lists: the chosen profile's, not every profile's of the same route name.
+        var params = new URLSearchParams(scope());
+        if (route) params.set('route', route);
+        post('/api/dead-letters/retry' + (params.toString() ? '?' + params.toString() : '')).then(
           function (body) {
             say(body.retried.length ? 'Put ' + body.retried.length + ' dead letter(s) back in the queue.' : 'No dead letters to retry.');
             refresh();

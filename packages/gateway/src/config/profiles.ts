@@ -136,3 +136,18 @@ export function profileEnv(globalEnv: NodeJS.ProcessEnv, ownDotenv: Record<strin
   if (data) env.HOOKWISE_DATA_DIR = join(data, PROFILES_DIR, name);
   return env;
 }
+
+/**
+ * What the agents of one profile never see of the others': a profile's gateway hides the config dir that holds every
+ * profile (and the global .env), and the whole data dir but for its own runs' homes below it; the default gateway
+ * hides the data dir's profiles/ folder. `env` is the gateway's own (a profile's sets HOOKWISE_DATA_DIR, profileEnv).
+ */
+export function profileSandboxHiding(
+  profile: { name: string; rootDir: string } | undefined,
+  env: NodeJS.ProcessEnv,
+): { hidden: string[]; hiddenExceptAllowed: string[] } {
+  const data = gatewayDataDir(env);
+  if (!profile) return { hidden: data ? [join(data, PROFILES_DIR)] : [], hiddenExceptAllowed: [] };
+  // profileEnv made the data dir `<gateway's data dir>/profiles/<name>`: two levels up is the gateway's.
+  return { hidden: [profile.rootDir], hiddenExceptAllowed: data ? [dirname(dirname(resolve(data)))] : [] };
+}

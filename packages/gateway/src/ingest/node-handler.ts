@@ -7,7 +7,7 @@ import { ERROR_CATALOGUE, errorMessage } from '@hookwise/core';
 import type { WebhookPipeline } from './pipeline';
 import type { IngestRequest, IngestResult } from './pipeline-contract';
 import { rejectionReason } from './rejection-reason';
-import { hasMalformedPath, MALFORMED_PATH_RESULT, otherWebhookRequest, routeFromUrl, type OtherWebhookRequest } from './request-path';
+import { hasMalformedPath, MALFORMED_PATH_RESULT, otherWebhookRequest, profileUrl, routeFromUrl, type OtherWebhookRequest } from './request-path';
 
 export function sendResult(res: ServerResponse, result: IngestResult, closeConnection = false): void {
   const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
@@ -120,15 +120,39 @@ export function createWebhookHandler(pipeline: WebhookPipeline, logger: Logger):
  * straight to the pipeline (Express's router costs more per request than the pipeline, docs/performance.md) and
  * everything else to `app`; without, everything goes to `app`, whose webhook route calls `handler.ingest`.
  */
-export function createIngestListener(handler: WebhookHandler, app: RequestListener, direct: boolean): RequestListener {
+export function createIngestListener(
+  handler: WebhookHandler,
+  app: RequestListener,
+  direct: boolean,
+  profiles?: (name: string) => WebhookHandler | undefined,
+): RequestListener {
   return (req, res) => {
     if (hasMalformedPath(req.url)) return sendResult(res, MALFORMED_PATH_RESULT, true);
-    const route = direct && req.method === 'POST' ? routeFromUrl(req.url) : undefined;
-    if (route !== undefined) return handler.ingest(req, res, route);
+    // `/p/<name>/webhooks/...`: the profile's own handler, with the URL below the prefix read for the route (the
+    // request keeps its whole URL: a source that signs the URL signed that one).
+    const prefixed = profiles ? profileUrl(req.url) : undefined;
+    let target = handler;
+    let url = req.url;
+    if (prefixed) {
+      const hosted = profiles!(prefixed.profile);
+      if (!hosted) return sendResult(res, unknownProfile(prefixed.profile), true);
+      target = hosted;
+      url = prefixed.rest;
+    }
+    const route = direct && req.method === 'POST' ? routeFromUrl(url) : undefined;
+    if (route !== undefined) return target.ingest(req, res, route);
     // Other methods and paths below a route reach a source that takes them (WhatsApp's GET verification, Matrix's
     // PUT transactions); anything else (odd spellings included) keeps the app's behaviour.
-    const other = otherWebhookRequest(req.method, req.url);
+    const other = otherWebhookRequest(req.method, url);
     if (other === undefined) app(req, res);
-    else handler.ingestOther(req, res, other, () => app(req, res));
+    else target.ingestOther(req, res, other, () => app(req, res));
+  };
+}
+
+/** The answer to `/p/<name>/webhooks/...` for a profile the host does not serve. */
+export function unknownProfile(name: string): IngestResult {
+  return {
+    status: 404,
+    body: { error: `no profile '${name}' on this gateway: a profile is served when <config_dir>/profiles/${name}/ exists at startup` },
   };
 }

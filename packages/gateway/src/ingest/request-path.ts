@@ -16,6 +16,32 @@ export function routeFromUrl(url: string | undefined): string | undefined {
   }
 }
 
+const PROFILE_PREFIX = /^\/p\/([^/?#]+)(\/webhooks\/.*)$/;
+
+/** A `/p/<profile>/webhooks/...` URL: the profile it names and the webhook URL below the prefix. */
+export interface ProfileUrl {
+  profile: string;
+  /** The URL without the prefix (`/webhooks/<route>...`), which routeFromUrl and otherWebhookRequest read. */
+  rest: string;
+}
+
+/**
+ * The profile a webhook URL names (`/p/<name>/webhooks/<route>`, a profile's routes hosted beside the default
+ * one's); undefined for every other URL. routeFromUrl alone never reads a prefixed URL, so a host that serves no
+ * profiles answers them 404 instead of running the default profile's route of the same name.
+ */
+export function profileUrl(url: string | undefined): ProfileUrl | undefined {
+  const match = PROFILE_PREFIX.exec(url ?? '');
+  if (!match) return undefined;
+  let profile = match[1];
+  try {
+    profile = decodeURIComponent(profile);
+  } catch {
+    /* answered 400 before this by hasMalformedPath */
+  }
+  return { profile, rest: match[2] };
+}
+
 const WEBHOOK_TARGET = /^\/webhooks\/([^/?#]+)(\/[^?#]*)?(?:[?#].*)?$/;
 
 /** A webhook request other than `POST /webhooks/<name>`: its route and the path below it ('' for none). */

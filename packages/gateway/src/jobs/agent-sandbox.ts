@@ -98,6 +98,8 @@ export interface AgentSandboxesOptions {
   logger: Logger;
   /** Host paths never shown to an agent besides the config dir (the store file, log dirs). */
   hidden?: readonly string[];
+  /** Host dirs never shown but for a run's own allowed paths inside them (a profile's view of the data dir). */
+  hiddenExceptAllowed?: readonly string[];
   /** The probe (tests make it fail); default probeSandbox(). */
   probe?: () => Promise<SandboxProbe>;
   /** Where fresh work dirs are made; default the system's temp dir. */
@@ -125,6 +127,10 @@ export class AgentSandboxes {
   /** What every sandbox of this gateway hides, and where work dirs go (a transform's run opens its own: transform-command.ts). */
   get hiddenPaths(): string[] {
     return this.hidden;
+  }
+  /** Dirs hidden but for a run's own allowed paths inside them (SandboxSpec.hiddenExceptAllowed). */
+  get hiddenExceptAllowed(): string[] {
+    return (this.options.hiddenExceptAllowed ?? []).map((p) => resolve(p));
   }
   get workDirParent(): string {
     return this.workParent;
@@ -262,6 +268,7 @@ export class AgentSandboxes {
       readOnly: [...(settings.read_only ?? []), ...(needs?.readOnly ?? [])],
       writable: [...(settings.writable ?? []), ...(needs?.writable ?? [])],
       hidden: this.hidden,
+      hiddenExceptAllowed: this.hiddenExceptAllowed,
       workParent: this.workParent,
       limits: { memoryMb: limits.memoryMb, processes: limits.processes },
     });

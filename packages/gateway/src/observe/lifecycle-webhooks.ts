@@ -18,6 +18,8 @@ import type { OutboundScrubber } from './outbound-scrub';
 export type LifecycleWebhooksOptions = Partial<SenderSettings> & {
   /** The gateway's one exit for text: every message's facts pass it before they are kept in the outbox. */
   outbound?: Pick<OutboundScrubber, 'scrubValue'>;
+  /** The profile of the gateway, named in every message: one receiver may get the events of several profiles. */
+  profile?: string;
 };
 
 const DEFAULTS: SenderSettings = { maxQueue: 1000, maxAttempts: 8, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: 10_000, pollMs: 1000 };
@@ -90,7 +92,7 @@ export class LifecycleWebhooks {
     outbox: Outbox = new MemoryOutbox(),
     options: LifecycleWebhooksOptions = {},
   ) {
-    const { outbound, ...tuning } = options;
+    const { outbound, profile, ...tuning } = options;
     const settings = { ...DEFAULTS, ...tuning };
     const byEvent = new Map<LifecycleEventName, OutboxSender[]>();
     const seen = new Map<string, number>();
@@ -112,7 +114,7 @@ export class LifecycleWebhooks {
       this.unsubscribe.push(
         lifecycle.on(name, (event) => {
           const data = outbound ? outbound.scrubValue('lifecycle-webhook', messageData(event)) : messageData(event);
-          const body = JSON.stringify({ type: `hookwise.${name}`, timestamp: new Date().toISOString(), data });
+          const body = JSON.stringify({ type: `hookwise.${name}`, timestamp: new Date().toISOString(), profile, data });
           for (const sender of senders) sender.push(body);
         }),
       );

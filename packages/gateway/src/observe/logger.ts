@@ -30,8 +30,8 @@ function loadWinston() {
     return info;
   });
   const pretty = winston.format.printf((info) => {
-    const { level, message, timestamp, plugin, id, ...rest } = info as Record<string, unknown>;
-    const scope = plugin ? ` [${String(id ?? plugin)}]` : '';
+    const { level, message, timestamp, plugin, id, profile, ...rest } = info as Record<string, unknown>;
+    const scope = `${profile ? ` [${String(profile)}]` : ''}${plugin ? ` [${String(id ?? plugin)}]` : ''}`;
     const meta = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
     return `${String(timestamp)} ${String(level)}${scope}: ${String(message)}${meta}`;
   });
@@ -47,6 +47,8 @@ export interface LoggerOptions {
   /** Where to write; default stdout. Tests pass their own stream. */
   stream?: NodeJS.WritableStream;
   silent?: boolean;
+  /** A profile's gateway: every line carries `profile` (JSON) or starts with `[<profile>]` (pretty). */
+  profile?: string;
 }
 
 export function createLogger(options: LoggerOptions = {}): winston.Logger {
@@ -58,7 +60,13 @@ export function createLogger(options: LoggerOptions = {}): winston.Logger {
   const last = options.format === 'json' ? winston.format.json() : pretty;
   const format = winston.format.combine(enabledOnly, redactFormat({ redactor: options.redactor }), winston.format.timestamp(), last);
   const transport = options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console();
-  const logger: winston.Logger = winston.createLogger({ level: options.level ?? 'info', format, transports: [transport], silent: options.silent });
+  const logger: winston.Logger = winston.createLogger({
+    level: options.level ?? 'info',
+    format,
+    transports: [transport],
+    silent: options.silent,
+    defaultMeta: options.profile === undefined ? undefined : { profile: options.profile },
+  });
   writeDirectly(logger, format, transport as unknown as WinstonTransport);
   return logger;
 }

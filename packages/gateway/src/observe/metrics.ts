@@ -60,6 +60,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayMetricsOptions = {}): GatewayMetrics {
   const client = require('prom-client') as typeof import('prom-client');
   const registry = new client.Registry();
+  // Every series names the profile, so the registries of the gateways one process hosts can be merged into one
+  // /metrics answer without their series adding up.
+  registry.setDefaultLabels({ profile: gateway.profile ?? 'default' });
   const routes = new RouteLabels(options.maxRouteLabels ?? DEFAULT_MAX_ROUTE_LABELS);
   const routeLabel = (name: string, known = true) => routes.label(name, known);
 
@@ -162,7 +165,8 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
       }
     },
   });
-  if (options.processMetrics !== false) client.collectDefaultMetrics({ register: registry });
+  // The process's own metrics once, with the default profile's registry: a profile's gateway shares the process.
+  if (options.processMetrics !== false && (gateway.profile ?? 'default') === 'default') client.collectDefaultMetrics({ register: registry });
 
   const stops: Array<() => void> = [];
   const on = <K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>) => stops.push(gateway.on(name, listener));
@@ -210,4 +214,15 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
       registry.clear();
     },
   };
+}
+
+/**
+ * One exposition of the registries of the gateways one process hosts (the default profile's and each profile's):
+ * each registry labels its series with its profile, so prom-client's aggregation keeps them apart.
+ */
+export async function hostedMetricsText(all: readonly GatewayMetrics[]): Promise<string> {
+  if (all.length === 1) return all[0].text();
+  const client = require('prom-client') as typeof import('prom-client');
+  const parts = await Promise.all(all.map((metrics) => metrics.registry.getMetricsAsJSON()));
+  return client.AggregatorRegistry.aggregate(parts).metrics();
 }

@@ -8,6 +8,8 @@ import type { Redactor } from './logger';
 
 export interface ObservedGateway {
   readonly config: HookwiseConfig;
+  /** The profile the gateway serves (`default` for the config dir's own); absent for hosts that have none. */
+  readonly profile?: string;
   readonly logger: Logger;
   readonly redactor: Redactor;
   readonly lifecycle: Lifecycle;

@@ -59,6 +59,7 @@ export function traceGateway(gateway: ObservedGateway, options: GatewayTracingOp
     );
   }
   const maxJobs = options.maxJobs ?? 10_000;
+  const profile = gateway.profile ?? 'default';
   const receipts = new Map<string, SpanContext>();
 
   const senderContext = (headers: HeaderMap): Context => {
@@ -76,7 +77,8 @@ export function traceGateway(gateway: ObservedGateway, options: GatewayTracingOp
   /** A span that already happened: made when its event arrives, started `durationMs` earlier. */
   const pastSpan = (name: string, context: Context, durationMs: number, attributes: Attributes, error?: string, kind = api.SpanKind.INTERNAL) => {
     const end = Date.now();
-    const span = tracer.startSpan(name, { kind, startTime: end - durationMs, attributes }, context);
+    // Every span names the profile: one collector sees the gateways of every profile the process hosts.
+    const span = tracer.startSpan(name, { kind, startTime: end - durationMs, attributes: { ...attributes, 'hookwise.profile': profile } }, context);
     if (error !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, message: error });
     span.end(end);
     return span;

@@ -38,6 +38,7 @@ export async function runTransformCommand(
     network: [],
     readOnly: readablePaths(command, sandboxes),
     hidden: sandboxes.hiddenPaths,
+    hiddenExceptAllowed: sandboxes.hiddenExceptAllowed,
     workParent: sandboxes.workDirParent,
   });
   try {

@@ -5,11 +5,13 @@
 import type { Request, Response, Router } from 'express';
 import type { Gateway } from '@hookwise/gateway';
 import { approvalsPage, type HeldView } from './dashboard-approvals';
+import type { Selection } from './hosted-data';
 
 type Shell = (req: Request, res: Response, title: string, kind: string, body: string) => void;
 
 async function held(gateway: Gateway): Promise<HeldView[]> {
   return (await gateway.approvals.pending()).map(({ job, record }) => ({
+    profile: gateway.profile,
     jobId: job.id,
     deliveryId: job.deliveryId,
     route: job.route,
@@ -27,11 +29,18 @@ const fail = (gateway: Gateway, res: Response, err: unknown) => {
   if (!res.headersSent) res.status(503).json({ error: `the store could not answer: ${(err as Error).message}` });
 };
 
-export function mountApprovalApi(api: Router, gateway: Gateway): void {
+/** The held answers of the selected profiles, newest request first. */
+async function heldIn(selected: Selection): Promise<HeldView[]> {
+  const each = await Promise.all(selected.map(({ gateway }) => held(gateway)));
+  return each.flat().sort((a, b) => b.requestedAt - a.requestedAt);
+}
+
+export function mountApprovalApi(api: Router, selectedOf: (res: Response) => Selection): void {
   api.get('/approvals', (_req, res) => {
-    held(gateway).then(
+    const selected = selectedOf(res);
+    heldIn(selected).then(
       (approvals) => res.json({ approvals }),
-      (err: unknown) => fail(gateway, res, err),
+      (err: unknown) => fail(selected[0].gateway, res, err),
     );
   });
   api.post('/approvals/:id/:decision', (req, res) => {
@@ -41,17 +50,26 @@ export function mountApprovalApi(api: Router, gateway: Gateway): void {
       return;
     }
     const id = String(req.params.id);
-    gateway.approvals.decide(id, decision, { platform: 'dashboard', id: 'operator' }).then(
-      (outcome) => {
-        if (outcome.result === 'unknown') res.status(404).json({ error: `no approval for job '${id}' (GET /api/approvals lists the held answers)` });
-        else if (outcome.result === 'already')
-          res.status(409).json({ error: `the approval is ${outcome.record.status} already`, status: outcome.record.status });
+    const selected = selectedOf(res);
+    // The job's approval is in its own profile's records: asked of each selected profile until one has it.
+    const decide = async () => {
+      for (const { gateway } of selected) {
+        const outcome = await gateway.approvals.decide(id, decision, { platform: 'dashboard', id: 'operator' });
+        if (outcome.result !== 'unknown') return { gateway, outcome };
+      }
+      return undefined;
+    };
+    decide().then(
+      (decided) => {
+        if (!decided) res.status(404).json({ error: `no approval for job '${id}' (GET /api/approvals lists the held answers)` });
+        else if (decided.outcome.result === 'already')
+          res.status(409).json({ error: `the approval is ${decided.outcome.record.status} already`, status: decided.outcome.record.status });
         else {
-          gateway.workers.pump();
-          res.json({ result: outcome.result, status: outcome.record.status, by: outcome.record.by });
+          decided.gateway.workers.pump();
+          res.json({ result: decided.outcome.result, status: decided.outcome.record.status, by: decided.outcome.record.by, profile: decided.gateway.profile });
         }
       },
-      (err: unknown) => fail(gateway, res, err),
+      (err: unknown) => fail(selected[0].gateway, res, err),
     );
   });
 }

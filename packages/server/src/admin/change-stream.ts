@@ -16,7 +16,8 @@ export class ChangeStream {
   private timer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
 
-  constructor(private readonly gateway: Gateway) {}
+  /** Every hosted profile's gateway: a change in any of them refreshes the dashboard. */
+  constructor(private readonly gateways: ReadonlyArray<Pick<Gateway, 'on'>>) {}
 
   get clientCount(): number {
     return this.clients.size;
@@ -49,14 +50,15 @@ export class ChangeStream {
 
   private listen(): void {
     for (const name of LIFECYCLE_EVENTS) {
-      this.stops.push(
-        this.gateway.on(name, (event) => {
-          this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
-          const jobId = (event as { jobId?: string }).jobId;
-          if (jobId !== undefined && this.jobs.size < MAX_JOBS_PER_MESSAGE) this.jobs.add(jobId);
-          this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
-        }),
-      );
+      for (const gateway of this.gateways)
+        this.stops.push(
+          gateway.on(name, (event) => {
+            this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+            const jobId = (event as { jobId?: string }).jobId;
+            if (jobId !== undefined && this.jobs.size < MAX_JOBS_PER_MESSAGE) this.jobs.add(jobId);
+            this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+          }),
+        );
     }
     this.heartbeat = setInterval(() => this.write(': keep-alive\n\n'), HEARTBEAT_MS);
     this.heartbeat.unref();

@@ -3,6 +3,8 @@
 import { esc } from './html-escape';
 
 export interface HeldView {
+  /** The profile whose job it is. */
+  profile: string;
   jobId: string;
   deliveryId: string;
   route: string;

@@ -90,15 +90,15 @@ function statusBadges(job: JobSummary): string {
   return waiting ? `${badge(job.status)} <span class="badge outcome-held" title="${esc(waiting)}">held</span>` : badge(job.status);
 }
 
-export function eventRows(jobs: JobSummary[]): string {
-  if (!jobs.length) return '<tr class="empty"><td colspan="10">No events match.</td></tr>';
+export function eventRows(jobs: Array<JobSummary & { profile?: string }>, showProfile = false): string {
+  if (!jobs.length) return `<tr class="empty"><td colspan="${showProfile ? 11 : 10}">No events match.</td></tr>`;
   return jobs
     .map(
       (
         job,
       ) => `<tr data-job-id="${esc(job.id)}" data-delivery-id="${esc(job.deliveryId)}" data-status="${esc(job.status)}" data-outcome="${esc(jobOutcome(job) ?? '')}">
 <td><a href="${esc(deliveryPath(job))}">${esc(job.deliveryId)}</a></td>
-<td>${esc(job.route)}</td>
+${showProfile ? `<td class="profile">${esc(job.profile ?? '')}</td>` : ''}<td>${esc(job.route)}</td>
 <td>${esc(job.event || '–')}</td>
 <td>${statusBadges(job)}</td>
 <td>${esc(job.step)}</td>
@@ -238,8 +238,10 @@ function options(values: string[], selected: string | undefined, any: string): s
 }
 
 export function listPage(input: {
-  jobs: JobSummary[];
-  filters: ListFilters;
+  jobs: Array<JobSummary & { profile?: string }>;
+  filters: ListFilters & { profile?: string };
+  /** The hosted profiles, when there are any besides the default one: a profile column and filter are shown. */
+  profiles?: string[];
   routes: string[];
   queue: QueueDepth;
   minutes?: MinuteCounts[];
@@ -259,6 +261,7 @@ export function listPage(input: {
   return `<section id="stats" class="stats">${statsPanel(input.queue, input.minutes)}</section>
 <h1>${dead ? 'Dead letters' : 'Events'}</h1>
 <form id="filters" class="filters" method="get" action="/ui">
+${input.profiles ? `<label>Profile <select name="profile">${options(input.profiles, filters.profile, 'all profiles')}</select></label>` : ''}
 <label>Route <select name="route">${options(input.routes, filters.route, 'all routes')}</select></label>
 <label>Status <select name="status">${options(STATUSES, filters.status, 'any status')}</select></label>
 <label>Event <input name="event" value="${esc(filters.event ?? '')}" placeholder="e.g. push"></label>
@@ -267,9 +270,9 @@ export function listPage(input: {
 </form>
 ${dead ? `<p class="actions"><button type="button" id="retry-dead" data-route="${esc(filters.route ?? '')}">Retry ${filters.route ? `the dead letters of ${esc(filters.route)}` : 'all dead letters'}</button> <span id="action-result" role="status"></span></p>` : ''}
 <table id="events" class="events">
-<thead><tr><th>delivery id</th><th>route</th><th>event</th><th>status</th><th>step</th><th>attempts</th><th>events</th><th>tokens</th><th>received</th><th>last error / note</th></tr></thead>
+<thead><tr><th>delivery id</th>${input.profiles ? '<th>profile</th>' : ''}<th>route</th><th>event</th><th>status</th><th>step</th><th>attempts</th><th>events</th><th>tokens</th><th>received</th><th>last error / note</th></tr></thead>
 <tbody id="event-rows">
-${eventRows(input.jobs)}
+${eventRows(input.jobs, input.profiles !== undefined)}
 </tbody>
 </table>
 ${input.usage ? usageSection(input.usage) : ''}

@@ -6,7 +6,8 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { errorMessage } from '@hookwise/core';
 import { type Gateway } from '@hookwise/gateway';
 import { AdminAuth, SESSION_COOKIE, type AdminAccess } from './admin-auth';
-import { AdminData, parseFilters } from './admin-data';
+import { parseFilters } from './admin-data';
+import type { HostedData, Selection } from './hosted-data';
 import { mountTrialPages } from './trial-routes';
 import { mountApprovalPages } from './approval-routes';
 import { conversationSection } from './dashboard-conversation';
@@ -37,7 +38,7 @@ export const UI_HEADERS = {
 export function mountDashboard(
   app: Express,
   express: typeof import('express'),
-  deps: { gateway: Gateway; auth: AdminAuth; data: AdminData; guard: (answer: 'json' | 'html') => (req: Request, res: Response, next: NextFunction) => void },
+  deps: { gateway: Gateway; auth: AdminAuth; data: HostedData; guard: (answer: 'json' | 'html') => (req: Request, res: Response, next: NextFunction) => void },
 ): void {
   const { gateway, auth, data, guard } = deps;
   const assets = new Map<string, Buffer>();
@@ -135,18 +136,28 @@ export function mountDashboard(
     const access = res.locals.access as Granted;
     res.type('html').send(page({ title, kind, body, csrf: auth.csrfFor(req, access), signedIn: access.via === 'session' }));
   };
+  /** The profile filter's choice (`?profile=`); an unknown name shows every profile, as an empty choice does. */
+  const selectedOf = (req: Request): Selection => {
+    const chosen = data.select(req.query.profile);
+    return 'selected' in chosen ? chosen.selected : data.all;
+  };
+  const profileOf = (req: Request): string | undefined =>
+    selectedOf(req).length === 1 && data.hosted.several ? selectedOf(req)[0].gateway.profile : undefined;
   /** The usage panel's report; a store that cannot give it in time leaves the panel saying so, not the page failing. */
-  const dashboardUsage = (): Promise<UsageOrProblem> => data.usage(Date.now() - DASHBOARD_USAGE_MS).catch((err: unknown) => ({ problem: errorMessage(err) }));
+  const dashboardUsage = (req: Request): Promise<UsageOrProblem> =>
+    data.usage(selectedOf(req), Date.now() - DASHBOARD_USAGE_MS).catch((err: unknown) => ({ problem: errorMessage(err) }));
   const filtersOf = (req: Request) => {
     const parsed = parseFilters(req.query as Record<string, unknown>);
     return 'problem' in parsed ? { limit: 100 } : { ...parsed.filters, limit: parsed.filters.limit === 50 ? 100 : parsed.filters.limit };
   };
+  const profiles = data.hosted.several ? data.hosted.names() : undefined;
 
   ui.get(
     '/',
     wrap(async (req, res) => {
       const filters = filtersOf(req);
-      const [jobs, queue, usage] = await Promise.all([data.list(filters), data.queue(), dashboardUsage()]);
+      const selected = selectedOf(req);
+      const [jobs, queue, usage] = await Promise.all([data.list(selected, filters), data.queue(selected), dashboardUsage(req)]);
       shell(
         req,
         res,
@@ -154,13 +165,14 @@ export function mountDashboard(
         'list',
         listPage({
           jobs,
-          filters,
-          routes: data.routes(),
+          filters: { ...filters, profile: profileOf(req) },
+          profiles,
+          routes: [...new Set(data.routes(selected).map((route) => route.name))].sort(),
           queue,
-          minutes: data.journal?.series(30),
-          requests: data.journal?.recentRequests(),
+          minutes: data.series(selected, 30),
+          requests: data.recentRequests(selected),
           usage,
-          agentSubscriptions: data.agentSubscriptions(),
+          agentSubscriptions: data.agentSubscriptions(selected),
         }),
       );
     }),
@@ -168,36 +180,38 @@ export function mountDashboard(
   ui.get(
     '/deliveries/:id',
     wrap(async (req, res) => {
-      const job = await data.find(String(req.params.id));
-      if (!job) {
+      const hit = await data.find(selectedOf(req), String(req.params.id));
+      if (!hit) {
         res.status(404);
         shell(req, res, 'Not found', 'refused', refusedPage(`no delivery '${String(req.params.id)}' (done jobs are kept for 7 days)`));
         return;
       }
-      shell(req, res, job.deliveryId, 'detail', detailPage(job, data.journal?.job(job.id), conversationSection(await data.conversation(job))));
+      const { job, data: of } = hit;
+      shell(req, res, job.deliveryId, 'detail', detailPage(job, of.journal?.job(job.id), conversationSection(await of.conversation(job))));
     }),
   );
   // Fragments the page script swaps in on live updates: the same HTML the pages are made of.
   ui.get(
     '/fragments/events',
     wrap(async (req, res) => {
-      res.type('html').send(eventRows(await data.list(filtersOf(req))));
+      res.type('html').send(eventRows(await data.list(selectedOf(req), filtersOf(req)), profiles !== undefined));
     }),
   );
   ui.get(
     '/fragments/stats',
-    wrap(async (_req, res) => {
-      res.type('html').send(statsPanel(await data.queue(), data.journal?.series(30)));
+    wrap(async (req, res) => {
+      const selected = selectedOf(req);
+      res.type('html').send(statsPanel(await data.queue(selected), data.series(selected, 30)));
     }),
   );
   ui.get(
     '/fragments/usage',
-    wrap(async (_req, res) => {
-      res.type('html').send(usageRows(await dashboardUsage()));
+    wrap(async (req, res) => {
+      res.type('html').send(usageRows(await dashboardUsage(req)));
     }),
   );
-  ui.get('/fragments/requests', (_req, res) => {
-    res.type('html').send(requestRows(data.journal?.recentRequests() ?? []));
+  ui.get('/fragments/requests', (req, res) => {
+    res.type('html').send(requestRows(data.recentRequests(selectedOf(req))));
   });
   mountTrialPages(ui, gateway, shell);
   mountApprovalPages(ui, gateway, shell);

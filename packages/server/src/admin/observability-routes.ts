@@ -3,9 +3,11 @@
 import { join } from 'node:path';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { errorMessage, type Job } from '@hookwise/core';
-import { adminApiEnabled, replayJob, retryDeadLetters, type Gateway, type GatewayObservability, DEFAULT_USAGE_PERIOD, parseSince } from '@hookwise/gateway';
+import { adminApiEnabled, hostedMetricsText, replayJob, retryDeadLetters, DEFAULT_USAGE_PERIOD, parseSince } from '@hookwise/gateway';
+import type { HostedProfiles } from '../hosted-profiles';
 import { AdminAuth } from './admin-auth';
-import { AdminData, parseFilters, summary } from './admin-data';
+import { parseFilters, summary } from './admin-data';
+import { HostedData, type Selection } from './hosted-data';
 import { ChangeStream } from './change-stream';
 import { mountTrialApi } from './trial-routes';
 import { mountApprovalApi } from './approval-routes';
@@ -18,8 +20,11 @@ import { UI_HEADERS, mountDashboard } from './dashboard-routes';
 /** Signed-out dashboard sessions, in the config dir (hidden from agents), so that a restart does not revive them. */
 const REVOKED_SESSIONS_FILE = 'admin_sessions_revoked.json';
 
-export function mountObservability(app: Express, gateway: Gateway, observability: GatewayObservability | undefined): void {
+export function mountObservability(app: Express, hosted: HostedProfiles): void {
+  const { gateway, observability } = hosted.main;
   const config = gateway.config;
+  // One answer for every profile's registry: each labels its series with its profile.
+  const registries = hosted.all.flatMap((one) => (one.observability?.metrics ? [one.observability.metrics] : []));
   const metrics = observability?.metrics;
   if (metrics) {
     const token = config.metrics?.token;
@@ -34,8 +39,7 @@ export function mountObservability(app: Express, gateway: Gateway, observability
           .send('metrics.token is set: send Authorization: Bearer <metrics.token>\n');
         return;
       }
-      metrics
-        .text()
+      hostedMetricsText(registries)
         .then((text) => res.status(200).set('content-type', metrics.contentType).set('cache-control', 'no-store').send(text))
         .catch(next);
     });
@@ -47,8 +51,8 @@ export function mountObservability(app: Express, gateway: Gateway, observability
 
   const express = require('express') as typeof import('express');
   const auth = new AdminAuth(config.admin?.token, Date.now, join(gateway.options.configDir, REVOKED_SESSIONS_FILE));
-  const data = new AdminData(gateway, observability?.journal);
-  const stream = new ChangeStream(gateway);
+  const data = new HostedData(hosted);
+  const stream = new ChangeStream(hosted.all.map((one) => one.gateway));
   // Wrong bearer tokens, per client address: a client over the limit is answered 429 whatever it sends next.
   const bearerFailures = new ClientFailures();
 
@@ -97,21 +101,36 @@ export function mountObservability(app: Express, gateway: Gateway, observability
     res.set('cache-control', 'no-store');
     next();
   });
+  // `?profile=<name>` selects one profile (`default`: the config dir's own) on every endpoint; without it, lists
+  // merge every profile and a job is looked up in each.
+  api.use((req, res, next) => {
+    const chosen = data.select(req.query.profile);
+    if ('problem' in chosen) {
+      res.status(404).json({ error: chosen.problem });
+      return;
+    }
+    res.locals.selected = chosen.selected;
+    next();
+  });
+  const selectedOf = (res: Response): Selection => res.locals.selected as Selection;
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, _next: NextFunction) => {
     handler(req, res).catch((err: unknown) => {
       gateway.logger.error(`admin API ${req.method} ${req.path} failed: ${errorMessage(err)}`);
       if (!res.headersSent) res.status(503).json({ error: `the store could not answer: ${errorMessage(err)}` });
     });
   };
-  const found = async (req: Request, res: Response): Promise<Job | undefined> => {
-    const job = await data.find(String(req.params.id));
-    if (!job) res.status(404).json({ error: `no delivery '${String(req.params.id)}' (done jobs are kept for 7 days)` });
-    return job;
+  /** The job `:id` names in the selected profiles, with its profile's data; answers 404 itself when none has it. */
+  const found = async (req: Request, res: Response) => {
+    const hit = await data.find(selectedOf(res), String(req.params.id));
+    if (!hit) res.status(404).json({ error: `no delivery '${String(req.params.id)}' (done jobs are kept for 7 days)` });
+    return hit;
   };
+  const withProfile = (job: Job, profile: string) => ({ ...job, profile });
 
   api.get('/', (_req, res) => {
     res.json({
       endpoints: [
+        'every endpoint takes ?profile=<name> (default: the config dir itself); without it, every profile',
         'GET /api/deliveries?status=&route=&event=&limit=&full=1',
         'GET /api/deliveries/:id',
         'POST /api/deliveries/:id/replay',
@@ -134,65 +153,93 @@ export function mountObservability(app: Express, gateway: Gateway, observability
         return;
       }
       // full=1: whole jobs (payload, prompt, answer), as `hookwise deliveries list --json` prints them; else no payload is read.
-      res.json({ deliveries: req.query.full === '1' ? await data.listFull(parsed.filters) : (await data.list(parsed.filters)).map(summary) });
+      const selected = selectedOf(res);
+      res.json({
+        deliveries:
+          req.query.full === '1'
+            ? await data.listFull(selected, parsed.filters)
+            : (await data.list(selected, parsed.filters)).map((job) => ({ ...summary(job), profile: job.profile })),
+      });
     }),
   );
   api.get(
     '/deliveries/:id',
     wrap(async (req, res) => {
-      const job = await found(req, res);
+      const hit = await found(req, res);
+      if (!hit) return;
+      const { job, data: of } = hit;
       // The conversation the job is part of, from the records: what `deliveries show` prints.
-      if (job) res.json({ delivery: job, activity: data.journal?.job(job.id) ?? null, conversation: (await data.conversation(job)) ?? null });
+      res.json({
+        delivery: withProfile(job, of.gateway.profile),
+        activity: of.journal?.job(job.id) ?? null,
+        conversation: (await of.conversation(job)) ?? null,
+      });
     }),
   );
   api.post(
     '/deliveries/:id/replay',
     wrap(async (req, res) => {
-      const job = await found(req, res);
-      if (!job) return;
-      const copy = await replayJob(gateway.store.jobs, job);
-      gateway.logger.info(`replaying ${job.deliveryId} on route '${job.route}' as ${copy.deliveryId} (admin API)`, {
+      const hit = await found(req, res);
+      if (!hit) return;
+      const { job } = hit;
+      const owner = hit.data.gateway;
+      const copy = await replayJob(owner.store.jobs, job);
+      owner.logger.info(`replaying ${job.deliveryId} on route '${job.route}' as ${copy.deliveryId} (admin API)`, {
         route: job.route,
         delivery_id: copy.deliveryId,
       });
-      gateway.workers.pump();
-      res.status(201).json({ replayed: job.deliveryId, delivery: summary(copy) });
+      owner.workers.pump();
+      res.status(201).json({ replayed: job.deliveryId, delivery: { ...summary(copy), profile: owner.profile } });
     }),
   );
   api.post(
     '/deliveries/:id/retry',
     wrap(async (req, res) => {
-      const job = await found(req, res);
-      if (!job) return;
-      if (!(await gateway.store.jobs.retryDead(job.id))) {
+      const hit = await found(req, res);
+      if (!hit) return;
+      const { job } = hit;
+      const owner = hit.data.gateway;
+      if (!(await owner.store.jobs.retryDead(job.id))) {
         res
           .status(409)
           .json({ error: `delivery '${job.deliveryId}' is ${job.status}, not a dead letter: only dead letters are retried (replay runs any event again)` });
         return;
       }
-      gateway.logger.info(`dead letter ${job.deliveryId} on route '${job.route}' put back in the queue (admin API)`, {
+      owner.logger.info(`dead letter ${job.deliveryId} on route '${job.route}' put back in the queue (admin API)`, {
         route: job.route,
         delivery_id: job.deliveryId,
       });
-      gateway.workers.pump();
-      const after = await data.find(job.id);
-      res.json({ retried: job.deliveryId, delivery: after ? summary(after) : null });
+      owner.workers.pump();
+      const after = await hit.data.find(job.id);
+      res.json({ retried: job.deliveryId, delivery: after ? { ...summary(after), profile: owner.profile } : null });
     }),
   );
   api.post(
     '/dead-letters/retry',
     wrap(async (req, res) => {
       const route = typeof req.query.route === 'string' && req.query.route !== '' ? req.query.route : undefined;
-      const retried = await retryDeadLetters(gateway.store.jobs, route);
-      if (retried.length) gateway.logger.info(`${retried.length} dead letter(s) put back in the queue (admin API)`);
-      gateway.workers.pump();
+      const retried: string[] = [];
+      for (const { gateway: owner } of selectedOf(res)) {
+        const ids = await retryDeadLetters(owner.store.jobs, route);
+        if (ids.length) owner.logger.info(`${ids.length} dead letter(s) put back in the queue (admin API)`);
+        owner.workers.pump();
+        retried.push(...ids);
+      }
       res.json({ retried });
     }),
   );
   api.get(
     '/stats',
     wrap(async (_req, res) => {
-      res.json({ queue: await data.queue(), routes: data.routes(), minutes: data.journal?.series(30) ?? [] });
+      const selected = selectedOf(res);
+      const routes = data.routes(selected);
+      res.json({
+        queue: await data.queue(selected),
+        // Names, as before profiles; `profiles` says whose each is when profiles are hosted.
+        routes: routes.map((route) => route.name),
+        ...(hosted.several ? { profiles: hosted.names(), routesByProfile: routes } : {}),
+        minutes: data.series(selected) ?? [],
+      });
     }),
   );
   api.get(
@@ -205,18 +252,19 @@ export function mountObservability(app: Express, gateway: Gateway, observability
       }
       const route = typeof req.query.route === 'string' && req.query.route !== '' ? req.query.route : undefined;
       // stored=0: the budget counters only, without reading the stored jobs (`hookwise routes list`).
-      res.json({ usage: await data.usage(since, route, { stored: req.query.stored !== '0' }) });
+      res.json({ usage: await data.usage(selectedOf(res), since, route, { stored: req.query.stored !== '0' }) });
     }),
   );
   api.get('/requests', (_req, res) => {
-    res.json({ requests: data.journal?.recentRequests() ?? [] });
+    res.json({ requests: data.recentRequests(selectedOf(res)) });
   });
   api.get('/stream', (_req, res) => stream.attach(res));
-  mountTrialApi(api, gateway);
-  mountApprovalApi(api, gateway);
-  mountRunApi(api, gateway);
+  mountTrialApi(api, selectedOf);
+  mountApprovalApi(api, selectedOf);
+  mountRunApi(api, selectedOf, data.main);
   app.use('/api', api);
-  // The MCP Events server, for the clients of mcp.clients (their own tokens, not the admin token).
+  // The MCP Events server, for the clients of mcp.clients (their own tokens, not the admin token). It serves the
+  // default profile's routes only: `mcp:` is set for the whole process, and its clients name event types, not profiles.
   if (gateway.features.mcpEvents.enabled) mountMcp(app, express, gateway);
 
   if (config.admin?.ui) mountDashboard(app, express, { gateway, auth, data, guard });

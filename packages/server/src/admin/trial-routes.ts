@@ -6,18 +6,28 @@ import type { Gateway } from '@hookwise/gateway';
 import { refusedPage } from './dashboard-html';
 import { trialPage, trialsListPage } from './dashboard-trials';
 import { readTrialById, readTrials, trialSummary } from './trial-files';
+import type { Selection } from './hosted-data';
 
 const notFound = (id: string): string => `no trial '${id}' in <config_dir>/trials (\`hookwise trials list\` lists them)`;
 
-export function mountTrialApi(api: Router, gateway: Gateway): void {
-  const configDir = gateway.options.configDir;
+export function mountTrialApi(api: Router, selectedOf: (res: Response) => Selection): void {
+  // Each profile keeps its trials in its own config dir; the list names whose each is.
   api.get('/trials', (_req, res) => {
-    res.json({ trials: readTrials(configDir).map(trialSummary) });
+    res.json({
+      trials: selectedOf(res).flatMap(({ gateway }) =>
+        readTrials(gateway.options.configDir).map((trial) => ({ ...trialSummary(trial), profile: gateway.profile })),
+      ),
+    });
   });
   api.get('/trials/:id', (req, res) => {
-    const trial = readTrialById(configDir, String(req.params.id));
-    if (!trial) res.status(404).json({ error: notFound(String(req.params.id)) });
-    else res.json({ trial });
+    for (const { gateway } of selectedOf(res)) {
+      const trial = readTrialById(gateway.options.configDir, String(req.params.id));
+      if (trial) {
+        res.json({ trial: { ...trial, profile: gateway.profile } });
+        return;
+      }
+    }
+    res.status(404).json({ error: notFound(String(req.params.id)) });
   });
 }
 
