@@ -77,7 +77,7 @@ const PROFILES_SECTION = [
   '',
   'A profile is a named set of routes with its own secrets, platforms, skills, agent defaults and store, kept in `<config_dir>/profiles/<name>/` ' +
     "(config.yaml over the config dir's own, .env, webhook_subscriptions.json, skills/); its routes are served at `/p/<name>/webhooks/<route>`, " +
-    "the config dir's own routes (the `default` profile) at `/webhooks/<route>`. docs/configuration.md explains what a profile inherits.",
+    "the config dir's own routes (the `default` profile) at `/webhooks/<route>`. [configuration.md](configuration.md#profiles) says what a profile inherits and how it is served.",
   '',
   '- `hookwise profiles add <name>` makes the folder with a commented starter config.yaml; `profiles list` shows each profile and its routes; `profiles remove <name>` deletes the folder (`--yes` without a terminal) and names what it leaves (store records outside it).',
   "- `--profile <name>` (or `$HOOKWISE_PROFILE`) makes a command act on that profile: `webhook subscribe --profile acme` writes `profiles/acme/webhook_subscriptions.json` and prints the `/p/acme/` URL; `routes`, `skills`, `trials`, `doctor`, `store purge` and `deliveries` read the profile's files and store (from a running gateway's admin API, one request per profile, or its own store offline). `gateway setup --profile` sets the profile's own webhook secret. Without it, or with `--profile default`, a command acts on the config dir's own routes.",
