@@ -33,7 +33,8 @@ platforms:
           # Off until it has a secret: set one above or here (secret: \${EXAMPLE_SECRET}, with the value in .env),
           # then remove the next line and restart the gateway.
           enabled: false
-          events: [push]
+          events:
+            - push
           prompt: 'Summarise this push to {repository.full_name}: {head_commit.message}'
           deliver: log
 `;

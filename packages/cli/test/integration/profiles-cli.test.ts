@@ -84,6 +84,20 @@ describe('hookwise profiles (real binary)', () => {
     expect(JSON.parse(removed.stdout).left).toEqual([expect.stringContaining("its Redis keys under 'hookwise:profile:acme:' are left")]);
   });
 
+  it("gateway setup --profile writes the profile's own secret into its folder and refuses the listener's flags", async () => {
+    const refused = await runCli(['gateway', 'setup', '--yes', '--profile', 'acme', '--port', '9000', '--config-dir', home], home);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--port and --host are the whole gateway's listener");
+    const before = readFileSync(join(home, 'config.yaml'), 'utf8');
+    const setup = await runCli(['gateway', 'setup', '--yes', '--profile', 'acme', '--config-dir', home], home);
+    expect(setup).toMatchObject({ code: 0 });
+    expect(readFileSync(join(home, 'profiles', 'acme', '.env'), 'utf8')).toMatch(/^WEBHOOK_SECRET=\S{32,}\n$/);
+    expect(readFileSync(join(home, 'profiles', 'acme', 'config.yaml'), 'utf8')).toMatch(/^ {6}secret: \$\{WEBHOOK_SECRET\}$/m);
+    expect(readFileSync(join(home, 'config.yaml'), 'utf8')).toBe(before);
+    const routes = await runCli(['routes', 'list', '--profile', 'acme', '--json', '--config-dir', home], home);
+    expect(JSON.parse(routes.stdout)).toEqual([expect.objectContaining({ name: 'example', secret: 'global' })]);
+  });
+
   it('fails with the profiles there are for --profile nosuch, and reads $HOOKWISE_PROFILE', async () => {
     const nosuch = await runCli(['webhook', 'list', '--config-dir', home, '--profile', 'nosuch'], home);
     expect(nosuch.code).toBe(1);

@@ -4,7 +4,7 @@ import { Flags } from '@oclif/core';
 import { DEFAULT_PORT, readDotenv } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { describeProfile, profileFlag } from '../../profile-choice';
+import { describeProfile, profileArg, profileFlag } from '../../profile-choice';
 import { applySetup, generateSecret, readExistingSettings } from '../../setup-config';
 
 export default class GatewaySetup extends HookwiseCommand {
@@ -74,7 +74,8 @@ export default class GatewaySetup extends HookwiseCommand {
     this.log(`Config written to ${configFile}.`);
     this.log(`${forProfile ? "The profile's" : 'Global'} HMAC secret ${secretNote}: stored in ${envFile} as WEBHOOK_SECRET (mode 0600).`);
     if (secretNote === 'generated') this.log(`Secret (shown once; configure your senders with it): ${secret}`);
-    this.log('Next: add a route and start the gateway (hookwise gateway run). Routes in config.yaml without a secret of their');
-    this.log('own use this global secret; a subscription (hookwise webhook subscribe <name>) gets its own secret instead.');
+    const which = forProfile ? "the profile's config.yaml" : 'config.yaml';
+    this.log(`Next: add a route and start the gateway (hookwise gateway run). Routes in ${which} without a secret of their`);
+    this.log(`own use this secret; a subscription (hookwise webhook subscribe <name>${profileArg(choice)}) gets its own secret instead.`);
   }
 }
