@@ -29,7 +29,7 @@ describe("a profile's gateway", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("loads a plugin the config dir's config.yaml lists by a relative path, and its routes may use it", async () => {
-    const opened = await openGateway(loadConfig({ configDir: dir, env: {}, profile: 'acme' }));
+    const opened = await openGateway(loadConfig({ configDir: dir, env: {}, profile: 'acme' }), { logLevel: 'error' });
     try {
       expect(opened.plugins.map((loaded) => loaded.plugin.meta.name)).toContain('config-dir-plugin');
       // Starting checks every route: acme's `ci` delivers with the plugin's deliverer.
