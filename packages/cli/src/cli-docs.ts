@@ -71,6 +71,19 @@ function commandSection(bin: string, cmd: Command.Cached, space: string): string
   return lines.join('\n');
 }
 
+/** How the commands act on profiles: one place, ahead of the commands that take --profile. */
+const PROFILES_SECTION = [
+  '## Profiles from the CLI',
+  '',
+  'A profile is a named set of routes with its own secrets, platforms, skills, agent defaults and store, kept in `<config_dir>/profiles/<name>/` ' +
+    "(config.yaml over the config dir's own, .env, webhook_subscriptions.json, skills/); its routes are served at `/p/<name>/webhooks/<route>`, " +
+    "the config dir's own routes (the `default` profile) at `/webhooks/<route>`. [configuration.md](configuration.md#profiles) says what a profile inherits and how it is served.",
+  '',
+  '- `hookwise profiles add <name>` makes the folder with a commented starter config.yaml; `profiles list` shows each profile and its routes; `profiles remove <name>` deletes the folder (`--yes` without a terminal) and names what it leaves (store records outside it).',
+  "- `--profile <name>` (or `$HOOKWISE_PROFILE`) makes a command act on that profile: `webhook subscribe --profile acme` writes `profiles/acme/webhook_subscriptions.json` and prints the `/p/acme/` URL; `routes`, `skills`, `trials`, `doctor`, `store purge` and `deliveries` read the profile's files and store (from a running gateway's admin API, one request per profile, or its own store offline). `gateway setup --profile` sets the profile's own webhook secret. Without it, or with `--profile default`, a command acts on the config dir's own routes.",
+  "- `deliveries list --all-profiles` lists every profile's deliveries with a PROFILE column. `gateway run`, `gateway status` and `plugins list` take no `--profile`: one gateway serves every profile, with one set of plugins.",
+];
+
 /** The whole reference: topics in alphabetical order, each with its commands. */
 export function renderCliDocs(config: Config): string {
   const bin = config.bin;
@@ -91,6 +104,7 @@ export function renderCliDocs(config: Config): string {
       out.push(`  - [\`${id}\`](#${anchor(id)})`);
     }
   }
+  out.push('', ...PROFILES_SECTION);
   for (const topic of topics) {
     const description = config.topics.find((t) => t.name === topic)?.description;
     out.push('', `## \`${topic ? `${bin} ${topic}` : bin}\``, '');

@@ -1,6 +1,7 @@
 // Where the `deliveries` commands read and act: the running gateway's admin API when it serves one (admin.enabled,
 // found through gateway.run.json), so that a memory store is visible and a replay or retry starts at once; the
-// store itself otherwise (the gateway stopped, or the API is off).
+// store itself otherwise (the gateway stopped, or the API is off). Each profile has a store of its own; the admin
+// API (one for every profile the gateway hosts) is asked about one with `?profile=<name>`, or all without it.
 import { HookwiseError, errorMessage, type Job, type JobFilter, type Store } from '@hookwise/core';
 import {
   adminApiEnabled,
@@ -8,6 +9,7 @@ import {
   ConversationRecords,
   conversationOfJob,
   type ConversationView,
+  listProfiles,
   loadConfig,
   readRunFile,
   replayJob,
@@ -17,9 +19,12 @@ import {
   usageReport,
   type UsageReport,
 } from '@hookwise/gateway';
-import { configDirFrom } from './config-dir';
 import { findDelivery, storeHasData, withDeliveryStore } from './delivery-store';
+import { chooseProfile, loadChosen, profileName, type ProfileChoice } from './profile-choice';
 import { listRoutes } from './route-listing';
+
+/** A job with the profile it belongs to: the admin API names it; read from a store, the CLI adds it. */
+export type ProfiledJob = Job & { profile?: string };
 
 export interface Deliveries {
   /** Where they come from: the admin API's address, or 'store'. */
@@ -50,7 +55,7 @@ const PROBE_TIMEOUT_MS = 2000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const PREFIX_SCAN_LIMIT = 500;
 
-function storeDeliveries(store: Store, configDir: string): Deliveries {
+function storeDeliveries(store: Store, choice: ProfileChoice): Deliveries {
   return {
     via: 'store',
     list: (filter) => store.jobs.list(filter),
@@ -69,8 +74,9 @@ function storeDeliveries(store: Store, configDir: string): Deliveries {
     },
     async usage(since, route, options) {
       // The routes and budgets as config.yaml and the subscriptions say now (what a gateway started now would serve).
-      const { config } = loadConfig({ configDir });
-      const routes = listRoutes(config, configDir)
+      const loaded = loadChosen(choice);
+      const { config } = loaded;
+      const routes = listRoutes(loaded)
         .filter((r) => r.status === 'active' && (route === undefined || r.name === route))
         .map((r) => ({ name: r.name, budget: r.route?.budget }));
       const { counters } = store;
@@ -103,19 +109,25 @@ class AdminApiError extends HookwiseError {
   }
 }
 
-/** The admin API of a running gateway, as the dashboard uses it; a bearer token when admin.token is set. */
+/**
+ * The admin API of a running gateway, as the dashboard uses it; a bearer token when admin.token is set. Every
+ * request names the profile (`default` for the config dir's own routes); none: every profile's (list only).
+ */
 class ApiDeliveries implements Deliveries {
   constructor(
     readonly via: string,
     private readonly token: string | undefined,
+    private readonly profile: string | undefined,
   ) {}
 
   async request<T>(method: 'GET' | 'POST', path: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
+    const url = new URL(`${this.via}${path}`);
+    if (this.profile !== undefined) url.searchParams.set('profile', this.profile);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     // Without a token (loopback mode) an action must carry the CSRF header, which no other site's page can send.
     else if (method === 'POST') headers['x-hookwise-csrf'] = 'hookwise-cli';
-    const res = await fetch(`${this.via}${path}`, { method, headers, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { method, headers, signal: AbortSignal.timeout(timeoutMs) });
     const body = (await res.json().catch(() => ({}))) as T & { error?: string };
     if (!res.ok) throw new AdminApiError(res.status, `the gateway's admin API (${this.via}) answered ${res.status}: ${body.error ?? res.statusText}`);
     return body;
@@ -187,12 +199,13 @@ class ApiDeliveries implements Deliveries {
  * The running gateway's admin API, if this config turns it on and the gateway answers; undefined to use the store.
  * A gateway that refuses the CLI (a token that does not match) is an error, not a reason to read around it.
  */
-async function runningApi(configDir: string): Promise<ApiDeliveries | undefined> {
-  const { config } = loadConfig({ configDir });
+async function runningApi(rootDir: string, profile: string | undefined): Promise<ApiDeliveries | undefined> {
+  // The admin block and the run file are the whole gateway's: the config dir's own, whatever the profile.
+  const { config } = loadConfig({ configDir: rootDir });
   if (!adminApiEnabled(config)) return undefined;
-  const running = readRunFile(configDir);
+  const running = readRunFile(rootDir);
   if (!running) return undefined;
-  const api = new ApiDeliveries(running.url, config.admin?.token);
+  const api = new ApiDeliveries(running.url, config.admin?.token, profile);
   try {
     await api.request('GET', '/api/', PROBE_TIMEOUT_MS);
     return api;
@@ -206,21 +219,40 @@ async function runningApi(configDir: string): Promise<ApiDeliveries | undefined>
   }
 }
 
-/** Runs `use` against the running gateway's admin API when there is one, else against the configured store. */
-export async function withDeliveries<T>(configDirFlag: string | undefined, use: (deliveries: Deliveries) => Promise<T>): Promise<T> {
-  const api = await runningApi(configDirFrom(configDirFlag));
+/** Runs `use` against the running gateway's admin API when there is one, else against the profile's store. */
+export async function withDeliveries<T>(choice: ProfileChoice, use: (deliveries: Deliveries) => Promise<T>): Promise<T> {
+  const api = await runningApi(choice.rootDir, profileName(choice));
   if (api) return use(api);
-  return withDeliveryStore(configDirFlag, (store) => use(storeDeliveries(store, configDirFrom(configDirFlag))));
+  return withDeliveryStore(choice, (store) => use(storeDeliveries(store, choice)));
 }
 
 /**
  * As withDeliveries for commands that only add what they find (`routes list`): undefined instead of opening a store
  * that has nothing to read (memory) or does not exist yet (opening would create it).
  */
-export async function withExistingDeliveries<T>(configDirFlag: string | undefined, use: (deliveries: Deliveries) => Promise<T>): Promise<T | undefined> {
-  const configDir = configDirFrom(configDirFlag);
-  const api = await runningApi(configDir);
+export async function withExistingDeliveries<T>(choice: ProfileChoice, use: (deliveries: Deliveries) => Promise<T>): Promise<T | undefined> {
+  const api = await runningApi(choice.rootDir, profileName(choice));
   if (api) return use(api);
-  if (!storeHasData(loadConfig({ configDir }).config, configDir)) return undefined;
-  return withDeliveryStore(configDirFlag, (store) => use(storeDeliveries(store, configDir)));
+  const loaded = loadChosen(choice);
+  if (!storeHasData(loaded.config, loaded.configDir)) return undefined;
+  return withDeliveryStore(choice, (store) => use(storeDeliveries(store, choice)));
+}
+
+/**
+ * The jobs of every profile, newest first: one admin API request without a profile, or each profile's store in
+ * turn (the default profile's first), each job named with its profile.
+ */
+export async function listAllProfiles(rootDir: string, filter: JobFilter): Promise<ProfiledJob[]> {
+  const api = await runningApi(rootDir, undefined);
+  if (api) return api.list(filter);
+  const jobs: ProfiledJob[] = [];
+  for (const profile of [undefined, ...listProfiles(rootDir)]) {
+    const choice = chooseProfile(rootDir, profile);
+    const loaded = loadChosen(choice);
+    if (!storeHasData(loaded.config, loaded.configDir)) continue;
+    const listed = await withDeliveryStore(choice, (store) => store.jobs.list(filter));
+    jobs.push(...listed.map((job) => ({ ...job, profile: profileName(choice) })));
+  }
+  jobs.sort((a, b) => b.receivedAt - a.receivedAt);
+  return filter.limit === undefined ? jobs : jobs.slice(0, filter.limit);
 }

@@ -1,10 +1,10 @@
 // Opens the configured store for the `deliveries` commands and finds a job by delivery id (or job id).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { HookwiseError, type Job, type Store } from '@hookwise/core';
-import { createLogger, loadConfig, openConfiguredStore, type HookwiseConfig } from '@hookwise/gateway';
-import { configDirFrom } from './config-dir';
+import { createLogger, openConfiguredStore, type HookwiseConfig } from '@hookwise/gateway';
 import { loadFirstPartyPlugins } from './first-party';
+import { loadChosen, type ProfileChoice } from './profile-choice';
 
 /**
  * Whether the configured store may hold something to read: not a memory store (it lives inside the gateway), not a
@@ -13,13 +13,17 @@ import { loadFirstPartyPlugins } from './first-party';
 export function storeHasData(config: HookwiseConfig, configDir: string): boolean {
   const { store } = config;
   if (store.backend === 'memory') return false;
-  if (store.backend === 'sqlite') return existsSync(join(configDir, typeof store.path === 'string' ? store.path : 'hookwise.sqlite'));
+  // resolve, not join: a profile's store path is absolute already (beside the global file, config/profiles.ts).
+  if (store.backend === 'sqlite') return existsSync(resolve(configDir, typeof store.path === 'string' ? store.path : 'hookwise.sqlite'));
   return true;
 }
 
-/** Runs `use` with the store the gateway uses (sqlite file, Redis or a third-party store), closing it afterwards. */
-export async function withDeliveryStore<T>(configDirFlag: string | undefined, use: (store: Store) => Promise<T>): Promise<T> {
-  const loaded = loadConfig({ configDir: configDirFrom(configDirFlag) });
+/**
+ * Runs `use` with the store the gateway uses for the chosen profile (sqlite file, Redis or a third-party store),
+ * closing it afterwards.
+ */
+export async function withDeliveryStore<T>(choice: ProfileChoice, use: (store: Store) => Promise<T>): Promise<T> {
+  const loaded = loadChosen(choice);
   if (loaded.config.store.backend === 'memory') {
     throw new HookwiseError(
       'HW_E_STORE',

@@ -2,14 +2,13 @@
 // GitHub CLI (gh), platforms' credentials, and whether a gateway runs on this config dir. Each check reports
 // what it found and, when something is wrong, what to do; none shows a secret.
 import { Writable } from 'node:stream';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { HookwiseConfigError, errorMessage } from '@hookwise/core';
 import {
   INSECURE_NO_AUTH,
   createLogger,
   createMemoryStore,
   dotenvModeProblem,
-  loadConfig,
   openConfiguredStore,
   openGateway,
   readRunFile,
@@ -22,6 +21,7 @@ import { listRoutes } from './route-listing';
 import { checkAgentCommands, checkGithubClient, type CheckResult } from './tool-checks';
 import { sandboxChecks } from './sandbox-checks';
 import { configParseError } from './config-parse-error';
+import { loadChosen, type ProfileChoice } from './profile-choice';
 
 const MIN_SECRET_LENGTH = 16;
 
@@ -52,7 +52,7 @@ function problemsOf(err: unknown): string[] {
 /** The store as a person recognises it, without credentials. */
 function describeStore(loaded: LoadedConfig): string {
   const store = loaded.config.store as { backend: string; path?: unknown; url?: unknown };
-  if (store.backend === 'sqlite') return `sqlite at ${join(loaded.configDir, typeof store.path === 'string' ? store.path : 'hookwise.sqlite')}`;
+  if (store.backend === 'sqlite') return `sqlite at ${resolve(loaded.configDir, typeof store.path === 'string' ? store.path : 'hookwise.sqlite')}`;
   if (store.backend === 'redis' && typeof store.url === 'string') {
     try {
       const url = new URL(store.url);
@@ -138,7 +138,7 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
         ? { check: 'plugins', status: 'warn', detail: manifestProblems.map((p) => `${p.spec}: ${p.problem}`).join('; ') }
         : { check: 'plugins', status: 'ok', detail: `${plugins.length} loaded (${loaded.config.plugins.length} from plugins:)` },
     );
-    const routes = listRoutes(loaded.config, loaded.configDir);
+    const routes = listRoutes(loaded);
     for (const listed of routes) {
       if (listed.status === 'disabled') continue;
       const problems = listed.route && listed.status !== 'invalid' ? gateway.routeProblems(listed.route) : [];
@@ -210,14 +210,16 @@ async function gatewayChecks(loaded: LoadedConfig): Promise<CheckResult[]> {
 }
 
 /** Every check; a config that does not load stops the ones that need it. */
-export async function runDoctor(configDir: string, env: NodeJS.ProcessEnv = process.env): Promise<CheckResult[]> {
+export async function runDoctor(choice: ProfileChoice, env: NodeJS.ProcessEnv = process.env): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
+  const configDir = choice.dir;
   let loaded: LoadedConfig;
   try {
-    loaded = loadConfig({ configDir, env });
+    loaded = loadChosen(choice, env);
   } catch (err) {
-    // `gateway setup` refuses a file that does not parse, so the fix for one is the syntax, at the yaml position.
-    const syntax = configParseError(configDir);
+    // `gateway setup` refuses a file that does not parse, so the fix for one is the syntax, at the yaml position
+    // (a profile's config.yaml lies over the global one: either may be the one).
+    const syntax = configParseError(configDir) ?? (choice.profile ? configParseError(choice.rootDir) : undefined);
     if (syntax)
       return [
         {
@@ -256,7 +258,8 @@ export async function runDoctor(configDir: string, env: NodeJS.ProcessEnv = proc
   results.push(...(await gatewayChecks(loaded)));
   results.push(await storeCheck(loaded));
 
-  const running = readRunFile(loaded.configDir);
+  // The run file is the whole gateway's, in the config dir itself: one gateway serves every profile.
+  const running = readRunFile(choice.rootDir);
   if (!running) {
     results.push({ check: 'gateway', status: 'ok', detail: 'not running on this config dir (start it: hookwise gateway run)' });
   } else {

@@ -4,6 +4,7 @@
 import { Command, Errors } from '@oclif/core';
 import { closestMatch, HookwiseConfigError, isHookwiseError } from '@hookwise/core';
 import { configDirOrigin, describeConfigDir, userMessage, type ConfigDirOrigin } from './config-dir';
+import { chooseProfile, describeProfile, type ProfileChoice } from './profile-choice';
 
 export interface JsonError {
   error: {
@@ -15,6 +16,8 @@ export interface JsonError {
     /** The config dir the command read and what chose it, when it names one (see readsConfigDir). */
     config_dir?: string;
     config_dir_from?: ConfigDirOrigin['config_dir_from'];
+    /** The profile the command acted on, when --profile (or $HOOKWISE_PROFILE) chose one. */
+    profile?: string;
   };
 }
 
@@ -36,14 +39,31 @@ export abstract class HookwiseCommand extends Command {
   /** Set by readsConfigDir: answers that find nothing, and --json errors, name the dir and what chose it. */
   protected configDirRead?: ConfigDirOrigin;
 
-  /** Records which config dir this run reads (from its --config-dir flag, $HOOKWISE_HOME or the default). */
-  protected readsConfigDir(flag: string | undefined): ConfigDirOrigin {
-    this.configDirRead = configDirOrigin(flag);
-    return this.configDirRead;
+  /** Set by readsConfigDir: the profile this run acts on (its folder, or the config dir for the default one). */
+  protected profileRead?: ProfileChoice;
+
+  /**
+   * Records which config dir this run reads (from its --config-dir flag, $HOOKWISE_HOME or the default) and which
+   * profile of it (--profile, $HOOKWISE_PROFILE); a profile that does not exist ends the command here.
+   */
+  protected readsConfigDir(flags: { 'config-dir'?: string; profile?: string }): ProfileChoice {
+    this.configDirRead = configDirOrigin(flags['config-dir']);
+    let choice: ProfileChoice;
+    try {
+      choice = chooseProfile(flags['config-dir'], flags.profile);
+    } catch (err) {
+      this.fail(err);
+    }
+    this.profileRead = choice;
+    return choice;
   }
 
-  /** "<what> in /dir (from $HOOKWISE_HOME)": a second shell without the export sees why it found nothing. */
+  /**
+   * "<what> in /dir (from $HOOKWISE_HOME)": a second shell without the export sees why it found nothing; with a
+   * profile, "<what> in profile 'acme' (/dir/profiles/acme)".
+   */
   protected whereRead(what: string): string {
+    if (this.profileRead?.profile) return `${what} in ${describeProfile(this.profileRead)}`;
     return this.configDirRead ? `${what} in ${describeConfigDir(this.configDirRead)}` : what;
   }
 
@@ -63,7 +83,8 @@ export abstract class HookwiseCommand extends Command {
    */
   protected fail(err: unknown, where = false): never {
     const code = isHookwiseError(err) || err instanceof HookwiseConfigError ? (err as { code: string }).code : undefined;
-    const text = where && this.configDirRead ? `${userMessage(err)}\nConfig dir: ${describeConfigDir(this.configDirRead)}` : userMessage(err);
+    const profile = this.profileRead?.profile ? `\nProfile: ${describeProfile(this.profileRead)}` : '';
+    const text = where && this.configDirRead ? `${userMessage(err)}\nConfig dir: ${describeConfigDir(this.configDirRead)}${profile}` : userMessage(err);
     const failure: OclifError = new Errors.CLIError(text, { exit: 1, code });
     if (err instanceof HookwiseConfigError) failure.problems = err.problems;
     throw failure;
@@ -75,6 +96,7 @@ export abstract class HookwiseCommand extends Command {
     if (typeof e.code === 'string' && e.code.startsWith('HW_E_')) json.error.code = e.code;
     if (Array.isArray(e.problems)) json.error.problems = e.problems;
     if (this.configDirRead) Object.assign(json.error, this.configDirRead);
+    if (this.profileRead?.profile) json.error.profile = this.profileRead.profile;
     return json;
   }
 

@@ -3,6 +3,7 @@
 // running gateway's own.
 import { createLogger, createMemoryStore, openGateway, type DirectorySkillLibrary, type Gateway, type LoadedConfig } from '@hookwise/gateway';
 import { distributionOptions } from './distribution';
+import { loadChosen, type ProfileChoice } from './profile-choice';
 
 export interface OfflineGateway {
   loaded: LoadedConfig;
@@ -11,9 +12,12 @@ export interface OfflineGateway {
   close(): Promise<void>;
 }
 
-/** Loads config, plugins (first-party + `plugins:`) and skills; warnings go to stderr, never to stdout. */
-export async function openOfflineGateway(configDir: string): Promise<OfflineGateway> {
-  const opened = await openGateway(configDir, {
+/**
+ * Loads the chosen profile's config, plugins (first-party + `plugins:`) and skills; warnings go to stderr, never
+ * to stdout.
+ */
+export async function openOfflineGateway(choice: ProfileChoice): Promise<OfflineGateway> {
+  const opened = await openGateway(loadChosen(choice), {
     logger: createLogger({ level: 'warn', stream: process.stderr }),
     ...(await distributionOptions()),
     // The real store may be a file the running gateway holds, or a Redis: a check must not open it.

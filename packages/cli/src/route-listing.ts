@@ -7,7 +7,7 @@ import {
   staticRoutes,
   subscriptionProblems,
   toRoute,
-  type HookwiseConfig,
+  type LoadedConfig,
   type Route,
   type RouteConfig,
 } from '@hookwise/gateway';
@@ -38,12 +38,12 @@ function secretOrigin(route: Route): ListedRoute['secret'] {
   return route.secretOrigin ?? 'none';
 }
 
-function listed(route: Route, status: ListedRoute['status'], base: string, problems: string[]): ListedRoute {
+function listed(route: Route, status: ListedRoute['status'], at: { base: string; profile?: string }, problems: string[]): ListedRoute {
   return {
     name: route.name,
     origin: route.origin,
     status,
-    url: webhookUrl(base, route.name),
+    url: webhookUrl(at.base, route.name, at.profile),
     source: route.source ?? 'any',
     events: route.events,
     deliver: route.deliver,
@@ -55,14 +55,18 @@ function listed(route: Route, status: ListedRoute['status'], base: string, probl
   };
 }
 
-export function listRoutes(config: HookwiseConfig, configDir: string): ListedRoute[] {
-  const base = publicBaseUrl(config);
+/** The routes of a config dir, or of a profile (`loaded.profile`: its URLs are under /p/<profile>/). */
+export function listRoutes(loaded: Pick<LoadedConfig, 'config' | 'configDir' | 'profile'>): ListedRoute[] {
+  const { config, configDir } = loaded;
+  const at = { base: publicBaseUrl(config), profile: loaded.profile?.name };
   const defaults = routeDefaults(config);
   const out: ListedRoute[] = [];
   const statics = staticRoutes(config);
   for (const [name, entry] of Object.entries(config.platforms.webhook.extra.routes ?? {})) {
     const route = statics.get(name) ?? toRoute(name, entry, 'static', defaults);
-    out.push(listed(route, entry.enabled === false ? 'disabled' : 'active', base, route.secret ? [] : [`route '${name}' has no secret`]));
+    // A disabled route is not served: no secret yet is no problem (a profile's starter route is one such).
+    const disabled = entry.enabled === false;
+    out.push(listed(route, disabled ? 'disabled' : 'active', at, route.secret || disabled ? [] : [`route '${name}' has no secret`]));
   }
   for (const [name, raw] of Object.entries(readSubscriptions(configDir)).sort(([a], [b]) => a.localeCompare(b))) {
     const problems = subscriptionProblems(name, raw, defaults);
@@ -70,7 +74,7 @@ export function listRoutes(config: HookwiseConfig, configDir: string): ListedRou
     const route = toRoute(name, { ...entry, events: Array.isArray(entry.events) ? entry.events : [] }, 'subscription', defaults);
     const status = problems.length ? 'invalid' : statics.has(name) ? 'hidden' : 'active';
     if (status === 'hidden') problems.push(`a static route named '${name}' in config.yaml takes precedence`);
-    out.push(listed(route, status, base, problems));
+    out.push(listed(route, status, at, problems));
   }
   return out;
 }

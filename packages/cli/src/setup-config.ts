@@ -6,7 +6,8 @@ import { parseDocument, YAMLMap } from 'yaml';
 import { parseDotenv } from '@hookwise/gateway';
 
 export interface SetupAnswers {
-  port: number;
+  /** Unset for a profile: the listener (enabled, port, host) is the whole gateway's, in the config dir's own file. */
+  port?: number;
   host?: string;
   /** Stored in .env as WEBHOOK_SECRET (mode 0600), never in config.yaml. */
   secret: string;
@@ -47,11 +48,15 @@ export function applySetup(configDir: string, answers: SetupAnswers): { configFi
   const doc = parseDocument(text);
   if (doc.errors.length) throw new Error(`${configFile} does not parse, so setup will not touch it: ${doc.errors[0].message}`);
   if (!(doc.contents instanceof YAMLMap)) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
-  doc.setIn(['platforms', 'webhook', 'enabled'], true);
-  doc.setIn(['platforms', 'webhook', 'extra', 'port'], answers.port);
-  if (answers.host) doc.setIn(['platforms', 'webhook', 'extra', 'host'], answers.host);
-  // A secret already written in config.yaml would hide the .env one from readers; keep one source of truth.
-  if (doc.hasIn(['platforms', 'webhook', 'extra', 'secret'])) doc.setIn(['platforms', 'webhook', 'extra', 'secret'], '${WEBHOOK_SECRET}');
+  if (answers.port !== undefined) {
+    doc.setIn(['platforms', 'webhook', 'enabled'], true);
+    doc.setIn(['platforms', 'webhook', 'extra', 'port'], answers.port);
+    if (answers.host) doc.setIn(['platforms', 'webhook', 'extra', 'host'], answers.host);
+  }
+  // A secret already written in config.yaml would hide the .env one from readers; keep one source of truth. A
+  // profile's config names it always: WEBHOOK_SECRET of the environment sets only the config dir's own secret.
+  if (answers.port === undefined || doc.hasIn(['platforms', 'webhook', 'extra', 'secret']))
+    doc.setIn(['platforms', 'webhook', 'extra', 'secret'], '${WEBHOOK_SECRET}');
   if (!doc.hasIn(['platforms', 'webhook', 'extra', 'routes'])) doc.setIn(['platforms', 'webhook', 'extra', 'routes'], doc.createNode({}));
   writeFileSync(configFile, doc.toString());
 

@@ -7,6 +7,7 @@
 import { HookwiseError, type Job } from '@hookwise/core';
 import { isConversationReplyJob, jobOutcome, parseSince } from '@hookwise/gateway';
 import { findDelivery, withDeliveryStore } from './delivery-store';
+import type { ProfileChoice } from './profile-choice';
 
 export type TrialOutcome = 'silent' | 'delivered' | 'dead';
 
@@ -38,8 +39,8 @@ export function selectionProblem(selection: EventSelection): string | undefined 
 }
 
 /** The events, newest first, at most `last` (all of --ids). */
-export async function selectTrialEvents(configDirFlag: string | undefined, route: string, selection: EventSelection): Promise<Job[]> {
-  return withDeliveryStore(configDirFlag, async (store) => {
+export async function selectTrialEvents(choice: ProfileChoice, route: string, selection: EventSelection): Promise<Job[]> {
+  return withDeliveryStore(choice, async (store) => {
     if (selection.ids?.length) {
       const jobs: Job[] = [];
       for (const id of selection.ids) {

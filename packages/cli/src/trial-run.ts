@@ -19,6 +19,7 @@ import {
   silentAnswer,
   tokensOf,
   type Gateway,
+  type LoadedConfig,
   type Route,
 } from '@hookwise/gateway';
 import { distributionOptions } from './distribution';
@@ -26,7 +27,8 @@ import { outcomeOf } from './trial-events';
 import { newTrialId, type TrialEvent, type TrialRecord, type TrialSide, type TrialTotals } from './trial-store';
 
 export interface TrialOptions {
-  configDir: string;
+  /** The config (of a profile, or the config dir's own) the trial's gateway is assembled from. */
+  loaded: LoadedConfig;
   current: Route;
   candidate: Route;
   jobs: Job[];
@@ -133,8 +135,9 @@ export function totalsOf(events: TrialEvent[]): TrialTotals {
 
 /** Runs the trial and returns its record (not yet saved). */
 export async function runTrial(options: TrialOptions): Promise<TrialRecord> {
-  const { configDir, current, candidate, jobs } = options;
-  const opened = await openGateway(configDir, {
+  const { loaded, current, candidate, jobs } = options;
+  const { configDir } = loaded;
+  const opened = await openGateway(loaded, {
     logger: createLogger({ level: 'warn', stream: process.stderr }),
     ...(await distributionOptions()),
     // The real store is only read (before this, by selectTrialEvents): the gateway's own is an empty memory store.

@@ -1,7 +1,7 @@
 // Placeholders of a route's prompt that match nothing in a payload: they reach the agent literally (the template
 // rules keep them), so `deliveries show` and `webhook test` list them for the person reading.
 import { unresolvedPlaceholders, type Job } from '@hookwise/core';
-import { loadConfig } from '@hookwise/gateway';
+import { loadChosen, type ProfileChoice } from './profile-choice';
 import { listRoutes } from './route-listing';
 
 /** A job's template vars, as the gateway builds them for its prompt (gateway jobs/job-templates.ts). */
@@ -26,10 +26,9 @@ export function unresolvedInPayload(prompt: string | undefined, payload: Record<
  * The route's prompt template as configured now (config.yaml or its subscription), or undefined when the route is
  * gone or the config does not load: `deliveries show` then lists nothing rather than failing.
  */
-export function currentRoutePrompt(configDir: string, routeName: string): string | undefined {
+export function currentRoutePrompt(choice: ProfileChoice, routeName: string): string | undefined {
   try {
-    const { config } = loadConfig({ configDir });
-    return listRoutes(config, configDir).find((r) => r.name === routeName && r.status === 'active')?.route?.prompt;
+    return listRoutes(loadChosen(choice)).find((r) => r.name === routeName && r.status === 'active')?.route?.prompt;
   } catch {
     return undefined;
   }

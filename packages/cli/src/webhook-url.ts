@@ -22,6 +22,11 @@ export function localBaseUrl(config: HookwiseConfig): string {
   return `http://${hostForUrl(host)}:${extra.port}`;
 }
 
-export function webhookUrl(baseUrl: string, route: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/webhooks/${encodeURIComponent(route)}`;
+/** The path a route is served at: a profile's routes under `/p/<profile>/` (the default profile's unprefixed). */
+export function webhookPath(route: string, profile?: string): string {
+  return `${profile ? `/p/${encodeURIComponent(profile)}` : ''}/webhooks/${encodeURIComponent(route)}`;
+}
+
+export function webhookUrl(baseUrl: string, route: string, profile?: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${webhookPath(route, profile)}`;
 }

@@ -27,7 +27,7 @@ it("lists each route's sandbox mode with its reason, and the network hosts and l
     store: { backend: 'memory' },
   };
   writeFileSync(join(dir, 'config.yaml'), stringifyYaml(config));
-  const checks = await runDoctor(dir, { PATH: process.env.PATH, HOME: '/home/doctor-test' });
+  const checks = await runDoctor({ rootDir: dir, dir }, { PATH: process.env.PATH, HOME: '/home/doctor-test' });
   const review = checks.find((c) => c.check === "sandbox of route 'review'");
   expect(review?.detail).toMatch(/^mode auto: /);
   expect(review?.detail).toContain('the runner adds network api.anthropic.com');

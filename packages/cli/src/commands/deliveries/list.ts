@@ -5,7 +5,8 @@ import type { Job, JobOutcome, JobStatus } from '@hookwise/core';
 import { tokensOf, eventCount, jobOutcome, tokenCount, waitingNote } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { withDeliveries } from '../../delivery-access';
+import { listAllProfiles, withDeliveries, type ProfiledJob } from '../../delivery-access';
+import { profileFlag } from '../../profile-choice';
 import { isoTime } from '../../delivery-store';
 import { renderTable, wideFlag } from '../../text-table';
 
@@ -27,10 +28,16 @@ export default class DeliveriesList extends HookwiseCommand {
     '<%= config.bin %> deliveries list',
     '<%= config.bin %> deliveries list --status dead --route ci --json',
     '<%= config.bin %> deliveries list --outcome silent',
+    '<%= config.bin %> deliveries list --profile acme',
+    '<%= config.bin %> deliveries list --all-profiles',
   ];
   static override enableJsonFlag = true;
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
+    'all-profiles': Flags.boolean({
+      description: "Every profile's deliveries (the default profile's and each profile's under profiles/), with a PROFILE column.",
+    }),
     status: Flags.string({ description: 'Only jobs in this state.', options: ['pending', 'running', 'done', 'dead'] }),
     outcome: Flags.string({
       description: `Only done jobs that ended so. Filtered here over the newest ${OUTCOME_SCAN_LIMIT} done jobs (of --route), as the store filters by status and route only.`,
@@ -41,18 +48,21 @@ export default class DeliveriesList extends HookwiseCommand {
     wide: wideFlag,
   };
 
-  async run(): Promise<Job[]> {
+  async run(): Promise<ProfiledJob[]> {
     const { flags } = await this.parse(DeliveriesList);
     const outcome = flags.outcome as JobOutcome | undefined;
     if (outcome && flags.status && flags.status !== 'done') this.fail(`--outcome ${outcome} lists done jobs only: leave out --status ${flags.status}`);
-    let jobs: Job[];
-    this.readsConfigDir(flags['config-dir']);
+    let jobs: ProfiledJob[];
+    const allProfiles = flags['all-profiles'];
+    // $HOOKWISE_PROFILE gives way to --all-profiles; a --profile typed with it is a contradiction.
+    if (allProfiles && this.argv.some((arg) => arg === '--profile' || arg.startsWith('--profile='))) this.fail('give --profile or --all-profiles, not both');
+    const choice = this.readsConfigDir({ ...flags, profile: allProfiles ? undefined : flags.profile });
+    const filter = outcome
+      ? { status: 'done' as const, route: flags.route, limit: Math.max(flags.limit, OUTCOME_SCAN_LIMIT) }
+      : { status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit };
     try {
-      jobs = await withDeliveries(flags['config-dir'], async (deliveries) => {
-        if (!outcome) return deliveries.list({ status: flags.status as JobStatus | undefined, route: flags.route, limit: flags.limit });
-        const done = await deliveries.list({ status: 'done', route: flags.route, limit: Math.max(flags.limit, OUTCOME_SCAN_LIMIT) });
-        return done.filter((job) => jobOutcome(job) === outcome).slice(0, flags.limit);
-      });
+      const listed = allProfiles ? await listAllProfiles(choice.rootDir, filter) : await withDeliveries(choice, (deliveries) => deliveries.list(filter));
+      jobs = outcome ? listed.filter((job) => jobOutcome(job) === outcome).slice(0, flags.limit) : listed;
     } catch (err) {
       this.fail(err);
     }
@@ -61,6 +71,7 @@ export default class DeliveriesList extends HookwiseCommand {
       return jobs;
     }
     const rows = jobs.map((j) => [
+      ...(allProfiles ? [j.profile ?? '-'] : []),
       j.deliveryId,
       j.route,
       j.event || '-',
@@ -77,12 +88,14 @@ export default class DeliveriesList extends HookwiseCommand {
             .replace(/\.\d{3}Z$/, 'Z'),
       j.errors.at(-1)?.message ?? j.note ?? '',
     ]);
+    const headers = ['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'EVENTS', 'TOKENS', 'RECEIVED', 'LAST ERROR / NOTE'];
+    const at = (column: number) => column + (allProfiles ? 1 : 0);
     // Whole ids: a replay's id is its original's plus '-replay-<ms>', and the id is what the next command takes; whole times.
     this.log(
-      renderTable(['DELIVERY ID', 'ROUTE', 'EVENT', 'STATUS', 'STEP', 'ATTEMPTS', 'EVENTS', 'TOKENS', 'RECEIVED', 'LAST ERROR / NOTE'], rows, {
-        whole: [0, 8],
+      renderTable(allProfiles ? ['PROFILE', ...headers] : headers, rows, {
+        whole: [...(allProfiles ? [0] : []), at(0), at(8)],
         // Coalesced events, tokens and the step say least in a list (deliveries show and usage have them).
-        drop: [7, 6, 4],
+        drop: [at(7), at(6), at(4)],
         wide: flags.wide,
       }),
     );

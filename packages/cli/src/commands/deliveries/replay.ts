@@ -3,6 +3,7 @@ import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
+import { profileFlag } from '../../profile-choice';
 import { withDeliveries } from '../../delivery-access';
 
 export default class DeliveriesReplay extends HookwiseCommand {
@@ -12,14 +13,15 @@ export default class DeliveriesReplay extends HookwiseCommand {
   static override args = {
     id: Args.string({ description: 'Delivery id or job id to replay, or a unique prefix of one (4 or more characters).', required: true }),
   };
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag };
 
   async run(): Promise<{ replayed: string; job: Job }> {
     const { args, flags } = await this.parse(DeliveriesReplay);
     let original: Job;
     let job: Job;
+    const choice = this.readsConfigDir(flags);
     try {
-      [original, job] = await withDeliveries(flags['config-dir'], async (deliveries) => {
+      [original, job] = await withDeliveries(choice, async (deliveries) => {
         const found = await deliveries.find(args.id);
         // A new delivery id (replayJob): destinations that drop repeated ids must not swallow a replay someone asked for.
         return [found, await deliveries.replay(found)] as const;

@@ -5,6 +5,7 @@ import { Args, Flags } from '@oclif/core';
 import { HookwiseError, type Job } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
+import { profileFlag, type ProfileChoice } from '../../profile-choice';
 import { withDeliveries } from '../../delivery-access';
 
 export default class DeliveriesRetry extends HookwiseCommand {
@@ -21,23 +22,24 @@ export default class DeliveriesRetry extends HookwiseCommand {
   };
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     dead: Flags.boolean({ description: 'Retry every dead letter (instead of one job by its id).' }),
     route: Flags.string({ description: 'With --dead: only dead letters of this route.', dependsOn: ['dead'] }),
   };
 
   async run(): Promise<{ retried: string[]; replayed?: Job }> {
     const { args, flags } = await this.parse(DeliveriesRetry);
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     if (args.id === undefined && !flags.dead) {
       this.fail(new HookwiseError('HW_E_CONFIG', 'name the job to retry (`hookwise deliveries retry <id>`) or retry every dead letter with --dead'));
     }
     if (args.id !== undefined && flags.dead) {
       this.fail(new HookwiseError('HW_E_CONFIG', 'give a job id or --dead, not both'));
     }
-    if (args.id !== undefined) return this.retryOne(args.id, flags['config-dir']);
+    if (args.id !== undefined) return this.retryOne(args.id, choice);
     let retried: string[];
     try {
-      retried = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.retryDead(flags.route));
+      retried = await withDeliveries(choice, (deliveries) => deliveries.retryDead(flags.route));
     } catch (err) {
       this.fail(err);
     }
@@ -47,11 +49,11 @@ export default class DeliveriesRetry extends HookwiseCommand {
     return { retried };
   }
 
-  private async retryOne(id: string, configDir: string | undefined): Promise<{ retried: string[]; replayed?: Job }> {
+  private async retryOne(id: string, choice: ProfileChoice): Promise<{ retried: string[]; replayed?: Job }> {
     let original: Job;
     let outcome: { how: 'retried' | 'replayed'; job: Job };
     try {
-      [original, outcome] = await withDeliveries(configDir, async (deliveries) => {
+      [original, outcome] = await withDeliveries(choice, async (deliveries) => {
         const found = await deliveries.find(id);
         return [found, await deliveries.retry(found)] as const;
       });

@@ -4,7 +4,8 @@ import { Args } from '@oclif/core';
 import type { Job } from '@hookwise/core';
 import { coalescedText, conversationLines, outcomeText, sandboxText, usageText, waitingNote, type ConversationView } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { profileFlag } from '../../profile-choice';
 import { currentRoutePrompt, unresolvedInJob, unresolvedText } from '../../unresolved-placeholders';
 import { withDeliveries } from '../../delivery-access';
 import { isoTime } from '../../delivery-store';
@@ -15,15 +16,15 @@ export default class DeliveriesShow extends HookwiseCommand {
   static override examples = ['<%= config.bin %> deliveries show 72d3162e-cc78-11e3-81ab-4c9367dc0958'];
   static override enableJsonFlag = true;
   static override args = { id: Args.string({ description: 'Delivery id or job id, or a unique prefix of one (4 or more characters).', required: true }) };
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag };
 
   async run(): Promise<Job & { unresolvedPlaceholders?: string[]; conversation?: ConversationView }> {
     const { args, flags } = await this.parse(DeliveriesShow);
     let job: Job;
     let conversation: ConversationView | undefined;
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     try {
-      job = await withDeliveries(flags['config-dir'], async (deliveries) => {
+      job = await withDeliveries(choice, async (deliveries) => {
         const found = await deliveries.find(args.id);
         conversation = await deliveries.conversation(found);
         return found;
@@ -46,7 +47,7 @@ export default class DeliveriesShow extends HookwiseCommand {
     if (tokens) this.log(`  tokens: ${tokens}`);
     const sandbox = sandboxText(job.usage);
     if (sandbox) this.log(`  sandbox: ${sandbox}`);
-    const unresolved = unresolvedInJob(currentRoutePrompt(configDirFrom(flags['config-dir']), job.route), job);
+    const unresolved = unresolvedInJob(currentRoutePrompt(choice, job.route), job);
     if (unresolved.length) this.log(`  placeholders: ${unresolvedText(unresolved)}`);
     const coalesced = coalescedText(job);
     if (coalesced || job.coalesceKey !== undefined)

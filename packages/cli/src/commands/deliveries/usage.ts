@@ -4,6 +4,7 @@ import { Flags } from '@oclif/core';
 import { DEFAULT_USAGE_PERIOD, USAGE_SCAN_LIMIT, againstLimit, parseSince, tokenCount, type UsageReport } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
+import { profileFlag } from '../../profile-choice';
 import { withDeliveries } from '../../delivery-access';
 import { isoTime } from '../../delivery-store';
 import { renderTable } from '../../text-table';
@@ -19,6 +20,7 @@ export default class DeliveriesUsage extends HookwiseCommand {
   static override enableJsonFlag = true;
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     since: Flags.string({
       description: 'The period: a duration back from now (30m, 24h, 7d) or a point in time (ISO 8601).',
       default: DEFAULT_USAGE_PERIOD,
@@ -31,9 +33,9 @@ export default class DeliveriesUsage extends HookwiseCommand {
     const since = parseSince(flags.since);
     if (typeof since !== 'number') this.fail(`--${since.problem}`);
     let report: UsageReport;
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     try {
-      report = await withDeliveries(flags['config-dir'], (deliveries) => deliveries.usage(since, flags.route));
+      report = await withDeliveries(choice, (deliveries) => deliveries.usage(since, flags.route));
     } catch (err) {
       this.fail(err);
     }

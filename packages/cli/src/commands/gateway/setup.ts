@@ -3,19 +3,22 @@ import { createInterface } from 'node:readline/promises';
 import { Flags } from '@oclif/core';
 import { DEFAULT_PORT, readDotenv } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { describeProfile, profileArg, profileFlag } from '../../profile-choice';
 import { applySetup, generateSecret, readExistingSettings } from '../../setup-config';
 
 export default class GatewaySetup extends HookwiseCommand {
   static override description =
-    'Enable the webhook adapter and set its port and global HMAC secret (interactive; --yes for scripts). Keeps the rest of config.yaml and its comments.';
+    "Enable the webhook adapter and set its port and global HMAC secret (interactive; --yes for scripts). Keeps the rest of config.yaml and its comments. With --profile: the profile's own webhook secret, in its folder (the listener stays the config dir's).";
   static override examples = [
     '<%= config.bin %> gateway setup',
     '<%= config.bin %> gateway setup --yes --port 9000',
     '<%= config.bin %> gateway setup --yes --secret "$MY_SECRET"',
+    '<%= config.bin %> gateway setup --yes --profile acme',
   ];
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     port: Flags.integer({ description: 'Port to listen on.', min: 1, max: 65535 }),
     host: Flags.string({ description: 'Interface to bind (0.0.0.0 for all, 127.0.0.1 for local only).' }),
     secret: Flags.string({ description: 'Global HMAC secret (default: keep the existing one, or generate one).' }),
@@ -24,7 +27,11 @@ export default class GatewaySetup extends HookwiseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(GatewaySetup);
-    const configDir = configDirFrom(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
+    const configDir = choice.dir;
+    const forProfile = choice.profile !== undefined;
+    if (forProfile && (flags.port !== undefined || flags.host !== undefined))
+      this.fail(`--port and --host are the whole gateway's listener: run \`hookwise gateway setup\` without --profile for them`);
     const existing = readExistingSettings(configDir);
     let port = flags.port ?? existing.port ?? DEFAULT_PORT;
     let host = flags.host ?? existing.host;
@@ -33,10 +40,12 @@ export default class GatewaySetup extends HookwiseCommand {
     if (interactive) {
       const rl = createInterface({ input: process.stdin, output: process.stdout });
       try {
-        const portAnswer = (await rl.question(`Port [${port}]: `)).trim();
-        if (portAnswer) port = Number(portAnswer);
-        const hostAnswer = (await rl.question(`Bind address (0.0.0.0 = all interfaces, 127.0.0.1 = this machine only) [${host ?? '0.0.0.0'}]: `)).trim();
-        if (hostAnswer) host = hostAnswer;
+        if (!forProfile) {
+          const portAnswer = (await rl.question(`Port [${port}]: `)).trim();
+          if (portAnswer) port = Number(portAnswer);
+          const hostAnswer = (await rl.question(`Bind address (0.0.0.0 = all interfaces, 127.0.0.1 = this machine only) [${host ?? '0.0.0.0'}]: `)).trim();
+          if (hostAnswer) host = hostAnswer;
+        }
         if (!secret) {
           const offer = existing.hasSecret ? 'keep the existing one' : 'generate one';
           const secretAnswer = (await rl.question(`Global HMAC secret [Enter: ${offer}]: `)).trim();
@@ -50,7 +59,7 @@ export default class GatewaySetup extends HookwiseCommand {
     let secretNote = 'set';
     if (!secret) {
       if (existing.hasSecret) {
-        secret = readDotenv(configDir).WEBHOOK_SECRET || process.env.WEBHOOK_SECRET || undefined;
+        secret = readDotenv(configDir).WEBHOOK_SECRET || (forProfile ? undefined : process.env.WEBHOOK_SECRET) || undefined;
         secretNote = 'kept';
       }
       if (!secret) {
@@ -59,12 +68,14 @@ export default class GatewaySetup extends HookwiseCommand {
       }
     }
     if (secret!.length < 16) this.warn('the secret is shorter than 16 characters; a long random secret is much safer');
-    const { configFile, envFile } = applySetup(configDir, { port, host, secret: secret! });
-    this.log(`Webhook adapter enabled on port ${port}${host ? ` (bound to ${host})` : ''}.`);
+    const { configFile, envFile } = applySetup(configDir, forProfile ? { secret: secret! } : { port, host, secret: secret! });
+    if (forProfile) this.log(`Webhook secret of ${describeProfile(choice)} set; the listener is the config dir's.`);
+    else this.log(`Webhook adapter enabled on port ${port}${host ? ` (bound to ${host})` : ''}.`);
     this.log(`Config written to ${configFile}.`);
-    this.log(`Global HMAC secret ${secretNote}: stored in ${envFile} as WEBHOOK_SECRET (mode 0600).`);
+    this.log(`${forProfile ? "The profile's" : 'Global'} HMAC secret ${secretNote}: stored in ${envFile} as WEBHOOK_SECRET (mode 0600).`);
     if (secretNote === 'generated') this.log(`Secret (shown once; configure your senders with it): ${secret}`);
-    this.log('Next: add a route and start the gateway (hookwise gateway run). Routes in config.yaml without a secret of their');
-    this.log('own use this global secret; a subscription (hookwise webhook subscribe <name>) gets its own secret instead.');
+    const which = forProfile ? "the profile's config.yaml" : 'config.yaml';
+    this.log(`Next: add a route and start the gateway (hookwise gateway run). Routes in ${which} without a secret of their`);
+    this.log(`own use this secret; a subscription (hookwise webhook subscribe <name>${profileArg(choice)}) gets its own secret instead.`);
   }
 }

@@ -2,7 +2,7 @@
 // exit 0 only then, so that it serves as a container's or a monitor's health check.
 import { readRunFile } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
 
 const HEALTH_TIMEOUT_MS = 3000;
 
@@ -24,8 +24,9 @@ export default class GatewayStatusCommand extends HookwiseCommand {
 
   async run(): Promise<GatewayStatus> {
     const { flags } = await this.parse(GatewayStatusCommand);
-    this.readsConfigDir(flags['config-dir']);
-    const running = readRunFile(configDirFrom(flags['config-dir']));
+    // No --profile: the one gateway of a config dir serves every profile, and its run file is the config dir's.
+    const { rootDir } = this.readsConfigDir({ 'config-dir': flags['config-dir'] });
+    const running = readRunFile(rootDir);
     let status: GatewayStatus;
     if (!running) {
       status = { running: false, healthy: false };

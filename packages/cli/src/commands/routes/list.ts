@@ -1,10 +1,11 @@
 // `hookwise routes list`: every route the gateway serves (static routes of config.yaml and subscriptions) with its
 // sender style, events, destination and where its secret comes from (never a secret), and what its budget counts
 // now: agent runs this hour and tokens today, against the route's `budget:` when it has one.
-import { loadConfig, againstLimit, type UsageReport } from '@hookwise/gateway';
+import { againstLimit, type UsageReport } from '@hookwise/gateway';
 import { errorMessage, type RouteBudget } from '@hookwise/core';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileArg, profileFlag, type ProfileChoice } from '../../profile-choice';
 import { withExistingDeliveries } from '../../delivery-access';
 import { describeSecret, listRoutes, type ListedRoute } from '../../route-listing';
 import { renderTable, wideFlag } from '../../text-table';
@@ -21,26 +22,25 @@ export default class RoutesList extends HookwiseCommand {
     "List every route the gateway serves: the static routes of config.yaml and the subscriptions, with their source (sender style), events, destination and where their secret comes from (route, subscription or global; never the secret), and the agent runs of this clock hour and tokens of this UTC day (from the running gateway's admin API, else the store's budget counters) against the route's budget ('12/20').";
   static override examples = ['<%= config.bin %> routes list', '<%= config.bin %> routes list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag, wide: wideFlag };
 
   async run(): Promise<ShownRoute[]> {
     const { flags } = await this.parse(RoutesList);
     let routes: ListedRoute[];
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     try {
-      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
-      routes = listRoutes(config, configDir);
+      routes = listRoutes(loadChosen(choice));
     } catch (err) {
       this.fail(err);
     }
     if (!routes.length) {
       this.logNothingFound(
         'No routes yet',
-        'Add one under platforms.webhook.extra.routes in config.yaml, or run: hookwise webhook subscribe <name> --events <types>',
+        `Add one under platforms.webhook.extra.routes in ${choice.profile ? "the profile's " : ''}config.yaml, or run: hookwise webhook subscribe <name> --events <types>${profileArg(choice)}`,
       );
       return [];
     }
-    const usage = await this.counted(flags['config-dir']);
+    const usage = await this.counted(choice);
     // The Route objects carry the secrets: they stay out of the output.
     const shown = routes.map(({ route, ...rest }): ShownRoute => {
       const budget = route?.budget;
@@ -80,9 +80,9 @@ export default class RoutesList extends HookwiseCommand {
    * store with no gateway running, a store never opened) or they cannot be read (said on stderr: the routes are
    * listed all the same).
    */
-  private async counted(configDirFlag: string | undefined): Promise<UsageReport | undefined> {
+  private async counted(choice: ProfileChoice): Promise<UsageReport | undefined> {
     try {
-      return await withExistingDeliveries(configDirFlag, (deliveries) => deliveries.usage(Date.now(), undefined, { stored: false }));
+      return await withExistingDeliveries(choice, (deliveries) => deliveries.usage(Date.now(), undefined, { stored: false }));
     } catch (err) {
       this.warn(`runs this hour and tokens today not shown: ${errorMessage(err)}`);
       return undefined;

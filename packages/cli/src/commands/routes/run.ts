@@ -3,9 +3,10 @@
 // through the route's filter and the gateway's own store, so it shows in `deliveries` and the dashboard.
 import { readFileSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
-import { adminApiEnabled, loadConfig, readRunFile } from '@hookwise/gateway';
+import { adminApiEnabled, readRunFile } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileFlag, profileName } from '../../profile-choice';
 import { parsePayloadFlag } from '../../test-event';
 
 const TIMEOUT_MS = 30_000;
@@ -24,6 +25,7 @@ export default class RoutesRun extends HookwiseCommand {
   static override args = { route: Args.string({ description: 'The route to run (static or subscription).', required: true }) };
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     payload: Flags.string({ description: "A file holding the event's payload, a JSON object (default: the route's schedule.payload, else {})." }),
   };
 
@@ -33,18 +35,18 @@ export default class RoutesRun extends HookwiseCommand {
     let token: string | undefined;
     let payload: Record<string, unknown> | undefined;
     try {
-      this.readsConfigDir(flags['config-dir']);
-      const configDir = configDirFrom(flags['config-dir']);
-      const { config } = loadConfig({ configDir });
+      const choice = this.readsConfigDir(flags);
+      const { config } = loadChosen(choice);
       if (flags.payload !== undefined) payload = parsePayloadFlag(readFileSync(flags.payload, 'utf8'));
       if (!adminApiEnabled(config)) {
         throw new Error(
           'routes run fires the route on the running gateway through its admin API, which is off: set admin.enabled: true in config.yaml and restart the gateway',
         );
       }
-      const running = readRunFile(configDir);
+      // The run file is the whole gateway's (it serves every profile): in the config dir itself.
+      const running = readRunFile(choice.rootDir);
       if (!running) throw new Error('no running gateway for this config dir (no gateway.run.json): start it with `hookwise gateway run`');
-      url = `${running.url}/api/routes/${encodeURIComponent(args.route)}/run`;
+      url = `${running.url}/api/routes/${encodeURIComponent(args.route)}/run?profile=${encodeURIComponent(profileName(choice))}`;
       token = config.admin?.token;
     } catch (err) {
       this.fail(err, true);

@@ -3,9 +3,9 @@
 // would run it; nothing is delivered and no action runs; the old and new answers are printed side by side and the
 // trial is kept under <config_dir>/trials (trial-store.ts) for `hookwise trials show` and the dashboard.
 import { Args, Flags } from '@oclif/core';
-import { loadConfig } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileArg, profileFlag } from '../../profile-choice';
 import { parseCsv } from '../../csv-list';
 import { trialRoutes } from '../../trial-candidate';
 import { selectionProblem, selectTrialEvents, type TrialOutcome } from '../../trial-events';
@@ -26,6 +26,7 @@ export default class RoutesTry extends HookwiseCommand {
   static override args = { route: Args.string({ description: 'The route (static or subscription) whose change is tried.', required: true }) };
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     prompt: Flags.string({ description: 'Candidate prompt template ({dot.notation} payload references).' }),
     'prompt-file': Flags.string({ description: 'Read the candidate prompt template from this file.' }),
     'agent-file': Flags.string({
@@ -54,8 +55,7 @@ export default class RoutesTry extends HookwiseCommand {
 
   async run(): Promise<TrialRecord> {
     const { args, flags } = await this.parse(RoutesTry);
-    this.readsConfigDir(flags['config-dir']);
-    const configDir = configDirFrom(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     const selection = {
       last: flags.last,
       ...(flags.since ? { since: flags.since } : {}),
@@ -68,19 +68,20 @@ export default class RoutesTry extends HookwiseCommand {
     let trial: TrialRecord;
     let file: string;
     try {
-      const { config } = loadConfig({ configDir });
+      const loaded = loadChosen(choice);
+      const { config, configDir } = loaded;
       const routes = trialRoutes(config, configDir, args.route, flags);
-      const jobs = await selectTrialEvents(flags['config-dir'], args.route, selection);
+      const jobs = await selectTrialEvents(choice, args.route, selection);
       if (!jobs.length) {
         this.fail(
-          `no finished events of route '${args.route}' match in the store${flags.outcome ? ` (--outcome ${flags.outcome})` : ''}${flags.since ? ` since ${flags.since}` : ''}: see \`hookwise deliveries list --route ${args.route}\``,
+          `no finished events of route '${args.route}' match in the store${flags.outcome ? ` (--outcome ${flags.outcome})` : ''}${flags.since ? ` since ${flags.since}` : ''}: see \`hookwise deliveries list --route ${args.route}${profileArg(choice)}\``,
           true,
         );
       }
       const columns = Number(process.env.COLUMNS) || process.stdout.columns || 120;
       if (!this.jsonEnabled()) this.log(`Trying ${JSON.stringify(routes.change)} on ${jobs.length} events of route '${args.route}' (nothing is delivered)\n`);
       trial = await runTrial({
-        configDir,
+        loaded,
         ...routes,
         jobs,
         selection,

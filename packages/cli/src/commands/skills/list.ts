@@ -1,9 +1,10 @@
 // `hookwise skills list`: the skills a route can name, from <config_dir>/skills, skills.dirs and the built-ins.
 
-import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, loadConfig, skillDirs } from '@hookwise/gateway';
+import { BUILTIN_SKILLS_DIR, DirectorySkillLibrary, skillDirs } from '@hookwise/gateway';
 import { dirname, resolve } from 'node:path';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileFlag } from '../../profile-choice';
 import { renderTable, wideFlag } from '../../text-table';
 
 export interface ListedSkill {
@@ -15,17 +16,19 @@ export interface ListedSkill {
 
 export default class SkillsList extends HookwiseCommand {
   static override description =
-    'List the skills routes can load: <config_dir>/skills/<name>/SKILL.md, the skills.dirs of config.yaml, and the built-in skills (a user skill of the same name wins).';
+    "List the skills routes can load: <config_dir>/skills/<name>/SKILL.md (with --profile, the profile's skills/), the skills.dirs of config.yaml, and the built-in skills (a user skill of the same name wins).";
   static override examples = ['<%= config.bin %> skills list', '<%= config.bin %> skills list --wide', '<%= config.bin %> skills list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag, wide: wideFlag };
 
   async run(): Promise<ListedSkill[]> {
     const { flags } = await this.parse(SkillsList);
     let listed: ListedSkill[];
     let problems: string[];
+    const choice = this.readsConfigDir(flags);
     try {
-      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      // A profile's skills/ first, as the profile's gateway reads them (skillDirs of its own config dir).
+      const { config, configDir } = loadChosen(choice);
       const library = new DirectorySkillLibrary(skillDirs(config, configDir));
       problems = library.problems;
       listed = library.list().map((skill) => ({

@@ -2,9 +2,10 @@
 // instead of waiting for the store's own purge after store.retention.jobs_days.
 import { Flags } from '@oclif/core';
 import { DEFAULT_JOBS_RETENTION_DAYS, HookwiseError } from '@hookwise/core';
-import { loadConfig, parseSince } from '@hookwise/gateway';
+import { parseSince } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileFlag } from '../../profile-choice';
 import { storeHasData, withDeliveryStore } from '../../delivery-store';
 
 interface PurgeAnswer {
@@ -26,6 +27,7 @@ export default class StorePurge extends HookwiseCommand {
   static override enableJsonFlag = true;
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     'older-than': Flags.string({
       description: 'Jobs that finished longer ago than this (30m, 24h, 30d) or before this time (ISO 8601). Default: store.retention.jobs_days.',
     }),
@@ -34,11 +36,10 @@ export default class StorePurge extends HookwiseCommand {
 
   async run(): Promise<PurgeAnswer> {
     const { flags } = await this.parse(StorePurge);
-    this.readsConfigDir(flags['config-dir']);
-    const configDir = configDirFrom(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     let answer: PurgeAnswer;
     try {
-      const { config } = loadConfig({ configDir });
+      const { config, configDir } = loadChosen(choice);
       const days = (config.store.retention as { jobs_days?: number } | undefined)?.jobs_days ?? DEFAULT_JOBS_RETENTION_DAYS;
       const cutoff = parseSince(flags['older-than'] ?? `${Math.round(days * 24 * 60)}m`);
       if (typeof cutoff !== 'number') throw new HookwiseError('HW_E_CONFIG', `--older-${cutoff.problem.replace(/^since/, 'than')}`);
@@ -51,7 +52,7 @@ export default class StorePurge extends HookwiseCommand {
           );
         answer = { jobs: 0, finishedBefore, dryRun: flags['dry-run'] };
       } else {
-        answer = await withDeliveryStore(flags['config-dir'], async (store) => {
+        answer = await withDeliveryStore(choice, async (store) => {
           if (!store.jobs.purgeFinished)
             throw new HookwiseError(
               'HW_E_STORE',

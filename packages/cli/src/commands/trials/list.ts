@@ -1,7 +1,8 @@
 // `hookwise trials list`: the kept trials of `hookwise routes try`, newest first.
 import { tokenCount } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { profileFlag } from '../../profile-choice';
 import { renderTable } from '../../text-table';
 import { listTrials, type TrialRecord } from '../../trial-store';
 
@@ -10,12 +11,11 @@ export default class TrialsList extends HookwiseCommand {
     'List the kept trial runs of `hookwise routes try` (<config_dir>/trials), newest first: route, change, events, runs, how many answers changed or were filtered out, tokens before and now.';
   static override examples = ['<%= config.bin %> trials list', '<%= config.bin %> trials list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag };
 
   async run(): Promise<Array<Omit<TrialRecord, 'events'>>> {
     const { flags } = await this.parse(TrialsList);
-    this.readsConfigDir(flags['config-dir']);
-    const trials = listTrials(configDirFrom(flags['config-dir']));
+    const trials = listTrials(this.readsConfigDir(flags).dir);
     if (!trials.length) {
       this.logNothingFound('No trials', 'Run one with `hookwise routes try <route> --prompt ...`.');
       return [];

@@ -1,7 +1,8 @@
 // `hookwise trials show <id>`: one kept trial as `routes try` printed it: each event's old and new answer side by side, and the totals.
 import { Args } from '@oclif/core';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { profileFlag } from '../../profile-choice';
 import { readTrial, type TrialRecord } from '../../trial-store';
 import { trialText } from '../../trial-text';
 
@@ -11,14 +12,14 @@ export default class TrialsShow extends HookwiseCommand {
   static override examples = ['<%= config.bin %> trials show t-20260131-142501-3fa2', '<%= config.bin %> trials show t-20260131 --json'];
   static override enableJsonFlag = true;
   static override args = { id: Args.string({ description: 'Trial id, or a unique prefix of one.', required: true }) };
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag };
 
   async run(): Promise<TrialRecord> {
     const { args, flags } = await this.parse(TrialsShow);
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     let trial: TrialRecord;
     try {
-      trial = readTrial(configDirFrom(flags['config-dir']), args.id);
+      trial = readTrial(choice.dir, args.id);
     } catch (err) {
       this.fail(err, true);
     }

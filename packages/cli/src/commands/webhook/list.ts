@@ -1,8 +1,9 @@
 // `hookwise webhook list`: the dynamic subscriptions, whether each one is active, and their URLs (never secrets).
 
-import { loadConfig, readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/gateway';
+import { readSubscriptions, staticRoutes, subscriptionProblems } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileArg, profileFlag } from '../../profile-choice';
 import { renderTable, wideFlag } from '../../text-table';
 import { publicBaseUrl, webhookUrl } from '../../webhook-url';
 import { channelError, channelRequest, jobChannelFrom } from '../../job-channel-client';
@@ -29,7 +30,7 @@ export default class WebhookList extends HookwiseCommand {
   static override description = 'List the dynamic webhook subscriptions (secrets are not shown).';
   static override examples = ['<%= config.bin %> webhook list', '<%= config.bin %> webhook list --wide', '<%= config.bin %> webhook list --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag, wide: wideFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag, wide: wideFlag };
 
   async run(): Promise<ListedSubscription[]> {
     const { flags } = await this.parse(WebhookList);
@@ -49,9 +50,9 @@ export default class WebhookList extends HookwiseCommand {
       );
       return subs as unknown as ListedSubscription[];
     }
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     try {
-      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const { config, configDir } = loadChosen(choice);
       const statics = staticRoutes(config);
       const base = publicBaseUrl(config);
       const globalSecret = config.platforms.webhook.extra.secret;
@@ -65,7 +66,7 @@ export default class WebhookList extends HookwiseCommand {
           if (status === 'hidden') problems.push(`a static route named '${name}' in config.yaml takes precedence`);
           return {
             name,
-            url: webhookUrl(base, name),
+            url: webhookUrl(base, name, choice.profile),
             description: entry.description,
             events: Array.isArray(entry.events) ? entry.events : [],
             prompt: entry.prompt,
@@ -83,7 +84,10 @@ export default class WebhookList extends HookwiseCommand {
       this.fail(err);
     }
     if (!listed.length) {
-      this.logNothingFound('No subscriptions yet', 'Create one with: hookwise webhook subscribe <name> --events <types> --description <text>');
+      this.logNothingFound(
+        'No subscriptions yet',
+        `Create one with: hookwise webhook subscribe <name> --events <types> --description <text>${profileArg(choice)}`,
+      );
       return listed;
     }
     const rows = listed.map((s) => [

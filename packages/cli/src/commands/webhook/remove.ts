@@ -1,9 +1,11 @@
 // `hookwise webhook remove <name>`: deletes a dynamic subscription; the running gateway answers 404 for it next.
 import { Args } from '@oclif/core';
 import { HookwiseError } from '@hookwise/core';
-import { loadConfig, staticRoutes, updateSubscriptions } from '@hookwise/gateway';
+import { staticRoutes, updateSubscriptions } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileFlag } from '../../profile-choice';
+import { webhookPath } from '../../webhook-url';
 import { channelError, channelRequest, jobChannelFrom } from '../../job-channel-client';
 
 export default class WebhookRemove extends HookwiseCommand {
@@ -11,7 +13,7 @@ export default class WebhookRemove extends HookwiseCommand {
   static override examples = ['<%= config.bin %> webhook remove ci'];
   static override enableJsonFlag = true;
   static override args = { name: Args.string({ description: 'Name of the subscription.', required: true }) };
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag };
 
   async run(): Promise<{ name: string; removed: true }> {
     const { args, flags } = await this.parse(WebhookRemove);
@@ -24,9 +26,9 @@ export default class WebhookRemove extends HookwiseCommand {
       this.log(`Subscription '${name}' removed through the gateway's job channel.`);
       return { name, removed: true };
     }
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     try {
-      const { config, configDir, configFile } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const { config, configDir, configFile } = loadChosen(choice);
       const isStatic = staticRoutes(config).has(name) || Object.hasOwn(config.platforms.webhook.extra.routes ?? {}, name);
       await updateSubscriptions(configDir, (entries) => {
         if (Object.hasOwn(entries, name)) {
@@ -47,7 +49,7 @@ export default class WebhookRemove extends HookwiseCommand {
     } catch (err) {
       this.fail(err);
     }
-    this.log(`Subscription '${name}' removed; the gateway answers 404 for /webhooks/${name} from the next request on.`);
+    this.log(`Subscription '${name}' removed; the gateway answers 404 for ${webhookPath(name, choice.profile)} from the next request on.`);
     return { name, removed: true };
   }
 }

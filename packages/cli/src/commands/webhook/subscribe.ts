@@ -11,12 +11,13 @@ import {
   type SubscriptionEntry,
 } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { profileArg, profileFlag, type ProfileChoice } from '../../profile-choice';
 import { openOfflineGateway } from '../../offline-gateway';
 import { buildEntry } from '../../subscription-entry';
 import { applyRouteFlags, describeFilterCondition } from '../../subscribe-route-flags';
 import { describeTransform } from '../../subscribe-transform-flags';
-import { publicBaseUrl, webhookUrl } from '../../webhook-url';
+import { publicBaseUrl, webhookPath, webhookUrl } from '../../webhook-url';
 import { channelError, channelRequest, channelSubscription, jobChannelFrom } from '../../job-channel-client';
 import { agentMade, agentSettingsRefusal, keptAgentSettings } from '../../agent-made-settings';
 
@@ -57,6 +58,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
   };
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     events: Flags.string({ description: 'Comma-separated event types to accept (empty: all events).' }),
     prompt: Flags.string({ description: 'Prompt template with {dot.notation} payload references (unset: the payload as JSON).' }),
     deliver: Flags.string({
@@ -126,10 +128,11 @@ export default class WebhookSubscribe extends HookwiseCommand {
     if (!isValidRouteName(name)) this.error(`${invalidRouteNameMessage(name)}, e.g. 'ci-builds'`, { exit: 1 });
     // Inside an agent run: through the gateway's per-job channel (job-channel-client.ts), never the config dir.
     if (process.env.HOOKWISE_JOB_CHANNEL) return this.viaJobChannel(name, flags);
+    const choice = this.readsConfigDir(flags);
     let result: SubscribeResult;
     let adapterEnabled = true;
     try {
-      const offline = await openOfflineGateway(configDirFrom(flags['config-dir']));
+      const offline = await openOfflineGateway(choice);
       const { gateway, loaded } = offline;
       try {
         const { config } = loaded;
@@ -156,7 +159,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
           return {
             name,
             created: !existing,
-            url: webhookUrl(publicBaseUrl(config), name),
+            url: webhookUrl(publicBaseUrl(config), name, choice.profile),
             secret: entry.secrets?.[0] ?? entry.secret ?? '',
             events: entry.events,
             deliver: typeof entry.deliver === 'string' ? entry.deliver : entry.deliver.map((d) => (typeof d === 'string' ? d : d.to)).join(','),
@@ -171,7 +174,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     } catch (err) {
       this.fail(err);
     }
-    this.report(result, flags.secret !== undefined || flags['rotate-secret'] === true, adapterEnabled);
+    this.report(result, flags.secret !== undefined || flags['rotate-secret'] === true, adapterEnabled, choice);
     return result;
   }
 
@@ -203,7 +206,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     return result;
   }
 
-  private report(result: SubscribeResult, secretGiven: boolean, adapterEnabled: boolean): void {
+  private report(result: SubscribeResult, secretGiven: boolean, adapterEnabled: boolean, choice: ProfileChoice): void {
     const showSecret = result.created || secretGiven;
     this.log(`Subscription '${result.name}' ${result.created ? 'created' : 'updated'}.`);
     this.log(`  URL:      ${result.url}`);
@@ -217,7 +220,7 @@ export default class WebhookSubscribe extends HookwiseCommand {
     this.log('');
     // The global secret of `gateway setup` does not verify this route: say so, or a sender signing with it gets 401.
     this.log(
-      `This route has its own secret${showSecret ? ' (above)' : ''}: senders of /webhooks/${result.name} must sign with it, not with the global ` +
+      `This route has its own secret${showSecret ? ' (above)' : ''}: senders of ${webhookPath(result.name, choice.profile)} must sign with it, not with the global ` +
         'WEBHOOK_SECRET of `hookwise gateway setup`.',
     );
     if (showSecret) {
@@ -225,9 +228,9 @@ export default class WebhookSubscribe extends HookwiseCommand {
       this.log('the secret token). Generic senders sign each body with HMAC-SHA256 (X-Webhook-Signature: <hex>). Keep the');
       this.log('secret private. Other senders (Stripe, Slack, ...): --source, see docs/sources.md.');
     } else {
-      this.log(`A new one: hookwise webhook subscribe ${result.name} --rotate-secret (the old one keeps working until you run it again).`);
+      this.log(`A new one: hookwise webhook subscribe ${result.name}${profileArg(choice)} --rotate-secret (the old one keeps working until you run it again).`);
     }
-    this.log(`Try it: hookwise webhook test ${result.name}`);
+    this.log(`Try it: hookwise webhook test ${result.name}${profileArg(choice)}`);
     if (!adapterEnabled) this.warn('the webhook adapter is not enabled yet: run `hookwise gateway setup` or set WEBHOOK_ENABLED=true');
   }
 }

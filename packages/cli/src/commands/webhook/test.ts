@@ -1,7 +1,6 @@
 // `hookwise webhook test <name>`: sends a signed test event to the running gateway and prints its answer.
 import { Args, Flags } from '@oclif/core';
 import {
-  loadConfig,
   readRunFile,
   readSubscriptions,
   routeDefaults,
@@ -13,7 +12,8 @@ import {
   type RouteDefaults,
 } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileFlag } from '../../profile-choice';
 import { buildTestEvent, parsePayloadFlag, samplePayload } from '../../test-event';
 import { unresolvedInPayload, unresolvedText } from '../../unresolved-placeholders';
 import { localBaseUrl, webhookUrl } from '../../webhook-url';
@@ -66,6 +66,7 @@ export default class WebhookTest extends HookwiseCommand {
   static override args = { name: Args.string({ description: 'Name of the subscription or route.', required: true }) };
   static override flags = {
     'config-dir': configDirFlag,
+    profile: profileFlag,
     payload: Flags.string({
       description: "JSON object to send (default: the route's sample payload, <config_dir>/samples/<route>.json, else a small test payload with event_type).",
     }),
@@ -93,11 +94,12 @@ export default class WebhookTest extends HookwiseCommand {
     let event: ReturnType<typeof buildTestEvent>;
     let sample: ReturnType<typeof samplePayload>;
     try {
-      this.readsConfigDir(flags['config-dir']);
-      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const choice = this.readsConfigDir(flags);
+      const { config, configDir } = loadChosen(choice);
       route = staticRoutes(config).get(name) ?? this.subscriptionRoute(configDir, name, routeDefaults(config));
-      // The running gateway's own address first: it may have been started with --port or WEBHOOK_PORT.
-      url = webhookUrl(flags.url ?? readRunFile(configDir)?.url ?? localBaseUrl(config), name);
+      // The running gateway's own address first: it may have been started with --port or WEBHOOK_PORT (its run
+      // file is in the config dir itself: one gateway serves every profile).
+      url = webhookUrl(flags.url ?? readRunFile(choice.rootDir)?.url ?? localBaseUrl(config), name, choice.profile);
       sample = flags.payload === undefined ? samplePayload(configDir, name) : undefined;
       const payload = flags.payload === undefined ? sample?.payload : parsePayloadFlag(flags.payload);
       event = buildTestEvent(route, payload, flags.event, { now: flags.now });
