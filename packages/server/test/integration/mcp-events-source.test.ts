@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -254,5 +254,25 @@ describe('source: mcp-events', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(subscribeCalls.length).toBe(calls);
     expect(await emit('dep-3', { service: 'db', env: 'prod' })).toEqual([202]);
+  });
+
+  it("gives a profile's route its own callback under /p/<profile>/, where the upstream's deliveries run that profile's route", async () => {
+    await gw!.stop();
+    mkdirSync(join(configDir, 'profiles', 'acme'), { recursive: true });
+    const route = {
+      source: 'mcp-events',
+      source_options: { server: `${upstreamUrl}/mcp`, event: 'deploys', token_env: 'UPSTREAM_TOKEN' },
+      prompt: 'acme {service}',
+    };
+    writeFileSync(
+      join(configDir, 'profiles', 'acme', 'config.yaml'),
+      JSON.stringify({ platforms: { webhook: { extra: { routes: { 'acme-deploys': route } } } } }),
+    );
+    gw = await start();
+    await waitFor("the profile's subscription", () => subscriptions.size === 2);
+    const acme = [...subscriptions.values()].find((sub) => sub.url.includes('/p/'));
+    expect(acme?.url).toBe(`${frontUrl}/p/acme/webhooks/acme-deploys`);
+    // Each subscription's delivery is taken by its own profile's route (the default's with its secret, acme's with acme's).
+    expect(await emit('dep-4', { service: 'queue', env: 'prod' })).toEqual([202, 202]);
   });
 });

@@ -2,7 +2,7 @@
 // types its patterns grant among config.yaml's routes. Tokens are never shown.
 import type { ListedMcpClient } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
 import { openOfflineGateway } from '../../offline-gateway';
 import { renderTable } from '../../text-table';
 
@@ -15,10 +15,11 @@ export default class McpClients extends HookwiseCommand {
 
   async run(): Promise<ListedMcpClient[]> {
     const { flags } = await this.parse(McpClients);
-    this.readsConfigDir(flags['config-dir']);
+    // The MCP endpoint serves the config dir's own routes (the default profile), so this takes no --profile.
+    const choice = this.readsConfigDir({ 'config-dir': flags['config-dir'] });
     let clients: ListedMcpClient[];
     try {
-      const offline = await openOfflineGateway(configDirFrom(flags['config-dir']));
+      const offline = await openOfflineGateway(choice);
       try {
         clients = offline.gateway.features.mcpEvents.clientListing();
       } finally {

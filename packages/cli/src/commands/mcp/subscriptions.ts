@@ -2,9 +2,10 @@
 // gateway (events/subscribe), and the `source: mcp-events` routes' subscriptions to other MCP servers. Read from
 // the store the gateway uses, so it works while the gateway runs; never a secret.
 import { HookwiseError } from '@hookwise/core';
-import { loadConfig, type ListedMcpSubscription } from '@hookwise/gateway';
+import type { ListedMcpSubscription } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
-import { configDirFlag, configDirFrom } from '../../config-dir';
+import { configDirFlag } from '../../config-dir';
+import { loadChosen, profileFlag } from '../../profile-choice';
 import { storeHasData, withDeliveryStore } from '../../delivery-store';
 import { openOfflineGateway } from '../../offline-gateway';
 import { renderTable } from '../../text-table';
@@ -12,16 +13,16 @@ import { renderTable } from '../../text-table';
 export default class McpSubscriptions extends HookwiseCommand {
   static override description =
     "List the MCP Events subscriptions in the store: clients' webhook subscriptions (kind webhook: client, event type, callback, expiry) and the source: mcp-events routes' subscriptions to other MCP servers (kind upstream: route, event type, server, expiry). Secrets are never shown.";
-  static override examples = ['<%= config.bin %> mcp subscriptions', '<%= config.bin %> mcp subscriptions --json'];
+  static override examples = ['<%= config.bin %> mcp subscriptions', '<%= config.bin %> mcp subscriptions --profile acme --json'];
   static override enableJsonFlag = true;
-  static override flags = { 'config-dir': configDirFlag };
+  static override flags = { 'config-dir': configDirFlag, profile: profileFlag };
 
   async run(): Promise<ListedMcpSubscription[]> {
     const { flags } = await this.parse(McpSubscriptions);
-    this.readsConfigDir(flags['config-dir']);
+    const choice = this.readsConfigDir(flags);
     let listed: ListedMcpSubscription[];
     try {
-      const { config, configDir } = loadConfig({ configDir: configDirFrom(flags['config-dir']) });
+      const { config, configDir } = loadChosen(choice);
       if (config.store.backend === 'memory')
         throw new HookwiseError(
           'HW_E_STORE',
@@ -29,11 +30,9 @@ export default class McpSubscriptions extends HookwiseCommand {
         );
       if (storeHasData(config, configDir)) {
         // The gateway's own reading of them, over the store the running gateway uses.
-        const offline = await openOfflineGateway(configDir);
+        const offline = await openOfflineGateway(choice);
         try {
-          listed = await withDeliveryStore(flags['config-dir'], async (store) =>
-            store.memos ? offline.gateway.features.mcpEvents.subscriptionListing(store.memos) : [],
-          );
+          listed = await withDeliveryStore(choice, async (store) => (store.memos ? offline.gateway.features.mcpEvents.subscriptionListing(store.memos) : []));
         } finally {
           await offline.close();
         }
