@@ -4,7 +4,7 @@
 // Every phase is bounded in time and count and stops by itself. Not part of `npm test` or CI.
 //   --quick            short runs (harness check, numbers not meaningful)
 //   --only a,b         phases: throughput, latency, memory, subscriptions, cli, observer, scaleout, burst, modelproxy,
-//                      sandbox, promptcache
+//                      sandbox, promptcache, mcpevents
 //   --duration S       seconds per measured run (default 10; quick 2)
 //   --rounds N         alternating rounds per throughput cell (default 2; quick 1)
 //   --rate R           fixed rate for the latency phases (default 2000)
@@ -39,7 +39,7 @@ function parseArgs(argv) {
   return {
     quick,
     write: !argv.includes('--no-write'),
-    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst,modelproxy,sandbox,promptcache').split(','),
+    only: value('--only', 'throughput,latency,memory,subscriptions,cli,observer,scaleout,burst,modelproxy,sandbox,promptcache,mcpevents').split(','),
     duration: Number(value('--duration', quick ? 2 : 10)),
     warmup: quick ? 1 : 3,
     rounds: Number(value('--rounds', quick ? 1 : 2)),
@@ -317,6 +317,10 @@ async function main() {
   if (options.only.includes('promptcache')) {
     log('prompt cache…');
     sections.push({ key: 'promptcache', ...(await require('./scenarios/prompt-cache').run(options, log)) });
+  }
+  if (options.only.includes('mcpevents')) {
+    log('MCP Events fan-out and polling…');
+    sections.push({ key: 'mcpevents', ...(await require('./scenarios/mcp-events').run(options, log)) });
   }
   const loadAfter = load();
   const stolen = stealBetween(cpuBefore, cpuTimes());

@@ -111,7 +111,7 @@ describe('a conversation is seen', () => {
       }),
     ]);
     const text = await (await fetch(`${gw!.url}/metrics`)).text();
-    expect(text).toMatch(/^hookwise_conversations_continued_total\{route="alerts",platform="telegram",profile="default"\} 1$/m);
+    expect(text).toMatch(/^hookwise_conversations_continued_total\{route="alerts",platform="telegram"\} 1$/m);
   });
 
   it('lists the turns in GET /api/deliveries/:id and on the event page', async () => {

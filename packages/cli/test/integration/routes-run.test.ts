@@ -49,7 +49,7 @@ describe('hookwise routes run', () => {
     const list = await runCli(['deliveries', 'list', '--route', 'standup', '--json'], gateway.configDir);
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ deliveryId, event: 'schedule', status: 'done' })]);
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-    expect(metrics).toContain('hookwise_webhook_requests_total{route="standup",status="202",outcome="accepted",profile="default"} 1');
+    expect(metrics).toContain('hookwise_webhook_requests_total{route="standup",status="202",outcome="accepted"} 1');
     expect(metrics).toMatch(/hookwise_jobs_completed_total\{route="standup",[^}]*\} 1/);
   });
 

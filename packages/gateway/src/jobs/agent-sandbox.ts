@@ -270,7 +270,10 @@ export class AgentSandboxes {
       network,
       workDir: needs?.workDir,
       home: decision.sandboxed ? needs?.home : undefined,
-      readOnly: [...(settings.read_only ?? []), ...(needs?.readOnly ?? [])],
+      // The operator's writable paths win over what a runner makes readable inside them (a command's file
+      // argument in a dir the route lists as writable stays writable); a runner's own read-only path inside its
+      // own writable one (a login file in a CLI's private home) stays read-only.
+      readOnly: [...(settings.read_only ?? []), ...(needs?.readOnly ?? []).filter((path) => !(settings.writable ?? []).some((dir) => isWithin(path, dir)))],
       writable: [...(settings.writable ?? []), ...(needs?.writable ?? [])],
       hidden: this.hidden,
       hiddenExceptAllowed: this.hiddenExceptAllowed,

@@ -6,6 +6,7 @@ import { DEFAULT_MAX_ROUTE_LABELS } from '../config/observability-schema';
 import type { ObservedGateway } from './observed-gateway';
 import { approvalMetrics } from './approval-metrics';
 import type { LifecycleEventName, LifecycleListener } from './lifecycle';
+import { DEFAULT_PROFILE } from '../config/profiles';
 
 export interface GatewayMetricsOptions {
   /** Distinct route label values at most; further routes are counted as `(other)`. */
@@ -16,6 +17,8 @@ export interface GatewayMetricsOptions {
 
 export interface GatewayMetrics {
   readonly registry: Registry;
+  /** The profile of the gateway it counts for (`default`: the config dir's own routes). */
+  readonly profile: string;
   readonly contentType: string;
   /** The exposition text (Prometheus text format 0.0.4). */
   text(): Promise<string>;
@@ -60,9 +63,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayMetricsOptions = {}): GatewayMetrics {
   const client = require('prom-client') as typeof import('prom-client');
   const registry = new client.Registry();
-  // Every series names the profile, so the registries of the gateways one process hosts can be merged into one
-  // /metrics answer without their series adding up.
-  registry.setDefaultLabels({ profile: gateway.profile ?? 'default' });
+  // A profile's series name it, so the registries of the gateways one process hosts can be merged into one /metrics
+  // answer without their series adding up. The default profile's get theirs only in that merge (hostedMetricsText):
+  // a gateway without profiles exposes the series it always did.
+  const profile = gateway.profile ?? DEFAULT_PROFILE;
+  if (profile !== DEFAULT_PROFILE) registry.setDefaultLabels({ profile });
   const routes = new RouteLabels(options.maxRouteLabels ?? DEFAULT_MAX_ROUTE_LABELS);
   const routeLabel = (name: string, known = true) => routes.label(name, known);
 
@@ -172,7 +177,7 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
     },
   });
   // The process's own metrics once, with the default profile's registry: a profile's gateway shares the process.
-  if (options.processMetrics !== false && (gateway.profile ?? 'default') === 'default') client.collectDefaultMetrics({ register: registry });
+  if (options.processMetrics !== false && profile === DEFAULT_PROFILE) client.collectDefaultMetrics({ register: registry });
 
   const stops: Array<() => void> = [];
   const on = <K extends LifecycleEventName>(name: K, listener: LifecycleListener<K>) => stops.push(gateway.on(name, listener));
@@ -214,6 +219,7 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
 
   return {
     registry,
+    profile,
     contentType: registry.contentType,
     text: () => registry.metrics(),
     close() {
@@ -230,6 +236,13 @@ export function createGatewayMetrics(gateway: ObservedGateway, options: GatewayM
 export async function hostedMetricsText(all: readonly GatewayMetrics[]): Promise<string> {
   if (all.length === 1) return all[0].text();
   const client = require('prom-client') as typeof import('prom-client');
-  const parts = await Promise.all(all.map((metrics) => metrics.registry.getMetricsAsJSON()));
-  return client.AggregatorRegistry.aggregate(parts).metrics();
+  const parts = await Promise.all(
+    all.map(async (metrics) => {
+      const json = await metrics.registry.getMetricsAsJSON();
+      if (metrics.profile !== DEFAULT_PROFILE) return json;
+      // The default profile's registry carries no profile label of its own (see createGatewayMetrics): added here.
+      return json.map((metric) => ({ ...metric, values: metric.values.map((v) => ({ ...v, labels: { ...v.labels, profile: DEFAULT_PROFILE } })) }));
+    }),
+  );
+  return client.AggregatorRegistry.aggregate(parts as Parameters<typeof client.AggregatorRegistry.aggregate>[0]).metrics();
 }

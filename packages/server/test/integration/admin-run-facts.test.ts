@@ -87,6 +87,7 @@ describe('admin API: run facts and usage', () => {
     expect(usage.routes).toEqual([
       {
         route: 'ci',
+        profile: 'default',
         budget: { runsPerHour: 20, tokensPerDay: 100_000, whenExceeded: 'wait' },
         runsThisHour: CI_RUNS,
         tokensToday: CI_TOKENS,

@@ -267,8 +267,8 @@ describe('MCP Events webhook delivery', () => {
       ]);
       await gw!.waitForLog(`MCP subscription ${sub.subscriptionId} of alice: gave up on an event after 2 attempt(s)`);
       const metrics = await (await fetch(`${gw!.url}/metrics`)).text();
-      expect(metrics).toMatch(/hookwise_mcp_webhook_deliveries_total\{client="alice",outcome="failed",profile="default"\} 1/);
-      expect(metrics).toMatch(/hookwise_mcp_webhook_deliveries_total\{client="alice",outcome="delivered",profile="default"\} \d+/);
+      expect(metrics).toMatch(/hookwise_mcp_webhook_deliveries_total\{client="alice",outcome="failed"\} 1/);
+      expect(metrics).toMatch(/hookwise_mcp_webhook_deliveries_total\{client="alice",outcome="delivered"\} \d+/);
       await call(alice, 'events/unsubscribe', { subscriptionId: sub.subscriptionId });
     } finally {
       off();
