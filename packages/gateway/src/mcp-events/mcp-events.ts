@@ -133,7 +133,7 @@ export class McpEvents implements EventsMethods {
       ...{ logger: deps.logger, retry: retryPolicyOf(deps.config), policy, refreshMs: deps.subscriptionsRefreshMs, now: this.now },
     });
     this.webhooks = new WebhookSubscriptions({
-      ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now },
+      ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now, logger: deps.logger },
       typeOf: (client, params) => this.typeOf(client, params).type,
     });
     this.upstream = new UpstreamSubscriptions({

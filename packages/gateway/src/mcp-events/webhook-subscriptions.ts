@@ -3,6 +3,7 @@
 // extends the while by subscribing again with the id (the same secret comes back). The callback is checked (https,
 // public addresses: callback-url.ts) and must echo a challenge (callback-verification.ts) before it is kept.
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'winston';
 import { EVENTS_ERRORS, EventsError, invalidParams } from './events-errors';
 import type { EventType } from './event-types';
 import { parseCallbackUrl, type CallbackPolicy } from './callback-url';
@@ -26,6 +27,7 @@ export interface SubscribeResult {
 }
 
 export interface WebhookSubscriptionsDeps {
+  logger: Logger;
   book: WebhookBook;
   deliveries: WebhookDeliveries;
   policy: CallbackPolicy;
@@ -89,6 +91,11 @@ export class WebhookSubscriptions {
     }
     await this.deps.book.put(subscription);
     this.deps.deliveries.adopt(subscription);
+    // The callback's origin and path only: a query may carry the subscriber's own key.
+    const shown = `${url.origin}${url.pathname}`;
+    this.deps.logger.info(
+      `MCP client '${client.name}' ${id ? 'refreshed' : 'subscribed to'} '${type.name}' by webhook (subscription ${subscription.id}, callback ${shown}, until ${new Date(subscription.expiresAt).toISOString()})`,
+    );
     return {
       resultType: 'complete',
       subscriptionId: subscription.id,

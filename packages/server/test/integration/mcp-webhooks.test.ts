@@ -158,8 +158,11 @@ describe('MCP Events webhook delivery', () => {
     expect(mine[0].headers['webhook-id']).toMatch(/^msg_/);
     // A wrong key does not verify it.
     expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(mine[0].body, mine[0].headers as Record<string, string>)).toThrow();
-    // The secret never reaches the log.
+    // The secret never reaches the log; the subscription does, with its callback.
     expect(gw!.fullLogText()).not.toContain(sub.secret.slice(6));
+    expect(gw!.fullLogText()).toContain(
+      `MCP client 'alice' subscribed to 'prs/pull_request' by webhook (subscription ${sub.subscriptionId}, callback ${base}/hook, until `,
+    );
 
     // Polls with the delivered cursor go on from there.
     const polled = await call<{ events: unknown[] }>(alice, 'events/poll', { name: 'prs/pull_request', cursor: verified.cursor });
