@@ -151,7 +151,9 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
         const command = found ?? program;
         // The environment as the CLI will have it: the run's sandbox may change it (the model proxy's URL and
         // token in place of the key), and what the preset points the CLI at must follow (Codex's provider entry).
-        const seen = task.sandbox && preset?.preset.environmentArgs ? task.sandbox.plan(command, [], env).env : env;
+        const follows = preset?.preset.environmentArgs ?? preset?.preset.homeFiles;
+        const seen = task.sandbox && follows ? task.sandbox.plan(command, [], env).env : env;
+        if (home && preset?.preset.homeFiles) Object.assign(env, preset.preset.homeFiles(home, seen));
         // split/join, not replace(): a prompt containing `$&` must arrive verbatim.
         const extra = preset ? [...(preset.preset.environmentArgs?.(seen) ?? []), ...(channel?.args ?? [])] : [];
         const argv = preset ? preset.args(task, extra) : placeholderMode ? args.map((a) => a.split(PROMPT_PLACEHOLDER).join(text)) : args;

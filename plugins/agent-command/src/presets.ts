@@ -21,6 +21,7 @@ import { resumeArgs, resumedSession, sessionId } from './preset-resume';
 import { failed, parseJsonLines, parseJsonOutput, record, type PresetFailure } from './preset-output';
 import { claudeFailure, claudeResult, codexFailure, geminiError, opencodeError } from './preset-failures';
 import type { PresetName } from './preset-name';
+import { geminiProxySettings } from './preset-home-files';
 
 export interface CommandPreset {
   /** The CLI's name in docs and errors. */
@@ -43,6 +44,11 @@ export interface CommandPreset {
    * prompt; the environment is the one the CLI gets.
    */
   environmentArgs?(env: NodeJS.ProcessEnv): string[];
+  /**
+   * Files written into the route's private home before a run for what the run's environment names (./preset-home-files),
+   * returning the variables that point the CLI at them.
+   */
+  homeFiles?(home: string, env: NodeJS.ProcessEnv): Record<string, string>;
   /** Reads stdout of a successful exit: the answer and the usage, or a HookwiseError saying what went wrong. */
   parse(stdout: string): AgentResult;
   /** What stdout says about a failed exit (the CLI's own error, and whether trying again can help), or undefined. */
@@ -195,6 +201,8 @@ const gemini: CommandPreset = {
   install: 'npm install -g @google/gemini-cli',
   command: ['gemini', '--output-format', 'json'],
   env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'],
+  // With the model proxy: GOOGLE_GEMINI_BASE_URL and the token as GEMINI_API_KEY, in the CLI's API-key mode.
+  homeFiles: geminiProxySettings,
   parse(stdout) {
     const output = record(parseJsonOutput('Gemini CLI', stdout));
     const error = geminiError(output);

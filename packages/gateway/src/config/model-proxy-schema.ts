@@ -58,6 +58,12 @@ export const modelProxySchema = {
           'OPENAI_BASE_URL',
           'OPENAI_API_KEY',
         ),
+        gemini: providerSchema(
+          "Google's Gemini API (/v1beta/models/<model>:generateContent and :streamGenerateContent)",
+          'https://generativelanguage.googleapis.com',
+          'GOOGLE_GEMINI_BASE_URL',
+          'GEMINI_API_KEY',
+        ),
       },
     },
     pricing: {
@@ -82,6 +88,6 @@ export interface ModelProviderConfig {
 
 export interface ModelProxyConfig {
   enabled?: boolean;
-  providers?: { anthropic?: ModelProviderConfig; openai?: ModelProviderConfig };
+  providers?: { anthropic?: ModelProviderConfig; openai?: ModelProviderConfig; gemini?: ModelProviderConfig };
   pricing?: Record<string, ModelPriceConfig>;
 }

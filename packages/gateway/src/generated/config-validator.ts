@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per event: all runs and retries of its job together (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","description":"true: every agent run gets the proxy URL and a per-run token instead of a model key. Unset (auto): so do the runs of routes whose runner starts agent processes (command and its presets) whenever the gateway holds a provider's key, so that the key never enters their sandbox. false: off; the CLIs get the key itself (a startup warning says so)."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's ANTHROPIC_BASE_URL when set, else https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's OPENAI_BASE_URL when set, else https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued","mcp_webhook_delivery"]},"description":"The lifecycle events to post."}}}},"mcp":{"type":"object","default":{},"additionalProperties":false,"description":"The gateway as an MCP Events server at POST /mcp on the admin listener (needs admin.enabled). See docs/mcp-events.md.","properties":{"clients":{"type":"object","default":{},"description":"MCP clients by name: each authenticates with its own bearer token and sees only the event types it is given.","additionalProperties":{"type":"object","additionalProperties":false,"required":["token_env","events"],"properties":{"token_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"The environment variable (or <config_dir>/.env entry) holding the client's bearer token, at least 16 characters."},"events":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Event types the client may list and poll: route names or glob patterns (`*` matches within a name part: `prs`, `prs/*`, `ci-*`, `*`). A route given whole brings its `<route>/<event>` types too."}}}},"webhooks":{"type":"object","default":{},"additionalProperties":false,"description":"Webhook delivery to subscribers (events/subscribe): each accepted event is POSTed to the subscription's callback URL, signed in the Standard Webhooks format.","properties":{"allow_loopback":{"type":"boolean","default":false,"description":"Let callbacks go to this machine (localhost, 127.0.0.1, ::1), over http too: for tests and a subscriber on the same host. Otherwise a callback must be https and resolve to a public address."},"max_per_client":{"type":"integer","minimum":1,"default":20,"description":"Webhook subscriptions one client may hold at once."}}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per event: all runs and retries of its job together (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","description":"true: every agent run gets the proxy URL and a per-run token instead of a model key. Unset (auto): so do the runs of routes whose runner starts agent processes (command and its presets) whenever the gateway holds a provider's key, so that the key never enters their sandbox. false: off; the CLIs get the key itself (a startup warning says so)."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's ANTHROPIC_BASE_URL when set, else https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's OPENAI_BASE_URL when set, else https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"gemini":{"type":"object","additionalProperties":false,"description":"Where Google's Gemini API (/v1beta/models/<model>:generateContent and :streamGenerateContent) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's GOOGLE_GEMINI_BASE_URL when set, else https://generativelanguage.googleapis.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"GEMINI_API_KEY","description":"The gateway's environment variable that holds the key (default GEMINI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued","mcp_webhook_delivery"]},"description":"The lifecycle events to post."}}}},"mcp":{"type":"object","default":{},"additionalProperties":false,"description":"The gateway as an MCP Events server at POST /mcp on the admin listener (needs admin.enabled). See docs/mcp-events.md.","properties":{"clients":{"type":"object","default":{},"description":"MCP clients by name: each authenticates with its own bearer token and sees only the event types it is given.","additionalProperties":{"type":"object","additionalProperties":false,"required":["token_env","events"],"properties":{"token_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"The environment variable (or <config_dir>/.env entry) holding the client's bearer token, at least 16 characters."},"events":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Event types the client may list and poll: route names or glob patterns (`*` matches within a name part: `prs`, `prs/*`, `ci-*`, `*`). A route given whole brings its `<route>/<event>` types too."}}}},"webhooks":{"type":"object","default":{},"additionalProperties":false,"description":"Webhook delivery to subscribers (events/subscribe): each accepted event is POSTed to the subscription's callback URL, signed in the Standard Webhooks format.","properties":{"allow_loopback":{"type":"boolean","default":false,"description":"Let callbacks go to this machine (localhost, 127.0.0.1, ::1), over http too: for tests and a subscriber on the same host. Otherwise a callback must be https and resolve to a public address."},"max_per_client":{"type":"integer","minimum":1,"default":20,"description":"Webhook subscriptions one client may hold at once."}}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("\\S", "u");
 const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
@@ -3930,7 +3930,7 @@ errors++;
 let data171 = data169.providers;
 if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
 for(const key27 in data171){
-if(!((key27 === "anthropic") || (key27 === "openai"))){
+if(!(((key27 === "anthropic") || (key27 === "openai")) || (key27 === "gemini"))){
 const err294 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err294];
@@ -4097,9 +4097,15 @@ vErrors.push(err306);
 errors++;
 }
 }
+if(data171.gemini !== undefined){
+let data178 = data171.gemini;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+if(data178.api_key_env === undefined){
+data178.api_key_env = "GEMINI_API_KEY";
 }
-else {
-const err307 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key30 in data178){
+if(!((key30 === "base_url") || (key30 === "api_key_env"))){
+const err307 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4108,14 +4114,12 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(data169.pricing !== undefined){
-let data178 = data169.pricing;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-for(const key30 in data178){
-let data179 = data178[key30];
-if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
-if(data179.input === undefined){
-const err308 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+}
+if(data178.base_url !== undefined){
+let data179 = data178.base_url;
+if(typeof data179 === "string"){
+if(!pattern19.test(data179)){
+const err308 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4124,8 +4128,9 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(data179.output === undefined){
-const err309 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+else {
+const err309 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4134,9 +4139,11 @@ vErrors.push(err309);
 }
 errors++;
 }
-for(const key31 in data179){
-if(!((((key31 === "input") || (key31 === "output")) || (key31 === "cache_read")) || (key31 === "cache_write"))){
-const err310 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+}
+let data180 = data178.api_key_env;
+if(typeof data180 === "string"){
+if(!pattern20.test(data180)){
+const err310 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4146,11 +4153,8 @@ vErrors.push(err310);
 errors++;
 }
 }
-if(data179.input !== undefined){
-let data180 = data179.input;
-if(typeof data180 == "number"){
-if(data180 < 0 || isNaN(data180)){
-const err311 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err311 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4161,7 +4165,7 @@ errors++;
 }
 }
 else {
-const err312 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err312 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4171,11 +4175,9 @@ vErrors.push(err312);
 errors++;
 }
 }
-if(data179.output !== undefined){
-let data181 = data179.output;
-if(typeof data181 == "number"){
-if(data181 < 0 || isNaN(data181)){
-const err313 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err313 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4184,9 +4186,14 @@ vErrors.push(err313);
 }
 errors++;
 }
-}
-else {
-const err314 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data169.pricing !== undefined){
+let data181 = data169.pricing;
+if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
+for(const key31 in data181){
+let data182 = data181[key31];
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.input === undefined){
+const err314 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4195,12 +4202,8 @@ vErrors.push(err314);
 }
 errors++;
 }
-}
-if(data179.cache_read !== undefined){
-let data182 = data179.cache_read;
-if(typeof data182 == "number"){
-if(data182 < 0 || isNaN(data182)){
-const err315 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data182.output === undefined){
+const err315 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4209,9 +4212,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-}
-else {
-const err316 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key32 in data182){
+if(!((((key32 === "input") || (key32 === "output")) || (key32 === "cache_read")) || (key32 === "cache_write"))){
+const err316 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4221,11 +4224,11 @@ vErrors.push(err316);
 errors++;
 }
 }
-if(data179.cache_write !== undefined){
-let data183 = data179.cache_write;
+if(data182.input !== undefined){
+let data183 = data182.input;
 if(typeof data183 == "number"){
 if(data183 < 0 || isNaN(data183)){
-const err317 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err317 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4236,7 +4239,7 @@ errors++;
 }
 }
 else {
-const err318 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err318 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4246,9 +4249,11 @@ vErrors.push(err318);
 errors++;
 }
 }
-}
-else {
-const err319 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key30.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data182.output !== undefined){
+let data184 = data182.output;
+if(typeof data184 == "number"){
+if(data184 < 0 || isNaN(data184)){
+const err319 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4258,9 +4263,8 @@ vErrors.push(err319);
 errors++;
 }
 }
-}
 else {
-const err320 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err320 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4270,9 +4274,11 @@ vErrors.push(err320);
 errors++;
 }
 }
-}
-else {
-const err321 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data182.cache_read !== undefined){
+let data185 = data182.cache_read;
+if(typeof data185 == "number"){
+if(data185 < 0 || isNaN(data185)){
+const err321 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4282,9 +4288,8 @@ vErrors.push(err321);
 errors++;
 }
 }
-}
 else {
-const err322 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err322 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4293,20 +4298,12 @@ vErrors.push(err322);
 }
 errors++;
 }
-let data184 = data.retry;
-if(data184 && typeof data184 == "object" && !Array.isArray(data184)){
-if(data184.max_attempts === undefined){
-data184.max_attempts = 5;
 }
-if(data184.base_delay_seconds === undefined){
-data184.base_delay_seconds = 2;
-}
-if(data184.max_delay_seconds === undefined){
-data184.max_delay_seconds = 600;
-}
-for(const key32 in data184){
-if(!(((key32 === "max_attempts") || (key32 === "base_delay_seconds")) || (key32 === "max_delay_seconds"))){
-const err323 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+if(data182.cache_write !== undefined){
+let data186 = data182.cache_write;
+if(typeof data186 == "number"){
+if(data186 < 0 || isNaN(data186)){
+const err323 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4316,9 +4313,8 @@ vErrors.push(err323);
 errors++;
 }
 }
-let data185 = data184.max_attempts;
-if(!((typeof data185 == "number") && (!(data185 % 1) && !isNaN(data185)))){
-const err324 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err324 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4327,9 +4323,10 @@ vErrors.push(err324);
 }
 errors++;
 }
-if(typeof data185 == "number"){
-if(data185 < 1 || isNaN(data185)){
-const err325 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err325 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4339,10 +4336,9 @@ vErrors.push(err325);
 errors++;
 }
 }
-let data186 = data184.base_delay_seconds;
-if(typeof data186 == "number"){
-if(data186 < 0 || isNaN(data186)){
-const err326 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err326 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4352,8 +4348,9 @@ vErrors.push(err326);
 errors++;
 }
 }
+}
 else {
-const err327 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err327 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4362,10 +4359,10 @@ vErrors.push(err327);
 }
 errors++;
 }
-let data187 = data184.max_delay_seconds;
-if(typeof data187 == "number"){
-if(data187 < 0 || isNaN(data187)){
-const err328 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err328 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4374,9 +4371,20 @@ vErrors.push(err328);
 }
 errors++;
 }
+let data187 = data.retry;
+if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
+if(data187.max_attempts === undefined){
+data187.max_attempts = 5;
 }
-else {
-const err329 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data187.base_delay_seconds === undefined){
+data187.base_delay_seconds = 2;
+}
+if(data187.max_delay_seconds === undefined){
+data187.max_delay_seconds = 600;
+}
+for(const key33 in data187){
+if(!(((key33 === "max_attempts") || (key33 === "base_delay_seconds")) || (key33 === "max_delay_seconds"))){
+const err329 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4386,8 +4394,9 @@ vErrors.push(err329);
 errors++;
 }
 }
-else {
-const err330 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data188 = data187.max_attempts;
+if(!((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188)))){
+const err330 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4396,19 +4405,9 @@ vErrors.push(err330);
 }
 errors++;
 }
-let data188 = data.store;
-if(data188 && typeof data188 == "object" && !Array.isArray(data188)){
-if(data188.backend === undefined){
-data188.backend = "sqlite";
-}
-if(data188.max_pending === undefined){
-data188.max_pending = 10000;
-}
-if(data188.lease_seconds === undefined){
-data188.lease_seconds = 30;
-}
-if(typeof data188.backend !== "string"){
-const err331 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data188 == "number"){
+if(data188 < 1 || isNaN(data188)){
+const err331 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4417,9 +4416,11 @@ vErrors.push(err331);
 }
 errors++;
 }
-let data190 = data188.max_pending;
-if(!((typeof data190 == "number") && (!(data190 % 1) && !isNaN(data190)))){
-const err332 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+let data189 = data187.base_delay_seconds;
+if(typeof data189 == "number"){
+if(data189 < 0 || isNaN(data189)){
+const err332 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4428,9 +4429,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(typeof data190 == "number"){
-if(data190 < 1 || isNaN(data190)){
-const err333 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err333 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4439,11 +4440,10 @@ vErrors.push(err333);
 }
 errors++;
 }
-}
-let data191 = data188.lease_seconds;
-if(typeof data191 == "number"){
-if(data191 < 1 || isNaN(data191)){
-const err334 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data190 = data187.max_delay_seconds;
+if(typeof data190 == "number"){
+if(data190 < 0 || isNaN(data190)){
+const err334 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4454,7 +4454,7 @@ errors++;
 }
 }
 else {
-const err335 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err335 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4463,12 +4463,9 @@ vErrors.push(err335);
 }
 errors++;
 }
-if(data188.retention !== undefined){
-let data192 = data188.retention;
-if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-for(const key33 in data192){
-if(!(key33 === "jobs_days")){
-const err336 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+}
+else {
+const err336 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4477,12 +4474,19 @@ vErrors.push(err336);
 }
 errors++;
 }
+let data191 = data.store;
+if(data191 && typeof data191 == "object" && !Array.isArray(data191)){
+if(data191.backend === undefined){
+data191.backend = "sqlite";
 }
-if(data192.jobs_days !== undefined){
-let data193 = data192.jobs_days;
-if(typeof data193 == "number"){
-if(data193 <= 0 || isNaN(data193)){
-const err337 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data191.max_pending === undefined){
+data191.max_pending = 10000;
+}
+if(data191.lease_seconds === undefined){
+data191.lease_seconds = 30;
+}
+if(typeof data191.backend !== "string"){
+const err337 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4491,9 +4495,9 @@ vErrors.push(err337);
 }
 errors++;
 }
-}
-else {
-const err338 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data193 = data191.max_pending;
+if(!((typeof data193 == "number") && (!(data193 % 1) && !isNaN(data193)))){
+const err338 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4502,10 +4506,9 @@ vErrors.push(err338);
 }
 errors++;
 }
-}
-}
-else {
-const err339 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data193 == "number"){
+if(data193 < 1 || isNaN(data193)){
+const err339 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4515,9 +4518,10 @@ vErrors.push(err339);
 errors++;
 }
 }
-}
-else {
-const err340 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data194 = data191.lease_seconds;
+if(typeof data194 == "number"){
+if(data194 < 1 || isNaN(data194)){
+const err340 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4526,20 +4530,9 @@ vErrors.push(err340);
 }
 errors++;
 }
-let data194 = data.log;
-if(data194 && typeof data194 == "object" && !Array.isArray(data194)){
-if(data194.level === undefined){
-data194.level = "info";
 }
-if(data194.format === undefined){
-data194.format = "pretty";
-}
-if(data194.access === undefined){
-data194.access = true;
-}
-for(const key34 in data194){
-if(!(((key34 === "level") || (key34 === "format")) || (key34 === "access"))){
-const err341 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+else {
+const err341 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4548,10 +4541,12 @@ vErrors.push(err341);
 }
 errors++;
 }
-}
-let data195 = data194.level;
-if(typeof data195 !== "string"){
-const err342 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data191.retention !== undefined){
+let data195 = data191.retention;
+if(data195 && typeof data195 == "object" && !Array.isArray(data195)){
+for(const key34 in data195){
+if(!(key34 === "jobs_days")){
+const err342 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4560,8 +4555,12 @@ vErrors.push(err342);
 }
 errors++;
 }
-if(!((((data195 === "error") || (data195 === "warn")) || (data195 === "info")) || (data195 === "debug"))){
-const err343 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data195.jobs_days !== undefined){
+let data196 = data195.jobs_days;
+if(typeof data196 == "number"){
+if(data196 <= 0 || isNaN(data196)){
+const err343 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4570,9 +4569,9 @@ vErrors.push(err343);
 }
 errors++;
 }
-let data196 = data194.format;
-if(typeof data196 !== "string"){
-const err344 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err344 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4581,8 +4580,10 @@ vErrors.push(err344);
 }
 errors++;
 }
-if(!((data196 === "pretty") || (data196 === "json"))){
-const err345 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err345 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4591,8 +4592,10 @@ vErrors.push(err345);
 }
 errors++;
 }
-if(typeof data194.access !== "boolean"){
-const err346 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err346 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4601,9 +4604,20 @@ vErrors.push(err346);
 }
 errors++;
 }
+let data197 = data.log;
+if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
+if(data197.level === undefined){
+data197.level = "info";
 }
-else {
-const err347 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data197.format === undefined){
+data197.format = "pretty";
+}
+if(data197.access === undefined){
+data197.access = true;
+}
+for(const key35 in data197){
+if(!(((key35 === "level") || (key35 === "format")) || (key35 === "access"))){
+const err347 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4612,11 +4626,10 @@ vErrors.push(err347);
 }
 errors++;
 }
-let data198 = data.skills;
-if(data198 && typeof data198 == "object" && !Array.isArray(data198)){
-for(const key35 in data198){
-if(!(key35 === "dirs")){
-const err348 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+}
+let data198 = data197.level;
+if(typeof data198 !== "string"){
+const err348 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4625,14 +4638,8 @@ vErrors.push(err348);
 }
 errors++;
 }
-}
-if(data198.dirs !== undefined){
-let data199 = data198.dirs;
-if(Array.isArray(data199)){
-const len19 = data199.length;
-for(let i19=0; i19<len19; i19++){
-if(typeof data199[i19] !== "string"){
-const err349 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data198 === "error") || (data198 === "warn")) || (data198 === "info")) || (data198 === "debug"))){
+const err349 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4641,10 +4648,9 @@ vErrors.push(err349);
 }
 errors++;
 }
-}
-}
-else {
-const err350 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data199 = data197.format;
+if(typeof data199 !== "string"){
+const err350 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4653,10 +4659,8 @@ vErrors.push(err350);
 }
 errors++;
 }
-}
-}
-else {
-const err351 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((data199 === "pretty") || (data199 === "json"))){
+const err351 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4665,17 +4669,8 @@ vErrors.push(err351);
 }
 errors++;
 }
-let data201 = data.admin;
-if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
-if(data201.enabled === undefined){
-data201.enabled = false;
-}
-if(data201.ui === undefined){
-data201.ui = false;
-}
-for(const key36 in data201){
-if(!(((key36 === "enabled") || (key36 === "ui")) || (key36 === "token"))){
-const err352 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if(typeof data197.access !== "boolean"){
+const err352 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4685,8 +4680,8 @@ vErrors.push(err352);
 errors++;
 }
 }
-if(typeof data201.enabled !== "boolean"){
-const err353 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err353 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4695,8 +4690,11 @@ vErrors.push(err353);
 }
 errors++;
 }
-if(typeof data201.ui !== "boolean"){
-const err354 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+let data201 = data.skills;
+if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
+for(const key36 in data201){
+if(!(key36 === "dirs")){
+const err354 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4705,9 +4703,14 @@ vErrors.push(err354);
 }
 errors++;
 }
-if(data201.token !== undefined){
-if(typeof data201.token !== "string"){
-const err355 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data201.dirs !== undefined){
+let data202 = data201.dirs;
+if(Array.isArray(data202)){
+const len19 = data202.length;
+for(let i19=0; i19<len19; i19++){
+if(typeof data202[i19] !== "string"){
+const err355 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4719,7 +4722,7 @@ errors++;
 }
 }
 else {
-const err356 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err356 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4728,17 +4731,10 @@ vErrors.push(err356);
 }
 errors++;
 }
-let data205 = data.metrics;
-if(data205 && typeof data205 == "object" && !Array.isArray(data205)){
-if(data205.enabled === undefined){
-data205.enabled = false;
 }
-if(data205.max_route_labels === undefined){
-data205.max_route_labels = 100;
 }
-for(const key37 in data205){
-if(!(((key37 === "enabled") || (key37 === "token")) || (key37 === "max_route_labels"))){
-const err357 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+else {
+const err357 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4747,9 +4743,17 @@ vErrors.push(err357);
 }
 errors++;
 }
+let data204 = data.admin;
+if(data204 && typeof data204 == "object" && !Array.isArray(data204)){
+if(data204.enabled === undefined){
+data204.enabled = false;
 }
-if(typeof data205.enabled !== "boolean"){
-const err358 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data204.ui === undefined){
+data204.ui = false;
+}
+for(const key37 in data204){
+if(!(((key37 === "enabled") || (key37 === "ui")) || (key37 === "token"))){
+const err358 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4758,9 +4762,9 @@ vErrors.push(err358);
 }
 errors++;
 }
-if(data205.token !== undefined){
-if(typeof data205.token !== "string"){
-const err359 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(typeof data204.enabled !== "boolean"){
+const err359 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4769,10 +4773,8 @@ vErrors.push(err359);
 }
 errors++;
 }
-}
-let data208 = data205.max_route_labels;
-if(!((typeof data208 == "number") && (!(data208 % 1) && !isNaN(data208)))){
-const err360 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data204.ui !== "boolean"){
+const err360 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4781,9 +4783,9 @@ vErrors.push(err360);
 }
 errors++;
 }
-if(typeof data208 == "number"){
-if(data208 < 1 || isNaN(data208)){
-const err361 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data204.token !== undefined){
+if(typeof data204.token !== "string"){
+const err361 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4795,7 +4797,7 @@ errors++;
 }
 }
 else {
-const err362 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err362 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4804,14 +4806,17 @@ vErrors.push(err362);
 }
 errors++;
 }
-let data209 = data.tracing;
-if(data209 && typeof data209 == "object" && !Array.isArray(data209)){
-if(data209.enabled === undefined){
-data209.enabled = false;
+let data208 = data.metrics;
+if(data208 && typeof data208 == "object" && !Array.isArray(data208)){
+if(data208.enabled === undefined){
+data208.enabled = false;
 }
-for(const key38 in data209){
-if(!(key38 === "enabled")){
-const err363 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+if(data208.max_route_labels === undefined){
+data208.max_route_labels = 100;
+}
+for(const key38 in data208){
+if(!(((key38 === "enabled") || (key38 === "token")) || (key38 === "max_route_labels"))){
+const err363 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4821,8 +4826,8 @@ vErrors.push(err363);
 errors++;
 }
 }
-if(typeof data209.enabled !== "boolean"){
-const err364 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data208.enabled !== "boolean"){
+const err364 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4831,9 +4836,9 @@ vErrors.push(err364);
 }
 errors++;
 }
-}
-else {
-const err365 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data208.token !== undefined){
+if(typeof data208.token !== "string"){
+const err365 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -4842,14 +4847,10 @@ vErrors.push(err365);
 }
 errors++;
 }
-let data211 = data.notify;
-if(Array.isArray(data211)){
-const len20 = data211.length;
-for(let i20=0; i20<len20; i20++){
-let data212 = data211[i20];
-if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
-if(data212.url === undefined){
-const err366 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+}
+let data211 = data208.max_route_labels;
+if(!((typeof data211 == "number") && (!(data211 % 1) && !isNaN(data211)))){
+const err366 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -4858,8 +4859,9 @@ vErrors.push(err366);
 }
 errors++;
 }
-if(data212.secret === undefined){
-const err367 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(typeof data211 == "number"){
+if(data211 < 1 || isNaN(data211)){
+const err367 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -4868,8 +4870,10 @@ vErrors.push(err367);
 }
 errors++;
 }
-if(data212.events === undefined){
-const err368 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+}
+else {
+const err368 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -4878,9 +4882,14 @@ vErrors.push(err368);
 }
 errors++;
 }
+let data212 = data.tracing;
+if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
+if(data212.enabled === undefined){
+data212.enabled = false;
+}
 for(const key39 in data212){
-if(!(((key39 === "url") || (key39 === "secret")) || (key39 === "events"))){
-const err369 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
+if(!(key39 === "enabled")){
+const err369 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -4890,11 +4899,8 @@ vErrors.push(err369);
 errors++;
 }
 }
-if(data212.url !== undefined){
-let data213 = data212.url;
-if(typeof data213 === "string"){
-if(!pattern19.test(data213)){
-const err370 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(typeof data212.enabled !== "boolean"){
+const err370 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -4905,7 +4911,7 @@ errors++;
 }
 }
 else {
-const err371 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err371 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -4914,10 +4920,14 @@ vErrors.push(err371);
 }
 errors++;
 }
-}
-if(data212.secret !== undefined){
-if(typeof data212.secret !== "string"){
-const err372 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data214 = data.notify;
+if(Array.isArray(data214)){
+const len20 = data214.length;
+for(let i20=0; i20<len20; i20++){
+let data215 = data214[i20];
+if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
+if(data215.url === undefined){
+const err372 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -4926,12 +4936,8 @@ vErrors.push(err372);
 }
 errors++;
 }
-}
-if(data212.events !== undefined){
-let data215 = data212.events;
-if(Array.isArray(data215)){
-if(data215.length < 1){
-const err373 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data215.secret === undefined){
+const err373 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -4940,11 +4946,8 @@ vErrors.push(err373);
 }
 errors++;
 }
-const len21 = data215.length;
-for(let i21=0; i21<len21; i21++){
-let data216 = data215[i21];
-if(typeof data216 !== "string"){
-const err374 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data215.events === undefined){
+const err374 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -4953,8 +4956,9 @@ vErrors.push(err374);
 }
 errors++;
 }
-if(!((((((((((((((((data216 === "accepted") || (data216 === "rejected")) || (data216 === "duplicate")) || (data216 === "ignored")) || (data216 === "agent_started")) || (data216 === "agent_finished")) || (data216 === "delivered")) || (data216 === "retry_scheduled")) || (data216 === "dead_lettered")) || (data216 === "completed")) || (data216 === "budget_exceeded")) || (data216 === "approval_requested")) || (data216 === "approved")) || (data216 === "denied")) || (data216 === "conversation_continued")) || (data216 === "mcp_webhook_delivery"))){
-const err375 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+for(const key40 in data215){
+if(!(((key40 === "url") || (key40 === "secret")) || (key40 === "events"))){
+const err375 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -4964,9 +4968,11 @@ vErrors.push(err375);
 errors++;
 }
 }
-}
-else {
-const err376 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data215.url !== undefined){
+let data216 = data215.url;
+if(typeof data216 === "string"){
+if(!pattern19.test(data216)){
+const err376 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -4976,9 +4982,8 @@ vErrors.push(err376);
 errors++;
 }
 }
-}
 else {
-const err377 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err377 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -4988,9 +4993,9 @@ vErrors.push(err377);
 errors++;
 }
 }
-}
-else {
-const err378 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data215.secret !== undefined){
+if(typeof data215.secret !== "string"){
+const err378 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -4999,17 +5004,12 @@ vErrors.push(err378);
 }
 errors++;
 }
-let data217 = data.mcp;
-if(data217 && typeof data217 == "object" && !Array.isArray(data217)){
-if(data217.clients === undefined){
-data217.clients = {};
 }
-if(data217.webhooks === undefined){
-data217.webhooks = {};
-}
-for(const key40 in data217){
-if(!((key40 === "clients") || (key40 === "webhooks"))){
-const err379 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties"};
+if(data215.events !== undefined){
+let data218 = data215.events;
+if(Array.isArray(data218)){
+if(data218.length < 1){
+const err379 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -5018,14 +5018,11 @@ vErrors.push(err379);
 }
 errors++;
 }
-}
-let data218 = data217.clients;
-if(data218 && typeof data218 == "object" && !Array.isArray(data218)){
-for(const key41 in data218){
-let data219 = data218[key41];
-if(data219 && typeof data219 == "object" && !Array.isArray(data219)){
-if(data219.token_env === undefined){
-const err380 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "token_env"},message:"must have required property '"+"token_env"+"'"};
+const len21 = data218.length;
+for(let i21=0; i21<len21; i21++){
+let data219 = data218[i21];
+if(typeof data219 !== "string"){
+const err380 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -5034,8 +5031,8 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(data219.events === undefined){
-const err381 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+if(!((((((((((((((((data219 === "accepted") || (data219 === "rejected")) || (data219 === "duplicate")) || (data219 === "ignored")) || (data219 === "agent_started")) || (data219 === "agent_finished")) || (data219 === "delivered")) || (data219 === "retry_scheduled")) || (data219 === "dead_lettered")) || (data219 === "completed")) || (data219 === "budget_exceeded")) || (data219 === "approval_requested")) || (data219 === "approved")) || (data219 === "denied")) || (data219 === "conversation_continued")) || (data219 === "mcp_webhook_delivery"))){
+const err381 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -5044,9 +5041,10 @@ vErrors.push(err381);
 }
 errors++;
 }
-for(const key42 in data219){
-if(!((key42 === "token_env") || (key42 === "events"))){
-const err382 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key42},message:"must NOT have additional properties"};
+}
+}
+else {
+const err382 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -5056,11 +5054,9 @@ vErrors.push(err382);
 errors++;
 }
 }
-if(data219.token_env !== undefined){
-let data220 = data219.token_env;
-if(typeof data220 === "string"){
-if(!pattern20.test(data220)){
-const err383 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+}
+else {
+const err383 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -5070,8 +5066,9 @@ vErrors.push(err383);
 errors++;
 }
 }
+}
 else {
-const err384 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err384 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -5080,12 +5077,17 @@ vErrors.push(err384);
 }
 errors++;
 }
+let data220 = data.mcp;
+if(data220 && typeof data220 == "object" && !Array.isArray(data220)){
+if(data220.clients === undefined){
+data220.clients = {};
 }
-if(data219.events !== undefined){
-let data221 = data219.events;
-if(Array.isArray(data221)){
-if(data221.length < 1){
-const err385 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data220.webhooks === undefined){
+data220.webhooks = {};
+}
+for(const key41 in data220){
+if(!((key41 === "clients") || (key41 === "webhooks"))){
+const err385 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -5094,10 +5096,14 @@ vErrors.push(err385);
 }
 errors++;
 }
-const len22 = data221.length;
-for(let i22=0; i22<len22; i22++){
-if(typeof data221[i22] !== "string"){
-const err386 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i22,schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data221 = data220.clients;
+if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
+for(const key42 in data221){
+let data222 = data221[key42];
+if(data222 && typeof data222 == "object" && !Array.isArray(data222)){
+if(data222.token_env === undefined){
+const err386 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "token_env"},message:"must have required property '"+"token_env"+"'"};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -5106,10 +5112,8 @@ vErrors.push(err386);
 }
 errors++;
 }
-}
-}
-else {
-const err387 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data222.events === undefined){
+const err387 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -5118,10 +5122,9 @@ vErrors.push(err387);
 }
 errors++;
 }
-}
-}
-else {
-const err388 = {instancePath:instancePath+"/mcp/clients/" + key41.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key43 in data222){
+if(!((key43 === "token_env") || (key43 === "events"))){
+const err388 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -5131,9 +5134,11 @@ vErrors.push(err388);
 errors++;
 }
 }
-}
-else {
-const err389 = {instancePath:instancePath+"/mcp/clients",schemaPath:"#/properties/mcp/properties/clients/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data222.token_env !== undefined){
+let data223 = data222.token_env;
+if(typeof data223 === "string"){
+if(!pattern20.test(data223)){
+const err389 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -5142,17 +5147,9 @@ vErrors.push(err389);
 }
 errors++;
 }
-let data223 = data217.webhooks;
-if(data223 && typeof data223 == "object" && !Array.isArray(data223)){
-if(data223.allow_loopback === undefined){
-data223.allow_loopback = false;
 }
-if(data223.max_per_client === undefined){
-data223.max_per_client = 20;
-}
-for(const key43 in data223){
-if(!((key43 === "allow_loopback") || (key43 === "max_per_client"))){
-const err390 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties"};
+else {
+const err390 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -5162,8 +5159,11 @@ vErrors.push(err390);
 errors++;
 }
 }
-if(typeof data223.allow_loopback !== "boolean"){
-const err391 = {instancePath:instancePath+"/mcp/webhooks/allow_loopback",schemaPath:"#/properties/mcp/properties/webhooks/properties/allow_loopback/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data222.events !== undefined){
+let data224 = data222.events;
+if(Array.isArray(data224)){
+if(data224.length < 1){
+const err391 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -5172,9 +5172,10 @@ vErrors.push(err391);
 }
 errors++;
 }
-let data225 = data223.max_per_client;
-if(!((typeof data225 == "number") && (!(data225 % 1) && !isNaN(data225)))){
-const err392 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len22 = data224.length;
+for(let i22=0; i22<len22; i22++){
+if(typeof data224[i22] !== "string"){
+const err392 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i22,schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -5183,9 +5184,10 @@ vErrors.push(err392);
 }
 errors++;
 }
-if(typeof data225 == "number"){
-if(data225 < 1 || isNaN(data225)){
-const err393 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err393 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -5197,7 +5199,7 @@ errors++;
 }
 }
 else {
-const err394 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err394 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -5207,8 +5209,9 @@ vErrors.push(err394);
 errors++;
 }
 }
+}
 else {
-const err395 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err395 = {instancePath:instancePath+"/mcp/clients",schemaPath:"#/properties/mcp/properties/clients/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -5217,16 +5220,17 @@ vErrors.push(err395);
 }
 errors++;
 }
-let data226 = data.plugins;
-if(Array.isArray(data226)){
-const len23 = data226.length;
-for(let i23=0; i23<len23; i23++){
-let data227 = data226[i23];
-const _errs531 = errors;
-let valid107 = false;
-const _errs532 = errors;
-if(typeof data227 !== "string"){
-const err396 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data226 = data220.webhooks;
+if(data226 && typeof data226 == "object" && !Array.isArray(data226)){
+if(data226.allow_loopback === undefined){
+data226.allow_loopback = false;
+}
+if(data226.max_per_client === undefined){
+data226.max_per_client = 20;
+}
+for(const key44 in data226){
+if(!((key44 === "allow_loopback") || (key44 === "max_per_client"))){
+const err396 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key44},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -5235,13 +5239,9 @@ vErrors.push(err396);
 }
 errors++;
 }
-var _valid8 = _errs532 === errors;
-valid107 = valid107 || _valid8;
-if(!valid107){
-const _errs534 = errors;
-if(Array.isArray(data227)){
-if(data227.length > 2){
-const err397 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+if(typeof data226.allow_loopback !== "boolean"){
+const err397 = {instancePath:instancePath+"/mcp/webhooks/allow_loopback",schemaPath:"#/properties/mcp/properties/webhooks/properties/allow_loopback/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -5250,8 +5250,9 @@ vErrors.push(err397);
 }
 errors++;
 }
-if(data227.length < 1){
-const err398 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+let data228 = data226.max_per_client;
+if(!((typeof data228 == "number") && (!(data228 % 1) && !isNaN(data228)))){
+const err398 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -5260,10 +5261,9 @@ vErrors.push(err398);
 }
 errors++;
 }
-const len24 = data227.length;
-if(len24 > 0){
-if(typeof data227[0] !== "string"){
-const err399 = {instancePath:instancePath+"/plugins/" + i23+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data228 == "number"){
+if(data228 < 1 || isNaN(data228)){
+const err399 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -5273,10 +5273,9 @@ vErrors.push(err399);
 errors++;
 }
 }
-if(len24 > 1){
-let data229 = data227[1];
-if(!(data229 && typeof data229 == "object" && !Array.isArray(data229))){
-const err400 = {instancePath:instancePath+"/plugins/" + i23+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err400 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -5286,9 +5285,8 @@ vErrors.push(err400);
 errors++;
 }
 }
-}
 else {
-const err401 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err401 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -5297,11 +5295,16 @@ vErrors.push(err401);
 }
 errors++;
 }
-var _valid8 = _errs534 === errors;
-valid107 = valid107 || _valid8;
-}
-if(!valid107){
-const err402 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+let data229 = data.plugins;
+if(Array.isArray(data229)){
+const len23 = data229.length;
+for(let i23=0; i23<len23; i23++){
+let data230 = data229[i23];
+const _errs538 = errors;
+let valid108 = false;
+const _errs539 = errors;
+if(typeof data230 !== "string"){
+const err402 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -5310,11 +5313,86 @@ vErrors.push(err402);
 }
 errors++;
 }
+var _valid8 = _errs539 === errors;
+valid108 = valid108 || _valid8;
+if(!valid108){
+const _errs541 = errors;
+if(Array.isArray(data230)){
+if(data230.length > 2){
+const err403 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err403];
+}
 else {
-errors = _errs531;
+vErrors.push(err403);
+}
+errors++;
+}
+if(data230.length < 1){
+const err404 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err404];
+}
+else {
+vErrors.push(err404);
+}
+errors++;
+}
+const len24 = data230.length;
+if(len24 > 0){
+if(typeof data230[0] !== "string"){
+const err405 = {instancePath:instancePath+"/plugins/" + i23+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err405];
+}
+else {
+vErrors.push(err405);
+}
+errors++;
+}
+}
+if(len24 > 1){
+let data232 = data230[1];
+if(!(data232 && typeof data232 == "object" && !Array.isArray(data232))){
+const err406 = {instancePath:instancePath+"/plugins/" + i23+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err406];
+}
+else {
+vErrors.push(err406);
+}
+errors++;
+}
+}
+}
+else {
+const err407 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err407];
+}
+else {
+vErrors.push(err407);
+}
+errors++;
+}
+var _valid8 = _errs541 === errors;
+valid108 = valid108 || _valid8;
+}
+if(!valid108){
+const err408 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err408];
+}
+else {
+vErrors.push(err408);
+}
+errors++;
+}
+else {
+errors = _errs538;
 if(vErrors !== null){
-if(_errs531){
-vErrors.length = _errs531;
+if(_errs538){
+vErrors.length = _errs538;
 }
 else {
 vErrors = null;
@@ -5324,23 +5402,23 @@ vErrors = null;
 }
 }
 else {
-const err403 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err409 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err403];
+vErrors = [err409];
 }
 else {
-vErrors.push(err403);
+vErrors.push(err409);
 }
 errors++;
 }
 }
 else {
-const err404 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err410 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err404];
+vErrors = [err410];
 }
 else {
-vErrors.push(err404);
+vErrors.push(err410);
 }
 errors++;
 }

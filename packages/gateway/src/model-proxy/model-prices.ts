@@ -4,7 +4,10 @@
 // is not `claude-opus-4` (a third of its price), so a model the table does not know is unpriced (counted in tokens,
 // warned about once) rather than priced wrong. Prices change: check them against the providers' pages and override
 // in the config. Anthropic's rows: platform.claude.com/docs/en/about-claude/pricing, "Model pricing" (cache write:
-// 5-minute writes), as of 2026-11; Haiku 5.5 at its price for prompts up to 100,000 tokens.
+// 5-minute writes), as of 2026-11; Haiku 5.5 at its price for prompts up to 100,000 tokens. Google's rows:
+// ai.google.dev/gemini-api/docs/pricing, paid tier, text input, as of 2026-07: the Pro models at their price for
+// prompts up to 200,000 tokens (longer ones cost more: set `pricing` when a route's prompts are that long), the
+// cache price being the cached-token read (storage is billed by the hour, not per call).
 import type { ModelPriceConfig } from '../config/model-proxy-schema';
 
 /** USD per million tokens; cache_read and cache_write default to the input price. */
@@ -45,6 +48,16 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-4o-mini': { input: 0.15, output: 0.6, cache_read: 0.075 },
   o3: { input: 2, output: 8, cache_read: 0.5 },
   'o4-mini': { input: 1.1, output: 4.4, cache_read: 0.275 },
+  // Google (output includes thinking tokens).
+  'gemini-3.1-pro-preview': { input: 2, output: 12, cache_read: 0.2 },
+  'gemini-3-pro-preview': { input: 2, output: 12, cache_read: 0.2 },
+  'gemini-3-flash-preview': { input: 0.5, output: 3, cache_read: 0.05 },
+  'gemini-3.1-flash-lite': { input: 0.25, output: 1.5, cache_read: 0.025 },
+  'gemini-3.1-flash-lite-preview': { input: 0.25, output: 1.5, cache_read: 0.025 },
+  'gemini-2.5-pro': { input: 1.25, output: 10, cache_read: 0.125 },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5, cache_read: 0.03 },
+  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4, cache_read: 0.01 },
+  'gemini-2.0-flash': { input: 0.1, output: 0.4, cache_read: 0.025 },
 };
 
 /** A release date after a model's name: Anthropic's `-20250929`, OpenAI's `-2024-08-06`, or `-latest`. */

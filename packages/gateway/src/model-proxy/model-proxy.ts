@@ -8,6 +8,8 @@
 //   POST /v1/messages[/count_tokens]             Anthropic Messages       -> providers.anthropic
 //   POST /v1/chat/completions, /v1/responses     OpenAI (or compatible)   -> providers.openai
 //   GET  /v1/models                              OpenAI's model list      -> providers.openai
+//   POST /v1beta/models/<model>:generateContent,  Google's Gemini API      -> providers.gemini
+//        :streamGenerateContent, :countTokens     (./gemini-api)
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -20,11 +22,12 @@ import { BudgetKeeper, budgetKeys } from '../jobs/budget';
 import type { Route } from '../routes/routes';
 import { ModelPrices } from './model-prices';
 import { refusal, type ProxyAnswer } from './provider-errors';
+import { geminiCall, geminiToken } from './gemini-api';
 import { MODEL_KEY_VARIABLES, ProxySession } from './proxy-session';
 import { UsageReader, type ModelApi } from './usage-reading';
 import { readBodyLimited } from '../ingest/body';
 
-type ProviderName = 'anthropic' | 'openai';
+type ProviderName = 'anthropic' | 'openai' | 'gemini';
 
 interface Provider {
   name: ProviderName;
@@ -36,6 +39,7 @@ interface Provider {
 const DEFAULTS: Record<ProviderName, Required<ModelProviderConfig> & { base_url_env: string }> = {
   anthropic: { base_url: 'https://api.anthropic.com', base_url_env: 'ANTHROPIC_BASE_URL', api_key_env: 'ANTHROPIC_API_KEY' },
   openai: { base_url: 'https://api.openai.com/v1', base_url_env: 'OPENAI_BASE_URL', api_key_env: 'OPENAI_API_KEY' },
+  gemini: { base_url: 'https://generativelanguage.googleapis.com', base_url_env: 'GOOGLE_GEMINI_BASE_URL', api_key_env: 'GEMINI_API_KEY' },
 };
 
 /**
@@ -59,6 +63,7 @@ const DROPPED_REQUEST_HEADERS = new Set([
   'authorization',
   'x-api-key',
   'api-key',
+  'x-goog-api-key',
   'connection',
   'keep-alive',
   'proxy-authorization',
@@ -84,6 +89,8 @@ export function apiOf(pathname: string): { api: ModelApi | undefined; provider: 
   if (/^\/v1\/chat\/completions\/?$/.test(pathname)) return { api: 'openai-chat', provider: 'openai' };
   if (/^\/v1\/responses\/?$/.test(pathname)) return { api: 'openai-responses', provider: 'openai' };
   if (/^\/v1\/models(\/[^/]+)?\/?$/.test(pathname)) return { api: undefined, provider: 'openai' };
+  const gemini = geminiCall(pathname);
+  if (gemini) return { api: gemini.counted ? 'gemini' : undefined, provider: 'gemini' };
   return undefined;
 }
 
@@ -116,19 +123,24 @@ export class ModelProxy {
       // model server), so that turning the proxy on by default changes nothing about where calls go.
       const envBase = /^https?:\/\//.test(options.env[defaults.base_url_env] ?? '') ? options.env[defaults.base_url_env] : undefined;
       const baseUrl = config.providers?.[name]?.base_url ?? envBase ?? defaults.base_url;
-      const keyEnv = config.providers?.[name]?.api_key_env ?? defaults.api_key_env;
+      // Google's clients take GEMINI_API_KEY or GOOGLE_API_KEY: the gateway holding only the latter calls with it.
+      const configured = config.providers?.[name]?.api_key_env ?? defaults.api_key_env;
+      const googleKey = configured === 'GEMINI_API_KEY' && !options.env.GEMINI_API_KEY && options.env.GOOGLE_API_KEY;
+      const keyEnv = googleKey ? 'GOOGLE_API_KEY' : configured;
       const key = options.env[keyEnv] || undefined;
       if (key) options.redact?.(key);
       return { name, base: new URL(baseUrl.replace(/\/+$/, '')), keyEnv, key };
     };
-    this.providers = { anthropic: provider('anthropic'), openai: provider('openai') };
+    this.providers = { anthropic: provider('anthropic'), openai: provider('openai'), gemini: provider('gemini') };
     this.prices = new ModelPrices(config.pricing);
     this.budgets = new BudgetKeeper(options.budgets.counters, options.budgets.global);
   }
 
   /** The variables holding a provider key the proxy can call with (ANTHROPIC_API_KEY, OPENAI_API_KEY, api_key_env). */
   get heldKeys(): string[] {
-    return [this.providers.anthropic, this.providers.openai].filter((p) => p.key).map((p) => p.keyEnv);
+    return Object.values(this.providers)
+      .filter((p) => p.key)
+      .map((p) => p.keyEnv);
   }
 
   /**
@@ -150,7 +162,7 @@ export class ModelProxy {
     const why =
       this.mode === 'off'
         ? 'agent.model_proxy.enabled is false'
-        : `the model proxy has no provider key to call with (${this.keyVariables.join(', ')} unset; set agent.model_proxy.providers.<anthropic|openai>.api_key_env to the variable that holds it)`;
+        : `the model proxy has no provider key to call with (${this.keyVariables.join(', ')} unset; set agent.model_proxy.providers.<anthropic|openai|gemini>.api_key_env to the variable that holds it)`;
     return routes
       .filter((route) => PROCESS_RUNNERS.has(route.runner) && !this.serves(route.runner))
       .map(
@@ -161,7 +173,7 @@ export class ModelProxy {
 
   /** The variables that hold the configured keys: kept out of every run, like the usual ones. */
   get keyVariables(): string[] {
-    return [this.providers.anthropic.keyEnv, this.providers.openai.keyEnv];
+    return Object.values(this.providers).map((p) => p.keyEnv);
   }
 
   /** Opens one run's session (the listener starts on first use); the session is closed when the run ends. */
@@ -194,15 +206,17 @@ export class ModelProxy {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://model.proxy');
     const route = apiOf(url.pathname);
+    // Refusals in the format of the API asked (Google's for a Gemini path, counted or not).
+    const format = route?.api ?? (route?.provider === 'gemini' ? 'gemini' : undefined);
     const send = (answer: ProxyAnswer) => {
       if (res.headersSent) return void res.end();
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     };
-    const session = this.sessionOf(req);
+    const session = this.sessionOf(req, url);
     if (!session) {
       req.resume();
-      return send(refusal(route?.api, 'auth', 'no valid run token: the model proxy answers only the agent run it was made for, while it runs'));
+      return send(refusal(format, 'auth', 'no valid run token: the model proxy answers only the agent run it was made for, while it runs'));
     }
     if (!route) {
       req.resume();
@@ -213,20 +227,20 @@ export class ModelProxy {
       if (capped) {
         session.cap = capped;
         req.resume();
-        return send(refusal(route.api, 'budget', `Hookwise: ${capped.note}`));
+        return send(refusal(format, 'budget', `Hookwise: ${capped.note}`));
       }
       const body = await readBodyLimited(req, MAX_REQUEST_BYTES);
       await this.forward(session, this.providers[route.provider], route.api, req, url, body, res);
     } catch (err) {
       this.options.logger.warn(`model proxy: a call of ${session.facts.deliveryId} on route '${session.facts.route.name}' failed: ${errorMessage(err)}`);
-      send(refusal(route.api, 'upstream', `the model proxy could not complete the call: ${errorMessage(err)}`));
+      send(refusal(format, 'upstream', `the model proxy could not complete the call: ${errorMessage(err)}`));
     }
   }
 
-  private sessionOf(req: http.IncomingMessage): ProxySession | undefined {
+  private sessionOf(req: http.IncomingMessage, url: URL): ProxySession | undefined {
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const apiKey = req.headers['x-api-key'];
-    const token = bearer ?? (typeof apiKey === 'string' ? apiKey : undefined);
+    const token = bearer ?? (typeof apiKey === 'string' ? apiKey : undefined) ?? geminiToken(req.headers, url);
     const session = token ? this.sessions.get(tokenKey(token)) : undefined;
     return session?.isOpen ? session : undefined;
   }
@@ -246,7 +260,7 @@ export class ModelProxy {
     res: http.ServerResponse,
   ): Promise<void> {
     let sent = body;
-    let requestedModel: string | undefined;
+    let requestedModel = provider.name === 'gemini' ? geminiCall(url.pathname)?.model : undefined;
     if (body.length && (req.headers['content-type'] ?? 'application/json').includes('json')) {
       try {
         const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
@@ -266,11 +280,16 @@ export class ModelProxy {
     headers['content-length'] = String(sent.length);
     if (provider.key) {
       if (provider.name === 'anthropic') headers['x-api-key'] = provider.key;
+      else if (provider.name === 'gemini') headers['x-goog-api-key'] = provider.key;
       else headers.authorization = `Bearer ${provider.key}`;
     }
-    // Anthropic paths keep their /v1; an OpenAI base URL holds its own version prefix (…/v1), so ours is taken off.
-    const path = provider.name === 'anthropic' ? url.pathname : url.pathname.replace(/^\/v1/, '');
-    const target = new URL(provider.base.href.replace(/\/+$/, '') + path + url.search);
+    // Anthropic and Gemini paths keep their version; an OpenAI base URL holds its own (…/v1), so ours is taken off.
+    const path = provider.name === 'openai' ? url.pathname.replace(/^\/v1/, '') : url.pathname;
+    // A Gemini client may send its key (the run's token) as ?key=: never passed on, the real key goes in a header.
+    const query = new URLSearchParams(url.search);
+    query.delete('key');
+    const search = query.toString() ? `?${query.toString()}` : '';
+    const target = new URL(provider.base.href.replace(/\/+$/, '') + path + search);
     const secure = target.protocol === 'https:';
     await new Promise<void>((resolve, reject) => {
       const upstream = (secure ? https : http).request(target, { method: req.method, headers, agent: secure ? this.agents.https : this.agents.http });

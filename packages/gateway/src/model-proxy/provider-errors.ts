@@ -29,8 +29,33 @@ const OPENAI_TYPE: Record<RefusalKind, string> = {
   key_refused: 'invalid_request_error',
 };
 
+/** Google's canonical status names (google.rpc.Code) for the Gemini API's error format. */
+const GOOGLE_STATUS: Record<RefusalKind, string> = {
+  auth: 'UNAUTHENTICATED',
+  budget: 'RESOURCE_EXHAUSTED',
+  not_found: 'NOT_FOUND',
+  upstream: 'UNAVAILABLE',
+  bad_request: 'INVALID_ARGUMENT',
+  key_refused: 'PERMISSION_DENIED',
+};
+
+/**
+ * A refusal in Google's format, `{"error": {"code", "message", "status"}}`. The HTTP status is the proxy's own (a spent
+ * budget is 402, not Google's 429 for RESOURCE_EXHAUSTED): Gemini CLI retries a 429 for minutes and may fall back to
+ * another model, and a spent budget is not a rate limit.
+ */
+function geminiRefusal(kind: RefusalKind, message: string): ProxyAnswer {
+  const status = STATUS[kind];
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ error: { code: status, message, status: GOOGLE_STATUS[kind] } }),
+  };
+}
+
 /** A refusal in the format of the API the request was made to (Anthropic's when unknown). */
 export function refusal(api: ModelApi | undefined, kind: RefusalKind, message: string): ProxyAnswer {
+  if (api === 'gemini') return geminiRefusal(kind, message);
   const body =
     api === 'openai-chat' || api === 'openai-responses'
       ? {

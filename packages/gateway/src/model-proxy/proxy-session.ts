@@ -16,6 +16,8 @@ export const MODEL_KEY_VARIABLES = [
   'OPENAI_API_KEY',
   'CODEX_API_KEY',
   'AZURE_OPENAI_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
 ] as const;
 
 export interface SessionFacts {
@@ -74,6 +76,9 @@ export class ProxySession implements RunAttachment {
       ANTHROPIC_API_KEY: token,
       OPENAI_BASE_URL: `${url}/v1`,
       OPENAI_API_KEY: token,
+      // Read by Google's SDK (@google/genai) and the Gemini CLI; the CLI's gemini-api-key mode takes GEMINI_API_KEY.
+      GOOGLE_GEMINI_BASE_URL: url,
+      GEMINI_API_KEY: token,
     };
   }
 

@@ -1,10 +1,12 @@
 // Reads the tokens of a model call from its response as it passes through the proxy: a JSON body, or the events of
 // a streamed one (server-sent events). Anthropic Messages tells them in message_start (input, cache reads and
 // writes) and message_delta (output, cumulative); OpenAI Chat Completions in its last chunk (asked for with
-// stream_options.include_usage); OpenAI Responses in response.completed. Only events that carry usage are parsed.
+// stream_options.include_usage); OpenAI Responses in response.completed; Gemini in every chunk's usageMetadata
+// (totals so far), its default stream being one JSON array read whole. Only events that carry usage are parsed.
+import { geminiTokens } from './gemini-api';
 import type { CallTokens } from './model-prices';
 
-export type ModelApi = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
+export type ModelApi = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'gemini';
 
 export interface ReadUsage {
   /** The model the response names (more exact than the request's: a dated release). */
@@ -16,8 +18,8 @@ type Json = Record<string, unknown>;
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' ? (value as Json) : undefined);
-const HAS_USAGE = /"usage"\s*:\s*\{/;
-const HAS_MODEL = /"model"\s*:/;
+const HAS_USAGE = /"usage(?:Metadata)?"\s*:\s*\{/;
+const HAS_MODEL = /"model(?:Version)?"\s*:/;
 
 export class UsageReader {
   private model?: string;
@@ -30,13 +32,17 @@ export class UsageReader {
 
   /** A whole JSON response body. */
   readBody(text: string): void {
-    let body: Json | undefined;
+    let body: unknown;
     try {
-      body = obj(JSON.parse(text));
+      body = JSON.parse(text);
     } catch {
       return;
     }
-    if (body) this.readObject(body);
+    // Gemini's streamGenerateContent without alt=sse answers a JSON array of chunks.
+    for (const item of Array.isArray(body) ? body : [body]) {
+      const chunk = obj(item);
+      if (chunk) this.readObject(chunk);
+    }
   }
 
   /** A piece of a server-sent event stream, as it arrived. */
@@ -89,6 +95,12 @@ export class UsageReader {
   }
 
   private readObject(body: Json): void {
+    if (this.api === 'gemini') {
+      if (typeof body.modelVersion === 'string' && body.modelVersion) this.model ??= body.modelVersion;
+      const metadata = obj(body.usageMetadata);
+      if (metadata) this.tokens = geminiTokens(metadata);
+      return;
+    }
     if (typeof body.model === 'string' && body.model) this.model ??= body.model;
     const usage = obj(body.usage);
     if (!usage) return;

@@ -1,6 +1,7 @@
 // Scripted stand-ins of the model providers for the model proxy's tests: real HTTP servers on port 0 that speak
-// Anthropic Messages and OpenAI Chat Completions / Responses as documented (JSON, and server-sent events when the
-// request says stream: true), with known usage, and record every request they receive with its headers.
+// Anthropic Messages, OpenAI Chat Completions / Responses and Google's Gemini API as documented (JSON, and
+// server-sent events when the request says stream: true or, for Gemini, ?alt=sse), with known usage, and record every
+// request they receive with its path, query and headers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,6 +21,16 @@ export interface StandIn {
 /** The usage every stand-in answer carries. */
 export const ANTHROPIC_USAGE = { input_tokens: 1000, output_tokens: 500, cache_read_input_tokens: 2000, cache_creation_input_tokens: 400 };
 export const OPENAI_USAGE = { prompt: 1200, completion: 300, cached: 1000 };
+/** Gemini's UsageMetadata with the fields its reference documents (promptTokenCount includes the cached tokens). */
+export const GEMINI_USAGE = {
+  promptTokenCount: 1200,
+  candidatesTokenCount: 250,
+  cachedContentTokenCount: 800,
+  thoughtsTokenCount: 150,
+  totalTokenCount: 1600,
+  promptTokensDetails: [{ modality: 'TEXT', tokenCount: 1200 }],
+  cacheTokensDetails: [{ modality: 'TEXT', tokenCount: 800 }],
+};
 
 const sse = (events: Array<[string | undefined, unknown]>) =>
   events.map(([name, data]) => `${name ? `event: ${name}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`).join('');
@@ -122,6 +133,30 @@ function openaiResponsesAnswer(body: Record<string, unknown>): { type: string; t
   };
 }
 
+/**
+ * generateContent: one GenerateContentResponse. streamGenerateContent: chunks whose usageMetadata tells the totals so
+ * far (the last one the call's), as server-sent events with ?alt=sse, else one JSON array (Google's default stream).
+ */
+function geminiAnswer(path: string): { type: string; text: string } {
+  const model = /models\/([^/:]+):/.exec(path)?.[1] ?? 'gemini-2.5-flash';
+  const chunk = (text: string, finishReason: string | undefined, usageMetadata: Record<string, unknown>) => ({
+    candidates: [{ content: { parts: [{ text }], role: 'model' }, ...(finishReason && { finishReason }), index: 0 }],
+    usageMetadata,
+    modelVersion: model,
+    responseId: 'gemini-response-1',
+  });
+  if (path.includes(':countTokens')) return { type: 'application/json', text: JSON.stringify({ totalTokens: 31 }) };
+  if (!path.includes(':streamGenerateContent'))
+    return { type: 'application/json', text: JSON.stringify(chunk('Hello from the stand-in', 'STOP', GEMINI_USAGE)) };
+  const { promptTokenCount } = GEMINI_USAGE;
+  const chunks = [
+    chunk('Hello from ', undefined, { promptTokenCount, candidatesTokenCount: 3, totalTokenCount: promptTokenCount + 3 }),
+    chunk('the stand-in', 'STOP', GEMINI_USAGE),
+  ];
+  if (path.includes('alt=sse')) return { type: 'text/event-stream', text: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('') };
+  return { type: 'application/json', text: `[${chunks.map((c) => JSON.stringify(c, null, 2)).join('\n,\r\n')}]` };
+}
+
 /** Starts a stand-in that answers Anthropic's and OpenAI's paths (under any prefix); `status` makes it fail. */
 export async function startModelStandIn(options: { status?: number; slowMs?: number } = {}): Promise<StandIn> {
   const received: Received[] = [];
@@ -141,15 +176,18 @@ export async function startModelStandIn(options: { status?: number; slowMs?: num
         res.writeHead(options.status, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: 'Incorrect API key provided: sk-real***1234', type: 'invalid_request_error' } }));
       }
-      const answer = path.includes('/messages')
-        ? anthropicAnswer(body)
-        : path.includes('/chat/completions')
-          ? openaiChatAnswer(body)
-          : path.includes('/responses')
-            ? openaiResponsesAnswer(body)
-            : { type: 'application/json', text: JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] }) };
+      const answer = /\/models\/[^/]+:/.test(path)
+        ? geminiAnswer(path)
+        : path.includes('/messages')
+          ? anthropicAnswer(body)
+          : path.includes('/chat/completions')
+            ? openaiChatAnswer(body)
+            : path.includes('/responses')
+              ? openaiResponsesAnswer(body)
+              : { type: 'application/json', text: JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] }) };
       res.writeHead(200, { 'content-type': answer.type });
-      if (answer.type !== 'text/event-stream') return res.end(answer.text);
+      // Google's default stream is JSON, but streamed: it too arrives in pieces.
+      if (answer.type !== 'text/event-stream' && !path.includes(':streamGenerateContent')) return res.end(answer.text);
       // Streamed in pieces that cut events apart, as a real stream arrives.
       const pieces = answer.text.match(/[\s\S]{1,37}/g) ?? [];
       const next = () => {

@@ -33,3 +33,16 @@ it('reads cache reads and writes at their own prices, and config rows over the b
   expect(local.costOf('claude-opus-4-5', tokens)).toBeCloseTo(1.1, 6);
   expect(local.costOf('llama3.1', tokens)).toBe(0);
 });
+
+it('prices Gemini models by their own rows: a Flash-Lite is not its Flash, a preview not its release', () => {
+  expect(prices.priceOf('gemini-2.5-flash')).toMatchObject({ input: 0.3, output: 2.5, cache_read: 0.03 });
+  expect(prices.priceOf('gemini-2.5-flash-lite')).toMatchObject({ input: 0.1, output: 0.4 });
+  expect(prices.priceOf('gemini-3.1-pro-preview')).toMatchObject({ input: 2, output: 12 });
+  expect(prices.priceOf('gemini-3.1-flash-lite-preview')).toMatchObject({ input: 0.25 });
+  expect(prices.priceOf('gemini-2.5-flash-image')).toBeUndefined();
+  // 1,000 prompt tokens of which 400 cached, 300 out (thinking included) on 2.5 Flash.
+  expect(prices.costOf('gemini-2.5-flash', { input: 1000, output: 300, cacheRead: 400, cacheWrite: 0 })).toBeCloseTo(
+    (600 * 0.3 + 400 * 0.03 + 300 * 2.5) / 1e6,
+    9,
+  );
+});
