@@ -21,7 +21,7 @@ import { resumeArgs, resumedSession, sessionId } from './preset-resume';
 import { failed, parseJsonLines, parseJsonOutput, record, type PresetFailure } from './preset-output';
 import { claudeFailure, claudeResult, codexFailure, geminiError, opencodeError } from './preset-failures';
 import type { PresetName } from './preset-name';
-import { geminiProxySettings } from './preset-home-files';
+import { geminiProxySettings, opencodeProxyConfig } from './preset-home-files';
 
 export interface CommandPreset {
   /** The CLI's name in docs and errors. */
@@ -249,6 +249,8 @@ const opencode: CommandPreset = {
   install: 'npm install -g opencode-ai',
   command: ['opencode', 'run', '--format', 'json'],
   env: [],
+  // With the model proxy: a config file pointing its anthropic, openai and google providers at the proxy.
+  homeFiles: opencodeProxyConfig,
   parse(stdout) {
     const events = parseJsonLines(stdout);
     let steps: string[][] = [[]];

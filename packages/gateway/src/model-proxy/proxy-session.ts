@@ -18,6 +18,8 @@ export const MODEL_KEY_VARIABLES = [
   'AZURE_OPENAI_API_KEY',
   'GEMINI_API_KEY',
   'GOOGLE_API_KEY',
+  // The AI SDK's Google provider (opencode's `google`) reads this one first.
+  'GOOGLE_GENERATIVE_AI_API_KEY',
 ] as const;
 
 export interface SessionFacts {
