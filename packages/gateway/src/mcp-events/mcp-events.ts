@@ -17,6 +17,7 @@ import { eventTypesOf, type EventType } from './event-types';
 import { invalidParams, notFound } from './events-errors';
 import { serveMcpEvents } from './events-mcp';
 import type { EventsMethods } from './events-protocol';
+import { watchEventList } from './list-changes';
 import { McpClients, type McpClient } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
 import { WebhookBook } from './webhook-book';
@@ -249,8 +250,8 @@ export class McpEvents implements EventsMethods {
 
   /**
    * `events/stream`: confirms with `active`, sends what is past the cursor, then every new event as it settles
-   * (woken by the lifecycle's `accepted` events of the type's route), and a heartbeat with the cursor in quiet
-   * times; ends when `signal` aborts (the client closed the request).
+   * (woken by the lifecycle's `accepted` events of the type's route), a heartbeat with the cursor in quiet times,
+   * and list_changed when the client's types change; ends when `signal` aborts (the client closed the request).
    */
   async stream(
     client: McpClient,
@@ -285,6 +286,7 @@ export class McpEvents implements EventsMethods {
       () => void send('notifications/events/heartbeat', { cursor: encodeCursor(subscription.from) }).catch(() => undefined),
       HEARTBEAT_MS,
     );
+    const stopListWatch = watchEventList(() => this.typesFor(client).map((type) => type.name), send);
     try {
       while (!signal.aborted) {
         const batch = await this.read(subscription);
@@ -307,6 +309,7 @@ export class McpEvents implements EventsMethods {
     } finally {
       stop();
       clearInterval(heartbeat);
+      stopListWatch();
       if (due) clearTimeout(due);
     }
   }
