@@ -166,6 +166,13 @@
         );
       });
     }
+    // Webhook deliveries to MCP subscribers come after the event that caused them, and expiries with no event at
+    // all: the panel is read on its own clock rather than on the change stream.
+    if (document.getElementById('mcp-events')) {
+      window.setInterval(function () {
+        swap('mcp-events', '/ui/fragments/mcp').catch(function () {});
+      }, 5000);
+    }
     connect(refresh);
   }
 

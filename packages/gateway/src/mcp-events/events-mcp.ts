@@ -24,7 +24,7 @@ export async function serveMcpEvents(
   const server = new s.Server(
     { name: 'hookwise', version: '1.0.0' },
     {
-      capabilities: { extensions: { [EVENTS_EXTENSION]: { listChanged: false } } },
+      capabilities: { extensions: { [EVENTS_EXTENSION]: { listChanged: true } } },
       instructions: `Hookwise gateway: its routes as MCP event types (${EVENTS_EXTENSION}): events/list, events/poll, events/stream, events/subscribe (webhook), events/unsubscribe.`,
     },
   );

@@ -17,13 +17,15 @@ import { eventTypesOf, type EventType } from './event-types';
 import { invalidParams, notFound } from './events-errors';
 import { serveMcpEvents } from './events-mcp';
 import type { EventsMethods } from './events-protocol';
+import { watchEventList } from './list-changes';
 import { McpClients, type McpClient } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
 import { WebhookBook } from './webhook-book';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { WebhookSubscriptions, type SubscribeResult } from './webhook-subscriptions';
-import { UpstreamSubscriptions, upstreamProblems } from './upstream-subscriptions';
+import { UpstreamSubscriptions, upstreamProblems, MCP_EVENTS_SOURCE } from './upstream-subscriptions';
 import { mcpClientListing, mcpSubscriptionListing, type ListedMcpClient, type ListedMcpSubscription } from './mcp-listings';
+import { DeliveryTally } from './delivery-tally';
 
 /**
  * An event is handed out only once it was received this long ago: a request received earlier may still be in its
@@ -120,6 +122,9 @@ export class McpEvents implements EventsMethods {
   private readonly deliveries: WebhookDeliveries;
   private readonly webhooks: WebhookSubscriptions;
   private readonly upstream: UpstreamSubscriptions;
+  private readonly tally: DeliveryTally;
+  /** Whether this gateway delivers (started): only then are the tally's counts its subscriptions' history. */
+  private started = false;
 
   constructor(private readonly deps: McpEventsDeps) {
     this.clients = new McpClients(deps.config.mcp, deps.env);
@@ -128,6 +133,7 @@ export class McpEvents implements EventsMethods {
     const settings = deps.config.mcp?.webhooks ?? {};
     const policy = { allowLoopback: settings.allow_loopback === true };
     this.book = new WebhookBook(deps.memos, this.now);
+    this.tally = new DeliveryTally(this.now);
     this.deliveries = new WebhookDeliveries({
       ...{ book: this.book, outbox: deps.outbox, jobs: deps.jobs, routes: deps.routes, clients: this.clients, lifecycle: deps.lifecycle },
       ...{ logger: deps.logger, retry: retryPolicyOf(deps.config), policy, refreshMs: deps.subscriptionsRefreshMs, now: this.now },
@@ -145,7 +151,10 @@ export class McpEvents implements EventsMethods {
 
   /** Starts webhook delivery to the subscriptions in the store (when any client is configured). */
   async start(): Promise<void> {
-    if (this.enabled) await this.deliveries.start();
+    if (!this.enabled) return;
+    this.tally.listen(this.deps.lifecycle);
+    this.started = true;
+    await this.deliveries.start();
   }
 
   /** The gateway listens at `url`: the `source: mcp-events` routes subscribe to their upstream servers now. */
@@ -154,6 +163,7 @@ export class McpEvents implements EventsMethods {
   }
 
   async stop(): Promise<void> {
+    this.tally.close();
     this.upstream.stop();
     await this.deliveries.close();
   }
@@ -172,9 +182,19 @@ export class McpEvents implements EventsMethods {
     return mcpClientListing(this.deps.config, this.deps.env);
   }
 
-  /** `hookwise mcp subscriptions`: the subscriptions in `memos` (the CLI passes the real store's), never a secret. */
-  subscriptionListing(memos: MemoKV = this.deps.memos): Promise<ListedMcpSubscription[]> {
-    return mcpSubscriptionListing(memos, this.deps.config, this.now());
+  /**
+   * `hookwise mcp subscriptions`: the subscriptions in `memos` (the CLI passes the real store's), never a secret.
+   * On a running gateway a client's webhook subscription also says how its deliveries went since the start.
+   */
+  async subscriptionListing(memos: MemoKV = this.deps.memos): Promise<ListedMcpSubscription[]> {
+    const listed = await mcpSubscriptionListing(memos, this.deps.config, this.now());
+    if (!this.started) return listed;
+    return listed.map((s) => (s.kind === 'webhook' ? { ...s, deliveries: this.tally.of(s.id) } : s));
+  }
+
+  /** Whether there is anything of MCP Events to show: clients configured, or a route fed by another server. */
+  get inUse(): boolean {
+    return this.enabled || this.deps.routes.staticRoutes().some((route) => route.source === MCP_EVENTS_SOURCE);
   }
 
   /** Startup problems (a client's token missing or too short, a `source: mcp-events` route's missing options). */
@@ -230,8 +250,8 @@ export class McpEvents implements EventsMethods {
 
   /**
    * `events/stream`: confirms with `active`, sends what is past the cursor, then every new event as it settles
-   * (woken by the lifecycle's `accepted` events of the type's route), and a heartbeat with the cursor in quiet
-   * times; ends when `signal` aborts (the client closed the request).
+   * (woken by the lifecycle's `accepted` events of the type's route), a heartbeat with the cursor in quiet times,
+   * and list_changed when the client's types change; ends when `signal` aborts (the client closed the request).
    */
   async stream(
     client: McpClient,
@@ -266,6 +286,7 @@ export class McpEvents implements EventsMethods {
       () => void send('notifications/events/heartbeat', { cursor: encodeCursor(subscription.from) }).catch(() => undefined),
       HEARTBEAT_MS,
     );
+    const stopListWatch = watchEventList(() => this.typesFor(client).map((type) => type.name), send);
     try {
       while (!signal.aborted) {
         const batch = await this.read(subscription);
@@ -288,6 +309,7 @@ export class McpEvents implements EventsMethods {
     } finally {
       stop();
       clearInterval(heartbeat);
+      stopListWatch();
       if (due) clearTimeout(due);
     }
   }

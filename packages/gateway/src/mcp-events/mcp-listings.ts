@@ -5,6 +5,7 @@ import type { MemoKV } from '@hookwise/core';
 import type { HookwiseConfig } from '../config/config-types';
 import { shownUrl } from '../observe/lifecycle-webhooks';
 import { staticRoutes } from '../routes/routes';
+import type { DeliveryCounts } from './delivery-tally';
 import { EventGrant, eventTypesOf } from './event-types';
 import { MIN_MCP_TOKEN_LENGTH } from './mcp-clients';
 import { readUpstream, MCP_EVENTS_SOURCE } from './upstream-subscriptions';
@@ -32,6 +33,8 @@ export interface ListedMcpSubscription {
   url: string;
   expiresAt: string;
   expired: boolean;
+  /** A webhook subscription's deliveries since the running gateway started (absent when read by the CLI). */
+  deliveries?: DeliveryCounts;
 }
 
 export function mcpClientListing(config: HookwiseConfig, env: NodeJS.ProcessEnv): ListedMcpClient[] {

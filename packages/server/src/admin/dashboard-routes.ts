@@ -12,6 +12,8 @@ import { mountTrialPages } from './trial-routes';
 import { mountApprovalPages } from './approval-routes';
 import { conversationSection } from './dashboard-conversation';
 import { adminClientOf, ClientFailures } from './client-failures';
+import { mcpOverview } from './mcp-overview';
+import { mcpEventsPanel, mcpEventsSection } from './dashboard-mcp-events';
 import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
 
 type Granted = Extract<AdminAccess, { ok: true }>;
@@ -157,7 +159,7 @@ export function mountDashboard(
     wrap(async (req, res) => {
       const filters = filtersOf(req);
       const selected = selectedOf(req);
-      const [jobs, queue, usage] = await Promise.all([data.list(selected, filters), data.queue(selected), dashboardUsage(req)]);
+      const [jobs, queue, usage, mcp] = await Promise.all([data.list(selected, filters), data.queue(selected), dashboardUsage(req), mcpOverview(gateway)]);
       shell(
         req,
         res,
@@ -173,7 +175,7 @@ export function mountDashboard(
           requests: data.recentRequests(selected),
           usage,
           agentSubscriptions: data.agentSubscriptions(selected),
-        }),
+        }) + mcpEventsSection(mcp),
       );
     }),
   );
@@ -208,6 +210,12 @@ export function mountDashboard(
     '/fragments/usage',
     wrap(async (req, res) => {
       res.type('html').send(usageRows(await dashboardUsage(req)));
+    }),
+  );
+  ui.get(
+    '/fragments/mcp',
+    wrap(async (_req, res) => {
+      res.type('html').send(mcpEventsPanel(await mcpOverview(gateway)));
     }),
   );
   ui.get('/fragments/requests', (req, res) => {

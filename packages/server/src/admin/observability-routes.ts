@@ -13,6 +13,7 @@ import { mountTrialApi } from './trial-routes';
 import { mountApprovalApi } from './approval-routes';
 import { mountRunApi } from './run-routes';
 import { mountMcp } from './mcp-routes';
+import { mcpOverview } from './mcp-overview';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { loginPage, page, refusedPage } from './dashboard-html';
 import { UI_HEADERS, mountDashboard } from './dashboard-routes';
@@ -141,6 +142,7 @@ export function mountObservability(app: Express, hosted: HostedProfiles): void {
         'GET /api/usage?since=&route=&stored=0',
         'GET /api/requests',
         'GET /api/stream (server-sent events)',
+        'GET /api/mcp (MCP Events clients and subscriptions; the default profile)',
       ],
     });
   });
@@ -259,6 +261,12 @@ export function mountObservability(app: Express, hosted: HostedProfiles): void {
     res.json({ requests: data.recentRequests(selectedOf(res)) });
   });
   api.get('/stream', (_req, res) => stream.attach(res));
+  api.get(
+    '/mcp',
+    wrap(async (_req, res) => {
+      res.json(await mcpOverview(gateway));
+    }),
+  );
   mountTrialApi(api, selectedOf);
   mountApprovalApi(api, selectedOf);
   mountRunApi(api, selectedOf, data.main);

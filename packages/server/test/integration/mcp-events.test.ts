@@ -1,14 +1,15 @@
 // The gateway as an MCP Events server at POST /mcp on the admin listener, with real MCP clients of the official
 // SDK: each client lists only the event types it was given, a wrong or missing token is refused, polls return the
 // accepted events in order with a cursor that still works after a restart on SQLite, a subscriber's filter narrows
-// what it gets, a cursor older than the store's retention is answered truncated, and a stream pushes new events.
+// what it gets, a cursor older than the store's retention is answered truncated, a stream pushes new events, and
+// it says list_changed when a subscription route the client's pattern grants comes or goes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResultSchema, type Notification } from '@modelcontextprotocol/sdk/types.js';
-import { encodeCursor } from '@hookwise/gateway';
+import { encodeCursor, updateSubscriptions } from '@hookwise/gateway';
 import { signGithub, startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 
 const SECRET = 'it-is-a-test-secret-0123456789';
@@ -93,7 +94,7 @@ describe('MCP Events server', () => {
 
   it('negotiates the extension and lists only the event types a client was given', async () => {
     const alice = await connect(gw!, ALICE);
-    expect(alice.getServerCapabilities()?.extensions?.['io.modelcontextprotocol/events']).toEqual({ listChanged: false });
+    expect(alice.getServerCapabilities()?.extensions?.['io.modelcontextprotocol/events']).toEqual({ listChanged: true });
     const listed = (await alice.request({ method: 'events/list', params: {} }, ResultSchema)) as unknown as {
       events: Array<{ name: string; delivery: string[]; inputSchema: { properties: Record<string, unknown> }; payloadSchema: { type: string } }>;
     };
@@ -265,5 +266,52 @@ describe('MCP Events server', () => {
     await streaming;
     // The pushed cursor is a poll cursor too.
     expect((await poll(alice, { name: 'prs', cursor: pushed[0].cursor })).events).toEqual([]);
+  });
+
+  it('sends notifications/events/list_changed on an open stream when a granted subscription route is added or removed', async () => {
+    const bob = await connect(gw!, BOB);
+    const notices: Notification[] = [];
+    bob.fallbackNotificationHandler = async (notice) => {
+      notices.push(notice);
+    };
+    const changes = () => notices.filter((n) => n.method === 'notifications/events/list_changed');
+    const until = async (what: string, check: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(notices)}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    const names = async () =>
+      ((await bob.request({ method: 'events/list', params: {} }, ResultSchema)) as unknown as { events: Array<{ name: string }> }).events.map((e) => e.name);
+    const controller = new AbortController();
+    const streaming = bob
+      .request({ method: 'events/stream', params: { name: 'ci-builds', cursor: null } }, ResultSchema, { signal: controller.signal, timeout: 60_000 })
+      .catch(() => undefined);
+    await until('active', () => notices.some((n) => n.method === 'notifications/events/active'));
+    const at = new Date().toISOString();
+    const entry = { events: [], skills: [], secret: SECRET, prompt: 'deploy {env}', deliver: 'log', deliver_extra: {}, created_at: at, updated_at: at };
+    // A route bob's `ci-*` does not grant: his list is the same, so nothing is sent.
+    await updateSubscriptions(configDir, (entries) => {
+      entries['nightly'] = entry as never;
+    });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(changes()).toEqual([]);
+
+    await updateSubscriptions(configDir, (entries) => {
+      entries['ci-deploys'] = entry as never;
+    });
+    await until('list_changed after the route was added', () => changes().length === 1);
+    // No params of its own: only the stream's subscription id, as on every notification of the stream.
+    expect(Object.keys(changes()[0].params ?? {})).toEqual(['_meta']);
+    expect(await names()).toEqual(['ci-builds', 'ci-deploys']);
+
+    await updateSubscriptions(configDir, (entries) => {
+      delete entries['ci-deploys'];
+    });
+    await until('list_changed after the route was removed', () => changes().length === 2);
+    expect(await names()).toEqual(['ci-builds']);
+    controller.abort();
+    await streaming;
   });
 });
