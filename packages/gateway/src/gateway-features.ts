@@ -109,7 +109,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     clock: options.scheduleClock,
   });
   const mcpEvents = new McpEvents({
-    ...{ config, env: services.env, routes: services.routes, jobs: store.jobs, lifecycle, memos, logger },
+    ...{ config, env: services.env, routes: services.routes, jobs: store.jobs, lifecycle, memos, logger, outbound: services.outbound },
     // Kept until sent, like notify: messages; a store without an outbox: this process's memory.
     outbox: store.outbox ?? new MemoryOutbox(),
     now: options.mcpEvents?.clock,

@@ -156,6 +156,8 @@ const EXIT_CASES: Record<OutboundExit, string[]> = {
   failure: ['the failure’s log line', 'the stored job error', 'the lifecycle events’ error text'],
   'lifecycle-webhook': ['the lifecycle webhook body (a payload’s event type in its facts)'],
   'plugin-text': ['an agent’s stderr lines in the log', 'the terminal tool’s output sent to a model'],
+  // Its case needs an MCP client: packages/server/test/integration/mcp-private-fields.test.ts (poll, stream, webhook).
+  'mcp-event': ['an MCP Events occurrence’s data, polled, streamed and posted to a subscriber'],
 };
 
 describe('every exit for text, in every encoding', () => {
@@ -375,6 +377,7 @@ const CALL_SITES: Record<OutboundExit, number> = {
   failure: 2,
   'lifecycle-webhook': 1,
   'plugin-text': 1,
+  'mcp-event': 1,
 };
 
 function sources(): Array<{ path: string; text: string }> {

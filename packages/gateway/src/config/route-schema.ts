@@ -88,6 +88,12 @@ export const routeSchema = {
     description: { type: 'string', description: 'What the route is for.' },
     enabled: { type: 'boolean', default: true, description: 'A disabled route answers 404.' },
     events: { ...stringList, description: 'Event types to accept; empty or unset accepts all.' },
+    mcp_private_fields: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+      description:
+        "Payload paths (dot notation as in filter:, list elements by index, * for every key or element: pull_request.user.email, commits.*.author.email) that never leave through MCP Events: taken out of `data` in events/poll, events/stream and webhook deliveries, and invisible to a subscriber's filter. See docs/mcp-events.md.",
+    },
     secret: { type: 'string', description: 'Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification.' },
     secrets: {
       type: 'array',
@@ -223,6 +229,7 @@ export interface RouteConfig {
   description?: string;
   enabled?: boolean;
   events?: string[];
+  mcp_private_fields?: string[];
   secret?: string;
   secrets?: string[];
   source?: string;

@@ -5,13 +5,14 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateConfig: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per event: all runs and retries of its job together (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","description":"true: every agent run gets the proxy URL and a per-run token instead of a model key. Unset (auto): so do the runs of routes whose runner starts agent processes (command and its presets) whenever the gateway holds a provider's key, so that the key never enters their sandbox. false: off; the CLIs get the key itself (a startup warning says so)."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's ANTHROPIC_BASE_URL when set, else https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's OPENAI_BASE_URL when set, else https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"gemini":{"type":"object","additionalProperties":false,"description":"Where Google's Gemini API (/v1beta/models/<model>:generateContent and :streamGenerateContent) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's GOOGLE_GEMINI_BASE_URL when set, else https://generativelanguage.googleapis.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"GEMINI_API_KEY","description":"The gateway's environment variable that holds the key (default GEMINI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued","mcp_webhook_delivery"]},"description":"The lifecycle events to post."}}}},"mcp":{"type":"object","default":{},"additionalProperties":false,"description":"The gateway as an MCP Events server at POST /mcp on the admin listener (needs admin.enabled). See docs/mcp-events.md.","properties":{"clients":{"type":"object","default":{},"description":"MCP clients by name: each authenticates with its own bearer token and sees only the event types it is given.","additionalProperties":{"type":"object","additionalProperties":false,"required":["token_env","events"],"properties":{"token_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"The environment variable (or <config_dir>/.env entry) holding the client's bearer token, at least 16 characters."},"events":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Event types the client may list and poll: route names or glob patterns (`*` matches within a name part: `prs`, `prs/*`, `ci-*`, `*`). A route given whole brings its `<route>/<event>` types too."}}}},"webhooks":{"type":"object","default":{},"additionalProperties":false,"description":"Webhook delivery to subscribers (events/subscribe): each accepted event is POSTed to the subscription's callback URL, signed in the Standard Webhooks format.","properties":{"allow_loopback":{"type":"boolean","default":false,"description":"Let callbacks go to this machine (localhost, 127.0.0.1, ::1), over http too: for tests and a subscriber on the same host. Otherwise a callback must be https and resolve to a public address."},"max_per_client":{"type":"integer","minimum":1,"default":20,"description":"Webhook subscriptions one client may hold at once."}}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
+const schema11 = {"$id":"urn:hookwise:config","title":"Hookwise config.yaml","type":"object","additionalProperties":false,"default":{},"properties":{"platforms":{"type":"object","default":{},"description":"The webhook adapter and the delivery platforms, by id.","properties":{"webhook":{"type":"object","default":{},"additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":false,"description":"Enables the webhook adapter (env WEBHOOK_ENABLED)."},"extra":{"type":"object","default":{},"additionalProperties":false,"properties":{"host":{"type":"string","default":"0.0.0.0","description":"Interface to bind (env WEBHOOK_HOST)."},"port":{"type":"integer","minimum":0,"maximum":65535,"default":8644,"description":"HTTP port (env WEBHOOK_PORT)."},"secret":{"type":"string","description":"Global fallback secret (env WEBHOOK_SECRET; a comma-separated list there rotates)."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Global fallback secrets for rotation ([new, old]), instead of secret."},"source":{"type":"string","description":"Default source for routes without their own (unset: the distribution's default sources, by their headers; see docs/sources.md)."},"source_options":{"type":"object","description":"Options of the default source."},"rate_limit":{"type":"integer","minimum":1,"default":30,"description":"Requests per minute per route (fixed window)."},"max_body_bytes":{"type":"integer","minimum":1,"default":1048576,"description":"Largest accepted body in bytes."},"public_url":{"type":"string","description":"Base URL printed for subscriptions, when the gateway sits behind a proxy."},"auth_failure_limit":{"type":"integer","minimum":0,"default":60,"description":"Failed verifications per client address per minute; a client over it is answered 429 with Retry-After, without verification, until its minute ends. 0 turns it off."},"trusted_proxies":{"type":"array","items":{"type":"string"},"default":[],"description":"Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for auth_failure_limit). Empty: the header is never trusted."},"shutdown_timeout_seconds":{"type":"number","minimum":0,"default":10,"description":"On SIGTERM/SIGINT, how long running jobs may finish before they are handed back to the queue for the next start."},"routes":{"type":"object","default":{},"additionalProperties":{"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"mcp_private_fields":{"type":"array","items":{"type":"string","pattern":"^[^.]+(\\.[^.]+)*$"},"description":"Payload paths (dot notation as in filter:, list elements by index, * for every key or element: pull_request.user.email, commits.*.author.email) that never leave through MCP Events: taken out of `data` in events/poll, events/stream and webhook deliveries, and invisible to a subscriber's filter. See docs/mcp-events.md."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per event: all runs and retries of its job together (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}}}},"description":"Static routes by name."}}}}}},"additionalProperties":{"type":"object","description":"A delivery platform: enabled, home_channel, api_base and its credentials (see the plugin README).","properties":{"enabled":{"type":"boolean","default":false},"home_channel":{"type":["string","number"]},"api_base":{"type":"string"}}}},"agent":{"type":"object","default":{},"description":"The agent runner and its options.","properties":{"runner":{"type":"string","default":"echo","description":"echo, command, openai or a plugin id."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"default":300,"description":"A run longer than this is aborted and retried."},"concurrency":{"type":"integer","minimum":1,"default":2,"description":"Simultaneous agent runs."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on all routes' agent runs together (each route may have its own budget too)."},"silent_marker":{"type":"string","pattern":"\\S","default":"[SILENT]","description":"An answer that is this marker (or empty) is recorded as silent and not delivered."},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"model_proxy":{"type":"object","additionalProperties":false,"description":"The gateway's model proxy: each agent run's model calls go through the gateway, which adds the real key, prices each call and holds the run to its budget. See docs/agents.md#the-model-proxy.","properties":{"enabled":{"type":"boolean","description":"true: every agent run gets the proxy URL and a per-run token instead of a model key. Unset (auto): so do the runs of routes whose runner starts agent processes (command and its presets) whenever the gateway holds a provider's key, so that the key never enters their sandbox. false: off; the CLIs get the key itself (a startup warning says so)."},"providers":{"type":"object","additionalProperties":false,"default":{},"properties":{"anthropic":{"type":"object","additionalProperties":false,"description":"Where Anthropic Messages (/v1/messages) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's ANTHROPIC_BASE_URL when set, else https://api.anthropic.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"ANTHROPIC_API_KEY","description":"The gateway's environment variable that holds the key (default ANTHROPIC_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"openai":{"type":"object","additionalProperties":false,"description":"Where OpenAI Chat Completions and Responses (/v1/chat/completions, /v1/responses), or an OpenAI-compatible server calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's OPENAI_BASE_URL when set, else https://api.openai.com/v1)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"The gateway's environment variable that holds the key (default OPENAI_API_KEY); unset or empty: calls go without a key (a local model server)."}}},"gemini":{"type":"object","additionalProperties":false,"description":"Where Google's Gemini API (/v1beta/models/<model>:generateContent and :streamGenerateContent) calls go and the variable that holds their key.","properties":{"base_url":{"type":"string","pattern":"^https?://","description":"The upstream API (default: the gateway's GOOGLE_GEMINI_BASE_URL when set, else https://generativelanguage.googleapis.com)."},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"GEMINI_API_KEY","description":"The gateway's environment variable that holds the key (default GEMINI_API_KEY); unset or empty: calls go without a key (a local model server)."}}}}},"pricing":{"type":"object","description":"Prices per model over the built-in table (model-proxy/model-prices.ts); a key matches a model name or its start.","additionalProperties":{"type":"object","additionalProperties":false,"required":["input","output"],"description":"US dollars per million tokens.","properties":{"input":{"type":"number","minimum":0,"description":"Input tokens not read from the cache."},"output":{"type":"number","minimum":0,"description":"Output tokens."},"cache_read":{"type":"number","minimum":0,"description":"Input tokens read from the prompt cache (default: the input price)."},"cache_write":{"type":"number","minimum":0,"description":"Input tokens written to the prompt cache (default: the input price)."}}}}}}}},"retry":{"type":"object","default":{},"additionalProperties":false,"description":"Retries of failed agent runs and deliveries (exponential backoff with jitter).","properties":{"max_attempts":{"type":"integer","minimum":1,"default":5,"description":"Attempts per step before the job becomes a dead letter."},"base_delay_seconds":{"type":"number","minimum":0,"default":2,"description":"Delay before the first retry; doubles each time."},"max_delay_seconds":{"type":"number","minimum":0,"default":600,"description":"Longest delay between retries."}}},"store":{"type":"object","default":{},"additionalProperties":true,"description":"Where delivery ids, rate-limit windows and jobs live. Besides the keys below, the options of the chosen backend: sqlite (path, synchronous) and redis (url, prefix) are documented in their package READMEs, a third-party store in its own.","properties":{"backend":{"type":"string","default":"sqlite","description":"sqlite (default, a file in the config dir), memory (lost on restart), redis, the id of a store a plugin of plugins: contributes, or a store package name (x, hookwise-plugin-x, @scope/x) installed in the config dir."},"max_pending":{"type":"integer","minimum":1,"default":10000,"description":"Above this many pending jobs new events get 503."},"lease_seconds":{"type":"number","minimum":1,"default":30,"description":"How long a gateway holds a running job without renewing it (renewed every third of it). A killed gateway's jobs are taken over sooner: after 5 s without its heartbeat (sqlite) or once its 5 s job lock lapses (redis)."},"retention":{"type":"object","additionalProperties":false,"description":"How long the store keeps done jobs (what deliveries, deliveries usage and routes try read); dead letters and waiting jobs are never deleted by age. Handed to every backend, a third-party store included. See docs/operations.md#retention.","properties":{"jobs_days":{"type":"number","exclusiveMinimum":0,"description":"Days a done job is kept after it finished (default 7); `hookwise store purge` deletes older ones at once."}}}}},"log":{"type":"object","default":{},"additionalProperties":false,"properties":{"level":{"type":"string","enum":["error","warn","info","debug"],"default":"info"},"format":{"type":"string","enum":["pretty","json"],"default":"pretty"},"access":{"type":"boolean","default":true,"description":"An access line per HTTP request at info (method, path, status, outcome, route, event, delivery id, duration, client; GET /health at debug), in the log format. false turns it off."}}},"skills":{"type":"object","default":{},"additionalProperties":false,"properties":{"dirs":{"type":"array","items":{"type":"string"},"description":"Extra skill directories (relative to the config dir)."}}},"admin":{"type":"object","default":{},"additionalProperties":false,"description":"The admin HTTP API under /api and the dashboard at /ui (docs/operations.md#admin-api-and-dashboard).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve the admin API under /api (list, show, replay and retry deliveries); the CLI uses it when the gateway runs."},"ui":{"type":"boolean","default":false,"description":"Serve the dashboard at /ui (turns the admin API on too)."},"token":{"type":"string","description":"Bearer token for /api and the dashboard's sign-in (keep it in .env: ${HOOKWISE_ADMIN_TOKEN}). At least 16 characters. Without it only clients on loopback are served."}}},"metrics":{"type":"object","default":{},"additionalProperties":false,"description":"Prometheus metrics at GET /metrics (docs/operations.md#metrics).","properties":{"enabled":{"type":"boolean","default":false,"description":"Serve GET /metrics in the Prometheus text format."},"token":{"type":"string","description":"When set, /metrics asks for `Authorization: Bearer <token>` (at least 16 characters)."},"max_route_labels":{"type":"integer","minimum":1,"default":100,"description":"Distinct route label values at most; further routes are counted as route=\"(other)\", unknown ones as route=\"(unknown)\"."}}},"tracing":{"type":"object","default":{},"additionalProperties":false,"description":"OpenTelemetry traces: one trace per event, receipt to agent to each delivery (docs/operations.md#traces).","properties":{"enabled":{"type":"boolean","default":false,"description":"Make spans through @opentelemetry/api; they go wherever the OpenTelemetry SDK registered in the process sends them (none: nothing is recorded)."}}},"notify":{"type":"array","default":[],"description":"Outbound lifecycle webhooks: each target gets the events it lists as JSON POSTs signed in the Standard Webhooks format, retried with backoff (docs/configuration.md).","items":{"type":"object","additionalProperties":false,"required":["url","secret","events"],"properties":{"url":{"type":"string","pattern":"^https?://","description":"Where the events are posted (http or https)."},"secret":{"type":"string","description":"Signing secret, whsec_<base64> (keep it in .env: ${NOTIFY_SECRET})."},"events":{"type":"array","minItems":1,"items":{"type":"string","enum":["accepted","rejected","duplicate","ignored","agent_started","agent_finished","delivered","retry_scheduled","dead_lettered","completed","budget_exceeded","approval_requested","approved","denied","conversation_continued","mcp_webhook_delivery"]},"description":"The lifecycle events to post."}}}},"mcp":{"type":"object","default":{},"additionalProperties":false,"description":"The gateway as an MCP Events server at POST /mcp on the admin listener (needs admin.enabled). See docs/mcp-events.md.","properties":{"clients":{"type":"object","default":{},"description":"MCP clients by name: each authenticates with its own bearer token and sees only the event types it is given.","additionalProperties":{"type":"object","additionalProperties":false,"required":["token_env","events"],"properties":{"token_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"The environment variable (or <config_dir>/.env entry) holding the client's bearer token, at least 16 characters."},"events":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Event types the client may list and poll: route names or glob patterns (`*` matches within a name part: `prs`, `prs/*`, `ci-*`, `*`). A route given whole brings its `<route>/<event>` types too."}}}},"webhooks":{"type":"object","default":{},"additionalProperties":false,"description":"Webhook delivery to subscribers (events/subscribe): each accepted event is POSTed to the subscription's callback URL, signed in the Standard Webhooks format.","properties":{"allow_loopback":{"type":"boolean","default":false,"description":"Let callbacks go to this machine (localhost, 127.0.0.1, ::1), over http too: for tests and a subscriber on the same host. Otherwise a callback must be https and resolve to a public address."},"max_per_client":{"type":"integer","minimum":1,"default":20,"description":"Webhook subscriptions one client may hold at once."}}}}},"plugins":{"type":"array","default":[],"description":"Third-party plugins: package names, short names, relative paths, or [name, options].","items":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"maxItems":2,"items":[{"type":"string"},{"type":"object"}]}]}}}};
 const func2 = Object.prototype.hasOwnProperty;
-const pattern0 = new RegExp("\\S", "u");
-const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
-const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
-const pattern19 = new RegExp("^https?://", "u");
-const pattern20 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern0 = new RegExp("^[^.]+(\\.[^.]+)*$", "u");
+const pattern1 = new RegExp("\\S", "u");
+const pattern5 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
+const pattern8 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern20 = new RegExp("^https?://", "u");
+const pattern21 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="urn:hookwise:config" */;
@@ -515,9 +516,15 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data23.secret !== undefined){
-if(typeof data23.secret !== "string"){
-const err34 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.mcp_private_fields !== undefined){
+let data28 = data23.mcp_private_fields;
+if(Array.isArray(data28)){
+const len3 = data28.length;
+for(let i3=0; i3<len3; i3++){
+let data29 = data28[i3];
+if(typeof data29 === "string"){
+if(!pattern0.test(data29)){
+const err34 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/mcp_private_fields/" + i3,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/mcp_private_fields/items/pattern",keyword:"pattern",params:{pattern: "^[^.]+(\\.[^.]+)*$"},message:"must match pattern \""+"^[^.]+(\\.[^.]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -527,11 +534,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data23.secrets !== undefined){
-let data29 = data23.secrets;
-if(Array.isArray(data29)){
-if(data29.length < 1){
-const err35 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err35 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/mcp_private_fields/" + i3,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/mcp_private_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -540,10 +544,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-const len3 = data29.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data29[i3] !== "string"){
-const err36 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets/" + i3,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/mcp_private_fields",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/mcp_private_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -553,9 +557,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.secret !== undefined){
+if(typeof data23.secret !== "string"){
+const err37 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -565,9 +569,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data23.source !== undefined){
-if(typeof data23.source !== "string"){
-const err38 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.secrets !== undefined){
+let data31 = data23.secrets;
+if(Array.isArray(data31)){
+if(data31.length < 1){
+const err38 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -576,11 +582,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data23.source_options !== undefined){
-let data32 = data23.source_options;
-if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
-const err39 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source_options",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len4 = data31.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data31[i4] !== "string"){
+const err39 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -590,18 +595,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data23.filter !== undefined){
-let data33 = data23.filter;
-const _errs74 = errors;
-let valid16 = false;
-const _errs75 = errors;
-const _errs76 = errors;
-let valid17 = false;
-const _errs77 = errors;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key6 in data33){
-if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[0].anyOf[0].properties, key6))){
-const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+else {
+const err40 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secrets",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -611,9 +607,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data33.path !== undefined){
-if(typeof data33.path !== "string"){
-const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.source !== undefined){
+if(typeof data23.source !== "string"){
+const err41 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -623,11 +619,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data33.in !== undefined){
-let data35 = data33.in;
-if(Array.isArray(data35)){
-if(data35.length < 1){
-const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data23.source_options !== undefined){
+let data34 = data23.source_options;
+if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
+const err42 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/source_options",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -637,8 +632,18 @@ vErrors.push(err42);
 errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.filter !== undefined){
+let data35 = data23.filter;
+const _errs78 = errors;
+let valid18 = false;
+const _errs79 = errors;
+const _errs80 = errors;
+let valid19 = false;
+const _errs81 = errors;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key6 in data35){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[0].anyOf[0].properties, key6))){
+const err43 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -648,11 +653,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data33.not_in !== undefined){
-let data36 = data33.not_in;
-if(Array.isArray(data36)){
-if(data36.length < 1){
-const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data35.path !== undefined){
+if(typeof data35.path !== "string"){
+const err44 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -662,8 +665,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-else {
-const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data35.in !== undefined){
+let data37 = data35.in;
+if(Array.isArray(data37)){
+if(data37.length < 1){
+const err45 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -673,9 +679,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data33.matches !== undefined){
-if(typeof data33.matches !== "string"){
-const err46 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err46 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -685,9 +690,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data33.exists !== undefined){
-if(typeof data33.exists !== "boolean"){
-const err47 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data35.not_in !== undefined){
+let data38 = data35.not_in;
+if(Array.isArray(data38)){
+if(data38.length < 1){
+const err47 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -697,9 +704,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data33.missing !== undefined){
-if(typeof data33.missing !== "boolean"){
-const err48 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err48 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -709,9 +715,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data33.in_file !== undefined){
-if(typeof data33.in_file !== "string"){
-const err49 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data35.matches !== undefined){
+if(typeof data35.matches !== "string"){
+const err49 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -721,10 +727,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data33.not !== undefined){
-let data41 = data33.not;
-if(!(data41 && typeof data41 == "object" && !Array.isArray(data41))){
-const err50 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data35.exists !== undefined){
+if(typeof data35.exists !== "boolean"){
+const err50 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -734,9 +739,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data33.expression !== undefined){
-if(typeof data33.expression !== "string"){
-const err51 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data35.missing !== undefined){
+if(typeof data35.missing !== "boolean"){
+const err51 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -746,9 +751,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data35.in_file !== undefined){
+if(typeof data35.in_file !== "string"){
+const err52 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -757,13 +762,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-var _valid1 = _errs77 === errors;
-valid17 = valid17 || _valid1;
-if(!valid17){
-const _errs98 = errors;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.any === undefined){
-const err53 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+}
+if(data35.not !== undefined){
+let data43 = data35.not;
+if(!(data43 && typeof data43 == "object" && !Array.isArray(data43))){
+const err53 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -772,9 +775,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-for(const key7 in data33){
-if(!(key7 === "any")){
-const err54 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data35.expression !== undefined){
+if(typeof data35.expression !== "string"){
+const err54 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -784,11 +788,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data33.any !== undefined){
-let data43 = data33.any;
-if(Array.isArray(data43)){
-if(data43.length < 1){
-const err55 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err55 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -797,13 +799,13 @@ vErrors.push(err55);
 }
 errors++;
 }
-const len4 = data43.length;
-for(let i4=0; i4<len4; i4++){
-let data44 = data43[i4];
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const key8 in data44){
-if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[0].anyOf[1].properties.any.items.properties, key8))){
-const err56 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+var _valid1 = _errs81 === errors;
+valid19 = valid19 || _valid1;
+if(!valid19){
+const _errs102 = errors;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.any === undefined){
+const err56 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -812,10 +814,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data44.path !== undefined){
-if(typeof data44.path !== "string"){
-const err57 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key7 in data35){
+if(!(key7 === "any")){
+const err57 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -825,11 +826,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data44.in !== undefined){
-let data46 = data44.in;
-if(Array.isArray(data46)){
-if(data46.length < 1){
-const err58 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data35.any !== undefined){
+let data45 = data35.any;
+if(Array.isArray(data45)){
+if(data45.length < 1){
+const err58 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -838,9 +839,13 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len5 = data45.length;
+for(let i5=0; i5<len5; i5++){
+let data46 = data45[i5];
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key8 in data46){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[0].anyOf[1].properties.any.items.properties, key8))){
+const err59 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -850,11 +855,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data44.not_in !== undefined){
-let data47 = data44.not_in;
-if(Array.isArray(data47)){
-if(data47.length < 1){
-const err60 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data46.path !== undefined){
+if(typeof data46.path !== "string"){
+const err60 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -864,8 +867,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data46.in !== undefined){
+let data48 = data46.in;
+if(Array.isArray(data48)){
+if(data48.length < 1){
+const err61 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -875,9 +881,8 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data44.matches !== undefined){
-if(typeof data44.matches !== "string"){
-const err62 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err62 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -887,9 +892,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data44.exists !== undefined){
-if(typeof data44.exists !== "boolean"){
-const err63 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data46.not_in !== undefined){
+let data49 = data46.not_in;
+if(Array.isArray(data49)){
+if(data49.length < 1){
+const err63 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -899,9 +906,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data44.missing !== undefined){
-if(typeof data44.missing !== "boolean"){
-const err64 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err64 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -911,9 +917,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data44.in_file !== undefined){
-if(typeof data44.in_file !== "string"){
-const err65 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.matches !== undefined){
+if(typeof data46.matches !== "string"){
+const err65 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -923,10 +929,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data44.not !== undefined){
-let data52 = data44.not;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err66 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data46.exists !== undefined){
+if(typeof data46.exists !== "boolean"){
+const err66 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -936,9 +941,9 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data44.expression !== undefined){
-if(typeof data44.expression !== "string"){
-const err67 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.missing !== undefined){
+if(typeof data46.missing !== "boolean"){
+const err67 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -948,9 +953,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i4,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data46.in_file !== undefined){
+if(typeof data46.in_file !== "string"){
+const err68 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -960,9 +965,10 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data46.not !== undefined){
+let data54 = data46.not;
+if(!(data54 && typeof data54 == "object" && !Array.isArray(data54))){
+const err69 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -972,9 +978,9 @@ vErrors.push(err69);
 errors++;
 }
 }
-}
-else {
-const err70 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data46.expression !== undefined){
+if(typeof data46.expression !== "string"){
+const err70 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -983,11 +989,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-var _valid1 = _errs98 === errors;
-valid17 = valid17 || _valid1;
 }
-if(!valid17){
-const err71 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err71 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -996,24 +1001,10 @@ vErrors.push(err71);
 }
 errors++;
 }
-else {
-errors = _errs76;
-if(vErrors !== null){
-if(_errs76){
-vErrors.length = _errs76;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-var _valid0 = _errs75 === errors;
-valid16 = valid16 || _valid0;
-if(!valid16){
-const _errs124 = errors;
-if(Array.isArray(data33)){
-if(data33.length < 1){
-const err72 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err72 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1022,16 +1013,10 @@ vErrors.push(err72);
 }
 errors++;
 }
-const len5 = data33.length;
-for(let i5=0; i5<len5; i5++){
-let data54 = data33[i5];
-const _errs127 = errors;
-let valid25 = false;
-const _errs128 = errors;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-for(const key9 in data54){
-if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[1].items.anyOf[0].properties, key9))){
-const err73 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1040,10 +1025,11 @@ vErrors.push(err73);
 }
 errors++;
 }
+var _valid1 = _errs102 === errors;
+valid19 = valid19 || _valid1;
 }
-if(data54.path !== undefined){
-if(typeof data54.path !== "string"){
-const err74 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid19){
+const err74 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1052,12 +1038,24 @@ vErrors.push(err74);
 }
 errors++;
 }
+else {
+errors = _errs80;
+if(vErrors !== null){
+if(_errs80){
+vErrors.length = _errs80;
 }
-if(data54.in !== undefined){
-let data56 = data54.in;
-if(Array.isArray(data56)){
-if(data56.length < 1){
-const err75 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs79 === errors;
+valid18 = valid18 || _valid0;
+if(!valid18){
+const _errs128 = errors;
+if(Array.isArray(data35)){
+if(data35.length < 1){
+const err75 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1066,9 +1064,16 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len6 = data35.length;
+for(let i6=0; i6<len6; i6++){
+let data56 = data35[i6];
+const _errs131 = errors;
+let valid27 = false;
+const _errs132 = errors;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key9 in data56){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[1].items.anyOf[0].properties, key9))){
+const err76 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1078,11 +1083,9 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data54.not_in !== undefined){
-let data57 = data54.not_in;
-if(Array.isArray(data57)){
-if(data57.length < 1){
-const err77 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data56.path !== undefined){
+if(typeof data56.path !== "string"){
+const err77 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1092,8 +1095,11 @@ vErrors.push(err77);
 errors++;
 }
 }
-else {
-const err78 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data56.in !== undefined){
+let data58 = data56.in;
+if(Array.isArray(data58)){
+if(data58.length < 1){
+const err78 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1103,9 +1109,8 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data54.matches !== undefined){
-if(typeof data54.matches !== "string"){
-const err79 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err79 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1115,9 +1120,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data54.exists !== undefined){
-if(typeof data54.exists !== "boolean"){
-const err80 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data56.not_in !== undefined){
+let data59 = data56.not_in;
+if(Array.isArray(data59)){
+if(data59.length < 1){
+const err80 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1127,9 +1134,8 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data54.missing !== undefined){
-if(typeof data54.missing !== "boolean"){
-const err81 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err81 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1139,9 +1145,9 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data54.in_file !== undefined){
-if(typeof data54.in_file !== "string"){
-const err82 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.matches !== undefined){
+if(typeof data56.matches !== "string"){
+const err82 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1151,10 +1157,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data54.not !== undefined){
-let data62 = data54.not;
-if(!(data62 && typeof data62 == "object" && !Array.isArray(data62))){
-const err83 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.exists !== undefined){
+if(typeof data56.exists !== "boolean"){
+const err83 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1164,9 +1169,9 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data54.expression !== undefined){
-if(typeof data54.expression !== "string"){
-const err84 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.missing !== undefined){
+if(typeof data56.missing !== "boolean"){
+const err84 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1176,9 +1181,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.in_file !== undefined){
+if(typeof data56.in_file !== "string"){
+const err85 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1187,13 +1192,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-var _valid2 = _errs128 === errors;
-valid25 = valid25 || _valid2;
-if(!valid25){
-const _errs149 = errors;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.any === undefined){
-const err86 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+}
+if(data56.not !== undefined){
+let data64 = data56.not;
+if(!(data64 && typeof data64 == "object" && !Array.isArray(data64))){
+const err86 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1202,9 +1205,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-for(const key10 in data54){
-if(!(key10 === "any")){
-const err87 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+}
+if(data56.expression !== undefined){
+if(typeof data56.expression !== "string"){
+const err87 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1214,11 +1218,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data54.any !== undefined){
-let data64 = data54.any;
-if(Array.isArray(data64)){
-if(data64.length < 1){
-const err88 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err88 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1227,13 +1229,13 @@ vErrors.push(err88);
 }
 errors++;
 }
-const len6 = data64.length;
-for(let i6=0; i6<len6; i6++){
-let data65 = data64[i6];
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const key11 in data65){
-if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[1].items.anyOf[1].properties.any.items.properties, key11))){
-const err89 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+var _valid2 = _errs132 === errors;
+valid27 = valid27 || _valid2;
+if(!valid27){
+const _errs153 = errors;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.any === undefined){
+const err89 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1242,10 +1244,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data65.path !== undefined){
-if(typeof data65.path !== "string"){
-const err90 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key10 in data56){
+if(!(key10 === "any")){
+const err90 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1255,11 +1256,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data65.in !== undefined){
-let data67 = data65.in;
-if(Array.isArray(data67)){
-if(data67.length < 1){
-const err91 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data56.any !== undefined){
+let data66 = data56.any;
+if(Array.isArray(data66)){
+if(data66.length < 1){
+const err91 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1268,9 +1269,13 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len7 = data66.length;
+for(let i7=0; i7<len7; i7++){
+let data67 = data66[i7];
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key11 in data67){
+if(!(func2.call(schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.filter.anyOf[1].items.anyOf[1].properties.any.items.properties, key11))){
+const err92 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1280,11 +1285,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data65.not_in !== undefined){
-let data68 = data65.not_in;
-if(Array.isArray(data68)){
-if(data68.length < 1){
-const err93 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data67.path !== undefined){
+if(typeof data67.path !== "string"){
+const err93 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/path",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1294,8 +1297,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data67.in !== undefined){
+let data69 = data67.in;
+if(Array.isArray(data69)){
+if(data69.length < 1){
+const err94 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1305,9 +1311,8 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data65.matches !== undefined){
-if(typeof data65.matches !== "string"){
-const err95 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err95 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1317,9 +1322,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data65.exists !== undefined){
-if(typeof data65.exists !== "boolean"){
-const err96 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data67.not_in !== undefined){
+let data70 = data67.not_in;
+if(Array.isArray(data70)){
+if(data70.length < 1){
+const err96 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1329,9 +1336,8 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data65.missing !== undefined){
-if(typeof data65.missing !== "boolean"){
-const err97 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err97 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/not_in",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1341,9 +1347,9 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data65.in_file !== undefined){
-if(typeof data65.in_file !== "string"){
-const err98 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data67.matches !== undefined){
+if(typeof data67.matches !== "string"){
+const err98 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/matches",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1353,10 +1359,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data65.not !== undefined){
-let data73 = data65.not;
-if(!(data73 && typeof data73 == "object" && !Array.isArray(data73))){
-const err99 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.exists !== undefined){
+if(typeof data67.exists !== "boolean"){
+const err99 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/exists",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1366,9 +1371,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data65.expression !== undefined){
-if(typeof data65.expression !== "string"){
-const err100 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data67.missing !== undefined){
+if(typeof data67.missing !== "boolean"){
+const err100 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/missing",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1378,9 +1383,9 @@ vErrors.push(err100);
 errors++;
 }
 }
-}
-else {
-const err101 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.in_file !== undefined){
+if(typeof data67.in_file !== "string"){
+const err101 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/in_file",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1390,9 +1395,10 @@ vErrors.push(err101);
 errors++;
 }
 }
-}
-else {
-const err102 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5+"/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data67.not !== undefined){
+let data75 = data67.not;
+if(!(data75 && typeof data75 == "object" && !Array.isArray(data75))){
+const err102 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/not",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1402,9 +1408,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-}
-else {
-const err103 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.expression !== undefined){
+if(typeof data67.expression !== "string"){
+const err103 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7+"/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1413,11 +1419,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-var _valid2 = _errs149 === errors;
-valid25 = valid25 || _valid2;
 }
-if(!valid25){
-const err104 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i5,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err104 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any/" + i7,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1426,21 +1431,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-else {
-errors = _errs127;
-if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err105 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6+"/any",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1449,11 +1443,10 @@ vErrors.push(err105);
 }
 errors++;
 }
-var _valid0 = _errs124 === errors;
-valid16 = valid16 || _valid0;
 }
-if(!valid16){
-const err106 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err106 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1462,26 +1455,11 @@ vErrors.push(err106);
 }
 errors++;
 }
-else {
-errors = _errs74;
-if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+var _valid2 = _errs153 === errors;
+valid27 = valid27 || _valid2;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data23.coalesce !== undefined){
-let data75 = data23.coalesce;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.mode === undefined){
-data75.mode = "latest";
-}
-if(data75.key === undefined){
-const err107 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(!valid27){
+const err107 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter/" + i6,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1490,8 +1468,21 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data75.window_seconds === undefined){
-const err108 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
+else {
+errors = _errs131;
+if(vErrors !== null){
+if(_errs131){
+vErrors.length = _errs131;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1500,9 +1491,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-for(const key12 in data75){
-if(!(((key12 === "key") || (key12 === "window_seconds")) || (key12 === "mode"))){
-const err109 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+var _valid0 = _errs128 === errors;
+valid18 = valid18 || _valid0;
+}
+if(!valid18){
+const err109 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/filter",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1511,12 +1504,26 @@ vErrors.push(err109);
 }
 errors++;
 }
+else {
+errors = _errs78;
+if(vErrors !== null){
+if(_errs78){
+vErrors.length = _errs78;
 }
-if(data75.key !== undefined){
-let data76 = data75.key;
-if(typeof data76 === "string"){
-if(!pattern0.test(data76)){
-const err110 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data23.coalesce !== undefined){
+let data77 = data23.coalesce;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(data77.mode === undefined){
+data77.mode = "latest";
+}
+if(data77.key === undefined){
+const err110 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1525,9 +1532,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-else {
-const err111 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data77.window_seconds === undefined){
+const err111 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1536,12 +1542,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-if(data75.window_seconds !== undefined){
-let data77 = data75.window_seconds;
-if(typeof data77 == "number"){
-if(data77 <= 0 || isNaN(data77)){
-const err112 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/window_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+for(const key12 in data77){
+if(!(((key12 === "key") || (key12 === "window_seconds")) || (key12 === "mode"))){
+const err112 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1551,8 +1554,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-else {
-const err113 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/window_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data77.key !== undefined){
+let data78 = data77.key;
+if(typeof data78 === "string"){
+if(!pattern1.test(data78)){
+const err113 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1562,9 +1568,8 @@ vErrors.push(err113);
 errors++;
 }
 }
-let data78 = data75.mode;
-if(typeof data78 !== "string"){
-const err114 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err114 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1573,8 +1578,12 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(!((data78 === "latest") || (data78 === "all"))){
-const err115 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data77.window_seconds !== undefined){
+let data79 = data77.window_seconds;
+if(typeof data79 == "number"){
+if(data79 <= 0 || isNaN(data79)){
+const err115 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/window_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1585,7 +1594,7 @@ errors++;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err116 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/window_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1595,11 +1604,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data23.concurrency_key !== undefined){
-let data79 = data23.concurrency_key;
-if(typeof data79 === "string"){
-if(!pattern0.test(data79)){
-const err117 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency_key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+let data80 = data77.mode;
+if(typeof data80 !== "string"){
+const err117 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1608,9 +1615,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency_key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data80 === "latest") || (data80 === "all"))){
+const err118 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1620,15 +1626,8 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data23.budget !== undefined){
-let data80 = data23.budget;
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-if(data80.when_exceeded === undefined){
-data80.when_exceeded = "wait";
-}
-for(const key13 in data80){
-if(!(((((((key13 === "runs_per_hour") || (key13 === "tokens_per_day")) || (key13 === "usd_per_day")) || (key13 === "tokens_per_run")) || (key13 === "usd_per_run")) || (key13 === "per")) || (key13 === "when_exceeded"))){
-const err119 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+else {
+const err119 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/coalesce",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1638,10 +1637,11 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data80.runs_per_hour !== undefined){
-let data81 = data80.runs_per_hour;
-if(!((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81)))){
-const err120 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/runs_per_hour",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data23.concurrency_key !== undefined){
+let data81 = data23.concurrency_key;
+if(typeof data81 === "string"){
+if(!pattern1.test(data81)){
+const err120 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency_key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1650,9 +1650,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(typeof data81 == "number"){
-if(data81 < 1 || isNaN(data81)){
-const err121 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/runs_per_hour",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err121 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency_key",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1662,11 +1662,15 @@ vErrors.push(err121);
 errors++;
 }
 }
+if(data23.budget !== undefined){
+let data82 = data23.budget;
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+if(data82.when_exceeded === undefined){
+data82.when_exceeded = "wait";
 }
-if(data80.tokens_per_day !== undefined){
-let data82 = data80.tokens_per_day;
-if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
-const err122 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key13 in data82){
+if(!(((((((key13 === "runs_per_hour") || (key13 === "tokens_per_day")) || (key13 === "usd_per_day")) || (key13 === "tokens_per_run")) || (key13 === "usd_per_run")) || (key13 === "per")) || (key13 === "when_exceeded"))){
+const err122 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1675,9 +1679,11 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(typeof data82 == "number"){
-if(data82 < 1 || isNaN(data82)){
-const err123 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data82.runs_per_hour !== undefined){
+let data83 = data82.runs_per_hour;
+if(!((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83)))){
+const err123 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/runs_per_hour",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1686,13 +1692,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-}
-if(data80.usd_per_day !== undefined){
-let data83 = data80.usd_per_day;
 if(typeof data83 == "number"){
-if(data83 <= 0 || isNaN(data83)){
-const err124 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data83 < 1 || isNaN(data83)){
+const err124 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/runs_per_hour",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1702,8 +1704,11 @@ vErrors.push(err124);
 errors++;
 }
 }
-else {
-const err125 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data82.tokens_per_day !== undefined){
+let data84 = data82.tokens_per_day;
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
+const err125 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1712,11 +1717,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data80.tokens_per_run !== undefined){
-let data84 = data80.tokens_per_run;
-if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
-const err126 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data84 == "number"){
+if(data84 < 1 || isNaN(data84)){
+const err126 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1725,9 +1728,13 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(typeof data84 == "number"){
-if(data84 < 1 || isNaN(data84)){
-const err127 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data82.usd_per_day !== undefined){
+let data85 = data82.usd_per_day;
+if(typeof data85 == "number"){
+if(data85 <= 0 || isNaN(data85)){
+const err127 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1737,12 +1744,8 @@ vErrors.push(err127);
 errors++;
 }
 }
-}
-if(data80.usd_per_run !== undefined){
-let data85 = data80.usd_per_run;
-if(typeof data85 == "number"){
-if(data85 <= 0 || isNaN(data85)){
-const err128 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+const err128 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_day",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1752,8 +1755,10 @@ vErrors.push(err128);
 errors++;
 }
 }
-else {
-const err129 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data82.tokens_per_run !== undefined){
+let data86 = data82.tokens_per_run;
+if(!((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86)))){
+const err129 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1762,12 +1767,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data80.per !== undefined){
-let data86 = data80.per;
-if(typeof data86 === "string"){
-if(!pattern0.test(data86)){
-const err130 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/per",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data86 == "number"){
+if(data86 < 1 || isNaN(data86)){
+const err130 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/tokens_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1777,8 +1779,12 @@ vErrors.push(err130);
 errors++;
 }
 }
-else {
-const err131 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/per",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data82.usd_per_run !== undefined){
+let data87 = data82.usd_per_run;
+if(typeof data87 == "number"){
+if(data87 <= 0 || isNaN(data87)){
+const err131 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1788,9 +1794,8 @@ vErrors.push(err131);
 errors++;
 }
 }
-let data87 = data80.when_exceeded;
-if(typeof data87 !== "string"){
-const err132 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err132 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/usd_per_run",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1799,8 +1804,12 @@ vErrors.push(err132);
 }
 errors++;
 }
-if(!((data87 === "wait") || (data87 === "skip"))){
-const err133 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+if(data82.per !== undefined){
+let data88 = data82.per;
+if(typeof data88 === "string"){
+if(!pattern1.test(data88)){
+const err133 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/per",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1811,7 +1820,7 @@ errors++;
 }
 }
 else {
-const err134 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err134 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/per",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1821,11 +1830,9 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data23.silent_marker !== undefined){
-let data88 = data23.silent_marker;
-if(typeof data88 === "string"){
-if(!pattern0.test(data88)){
-const err135 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+let data89 = data82.when_exceeded;
+if(typeof data89 !== "string"){
+const err135 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1834,9 +1841,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data89 === "wait") || (data89 === "skip"))){
+const err136 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget/when_exceeded",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1846,12 +1852,8 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data23.transform !== undefined){
-let data89 = data23.transform;
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-for(const key14 in data89){
-if(!(((((key14 === "expression") || (key14 === "command")) || (key14 === "timeout_seconds")) || (key14 === "max_output_bytes")) || (key14 === "on_failure"))){
-const err137 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+else {
+const err137 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/budget",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1861,9 +1863,11 @@ vErrors.push(err137);
 errors++;
 }
 }
-if(data89.expression !== undefined){
-if(typeof data89.expression !== "string"){
-const err138 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.silent_marker !== undefined){
+let data90 = data23.silent_marker;
+if(typeof data90 === "string"){
+if(!pattern1.test(data90)){
+const err138 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1873,11 +1877,8 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data89.command !== undefined){
-let data91 = data89.command;
-if(Array.isArray(data91)){
-if(data91.length < 1){
-const err139 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err139 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/silent_marker",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1886,10 +1887,13 @@ vErrors.push(err139);
 }
 errors++;
 }
-const len7 = data91.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data91[i7] !== "string"){
-const err140 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command/" + i7,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data23.transform !== undefined){
+let data91 = data23.transform;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+for(const key14 in data91){
+if(!(((((key14 === "expression") || (key14 === "command")) || (key14 === "timeout_seconds")) || (key14 === "max_output_bytes")) || (key14 === "on_failure"))){
+const err140 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1899,9 +1903,9 @@ vErrors.push(err140);
 errors++;
 }
 }
-}
-else {
-const err141 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data91.expression !== undefined){
+if(typeof data91.expression !== "string"){
+const err141 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/expression",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1911,11 +1915,11 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data89.timeout_seconds !== undefined){
-let data93 = data89.timeout_seconds;
-if(typeof data93 == "number"){
-if(data93 > 60 || isNaN(data93)){
-const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+if(data91.command !== undefined){
+let data93 = data91.command;
+if(Array.isArray(data93)){
+if(data93.length < 1){
+const err142 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1924,8 +1928,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(data93 <= 0 || isNaN(data93)){
-const err143 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const len8 = data93.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data93[i8] !== "string"){
+const err143 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1935,8 +1941,9 @@ vErrors.push(err143);
 errors++;
 }
 }
+}
 else {
-const err144 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err144 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/command",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1946,10 +1953,11 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data89.max_output_bytes !== undefined){
-let data94 = data89.max_output_bytes;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
-const err145 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data91.timeout_seconds !== undefined){
+let data95 = data91.timeout_seconds;
+if(typeof data95 == "number"){
+if(data95 > 60 || isNaN(data95)){
+const err145 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1958,9 +1966,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(typeof data94 == "number"){
-if(data94 < 1 || isNaN(data94)){
-const err146 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data95 <= 0 || isNaN(data95)){
+const err146 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1970,11 +1977,8 @@ vErrors.push(err146);
 errors++;
 }
 }
-}
-if(data89.on_failure !== undefined){
-let data95 = data89.on_failure;
-if(typeof data95 !== "string"){
-const err147 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err147 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/timeout_seconds",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1983,8 +1987,11 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(!((data95 === "accept") || (data95 === "reject"))){
-const err148 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
+}
+if(data91.max_output_bytes !== undefined){
+let data96 = data91.max_output_bytes;
+if(!((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96)))){
+const err148 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1993,10 +2000,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-}
-else {
-const err149 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data96 == "number"){
+if(data96 < 1 || isNaN(data96)){
+const err149 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/max_output_bytes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2006,14 +2012,11 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data23.actions !== undefined){
-let data96 = data23.actions;
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-for(const key15 in data96){
-const _errs222 = errors;
-if(typeof key15 === "string"){
-if(!pattern4.test(key15)){
-const err150 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key15};
+}
+if(data91.on_failure !== undefined){
+let data97 = data91.on_failure;
+if(typeof data97 !== "string"){
+const err150 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2022,10 +2025,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-var valid36 = _errs222 === errors;
-if(!valid36){
-const err151 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid"};
+if(!((data97 === "accept") || (data97 === "reject"))){
+const err151 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform/on_failure",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2035,13 +2036,9 @@ vErrors.push(err151);
 errors++;
 }
 }
-for(const key16 in data96){
-let data97 = data96[key16];
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-if(data97.max !== undefined){
-let data98 = data97.max;
-if(!((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98)))){
-const err152 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err152 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/transform",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2050,9 +2047,15 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(typeof data98 == "number"){
-if(data98 < 1 || isNaN(data98)){
-const err153 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data23.actions !== undefined){
+let data98 = data23.actions;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+for(const key15 in data98){
+const _errs226 = errors;
+if(typeof key15 === "string"){
+if(!pattern5.test(key15)){
+const err153 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key15};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2062,10 +2065,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-}
-else {
-const err154 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid38 = _errs226 === errors;
+if(!valid38){
+const err154 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2075,9 +2077,13 @@ vErrors.push(err154);
 errors++;
 }
 }
-}
-else {
-const err155 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key16 in data98){
+let data99 = data98[key16];
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+if(data99.max !== undefined){
+let data100 = data99.max;
+if(!((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100)))){
+const err155 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2086,16 +2092,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-if(data23.conversation !== undefined){
-let data99 = data23.conversation;
-const _errs230 = errors;
-let valid39 = true;
-const _errs231 = errors;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-let missing0;
-if((data99.enabled === undefined) && (missing0 = "enabled")){
-const err156 = {};
+if(typeof data100 == "number"){
+if(data100 < 1 || isNaN(data100)){
+const err156 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2104,10 +2103,11 @@ vErrors.push(err156);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(data99.enabled !== undefined){
-if(!(data99.enabled === true)){
-const err157 = {};
+const err157 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2118,22 +2118,8 @@ errors++;
 }
 }
 }
-}
-var _valid3 = _errs231 === errors;
-errors = _errs230;
-if(vErrors !== null){
-if(_errs230){
-vErrors.length = _errs230;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs233 = errors;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.allow_from === undefined){
-const err158 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+const err158 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/actions",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2143,11 +2129,15 @@ vErrors.push(err158);
 errors++;
 }
 }
-var _valid3 = _errs233 === errors;
-valid39 = _valid3;
-}
-if(!valid39){
-const err159 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data23.conversation !== undefined){
+let data101 = data23.conversation;
+const _errs234 = errors;
+let valid41 = true;
+const _errs235 = errors;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+let missing0;
+if((data101.enabled === undefined) && (missing0 = "enabled")){
+const err159 = {};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2156,19 +2146,10 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.max_turns === undefined){
-data99.max_turns = 10;
-}
-if(data99.ttl_hours === undefined){
-data99.ttl_hours = 72;
-}
-if(data99.after_limit === undefined){
-data99.after_limit = "ignore";
-}
-for(const key17 in data99){
-if(!(((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "after_limit")) || (key17 === "allow_from"))){
-const err160 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+else {
+if(data101.enabled !== undefined){
+if(!(data101.enabled === true)){
+const err160 = {};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2178,9 +2159,23 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data99.enabled !== undefined){
-if(typeof data99.enabled !== "boolean"){
-const err161 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+var _valid3 = _errs235 === errors;
+errors = _errs234;
+if(vErrors !== null){
+if(_errs234){
+vErrors.length = _errs234;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs237 = errors;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.allow_from === undefined){
+const err161 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2190,9 +2185,11 @@ vErrors.push(err161);
 errors++;
 }
 }
-let data102 = data99.max_turns;
-if(!((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102)))){
-const err162 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid3 = _errs237 === errors;
+valid41 = _valid3;
+}
+if(!valid41){
+const err162 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2201,9 +2198,19 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(typeof data102 == "number"){
-if(data102 > 50 || isNaN(data102)){
-const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.max_turns === undefined){
+data101.max_turns = 10;
+}
+if(data101.ttl_hours === undefined){
+data101.ttl_hours = 72;
+}
+if(data101.after_limit === undefined){
+data101.after_limit = "ignore";
+}
+for(const key17 in data101){
+if(!(((((key17 === "enabled") || (key17 === "max_turns")) || (key17 === "ttl_hours")) || (key17 === "after_limit")) || (key17 === "allow_from"))){
+const err163 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2212,8 +2219,10 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(data102 < 1 || isNaN(data102)){
-const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data101.enabled !== undefined){
+if(typeof data101.enabled !== "boolean"){
+const err164 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/enabled",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2223,10 +2232,9 @@ vErrors.push(err164);
 errors++;
 }
 }
-let data103 = data99.ttl_hours;
-if(typeof data103 == "number"){
-if(data103 > 8760 || isNaN(data103)){
-const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+let data104 = data101.max_turns;
+if(!((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104)))){
+const err165 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2235,8 +2243,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(data103 <= 0 || isNaN(data103)){
-const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(typeof data104 == "number"){
+if(data104 > 50 || isNaN(data104)){
+const err166 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2245,9 +2254,8 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-else {
-const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data104 < 1 || isNaN(data104)){
+const err167 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/max_turns",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2256,9 +2264,11 @@ vErrors.push(err167);
 }
 errors++;
 }
-let data104 = data99.after_limit;
-if(typeof data104 !== "string"){
-const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+let data105 = data101.ttl_hours;
+if(typeof data105 == "number"){
+if(data105 > 8760 || isNaN(data105)){
+const err168 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2267,8 +2277,8 @@ vErrors.push(err168);
 }
 errors++;
 }
-if(!((data104 === "ignore") || (data104 === "new_conversation"))){
-const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
+if(data105 <= 0 || isNaN(data105)){
+const err169 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2277,11 +2287,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-if(data99.allow_from !== undefined){
-let data105 = data99.allow_from;
-if(Array.isArray(data105)){
-if(data105.length < 1){
-const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err170 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/ttl_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2290,15 +2298,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-const len8 = data105.length;
-for(let i8=0; i8<len8; i8++){
-let data106 = data105[i8];
-const _errs246 = errors;
-let valid44 = false;
-const _errs247 = errors;
-if(typeof data106 === "string"){
-if(!pattern0.test(data106)){
-const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+let data106 = data101.after_limit;
+if(typeof data106 !== "string"){
+const err171 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2307,9 +2309,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-else {
-const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data106 === "ignore") || (data106 === "new_conversation"))){
+const err172 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/after_limit",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2318,12 +2319,11 @@ vErrors.push(err172);
 }
 errors++;
 }
-var _valid4 = _errs247 === errors;
-valid44 = valid44 || _valid4;
-if(!valid44){
-const _errs249 = errors;
-if(!((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106)))){
-const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data101.allow_from !== undefined){
+let data107 = data101.allow_from;
+if(Array.isArray(data107)){
+if(data107.length < 1){
+const err173 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2332,11 +2332,15 @@ vErrors.push(err173);
 }
 errors++;
 }
-var _valid4 = _errs249 === errors;
-valid44 = valid44 || _valid4;
-}
-if(!valid44){
-const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i8,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len9 = data107.length;
+for(let i9=0; i9<len9; i9++){
+let data108 = data107[i9];
+const _errs250 = errors;
+let valid46 = false;
+const _errs251 = errors;
+if(typeof data108 === "string"){
+if(!pattern1.test(data108)){
+const err174 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2345,11 +2349,49 @@ vErrors.push(err174);
 }
 errors++;
 }
+}
 else {
-errors = _errs246;
+const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+var _valid4 = _errs251 === errors;
+valid46 = valid46 || _valid4;
+if(!valid46){
+const _errs253 = errors;
+if(!((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108)))){
+const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+var _valid4 = _errs253 === errors;
+valid46 = valid46 || _valid4;
+}
+if(!valid46){
+const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+else {
+errors = _errs250;
 if(vErrors !== null){
-if(_errs246){
-vErrors.length = _errs246;
+if(_errs250){
+vErrors.length = _errs250;
 }
 else {
 vErrors = null;
@@ -2359,47 +2401,7 @@ vErrors = null;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-}
-}
-else {
-const err176 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-}
-if(data23.approval !== undefined){
-let data107 = data23.approval;
-if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-if(data107.expires_hours === undefined){
-data107.expires_hours = 24;
-}
-if(data107.approvers === undefined){
-const err177 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-for(const key18 in data107){
-if(!((((key18 === "approvers") || (key18 === "expires_hours")) || (key18 === "via")) || (key18 === "chat"))){
-const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+const err178 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2409,11 +2411,9 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data107.approvers !== undefined){
-let data108 = data107.approvers;
-if(Array.isArray(data108)){
-if(data108.length < 1){
-const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err179 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/conversation",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2422,12 +2422,15 @@ vErrors.push(err179);
 }
 errors++;
 }
-const len9 = data108.length;
-for(let i9=0; i9<len9; i9++){
-let data109 = data108[i9];
-if(typeof data109 === "string"){
-if(!pattern0.test(data109)){
-const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data23.approval !== undefined){
+let data109 = data23.approval;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(data109.expires_hours === undefined){
+data109.expires_hours = 24;
+}
+if(data109.approvers === undefined){
+const err180 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2436,9 +2439,9 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i9,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key18 in data109){
+if(!((((key18 === "approvers") || (key18 === "expires_hours")) || (key18 === "via")) || (key18 === "chat"))){
+const err181 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2448,9 +2451,11 @@ vErrors.push(err181);
 errors++;
 }
 }
-}
-else {
-const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data109.approvers !== undefined){
+let data110 = data109.approvers;
+if(Array.isArray(data110)){
+if(data110.length < 1){
+const err182 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2459,11 +2464,12 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-let data110 = data107.expires_hours;
-if(typeof data110 == "number"){
-if(data110 <= 0 || isNaN(data110)){
-const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const len10 = data110.length;
+for(let i10=0; i10<len10; i10++){
+let data111 = data110[i10];
+if(typeof data111 === "string"){
+if(!pattern1.test(data111)){
+const err183 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2474,7 +2480,7 @@ errors++;
 }
 }
 else {
-const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err184 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2483,11 +2489,10 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data107.via !== undefined){
-let data111 = data107.via;
-if(typeof data111 === "string"){
-if(!pattern7.test(data111)){
-const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+}
+}
+else {
+const err185 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/approvers",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2497,8 +2502,10 @@ vErrors.push(err185);
 errors++;
 }
 }
-else {
-const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data112 = data109.expires_hours;
+if(typeof data112 == "number"){
+if(data112 <= 0 || isNaN(data112)){
+const err186 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2508,10 +2515,8 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data107.chat !== undefined){
-let data112 = data107.chat;
-if((typeof data112 !== "string") && (!(typeof data112 == "number"))){
-const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/chat",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.approval.properties.chat.type},message:"must be string,number"};
+else {
+const err187 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/expires_hours",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2520,10 +2525,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-}
-else {
-const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data109.via !== undefined){
+let data113 = data109.via;
+if(typeof data113 === "string"){
+if(!pattern8.test(data113)){
+const err188 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2533,11 +2539,8 @@ vErrors.push(err188);
 errors++;
 }
 }
-if(data23.allow_from !== undefined){
-let data113 = data23.allow_from;
-if(Array.isArray(data113)){
-if(data113.length < 1){
-const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err189 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/via",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2546,15 +2549,11 @@ vErrors.push(err189);
 }
 errors++;
 }
-const len10 = data113.length;
-for(let i10=0; i10<len10; i10++){
-let data114 = data113[i10];
-const _errs267 = errors;
-let valid50 = false;
-const _errs268 = errors;
-if(typeof data114 === "string"){
-if(!pattern0.test(data114)){
-const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data109.chat !== undefined){
+let data114 = data109.chat;
+if((typeof data114 !== "string") && (!(typeof data114 == "number"))){
+const err190 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval/chat",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2564,8 +2563,9 @@ vErrors.push(err190);
 errors++;
 }
 }
+}
 else {
-const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err191 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/approval",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2574,12 +2574,12 @@ vErrors.push(err191);
 }
 errors++;
 }
-var _valid5 = _errs268 === errors;
-valid50 = valid50 || _valid5;
-if(!valid50){
-const _errs270 = errors;
-if(!((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114)))){
-const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data23.allow_from !== undefined){
+let data115 = data23.allow_from;
+if(Array.isArray(data115)){
+if(data115.length < 1){
+const err192 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2588,11 +2588,15 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid5 = _errs270 === errors;
-valid50 = valid50 || _valid5;
-}
-if(!valid50){
-const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i10,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len11 = data115.length;
+for(let i11=0; i11<len11; i11++){
+let data116 = data115[i11];
+const _errs271 = errors;
+let valid52 = false;
+const _errs272 = errors;
+if(typeof data116 === "string"){
+if(!pattern1.test(data116)){
+const err193 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2601,11 +2605,49 @@ vErrors.push(err193);
 }
 errors++;
 }
+}
 else {
-errors = _errs267;
+const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+var _valid5 = _errs272 === errors;
+valid52 = valid52 || _valid5;
+if(!valid52){
+const _errs274 = errors;
+if(!((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116)))){
+const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+var _valid5 = _errs274 === errors;
+valid52 = valid52 || _valid5;
+}
+if(!valid52){
+const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+else {
+errors = _errs271;
 if(vErrors !== null){
-if(_errs267){
-vErrors.length = _errs267;
+if(_errs271){
+vErrors.length = _errs271;
 }
 else {
 vErrors = null;
@@ -2615,47 +2657,7 @@ vErrors = null;
 }
 }
 else {
-const err194 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
-}
-errors++;
-}
-}
-if(data23.deliver_only !== undefined){
-if(typeof data23.deliver_only !== "boolean"){
-const err195 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-}
-if(data23.schedule !== undefined){
-let data116 = data23.schedule;
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-if(data116.catch_up === undefined){
-data116.catch_up = "latest";
-}
-if(data116.cron === undefined){
-const err196 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'"};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-for(const key19 in data116){
-if(!((((key19 === "cron") || (key19 === "timezone")) || (key19 === "payload")) || (key19 === "catch_up"))){
-const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+const err197 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow_from",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2665,11 +2667,9 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data116.cron !== undefined){
-let data117 = data116.cron;
-if(typeof data117 === "string"){
-if(!pattern0.test(data117)){
-const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/cron",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/cron/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data23.deliver_only !== undefined){
+if(typeof data23.deliver_only !== "boolean"){
+const err198 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2679,8 +2679,14 @@ vErrors.push(err198);
 errors++;
 }
 }
-else {
-const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/cron",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.schedule !== undefined){
+let data118 = data23.schedule;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.catch_up === undefined){
+data118.catch_up = "latest";
+}
+if(data118.cron === undefined){
+const err199 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2689,12 +2695,9 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-if(data116.timezone !== undefined){
-let data118 = data116.timezone;
-if(typeof data118 === "string"){
-if(!pattern0.test(data118)){
-const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/timezone",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/timezone/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+for(const key19 in data118){
+if(!((((key19 === "cron") || (key19 === "timezone")) || (key19 === "payload")) || (key19 === "catch_up"))){
+const err200 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2704,8 +2707,11 @@ vErrors.push(err200);
 errors++;
 }
 }
-else {
-const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/timezone",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data118.cron !== undefined){
+let data119 = data118.cron;
+if(typeof data119 === "string"){
+if(!pattern1.test(data119)){
+const err201 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/cron",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/cron/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2715,10 +2721,8 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data116.payload !== undefined){
-let data119 = data116.payload;
-if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
-const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/payload",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+const err202 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/cron",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2728,9 +2732,11 @@ vErrors.push(err202);
 errors++;
 }
 }
-let data120 = data116.catch_up;
-if(typeof data120 !== "string"){
-const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/catch_up",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/catch_up/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data118.timezone !== undefined){
+let data120 = data118.timezone;
+if(typeof data120 === "string"){
+if(!pattern1.test(data120)){
+const err203 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/timezone",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/timezone/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2739,8 +2745,9 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(!((data120 === "latest") || (data120 === "none"))){
-const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/catch_up",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/catch_up/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.schedule.properties.catch_up.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err204 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/timezone",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2750,8 +2757,10 @@ vErrors.push(err204);
 errors++;
 }
 }
-else {
-const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data118.payload !== undefined){
+let data121 = data118.payload;
+if(!(data121 && typeof data121 == "object" && !Array.isArray(data121))){
+const err205 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/payload",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2761,9 +2770,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data23.prompt !== undefined){
-if(typeof data23.prompt !== "string"){
-const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data122 = data118.catch_up;
+if(typeof data122 !== "string"){
+const err206 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/catch_up",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/catch_up/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2772,14 +2781,8 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-if(data23.skills !== undefined){
-let data122 = data23.skills;
-if(Array.isArray(data122)){
-const len11 = data122.length;
-for(let i11=0; i11<len11; i11++){
-if(typeof data122[i11] !== "string"){
-const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i11,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data122 === "latest") || (data122 === "none"))){
+const err207 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule/catch_up",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/properties/catch_up/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.schedule.properties.catch_up.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2789,9 +2792,8 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
 else {
-const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err208 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/schedule",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2801,12 +2803,9 @@ vErrors.push(err208);
 errors++;
 }
 }
-let data124 = data23.deliver;
-const _errs292 = errors;
-let valid54 = false;
-const _errs293 = errors;
-if(typeof data124 !== "string"){
-const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.prompt !== undefined){
+if(typeof data23.prompt !== "string"){
+const err209 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2815,13 +2814,14 @@ vErrors.push(err209);
 }
 errors++;
 }
-var _valid6 = _errs293 === errors;
-valid54 = valid54 || _valid6;
-if(!valid54){
-const _errs295 = errors;
+}
+if(data23.skills !== undefined){
+let data124 = data23.skills;
 if(Array.isArray(data124)){
-if(data124.length < 1){
-const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len12 = data124.length;
+for(let i12=0; i12<len12; i12++){
+if(typeof data124[i12] !== "string"){
+const err210 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2830,14 +2830,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-const len12 = data124.length;
-for(let i12=0; i12<len12; i12++){
-let data125 = data124[i12];
-const _errs298 = errors;
-let valid57 = false;
-const _errs299 = errors;
-if(typeof data125 !== "string"){
-const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skills",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2846,13 +2842,13 @@ vErrors.push(err211);
 }
 errors++;
 }
-var _valid7 = _errs299 === errors;
-valid57 = valid57 || _valid7;
-if(!valid57){
-const _errs301 = errors;
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-if(data125.to === undefined){
-const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+let data126 = data23.deliver;
+const _errs296 = errors;
+let valid56 = false;
+const _errs297 = errors;
+if(typeof data126 !== "string"){
+const err212 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2861,9 +2857,13 @@ vErrors.push(err212);
 }
 errors++;
 }
-for(const key20 in data125){
-if(!((key20 === "to") || (key20 === "extra"))){
-const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+var _valid6 = _errs297 === errors;
+valid56 = valid56 || _valid6;
+if(!valid56){
+const _errs299 = errors;
+if(Array.isArray(data126)){
+if(data126.length < 1){
+const err213 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2872,10 +2872,14 @@ vErrors.push(err213);
 }
 errors++;
 }
-}
-if(data125.to !== undefined){
-if(typeof data125.to !== "string"){
-const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len13 = data126.length;
+for(let i13=0; i13<len13; i13++){
+let data127 = data126[i13];
+const _errs302 = errors;
+let valid59 = false;
+const _errs303 = errors;
+if(typeof data127 !== "string"){
+const err214 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2884,14 +2888,13 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-if(data125.extra !== undefined){
-let data127 = data125.extra;
+var _valid7 = _errs303 === errors;
+valid59 = valid59 || _valid7;
+if(!valid59){
+const _errs305 = errors;
 if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
-for(const key21 in data127){
-let data128 = data127[key21];
-if(((typeof data128 !== "string") && (!(typeof data128 == "number"))) && (typeof data128 !== "boolean")){
-const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data127.to === undefined){
+const err215 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2900,10 +2903,9 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-else {
-const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key20 in data127){
+if(!((key20 === "to") || (key20 === "extra"))){
+const err216 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2913,9 +2915,9 @@ vErrors.push(err216);
 errors++;
 }
 }
-}
-else {
-const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data127.to !== undefined){
+if(typeof data127.to !== "string"){
+const err217 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13+"/to",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2924,11 +2926,14 @@ vErrors.push(err217);
 }
 errors++;
 }
-var _valid7 = _errs301 === errors;
-valid57 = valid57 || _valid7;
 }
-if(!valid57){
-const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i12,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data127.extra !== undefined){
+let data129 = data127.extra;
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+for(const key21 in data129){
+let data130 = data129[key21];
+if(((typeof data130 !== "string") && (!(typeof data130 == "number"))) && (typeof data130 !== "boolean")){
+const err218 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13+"/extra/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2937,21 +2942,10 @@ vErrors.push(err218);
 }
 errors++;
 }
-else {
-errors = _errs298;
-if(vErrors !== null){
-if(_errs298){
-vErrors.length = _errs298;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err219 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13+"/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2960,11 +2954,10 @@ vErrors.push(err219);
 }
 errors++;
 }
-var _valid6 = _errs295 === errors;
-valid54 = valid54 || _valid6;
 }
-if(!valid54){
-const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err220 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2973,24 +2966,11 @@ vErrors.push(err220);
 }
 errors++;
 }
-else {
-errors = _errs292;
-if(vErrors !== null){
-if(_errs292){
-vErrors.length = _errs292;
+var _valid7 = _errs305 === errors;
+valid59 = valid59 || _valid7;
 }
-else {
-vErrors = null;
-}
-}
-}
-if(data23.deliver_extra !== undefined){
-let data129 = data23.deliver_extra;
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-for(const key22 in data129){
-let data130 = data129[key22];
-if(((typeof data130 !== "string") && (!(typeof data130 == "number"))) && (typeof data130 !== "boolean")){
-const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(!valid59){
+const err221 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2999,10 +2979,21 @@ vErrors.push(err221);
 }
 errors++;
 }
+else {
+errors = _errs302;
+if(vErrors !== null){
+if(_errs302){
+vErrors.length = _errs302;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err222 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3011,13 +3002,11 @@ vErrors.push(err222);
 }
 errors++;
 }
+var _valid6 = _errs299 === errors;
+valid56 = valid56 || _valid6;
 }
-if(data23.agent !== undefined){
-let data131 = data23.agent;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(data131.runner !== undefined){
-if(typeof data131.runner !== "string"){
-const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid56){
+const err223 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3026,13 +3015,24 @@ vErrors.push(err223);
 }
 errors++;
 }
+else {
+errors = _errs296;
+if(vErrors !== null){
+if(_errs296){
+vErrors.length = _errs296;
 }
-if(data131.sandbox !== undefined){
-let data133 = data131.sandbox;
-if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
-for(const key23 in data133){
-if(!((((((key23 === "mode") || (key23 === "network")) || (key23 === "read_only")) || (key23 === "writable")) || (key23 === "memory_mb")) || (key23 === "processes"))){
-const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+else {
+vErrors = null;
+}
+}
+}
+if(data23.deliver_extra !== undefined){
+let data131 = data23.deliver_extra;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+for(const key22 in data131){
+let data132 = data131[key22];
+if(((typeof data132 !== "string") && (!(typeof data132 == "number"))) && (typeof data132 !== "boolean")){
+const err224 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3042,10 +3042,9 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data133.mode !== undefined){
-let data134 = data133.mode;
-if(typeof data134 !== "string"){
-const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err225 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/deliver_extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3054,8 +3053,13 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(!(((data134 === "auto") || (data134 === "required")) || (data134 === "off"))){
-const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data23.agent !== undefined){
+let data133 = data23.agent;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(data133.runner !== undefined){
+if(typeof data133.runner !== "string"){
+const err226 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/runner",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3065,15 +3069,12 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data133.network !== undefined){
-let data135 = data133.network;
-if(Array.isArray(data135)){
-const len13 = data135.length;
-for(let i13=0; i13<len13; i13++){
-let data136 = data135[i13];
-if(typeof data136 === "string"){
-if(!pattern0.test(data136)){
-const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data133.sandbox !== undefined){
+let data135 = data133.sandbox;
+if(data135 && typeof data135 == "object" && !Array.isArray(data135)){
+for(const key23 in data135){
+if(!((((((key23 === "mode") || (key23 === "network")) || (key23 === "read_only")) || (key23 === "writable")) || (key23 === "memory_mb")) || (key23 === "processes"))){
+const err227 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3083,8 +3084,10 @@ vErrors.push(err227);
 errors++;
 }
 }
-else {
-const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i13,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data135.mode !== undefined){
+let data136 = data135.mode;
+if(typeof data136 !== "string"){
+const err228 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3093,10 +3096,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-}
-}
-else {
-const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data136 === "auto") || (data136 === "required")) || (data136 === "off"))){
+const err229 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/mode",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.platforms.properties.webhook.properties.extra.properties.routes.additionalProperties.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3106,15 +3107,15 @@ vErrors.push(err229);
 errors++;
 }
 }
-if(data133.read_only !== undefined){
-let data137 = data133.read_only;
+if(data135.network !== undefined){
+let data137 = data135.network;
 if(Array.isArray(data137)){
 const len14 = data137.length;
 for(let i14=0; i14<len14; i14++){
 let data138 = data137[i14];
 if(typeof data138 === "string"){
-if(!pattern0.test(data138)){
-const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!pattern1.test(data138)){
+const err230 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3125,7 +3126,7 @@ errors++;
 }
 }
 else {
-const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err231 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network/" + i14,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3137,7 +3138,7 @@ errors++;
 }
 }
 else {
-const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err232 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/network",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3147,15 +3148,15 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data133.writable !== undefined){
-let data139 = data133.writable;
+if(data135.read_only !== undefined){
+let data139 = data135.read_only;
 if(Array.isArray(data139)){
 const len15 = data139.length;
 for(let i15=0; i15<len15; i15++){
 let data140 = data139[i15];
 if(typeof data140 === "string"){
-if(!pattern0.test(data140)){
-const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!pattern1.test(data140)){
+const err233 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3166,7 +3167,7 @@ errors++;
 }
 }
 else {
-const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err234 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only/" + i15,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3178,7 +3179,7 @@ errors++;
 }
 }
 else {
-const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err235 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/read_only",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3188,10 +3189,15 @@ vErrors.push(err235);
 errors++;
 }
 }
-if(data133.memory_mb !== undefined){
-let data141 = data133.memory_mb;
-if(!((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141)))){
-const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/memory_mb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data135.writable !== undefined){
+let data141 = data135.writable;
+if(Array.isArray(data141)){
+const len16 = data141.length;
+for(let i16=0; i16<len16; i16++){
+let data142 = data141[i16];
+if(typeof data142 === "string"){
+if(!pattern1.test(data142)){
+const err236 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3200,9 +3206,9 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(typeof data141 == "number"){
-if(data141 < 64 || isNaN(data141)){
-const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/memory_mb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
+}
+else {
+const err237 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable/" + i16,schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3213,10 +3219,8 @@ errors++;
 }
 }
 }
-if(data133.processes !== undefined){
-let data142 = data133.processes;
-if(!((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142)))){
-const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/processes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err238 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/writable",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3225,9 +3229,11 @@ vErrors.push(err238);
 }
 errors++;
 }
-if(typeof data142 == "number"){
-if(data142 < 8 || isNaN(data142)){
-const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/processes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
+}
+if(data135.memory_mb !== undefined){
+let data143 = data135.memory_mb;
+if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
+const err239 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/memory_mb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3236,11 +3242,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data143 == "number"){
+if(data143 < 64 || isNaN(data143)){
+const err240 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/memory_mb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3250,10 +3254,11 @@ vErrors.push(err240);
 errors++;
 }
 }
-if(data131.max_output_kb !== undefined){
-let data143 = data131.max_output_kb;
-if(!((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143)))){
-const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/max_output_kb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data135.processes !== undefined){
+let data144 = data135.processes;
+if(!((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144)))){
+const err241 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/processes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3262,9 +3267,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(typeof data143 == "number"){
-if(data143 < 1 || isNaN(data143)){
-const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/max_output_kb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data144 == "number"){
+if(data144 < 8 || isNaN(data144)){
+const err242 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox/processes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3275,9 +3280,9 @@ errors++;
 }
 }
 }
-if(data131.prompt_hygiene !== undefined){
-if(typeof data131.prompt_hygiene !== "boolean"){
-const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err243 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/sandbox",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3287,9 +3292,10 @@ vErrors.push(err243);
 errors++;
 }
 }
-}
-else {
-const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data133.max_output_kb !== undefined){
+let data145 = data133.max_output_kb;
+if(!((typeof data145 == "number") && (!(data145 % 1) && !isNaN(data145)))){
+const err244 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/max_output_kb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3298,10 +3304,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-}
-}
-else {
-const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data145 == "number"){
+if(data145 < 1 || isNaN(data145)){
+const err245 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/max_output_kb",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3312,8 +3317,9 @@ errors++;
 }
 }
 }
-else {
-const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data133.prompt_hygiene !== undefined){
+if(typeof data133.prompt_hygiene !== "boolean"){
+const err246 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent/prompt_hygiene",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3323,8 +3329,9 @@ vErrors.push(err246);
 errors++;
 }
 }
+}
 else {
-const err247 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err247 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/agent",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3334,8 +3341,9 @@ vErrors.push(err247);
 errors++;
 }
 }
+}
 else {
-const err248 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err248 = {instancePath:instancePath+"/platforms/webhook/extra/routes/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3345,8 +3353,9 @@ vErrors.push(err248);
 errors++;
 }
 }
+}
 else {
-const err249 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err249 = {instancePath:instancePath+"/platforms/webhook/extra/routes",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/properties/routes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3355,22 +3364,9 @@ vErrors.push(err249);
 }
 errors++;
 }
-let data145 = data.agent;
-if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
-if(data145.runner === undefined){
-data145.runner = "echo";
 }
-if(data145.timeout_seconds === undefined){
-data145.timeout_seconds = 300;
-}
-if(data145.concurrency === undefined){
-data145.concurrency = 2;
-}
-if(data145.silent_marker === undefined){
-data145.silent_marker = "[SILENT]";
-}
-if(typeof data145.runner !== "string"){
-const err250 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err250 = {instancePath:instancePath+"/platforms/webhook/extra",schemaPath:"#/properties/platforms/properties/webhook/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3379,10 +3375,9 @@ vErrors.push(err250);
 }
 errors++;
 }
-let data147 = data145.timeout_seconds;
-if(typeof data147 == "number"){
-if(data147 <= 0 || isNaN(data147)){
-const err251 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err251 = {instancePath:instancePath+"/platforms/webhook",schemaPath:"#/properties/platforms/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3393,7 +3388,7 @@ errors++;
 }
 }
 else {
-const err252 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err252 = {instancePath:instancePath+"/platforms",schemaPath:"#/properties/platforms/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3402,9 +3397,22 @@ vErrors.push(err252);
 }
 errors++;
 }
-let data148 = data145.concurrency;
-if(!((typeof data148 == "number") && (!(data148 % 1) && !isNaN(data148)))){
-const err253 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+let data147 = data.agent;
+if(data147 && typeof data147 == "object" && !Array.isArray(data147)){
+if(data147.runner === undefined){
+data147.runner = "echo";
+}
+if(data147.timeout_seconds === undefined){
+data147.timeout_seconds = 300;
+}
+if(data147.concurrency === undefined){
+data147.concurrency = 2;
+}
+if(data147.silent_marker === undefined){
+data147.silent_marker = "[SILENT]";
+}
+if(typeof data147.runner !== "string"){
+const err253 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3413,9 +3421,10 @@ vErrors.push(err253);
 }
 errors++;
 }
-if(typeof data148 == "number"){
-if(data148 < 1 || isNaN(data148)){
-const err254 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data149 = data147.timeout_seconds;
+if(typeof data149 == "number"){
+if(data149 <= 0 || isNaN(data149)){
+const err254 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3425,15 +3434,8 @@ vErrors.push(err254);
 errors++;
 }
 }
-if(data145.budget !== undefined){
-let data149 = data145.budget;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-if(data149.when_exceeded === undefined){
-data149.when_exceeded = "wait";
-}
-for(const key24 in data149){
-if(!(((((((key24 === "runs_per_hour") || (key24 === "tokens_per_day")) || (key24 === "usd_per_day")) || (key24 === "tokens_per_run")) || (key24 === "usd_per_run")) || (key24 === "per")) || (key24 === "when_exceeded"))){
-const err255 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+else {
+const err255 = {instancePath:instancePath+"/agent/timeout_seconds",schemaPath:"#/properties/agent/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3442,11 +3444,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-}
-if(data149.runs_per_hour !== undefined){
-let data150 = data149.runs_per_hour;
+let data150 = data147.concurrency;
 if(!((typeof data150 == "number") && (!(data150 % 1) && !isNaN(data150)))){
-const err256 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err256 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3457,7 +3457,7 @@ errors++;
 }
 if(typeof data150 == "number"){
 if(data150 < 1 || isNaN(data150)){
-const err257 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err257 = {instancePath:instancePath+"/agent/concurrency",schemaPath:"#/properties/agent/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3467,11 +3467,15 @@ vErrors.push(err257);
 errors++;
 }
 }
+if(data147.budget !== undefined){
+let data151 = data147.budget;
+if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
+if(data151.when_exceeded === undefined){
+data151.when_exceeded = "wait";
 }
-if(data149.tokens_per_day !== undefined){
-let data151 = data149.tokens_per_day;
-if(!((typeof data151 == "number") && (!(data151 % 1) && !isNaN(data151)))){
-const err258 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key24 in data151){
+if(!(((((((key24 === "runs_per_hour") || (key24 === "tokens_per_day")) || (key24 === "usd_per_day")) || (key24 === "tokens_per_run")) || (key24 === "usd_per_run")) || (key24 === "per")) || (key24 === "when_exceeded"))){
+const err258 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3480,9 +3484,11 @@ vErrors.push(err258);
 }
 errors++;
 }
-if(typeof data151 == "number"){
-if(data151 < 1 || isNaN(data151)){
-const err259 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data151.runs_per_hour !== undefined){
+let data152 = data151.runs_per_hour;
+if(!((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152)))){
+const err259 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3491,13 +3497,9 @@ vErrors.push(err259);
 }
 errors++;
 }
-}
-}
-if(data149.usd_per_day !== undefined){
-let data152 = data149.usd_per_day;
 if(typeof data152 == "number"){
-if(data152 <= 0 || isNaN(data152)){
-const err260 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data152 < 1 || isNaN(data152)){
+const err260 = {instancePath:instancePath+"/agent/budget/runs_per_hour",schemaPath:"#/properties/agent/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3507,8 +3509,11 @@ vErrors.push(err260);
 errors++;
 }
 }
-else {
-const err261 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data151.tokens_per_day !== undefined){
+let data153 = data151.tokens_per_day;
+if(!((typeof data153 == "number") && (!(data153 % 1) && !isNaN(data153)))){
+const err261 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3517,11 +3522,9 @@ vErrors.push(err261);
 }
 errors++;
 }
-}
-if(data149.tokens_per_run !== undefined){
-let data153 = data149.tokens_per_run;
-if(!((typeof data153 == "number") && (!(data153 % 1) && !isNaN(data153)))){
-const err262 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data153 == "number"){
+if(data153 < 1 || isNaN(data153)){
+const err262 = {instancePath:instancePath+"/agent/budget/tokens_per_day",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3530,9 +3533,13 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(typeof data153 == "number"){
-if(data153 < 1 || isNaN(data153)){
-const err263 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data151.usd_per_day !== undefined){
+let data154 = data151.usd_per_day;
+if(typeof data154 == "number"){
+if(data154 <= 0 || isNaN(data154)){
+const err263 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3542,12 +3549,8 @@ vErrors.push(err263);
 errors++;
 }
 }
-}
-if(data149.usd_per_run !== undefined){
-let data154 = data149.usd_per_run;
-if(typeof data154 == "number"){
-if(data154 <= 0 || isNaN(data154)){
-const err264 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+const err264 = {instancePath:instancePath+"/agent/budget/usd_per_day",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3557,8 +3560,10 @@ vErrors.push(err264);
 errors++;
 }
 }
-else {
-const err265 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data151.tokens_per_run !== undefined){
+let data155 = data151.tokens_per_run;
+if(!((typeof data155 == "number") && (!(data155 % 1) && !isNaN(data155)))){
+const err265 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3567,12 +3572,9 @@ vErrors.push(err265);
 }
 errors++;
 }
-}
-if(data149.per !== undefined){
-let data155 = data149.per;
-if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
-const err266 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data155 == "number"){
+if(data155 < 1 || isNaN(data155)){
+const err266 = {instancePath:instancePath+"/agent/budget/tokens_per_run",schemaPath:"#/properties/agent/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3582,8 +3584,12 @@ vErrors.push(err266);
 errors++;
 }
 }
-else {
-const err267 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data151.usd_per_run !== undefined){
+let data156 = data151.usd_per_run;
+if(typeof data156 == "number"){
+if(data156 <= 0 || isNaN(data156)){
+const err267 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3593,9 +3599,8 @@ vErrors.push(err267);
 errors++;
 }
 }
-let data156 = data149.when_exceeded;
-if(typeof data156 !== "string"){
-const err268 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err268 = {instancePath:instancePath+"/agent/budget/usd_per_run",schemaPath:"#/properties/agent/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3604,8 +3609,12 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(!((data156 === "wait") || (data156 === "skip"))){
-const err269 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+if(data151.per !== undefined){
+let data157 = data151.per;
+if(typeof data157 === "string"){
+if(!pattern1.test(data157)){
+const err269 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3616,7 +3625,7 @@ errors++;
 }
 }
 else {
-const err270 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err270 = {instancePath:instancePath+"/agent/budget/per",schemaPath:"#/properties/agent/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3626,10 +3635,9 @@ vErrors.push(err270);
 errors++;
 }
 }
-let data157 = data145.silent_marker;
-if(typeof data157 === "string"){
-if(!pattern0.test(data157)){
-const err271 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+let data158 = data151.when_exceeded;
+if(typeof data158 !== "string"){
+const err271 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3638,9 +3646,8 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-else {
-const err272 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data158 === "wait") || (data158 === "skip"))){
+const err272 = {instancePath:instancePath+"/agent/budget/when_exceeded",schemaPath:"#/properties/agent/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3649,10 +3656,9 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(data145.max_output_kb !== undefined){
-let data158 = data145.max_output_kb;
-if(!((typeof data158 == "number") && (!(data158 % 1) && !isNaN(data158)))){
-const err273 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err273 = {instancePath:instancePath+"/agent/budget",schemaPath:"#/properties/agent/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3661,9 +3667,11 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(typeof data158 == "number"){
-if(data158 < 1 || isNaN(data158)){
-const err274 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data159 = data147.silent_marker;
+if(typeof data159 === "string"){
+if(!pattern1.test(data159)){
+const err274 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3673,13 +3681,8 @@ vErrors.push(err274);
 errors++;
 }
 }
-}
-if(data145.sandbox !== undefined){
-let data159 = data145.sandbox;
-if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
-for(const key25 in data159){
-if(!((((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable")) || (key25 === "memory_mb")) || (key25 === "processes"))){
-const err275 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+else {
+const err275 = {instancePath:instancePath+"/agent/silent_marker",schemaPath:"#/properties/agent/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3688,11 +3691,10 @@ vErrors.push(err275);
 }
 errors++;
 }
-}
-if(data159.mode !== undefined){
-let data160 = data159.mode;
-if(typeof data160 !== "string"){
-const err276 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data147.max_output_kb !== undefined){
+let data160 = data147.max_output_kb;
+if(!((typeof data160 == "number") && (!(data160 % 1) && !isNaN(data160)))){
+const err276 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3701,8 +3703,9 @@ vErrors.push(err276);
 }
 errors++;
 }
-if(!(((data160 === "auto") || (data160 === "required")) || (data160 === "off"))){
-const err277 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(typeof data160 == "number"){
+if(data160 < 1 || isNaN(data160)){
+const err277 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3712,15 +3715,13 @@ vErrors.push(err277);
 errors++;
 }
 }
-if(data159.network !== undefined){
-let data161 = data159.network;
-if(Array.isArray(data161)){
-const len16 = data161.length;
-for(let i16=0; i16<len16; i16++){
-let data162 = data161[i16];
-if(typeof data162 === "string"){
-if(!pattern0.test(data162)){
-const err278 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data147.sandbox !== undefined){
+let data161 = data147.sandbox;
+if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
+for(const key25 in data161){
+if(!((((((key25 === "mode") || (key25 === "network")) || (key25 === "read_only")) || (key25 === "writable")) || (key25 === "memory_mb")) || (key25 === "processes"))){
+const err278 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3730,8 +3731,10 @@ vErrors.push(err278);
 errors++;
 }
 }
-else {
-const err279 = {instancePath:instancePath+"/agent/sandbox/network/" + i16,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data161.mode !== undefined){
+let data162 = data161.mode;
+if(typeof data162 !== "string"){
+const err279 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3740,10 +3743,8 @@ vErrors.push(err279);
 }
 errors++;
 }
-}
-}
-else {
-const err280 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data162 === "auto") || (data162 === "required")) || (data162 === "off"))){
+const err280 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3753,15 +3754,15 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(data159.read_only !== undefined){
-let data163 = data159.read_only;
+if(data161.network !== undefined){
+let data163 = data161.network;
 if(Array.isArray(data163)){
 const len17 = data163.length;
 for(let i17=0; i17<len17; i17++){
 let data164 = data163[i17];
 if(typeof data164 === "string"){
-if(!pattern0.test(data164)){
-const err281 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!pattern1.test(data164)){
+const err281 = {instancePath:instancePath+"/agent/sandbox/network/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3772,7 +3773,7 @@ errors++;
 }
 }
 else {
-const err282 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err282 = {instancePath:instancePath+"/agent/sandbox/network/" + i17,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3784,7 +3785,7 @@ errors++;
 }
 }
 else {
-const err283 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err283 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3794,15 +3795,15 @@ vErrors.push(err283);
 errors++;
 }
 }
-if(data159.writable !== undefined){
-let data165 = data159.writable;
+if(data161.read_only !== undefined){
+let data165 = data161.read_only;
 if(Array.isArray(data165)){
 const len18 = data165.length;
 for(let i18=0; i18<len18; i18++){
 let data166 = data165[i18];
 if(typeof data166 === "string"){
-if(!pattern0.test(data166)){
-const err284 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!pattern1.test(data166)){
+const err284 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3813,7 +3814,7 @@ errors++;
 }
 }
 else {
-const err285 = {instancePath:instancePath+"/agent/sandbox/writable/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err285 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i18,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3825,7 +3826,7 @@ errors++;
 }
 }
 else {
-const err286 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err286 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3835,10 +3836,15 @@ vErrors.push(err286);
 errors++;
 }
 }
-if(data159.memory_mb !== undefined){
-let data167 = data159.memory_mb;
-if(!((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167)))){
-const err287 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data161.writable !== undefined){
+let data167 = data161.writable;
+if(Array.isArray(data167)){
+const len19 = data167.length;
+for(let i19=0; i19<len19; i19++){
+let data168 = data167[i19];
+if(typeof data168 === "string"){
+if(!pattern1.test(data168)){
+const err287 = {instancePath:instancePath+"/agent/sandbox/writable/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3847,9 +3853,9 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(typeof data167 == "number"){
-if(data167 < 64 || isNaN(data167)){
-const err288 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
+}
+else {
+const err288 = {instancePath:instancePath+"/agent/sandbox/writable/" + i19,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3860,10 +3866,8 @@ errors++;
 }
 }
 }
-if(data159.processes !== undefined){
-let data168 = data159.processes;
-if(!((typeof data168 == "number") && (!(data168 % 1) && !isNaN(data168)))){
-const err289 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err289 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3872,9 +3876,11 @@ vErrors.push(err289);
 }
 errors++;
 }
-if(typeof data168 == "number"){
-if(data168 < 8 || isNaN(data168)){
-const err290 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
+}
+if(data161.memory_mb !== undefined){
+let data169 = data161.memory_mb;
+if(!((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169)))){
+const err290 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3883,11 +3889,9 @@ vErrors.push(err290);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err291 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data169 == "number"){
+if(data169 < 64 || isNaN(data169)){
+const err291 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3897,15 +3901,11 @@ vErrors.push(err291);
 errors++;
 }
 }
-if(data145.model_proxy !== undefined){
-let data169 = data145.model_proxy;
-if(data169 && typeof data169 == "object" && !Array.isArray(data169)){
-if(data169.providers === undefined){
-data169.providers = {};
 }
-for(const key26 in data169){
-if(!(((key26 === "enabled") || (key26 === "providers")) || (key26 === "pricing"))){
-const err292 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+if(data161.processes !== undefined){
+let data170 = data161.processes;
+if(!((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170)))){
+const err292 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3914,10 +3914,9 @@ vErrors.push(err292);
 }
 errors++;
 }
-}
-if(data169.enabled !== undefined){
-if(typeof data169.enabled !== "boolean"){
-const err293 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data170 == "number"){
+if(data170 < 8 || isNaN(data170)){
+const err293 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3927,11 +3926,10 @@ vErrors.push(err293);
 errors++;
 }
 }
-let data171 = data169.providers;
-if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
-for(const key27 in data171){
-if(!(((key27 === "anthropic") || (key27 === "openai")) || (key27 === "gemini"))){
-const err294 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+}
+else {
+const err294 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3941,15 +3939,15 @@ vErrors.push(err294);
 errors++;
 }
 }
-if(data171.anthropic !== undefined){
-let data172 = data171.anthropic;
-if(data172 && typeof data172 == "object" && !Array.isArray(data172)){
-if(data172.api_key_env === undefined){
-data172.api_key_env = "ANTHROPIC_API_KEY";
+if(data147.model_proxy !== undefined){
+let data171 = data147.model_proxy;
+if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
+if(data171.providers === undefined){
+data171.providers = {};
 }
-for(const key28 in data172){
-if(!((key28 === "base_url") || (key28 === "api_key_env"))){
-const err295 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+for(const key26 in data171){
+if(!(((key26 === "enabled") || (key26 === "providers")) || (key26 === "pricing"))){
+const err295 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3959,11 +3957,9 @@ vErrors.push(err295);
 errors++;
 }
 }
-if(data172.base_url !== undefined){
-let data173 = data172.base_url;
-if(typeof data173 === "string"){
-if(!pattern19.test(data173)){
-const err296 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(data171.enabled !== undefined){
+if(typeof data171.enabled !== "boolean"){
+const err296 = {instancePath:instancePath+"/agent/model_proxy/enabled",schemaPath:"#/properties/agent/properties/model_proxy/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3973,8 +3969,11 @@ vErrors.push(err296);
 errors++;
 }
 }
-else {
-const err297 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data173 = data171.providers;
+if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
+for(const key27 in data173){
+if(!(((key27 === "anthropic") || (key27 === "openai")) || (key27 === "gemini"))){
+const err297 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3984,10 +3983,15 @@ vErrors.push(err297);
 errors++;
 }
 }
-let data174 = data172.api_key_env;
-if(typeof data174 === "string"){
-if(!pattern20.test(data174)){
-const err298 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(data173.anthropic !== undefined){
+let data174 = data173.anthropic;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+if(data174.api_key_env === undefined){
+data174.api_key_env = "ANTHROPIC_API_KEY";
+}
+for(const key28 in data174){
+if(!((key28 === "base_url") || (key28 === "api_key_env"))){
+const err298 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3997,8 +4001,11 @@ vErrors.push(err298);
 errors++;
 }
 }
-else {
-const err299 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data174.base_url !== undefined){
+let data175 = data174.base_url;
+if(typeof data175 === "string"){
+if(!pattern20.test(data175)){
+const err299 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4009,7 +4016,7 @@ errors++;
 }
 }
 else {
-const err300 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err300 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4019,15 +4026,10 @@ vErrors.push(err300);
 errors++;
 }
 }
-if(data171.openai !== undefined){
-let data175 = data171.openai;
-if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
-if(data175.api_key_env === undefined){
-data175.api_key_env = "OPENAI_API_KEY";
-}
-for(const key29 in data175){
-if(!((key29 === "base_url") || (key29 === "api_key_env"))){
-const err301 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+let data176 = data174.api_key_env;
+if(typeof data176 === "string"){
+if(!pattern21.test(data176)){
+const err301 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4037,11 +4039,8 @@ vErrors.push(err301);
 errors++;
 }
 }
-if(data175.base_url !== undefined){
-let data176 = data175.base_url;
-if(typeof data176 === "string"){
-if(!pattern19.test(data176)){
-const err302 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+else {
+const err302 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4052,7 +4051,7 @@ errors++;
 }
 }
 else {
-const err303 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err303 = {instancePath:instancePath+"/agent/model_proxy/providers/anthropic",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/anthropic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4062,10 +4061,15 @@ vErrors.push(err303);
 errors++;
 }
 }
-let data177 = data175.api_key_env;
-if(typeof data177 === "string"){
-if(!pattern20.test(data177)){
-const err304 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(data173.openai !== undefined){
+let data177 = data173.openai;
+if(data177 && typeof data177 == "object" && !Array.isArray(data177)){
+if(data177.api_key_env === undefined){
+data177.api_key_env = "OPENAI_API_KEY";
+}
+for(const key29 in data177){
+if(!((key29 === "base_url") || (key29 === "api_key_env"))){
+const err304 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4075,8 +4079,11 @@ vErrors.push(err304);
 errors++;
 }
 }
-else {
-const err305 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data177.base_url !== undefined){
+let data178 = data177.base_url;
+if(typeof data178 === "string"){
+if(!pattern20.test(data178)){
+const err305 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4087,7 +4094,7 @@ errors++;
 }
 }
 else {
-const err306 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err306 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4097,15 +4104,10 @@ vErrors.push(err306);
 errors++;
 }
 }
-if(data171.gemini !== undefined){
-let data178 = data171.gemini;
-if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
-if(data178.api_key_env === undefined){
-data178.api_key_env = "GEMINI_API_KEY";
-}
-for(const key30 in data178){
-if(!((key30 === "base_url") || (key30 === "api_key_env"))){
-const err307 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+let data179 = data177.api_key_env;
+if(typeof data179 === "string"){
+if(!pattern21.test(data179)){
+const err307 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4115,11 +4117,8 @@ vErrors.push(err307);
 errors++;
 }
 }
-if(data178.base_url !== undefined){
-let data179 = data178.base_url;
-if(typeof data179 === "string"){
-if(!pattern19.test(data179)){
-const err308 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+else {
+const err308 = {instancePath:instancePath+"/agent/model_proxy/providers/openai/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4130,7 +4129,7 @@ errors++;
 }
 }
 else {
-const err309 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err309 = {instancePath:instancePath+"/agent/model_proxy/providers/openai",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/openai/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4140,10 +4139,15 @@ vErrors.push(err309);
 errors++;
 }
 }
-let data180 = data178.api_key_env;
-if(typeof data180 === "string"){
-if(!pattern20.test(data180)){
-const err310 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(data173.gemini !== undefined){
+let data180 = data173.gemini;
+if(data180 && typeof data180 == "object" && !Array.isArray(data180)){
+if(data180.api_key_env === undefined){
+data180.api_key_env = "GEMINI_API_KEY";
+}
+for(const key30 in data180){
+if(!((key30 === "base_url") || (key30 === "api_key_env"))){
+const err310 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4153,8 +4157,11 @@ vErrors.push(err310);
 errors++;
 }
 }
-else {
-const err311 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data180.base_url !== undefined){
+let data181 = data180.base_url;
+if(typeof data181 === "string"){
+if(!pattern20.test(data181)){
+const err311 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/base_url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4165,7 +4172,7 @@ errors++;
 }
 }
 else {
-const err312 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err312 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/base_url",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/base_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4175,9 +4182,10 @@ vErrors.push(err312);
 errors++;
 }
 }
-}
-else {
-const err313 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data182 = data180.api_key_env;
+if(typeof data182 === "string"){
+if(!pattern21.test(data182)){
+const err313 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/api_key_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4186,14 +4194,9 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(data169.pricing !== undefined){
-let data181 = data169.pricing;
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-for(const key31 in data181){
-let data182 = data181[key31];
-if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-if(data182.input === undefined){
-const err314 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+}
+else {
+const err314 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini/api_key_env",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/properties/api_key_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4202,8 +4205,9 @@ vErrors.push(err314);
 }
 errors++;
 }
-if(data182.output === undefined){
-const err315 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+else {
+const err315 = {instancePath:instancePath+"/agent/model_proxy/providers/gemini",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/properties/gemini/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4212,9 +4216,10 @@ vErrors.push(err315);
 }
 errors++;
 }
-for(const key32 in data182){
-if(!((((key32 === "input") || (key32 === "output")) || (key32 === "cache_read")) || (key32 === "cache_write"))){
-const err316 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+}
+}
+else {
+const err316 = {instancePath:instancePath+"/agent/model_proxy/providers",schemaPath:"#/properties/agent/properties/model_proxy/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4223,12 +4228,14 @@ vErrors.push(err316);
 }
 errors++;
 }
-}
-if(data182.input !== undefined){
-let data183 = data182.input;
-if(typeof data183 == "number"){
-if(data183 < 0 || isNaN(data183)){
-const err317 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data171.pricing !== undefined){
+let data183 = data171.pricing;
+if(data183 && typeof data183 == "object" && !Array.isArray(data183)){
+for(const key31 in data183){
+let data184 = data183[key31];
+if(data184 && typeof data184 == "object" && !Array.isArray(data184)){
+if(data184.input === undefined){
+const err317 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4237,9 +4244,8 @@ vErrors.push(err317);
 }
 errors++;
 }
-}
-else {
-const err318 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data184.output === undefined){
+const err318 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4248,12 +4254,9 @@ vErrors.push(err318);
 }
 errors++;
 }
-}
-if(data182.output !== undefined){
-let data184 = data182.output;
-if(typeof data184 == "number"){
-if(data184 < 0 || isNaN(data184)){
-const err319 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key32 in data184){
+if(!((((key32 === "input") || (key32 === "output")) || (key32 === "cache_read")) || (key32 === "cache_write"))){
+const err319 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4263,8 +4266,11 @@ vErrors.push(err319);
 errors++;
 }
 }
-else {
-const err320 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data184.input !== undefined){
+let data185 = data184.input;
+if(typeof data185 == "number"){
+if(data185 < 0 || isNaN(data185)){
+const err320 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4274,11 +4280,8 @@ vErrors.push(err320);
 errors++;
 }
 }
-if(data182.cache_read !== undefined){
-let data185 = data182.cache_read;
-if(typeof data185 == "number"){
-if(data185 < 0 || isNaN(data185)){
-const err321 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err321 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/input",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4288,8 +4291,11 @@ vErrors.push(err321);
 errors++;
 }
 }
-else {
-const err322 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data184.output !== undefined){
+let data186 = data184.output;
+if(typeof data186 == "number"){
+if(data186 < 0 || isNaN(data186)){
+const err322 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4299,11 +4305,8 @@ vErrors.push(err322);
 errors++;
 }
 }
-if(data182.cache_write !== undefined){
-let data186 = data182.cache_write;
-if(typeof data186 == "number"){
-if(data186 < 0 || isNaN(data186)){
-const err323 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err323 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4313,8 +4316,11 @@ vErrors.push(err323);
 errors++;
 }
 }
-else {
-const err324 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data184.cache_read !== undefined){
+let data187 = data184.cache_read;
+if(typeof data187 == "number"){
+if(data187 < 0 || isNaN(data187)){
+const err324 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4324,9 +4330,8 @@ vErrors.push(err324);
 errors++;
 }
 }
-}
 else {
-const err325 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err325 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_read",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_read/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4336,9 +4341,11 @@ vErrors.push(err325);
 errors++;
 }
 }
-}
-else {
-const err326 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data184.cache_write !== undefined){
+let data188 = data184.cache_write;
+if(typeof data188 == "number"){
+if(data188 < 0 || isNaN(data188)){
+const err326 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4348,9 +4355,8 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
 else {
-const err327 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err327 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/cache_write",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/properties/cache_write/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4362,7 +4368,7 @@ errors++;
 }
 }
 else {
-const err328 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err328 = {instancePath:instancePath+"/agent/model_proxy/pricing/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4371,20 +4377,10 @@ vErrors.push(err328);
 }
 errors++;
 }
-let data187 = data.retry;
-if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
-if(data187.max_attempts === undefined){
-data187.max_attempts = 5;
 }
-if(data187.base_delay_seconds === undefined){
-data187.base_delay_seconds = 2;
 }
-if(data187.max_delay_seconds === undefined){
-data187.max_delay_seconds = 600;
-}
-for(const key33 in data187){
-if(!(((key33 === "max_attempts") || (key33 === "base_delay_seconds")) || (key33 === "max_delay_seconds"))){
-const err329 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+else {
+const err329 = {instancePath:instancePath+"/agent/model_proxy/pricing",schemaPath:"#/properties/agent/properties/model_proxy/properties/pricing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4394,9 +4390,9 @@ vErrors.push(err329);
 errors++;
 }
 }
-let data188 = data187.max_attempts;
-if(!((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188)))){
-const err330 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err330 = {instancePath:instancePath+"/agent/model_proxy",schemaPath:"#/properties/agent/properties/model_proxy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4405,9 +4401,10 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(typeof data188 == "number"){
-if(data188 < 1 || isNaN(data188)){
-const err331 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err331 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4416,11 +4413,20 @@ vErrors.push(err331);
 }
 errors++;
 }
+let data189 = data.retry;
+if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
+if(data189.max_attempts === undefined){
+data189.max_attempts = 5;
 }
-let data189 = data187.base_delay_seconds;
-if(typeof data189 == "number"){
-if(data189 < 0 || isNaN(data189)){
-const err332 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data189.base_delay_seconds === undefined){
+data189.base_delay_seconds = 2;
+}
+if(data189.max_delay_seconds === undefined){
+data189.max_delay_seconds = 600;
+}
+for(const key33 in data189){
+if(!(((key33 === "max_attempts") || (key33 === "base_delay_seconds")) || (key33 === "max_delay_seconds"))){
+const err332 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4430,8 +4436,9 @@ vErrors.push(err332);
 errors++;
 }
 }
-else {
-const err333 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data190 = data189.max_attempts;
+if(!((typeof data190 == "number") && (!(data190 % 1) && !isNaN(data190)))){
+const err333 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4440,10 +4447,9 @@ vErrors.push(err333);
 }
 errors++;
 }
-let data190 = data187.max_delay_seconds;
 if(typeof data190 == "number"){
-if(data190 < 0 || isNaN(data190)){
-const err334 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data190 < 1 || isNaN(data190)){
+const err334 = {instancePath:instancePath+"/retry/max_attempts",schemaPath:"#/properties/retry/properties/max_attempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4453,8 +4459,10 @@ vErrors.push(err334);
 errors++;
 }
 }
-else {
-const err335 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data191 = data189.base_delay_seconds;
+if(typeof data191 == "number"){
+if(data191 < 0 || isNaN(data191)){
+const err335 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4465,7 +4473,7 @@ errors++;
 }
 }
 else {
-const err336 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err336 = {instancePath:instancePath+"/retry/base_delay_seconds",schemaPath:"#/properties/retry/properties/base_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4474,19 +4482,10 @@ vErrors.push(err336);
 }
 errors++;
 }
-let data191 = data.store;
-if(data191 && typeof data191 == "object" && !Array.isArray(data191)){
-if(data191.backend === undefined){
-data191.backend = "sqlite";
-}
-if(data191.max_pending === undefined){
-data191.max_pending = 10000;
-}
-if(data191.lease_seconds === undefined){
-data191.lease_seconds = 30;
-}
-if(typeof data191.backend !== "string"){
-const err337 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data192 = data189.max_delay_seconds;
+if(typeof data192 == "number"){
+if(data192 < 0 || isNaN(data192)){
+const err337 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4495,9 +4494,9 @@ vErrors.push(err337);
 }
 errors++;
 }
-let data193 = data191.max_pending;
-if(!((typeof data193 == "number") && (!(data193 % 1) && !isNaN(data193)))){
-const err338 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err338 = {instancePath:instancePath+"/retry/max_delay_seconds",schemaPath:"#/properties/retry/properties/max_delay_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4506,9 +4505,9 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(typeof data193 == "number"){
-if(data193 < 1 || isNaN(data193)){
-const err339 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err339 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4517,11 +4516,19 @@ vErrors.push(err339);
 }
 errors++;
 }
+let data193 = data.store;
+if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
+if(data193.backend === undefined){
+data193.backend = "sqlite";
 }
-let data194 = data191.lease_seconds;
-if(typeof data194 == "number"){
-if(data194 < 1 || isNaN(data194)){
-const err340 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data193.max_pending === undefined){
+data193.max_pending = 10000;
+}
+if(data193.lease_seconds === undefined){
+data193.lease_seconds = 30;
+}
+if(typeof data193.backend !== "string"){
+const err340 = {instancePath:instancePath+"/store/backend",schemaPath:"#/properties/store/properties/backend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4530,9 +4537,9 @@ vErrors.push(err340);
 }
 errors++;
 }
-}
-else {
-const err341 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+let data195 = data193.max_pending;
+if(!((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195)))){
+const err341 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4541,12 +4548,9 @@ vErrors.push(err341);
 }
 errors++;
 }
-if(data191.retention !== undefined){
-let data195 = data191.retention;
-if(data195 && typeof data195 == "object" && !Array.isArray(data195)){
-for(const key34 in data195){
-if(!(key34 === "jobs_days")){
-const err342 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+if(typeof data195 == "number"){
+if(data195 < 1 || isNaN(data195)){
+const err342 = {instancePath:instancePath+"/store/max_pending",schemaPath:"#/properties/store/properties/max_pending/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4556,11 +4560,10 @@ vErrors.push(err342);
 errors++;
 }
 }
-if(data195.jobs_days !== undefined){
-let data196 = data195.jobs_days;
+let data196 = data193.lease_seconds;
 if(typeof data196 == "number"){
-if(data196 <= 0 || isNaN(data196)){
-const err343 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data196 < 1 || isNaN(data196)){
+const err343 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4571,7 +4574,7 @@ errors++;
 }
 }
 else {
-const err344 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err344 = {instancePath:instancePath+"/store/lease_seconds",schemaPath:"#/properties/store/properties/lease_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4580,10 +4583,12 @@ vErrors.push(err344);
 }
 errors++;
 }
-}
-}
-else {
-const err345 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data193.retention !== undefined){
+let data197 = data193.retention;
+if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
+for(const key34 in data197){
+if(!(key34 === "jobs_days")){
+const err345 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4593,9 +4598,11 @@ vErrors.push(err345);
 errors++;
 }
 }
-}
-else {
-const err346 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data197.jobs_days !== undefined){
+let data198 = data197.jobs_days;
+if(typeof data198 == "number"){
+if(data198 <= 0 || isNaN(data198)){
+const err346 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4604,20 +4611,9 @@ vErrors.push(err346);
 }
 errors++;
 }
-let data197 = data.log;
-if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
-if(data197.level === undefined){
-data197.level = "info";
 }
-if(data197.format === undefined){
-data197.format = "pretty";
-}
-if(data197.access === undefined){
-data197.access = true;
-}
-for(const key35 in data197){
-if(!(((key35 === "level") || (key35 === "format")) || (key35 === "access"))){
-const err347 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+else {
+const err347 = {instancePath:instancePath+"/store/retention/jobs_days",schemaPath:"#/properties/store/properties/retention/properties/jobs_days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4627,9 +4623,9 @@ vErrors.push(err347);
 errors++;
 }
 }
-let data198 = data197.level;
-if(typeof data198 !== "string"){
-const err348 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err348 = {instancePath:instancePath+"/store/retention",schemaPath:"#/properties/store/properties/retention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4638,8 +4634,10 @@ vErrors.push(err348);
 }
 errors++;
 }
-if(!((((data198 === "error") || (data198 === "warn")) || (data198 === "info")) || (data198 === "debug"))){
-const err349 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err349 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4648,9 +4646,20 @@ vErrors.push(err349);
 }
 errors++;
 }
-let data199 = data197.format;
-if(typeof data199 !== "string"){
-const err350 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data199 = data.log;
+if(data199 && typeof data199 == "object" && !Array.isArray(data199)){
+if(data199.level === undefined){
+data199.level = "info";
+}
+if(data199.format === undefined){
+data199.format = "pretty";
+}
+if(data199.access === undefined){
+data199.access = true;
+}
+for(const key35 in data199){
+if(!(((key35 === "level") || (key35 === "format")) || (key35 === "access"))){
+const err350 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4659,8 +4668,10 @@ vErrors.push(err350);
 }
 errors++;
 }
-if(!((data199 === "pretty") || (data199 === "json"))){
-const err351 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
+}
+let data200 = data199.level;
+if(typeof data200 !== "string"){
+const err351 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4669,8 +4680,8 @@ vErrors.push(err351);
 }
 errors++;
 }
-if(typeof data197.access !== "boolean"){
-const err352 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((((data200 === "error") || (data200 === "warn")) || (data200 === "info")) || (data200 === "debug"))){
+const err352 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4679,9 +4690,9 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-else {
-const err353 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data201 = data199.format;
+if(typeof data201 !== "string"){
+const err353 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4690,11 +4701,8 @@ vErrors.push(err353);
 }
 errors++;
 }
-let data201 = data.skills;
-if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
-for(const key36 in data201){
-if(!(key36 === "dirs")){
-const err354 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if(!((data201 === "pretty") || (data201 === "json"))){
+const err354 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema11.properties.log.properties.format.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4703,14 +4711,8 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
-if(data201.dirs !== undefined){
-let data202 = data201.dirs;
-if(Array.isArray(data202)){
-const len19 = data202.length;
-for(let i19=0; i19<len19; i19++){
-if(typeof data202[i19] !== "string"){
-const err355 = {instancePath:instancePath+"/skills/dirs/" + i19,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data199.access !== "boolean"){
+const err355 = {instancePath:instancePath+"/log/access",schemaPath:"#/properties/log/properties/access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4720,9 +4722,8 @@ vErrors.push(err355);
 errors++;
 }
 }
-}
 else {
-const err356 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err356 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4731,10 +4732,11 @@ vErrors.push(err356);
 }
 errors++;
 }
-}
-}
-else {
-const err357 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data203 = data.skills;
+if(data203 && typeof data203 == "object" && !Array.isArray(data203)){
+for(const key36 in data203){
+if(!(key36 === "dirs")){
+const err357 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4743,17 +4745,14 @@ vErrors.push(err357);
 }
 errors++;
 }
-let data204 = data.admin;
-if(data204 && typeof data204 == "object" && !Array.isArray(data204)){
-if(data204.enabled === undefined){
-data204.enabled = false;
 }
-if(data204.ui === undefined){
-data204.ui = false;
-}
-for(const key37 in data204){
-if(!(((key37 === "enabled") || (key37 === "ui")) || (key37 === "token"))){
-const err358 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+if(data203.dirs !== undefined){
+let data204 = data203.dirs;
+if(Array.isArray(data204)){
+const len20 = data204.length;
+for(let i20=0; i20<len20; i20++){
+if(typeof data204[i20] !== "string"){
+const err358 = {instancePath:instancePath+"/skills/dirs/" + i20,schemaPath:"#/properties/skills/properties/dirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4763,8 +4762,9 @@ vErrors.push(err358);
 errors++;
 }
 }
-if(typeof data204.enabled !== "boolean"){
-const err359 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err359 = {instancePath:instancePath+"/skills/dirs",schemaPath:"#/properties/skills/properties/dirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4773,8 +4773,10 @@ vErrors.push(err359);
 }
 errors++;
 }
-if(typeof data204.ui !== "boolean"){
-const err360 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err360 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4783,9 +4785,17 @@ vErrors.push(err360);
 }
 errors++;
 }
-if(data204.token !== undefined){
-if(typeof data204.token !== "string"){
-const err361 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data206 = data.admin;
+if(data206 && typeof data206 == "object" && !Array.isArray(data206)){
+if(data206.enabled === undefined){
+data206.enabled = false;
+}
+if(data206.ui === undefined){
+data206.ui = false;
+}
+for(const key37 in data206){
+if(!(((key37 === "enabled") || (key37 === "ui")) || (key37 === "token"))){
+const err361 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4795,9 +4805,8 @@ vErrors.push(err361);
 errors++;
 }
 }
-}
-else {
-const err362 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data206.enabled !== "boolean"){
+const err362 = {instancePath:instancePath+"/admin/enabled",schemaPath:"#/properties/admin/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4806,17 +4815,8 @@ vErrors.push(err362);
 }
 errors++;
 }
-let data208 = data.metrics;
-if(data208 && typeof data208 == "object" && !Array.isArray(data208)){
-if(data208.enabled === undefined){
-data208.enabled = false;
-}
-if(data208.max_route_labels === undefined){
-data208.max_route_labels = 100;
-}
-for(const key38 in data208){
-if(!(((key38 === "enabled") || (key38 === "token")) || (key38 === "max_route_labels"))){
-const err363 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+if(typeof data206.ui !== "boolean"){
+const err363 = {instancePath:instancePath+"/admin/ui",schemaPath:"#/properties/admin/properties/ui/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4825,9 +4825,9 @@ vErrors.push(err363);
 }
 errors++;
 }
-}
-if(typeof data208.enabled !== "boolean"){
-const err364 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data206.token !== undefined){
+if(typeof data206.token !== "string"){
+const err364 = {instancePath:instancePath+"/admin/token",schemaPath:"#/properties/admin/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4836,9 +4836,10 @@ vErrors.push(err364);
 }
 errors++;
 }
-if(data208.token !== undefined){
-if(typeof data208.token !== "string"){
-const err365 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err365 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -4847,10 +4848,17 @@ vErrors.push(err365);
 }
 errors++;
 }
+let data210 = data.metrics;
+if(data210 && typeof data210 == "object" && !Array.isArray(data210)){
+if(data210.enabled === undefined){
+data210.enabled = false;
 }
-let data211 = data208.max_route_labels;
-if(!((typeof data211 == "number") && (!(data211 % 1) && !isNaN(data211)))){
-const err366 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data210.max_route_labels === undefined){
+data210.max_route_labels = 100;
+}
+for(const key38 in data210){
+if(!(((key38 === "enabled") || (key38 === "token")) || (key38 === "max_route_labels"))){
+const err366 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -4859,9 +4867,9 @@ vErrors.push(err366);
 }
 errors++;
 }
-if(typeof data211 == "number"){
-if(data211 < 1 || isNaN(data211)){
-const err367 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(typeof data210.enabled !== "boolean"){
+const err367 = {instancePath:instancePath+"/metrics/enabled",schemaPath:"#/properties/metrics/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -4870,10 +4878,9 @@ vErrors.push(err367);
 }
 errors++;
 }
-}
-}
-else {
-const err368 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data210.token !== undefined){
+if(typeof data210.token !== "string"){
+const err368 = {instancePath:instancePath+"/metrics/token",schemaPath:"#/properties/metrics/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -4882,14 +4889,10 @@ vErrors.push(err368);
 }
 errors++;
 }
-let data212 = data.tracing;
-if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
-if(data212.enabled === undefined){
-data212.enabled = false;
 }
-for(const key39 in data212){
-if(!(key39 === "enabled")){
-const err369 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
+let data213 = data210.max_route_labels;
+if(!((typeof data213 == "number") && (!(data213 % 1) && !isNaN(data213)))){
+const err369 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -4898,9 +4901,9 @@ vErrors.push(err369);
 }
 errors++;
 }
-}
-if(typeof data212.enabled !== "boolean"){
-const err370 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data213 == "number"){
+if(data213 < 1 || isNaN(data213)){
+const err370 = {instancePath:instancePath+"/metrics/max_route_labels",schemaPath:"#/properties/metrics/properties/max_route_labels/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -4910,8 +4913,9 @@ vErrors.push(err370);
 errors++;
 }
 }
+}
 else {
-const err371 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err371 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -4920,14 +4924,14 @@ vErrors.push(err371);
 }
 errors++;
 }
-let data214 = data.notify;
-if(Array.isArray(data214)){
-const len20 = data214.length;
-for(let i20=0; i20<len20; i20++){
-let data215 = data214[i20];
-if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
-if(data215.url === undefined){
-const err372 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+let data214 = data.tracing;
+if(data214 && typeof data214 == "object" && !Array.isArray(data214)){
+if(data214.enabled === undefined){
+data214.enabled = false;
+}
+for(const key39 in data214){
+if(!(key39 === "enabled")){
+const err372 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -4936,8 +4940,9 @@ vErrors.push(err372);
 }
 errors++;
 }
-if(data215.secret === undefined){
-const err373 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+}
+if(typeof data214.enabled !== "boolean"){
+const err373 = {instancePath:instancePath+"/tracing/enabled",schemaPath:"#/properties/tracing/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -4946,8 +4951,9 @@ vErrors.push(err373);
 }
 errors++;
 }
-if(data215.events === undefined){
-const err374 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+else {
+const err374 = {instancePath:instancePath+"/tracing",schemaPath:"#/properties/tracing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -4956,9 +4962,14 @@ vErrors.push(err374);
 }
 errors++;
 }
-for(const key40 in data215){
-if(!(((key40 === "url") || (key40 === "secret")) || (key40 === "events"))){
-const err375 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties"};
+let data216 = data.notify;
+if(Array.isArray(data216)){
+const len21 = data216.length;
+for(let i21=0; i21<len21; i21++){
+let data217 = data216[i21];
+if(data217 && typeof data217 == "object" && !Array.isArray(data217)){
+if(data217.url === undefined){
+const err375 = {instancePath:instancePath+"/notify/" + i21,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -4967,12 +4978,8 @@ vErrors.push(err375);
 }
 errors++;
 }
-}
-if(data215.url !== undefined){
-let data216 = data215.url;
-if(typeof data216 === "string"){
-if(!pattern19.test(data216)){
-const err376 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
+if(data217.secret === undefined){
+const err376 = {instancePath:instancePath+"/notify/" + i21,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -4981,9 +4988,8 @@ vErrors.push(err376);
 }
 errors++;
 }
-}
-else {
-const err377 = {instancePath:instancePath+"/notify/" + i20+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data217.events === undefined){
+const err377 = {instancePath:instancePath+"/notify/" + i21,schemaPath:"#/properties/notify/items/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -4992,10 +4998,9 @@ vErrors.push(err377);
 }
 errors++;
 }
-}
-if(data215.secret !== undefined){
-if(typeof data215.secret !== "string"){
-const err378 = {instancePath:instancePath+"/notify/" + i20+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key40 in data217){
+if(!(((key40 === "url") || (key40 === "secret")) || (key40 === "events"))){
+const err378 = {instancePath:instancePath+"/notify/" + i21,schemaPath:"#/properties/notify/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -5005,11 +5010,11 @@ vErrors.push(err378);
 errors++;
 }
 }
-if(data215.events !== undefined){
-let data218 = data215.events;
-if(Array.isArray(data218)){
-if(data218.length < 1){
-const err379 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data217.url !== undefined){
+let data218 = data217.url;
+if(typeof data218 === "string"){
+if(!pattern20.test(data218)){
+const err379 = {instancePath:instancePath+"/notify/" + i21+"/url",schemaPath:"#/properties/notify/items/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -5018,11 +5023,9 @@ vErrors.push(err379);
 }
 errors++;
 }
-const len21 = data218.length;
-for(let i21=0; i21<len21; i21++){
-let data219 = data218[i21];
-if(typeof data219 !== "string"){
-const err380 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err380 = {instancePath:instancePath+"/notify/" + i21+"/url",schemaPath:"#/properties/notify/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -5031,8 +5034,10 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(!((((((((((((((((data219 === "accepted") || (data219 === "rejected")) || (data219 === "duplicate")) || (data219 === "ignored")) || (data219 === "agent_started")) || (data219 === "agent_finished")) || (data219 === "delivered")) || (data219 === "retry_scheduled")) || (data219 === "dead_lettered")) || (data219 === "completed")) || (data219 === "budget_exceeded")) || (data219 === "approval_requested")) || (data219 === "approved")) || (data219 === "denied")) || (data219 === "conversation_continued")) || (data219 === "mcp_webhook_delivery"))){
-const err381 = {instancePath:instancePath+"/notify/" + i20+"/events/" + i21,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
+}
+if(data217.secret !== undefined){
+if(typeof data217.secret !== "string"){
+const err381 = {instancePath:instancePath+"/notify/" + i21+"/secret",schemaPath:"#/properties/notify/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -5042,9 +5047,11 @@ vErrors.push(err381);
 errors++;
 }
 }
-}
-else {
-const err382 = {instancePath:instancePath+"/notify/" + i20+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data217.events !== undefined){
+let data220 = data217.events;
+if(Array.isArray(data220)){
+if(data220.length < 1){
+const err382 = {instancePath:instancePath+"/notify/" + i21+"/events",schemaPath:"#/properties/notify/items/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -5053,10 +5060,11 @@ vErrors.push(err382);
 }
 errors++;
 }
-}
-}
-else {
-const err383 = {instancePath:instancePath+"/notify/" + i20,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len22 = data220.length;
+for(let i22=0; i22<len22; i22++){
+let data221 = data220[i22];
+if(typeof data221 !== "string"){
+const err383 = {instancePath:instancePath+"/notify/" + i21+"/events/" + i22,schemaPath:"#/properties/notify/items/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -5065,10 +5073,8 @@ vErrors.push(err383);
 }
 errors++;
 }
-}
-}
-else {
-const err384 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((((((((((((((((data221 === "accepted") || (data221 === "rejected")) || (data221 === "duplicate")) || (data221 === "ignored")) || (data221 === "agent_started")) || (data221 === "agent_finished")) || (data221 === "delivered")) || (data221 === "retry_scheduled")) || (data221 === "dead_lettered")) || (data221 === "completed")) || (data221 === "budget_exceeded")) || (data221 === "approval_requested")) || (data221 === "approved")) || (data221 === "denied")) || (data221 === "conversation_continued")) || (data221 === "mcp_webhook_delivery"))){
+const err384 = {instancePath:instancePath+"/notify/" + i21+"/events/" + i22,schemaPath:"#/properties/notify/items/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.notify.items.properties.events.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -5077,17 +5083,10 @@ vErrors.push(err384);
 }
 errors++;
 }
-let data220 = data.mcp;
-if(data220 && typeof data220 == "object" && !Array.isArray(data220)){
-if(data220.clients === undefined){
-data220.clients = {};
 }
-if(data220.webhooks === undefined){
-data220.webhooks = {};
 }
-for(const key41 in data220){
-if(!((key41 === "clients") || (key41 === "webhooks"))){
-const err385 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties"};
+else {
+const err385 = {instancePath:instancePath+"/notify/" + i21+"/events",schemaPath:"#/properties/notify/items/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -5097,13 +5096,9 @@ vErrors.push(err385);
 errors++;
 }
 }
-let data221 = data220.clients;
-if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
-for(const key42 in data221){
-let data222 = data221[key42];
-if(data222 && typeof data222 == "object" && !Array.isArray(data222)){
-if(data222.token_env === undefined){
-const err386 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "token_env"},message:"must have required property '"+"token_env"+"'"};
+}
+else {
+const err386 = {instancePath:instancePath+"/notify/" + i21,schemaPath:"#/properties/notify/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -5112,8 +5107,10 @@ vErrors.push(err386);
 }
 errors++;
 }
-if(data222.events === undefined){
-const err387 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
+}
+}
+else {
+const err387 = {instancePath:instancePath+"/notify",schemaPath:"#/properties/notify/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -5122,9 +5119,17 @@ vErrors.push(err387);
 }
 errors++;
 }
-for(const key43 in data222){
-if(!((key43 === "token_env") || (key43 === "events"))){
-const err388 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties"};
+let data222 = data.mcp;
+if(data222 && typeof data222 == "object" && !Array.isArray(data222)){
+if(data222.clients === undefined){
+data222.clients = {};
+}
+if(data222.webhooks === undefined){
+data222.webhooks = {};
+}
+for(const key41 in data222){
+if(!((key41 === "clients") || (key41 === "webhooks"))){
+const err388 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -5134,11 +5139,13 @@ vErrors.push(err388);
 errors++;
 }
 }
-if(data222.token_env !== undefined){
-let data223 = data222.token_env;
-if(typeof data223 === "string"){
-if(!pattern20.test(data223)){
-const err389 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+let data223 = data222.clients;
+if(data223 && typeof data223 == "object" && !Array.isArray(data223)){
+for(const key42 in data223){
+let data224 = data223[key42];
+if(data224 && typeof data224 == "object" && !Array.isArray(data224)){
+if(data224.token_env === undefined){
+const err389 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "token_env"},message:"must have required property '"+"token_env"+"'"};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -5147,9 +5154,8 @@ vErrors.push(err389);
 }
 errors++;
 }
-}
-else {
-const err390 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data224.events === undefined){
+const err390 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'"};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -5158,12 +5164,9 @@ vErrors.push(err390);
 }
 errors++;
 }
-}
-if(data222.events !== undefined){
-let data224 = data222.events;
-if(Array.isArray(data224)){
-if(data224.length < 1){
-const err391 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key43 in data224){
+if(!((key43 === "token_env") || (key43 === "events"))){
+const err391 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -5172,10 +5175,12 @@ vErrors.push(err391);
 }
 errors++;
 }
-const len22 = data224.length;
-for(let i22=0; i22<len22; i22++){
-if(typeof data224[i22] !== "string"){
-const err392 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i22,schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data224.token_env !== undefined){
+let data225 = data224.token_env;
+if(typeof data225 === "string"){
+if(!pattern21.test(data225)){
+const err392 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -5185,9 +5190,8 @@ vErrors.push(err392);
 errors++;
 }
 }
-}
 else {
-const err393 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err393 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/token_env",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/token_env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -5197,9 +5201,11 @@ vErrors.push(err393);
 errors++;
 }
 }
-}
-else {
-const err394 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data224.events !== undefined){
+let data226 = data224.events;
+if(Array.isArray(data226)){
+if(data226.length < 1){
+const err394 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -5208,10 +5214,10 @@ vErrors.push(err394);
 }
 errors++;
 }
-}
-}
-else {
-const err395 = {instancePath:instancePath+"/mcp/clients",schemaPath:"#/properties/mcp/properties/clients/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len23 = data226.length;
+for(let i23=0; i23<len23; i23++){
+if(typeof data226[i23] !== "string"){
+const err395 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events/" + i23,schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -5220,17 +5226,10 @@ vErrors.push(err395);
 }
 errors++;
 }
-let data226 = data220.webhooks;
-if(data226 && typeof data226 == "object" && !Array.isArray(data226)){
-if(data226.allow_loopback === undefined){
-data226.allow_loopback = false;
 }
-if(data226.max_per_client === undefined){
-data226.max_per_client = 20;
 }
-for(const key44 in data226){
-if(!((key44 === "allow_loopback") || (key44 === "max_per_client"))){
-const err396 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key44},message:"must NOT have additional properties"};
+else {
+const err396 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1")+"/events",schemaPath:"#/properties/mcp/properties/clients/additionalProperties/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -5240,8 +5239,9 @@ vErrors.push(err396);
 errors++;
 }
 }
-if(typeof data226.allow_loopback !== "boolean"){
-const err397 = {instancePath:instancePath+"/mcp/webhooks/allow_loopback",schemaPath:"#/properties/mcp/properties/webhooks/properties/allow_loopback/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err397 = {instancePath:instancePath+"/mcp/clients/" + key42.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcp/properties/clients/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -5250,9 +5250,10 @@ vErrors.push(err397);
 }
 errors++;
 }
-let data228 = data226.max_per_client;
-if(!((typeof data228 == "number") && (!(data228 % 1) && !isNaN(data228)))){
-const err398 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err398 = {instancePath:instancePath+"/mcp/clients",schemaPath:"#/properties/mcp/properties/clients/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -5261,9 +5262,17 @@ vErrors.push(err398);
 }
 errors++;
 }
-if(typeof data228 == "number"){
-if(data228 < 1 || isNaN(data228)){
-const err399 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data228 = data222.webhooks;
+if(data228 && typeof data228 == "object" && !Array.isArray(data228)){
+if(data228.allow_loopback === undefined){
+data228.allow_loopback = false;
+}
+if(data228.max_per_client === undefined){
+data228.max_per_client = 20;
+}
+for(const key44 in data228){
+if(!((key44 === "allow_loopback") || (key44 === "max_per_client"))){
+const err399 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key44},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -5273,9 +5282,8 @@ vErrors.push(err399);
 errors++;
 }
 }
-}
-else {
-const err400 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data228.allow_loopback !== "boolean"){
+const err400 = {instancePath:instancePath+"/mcp/webhooks/allow_loopback",schemaPath:"#/properties/mcp/properties/webhooks/properties/allow_loopback/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -5284,9 +5292,9 @@ vErrors.push(err400);
 }
 errors++;
 }
-}
-else {
-const err401 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data230 = data228.max_per_client;
+if(!((typeof data230 == "number") && (!(data230 % 1) && !isNaN(data230)))){
+const err401 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -5295,16 +5303,9 @@ vErrors.push(err401);
 }
 errors++;
 }
-let data229 = data.plugins;
-if(Array.isArray(data229)){
-const len23 = data229.length;
-for(let i23=0; i23<len23; i23++){
-let data230 = data229[i23];
-const _errs538 = errors;
-let valid108 = false;
-const _errs539 = errors;
-if(typeof data230 !== "string"){
-const err402 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data230 == "number"){
+if(data230 < 1 || isNaN(data230)){
+const err402 = {instancePath:instancePath+"/mcp/webhooks/max_per_client",schemaPath:"#/properties/mcp/properties/webhooks/properties/max_per_client/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -5313,13 +5314,10 @@ vErrors.push(err402);
 }
 errors++;
 }
-var _valid8 = _errs539 === errors;
-valid108 = valid108 || _valid8;
-if(!valid108){
-const _errs541 = errors;
-if(Array.isArray(data230)){
-if(data230.length > 2){
-const err403 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+}
+else {
+const err403 = {instancePath:instancePath+"/mcp/webhooks",schemaPath:"#/properties/mcp/properties/webhooks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -5328,8 +5326,9 @@ vErrors.push(err403);
 }
 errors++;
 }
-if(data230.length < 1){
-const err404 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err404 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -5338,10 +5337,16 @@ vErrors.push(err404);
 }
 errors++;
 }
-const len24 = data230.length;
-if(len24 > 0){
-if(typeof data230[0] !== "string"){
-const err405 = {instancePath:instancePath+"/plugins/" + i23+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data231 = data.plugins;
+if(Array.isArray(data231)){
+const len24 = data231.length;
+for(let i24=0; i24<len24; i24++){
+let data232 = data231[i24];
+const _errs542 = errors;
+let valid110 = false;
+const _errs543 = errors;
+if(typeof data232 !== "string"){
+const err405 = {instancePath:instancePath+"/plugins/" + i24,schemaPath:"#/properties/plugins/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -5350,11 +5355,13 @@ vErrors.push(err405);
 }
 errors++;
 }
-}
-if(len24 > 1){
-let data232 = data230[1];
-if(!(data232 && typeof data232 == "object" && !Array.isArray(data232))){
-const err406 = {instancePath:instancePath+"/plugins/" + i23+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid8 = _errs543 === errors;
+valid110 = valid110 || _valid8;
+if(!valid110){
+const _errs545 = errors;
+if(Array.isArray(data232)){
+if(data232.length > 2){
+const err406 = {instancePath:instancePath+"/plugins/" + i24,schemaPath:"#/properties/plugins/items/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -5363,10 +5370,8 @@ vErrors.push(err406);
 }
 errors++;
 }
-}
-}
-else {
-const err407 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data232.length < 1){
+const err407 = {instancePath:instancePath+"/plugins/" + i24,schemaPath:"#/properties/plugins/items/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -5375,11 +5380,10 @@ vErrors.push(err407);
 }
 errors++;
 }
-var _valid8 = _errs541 === errors;
-valid108 = valid108 || _valid8;
-}
-if(!valid108){
-const err408 = {instancePath:instancePath+"/plugins/" + i23,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len25 = data232.length;
+if(len25 > 0){
+if(typeof data232[0] !== "string"){
+const err408 = {instancePath:instancePath+"/plugins/" + i24+"/0",schemaPath:"#/properties/plugins/items/anyOf/1/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -5388,21 +5392,11 @@ vErrors.push(err408);
 }
 errors++;
 }
-else {
-errors = _errs538;
-if(vErrors !== null){
-if(_errs538){
-vErrors.length = _errs538;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err409 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(len25 > 1){
+let data234 = data232[1];
+if(!(data234 && typeof data234 == "object" && !Array.isArray(data234))){
+const err409 = {instancePath:instancePath+"/plugins/" + i24+"/1",schemaPath:"#/properties/plugins/items/anyOf/1/items/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -5412,13 +5406,61 @@ vErrors.push(err409);
 errors++;
 }
 }
+}
 else {
-const err410 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err410 = {instancePath:instancePath+"/plugins/" + i24,schemaPath:"#/properties/plugins/items/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err410];
 }
 else {
 vErrors.push(err410);
+}
+errors++;
+}
+var _valid8 = _errs545 === errors;
+valid110 = valid110 || _valid8;
+}
+if(!valid110){
+const err411 = {instancePath:instancePath+"/plugins/" + i24,schemaPath:"#/properties/plugins/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err411];
+}
+else {
+vErrors.push(err411);
+}
+errors++;
+}
+else {
+errors = _errs542;
+if(vErrors !== null){
+if(_errs542){
+vErrors.length = _errs542;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err412 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err412];
+}
+else {
+vErrors.push(err412);
+}
+errors++;
+}
+}
+else {
+const err413 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err413];
+}
+else {
+vErrors.push(err413);
 }
 errors++;
 }

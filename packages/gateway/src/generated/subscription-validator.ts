@@ -5,11 +5,12 @@
 import type { ErrorObject } from 'ajv';
 
 export const validateSubscriptionEntry: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = validate10;
-const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per event: all runs and retries of its job together (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"},"created_by":{"type":"object","additionalProperties":false,"required":["route","job"],"description":"Set when an agent run made the entry through its job channel (the route and job of that run); adopted_at: when the operator kept its settings.","properties":{"route":{"type":"string"},"job":{"type":"string"},"adopted_at":{"type":"string"}}}}};
+const schema11 = {"type":"object","description":"A webhook route: POST /webhooks/<name>.","additionalProperties":false,"properties":{"description":{"type":"string","description":"What the route is for."},"enabled":{"type":"boolean","default":true,"description":"A disabled route answers 404."},"events":{"type":"array","items":{"type":"string"},"description":"Event types to accept; empty or unset accepts all."},"mcp_private_fields":{"type":"array","items":{"type":"string","pattern":"^[^.]+(\\.[^.]+)*$"},"description":"Payload paths (dot notation as in filter:, list elements by index, * for every key or element: pull_request.user.email, commits.*.author.email) that never leave through MCP Events: taken out of `data` in events/poll, events/stream and webhook deliveries, and invisible to a subscriber's filter. See docs/mcp-events.md."},"secret":{"type":"string","description":"Signature secret; falls back to platforms.webhook.extra.secret. INSECURE_NO_AUTH disables verification."},"secrets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Several secrets for rotation ([new, old]): any one verifies; the log names the matching one by position. Instead of secret."},"source":{"type":"string","description":"The sender style this route accepts: a source plugin's id (see docs/sources.md). Unset: any of the distribution's default sources, by their headers."},"source_options":{"type":"object","description":"Options of the route's source (e.g. tolerance_seconds), validated by the source."},"filter":{"anyOf":[{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},{"type":"object","additionalProperties":false,"required":["any"],"properties":{"any":{"type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","description":"Dot path into the payload (pull_request.draft, commits.0.id), or headers.<lower-case name>, or event (the event type)."},"equals":{"description":"The value at path equals this (string, number, boolean or null)."},"not_equals":{"description":"The value at path is missing or differs from this."},"in":{"type":"array","minItems":1,"description":"The value at path is one of these."},"not_in":{"type":"array","minItems":1,"description":"The value at path is missing or none of these."},"matches":{"type":"string","description":"The value at path is a string matching this regular expression."},"exists":{"type":"boolean","description":"true: the path is present (null counts); false: it is missing."},"contains":{"description":"The string at path contains this text, or the list at path has this element."},"missing":{"type":"boolean","description":"true: the path is missing; false: it is present."},"in_file":{"type":"string","description":"The value at path is a line of this file (relative to the config dir; re-read when it changes)."},"not":{"type":"object","description":"Passes when this test (with the outer path, unless it names its own) fails."},"expression":{"type":"string","description":"A JSONata expression over the payload (with headers and event beside its keys); the event passes when it is true (instead of path)."}}},"description":"Passes when at least one of these tests passes."}}}]}}],"description":"Payload tests an event must pass to run the agent (all of a list; {any: [...]} for either-or); a filtered event is answered 200 ignored. See docs/filters.md."},"coalesce":{"type":"object","additionalProperties":false,"required":["key","window_seconds"],"description":"Events with the same rendered key within the window become one agent run. See docs/filters.md.","properties":{"key":{"type":"string","pattern":"\\S","description":"Template of the key, e.g. \"{repository.full_name}#{pull_request.number}\"."},"window_seconds":{"type":"number","exclusiveMinimum":0,"description":"Seconds from a key's first event to its run."},"mode":{"type":"string","enum":["latest","all"],"default":"latest","description":"latest: the run sees the last payload; all: also every payload, as {__events__}."}}},"concurrency_key":{"type":"string","pattern":"\\S","description":"Template of a key: runs with the same rendered key never overlap (default: the coalesce key)."},"budget":{"type":"object","additionalProperties":false,"properties":{"runs_per_hour":{"type":"integer","minimum":1,"description":"Agent runs per clock hour."},"tokens_per_day":{"type":"integer","minimum":1,"description":"Tokens (input + output, as runners report them) per UTC day."},"usd_per_day":{"type":"number","exclusiveMinimum":0,"description":"US dollars per UTC day, as the model proxy prices the runs' model calls."},"tokens_per_run":{"type":"integer","minimum":1,"description":"Tokens one run may use: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"usd_per_run":{"type":"number","exclusiveMinimum":0,"description":"US dollars one run may spend: the model proxy refuses its next model call past it and the job ends budget_exceeded."},"per":{"type":"string","pattern":"\\S","description":"Key template, e.g. \"{sender.login}\": each rendered key has windows of its own for runs_per_hour, tokens_per_day and usd_per_day."},"when_exceeded":{"type":"string","enum":["wait","skip"],"default":"wait","description":"wait: the job waits for the next window; skip: it ends as skipped without an agent run."}},"description":"Limits on this route's agent runs (agent.budget limits all routes together)."},"silent_marker":{"type":"string","pattern":"\\S","description":"An answer that is this marker (or empty) is recorded as silent and not delivered (default: agent.silent_marker)."},"transform":{"type":"object","additionalProperties":false,"description":"Reshapes the payload before filters and the prompt: a JSON object replaces it, other text becomes {__transform__}, empty output or the silent marker answers 200 ignored (reason transform). One of expression or command. See docs/configuration.md#transforms.","properties":{"expression":{"type":"string","description":"A JSONata expression over the payload (bounded like filter expressions)."},"command":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Program and arguments; the payload's JSON on stdin, run in the agent sandbox with no network and no config dir."},"timeout_seconds":{"type":"number","exclusiveMinimum":0,"maximum":60,"description":"Time limit of one run (default 5; a command past it is killed)."},"max_output_bytes":{"type":"integer","minimum":1,"description":"Most output kept (default 262144); more fails the transform."},"on_failure":{"type":"string","enum":["accept","reject"],"description":"accept (default): the event is accepted with its payload as it came and the failure in {__transform_error__}; reject: answered 503 with Retry-After, nothing claimed, so the sender retries."}}},"actions":{"type":"object","description":"Actions the gateway performs for the agent with its own credentials (docs/agents.md, Actions): offered as MCP tools on the run's job channel, each call checked against these limits. Keys are action names (the gateway's own or ones deliverer plugins contribute; docs/agents.md lists them); each block is checked against its action's options at startup.","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},"additionalProperties":{"type":"object","description":"One action's limits: max, and the options its action takes (docs/agents.md; a contributed action's in its plugin's README).","properties":{"max":{"type":"integer","minimum":1,"description":"At most this many calls of the action per event: all runs and retries of its job together (default: no limit)."}}}},"conversation":{"type":"object","additionalProperties":false,"description":"Replies to this route's delivered answers continue the conversation: a new run of this route with the earlier turns in its prompt, answered in the same thread. See docs/configuration.md#conversations.","properties":{"enabled":{"type":"boolean","description":"true: replies continue the conversation (default false)."},"max_turns":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Most agent answers in one conversation, the first included; a reply past it is handled as after_limit says."},"ttl_hours":{"type":"number","exclusiveMinimum":0,"maximum":8760,"default":72,"description":"A reply more than this long after the answer it replies to is handled as after_limit says."},"after_limit":{"type":"string","enum":["ignore","new_conversation"],"default":"ignore","description":"A reply past max_turns or ttl_hours: 'ignore' (logged, nothing runs) or 'new_conversation' (a fresh run of this route on the reply alone, answered in the same thread, turn 1 of a new conversation)."},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may continue: the platform's user ids (Telegram from.id, Slack user, a code host's login), 'association:MEMBER' (OWNER, COLLABORATOR, ...) for everyone the code host marks so, or '*' for anyone who can reply there. Others are ignored (logged); a bare association name is refused."}},"if":{"properties":{"enabled":{"enum":[true]}},"required":["enabled"]},"then":{"required":["allow_from"]}},"approval":{"type":"object","additionalProperties":false,"required":["approvers"],"description":"Holds the agent's answer until an allowed approver presses Approve (in the chat or on the dashboard); Deny or expiry end the job with nothing delivered. See docs/configuration.md#approvals.","properties":{"approvers":{"type":"array","minItems":1,"items":{"type":"string","pattern":"\\S"},"description":"Who may approve or deny, each pinned to a platform: <platform>:<user id> (telegram:123, slack:U0123, discord:8049...) or <platform>:<username>; an entry without a platform is refused. A press counts only on the draft the gateway posted (its platform, chat and message); the dashboard decides too."},"expires_hours":{"type":"number","exclusiveMinimum":0,"default":24,"description":"Hours after which an unanswered draft ends as expired."},"via":{"type":"string","pattern":"^[a-z][a-z0-9_]*$","description":"The destination that posts the draft with Approve / Deny buttons: telegram, slack, discord or any deliverer that can (unset: the dashboard only)."},"chat":{"type":["string","number"],"description":"The chat (Telegram chat id) or channel (Slack, Discord) for the draft; default: the platform's home_channel."}}},"allow_from":{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string","pattern":"\\S"},{"type":"integer"}]},"description":"Who may start an agent run on a route with a chat source (telegram, slack, discord, matrix, whatsapp, twilio, ...): the platform's user ids (Telegram from.id, Slack user, a Matrix @user:server, a phone number), or '*' for anyone who can message the bot (logged as a warning at startup). Required on such routes; others' messages are answered 200 ignored (not_allowed)."},"deliver_only":{"type":"boolean","description":"true: no agent; the rendered prompt is delivered within the request (200 delivered, or 502)."},"schedule":{"type":"object","additionalProperties":false,"required":["cron"],"description":"Runs the route on a schedule as well: each tick is one event of type schedule (its payload plus scheduled_at), through the route's filter, prompt, agent, budgets and delivery, once across every gateway sharing the store. Routes in config.yaml only. See docs/configuration.md#schedules.","properties":{"cron":{"type":"string","pattern":"\\S","description":"Cron expression: five fields (minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\"), or six with seconds first."},"timezone":{"type":"string","pattern":"\\S","description":"IANA time zone the expression is read in (e.g. Europe/Berlin); default UTC."},"payload":{"type":"object","description":"The payload of each tick; scheduled_at (the tick's time, ISO 8601 in UTC) is added to it."},"catch_up":{"type":"string","enum":["latest","none"],"default":"latest","description":"Ticks missed while every gateway was stopped: latest runs the latest of them once at start; none runs none."}}},"prompt":{"type":"string","description":"Prompt template with {dot.notation} references; unset dumps the payload as JSON."},"skills":{"type":"array","items":{"type":"string"},"description":"Skills loaded for the agent run."},"deliver":{"anyOf":[{"type":"string"},{"type":"array","minItems":1,"items":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"type":"string","description":"Deliverer id of this destination."},"extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"This destination's delivery settings, over the route's deliver_extra; values are templates."}}}]}}],"default":"log","description":"Deliverer id: log, none (the agent acts through its tools; nothing is delivered), or a deliverer plugin's id (docs/platforms.md; older names work too, see its Compatibility section); or a list of them (fan-out: each is delivered, retried and receipted on its own), an entry being an id or {to: id, extra: {...}}."},"deliver_extra":{"type":"object","additionalProperties":{"type":["string","number","boolean"]},"description":"Delivery settings (repo, pr_number, chat_id, message_thread_id/thread_id, ...); values are templates. With a list of destinations, shared by all of them (an entry's own extra wins)."},"agent":{"type":"object","description":"Overrides the global agent block for this route (runner and its options).","properties":{"runner":{"type":"string"},"sandbox":{"type":"object","additionalProperties":false,"description":"Where the agent's processes run (the command runner and its presets, terminal commands, stdio MCP servers): inside bubblewrap, seeing only a per-job work dir, the system read-only and the network hosts listed. A route's block overrides the global one key by key. See docs/agents.md.","properties":{"mode":{"type":"string","enum":["auto","required","off"],"description":"auto (default): sandbox where the machine can (bubblewrap installed, user namespaces allowed), else run unsandboxed with a startup warning; required: refuse to start without it; off: run unsandboxed, with the gateway's access."},"network":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Hosts the agent may reach through the egress proxy, \"host\" or \"host:port\" ([] or unset: none besides what the runner's preset needs). A listed host is reachable even on loopback."},"read_only":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may read (absolute)."},"writable":{"type":"array","items":{"type":"string","pattern":"\\S"},"description":"Extra host paths the agent may write (absolute)."},"memory_mb":{"type":"integer","minimum":64,"description":"Private writable memory (heap and anonymous mappings) each sandboxed process may have, in MiB (RLIMIT_DATA; default 2048). An allocation past it fails and the run ends, not retried, naming this setting."},"processes":{"type":"integer","minimum":8,"description":"Processes (and threads) a sandboxed run may have at once (a pids cgroup of the run's own where the gateway may make one, else RLIMIT_NPROC; default 256). A fork past it fails and the run ends, not retried, naming this setting."}}},"max_output_kb":{"type":"integer","minimum":1,"description":"The most of an agent's stdout kept as its answer, and of its stderr kept for the log and the failure message, in KiB (default 1024). More stdout is read and dropped and the answer is marked as cut; more stderr keeps its start and its end. The run is not ended for it."},"prompt_hygiene":{"type":"boolean","description":"true (default): payload text loses invisible and bidirectional control characters and HTML comments before the prompt is rendered (text a reviewer never sees but a model reads); false: the payload reaches the prompt as it came. The template's own text is never changed."}}},"created_at":{"type":"string"},"updated_at":{"type":"string"},"created_by":{"type":"object","additionalProperties":false,"required":["route","job"],"description":"Set when an agent run made the entry through its job channel (the route and job of that run); adopted_at: when the operator kept its settings.","properties":{"route":{"type":"string"},"job":{"type":"string"},"adopted_at":{"type":"string"}}}}};
 const func2 = Object.prototype.hasOwnProperty;
-const pattern0 = new RegExp("\\S", "u");
-const pattern4 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
-const pattern7 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+const pattern0 = new RegExp("^[^.]+(\\.[^.]+)*$", "u");
+const pattern1 = new RegExp("\\S", "u");
+const pattern5 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
+const pattern8 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -79,9 +80,15 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.secret !== undefined){
-if(typeof data.secret !== "string"){
-const err5 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.mcp_private_fields !== undefined){
+let data4 = data.mcp_private_fields;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err5 = {instancePath:instancePath+"/mcp_private_fields/" + i1,schemaPath:"#/properties/mcp_private_fields/items/pattern",keyword:"pattern",params:{pattern: "^[^.]+(\\.[^.]+)*$"},message:"must match pattern \""+"^[^.]+(\\.[^.]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -91,11 +98,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data5 = data.secrets;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err6 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err6 = {instancePath:instancePath+"/mcp_private_fields/" + i1,schemaPath:"#/properties/mcp_private_fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -104,10 +108,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data5[i1] !== "string"){
-const err7 = {instancePath:instancePath+"/secrets/" + i1,schemaPath:"#/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/mcp_private_fields",schemaPath:"#/properties/mcp_private_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -117,9 +121,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.secret !== undefined){
+if(typeof data.secret !== "string"){
+const err8 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -129,9 +133,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.source !== undefined){
-if(typeof data.source !== "string"){
-const err9 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.secrets !== undefined){
+let data7 = data.secrets;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err9 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -140,11 +146,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.source_options !== undefined){
-let data8 = data.source_options;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err10 = {instancePath:instancePath+"/source_options",schemaPath:"#/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data7[i2] !== "string"){
+const err10 = {instancePath:instancePath+"/secrets/" + i2,schemaPath:"#/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -154,18 +159,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.filter !== undefined){
-let data9 = data.filter;
-const _errs21 = errors;
-let valid5 = false;
-const _errs22 = errors;
-const _errs23 = errors;
-let valid6 = false;
-const _errs24 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key1 in data9){
-if(!(func2.call(schema11.properties.filter.anyOf[0].anyOf[0].properties, key1))){
-const err11 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+else {
+const err11 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -175,9 +171,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data9.path !== undefined){
-if(typeof data9.path !== "string"){
-const err12 = {instancePath:instancePath+"/filter/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.source !== undefined){
+if(typeof data.source !== "string"){
+const err12 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -187,11 +183,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data9.in !== undefined){
-let data11 = data9.in;
-if(Array.isArray(data11)){
-if(data11.length < 1){
-const err13 = {instancePath:instancePath+"/filter/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data.source_options !== undefined){
+let data10 = data.source_options;
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+const err13 = {instancePath:instancePath+"/source_options",schemaPath:"#/properties/source_options/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -201,8 +196,18 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/filter/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.filter !== undefined){
+let data11 = data.filter;
+const _errs25 = errors;
+let valid7 = false;
+const _errs26 = errors;
+const _errs27 = errors;
+let valid8 = false;
+const _errs28 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key1 in data11){
+if(!(func2.call(schema11.properties.filter.anyOf[0].anyOf[0].properties, key1))){
+const err14 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -212,11 +217,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data9.not_in !== undefined){
-let data12 = data9.not_in;
-if(Array.isArray(data12)){
-if(data12.length < 1){
-const err15 = {instancePath:instancePath+"/filter/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data11.path !== undefined){
+if(typeof data11.path !== "string"){
+const err15 = {instancePath:instancePath+"/filter/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -226,8 +229,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/filter/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data11.in !== undefined){
+let data13 = data11.in;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err16 = {instancePath:instancePath+"/filter/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -237,9 +243,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data9.matches !== undefined){
-if(typeof data9.matches !== "string"){
-const err17 = {instancePath:instancePath+"/filter/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err17 = {instancePath:instancePath+"/filter/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -249,9 +254,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data9.exists !== undefined){
-if(typeof data9.exists !== "boolean"){
-const err18 = {instancePath:instancePath+"/filter/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data11.not_in !== undefined){
+let data14 = data11.not_in;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err18 = {instancePath:instancePath+"/filter/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -261,9 +268,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data9.missing !== undefined){
-if(typeof data9.missing !== "boolean"){
-const err19 = {instancePath:instancePath+"/filter/missing",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err19 = {instancePath:instancePath+"/filter/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -273,9 +279,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data9.in_file !== undefined){
-if(typeof data9.in_file !== "string"){
-const err20 = {instancePath:instancePath+"/filter/in_file",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.matches !== undefined){
+if(typeof data11.matches !== "string"){
+const err20 = {instancePath:instancePath+"/filter/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -285,10 +291,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data9.not !== undefined){
-let data17 = data9.not;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-const err21 = {instancePath:instancePath+"/filter/not",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.exists !== undefined){
+if(typeof data11.exists !== "boolean"){
+const err21 = {instancePath:instancePath+"/filter/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -298,9 +303,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data9.expression !== undefined){
-if(typeof data9.expression !== "string"){
-const err22 = {instancePath:instancePath+"/filter/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.missing !== undefined){
+if(typeof data11.missing !== "boolean"){
+const err22 = {instancePath:instancePath+"/filter/missing",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -310,9 +315,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.in_file !== undefined){
+if(typeof data11.in_file !== "string"){
+const err23 = {instancePath:instancePath+"/filter/in_file",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -321,13 +326,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid1 = _errs24 === errors;
-valid6 = valid6 || _valid1;
-if(!valid6){
-const _errs45 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.any === undefined){
-const err24 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+}
+if(data11.not !== undefined){
+let data19 = data11.not;
+if(!(data19 && typeof data19 == "object" && !Array.isArray(data19))){
+const err24 = {instancePath:instancePath+"/filter/not",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -336,9 +339,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key2 in data9){
-if(!(key2 === "any")){
-const err25 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data11.expression !== undefined){
+if(typeof data11.expression !== "string"){
+const err25 = {instancePath:instancePath+"/filter/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -348,11 +352,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data9.any !== undefined){
-let data19 = data9.any;
-if(Array.isArray(data19)){
-if(data19.length < 1){
-const err26 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err26 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -361,13 +363,13 @@ vErrors.push(err26);
 }
 errors++;
 }
-const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
-let data20 = data19[i2];
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key3 in data20){
-if(!(func2.call(schema11.properties.filter.anyOf[0].anyOf[1].properties.any.items.properties, key3))){
-const err27 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+var _valid1 = _errs28 === errors;
+valid8 = valid8 || _valid1;
+if(!valid8){
+const _errs49 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.any === undefined){
+const err27 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -376,10 +378,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data20.path !== undefined){
-if(typeof data20.path !== "string"){
-const err28 = {instancePath:instancePath+"/filter/any/" + i2+"/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data11){
+if(!(key2 === "any")){
+const err28 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -389,11 +390,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data20.in !== undefined){
-let data22 = data20.in;
-if(Array.isArray(data22)){
-if(data22.length < 1){
-const err29 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data11.any !== undefined){
+let data21 = data11.any;
+if(Array.isArray(data21)){
+if(data21.length < 1){
+const err29 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -402,9 +403,13 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/filter/any/" + i2+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key3 in data22){
+if(!(func2.call(schema11.properties.filter.anyOf[0].anyOf[1].properties.any.items.properties, key3))){
+const err30 = {instancePath:instancePath+"/filter/any/" + i3,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -414,11 +419,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data20.not_in !== undefined){
-let data23 = data20.not_in;
-if(Array.isArray(data23)){
-if(data23.length < 1){
-const err31 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data22.path !== undefined){
+if(typeof data22.path !== "string"){
+const err31 = {instancePath:instancePath+"/filter/any/" + i3+"/path",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -428,8 +431,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/filter/any/" + i2+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data22.in !== undefined){
+let data24 = data22.in;
+if(Array.isArray(data24)){
+if(data24.length < 1){
+const err32 = {instancePath:instancePath+"/filter/any/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -439,9 +445,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data20.matches !== undefined){
-if(typeof data20.matches !== "string"){
-const err33 = {instancePath:instancePath+"/filter/any/" + i2+"/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err33 = {instancePath:instancePath+"/filter/any/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -451,9 +456,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data20.exists !== undefined){
-if(typeof data20.exists !== "boolean"){
-const err34 = {instancePath:instancePath+"/filter/any/" + i2+"/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data22.not_in !== undefined){
+let data25 = data22.not_in;
+if(Array.isArray(data25)){
+if(data25.length < 1){
+const err34 = {instancePath:instancePath+"/filter/any/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -463,9 +470,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data20.missing !== undefined){
-if(typeof data20.missing !== "boolean"){
-const err35 = {instancePath:instancePath+"/filter/any/" + i2+"/missing",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err35 = {instancePath:instancePath+"/filter/any/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -475,9 +481,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data20.in_file !== undefined){
-if(typeof data20.in_file !== "string"){
-const err36 = {instancePath:instancePath+"/filter/any/" + i2+"/in_file",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.matches !== undefined){
+if(typeof data22.matches !== "string"){
+const err36 = {instancePath:instancePath+"/filter/any/" + i3+"/matches",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -487,10 +493,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data20.not !== undefined){
-let data28 = data20.not;
-if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
-const err37 = {instancePath:instancePath+"/filter/any/" + i2+"/not",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.exists !== undefined){
+if(typeof data22.exists !== "boolean"){
+const err37 = {instancePath:instancePath+"/filter/any/" + i3+"/exists",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -500,9 +505,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data20.expression !== undefined){
-if(typeof data20.expression !== "string"){
-const err38 = {instancePath:instancePath+"/filter/any/" + i2+"/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.missing !== undefined){
+if(typeof data22.missing !== "boolean"){
+const err38 = {instancePath:instancePath+"/filter/any/" + i3+"/missing",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -512,9 +517,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/filter/any/" + i2,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.in_file !== undefined){
+if(typeof data22.in_file !== "string"){
+const err39 = {instancePath:instancePath+"/filter/any/" + i3+"/in_file",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -524,9 +529,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data22.not !== undefined){
+let data30 = data22.not;
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err40 = {instancePath:instancePath+"/filter/any/" + i3+"/not",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -536,9 +542,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.expression !== undefined){
+if(typeof data22.expression !== "string"){
+const err41 = {instancePath:instancePath+"/filter/any/" + i3+"/expression",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -547,11 +553,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-var _valid1 = _errs45 === errors;
-valid6 = valid6 || _valid1;
 }
-if(!valid6){
-const err42 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err42 = {instancePath:instancePath+"/filter/any/" + i3,schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -560,24 +565,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-var _valid0 = _errs22 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs71 = errors;
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err43 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err43 = {instancePath:instancePath+"/filter/any",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -586,16 +577,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-const len3 = data9.length;
-for(let i3=0; i3<len3; i3++){
-let data30 = data9[i3];
-const _errs74 = errors;
-let valid14 = false;
-const _errs75 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key4 in data30){
-if(!(func2.call(schema11.properties.filter.anyOf[1].items.anyOf[0].properties, key4))){
-const err44 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -604,10 +589,11 @@ vErrors.push(err44);
 }
 errors++;
 }
+var _valid1 = _errs49 === errors;
+valid8 = valid8 || _valid1;
 }
-if(data30.path !== undefined){
-if(typeof data30.path !== "string"){
-const err45 = {instancePath:instancePath+"/filter/" + i3+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid8){
+const err45 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -616,12 +602,24 @@ vErrors.push(err45);
 }
 errors++;
 }
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
 }
-if(data30.in !== undefined){
-let data32 = data30.in;
-if(Array.isArray(data32)){
-if(data32.length < 1){
-const err46 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs26 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const _errs75 = errors;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err46 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -630,9 +628,16 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/filter/" + i3+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len4 = data11.length;
+for(let i4=0; i4<len4; i4++){
+let data32 = data11[i4];
+const _errs78 = errors;
+let valid16 = false;
+const _errs79 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key4 in data32){
+if(!(func2.call(schema11.properties.filter.anyOf[1].items.anyOf[0].properties, key4))){
+const err47 = {instancePath:instancePath+"/filter/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -642,11 +647,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data30.not_in !== undefined){
-let data33 = data30.not_in;
-if(Array.isArray(data33)){
-if(data33.length < 1){
-const err48 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data32.path !== undefined){
+if(typeof data32.path !== "string"){
+const err48 = {instancePath:instancePath+"/filter/" + i4+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -656,8 +659,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/filter/" + i3+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data32.in !== undefined){
+let data34 = data32.in;
+if(Array.isArray(data34)){
+if(data34.length < 1){
+const err49 = {instancePath:instancePath+"/filter/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -667,9 +673,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data30.matches !== undefined){
-if(typeof data30.matches !== "string"){
-const err50 = {instancePath:instancePath+"/filter/" + i3+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err50 = {instancePath:instancePath+"/filter/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -679,9 +684,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data30.exists !== undefined){
-if(typeof data30.exists !== "boolean"){
-const err51 = {instancePath:instancePath+"/filter/" + i3+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data32.not_in !== undefined){
+let data35 = data32.not_in;
+if(Array.isArray(data35)){
+if(data35.length < 1){
+const err51 = {instancePath:instancePath+"/filter/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -691,9 +698,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data30.missing !== undefined){
-if(typeof data30.missing !== "boolean"){
-const err52 = {instancePath:instancePath+"/filter/" + i3+"/missing",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err52 = {instancePath:instancePath+"/filter/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -703,9 +709,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data30.in_file !== undefined){
-if(typeof data30.in_file !== "string"){
-const err53 = {instancePath:instancePath+"/filter/" + i3+"/in_file",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.matches !== undefined){
+if(typeof data32.matches !== "string"){
+const err53 = {instancePath:instancePath+"/filter/" + i4+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -715,10 +721,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data30.not !== undefined){
-let data38 = data30.not;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err54 = {instancePath:instancePath+"/filter/" + i3+"/not",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.exists !== undefined){
+if(typeof data32.exists !== "boolean"){
+const err54 = {instancePath:instancePath+"/filter/" + i4+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -728,9 +733,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data30.expression !== undefined){
-if(typeof data30.expression !== "string"){
-const err55 = {instancePath:instancePath+"/filter/" + i3+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.missing !== undefined){
+if(typeof data32.missing !== "boolean"){
+const err55 = {instancePath:instancePath+"/filter/" + i4+"/missing",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -740,9 +745,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.in_file !== undefined){
+if(typeof data32.in_file !== "string"){
+const err56 = {instancePath:instancePath+"/filter/" + i4+"/in_file",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -751,13 +756,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid2 = _errs75 === errors;
-valid14 = valid14 || _valid2;
-if(!valid14){
-const _errs96 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.any === undefined){
-const err57 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
+}
+if(data32.not !== undefined){
+let data40 = data32.not;
+if(!(data40 && typeof data40 == "object" && !Array.isArray(data40))){
+const err57 = {instancePath:instancePath+"/filter/" + i4+"/not",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -766,9 +769,10 @@ vErrors.push(err57);
 }
 errors++;
 }
-for(const key5 in data30){
-if(!(key5 === "any")){
-const err58 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data32.expression !== undefined){
+if(typeof data32.expression !== "string"){
+const err58 = {instancePath:instancePath+"/filter/" + i4+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -778,11 +782,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data30.any !== undefined){
-let data40 = data30.any;
-if(Array.isArray(data40)){
-if(data40.length < 1){
-const err59 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err59 = {instancePath:instancePath+"/filter/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -791,13 +793,13 @@ vErrors.push(err59);
 }
 errors++;
 }
-const len4 = data40.length;
-for(let i4=0; i4<len4; i4++){
-let data41 = data40[i4];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-for(const key6 in data41){
-if(!(func2.call(schema11.properties.filter.anyOf[1].items.anyOf[1].properties.any.items.properties, key6))){
-const err60 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+var _valid2 = _errs79 === errors;
+valid16 = valid16 || _valid2;
+if(!valid16){
+const _errs100 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.any === undefined){
+const err60 = {instancePath:instancePath+"/filter/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "any"},message:"must have required property '"+"any"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -806,10 +808,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data41.path !== undefined){
-if(typeof data41.path !== "string"){
-const err61 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data32){
+if(!(key5 === "any")){
+const err61 = {instancePath:instancePath+"/filter/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -819,11 +820,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data41.in !== undefined){
-let data43 = data41.in;
-if(Array.isArray(data43)){
-if(data43.length < 1){
-const err62 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data32.any !== undefined){
+let data42 = data32.any;
+if(Array.isArray(data42)){
+if(data42.length < 1){
+const err62 = {instancePath:instancePath+"/filter/" + i4+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -832,9 +833,13 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len5 = data42.length;
+for(let i5=0; i5<len5; i5++){
+let data43 = data42[i5];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key6 in data43){
+if(!(func2.call(schema11.properties.filter.anyOf[1].items.anyOf[1].properties.any.items.properties, key6))){
+const err63 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -844,11 +849,9 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data41.not_in !== undefined){
-let data44 = data41.not_in;
-if(Array.isArray(data44)){
-if(data44.length < 1){
-const err64 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data43.path !== undefined){
+if(typeof data43.path !== "string"){
+const err64 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/path",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -858,8 +861,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-else {
-const err65 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data43.in !== undefined){
+let data45 = data43.in;
+if(Array.isArray(data45)){
+if(data45.length < 1){
+const err65 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -869,9 +875,8 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data41.matches !== undefined){
-if(typeof data41.matches !== "string"){
-const err66 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err66 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -881,9 +886,11 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data41.exists !== undefined){
-if(typeof data41.exists !== "boolean"){
-const err67 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data43.not_in !== undefined){
+let data46 = data43.not_in;
+if(Array.isArray(data46)){
+if(data46.length < 1){
+const err67 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -893,9 +900,8 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data41.missing !== undefined){
-if(typeof data41.missing !== "boolean"){
-const err68 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/missing",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err68 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/not_in",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not_in/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -905,9 +911,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data41.in_file !== undefined){
-if(typeof data41.in_file !== "string"){
-const err69 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/in_file",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.matches !== undefined){
+if(typeof data43.matches !== "string"){
+const err69 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/matches",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/matches/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -917,10 +923,9 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data41.not !== undefined){
-let data49 = data41.not;
-if(!(data49 && typeof data49 == "object" && !Array.isArray(data49))){
-const err70 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/not",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.exists !== undefined){
+if(typeof data43.exists !== "boolean"){
+const err70 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/exists",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/exists/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -930,9 +935,9 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data41.expression !== undefined){
-if(typeof data41.expression !== "string"){
-const err71 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.missing !== undefined){
+if(typeof data43.missing !== "boolean"){
+const err71 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/missing",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/missing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -942,9 +947,9 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/filter/" + i3+"/any/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.in_file !== undefined){
+if(typeof data43.in_file !== "string"){
+const err72 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/in_file",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/in_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -954,9 +959,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/filter/" + i3+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data43.not !== undefined){
+let data51 = data43.not;
+if(!(data51 && typeof data51 == "object" && !Array.isArray(data51))){
+const err73 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/not",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/not/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -966,9 +972,9 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.expression !== undefined){
+if(typeof data43.expression !== "string"){
+const err74 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5+"/expression",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -977,11 +983,10 @@ vErrors.push(err74);
 }
 errors++;
 }
-var _valid2 = _errs96 === errors;
-valid14 = valid14 || _valid2;
 }
-if(!valid14){
-const err75 = {instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err75 = {instancePath:instancePath+"/filter/" + i4+"/any/" + i5,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -990,21 +995,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-else {
-errors = _errs74;
-if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err76 = {instancePath:instancePath+"/filter/" + i4+"/any",schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/properties/any/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1013,11 +1007,10 @@ vErrors.push(err76);
 }
 errors++;
 }
-var _valid0 = _errs71 === errors;
-valid5 = valid5 || _valid0;
 }
-if(!valid5){
-const err77 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err77 = {instancePath:instancePath+"/filter/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1026,23 +1019,11 @@ vErrors.push(err77);
 }
 errors++;
 }
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
+var _valid2 = _errs100 === errors;
+valid16 = valid16 || _valid2;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.coalesce !== undefined){
-let data51 = data.coalesce;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.key === undefined){
-const err78 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(!valid16){
+const err78 = {instancePath:instancePath+"/filter/" + i4,schemaPath:"#/properties/filter/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1051,8 +1032,21 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data51.window_seconds === undefined){
-const err79 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
+else {
+errors = _errs78;
+if(vErrors !== null){
+if(_errs78){
+vErrors.length = _errs78;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1061,9 +1055,11 @@ vErrors.push(err79);
 }
 errors++;
 }
-for(const key7 in data51){
-if(!(((key7 === "key") || (key7 === "window_seconds")) || (key7 === "mode"))){
-const err80 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+var _valid0 = _errs75 === errors;
+valid7 = valid7 || _valid0;
+}
+if(!valid7){
+const err80 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1072,12 +1068,23 @@ vErrors.push(err80);
 }
 errors++;
 }
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
 }
-if(data51.key !== undefined){
-let data52 = data51.key;
-if(typeof data52 === "string"){
-if(!pattern0.test(data52)){
-const err81 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.coalesce !== undefined){
+let data53 = data.coalesce;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.key === undefined){
+const err81 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1086,9 +1093,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data53.window_seconds === undefined){
+const err82 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/required",keyword:"required",params:{missingProperty: "window_seconds"},message:"must have required property '"+"window_seconds"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1097,12 +1103,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data51.window_seconds !== undefined){
-let data53 = data51.window_seconds;
-if(typeof data53 == "number"){
-if(data53 <= 0 || isNaN(data53)){
-const err83 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+for(const key7 in data53){
+if(!(((key7 === "key") || (key7 === "window_seconds")) || (key7 === "mode"))){
+const err83 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1112,8 +1115,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-else {
-const err84 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data53.key !== undefined){
+let data54 = data53.key;
+if(typeof data54 === "string"){
+if(!pattern1.test(data54)){
+const err84 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1123,10 +1129,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data51.mode !== undefined){
-let data54 = data51.mode;
-if(typeof data54 !== "string"){
-const err85 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err85 = {instancePath:instancePath+"/coalesce/key",schemaPath:"#/properties/coalesce/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1135,8 +1139,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(!((data54 === "latest") || (data54 === "all"))){
-const err86 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data53.window_seconds !== undefined){
+let data55 = data53.window_seconds;
+if(typeof data55 == "number"){
+if(data55 <= 0 || isNaN(data55)){
+const err86 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1146,9 +1154,8 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
 else {
-const err87 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err87 = {instancePath:instancePath+"/coalesce/window_seconds",schemaPath:"#/properties/coalesce/properties/window_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1158,11 +1165,10 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.concurrency_key !== undefined){
-let data55 = data.concurrency_key;
-if(typeof data55 === "string"){
-if(!pattern0.test(data55)){
-const err88 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data53.mode !== undefined){
+let data56 = data53.mode;
+if(typeof data56 !== "string"){
+const err88 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1171,9 +1177,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-else {
-const err89 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data56 === "latest") || (data56 === "all"))){
+const err89 = {instancePath:instancePath+"/coalesce/mode",schemaPath:"#/properties/coalesce/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.coalesce.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1183,12 +1188,9 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data.budget !== undefined){
-let data56 = data.budget;
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-for(const key8 in data56){
-if(!(((((((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "usd_per_day")) || (key8 === "tokens_per_run")) || (key8 === "usd_per_run")) || (key8 === "per")) || (key8 === "when_exceeded"))){
-const err90 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+else {
+const err90 = {instancePath:instancePath+"/coalesce",schemaPath:"#/properties/coalesce/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1198,10 +1200,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data56.runs_per_hour !== undefined){
-let data57 = data56.runs_per_hour;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err91 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.concurrency_key !== undefined){
+let data57 = data.concurrency_key;
+if(typeof data57 === "string"){
+if(!pattern1.test(data57)){
+const err91 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1210,9 +1213,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(typeof data57 == "number"){
-if(data57 < 1 || isNaN(data57)){
-const err92 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err92 = {instancePath:instancePath+"/concurrency_key",schemaPath:"#/properties/concurrency_key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1222,11 +1225,12 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-if(data56.tokens_per_day !== undefined){
-let data58 = data56.tokens_per_day;
-if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
-const err93 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.budget !== undefined){
+let data58 = data.budget;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key8 in data58){
+if(!(((((((key8 === "runs_per_hour") || (key8 === "tokens_per_day")) || (key8 === "usd_per_day")) || (key8 === "tokens_per_run")) || (key8 === "usd_per_run")) || (key8 === "per")) || (key8 === "when_exceeded"))){
+const err93 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1235,9 +1239,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(typeof data58 == "number"){
-if(data58 < 1 || isNaN(data58)){
-const err94 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data58.runs_per_hour !== undefined){
+let data59 = data58.runs_per_hour;
+if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
+const err94 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1246,13 +1252,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-if(data56.usd_per_day !== undefined){
-let data59 = data56.usd_per_day;
 if(typeof data59 == "number"){
-if(data59 <= 0 || isNaN(data59)){
-const err95 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data59 < 1 || isNaN(data59)){
+const err95 = {instancePath:instancePath+"/budget/runs_per_hour",schemaPath:"#/properties/budget/properties/runs_per_hour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1262,8 +1264,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-else {
-const err96 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data58.tokens_per_day !== undefined){
+let data60 = data58.tokens_per_day;
+if(!((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60)))){
+const err96 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1272,11 +1277,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(data56.tokens_per_run !== undefined){
-let data60 = data56.tokens_per_run;
-if(!((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60)))){
-const err97 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data60 == "number"){
+if(data60 < 1 || isNaN(data60)){
+const err97 = {instancePath:instancePath+"/budget/tokens_per_day",schemaPath:"#/properties/budget/properties/tokens_per_day/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1285,9 +1288,13 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(typeof data60 == "number"){
-if(data60 < 1 || isNaN(data60)){
-const err98 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data58.usd_per_day !== undefined){
+let data61 = data58.usd_per_day;
+if(typeof data61 == "number"){
+if(data61 <= 0 || isNaN(data61)){
+const err98 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1297,12 +1304,8 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-if(data56.usd_per_run !== undefined){
-let data61 = data56.usd_per_run;
-if(typeof data61 == "number"){
-if(data61 <= 0 || isNaN(data61)){
-const err99 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+const err99 = {instancePath:instancePath+"/budget/usd_per_day",schemaPath:"#/properties/budget/properties/usd_per_day/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1312,8 +1315,10 @@ vErrors.push(err99);
 errors++;
 }
 }
-else {
-const err100 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data58.tokens_per_run !== undefined){
+let data62 = data58.tokens_per_run;
+if(!((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62)))){
+const err100 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1322,12 +1327,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data56.per !== undefined){
-let data62 = data56.per;
-if(typeof data62 === "string"){
-if(!pattern0.test(data62)){
-const err101 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(typeof data62 == "number"){
+if(data62 < 1 || isNaN(data62)){
+const err101 = {instancePath:instancePath+"/budget/tokens_per_run",schemaPath:"#/properties/budget/properties/tokens_per_run/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1337,8 +1339,12 @@ vErrors.push(err101);
 errors++;
 }
 }
-else {
-const err102 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data58.usd_per_run !== undefined){
+let data63 = data58.usd_per_run;
+if(typeof data63 == "number"){
+if(data63 <= 0 || isNaN(data63)){
+const err102 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1348,10 +1354,8 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data56.when_exceeded !== undefined){
-let data63 = data56.when_exceeded;
-if(typeof data63 !== "string"){
-const err103 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err103 = {instancePath:instancePath+"/budget/usd_per_run",schemaPath:"#/properties/budget/properties/usd_per_run/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1360,8 +1364,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(!((data63 === "wait") || (data63 === "skip"))){
-const err104 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
+}
+if(data58.per !== undefined){
+let data64 = data58.per;
+if(typeof data64 === "string"){
+if(!pattern1.test(data64)){
+const err104 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1371,9 +1379,8 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
 else {
-const err105 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err105 = {instancePath:instancePath+"/budget/per",schemaPath:"#/properties/budget/properties/per/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1383,11 +1390,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data.silent_marker !== undefined){
-let data64 = data.silent_marker;
-if(typeof data64 === "string"){
-if(!pattern0.test(data64)){
-const err106 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data58.when_exceeded !== undefined){
+let data65 = data58.when_exceeded;
+if(typeof data65 !== "string"){
+const err106 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1396,9 +1402,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data65 === "wait") || (data65 === "skip"))){
+const err107 = {instancePath:instancePath+"/budget/when_exceeded",schemaPath:"#/properties/budget/properties/when_exceeded/enum",keyword:"enum",params:{allowedValues: schema11.properties.budget.properties.when_exceeded.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1408,12 +1413,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data.transform !== undefined){
-let data65 = data.transform;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const key9 in data65){
-if(!(((((key9 === "expression") || (key9 === "command")) || (key9 === "timeout_seconds")) || (key9 === "max_output_bytes")) || (key9 === "on_failure"))){
-const err108 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+else {
+const err108 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1423,9 +1425,11 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data65.expression !== undefined){
-if(typeof data65.expression !== "string"){
-const err109 = {instancePath:instancePath+"/transform/expression",schemaPath:"#/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.silent_marker !== undefined){
+let data66 = data.silent_marker;
+if(typeof data66 === "string"){
+if(!pattern1.test(data66)){
+const err109 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1435,11 +1439,8 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data65.command !== undefined){
-let data67 = data65.command;
-if(Array.isArray(data67)){
-if(data67.length < 1){
-const err110 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err110 = {instancePath:instancePath+"/silent_marker",schemaPath:"#/properties/silent_marker/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1448,10 +1449,13 @@ vErrors.push(err110);
 }
 errors++;
 }
-const len5 = data67.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data67[i5] !== "string"){
-const err111 = {instancePath:instancePath+"/transform/command/" + i5,schemaPath:"#/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.transform !== undefined){
+let data67 = data.transform;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key9 in data67){
+if(!(((((key9 === "expression") || (key9 === "command")) || (key9 === "timeout_seconds")) || (key9 === "max_output_bytes")) || (key9 === "on_failure"))){
+const err111 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1461,9 +1465,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data67.expression !== undefined){
+if(typeof data67.expression !== "string"){
+const err112 = {instancePath:instancePath+"/transform/expression",schemaPath:"#/properties/transform/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1473,11 +1477,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data65.timeout_seconds !== undefined){
-let data69 = data65.timeout_seconds;
-if(typeof data69 == "number"){
-if(data69 > 60 || isNaN(data69)){
-const err113 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
+if(data67.command !== undefined){
+let data69 = data67.command;
+if(Array.isArray(data69)){
+if(data69.length < 1){
+const err113 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1486,8 +1490,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data69 <= 0 || isNaN(data69)){
-const err114 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const len6 = data69.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data69[i6] !== "string"){
+const err114 = {instancePath:instancePath+"/transform/command/" + i6,schemaPath:"#/properties/transform/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1497,8 +1503,9 @@ vErrors.push(err114);
 errors++;
 }
 }
+}
 else {
-const err115 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err115 = {instancePath:instancePath+"/transform/command",schemaPath:"#/properties/transform/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1508,10 +1515,11 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data65.max_output_bytes !== undefined){
-let data70 = data65.max_output_bytes;
-if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
-const err116 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data67.timeout_seconds !== undefined){
+let data71 = data67.timeout_seconds;
+if(typeof data71 == "number"){
+if(data71 > 60 || isNaN(data71)){
+const err116 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60},message:"must be <= 60"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1520,9 +1528,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(typeof data70 == "number"){
-if(data70 < 1 || isNaN(data70)){
-const err117 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data71 <= 0 || isNaN(data71)){
+const err117 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1532,11 +1539,8 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-if(data65.on_failure !== undefined){
-let data71 = data65.on_failure;
-if(typeof data71 !== "string"){
-const err118 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err118 = {instancePath:instancePath+"/transform/timeout_seconds",schemaPath:"#/properties/transform/properties/timeout_seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1545,8 +1549,11 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(!((data71 === "accept") || (data71 === "reject"))){
-const err119 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
+}
+if(data67.max_output_bytes !== undefined){
+let data72 = data67.max_output_bytes;
+if(!((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72)))){
+const err119 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1555,10 +1562,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-else {
-const err120 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data72 == "number"){
+if(data72 < 1 || isNaN(data72)){
+const err120 = {instancePath:instancePath+"/transform/max_output_bytes",schemaPath:"#/properties/transform/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1568,14 +1574,11 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data72 = data.actions;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-for(const key10 in data72){
-const _errs169 = errors;
-if(typeof key10 === "string"){
-if(!pattern4.test(key10)){
-const err121 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key10};
+}
+if(data67.on_failure !== undefined){
+let data73 = data67.on_failure;
+if(typeof data73 !== "string"){
+const err121 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1584,10 +1587,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-var valid25 = _errs169 === errors;
-if(!valid25){
-const err122 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
+if(!((data73 === "accept") || (data73 === "reject"))){
+const err122 = {instancePath:instancePath+"/transform/on_failure",schemaPath:"#/properties/transform/properties/on_failure/enum",keyword:"enum",params:{allowedValues: schema11.properties.transform.properties.on_failure.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1597,13 +1598,9 @@ vErrors.push(err122);
 errors++;
 }
 }
-for(const key11 in data72){
-let data73 = data72[key11];
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.max !== undefined){
-let data74 = data73.max;
-if(!((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74)))){
-const err123 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err123 = {instancePath:instancePath+"/transform",schemaPath:"#/properties/transform/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1612,9 +1609,15 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(typeof data74 == "number"){
-if(data74 < 1 || isNaN(data74)){
-const err124 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.actions !== undefined){
+let data74 = data.actions;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+for(const key10 in data74){
+const _errs173 = errors;
+if(typeof key10 === "string"){
+if(!pattern5.test(key10)){
+const err124 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$"+"\"",propertyName:key10};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1624,10 +1627,9 @@ vErrors.push(err124);
 errors++;
 }
 }
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid27 = _errs173 === errors;
+if(!valid27){
+const err125 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1637,9 +1639,13 @@ vErrors.push(err125);
 errors++;
 }
 }
-}
-else {
-const err126 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key11 in data74){
+let data75 = data74[key11];
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.max !== undefined){
+let data76 = data75.max;
+if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))){
+const err126 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1648,16 +1654,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data.conversation !== undefined){
-let data75 = data.conversation;
-const _errs177 = errors;
-let valid28 = true;
-const _errs178 = errors;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-let missing0;
-if((data75.enabled === undefined) && (missing0 = "enabled")){
-const err127 = {};
+if(typeof data76 == "number"){
+if(data76 < 1 || isNaN(data76)){
+const err127 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/actions/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1666,10 +1665,11 @@ vErrors.push(err127);
 }
 errors++;
 }
+}
+}
+}
 else {
-if(data75.enabled !== undefined){
-if(!(data75.enabled === true)){
-const err128 = {};
+const err128 = {instancePath:instancePath+"/actions/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/actions/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1680,22 +1680,8 @@ errors++;
 }
 }
 }
-}
-var _valid3 = _errs178 === errors;
-errors = _errs177;
-if(vErrors !== null){
-if(_errs177){
-vErrors.length = _errs177;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs180 = errors;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.allow_from === undefined){
-const err129 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
+const err129 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1705,11 +1691,15 @@ vErrors.push(err129);
 errors++;
 }
 }
-var _valid3 = _errs180 === errors;
-valid28 = _valid3;
-}
-if(!valid28){
-const err130 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data.conversation !== undefined){
+let data77 = data.conversation;
+const _errs181 = errors;
+let valid30 = true;
+const _errs182 = errors;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+let missing0;
+if((data77.enabled === undefined) && (missing0 = "enabled")){
+const err130 = {};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1718,10 +1708,10 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-for(const key12 in data75){
-if(!(((((key12 === "enabled") || (key12 === "max_turns")) || (key12 === "ttl_hours")) || (key12 === "after_limit")) || (key12 === "allow_from"))){
-const err131 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+if(data77.enabled !== undefined){
+if(!(data77.enabled === true)){
+const err131 = {};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1731,9 +1721,23 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data75.enabled !== undefined){
-if(typeof data75.enabled !== "boolean"){
-const err132 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+var _valid3 = _errs182 === errors;
+errors = _errs181;
+if(vErrors !== null){
+if(_errs181){
+vErrors.length = _errs181;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs184 = errors;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(data77.allow_from === undefined){
+const err132 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/then/required",keyword:"required",params:{missingProperty: "allow_from"},message:"must have required property '"+"allow_from"+"'"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1743,10 +1747,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data75.max_turns !== undefined){
-let data78 = data75.max_turns;
-if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
-const err133 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid3 = _errs184 === errors;
+valid30 = _valid3;
+}
+if(!valid30){
+const err133 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1755,9 +1760,10 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(typeof data78 == "number"){
-if(data78 > 50 || isNaN(data78)){
-const err134 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+for(const key12 in data77){
+if(!(((((key12 === "enabled") || (key12 === "max_turns")) || (key12 === "ttl_hours")) || (key12 === "after_limit")) || (key12 === "allow_from"))){
+const err134 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1766,8 +1772,10 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data78 < 1 || isNaN(data78)){
-const err135 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data77.enabled !== undefined){
+if(typeof data77.enabled !== "boolean"){
+const err135 = {instancePath:instancePath+"/conversation/enabled",schemaPath:"#/properties/conversation/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1777,12 +1785,10 @@ vErrors.push(err135);
 errors++;
 }
 }
-}
-if(data75.ttl_hours !== undefined){
-let data79 = data75.ttl_hours;
-if(typeof data79 == "number"){
-if(data79 > 8760 || isNaN(data79)){
-const err136 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
+if(data77.max_turns !== undefined){
+let data80 = data77.max_turns;
+if(!((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80)))){
+const err136 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1791,8 +1797,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(data79 <= 0 || isNaN(data79)){
-const err137 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(typeof data80 == "number"){
+if(data80 > 50 || isNaN(data80)){
+const err137 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1801,9 +1808,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-else {
-const err138 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data80 < 1 || isNaN(data80)){
+const err138 = {instancePath:instancePath+"/conversation/max_turns",schemaPath:"#/properties/conversation/properties/max_turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1813,10 +1819,12 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data75.after_limit !== undefined){
-let data80 = data75.after_limit;
-if(typeof data80 !== "string"){
-const err139 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data77.ttl_hours !== undefined){
+let data81 = data77.ttl_hours;
+if(typeof data81 == "number"){
+if(data81 > 8760 || isNaN(data81)){
+const err139 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8760},message:"must be <= 8760"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1825,8 +1833,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(!((data80 === "ignore") || (data80 === "new_conversation"))){
-const err140 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
+if(data81 <= 0 || isNaN(data81)){
+const err140 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1836,11 +1844,8 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data75.allow_from !== undefined){
-let data81 = data75.allow_from;
-if(Array.isArray(data81)){
-if(data81.length < 1){
-const err141 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err141 = {instancePath:instancePath+"/conversation/ttl_hours",schemaPath:"#/properties/conversation/properties/ttl_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1849,15 +1854,11 @@ vErrors.push(err141);
 }
 errors++;
 }
-const len6 = data81.length;
-for(let i6=0; i6<len6; i6++){
-let data82 = data81[i6];
-const _errs193 = errors;
-let valid33 = false;
-const _errs194 = errors;
-if(typeof data82 === "string"){
-if(!pattern0.test(data82)){
-const err142 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data77.after_limit !== undefined){
+let data82 = data77.after_limit;
+if(typeof data82 !== "string"){
+const err142 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1866,9 +1867,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data82 === "ignore") || (data82 === "new_conversation"))){
+const err143 = {instancePath:instancePath+"/conversation/after_limit",schemaPath:"#/properties/conversation/properties/after_limit/enum",keyword:"enum",params:{allowedValues: schema11.properties.conversation.properties.after_limit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1877,12 +1877,12 @@ vErrors.push(err143);
 }
 errors++;
 }
-var _valid4 = _errs194 === errors;
-valid33 = valid33 || _valid4;
-if(!valid33){
-const _errs196 = errors;
-if(!((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82)))){
-const err144 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data77.allow_from !== undefined){
+let data83 = data77.allow_from;
+if(Array.isArray(data83)){
+if(data83.length < 1){
+const err144 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1891,11 +1891,15 @@ vErrors.push(err144);
 }
 errors++;
 }
-var _valid4 = _errs196 === errors;
-valid33 = valid33 || _valid4;
-}
-if(!valid33){
-const err145 = {instancePath:instancePath+"/conversation/allow_from/" + i6,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len7 = data83.length;
+for(let i7=0; i7<len7; i7++){
+let data84 = data83[i7];
+const _errs197 = errors;
+let valid35 = false;
+const _errs198 = errors;
+if(typeof data84 === "string"){
+if(!pattern1.test(data84)){
+const err145 = {instancePath:instancePath+"/conversation/allow_from/" + i7,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1904,11 +1908,49 @@ vErrors.push(err145);
 }
 errors++;
 }
+}
 else {
-errors = _errs193;
+const err146 = {instancePath:instancePath+"/conversation/allow_from/" + i7,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+var _valid4 = _errs198 === errors;
+valid35 = valid35 || _valid4;
+if(!valid35){
+const _errs200 = errors;
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
+const err147 = {instancePath:instancePath+"/conversation/allow_from/" + i7,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+var _valid4 = _errs200 === errors;
+valid35 = valid35 || _valid4;
+}
+if(!valid35){
+const err148 = {instancePath:instancePath+"/conversation/allow_from/" + i7,schemaPath:"#/properties/conversation/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+else {
+errors = _errs197;
 if(vErrors !== null){
-if(_errs193){
-vErrors.length = _errs193;
+if(_errs197){
+vErrors.length = _errs197;
 }
 else {
 vErrors = null;
@@ -1918,44 +1960,7 @@ vErrors = null;
 }
 }
 else {
-const err146 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
-}
-}
-if(data.approval !== undefined){
-let data83 = data.approval;
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-if(data83.approvers === undefined){
-const err148 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
-}
-for(const key13 in data83){
-if(!((((key13 === "approvers") || (key13 === "expires_hours")) || (key13 === "via")) || (key13 === "chat"))){
-const err149 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+const err149 = {instancePath:instancePath+"/conversation/allow_from",schemaPath:"#/properties/conversation/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1965,11 +1970,9 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data83.approvers !== undefined){
-let data84 = data83.approvers;
-if(Array.isArray(data84)){
-if(data84.length < 1){
-const err150 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err150 = {instancePath:instancePath+"/conversation",schemaPath:"#/properties/conversation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1978,12 +1981,12 @@ vErrors.push(err150);
 }
 errors++;
 }
-const len7 = data84.length;
-for(let i7=0; i7<len7; i7++){
-let data85 = data84[i7];
-if(typeof data85 === "string"){
-if(!pattern0.test(data85)){
-const err151 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data.approval !== undefined){
+let data85 = data.approval;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.approvers === undefined){
+const err151 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1992,9 +1995,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-else {
-const err152 = {instancePath:instancePath+"/approval/approvers/" + i7,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data85){
+if(!((((key13 === "approvers") || (key13 === "expires_hours")) || (key13 === "via")) || (key13 === "chat"))){
+const err152 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2004,9 +2007,11 @@ vErrors.push(err152);
 errors++;
 }
 }
-}
-else {
-const err153 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data85.approvers !== undefined){
+let data86 = data85.approvers;
+if(Array.isArray(data86)){
+if(data86.length < 1){
+const err153 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2015,12 +2020,12 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-if(data83.expires_hours !== undefined){
-let data86 = data83.expires_hours;
-if(typeof data86 == "number"){
-if(data86 <= 0 || isNaN(data86)){
-const err154 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+const len8 = data86.length;
+for(let i8=0; i8<len8; i8++){
+let data87 = data86[i8];
+if(typeof data87 === "string"){
+if(!pattern1.test(data87)){
+const err154 = {instancePath:instancePath+"/approval/approvers/" + i8,schemaPath:"#/properties/approval/properties/approvers/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2031,7 +2036,7 @@ errors++;
 }
 }
 else {
-const err155 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err155 = {instancePath:instancePath+"/approval/approvers/" + i8,schemaPath:"#/properties/approval/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2041,11 +2046,9 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data83.via !== undefined){
-let data87 = data83.via;
-if(typeof data87 === "string"){
-if(!pattern7.test(data87)){
-const err156 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+}
+else {
+const err156 = {instancePath:instancePath+"/approval/approvers",schemaPath:"#/properties/approval/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2055,8 +2058,11 @@ vErrors.push(err156);
 errors++;
 }
 }
-else {
-const err157 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data85.expires_hours !== undefined){
+let data88 = data85.expires_hours;
+if(typeof data88 == "number"){
+if(data88 <= 0 || isNaN(data88)){
+const err157 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2066,10 +2072,8 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data83.chat !== undefined){
-let data88 = data83.chat;
-if((typeof data88 !== "string") && (!(typeof data88 == "number"))){
-const err158 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
+else {
+const err158 = {instancePath:instancePath+"/approval/expires_hours",schemaPath:"#/properties/approval/properties/expires_hours/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2079,9 +2083,11 @@ vErrors.push(err158);
 errors++;
 }
 }
-}
-else {
-const err159 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data85.via !== undefined){
+let data89 = data85.via;
+if(typeof data89 === "string"){
+if(!pattern8.test(data89)){
+const err159 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2091,11 +2097,8 @@ vErrors.push(err159);
 errors++;
 }
 }
-if(data.allow_from !== undefined){
-let data89 = data.allow_from;
-if(Array.isArray(data89)){
-if(data89.length < 1){
-const err160 = {instancePath:instancePath+"/allow_from",schemaPath:"#/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err160 = {instancePath:instancePath+"/approval/via",schemaPath:"#/properties/approval/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2104,15 +2107,11 @@ vErrors.push(err160);
 }
 errors++;
 }
-const len8 = data89.length;
-for(let i8=0; i8<len8; i8++){
-let data90 = data89[i8];
-const _errs214 = errors;
-let valid39 = false;
-const _errs215 = errors;
-if(typeof data90 === "string"){
-if(!pattern0.test(data90)){
-const err161 = {instancePath:instancePath+"/allow_from/" + i8,schemaPath:"#/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+if(data85.chat !== undefined){
+let data90 = data85.chat;
+if((typeof data90 !== "string") && (!(typeof data90 == "number"))){
+const err161 = {instancePath:instancePath+"/approval/chat",schemaPath:"#/properties/approval/properties/chat/type",keyword:"type",params:{type: schema11.properties.approval.properties.chat.type},message:"must be string,number"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2122,8 +2121,9 @@ vErrors.push(err161);
 errors++;
 }
 }
+}
 else {
-const err162 = {instancePath:instancePath+"/allow_from/" + i8,schemaPath:"#/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err162 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2132,12 +2132,12 @@ vErrors.push(err162);
 }
 errors++;
 }
-var _valid5 = _errs215 === errors;
-valid39 = valid39 || _valid5;
-if(!valid39){
-const _errs217 = errors;
-if(!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))){
-const err163 = {instancePath:instancePath+"/allow_from/" + i8,schemaPath:"#/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.allow_from !== undefined){
+let data91 = data.allow_from;
+if(Array.isArray(data91)){
+if(data91.length < 1){
+const err163 = {instancePath:instancePath+"/allow_from",schemaPath:"#/properties/allow_from/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2146,11 +2146,15 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid5 = _errs217 === errors;
-valid39 = valid39 || _valid5;
-}
-if(!valid39){
-const err164 = {instancePath:instancePath+"/allow_from/" + i8,schemaPath:"#/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const len9 = data91.length;
+for(let i9=0; i9<len9; i9++){
+let data92 = data91[i9];
+const _errs218 = errors;
+let valid41 = false;
+const _errs219 = errors;
+if(typeof data92 === "string"){
+if(!pattern1.test(data92)){
+const err164 = {instancePath:instancePath+"/allow_from/" + i9,schemaPath:"#/properties/allow_from/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2159,11 +2163,49 @@ vErrors.push(err164);
 }
 errors++;
 }
+}
 else {
-errors = _errs214;
+const err165 = {instancePath:instancePath+"/allow_from/" + i9,schemaPath:"#/properties/allow_from/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+var _valid5 = _errs219 === errors;
+valid41 = valid41 || _valid5;
+if(!valid41){
+const _errs221 = errors;
+if(!((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92)))){
+const err166 = {instancePath:instancePath+"/allow_from/" + i9,schemaPath:"#/properties/allow_from/items/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+var _valid5 = _errs221 === errors;
+valid41 = valid41 || _valid5;
+}
+if(!valid41){
+const err167 = {instancePath:instancePath+"/allow_from/" + i9,schemaPath:"#/properties/allow_from/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+else {
+errors = _errs218;
 if(vErrors !== null){
-if(_errs214){
-vErrors.length = _errs214;
+if(_errs218){
+vErrors.length = _errs218;
 }
 else {
 vErrors = null;
@@ -2173,44 +2215,7 @@ vErrors = null;
 }
 }
 else {
-const err165 = {instancePath:instancePath+"/allow_from",schemaPath:"#/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-}
-if(data.deliver_only !== undefined){
-if(typeof data.deliver_only !== "boolean"){
-const err166 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-if(data.schedule !== undefined){
-let data92 = data.schedule;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-if(data92.cron === undefined){
-const err167 = {instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-for(const key14 in data92){
-if(!((((key14 === "cron") || (key14 === "timezone")) || (key14 === "payload")) || (key14 === "catch_up"))){
-const err168 = {instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+const err168 = {instancePath:instancePath+"/allow_from",schemaPath:"#/properties/allow_from/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2220,11 +2225,9 @@ vErrors.push(err168);
 errors++;
 }
 }
-if(data92.cron !== undefined){
-let data93 = data92.cron;
-if(typeof data93 === "string"){
-if(!pattern0.test(data93)){
-const err169 = {instancePath:instancePath+"/schedule/cron",schemaPath:"#/properties/schedule/properties/cron/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data.deliver_only !== undefined){
+if(typeof data.deliver_only !== "boolean"){
+const err169 = {instancePath:instancePath+"/deliver_only",schemaPath:"#/properties/deliver_only/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2234,8 +2237,11 @@ vErrors.push(err169);
 errors++;
 }
 }
-else {
-const err170 = {instancePath:instancePath+"/schedule/cron",schemaPath:"#/properties/schedule/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.schedule !== undefined){
+let data94 = data.schedule;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.cron === undefined){
+const err170 = {instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/required",keyword:"required",params:{missingProperty: "cron"},message:"must have required property '"+"cron"+"'"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2244,12 +2250,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-if(data92.timezone !== undefined){
-let data94 = data92.timezone;
-if(typeof data94 === "string"){
-if(!pattern0.test(data94)){
-const err171 = {instancePath:instancePath+"/schedule/timezone",schemaPath:"#/properties/schedule/properties/timezone/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+for(const key14 in data94){
+if(!((((key14 === "cron") || (key14 === "timezone")) || (key14 === "payload")) || (key14 === "catch_up"))){
+const err171 = {instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2259,8 +2262,11 @@ vErrors.push(err171);
 errors++;
 }
 }
-else {
-const err172 = {instancePath:instancePath+"/schedule/timezone",schemaPath:"#/properties/schedule/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data94.cron !== undefined){
+let data95 = data94.cron;
+if(typeof data95 === "string"){
+if(!pattern1.test(data95)){
+const err172 = {instancePath:instancePath+"/schedule/cron",schemaPath:"#/properties/schedule/properties/cron/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2270,10 +2276,8 @@ vErrors.push(err172);
 errors++;
 }
 }
-if(data92.payload !== undefined){
-let data95 = data92.payload;
-if(!(data95 && typeof data95 == "object" && !Array.isArray(data95))){
-const err173 = {instancePath:instancePath+"/schedule/payload",schemaPath:"#/properties/schedule/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+const err173 = {instancePath:instancePath+"/schedule/cron",schemaPath:"#/properties/schedule/properties/cron/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2283,10 +2287,11 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data92.catch_up !== undefined){
-let data96 = data92.catch_up;
-if(typeof data96 !== "string"){
-const err174 = {instancePath:instancePath+"/schedule/catch_up",schemaPath:"#/properties/schedule/properties/catch_up/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data94.timezone !== undefined){
+let data96 = data94.timezone;
+if(typeof data96 === "string"){
+if(!pattern1.test(data96)){
+const err174 = {instancePath:instancePath+"/schedule/timezone",schemaPath:"#/properties/schedule/properties/timezone/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2295,8 +2300,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(!((data96 === "latest") || (data96 === "none"))){
-const err175 = {instancePath:instancePath+"/schedule/catch_up",schemaPath:"#/properties/schedule/properties/catch_up/enum",keyword:"enum",params:{allowedValues: schema11.properties.schedule.properties.catch_up.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err175 = {instancePath:instancePath+"/schedule/timezone",schemaPath:"#/properties/schedule/properties/timezone/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2306,9 +2312,10 @@ vErrors.push(err175);
 errors++;
 }
 }
-}
-else {
-const err176 = {instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data94.payload !== undefined){
+let data97 = data94.payload;
+if(!(data97 && typeof data97 == "object" && !Array.isArray(data97))){
+const err176 = {instancePath:instancePath+"/schedule/payload",schemaPath:"#/properties/schedule/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2318,9 +2325,10 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data.prompt !== undefined){
-if(typeof data.prompt !== "string"){
-const err177 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data94.catch_up !== undefined){
+let data98 = data94.catch_up;
+if(typeof data98 !== "string"){
+const err177 = {instancePath:instancePath+"/schedule/catch_up",schemaPath:"#/properties/schedule/properties/catch_up/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2329,14 +2337,8 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-if(data.skills !== undefined){
-let data98 = data.skills;
-if(Array.isArray(data98)){
-const len9 = data98.length;
-for(let i9=0; i9<len9; i9++){
-if(typeof data98[i9] !== "string"){
-const err178 = {instancePath:instancePath+"/skills/" + i9,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data98 === "latest") || (data98 === "none"))){
+const err178 = {instancePath:instancePath+"/schedule/catch_up",schemaPath:"#/properties/schedule/properties/catch_up/enum",keyword:"enum",params:{allowedValues: schema11.properties.schedule.properties.catch_up.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2348,7 +2350,7 @@ errors++;
 }
 }
 else {
-const err179 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err179 = {instancePath:instancePath+"/schedule",schemaPath:"#/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2358,13 +2360,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data.deliver !== undefined){
-let data100 = data.deliver;
-const _errs239 = errors;
-let valid43 = false;
-const _errs240 = errors;
-if(typeof data100 !== "string"){
-const err180 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.prompt !== undefined){
+if(typeof data.prompt !== "string"){
+const err180 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2373,13 +2371,14 @@ vErrors.push(err180);
 }
 errors++;
 }
-var _valid6 = _errs240 === errors;
-valid43 = valid43 || _valid6;
-if(!valid43){
-const _errs242 = errors;
+}
+if(data.skills !== undefined){
+let data100 = data.skills;
 if(Array.isArray(data100)){
-if(data100.length < 1){
-const err181 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len10 = data100.length;
+for(let i10=0; i10<len10; i10++){
+if(typeof data100[i10] !== "string"){
+const err181 = {instancePath:instancePath+"/skills/" + i10,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2388,14 +2387,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-const len10 = data100.length;
-for(let i10=0; i10<len10; i10++){
-let data101 = data100[i10];
-const _errs245 = errors;
-let valid46 = false;
-const _errs246 = errors;
-if(typeof data101 !== "string"){
-const err182 = {instancePath:instancePath+"/deliver/" + i10,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2404,13 +2399,14 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid7 = _errs246 === errors;
-valid46 = valid46 || _valid7;
-if(!valid46){
-const _errs248 = errors;
-if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
-if(data101.to === undefined){
-const err183 = {instancePath:instancePath+"/deliver/" + i10,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data.deliver !== undefined){
+let data102 = data.deliver;
+const _errs243 = errors;
+let valid45 = false;
+const _errs244 = errors;
+if(typeof data102 !== "string"){
+const err183 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2419,9 +2415,13 @@ vErrors.push(err183);
 }
 errors++;
 }
-for(const key15 in data101){
-if(!((key15 === "to") || (key15 === "extra"))){
-const err184 = {instancePath:instancePath+"/deliver/" + i10,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+var _valid6 = _errs244 === errors;
+valid45 = valid45 || _valid6;
+if(!valid45){
+const _errs246 = errors;
+if(Array.isArray(data102)){
+if(data102.length < 1){
+const err184 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2430,10 +2430,14 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-if(data101.to !== undefined){
-if(typeof data101.to !== "string"){
-const err185 = {instancePath:instancePath+"/deliver/" + i10+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len11 = data102.length;
+for(let i11=0; i11<len11; i11++){
+let data103 = data102[i11];
+const _errs249 = errors;
+let valid48 = false;
+const _errs250 = errors;
+if(typeof data103 !== "string"){
+const err185 = {instancePath:instancePath+"/deliver/" + i11,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2442,14 +2446,13 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-if(data101.extra !== undefined){
-let data103 = data101.extra;
+var _valid7 = _errs250 === errors;
+valid48 = valid48 || _valid7;
+if(!valid48){
+const _errs252 = errors;
 if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key16 in data103){
-let data104 = data103[key16];
-if(((typeof data104 !== "string") && (!(typeof data104 == "number"))) && (typeof data104 !== "boolean")){
-const err186 = {instancePath:instancePath+"/deliver/" + i10+"/extra/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(data103.to === undefined){
+const err186 = {instancePath:instancePath+"/deliver/" + i11,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2458,10 +2461,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-}
-else {
-const err187 = {instancePath:instancePath+"/deliver/" + i10+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key15 in data103){
+if(!((key15 === "to") || (key15 === "extra"))){
+const err187 = {instancePath:instancePath+"/deliver/" + i11,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2471,9 +2473,9 @@ vErrors.push(err187);
 errors++;
 }
 }
-}
-else {
-const err188 = {instancePath:instancePath+"/deliver/" + i10,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data103.to !== undefined){
+if(typeof data103.to !== "string"){
+const err188 = {instancePath:instancePath+"/deliver/" + i11+"/to",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2482,11 +2484,14 @@ vErrors.push(err188);
 }
 errors++;
 }
-var _valid7 = _errs248 === errors;
-valid46 = valid46 || _valid7;
 }
-if(!valid46){
-const err189 = {instancePath:instancePath+"/deliver/" + i10,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data103.extra !== undefined){
+let data105 = data103.extra;
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+for(const key16 in data105){
+let data106 = data105[key16];
+if(((typeof data106 !== "string") && (!(typeof data106 == "number"))) && (typeof data106 !== "boolean")){
+const err189 = {instancePath:instancePath+"/deliver/" + i11+"/extra/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver.anyOf[1].items.anyOf[1].properties.extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2495,21 +2500,10 @@ vErrors.push(err189);
 }
 errors++;
 }
-else {
-errors = _errs245;
-if(vErrors !== null){
-if(_errs245){
-vErrors.length = _errs245;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err190 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err190 = {instancePath:instancePath+"/deliver/" + i11+"/extra",schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2518,11 +2512,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid6 = _errs242 === errors;
-valid43 = valid43 || _valid6;
 }
-if(!valid43){
-const err191 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err191 = {instancePath:instancePath+"/deliver/" + i11,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2531,25 +2524,11 @@ vErrors.push(err191);
 }
 errors++;
 }
-else {
-errors = _errs239;
-if(vErrors !== null){
-if(_errs239){
-vErrors.length = _errs239;
+var _valid7 = _errs252 === errors;
+valid48 = valid48 || _valid7;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.deliver_extra !== undefined){
-let data105 = data.deliver_extra;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-for(const key17 in data105){
-let data106 = data105[key17];
-if(((typeof data106 !== "string") && (!(typeof data106 == "number"))) && (typeof data106 !== "boolean")){
-const err192 = {instancePath:instancePath+"/deliver_extra/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
+if(!valid48){
+const err192 = {instancePath:instancePath+"/deliver/" + i11,schemaPath:"#/properties/deliver/anyOf/1/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2558,10 +2537,21 @@ vErrors.push(err192);
 }
 errors++;
 }
+else {
+errors = _errs249;
+if(vErrors !== null){
+if(_errs249){
+vErrors.length = _errs249;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err193 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err193 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2570,13 +2560,11 @@ vErrors.push(err193);
 }
 errors++;
 }
+var _valid6 = _errs246 === errors;
+valid45 = valid45 || _valid6;
 }
-if(data.agent !== undefined){
-let data107 = data.agent;
-if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-if(data107.runner !== undefined){
-if(typeof data107.runner !== "string"){
-const err194 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid45){
+const err194 = {instancePath:instancePath+"/deliver",schemaPath:"#/properties/deliver/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2585,13 +2573,25 @@ vErrors.push(err194);
 }
 errors++;
 }
+else {
+errors = _errs243;
+if(vErrors !== null){
+if(_errs243){
+vErrors.length = _errs243;
 }
-if(data107.sandbox !== undefined){
-let data109 = data107.sandbox;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-for(const key18 in data109){
-if(!((((((key18 === "mode") || (key18 === "network")) || (key18 === "read_only")) || (key18 === "writable")) || (key18 === "memory_mb")) || (key18 === "processes"))){
-const err195 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.deliver_extra !== undefined){
+let data107 = data.deliver_extra;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key17 in data107){
+let data108 = data107[key17];
+if(((typeof data108 !== "string") && (!(typeof data108 == "number"))) && (typeof data108 !== "boolean")){
+const err195 = {instancePath:instancePath+"/deliver_extra/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/deliver_extra/additionalProperties/type",keyword:"type",params:{type: schema11.properties.deliver_extra.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2601,10 +2601,9 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data109.mode !== undefined){
-let data110 = data109.mode;
-if(typeof data110 !== "string"){
-const err196 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err196 = {instancePath:instancePath+"/deliver_extra",schemaPath:"#/properties/deliver_extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2613,8 +2612,13 @@ vErrors.push(err196);
 }
 errors++;
 }
-if(!(((data110 === "auto") || (data110 === "required")) || (data110 === "off"))){
-const err197 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.agent !== undefined){
+let data109 = data.agent;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(data109.runner !== undefined){
+if(typeof data109.runner !== "string"){
+const err197 = {instancePath:instancePath+"/agent/runner",schemaPath:"#/properties/agent/properties/runner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2624,15 +2628,12 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data109.network !== undefined){
-let data111 = data109.network;
-if(Array.isArray(data111)){
-const len11 = data111.length;
-for(let i11=0; i11<len11; i11++){
-let data112 = data111[i11];
-if(typeof data112 === "string"){
-if(!pattern0.test(data112)){
-const err198 = {instancePath:instancePath+"/agent/sandbox/network/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(data109.sandbox !== undefined){
+let data111 = data109.sandbox;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+for(const key18 in data111){
+if(!((((((key18 === "mode") || (key18 === "network")) || (key18 === "read_only")) || (key18 === "writable")) || (key18 === "memory_mb")) || (key18 === "processes"))){
+const err198 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2642,8 +2643,10 @@ vErrors.push(err198);
 errors++;
 }
 }
-else {
-const err199 = {instancePath:instancePath+"/agent/sandbox/network/" + i11,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data111.mode !== undefined){
+let data112 = data111.mode;
+if(typeof data112 !== "string"){
+const err199 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2652,10 +2655,8 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data112 === "auto") || (data112 === "required")) || (data112 === "off"))){
+const err200 = {instancePath:instancePath+"/agent/sandbox/mode",schemaPath:"#/properties/agent/properties/sandbox/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.agent.properties.sandbox.properties.mode.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2665,15 +2666,15 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data109.read_only !== undefined){
-let data113 = data109.read_only;
+if(data111.network !== undefined){
+let data113 = data111.network;
 if(Array.isArray(data113)){
 const len12 = data113.length;
 for(let i12=0; i12<len12; i12++){
 let data114 = data113[i12];
 if(typeof data114 === "string"){
-if(!pattern0.test(data114)){
-const err201 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!pattern1.test(data114)){
+const err201 = {instancePath:instancePath+"/agent/sandbox/network/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2684,7 +2685,7 @@ errors++;
 }
 }
 else {
-const err202 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err202 = {instancePath:instancePath+"/agent/sandbox/network/" + i12,schemaPath:"#/properties/agent/properties/sandbox/properties/network/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2696,7 +2697,7 @@ errors++;
 }
 }
 else {
-const err203 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err203 = {instancePath:instancePath+"/agent/sandbox/network",schemaPath:"#/properties/agent/properties/sandbox/properties/network/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2706,15 +2707,15 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data109.writable !== undefined){
-let data115 = data109.writable;
+if(data111.read_only !== undefined){
+let data115 = data111.read_only;
 if(Array.isArray(data115)){
 const len13 = data115.length;
 for(let i13=0; i13<len13; i13++){
 let data116 = data115[i13];
 if(typeof data116 === "string"){
-if(!pattern0.test(data116)){
-const err204 = {instancePath:instancePath+"/agent/sandbox/writable/" + i13,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+if(!pattern1.test(data116)){
+const err204 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i13,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2725,7 +2726,7 @@ errors++;
 }
 }
 else {
-const err205 = {instancePath:instancePath+"/agent/sandbox/writable/" + i13,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err205 = {instancePath:instancePath+"/agent/sandbox/read_only/" + i13,schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2737,7 +2738,7 @@ errors++;
 }
 }
 else {
-const err206 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err206 = {instancePath:instancePath+"/agent/sandbox/read_only",schemaPath:"#/properties/agent/properties/sandbox/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2747,10 +2748,15 @@ vErrors.push(err206);
 errors++;
 }
 }
-if(data109.memory_mb !== undefined){
-let data117 = data109.memory_mb;
-if(!((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117)))){
-const err207 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data111.writable !== undefined){
+let data117 = data111.writable;
+if(Array.isArray(data117)){
+const len14 = data117.length;
+for(let i14=0; i14<len14; i14++){
+let data118 = data117[i14];
+if(typeof data118 === "string"){
+if(!pattern1.test(data118)){
+const err207 = {instancePath:instancePath+"/agent/sandbox/writable/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2759,9 +2765,9 @@ vErrors.push(err207);
 }
 errors++;
 }
-if(typeof data117 == "number"){
-if(data117 < 64 || isNaN(data117)){
-const err208 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
+}
+else {
+const err208 = {instancePath:instancePath+"/agent/sandbox/writable/" + i14,schemaPath:"#/properties/agent/properties/sandbox/properties/writable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2772,10 +2778,8 @@ errors++;
 }
 }
 }
-if(data109.processes !== undefined){
-let data118 = data109.processes;
-if(!((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118)))){
-const err209 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err209 = {instancePath:instancePath+"/agent/sandbox/writable",schemaPath:"#/properties/agent/properties/sandbox/properties/writable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2784,9 +2788,11 @@ vErrors.push(err209);
 }
 errors++;
 }
-if(typeof data118 == "number"){
-if(data118 < 8 || isNaN(data118)){
-const err210 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
+}
+if(data111.memory_mb !== undefined){
+let data119 = data111.memory_mb;
+if(!((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119)))){
+const err210 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2795,11 +2801,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err211 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data119 == "number"){
+if(data119 < 64 || isNaN(data119)){
+const err211 = {instancePath:instancePath+"/agent/sandbox/memory_mb",schemaPath:"#/properties/agent/properties/sandbox/properties/memory_mb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 64},message:"must be >= 64"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2809,10 +2813,11 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data107.max_output_kb !== undefined){
-let data119 = data107.max_output_kb;
-if(!((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119)))){
-const err212 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data111.processes !== undefined){
+let data120 = data111.processes;
+if(!((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120)))){
+const err212 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2821,9 +2826,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-if(typeof data119 == "number"){
-if(data119 < 1 || isNaN(data119)){
-const err213 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data120 == "number"){
+if(data120 < 8 || isNaN(data120)){
+const err213 = {instancePath:instancePath+"/agent/sandbox/processes",schemaPath:"#/properties/agent/properties/sandbox/properties/processes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2834,9 +2839,9 @@ errors++;
 }
 }
 }
-if(data107.prompt_hygiene !== undefined){
-if(typeof data107.prompt_hygiene !== "boolean"){
-const err214 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err214 = {instancePath:instancePath+"/agent/sandbox",schemaPath:"#/properties/agent/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2846,9 +2851,10 @@ vErrors.push(err214);
 errors++;
 }
 }
-}
-else {
-const err215 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data109.max_output_kb !== undefined){
+let data121 = data109.max_output_kb;
+if(!((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121)))){
+const err215 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2857,10 +2863,9 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err216 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data121 == "number"){
+if(data121 < 1 || isNaN(data121)){
+const err216 = {instancePath:instancePath+"/agent/max_output_kb",schemaPath:"#/properties/agent/properties/max_output_kb/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2870,9 +2875,10 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err217 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data109.prompt_hygiene !== undefined){
+if(typeof data109.prompt_hygiene !== "boolean"){
+const err217 = {instancePath:instancePath+"/agent/prompt_hygiene",schemaPath:"#/properties/agent/properties/prompt_hygiene/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2882,11 +2888,9 @@ vErrors.push(err217);
 errors++;
 }
 }
-if(data.created_by !== undefined){
-let data123 = data.created_by;
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-if(data123.route === undefined){
-const err218 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/required",keyword:"required",params:{missingProperty: "route"},message:"must have required property '"+"route"+"'"};
+}
+else {
+const err218 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2895,8 +2899,10 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data123.job === undefined){
-const err219 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'"};
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err219 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2905,9 +2911,10 @@ vErrors.push(err219);
 }
 errors++;
 }
-for(const key19 in data123){
-if(!(((key19 === "route") || (key19 === "job")) || (key19 === "adopted_at"))){
-const err220 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err220 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2917,9 +2924,11 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data123.route !== undefined){
-if(typeof data123.route !== "string"){
-const err221 = {instancePath:instancePath+"/created_by/route",schemaPath:"#/properties/created_by/properties/route/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.created_by !== undefined){
+let data125 = data.created_by;
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+if(data125.route === undefined){
+const err221 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/required",keyword:"required",params:{missingProperty: "route"},message:"must have required property '"+"route"+"'"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2928,10 +2937,8 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-if(data123.job !== undefined){
-if(typeof data123.job !== "string"){
-const err222 = {instancePath:instancePath+"/created_by/job",schemaPath:"#/properties/created_by/properties/job/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data125.job === undefined){
+const err222 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/required",keyword:"required",params:{missingProperty: "job"},message:"must have required property '"+"job"+"'"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2940,10 +2947,9 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-if(data123.adopted_at !== undefined){
-if(typeof data123.adopted_at !== "string"){
-const err223 = {instancePath:instancePath+"/created_by/adopted_at",schemaPath:"#/properties/created_by/properties/adopted_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key19 in data125){
+if(!(((key19 === "route") || (key19 === "job")) || (key19 === "adopted_at"))){
+const err223 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2953,9 +2959,9 @@ vErrors.push(err223);
 errors++;
 }
 }
-}
-else {
-const err224 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data125.route !== undefined){
+if(typeof data125.route !== "string"){
+const err224 = {instancePath:instancePath+"/created_by/route",schemaPath:"#/properties/created_by/properties/route/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2965,14 +2971,50 @@ vErrors.push(err224);
 errors++;
 }
 }
-}
-else {
-const err225 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data125.job !== undefined){
+if(typeof data125.job !== "string"){
+const err225 = {instancePath:instancePath+"/created_by/job",schemaPath:"#/properties/created_by/properties/job/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err225];
 }
 else {
 vErrors.push(err225);
+}
+errors++;
+}
+}
+if(data125.adopted_at !== undefined){
+if(typeof data125.adopted_at !== "string"){
+const err226 = {instancePath:instancePath+"/created_by/adopted_at",schemaPath:"#/properties/created_by/properties/adopted_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+}
+else {
+const err227 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+}
+else {
+const err228 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
 }
 errors++;
 }

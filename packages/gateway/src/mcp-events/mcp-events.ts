@@ -1,18 +1,20 @@
 // The gateway as an MCP Events server (SEP-3415, extension io.modelcontextprotocol/events): its routes are the
 // event types (event-types.ts), the store's jobs are their durable history, and a client polls (`events/poll`) or
 // holds a stream (`events/stream`) from an opaque cursor (event-cursor.ts). What a client gets of an event is the
-// payload as stored: never the request's headers, never a route's secret. Served at POST /mcp on the admin
-// listener by @hookwise/server through events-mcp.ts.
+// payload as stored, less the route's private fields and scrubbed of secrets (event-data.ts): never the request's
+// headers, never a route's secret. Served at POST /mcp on the admin listener by @hookwise/server through
+// events-mcp.ts.
 import type http from 'node:http';
 import type { Logger } from 'winston';
 import { DEFAULT_JOBS_RETENTION_DAYS, type Job, type JobQueue, type JobSummary, type MemoKV, type Outbox } from '@hookwise/core';
 import type { HookwiseConfig } from '../config/config-types';
 import { retryPolicyOf } from '../config/retry-policy';
-import { requestViewOf } from '../filters/filter-tests';
 import type { CompiledFilter } from '../filters/filters';
 import type { Lifecycle } from '../observe/lifecycle';
+import type { OutboundScrubber } from '../observe/outbound-scrub';
 import type { RouteTable } from '../routes/routes';
 import { comparePositions, decodeCursor, encodeCursor, type EventPosition } from './event-cursor';
+import { EventData, payloadSchemaOf, type EventOccurrence } from './event-data';
 import { eventTypesOf, type EventType } from './event-types';
 import { invalidParams, notFound } from './events-errors';
 import { serveMcpEvents } from './events-mcp';
@@ -49,13 +51,7 @@ export interface EventTypeDescriptor {
   payloadSchema: Record<string, unknown>;
 }
 
-export interface EventOccurrence {
-  eventId: string;
-  name: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-  cursor?: string | null;
-}
+export type { EventOccurrence } from './event-data';
 
 export interface PollResult {
   resultType: 'complete';
@@ -79,9 +75,6 @@ const INPUT_SCHEMA = {
   },
 } as const;
 
-/** The payload as the sender posted it (after the route's transform, if any): any JSON object. */
-const PAYLOAD_SCHEMA = { type: 'object', additionalProperties: true } as const;
-
 export interface McpEventsDeps {
   config: HookwiseConfig;
   env: NodeJS.ProcessEnv;
@@ -91,6 +84,8 @@ export interface McpEventsDeps {
   memos: MemoKV;
   outbox: Outbox;
   logger: Logger;
+  /** The gateway's one exit for text: every occurrence's data passes it (event-data.ts). */
+  outbound: Pick<OutboundScrubber, 'scrub'>;
   now?: () => number;
   /** How often webhook subscriptions are read from the store (default 5 s). */
   subscriptionsRefreshMs?: number;
@@ -110,10 +105,6 @@ function positionOf(job: Pick<JobSummary, 'receivedAt' | 'id'>): EventPosition {
   return { t: job.receivedAt, id: job.id };
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
 export class McpEvents implements EventsMethods {
   readonly clients: McpClients;
   private readonly now: () => number;
@@ -123,6 +114,7 @@ export class McpEvents implements EventsMethods {
   private readonly webhooks: WebhookSubscriptions;
   private readonly upstream: UpstreamSubscriptions;
   private readonly tally: DeliveryTally;
+  private readonly data: EventData;
   /** Whether this gateway delivers (started): only then are the tally's counts its subscriptions' history. */
   private started = false;
 
@@ -132,11 +124,12 @@ export class McpEvents implements EventsMethods {
     this.retentionMs = (deps.config.store.retention?.jobs_days ?? DEFAULT_JOBS_RETENTION_DAYS) * 86_400_000;
     const settings = deps.config.mcp?.webhooks ?? {};
     const policy = { allowLoopback: settings.allow_loopback === true };
+    this.data = new EventData(deps.outbound);
     this.book = new WebhookBook(deps.memos, this.now);
     this.tally = new DeliveryTally(this.now);
     this.deliveries = new WebhookDeliveries({
       ...{ book: this.book, outbox: deps.outbox, jobs: deps.jobs, routes: deps.routes, clients: this.clients, lifecycle: deps.lifecycle },
-      ...{ logger: deps.logger, retry: retryPolicyOf(deps.config), policy, refreshMs: deps.subscriptionsRefreshMs, now: this.now },
+      ...{ logger: deps.logger, retry: retryPolicyOf(deps.config), policy, refreshMs: deps.subscriptionsRefreshMs, now: this.now, data: this.data },
     });
     this.webhooks = new WebhookSubscriptions({
       ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now, logger: deps.logger },
@@ -229,7 +222,7 @@ export class McpEvents implements EventsMethods {
         description: type.description,
         delivery: ['poll', 'push', 'webhook'],
         inputSchema: INPUT_SCHEMA,
-        payloadSchema: PAYLOAD_SCHEMA,
+        payloadSchema: payloadSchemaOf(this.deps.routes.get(type.route)),
       })),
     };
   }
@@ -371,18 +364,8 @@ export class McpEvents implements EventsMethods {
       const job: Job | undefined = 'payload' in row ? (row as Job) : await jobs.get(row.id);
       position = positionOf(row);
       if (!job) continue; // Deleted meanwhile (retention).
-      if (filter) {
-        let verdict = filter.test(job.payload, undefined, filter.namesRequest ? requestViewOf({}, job.event) : undefined);
-        if (verdict instanceof Promise) verdict = await verdict;
-        if (!verdict.passed) continue;
-      }
-      events.push({
-        eventId: job.deliveryId,
-        name: type.name,
-        timestamp: new Date(job.receivedAt).toISOString(),
-        data: record(job.payload),
-        cursor: encodeCursor(position),
-      });
+      const occurrence = this.data.occurrenceOf(job, type.name, this.deps.routes.get(type.route));
+      if (await this.data.passes(filter, occurrence, job)) events.push({ ...occurrence, cursor: encodeCursor(position) });
     }
     // Nothing more settled: the cursor moves up to the settled time, so a quiet type's cursor stays fresh.
     const settled = { t: cutoff, id: '' };

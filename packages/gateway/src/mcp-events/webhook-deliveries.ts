@@ -7,7 +7,6 @@
 import type { Logger } from 'winston';
 import { errorMessage, type JobQueue, type Outbox } from '@hookwise/core';
 import type { RetryPolicy } from '../config/retry-policy';
-import { requestViewOf } from '../filters/filter-tests';
 import type { AcceptedEvent, Lifecycle } from '../observe/lifecycle';
 import { notifyKey, notifySignature, shownUrl as shownCallback } from '../observe/lifecycle-webhooks';
 import { OutboxSender, type SendReport } from '../observe/lifecycle-webhooks-sender';
@@ -15,6 +14,7 @@ import type { RouteTable } from '../routes/routes';
 import { callbackReachProblem, type CallbackPolicy } from './callback-url';
 import { SUBSCRIPTION_ID_HEADER } from './callback-verification';
 import { encodeCursor } from './event-cursor';
+import type { EventData } from './event-data';
 import type { McpClients } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
 import type { WebhookBook, WebhookSubscription } from './webhook-book';
@@ -29,6 +29,8 @@ export interface WebhookDeliveriesDeps {
   logger: Logger;
   retry: RetryPolicy;
   policy: CallbackPolicy;
+  /** What of a job leaves: private fields out, secrets scrubbed; the filter tests that. */
+  data: EventData;
   /** How often the subscriptions are read from the store (default 5 s). */
   refreshMs?: number;
   now?: () => number;
@@ -175,20 +177,9 @@ export class WebhookDeliveries {
   private async enqueue(subscription: WebhookSubscription, event: AcceptedEvent): Promise<void> {
     const job = await this.deps.jobs.get(event.jobId);
     if (!job) return;
-    const filter = subscriberFilter(subscription.filter);
-    if (filter) {
-      let verdict = filter.test(job.payload, undefined, filter.namesRequest ? requestViewOf({}, job.event) : undefined);
-      if (verdict instanceof Promise) verdict = await verdict;
-      if (!verdict.passed) return;
-    }
-    const payload = job.payload;
-    const body = JSON.stringify({
-      eventId: job.deliveryId,
-      name: subscription.name,
-      timestamp: new Date(job.receivedAt).toISOString(),
-      data: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? payload : {},
-      cursor: encodeCursor({ t: job.receivedAt, id: job.id }),
-    });
+    const occurrence = this.deps.data.occurrenceOf(job, subscription.name, this.deps.routes.get(job.route));
+    if (!(await this.deps.data.passes(subscriberFilter(subscription.filter), occurrence, job))) return;
+    const body = JSON.stringify({ ...occurrence, cursor: encodeCursor({ t: job.receivedAt, id: job.id }) });
     this.live.get(subscription.id)?.sender.push(body);
   }
 

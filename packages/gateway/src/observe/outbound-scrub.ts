@@ -1,7 +1,8 @@
 // The one exit for text: everything that leaves the gateway carrying text an agent or a payload influenced goes
 // through one OutboundScrubber, named by its exit, before it leaves: answers, deliver_only answers, action
-// inputs, trials, failure text (log lines, stored job errors, lifecycle events), lifecycle webhook bodies, and
-// what plugins scrub with their context's `scrub` (tool output on its way to a model, an agent's stderr lines).
+// inputs, trials, failure text (log lines, stored job errors, lifecycle events), lifecycle webhook bodies, MCP
+// Events occurrences, and what plugins scrub with their context's `scrub` (tool output on its way to a model, an
+// agent's stderr lines).
 // It knows every registered secret (the gateway's live redactor: routes, subscriptions as they are read, platform
 // tokens, the admin token) and the values of the gateway's credential-named variables (its environment with
 // <config_dir>/.env), in every form core's ThoroughScrubber knows. Only the job path and the exits above call it:
@@ -26,6 +27,8 @@ export const OUTBOUND_EXITS = [
   'failure',
   /** A lifecycle webhook's body, before it is kept in the outbox and posted (observe/lifecycle-webhooks.ts). */
   'lifecycle-webhook',
+  /** An MCP Events occurrence's data (every string, keys too) and event id, before a poll, a stream or a webhook delivery (mcp-events/event-data.ts). */
+  'mcp-event',
   /** PluginContext.scrub: a tool's output on its way to a model, an agent's stderr lines on their way to the log. */
   'plugin-text',
 ] as const;

@@ -14,6 +14,8 @@ export interface Route extends JobRoute {
   name: string;
   description?: string;
   events: string[];
+  /** `mcp_private_fields:`: payload paths withheld from MCP Events subscribers (mcp-events/event-data.ts). */
+  mcpPrivateFields?: string[];
   /** The first of `secrets`; undefined only for an invalid (refused) route. */
   secret?: string;
   /** The route's own secrets (rotation: [new, old]), else the global ones. */
@@ -137,6 +139,7 @@ export function toRoute(name: string, entry: RouteConfig, origin: Route['origin'
     origin,
     description: entry.description,
     events: entry.events ?? [],
+    mcpPrivateFields: entry.mcp_private_fields?.length ? entry.mcp_private_fields : undefined,
     secret: secrets[0],
     secrets,
     secretOrigin: own.length ? (origin === 'static' ? 'route' : 'subscription') : secrets.length ? 'global' : undefined,
