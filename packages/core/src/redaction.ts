@@ -135,6 +135,18 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** How deep scrubValue walks objects and arrays before it scrubs the rest as one text. */
+const MAX_SCRUB_DEPTH = 200;
+
+/** A value as JSON text (for scrubbing), or a placeholder when even that is too deep to write. */
+function deepText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '[a value nested too deeply to show]';
+  }
+}
+
 /**
  * Holds secrets and replaces every form of each with REDACTED: the gateway's log redactor, the platform kit's
  * error scrubber, the model clients' and the MCP client's all are one of these.
@@ -199,11 +211,15 @@ export class SecretScrubber {
   /** `scrub` over every string inside a value (log metadata): arrays and plain objects copied, errors as their stack. */
   scrubValue(value: unknown, depth = 0): unknown {
     if (typeof value === 'string') return this.scrub(value);
-    if (depth > 6 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
     if (value instanceof Error) return this.scrub(value.stack ?? value.message);
+    // Deeper than any real payload: the rest becomes one scrubbed text, never left as it was (nor a stack overflow).
+    if (depth > MAX_SCRUB_DEPTH) return this.scrub(deepText(value));
     if (Array.isArray(value)) return value.map((v) => this.scrubValue(v, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = this.scrubValue(v, depth + 1);
+    // Keys are scrubbed too; defined, not assigned, so a payload's `__proto__` key stays a key.
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, this.scrub(k), { value: this.scrubValue(v, depth + 1), enumerable: true, writable: true, configurable: true });
     return out;
   }
 }

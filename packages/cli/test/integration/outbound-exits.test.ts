@@ -377,7 +377,7 @@ const CALL_SITES: Record<OutboundExit, number> = {
   failure: 2,
   'lifecycle-webhook': 1,
   'plugin-text': 1,
-  'mcp-event': 1,
+  'mcp-event': 2,
 };
 
 function sources(): Array<{ path: string; text: string }> {

@@ -73,6 +73,25 @@ describe('SecretScrubber', () => {
     expect(out.n).toBe(3);
   });
 
+  it('scrubs at any depth and in keys, and keeps a __proto__ key a key', () => {
+    // Action inputs and lifecycle webhook bodies leave through scrubValue: a secret nested past the old depth
+    // limit (6) left raw, and a payload key named __proto__ became the copy's prototype.
+    const scrubber = new SecretScrubber(['s3cr3t-value']);
+    let deep: unknown = { leaf: 'token s3cr3t-value' };
+    for (let i = 0; i < 40; i += 1) deep = i % 2 ? { next: deep } : [deep];
+    expect(JSON.stringify(scrubber.scrubValue(deep))).not.toContain('s3cr3t-value');
+    const keyed = scrubber.scrubValue({ 's3cr3t-value': 1 }) as Record<string, unknown>;
+    expect(Object.keys(keyed)).toEqual([REDACTED]);
+    const hostile = scrubber.scrubValue(JSON.parse('{"__proto__": {"polluted": "s3cr3t-value"}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(hostile)).toBe(Object.prototype);
+    expect(Object.keys(hostile)).toEqual(['__proto__']);
+    expect(JSON.stringify(hostile)).toBe(`{"__proto__":{"polluted":"${REDACTED}"}}`);
+    // Absurdly deep values become one scrubbed string rather than overflowing the stack.
+    let abyss: unknown = 's3cr3t-value';
+    for (let i = 0; i < 20_000; i += 1) abyss = [abyss];
+    expect(JSON.stringify(scrubber.scrubValue(abyss))).not.toContain('s3cr3t-value');
+  });
+
   it('registers an HTTP Basic credential as the encoded pair and the password', () => {
     const scrubber = new SecretScrubber();
     scrubber.addBasicAuth('sid', 'basic-pass');

@@ -93,15 +93,7 @@ export function payloadSchemaOf(route: Pick<Route, 'mcpPrivateFields'> | undefin
 
 /** Shapes occurrences of jobs as they leave: private fields out, secrets scrubbed. */
 export class EventData {
-  constructor(private readonly outbound: Pick<OutboundScrubber, 'scrub'>) {}
-
-  /** Every string inside a value scrubbed, keys included, at any depth; arrays and objects copied. */
-  private scrubbed(value: unknown): unknown {
-    if (typeof value === 'string') return this.text(value);
-    if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((item) => this.scrubbed(item));
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [this.text(key), this.scrubbed(inner)]));
-  }
+  constructor(private readonly outbound: Pick<OutboundScrubber, 'scrub' | 'scrubValue'>) {}
 
   private text(text: string): string {
     return this.outbound.scrub('mcp-event', text);
@@ -109,7 +101,8 @@ export class EventData {
 
   /** The occurrence of `job` as event type `name` of `route`, without its cursor. */
   occurrenceOf(job: Job, name: string, route: Pick<Route, 'mcpPrivateFields'> | undefined): EventOccurrence {
-    const data = this.scrubbed(withheld(job.payload, route?.mcpPrivateFields));
+    // Every string scrubbed, keys included, at any depth (core's scrubValue); arrays and objects copied.
+    const data = this.outbound.scrubValue('mcp-event', withheld(job.payload, route?.mcpPrivateFields));
     return {
       eventId: this.text(job.deliveryId),
       name,

@@ -85,7 +85,7 @@ export interface McpEventsDeps {
   outbox: Outbox;
   logger: Logger;
   /** The gateway's one exit for text: every occurrence's data passes it (event-data.ts). */
-  outbound: Pick<OutboundScrubber, 'scrub'>;
+  outbound: Pick<OutboundScrubber, 'scrub' | 'scrubValue'>;
   now?: () => number;
   /** How often webhook subscriptions are read from the store (default 5 s). */
   subscriptionsRefreshMs?: number;
