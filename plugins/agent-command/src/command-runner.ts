@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   HookwiseError,
+  isHookwiseError,
   errorMessage,
   type AgentProgramCheck,
   type AgentResult,
@@ -190,6 +191,8 @@ export function createCommandRunner(options: CommandRunnerOptions, ctx: PluginCo
             { retryable: false, cause: err },
           );
         }
+        // The preset's own refusals (a missing login file, an operator config it cannot read) say what is wrong.
+        if (isHookwiseError(err)) throw err;
         throw new HookwiseError(
           'HW_E_AGENT',
           `agent command '${program}' could not be started in ${plan?.cwd ?? cwd ?? 'its work dir'}: ${errorMessage(err)}; check that it is installed and on PATH (or give an absolute path in agent.command) and that agent.cwd exists`,

@@ -132,5 +132,8 @@ describe('the opencode preset on the model proxy', () => {
     );
     expect(failure?.message).toContain(`OPENCODE_CONFIG (${operator}) could not be read as JSON`);
     expect(failure?.retryable).toBe(false);
+    // The preset's own message, not the runner's advice for a program that is not installed.
+    expect(failure?.message).not.toContain('could not be started');
+    expect(failure?.message).not.toContain('check that it is installed');
   });
 });
