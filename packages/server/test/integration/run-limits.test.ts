@@ -138,8 +138,10 @@ async function runUntilDead(route: string, id: string): Promise<Outcome> {
 function expectGatewayUnharmed(outcome: Outcome): void {
   expect(outcome.healthFailures).toBe(0);
   expect(outcome.slowestHealthMs).toBeLessThan(1500);
-  // The gateway keeps at most max_output_kb of each stream: its RSS grows by far less than what the agent did.
-  expect(outcome.rssAfter - outcome.rssBefore).toBeLessThan(64 * 1024 * 1024);
+  // The gateway keeps at most max_output_kb of each stream. Its RSS right after a run still holds the chunks it
+  // read and dropped but has not collected yet (65 MB was seen once after the 64 MB flood), so the bound leaves
+  // room for that garbage; the unbounded reader this guards against grew by 706 MB on the same flood.
+  expect(outcome.rssAfter - outcome.rssBefore).toBeLessThan(96 * 1024 * 1024);
 }
 
 it('a fork bomb ends its run at agent.sandbox.processes, not retried, and the gateway keeps answering', async () => {
