@@ -2,11 +2,8 @@
 // config, or (without the flag) the config dir itself, the default profile. Every command that reads or writes a
 // config dir resolves it here, so that all of them agree on where a profile's files, store and URLs are.
 import { Flags } from '@oclif/core';
-import { checkProfile, loadConfig, type LoadedConfig } from '@hookwise/gateway';
+import { checkProfile, DEFAULT_PROFILE, loadConfig, type LoadedConfig } from '@hookwise/gateway';
 import { configDirFrom } from './config-dir';
-
-/** The config dir's own routes as a profile: the name the admin API and `profiles list` give them. */
-export const DEFAULT_PROFILE = 'default';
 
 export const profileFlag = Flags.string({
   description: `Act on this profile (<config_dir>/profiles/<name>, made by \`hookwise profiles add\`); '${DEFAULT_PROFILE}' or unset: the config dir's own routes.`,

@@ -46,7 +46,7 @@ export {
 } from './config/schema';
 export { parseDotenv } from './config/env';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig, readDotenv, resolveConfigDir, validateConfigObject } from './config/load';
-export { checkProfile, listProfiles, misnamedProfileDirs, profileDir } from './config/profiles';
+export { checkProfile, DEFAULT_PROFILE, listProfiles, misnamedProfileDirs, profileDir } from './config/profiles';
 export { createSubscriptionSource, readSubscriptions, type SubscriptionEntries, type SubscriptionEntry, subscriptionProblems } from './routes/subscriptions';
 export { updateSubscriptions } from './routes/subscription-store';
 export { openConfiguredStore, type OpenedGateway, type OpenedStore, openGateway, type OpenGatewayOptions, skillDirs } from './open-gateway';

@@ -3,6 +3,7 @@
 // profile's config, so its routes, secrets, store, skills and agents are apart by construction (docs/architecture.md).
 import { errorMessage, HookwiseConfigError, isHookwiseConfigError } from '@hookwise/core';
 import {
+  DEFAULT_PROFILE,
   listProfiles,
   loadConfig,
   misnamedProfileDirs,
@@ -15,9 +16,6 @@ import {
   type WebhookHandler,
 } from '@hookwise/gateway';
 import type { Logger } from 'winston';
-
-/** What the config dir itself is called as a profile (its routes are served at the unprefixed URLs). */
-export const DEFAULT_PROFILE = 'default';
 
 export interface HostedGateway {
   readonly name: string;

@@ -1,13 +1,13 @@
 // Pins @hookwise/gateway's public API: adding or removing a name is a decision that changes this list, not an
 // accident of `export *`. The runtime names are what the hosts (the CLI, the server), the testing kit, the examples,
-// the bench and the plugins' tests use; at most 95 of them (90 before profiles), so that the library stays a library and does not turn
+// the bench and the plugins' tests use; at most 96 of them (90 before profiles), so that the library stays a library and does not turn
 // back into the hosts' internal API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as gateway from '@hookwise/gateway';
 
 const INDEX = join(__dirname, '..', '..', 'src', 'index.ts');
-const MAX_RUNTIME_NAMES = 95;
+const MAX_RUNTIME_NAMES = 96;
 
 const RUNTIME = [
   'ALL_ROUTES',
@@ -15,6 +15,7 @@ const RUNTIME = [
   'BUILTIN_SKILLS_DIR',
   'ConversationRecords',
   'DEFAULT_PORT',
+  'DEFAULT_PROFILE',
   'DEFAULT_USAGE_PERIOD',
   'DELIVER_NONE',
   'DirectorySkillLibrary',

@@ -6,7 +6,7 @@ import { HookwiseConfigError } from '@hookwise/core';
 import { loadConfig, profileDir } from '@hookwise/gateway';
 import { HookwiseCommand } from '../../hookwise-command';
 import { configDirFlag } from '../../config-dir';
-import { DEFAULT_PROFILE } from '../../profile-choice';
+import { DEFAULT_PROFILE } from '@hookwise/gateway';
 import { createProfileFolder } from '../../profile-folder';
 import { publicBaseUrl, webhookPath } from '../../webhook-url';
 
