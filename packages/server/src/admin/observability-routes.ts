@@ -141,7 +141,7 @@ export function mountObservability(app: Express, hosted: HostedProfiles): void {
         'GET /api/stats',
         'GET /api/usage?since=&route=&stored=0',
         'GET /api/requests',
-        'GET /api/stream (server-sent events)',
+        'GET /api/stream (server-sent events: what changed, in the selected profiles)',
         'GET /api/mcp (MCP Events clients and subscriptions; the default profile)',
       ],
     });
@@ -260,7 +260,12 @@ export function mountObservability(app: Express, hosted: HostedProfiles): void {
   api.get('/requests', (_req, res) => {
     res.json({ requests: data.recentRequests(selectedOf(res)) });
   });
-  api.get('/stream', (_req, res) => stream.attach(res));
+  api.get('/stream', (_req, res) =>
+    stream.attach(
+      res,
+      selectedOf(res).map((one) => one.gateway),
+    ),
+  );
   api.get(
     '/mcp',
     wrap(async (_req, res) => {

@@ -57,6 +57,24 @@ async function settled(gw: TestGateway, profile: string, count: number): Promise
   }
 }
 
+/** Collects the `changes` messages of GET /api/stream<query> until stopped. */
+function listen(gw: TestGateway, query: string) {
+  const controller = new AbortController();
+  const messages: Array<{ events: Record<string, number>; jobs: string[] }> = [];
+  const done = (async () => {
+    const res = await fetch(`${gw.url}/api/stream${query}`, { signal: controller.signal });
+    let text = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      text += Buffer.from(chunk).toString('utf8');
+      for (let match = /event: changes\ndata: (.*)\n\n/.exec(text); match; match = /event: changes\ndata: (.*)\n\n/.exec(text)) {
+        messages.push(JSON.parse(match[1]));
+        text = text.slice(match.index + match[0].length);
+      }
+    }
+  })().catch(() => undefined);
+  return { messages, stop: () => (controller.abort(), done) };
+}
+
 describe('profiles hosted on one gateway', () => {
   let gw: TestGateway;
   let dir: string;
@@ -143,6 +161,22 @@ describe('profiles hosted on one gateway', () => {
       ['acme', 'build'],
       ['acme', 'ci'],
     ]);
+  });
+
+  it('streams to GET /api/stream?profile= the changes of that profile only; without it, of every profile', async () => {
+    const acme = listen(gw, '?profile=acme');
+    const beta = listen(gw, '?profile=beta');
+    const every = listen(gw, '');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await post(gw, '/p/acme/webhooks/ci', ACME_SECRET, { ref: 'streamed' }, 'a-stream')).status).toBe(202);
+    const until = Date.now() + 10_000;
+    while ((acme.messages.length === 0 || every.messages.length === 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    // Beta's listener had the same time and more (the batch window is 300 ms) to hear anything.
+    await new Promise((r) => setTimeout(r, 700));
+    await Promise.all([acme.stop(), beta.stop(), every.stop()]);
+    expect(acme.messages.some((m) => (m.events.accepted ?? 0) >= 1)).toBe(true);
+    expect(every.messages.some((m) => (m.events.accepted ?? 0) >= 1)).toBe(true);
+    expect(beta.messages).toEqual([]);
   });
 
   it("names the profile on every log line of a profile's gateway and labels every metric series", async () => {
