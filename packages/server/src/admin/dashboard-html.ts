@@ -14,11 +14,10 @@ import {
   tokenCount,
   usageText,
   waitingNote,
-  againstLimit,
-  type UsageReport,
 } from '@hookwise/gateway';
 import { actionsSection } from './dashboard-actions';
-import { esc } from './html-escape';
+import { esc, time } from './html-escape';
+import { usageSection, type UsageOrProblem } from './dashboard-usage';
 import type { AgentSubscription } from './admin-data';
 import { agentSubscriptionsSection } from './dashboard-agent-subscriptions';
 
@@ -35,14 +34,6 @@ export interface ListFilters {
 }
 
 const STATUSES: JobStatus[] = ['pending', 'running', 'done', 'dead'];
-
-function time(ms: number | undefined): string {
-  if (ms === undefined) return '–';
-  return `<time datetime="${new Date(ms).toISOString()}">${new Date(ms)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, 'Z')}</time>`;
-}
 
 function duration(ms: number): string {
   if (ms < 1) return `${ms.toFixed(2)} ms`;
@@ -110,61 +101,6 @@ ${job.errors.length ? `<td class="error">${esc(job.errors.at(-1)?.message)}</td>
 </tr>`,
     )
     .join('\n');
-}
-
-/** The usage panel's input: the report, or why the store could not give it (the rest of the page is shown all the same). */
-export type UsageOrProblem = UsageReport | { problem: string };
-
-/** One row per route: the budget counters against the limits, then the sums over the period's stored jobs. */
-export function usageRows(input: UsageOrProblem): string {
-  if ('problem' in input) return `<tr class="empty"><td colspan="9" class="error">Usage not available: ${esc(input.problem)}</td></tr>`;
-  const report = input;
-  if (!report.routes.length) return '<tr class="empty"><td colspan="9">No routes.</td></tr>';
-  const rows = report.routes.map((r) => {
-    const s = r.stored;
-    const ended = [
-      `${s.delivered} delivered`,
-      s.silent ? `${s.silent} silent` : '',
-      s.skipped ? `${s.skipped} skipped` : '',
-      s.dead ? `${s.dead} dead` : '',
-      s.open ? `${s.open} open` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    return `<tr data-route="${esc(r.route)}">
-<td>${esc(r.route)}</td>
-<td class="num runs-this-hour">${esc(againstLimit(r.runsThisHour, r.budget?.runsPerHour))}</td>
-<td class="num tokens-today">${esc(againstLimit(r.tokensToday, r.budget?.tokensPerDay))}</td>
-<td>${r.budget ? esc(r.budget.whenExceeded) : '–'}</td>
-<td class="num">${esc(s.events)}</td>
-<td class="num agent-runs">${esc(s.agentRuns)}</td>
-<td>${esc(ended)}</td>
-<td class="num tokens-in">${esc(tokenCount(s.inputTokens))}${s.cachedInputTokens ? ` <small>(${esc(tokenCount(s.cachedInputTokens))} cached)</small>` : ''}</td>
-<td class="num tokens-out">${esc(tokenCount(s.outputTokens))}</td>
-</tr>`;
-  });
-  if (report.all || report.globalBudget)
-    rows.push(`<tr class="all-routes" data-route="*">
-<td>all routes (agent.budget)</td>
-<td class="num runs-this-hour">${esc(againstLimit(report.all?.runsThisHour, report.globalBudget?.runsPerHour))}</td>
-<td class="num tokens-today">${esc(againstLimit(report.all?.tokensToday, report.globalBudget?.tokensPerDay))}</td>
-<td>${report.globalBudget ? esc(report.globalBudget.whenExceeded) : '–'}</td>
-<td colspan="5"></td>
-</tr>`);
-  return rows.join('\n');
-}
-
-/** The usage panel: per route, what the budgets count now and what the last day's jobs came to. */
-export function usageSection(input: UsageOrProblem): string {
-  const scope =
-    'problem' in input
-      ? ''
-      : `; jobs received since ${time(input.since)}${input.complete ? '' : `, the newest ${esc(input.jobsRead)} only`}${input.counted ? '' : '; the store keeps no budget counters'}`;
-  return `<section class="usage">
-<h2>Usage per route <small>(runs this clock hour and tokens this UTC day against the route's budget${scope})</small></h2>
-<table id="usage"><thead><tr><th>route</th><th>runs this hour</th><th>tokens today</th><th>over budget</th><th>events</th><th>agent runs</th><th>ended</th><th>input tokens</th><th>output tokens</th></tr></thead>
-<tbody id="usage-rows">${usageRows(input)}</tbody></table>
-</section>`;
 }
 
 interface Series {
@@ -275,7 +211,7 @@ ${dead ? `<p class="actions"><button type="button" id="retry-dead" data-route="$
 ${eventRows(input.jobs, input.profiles !== undefined)}
 </tbody>
 </table>
-${input.usage ? usageSection(input.usage) : ''}
+${input.usage ? usageSection(input.usage, input.profiles !== undefined) : ''}
 ${input.agentSubscriptions?.length ? agentSubscriptionsSection(input.agentSubscriptions) : ''}
 ${refused}`;
 }

@@ -14,7 +14,8 @@ import { conversationSection } from './dashboard-conversation';
 import { adminClientOf, ClientFailures } from './client-failures';
 import { mcpOverview } from './mcp-overview';
 import { mcpEventsPanel, mcpEventsSection } from './dashboard-mcp-events';
-import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel, usageRows, type UsageOrProblem } from './dashboard-html';
+import { detailPage, eventRows, listPage, loginPage, page, refusedPage, requestRows, statsPanel } from './dashboard-html';
+import { usageRows, type UsageOrProblem } from './dashboard-usage';
 
 type Granted = Extract<AdminAccess, { ok: true }>;
 
@@ -209,7 +210,7 @@ export function mountDashboard(
   ui.get(
     '/fragments/usage',
     wrap(async (req, res) => {
-      res.type('html').send(usageRows(await dashboardUsage(req)));
+      res.type('html').send(usageRows(await dashboardUsage(req), profiles !== undefined));
     }),
   );
   ui.get(

@@ -1,6 +1,7 @@
 // The dashboard's profile filter in headless Chromium, with the default profile, acme and beta holding deliveries:
 // choosing a profile lists only its rows, and the stats, usage and refused-requests panels, refreshed live, count
-// that profile only; choosing "all profiles" lists every profile's rows again.
+// that profile only; choosing "all profiles" lists every profile's rows again, and the usage panel names each row's
+// profile.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,12 +35,18 @@ const rows = (page: Page) =>
     .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('td.profile')?.textContent ?? '', tr.getAttribute('data-delivery-id') ?? '']))
     .then((pairs) => pairs.sort());
 
-/** Routes of the usage panel with their stored event counts (the fifth column). */
+/** Routes of the usage panel as [profile, route, stored events], sorted. */
 const usage = (page: Page) =>
   page
     .locator('#usage-rows tr[data-route]:not(.all-routes)')
-    .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-route') ?? '', tr.querySelectorAll('td')[4]?.textContent ?? '']))
-    .then((pairs) => pairs.sort());
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.querySelector('td.profile')?.textContent ?? '',
+        tr.getAttribute('data-route') ?? '',
+        tr.querySelector('td.events')?.textContent ?? '',
+      ]),
+    )
+    .then((rows) => rows.sort());
 
 describe('dashboard profile filter', () => {
   let dir: string;
@@ -106,10 +113,10 @@ describe('dashboard profile filter', () => {
       // beta's dead letter is not acme's, nor are the default profile's and beta's routes.
       expect(await page.locator('[data-count="dead"]').textContent()).toBe('0');
       expect(await page.locator('[data-count="pending"]').textContent()).toBe('0');
-      await page.locator('#usage-rows tr[data-route="ci"] td:nth-child(5)', { hasText: /^2$/ }).waitFor();
+      await page.locator('#usage-rows tr[data-route="ci"] td.events', { hasText: /^2$/ }).waitFor();
       expect(await usage(page)).toEqual([
-        ['build', '1'],
-        ['ci', '2'],
+        ['acme', 'build', '1'],
+        ['acme', 'ci', '2'],
       ]);
       expect(await page.locator('#request-rows').textContent()).not.toContain('invalid_signature');
     });
@@ -128,6 +135,17 @@ describe('dashboard profile filter', () => {
       ]);
       await page.locator('[data-count="dead"]', { hasText: /^1$/ }).waitFor();
       await page.locator('#request-rows td', { hasText: 'invalid_signature' }).waitFor();
+      // Every profile's routes in the usage panel, each row naming its profile (three of them are called ci).
+      expect(await page.locator('#usage thead th').first().textContent()).toBe('profile');
+      // (The panel is re-read at most every 5 s after the choice.)
+      await page.locator('#usage-rows tr[data-profile="default"][data-route="ci"]').waitFor({ timeout: 10_000 });
+      expect(await usage(page)).toEqual([
+        ['acme', 'build', '1'],
+        ['acme', 'ci', '2'],
+        ['beta', 'ci', '2'],
+        ['default', 'ci', '1'],
+        ['default', 'docs', '0'],
+      ]);
     });
 
     await step(page, 'retry-dead-of-chosen-profile', async () => {
