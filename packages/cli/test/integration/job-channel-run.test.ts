@@ -2,9 +2,9 @@
 // agent inside bubblewrap, which runs the built `hookwise` CLI. The run's environment carries HOOKWISE_JOB_CHANNEL
 // and HOOKWISE_JOB_TOKEN, its sandbox reaches the channel through the egress proxy, and the CLI's installation is
 // readable inside: `webhook subscribe` makes a subscription the operator sees outside, `--secret` is refused.
-import type { Job } from '@hookwise/core';
 import { readSubscriptions } from '@hookwise/gateway';
-import { signGeneric, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { startTestGateway, type TestGateway } from '@hookwise/testing';
+import { agentAnswer } from '../channel-run';
 import { CLI_BIN, runCli } from '../cli-process';
 
 jest.setTimeout(120_000);
@@ -37,23 +37,7 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-/** Sends `args` to the agent route and waits for the run's stored answer. */
-async function agentRun(deliveryId: string, args: string): Promise<string> {
-  const body = JSON.stringify({ args });
-  const posted = await gw.post('agent', body, { 'x-webhook-signature': signGeneric(SECRET, body), 'x-request-id': deliveryId });
-  expect(posted.status).toBe(202);
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const res = await fetch(`${gw.url}/api/deliveries/${deliveryId}`);
-    const job = ((await res.json()) as { delivery?: Job & { answer?: string } }).delivery;
-    if (job?.status === 'done' || job?.status === 'dead') {
-      expect(job.status).toBe('done');
-      return job.answer ?? '';
-    }
-    if (Date.now() > end) throw new Error(`${deliveryId} did not finish: ${JSON.stringify(job)}\nlog:\n${gw.logText()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const agentRun = (deliveryId: string, args: string): Promise<string> => agentAnswer(gw, { route: 'agent', secret: SECRET, deliveryId, args });
 
 it('a sandboxed run subscribes through its channel; the subscription is seen outside, with a secret the agent never saw', async () => {
   const answer = await agentRun('sub-1', 'newroute --events push');
