@@ -134,6 +134,7 @@ export class McpEvents implements EventsMethods {
     this.webhooks = new WebhookSubscriptions({
       ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now, logger: deps.logger },
       typeOf: (client, params) => this.typeOf(client, params).type,
+      cursorNow: () => encodeCursor({ t: this.now() - SETTLE_MS, id: '' }),
     });
     this.upstream = new UpstreamSubscriptions({
       ...{ routes: deps.routes, memos: deps.memos, env: deps.env, publicUrl: deps.config.platforms.webhook.extra.public_url, logger: deps.logger },
@@ -161,7 +162,7 @@ export class McpEvents implements EventsMethods {
     await this.deliveries.close();
   }
 
-  /** `events/subscribe` (webhook delivery; a known subscriptionId refreshes it). */
+  /** `events/subscribe` (webhook delivery; a known subscriptionId, or the same key, refreshes it). */
   subscribe(client: McpClient, params: Record<string, unknown>): Promise<SubscribeResult> {
     return this.webhooks.subscribe(client, params);
   }

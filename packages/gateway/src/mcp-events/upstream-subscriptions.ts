@@ -3,9 +3,14 @@
 // secret, expiry) in the store's memos so that a restart and the other gateways on the store go on with it,
 // refreshes it once half its TTL is gone, and gives the route the subscription's secret, with which the mcp-events
 // source plugin verifies each delivery. The route's secret cannot come from config: it exists once subscribed.
+// What it sends is what both readings of the Events design accept (upstream-protocol.ts): `arguments` always, a
+// secret of its own in `delivery.secret` (kept; a server that makes its own answers it and that one is used),
+// `ttlMs` and `ttl`; a refresh is the same subscribe again (the same key), with the `subscriptionId` when the
+// server gave one.
 import type { Logger } from 'winston';
 import { errorMessage, type MemoKV } from '@hookwise/core';
 import { loadMcpClientSdk } from '../plugins/mcp-sdk';
+import { isNotFound, readSubscribed, subscribeParams, upstreamError, upstreamSecret } from './upstream-protocol';
 import type { Route, RouteTable } from '../routes/routes';
 
 export const MCP_EVENTS_SOURCE = 'mcp-events';
@@ -31,6 +36,12 @@ export interface Held {
   for: string;
   /** The TTL the upstream granted, in ms (it may hold the asked one within its own bounds). */
   ttlMs?: number;
+  /**
+   * Whether the upstream named the subscription `subscriptionId` (SEP-3415's text; sent back on refresh) or `id`
+   * (the design sketch's, derived from the key; a refresh is the same subscribe). Absent in records stored before
+   * this field: those came from servers that answered subscriptionId.
+   */
+  idField?: 'subscriptionId' | 'id';
 }
 
 export interface UpstreamDeps {
@@ -141,14 +152,16 @@ export class UpstreamSubscriptions {
         this.useSecret(route, held.secret);
         return checkMs;
       }
-      const answer = await this.subscribe(route, options, callback, held?.id);
-      const granted = answer.ttl > 0 ? answer.ttl * 1000 : ttlMs;
+      const answer = await this.subscribe(route, options, callback, held);
+      const expiresAt = Date.parse(answer.expiresAt ?? '') || this.now() + (answer.ttlMs ?? ttlMs);
       const next: Held = {
-        id: answer.subscriptionId,
+        id: answer.id,
         secret: answer.secret,
-        expiresAt: Date.parse(answer.expiresAt) || this.now() + granted,
+        expiresAt,
         for: made,
-        ttlMs: granted,
+        // The TTL granted: as the upstream said it, else as its expiry shows it.
+        ttlMs: answer.ttlMs ?? Math.max(1000, expiresAt - this.now()),
+        idField: answer.idField,
       };
       await this.deps.memos.set(memoKey(route.name), JSON.stringify(next));
       this.useSecret(route, next.secret);
@@ -161,8 +174,9 @@ export class UpstreamSubscriptions {
       const failed = (this.failures.get(route.name) ?? 0) + 1;
       this.failures.set(route.name, failed);
       const wait = RETRY_MS[Math.min(failed, RETRY_MS.length) - 1];
+      const meaning = upstreamError(err);
       this.deps.logger.warn(
-        `route '${route.name}': could not subscribe to ${options.event} of ${options.server} (${errorMessage(err)}); trying again in ${wait / 1000} s`,
+        `route '${route.name}': could not subscribe to ${options.event} of ${options.server} (${errorMessage(err)}${meaning ? `: ${meaning}` : ''}); trying again in ${wait / 1000} s`,
       );
       return Math.min(wait, Math.max(checkMs, 100));
     }
@@ -176,13 +190,11 @@ export class UpstreamSubscriptions {
     route.secret = secret;
   }
 
-  /** events/subscribe on the upstream (a refresh with the id while it lasts; a new subscription when the upstream forgot it). */
-  private async subscribe(
-    route: Route,
-    options: UpstreamOptions,
-    callback: string,
-    id: string | undefined,
-  ): Promise<{ subscriptionId: string; secret: string; expiresAt: string; ttl: number }> {
+  /**
+   * events/subscribe on the upstream: a refresh when `held` lasts (the same key, with its id when the upstream
+   * named it subscriptionId, and the same secret), a new subscription when the upstream forgot it.
+   */
+  private async subscribe(route: Route, options: UpstreamOptions, callback: string, held: Held | undefined) {
     const sdk = loadMcpClientSdk(`route '${route.name}' (source: mcp-events)`);
     const token = options.token_env ? this.deps.env[options.token_env] : undefined;
     const client = new sdk.client.Client({ name: 'hookwise', version: '1.0.0' });
@@ -191,29 +203,20 @@ export class UpstreamSubscriptions {
     });
     try {
       await client.connect(transport);
-      const params = {
-        name: options.event,
-        ...(options.arguments ? { arguments: options.arguments } : {}),
-        delivery: { mode: 'webhook', url: callback },
-        ttl: options.ttl_seconds ?? DEFAULT_TTL_SECONDS,
-      };
+      const secret = upstreamSecret(held?.secret);
+      const ttlSeconds = options.ttl_seconds ?? DEFAULT_TTL_SECONDS;
+      const params = subscribeParams({ event: options.event!, arguments: options.arguments, callback, secret, ttlSeconds });
       const ask = (withId?: string) =>
         client.request({ method: 'events/subscribe', params: withId ? { ...params, subscriptionId: withId } : params }, sdk.types.ResultSchema.passthrough());
+      const withId = held && held.idField !== 'id' ? held.id : undefined;
       let answer: Record<string, unknown>;
       try {
-        answer = await ask(id);
+        answer = await ask(withId);
       } catch (err) {
-        if (!id || (err as { code?: unknown }).code !== -32023) throw err;
+        if (!withId || !isNotFound(err)) throw err;
         answer = await ask(); // The upstream no longer knows it (expired, restarted on memory): a new one.
       }
-      if (typeof answer.subscriptionId !== 'string' || typeof answer.secret !== 'string')
-        throw new Error('the upstream answered events/subscribe without subscriptionId and secret');
-      return {
-        subscriptionId: answer.subscriptionId,
-        secret: answer.secret,
-        expiresAt: String(answer.expiresAt ?? ''),
-        ttl: typeof answer.ttl === 'number' ? answer.ttl : 0,
-      };
+      return readSubscribed(answer, secret);
     } finally {
       await client.close().catch(() => undefined);
     }
