@@ -28,6 +28,7 @@ import { WebhookSubscriptions, type SubscribeResult } from './webhook-subscripti
 import { UpstreamSubscriptions, upstreamProblems, MCP_EVENTS_SOURCE } from './upstream-subscriptions';
 import { mcpClientListing, mcpSubscriptionListing, type ListedMcpClient, type ListedMcpSubscription } from './mcp-listings';
 import { DeliveryTally } from './delivery-tally';
+import { replayEvents, type PostedEvent, type Replay } from './webhook-replay';
 
 /**
  * An event is handed out only once it was received this long ago: a request received earlier may still be in its
@@ -135,6 +136,7 @@ export class McpEvents implements EventsMethods {
       ...{ book: this.book, deliveries: this.deliveries, policy, maxPerClient: settings.max_per_client ?? 20, now: this.now, logger: deps.logger },
       typeOf: (client, params) => this.typeOf(client, params).type,
       cursorNow: () => encodeCursor({ t: this.now() - SETTLE_MS, id: '' }),
+      replay: (client, params) => this.replayOf(client, params),
     });
     this.upstream = new UpstreamSubscriptions({
       ...{ routes: deps.routes, memos: deps.memos, env: deps.env, publicUrl: deps.config.platforms.webhook.extra.public_url, logger: deps.logger },
@@ -225,6 +227,20 @@ export class McpEvents implements EventsMethods {
         inputSchema: INPUT_SCHEMA,
         payloadSchema: payloadSchemaOf(this.deps.routes.get(type.route)),
       })),
+    };
+  }
+
+  /** A webhook subscribe's replay from its `cursor` (checked now), read up to when it runs; undefined without one. */
+  private replayOf(client: McpClient, params: Record<string, unknown>): (() => Promise<Replay>) | undefined {
+    if (params.cursor === undefined || params.cursor === null) return undefined;
+    const subscription = this.begin(client, { ...params, maxEvents: MAX_EVENTS });
+    return () => {
+      const until = this.now();
+      return replayEvents(async () => {
+        const batch = await this.read(subscription, until);
+        subscription.from = batch.position;
+        return { events: batch.events, cursor: encodeCursor(batch.position), hasMore: batch.hasMore };
+      }, subscription.truncated);
     };
   }
 
@@ -346,17 +362,19 @@ export class McpEvents implements EventsMethods {
   }
 
   /** The next events of a subscription from its position, and the position after them. */
-  private async read(subscription: Subscription): Promise<{ events: EventOccurrence[]; position: EventPosition; hasMore: boolean; settlesAt?: number }> {
+  private async read(
+    subscription: Subscription,
+    cutoff = this.now() - SETTLE_MS,
+  ): Promise<{ events: PostedEvent[]; position: EventPosition; hasMore: boolean; settlesAt?: number }> {
     const { type, filter, from, maxEvents } = subscription;
     const jobs = this.deps.jobs;
-    const cutoff = this.now() - SETTLE_MS;
     const rows: JobSummary[] = jobs.listSummaries ? await jobs.listSummaries({ route: type.route }) : await jobs.list({ route: type.route });
     const ahead = rows.filter((row) => comparePositions(positionOf(row), from) > 0 && (type.event === undefined || row.event === type.event));
     const candidates = ahead.filter((row) => row.receivedAt <= cutoff).sort((a, b) => comparePositions(positionOf(a), positionOf(b)));
     // When the first event still settling may be handed out (a stream reads again then).
     const unsettled = ahead.filter((row) => row.receivedAt > cutoff).map((row) => row.receivedAt);
     const settlesAt = unsettled.length ? Math.min(...unsettled) + SETTLE_MS + 10 : undefined;
-    const events: EventOccurrence[] = [];
+    const events: PostedEvent[] = [];
     let position = from;
     let examined = 0;
     for (const row of candidates) {

@@ -18,6 +18,7 @@ import type { EventData } from './event-data';
 import type { McpClients } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
 import type { WebhookBook, WebhookSubscription } from './webhook-book';
+import type { PostedEvent } from './webhook-replay';
 
 export interface WebhookDeliveriesDeps {
   book: WebhookBook;
@@ -85,6 +86,12 @@ export class WebhookDeliveries {
     }
     if (known) void known.sender.close();
     this.open(subscription);
+  }
+
+  /** Queues events for a live subscription (a replay), oldest first, ahead of the live ones that follow. */
+  send(id: string, events: readonly PostedEvent[]): void {
+    const sender = this.live.get(id)?.sender;
+    if (sender) for (const event of events) sender.push(JSON.stringify(event));
   }
 
   /** Stops delivering to a subscription and drops what waits in its outbox. */

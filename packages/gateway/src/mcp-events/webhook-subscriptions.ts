@@ -6,7 +6,7 @@
 // (client, name, arguments, callback URL) refreshes what it holds (soft state: the client is the source of truth),
 // an unsubscribe with that key ends it. The callback is checked (https, public addresses: callback-url.ts) and must
 // echo a challenge signed with the secret (callback-verification.ts) before it is kept, and again when the URL or
-// the secret changes.
+// the secret changes. A subscribe with a `cursor` is first sent what the client missed since (webhook-replay.ts).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
 import { EVENTS_ERRORS, EventsError, invalidParams } from './events-errors';
@@ -17,6 +17,7 @@ import type { McpClient } from './mcp-clients';
 import { canonicalJson, clientSecret, grantedTtlMs, keyUrl } from './subscribe-params';
 import type { WebhookBook, WebhookSubscription } from './webhook-book';
 import type { WebhookDeliveries } from './webhook-deliveries';
+import type { Replay } from './webhook-replay';
 
 export { DEFAULT_TTL_SECONDS, MIN_TTL_SECONDS, MAX_TTL_SECONDS } from './subscribe-params';
 
@@ -31,9 +32,13 @@ export interface SubscribeResult {
   /** The design sketch's names of the same: `id` is subscriptionId, `refreshBefore` is expiresAt. */
   id: string;
   refreshBefore: string;
-  /** Where deliveries start: the store's position of now (an events/poll from it reads what follows). */
+  /**
+   * Where live deliveries start: the store's position of now, or with a `cursor` asked, where its replay ended (an
+   * events/poll from it reads what follows).
+   */
   cursor: string;
-  truncated: false;
+  /** The asked cursor was older than what the store keeps, or more than MAX_REPLAYED events were waiting. */
+  truncated: boolean;
 }
 
 export interface WebhookSubscriptionsDeps {
@@ -46,6 +51,8 @@ export interface WebhookSubscriptionsDeps {
   typeOf(client: McpClient, params: Record<string, unknown>): EventType;
   /** The cursor of the store's present position, as an events/poll without a cursor starts from. */
   cursorNow(): string;
+  /** A subscribe's replay from its `cursor` (checked at once: throws InvalidParams), run once the subscription is live; undefined without a cursor. */
+  replay(client: McpClient, params: Record<string, unknown>): (() => Promise<Replay>) | undefined;
   now?: () => number;
 }
 
@@ -74,6 +81,7 @@ export class WebhookSubscriptions {
     const chosen = clientSecret(delivery as Record<string, unknown>);
     const ttlMs = grantedTtlMs(params);
     const filter = filterOf(params);
+    const replay = this.deps.replay(client, params);
     const id = params.subscriptionId;
     let known: WebhookSubscription | undefined;
     if (id !== undefined && id !== null) {
@@ -105,6 +113,9 @@ export class WebhookSubscriptions {
     }
     await this.deps.book.put(subscription);
     this.deps.deliveries.adopt(subscription);
+    // What the client missed since its cursor goes out before the live events that follow it.
+    const replayed = replay ? await replay() : undefined;
+    if (replayed) this.deps.deliveries.send(subscription.id, replayed.events);
     // The callback's origin and path only: a query may carry the subscriber's own key. Never the secret.
     const shown = `${url.origin}${url.pathname}`;
     const expiresAt = new Date(subscription.expiresAt).toISOString();
@@ -119,8 +130,8 @@ export class WebhookSubscriptions {
       ttl: Math.round(ttlMs / 1000),
       id: subscription.id,
       refreshBefore: expiresAt,
-      cursor: this.deps.cursorNow(),
-      truncated: false,
+      cursor: replayed?.cursor ?? this.deps.cursorNow(),
+      truncated: replayed?.truncated ?? false,
     };
   }
 
