@@ -35,7 +35,7 @@ export interface GatewayOptions {
   /**
    * The sources a route that pins none (`source:` unset) accepts, by id, in the order their headers are read; a
    * listed source no plugin registers is skipped. The distribution chooses them (the hookwise CLI: its
-   * DEFAULT_SOURCES); default: `generic` only. API 1 verifier plugins are accepted after them.
+   * DEFAULT_SOURCES); default: `generic` only.
    */
   defaultSources?: readonly string[];
   /**

@@ -1,7 +1,8 @@
 // @hookwise/gateway is a library that depends on no plugin: packed with `npm pack` (with @hookwise/core and
 // @hookwise/sandbox, its workspace dependencies) and installed alone into an empty directory, it brings no plugin package and no native
 // module, and a program there runs a gateway with a plugin it defines in code. Its third-party dependencies come
-// from the local npm cache (`npm install --offline`), which `npm ci` filled. Needs `npm run build`.
+// from the local npm cache, which `npm ci` filled, and from the registry only for what that cache lacks
+// (`--prefer-offline`: with HOME set elsewhere, npm's cache is an empty ~/.npm there). Needs `npm run build`.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,7 +113,7 @@ it('installs alone with no plugin and no native module, and serves a plugin give
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'embeds-the-gateway', version: '1.0.0', private: true }));
   await run(
     'npm',
-    ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...packed.map((p) => join(tarballs, p.filename.split('/').pop()!))],
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packed.map((p) => join(tarballs, p.filename.split('/').pop()!))],
     { cwd: app, maxBuffer: 16 * 1024 * 1024 },
   );
 

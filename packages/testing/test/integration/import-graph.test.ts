@@ -1,7 +1,9 @@
 // The shape of the code, read from its imports: no import circles anywhere in the sources, and inside the gateway
 // every folder imports only the folders below it (docs/architecture.md, "Where things live"). The features sit
 // above ingest and jobs, which declare the hooks they implement, so neither path ever imports a feature.
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { importCircles, importGraph, layerBreaks } from '../support/import-graph';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
@@ -31,6 +33,30 @@ describe('import graph', () => {
 
   it('has no import circle in packages/*/src and plugins/*/src, type imports included', () => {
     expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('reads plugins/*/src beside packages/*/src, and type-only imports as arrows', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'hw-import-graph-'));
+    const files: Record<string, string> = {
+      'packages/lib/src/a.ts': "import type { B } from './b';\nexport type A = B;\n",
+      'packages/lib/src/b.ts': "export type { A as B } from './a';\n",
+      'plugins/source-x/src/c.ts': "export type C = import('./d').D;\n",
+      'plugins/source-x/src/d.ts': "import { type C } from './c';\nexport type D = C;\n",
+    };
+    try {
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(scratch, file)), { recursive: true });
+        writeFileSync(join(scratch, file), text);
+      }
+      const circles = importCircles(importGraph(scratch));
+      expect(circles).toEqual([
+        ['packages/lib/src/a.ts', 'packages/lib/src/b.ts'],
+        ['plugins/source-x/src/c.ts', 'plugins/source-x/src/d.ts'],
+      ]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    expect([...graph.arrows.keys()].filter((file) => file.startsWith('plugins/')).length).toBeGreaterThan(100);
   });
 
   it('finds a circle when there is one (the check itself works)', () => {
