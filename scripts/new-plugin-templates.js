@@ -204,13 +204,21 @@ export default agentRunnerContractCase('${id}', ({ server, test }) => create${Na
         description: `Receives ${Name} webhooks.`,
         source: `// ${id}: ${Name}'s webhooks: a hex HMAC-SHA256 of the body in X-${Name}-Signature, the event type in X-${Name}-Event,
 // the delivery id in X-${Name}-Delivery. Replace the header names and the scheme with ${Name}'s documented ones.
-import { defineSource, verifyHexHmac } from '@hookwise/kit/source';
+import { defineSource, field, openObject, verifyHexHmac } from '@hookwise/kit/source';
 
 export const SIGNATURE_HEADER = 'x-${header}-signature';
 
 export const ${camel(name)}Source = defineSource({
   id: '${id}',
   description: '${Name}: X-${Name}-Signature (HMAC-SHA256 hex of the body), X-${Name}-Event, X-${Name}-Delivery',
+  // What ${Name} posts, from its docs (MCP Events' payloadSchema; test/payload-samples.ts must validate): a placeholder.
+  payloadSchema: {
+    envelope: openObject({
+      description: 'A ${Name} webhook payload.',
+      docs: 'https://example.invalid/${id}/webhooks',
+      properties: { action: field('string') },
+    }),
+  },
   style: () => ({
     headers: [SIGNATURE_HEADER],
     verify: (req, secrets) => verifyHexHmac(req.headers, SIGNATURE_HEADER, req.rawBody, secrets),
@@ -250,6 +258,12 @@ describe('${id} source', () => {
     expect(source.deliveryId?.(req, {})).toBe('d-42');
   });
 });
+`,
+        samples: `// Payloads copied from ${Name}'s docs, which its payload schema must accept (the first-party contracts test).
+import type { PayloadSample } from '@hookwise/testing';
+
+const samples: PayloadSample[] = [{ name: 'item.created', event: 'item.created', body: '{"action":"opened"}' }];
+export default samples;
 `,
         config: `platforms:
   webhook:

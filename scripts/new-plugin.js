@@ -5,7 +5,8 @@
 // dependency on it. The build, the docs tables and the tests find it from there and from its manifest.
 // The layout: src/index.ts default-exports the plugin (definePlugin from package.json) and re-exports the named API of
 // src/<name>.ts, the main file; tsconfig.json extends plugins/tsconfig.plugin.json; a deliverer or agent runner gives its
-// contract's inputs in test/contract-scenarios.ts (packages/testing's first-party contracts test runs them).
+// contract's inputs in test/contract-scenarios.ts, a source the payloads its schema must accept in
+// test/payload-samples.ts (packages/testing's first-party contracts test runs them).
 'use strict';
 
 const { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } = require('node:fs');
@@ -137,6 +138,7 @@ export default definePlugin({ package: require('../package.json') as PluginPacka
   );
   write(join(dir, 'src', `${name}.ts`), t.source);
   if (t.scenarios) write(join(dir, 'test', 'contract-scenarios.ts'), t.scenarios);
+  if (t.samples) write(join(dir, 'test', 'payload-samples.ts'), t.samples);
   // A platform's test runs against a real HTTP server (integration); the others are unit tests.
   if (t.test) write(join(dir, 'test', kind === 'deliverer' ? 'integration' : 'unit', `${name}.test.ts`), t.test);
   write(

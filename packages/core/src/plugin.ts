@@ -62,8 +62,26 @@ interface ContributionBase<K extends string, T, O> {
   create(options: O, ctx: PluginContext): T | Promise<T>;
 }
 
+/**
+ * What a source stores as a job's payload, as JSON Schema (draft 2020-12, the MCP default dialect): `envelope`
+ * holds for every payload of the source, `events` (optional) for the payloads of one event type as the source
+ * names it (the names a route's `events:` lists). MCP Events answers them as its event types' `payloadSchema`.
+ * Schemas stay open (`additionalProperties: true`) and require only what the sender always sends.
+ */
+export interface SourcePayloadSchema {
+  envelope: Record<string, unknown>;
+  events?: Readonly<Record<string, Record<string, unknown>>>;
+}
+
 /** A sender's webhook style; options come from a route's (or the global) `source_options`. */
-export type SourceContribution<O = Record<string, unknown>> = ContributionBase<'source', Source, O>;
+export interface SourceContribution<O = Record<string, unknown>> extends ContributionBase<'source', Source, O> {
+  /**
+   * What its payloads hold. On the contribution, not on Source: like `optionsSchema` it is what the sender
+   * documents, the same whatever the route's options, and the gateway reads it from its registry by the route's
+   * `source:` without creating the source (events/list answers synchronously).
+   */
+  payloadSchema?: SourcePayloadSchema;
+}
 /** A store backend, chosen by `store.backend`; its options are the `store:` block. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type StoreContribution<O extends StoreConfig = any> = ContributionBase<'store', Store, O>;

@@ -1,6 +1,7 @@
 // The features of one gateway, built from its services in the order they depend on each other, and the hooks
 // they add to the request path (ingest/ingest-hooks.ts) and the job path (jobs/job-hooks.ts). A new feature is a
 // room of its own that implements those hooks, and one entry here: ingest and jobs never learn its name.
+import type { SourceContribution } from '@hookwise/core';
 import { ActionCatalogue } from './actions/action-catalogue';
 import { JobActions } from './actions/run-actions';
 import { approvalHolds, approvalPresses } from './approvals/approval-hooks';
@@ -112,6 +113,7 @@ export function createFeatures(services: GatewayServices, options: FeatureOption
     ...{ config, env: services.env, routes: services.routes, jobs: store.jobs, lifecycle, memos, logger, outbound: services.outbound },
     // Kept until sent, like notify: messages; a store without an outbox: this process's memory.
     outbox: store.outbox ?? new MemoryOutbox(),
+    payloadSchemaOfSource: (id) => (services.registry.get('source', id)?.contribution as SourceContribution | undefined)?.payloadSchema,
     now: options.mcpEvents?.clock,
     subscriptionsRefreshMs: options.mcpEvents?.refreshMs,
     // A profile's routes are served under its prefix: an upstream must post there.

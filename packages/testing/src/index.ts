@@ -16,3 +16,4 @@ export * from './conversation-turns';
 export * from './signed-post';
 export * from './routes-config';
 export * from './process-env';
+export * from './payload-schema-contract';

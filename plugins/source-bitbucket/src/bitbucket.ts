@@ -2,6 +2,7 @@
 // delivery in `X-Request-UUID` (Cloud) or `X-Request-Id` (Data Center, which signs the same way).
 import { headerValue } from '@hookwise/core';
 import { verifyHexHmac, defineSource } from '@hookwise/kit/source';
+import { bitbucketPayloadSchema } from './payload-schema';
 
 /**
  * Bitbucket's signature header. It has GitHub's SHA-1 header name but carries a SHA-256 digest; a GitHub
@@ -20,6 +21,7 @@ export const PING_EVENT = 'diagnostics:ping';
 
 export const bitbucketSource = defineSource({
   id: 'bitbucket',
+  payloadSchema: bitbucketPayloadSchema,
   description: 'Bitbucket Cloud and Data Center: X-Hub-Signature (sha256=HMAC-SHA256 hex), X-Event-Key, X-Request-UUID',
   style() {
     return {

@@ -6,6 +6,7 @@
 // so the secret) must travel over HTTPS; the README says so.
 import { type InboundReply, type InboundSender, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verdictForSecrets, payloadString, isPayloadObject } from '@hookwise/kit/source';
+import { bluebubblesPayloadSchema } from './payload-schema';
 
 /** The query parameters a secret may be given in: `secret`, or BlueBubbles' own names for its password. */
 export const SECRET_PARAMS = ['secret', 'password', 'guid', 'token'] as const;
@@ -104,6 +105,7 @@ export function bluebubblesOwnMessage(payload: Record<string, unknown>): boolean
 
 export const bluebubblesSource = defineSource({
   id: 'bluebubbles',
+  payloadSchema: bluebubblesPayloadSchema,
   description:
     "BlueBubbles server webhooks (iMessage): BlueBubbles signs nothing, so the webhook URL carries ?secret=<the route's secret>; event type `type`, delivery id the message guid",
   style: () => ({

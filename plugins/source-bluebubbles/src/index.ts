@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { bluebubblesSource } from './bluebubbles';
 
 export * from './bluebubbles';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [bluebubblesSource] });

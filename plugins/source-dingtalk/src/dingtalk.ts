@@ -16,6 +16,7 @@ import {
   payloadString,
   isPayloadObject,
 } from '@hookwise/kit/source';
+import { dingtalkPayloadSchema } from './payload-schema';
 
 export const SIGN_HEADER = 'sign';
 export const TIMESTAMP_HEADER = 'timestamp';
@@ -95,6 +96,7 @@ export function dingtalkSenderOf(payload: Record<string, unknown>): InboundSende
 
 export const dingtalkSource = defineSource<DingTalkOptions>({
   id: 'dingtalk',
+  payloadSchema: dingtalkPayloadSchema,
   description:
     'DingTalk robot messages over HTTP: headers timestamp and sign (base64 HmacSHA256 of timestamp + "\\n" + app secret), within an hour; event type msgtype, delivery id msgId',
   options: { tolerance_seconds: toleranceOption(DINGTALK_TOLERANCE_SECONDS) },

@@ -4,6 +4,7 @@ import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { missingHeader, timestampProblem, toleranceOption, cachedPublicKeys, publicKeyMatch, defineSource } from '@hookwise/kit/source';
 import { discordPressAnswer, discordPressOf, discordSenderOf } from './discord-presses';
+import { discordPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-signature-ed25519';
 export const TIMESTAMP_HEADER = 'x-signature-timestamp';
@@ -68,6 +69,7 @@ export function discordDeliveryId(payload: Record<string, unknown>): string | un
 
 export const discordSource = defineSource<DiscordSourceOptions>({
   id: 'discord',
+  payloadSchema: discordPayloadSchema,
   description: 'Discord interactions: X-Signature-Ed25519 over X-Signature-Timestamp + body with the application public key, PING answered',
   options: {
     tolerance_seconds: {

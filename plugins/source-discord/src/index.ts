@@ -4,5 +4,6 @@ import { discordSource } from './discord';
 
 export * from './discord';
 export * from './discord-presses';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [discordSource] });

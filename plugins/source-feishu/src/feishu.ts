@@ -10,6 +10,7 @@ import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/c
 import { constantTimeEqual, defineSource, matchingSecretIndex, timestampProblem, toleranceOption } from '@hookwise/kit/source';
 import { createHash } from 'node:crypto';
 import { decryptFeishu, feishuEventId, feishuEventType, feishuReplyOf, feishuSenderOf, feishuToken, isUrlVerification, jsonObject } from './feishu-events';
+import { feishuPayloadSchema } from './payload-schema';
 
 export * from './feishu-events';
 
@@ -46,6 +47,7 @@ function readBody(body: Record<string, unknown>, encryptKey: string): Record<str
 
 export const feishuSource = defineSource<FeishuOptions>({
   id: 'feishu',
+  payloadSchema: feishuPayloadSchema,
   description:
     'Feishu / Lark event subscriptions: X-Lark-Signature (sha256 of timestamp + nonce + Encrypt Key + body), the encrypted body, the url_verification challenge; event type header.event_type, delivery id header.event_id',
   options: {

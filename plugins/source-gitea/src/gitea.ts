@@ -3,6 +3,7 @@
 // `X-Gitea-Delivery`. Forgejo sends every X-Gitea-* header as well as its own X-Forgejo-* ones.
 import { headerValue, type HeaderMap, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, hmacSha256Hex, missingHeader, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import { giteaPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADERS = ['x-gitea-signature', 'x-forgejo-signature'];
 /** The detailed type (`pull_request_sync`, `issue_label`, `pull_request_review_approved`, ...). */
@@ -52,6 +53,7 @@ export function verifyGiteaSignature(headers: HeaderMap, rawBody: Buffer, secret
 
 export const giteaSource = defineSource<GiteaSourceOptions>({
   id: 'gitea',
+  payloadSchema: giteaPayloadSchema,
   aliases: ['forgejo'],
   description: 'Gitea and Forgejo: X-Gitea-Signature / X-Forgejo-Signature (HMAC-SHA256 hex), X-Gitea-Event-Type, X-Gitea-Delivery',
   options: {

@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { giteaSource } from './gitea';
 
 export * from './gitea';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [giteaSource] });

@@ -3,6 +3,7 @@
 import { GITHUB_SENDER_GROUPS, githubReplyOf } from './github-replies';
 import { headerValue } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, verdictForSecrets, verifyHexHmac, defineSource } from '@hookwise/kit/source';
+import { githubPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADERS = ['x-hub-signature-256', 'x-codehosta-signature-256'];
 /** The SHA-1 signature GitHub still sends beside the SHA-256 one; only read when a route opts in. */
@@ -19,6 +20,7 @@ const HEX_SHA1 = /^[0-9a-f]{40}$/;
 
 export const githubSource = defineSource<GithubSourceOptions>({
   id: 'github',
+  payloadSchema: githubPayloadSchema,
   aliases: ['codehost_a'],
   description: 'GitHub: X-Hub-Signature-256 (sha256=HMAC-SHA256 hex), X-GitHub-Event, X-GitHub-Delivery',
   options: { allow_sha1: { type: 'boolean', default: false, description: 'Also accept the legacy X-Hub-Signature (HMAC-SHA1).' } },

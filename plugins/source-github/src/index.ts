@@ -4,5 +4,6 @@ import { githubSource } from './github';
 
 export * from './github';
 export * from './github-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [githubSource] });

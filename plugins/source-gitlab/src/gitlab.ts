@@ -13,6 +13,7 @@ import {
   defineSource,
 } from '@hookwise/kit/source';
 import { gitlabReplyOf } from './gitlab-replies';
+import { gitlabPayloadSchema } from './payload-schema';
 
 export const TOKEN_HEADERS = ['x-gitlab-token', 'x-codehostb-token'];
 export const EVENT_HEADERS = ['x-gitlab-event', 'x-codehostb-event'];
@@ -27,6 +28,7 @@ const isSigningToken = (secret: string) => secret.startsWith('whsec_');
 
 export const gitlabSource = defineSource<GitlabSourceOptions>({
   id: 'gitlab',
+  payloadSchema: gitlabPayloadSchema,
   aliases: ['codehost_b'],
   description: 'GitLab: X-Gitlab-Token (secret token) or a signing token (Standard Webhooks), X-Gitlab-Event, Idempotency-Key',
   options: { tolerance_seconds: toleranceOption(STANDARD_WEBHOOKS_TOLERANCE_SECONDS) },

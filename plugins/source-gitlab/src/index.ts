@@ -4,5 +4,6 @@ import { gitlabSource } from './gitlab';
 
 export * from './gitlab';
 export * from './gitlab-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [gitlabSource] });

@@ -10,6 +10,7 @@ import {
   defineSource,
   payloadString,
 } from '@hookwise/kit/source';
+import { linearPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'linear-signature';
 export const DELIVERY_HEADER = 'linear-delivery';
@@ -45,6 +46,7 @@ function webhookTimestamp(rawBody: Buffer): number | string {
 
 export const linearSource = defineSource<LinearOptions>({
   id: 'linear',
+  payloadSchema: linearPayloadSchema,
   description: 'Linear: Linear-Signature (hex HMAC-SHA256 of the body), webhookTimestamp within 60 s, events named <type>.<action>',
   options: {
     tolerance_seconds: toleranceOption(DEFAULT_TOLERANCE_SECONDS),

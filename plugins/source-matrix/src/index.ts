@@ -4,5 +4,6 @@ import { matrixSource } from './matrix';
 
 export * from './matrix';
 export * from './matrix-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [matrixSource] });

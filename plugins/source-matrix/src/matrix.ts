@@ -6,6 +6,7 @@
 import { matrixReplyOf, matrixSenderOf } from './matrix-replies';
 import { headerValue, type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { anyConstantTimeEqual, defineSource, isPayloadObject, matchingSecretIndex } from '@hookwise/kit/source';
+import { matrixPayloadSchema } from './payload-schema';
 
 /** The event type of a transaction whose events are not all of one type (or that holds none). */
 export const MIXED_TRANSACTION_EVENT = 'transaction';
@@ -89,6 +90,7 @@ export function matrixOwnMessages(payload: Record<string, unknown>, options: Mat
 
 export const matrixSource = defineSource<MatrixSourceOptions>({
   id: 'matrix',
+  payloadSchema: matrixPayloadSchema,
   description:
     'Matrix application service: PUT .../_matrix/app/v1/transactions/<txnId> with Authorization: Bearer <hs_token> (or ?access_token=), delivery id the txnId, answered 200 {}',
   options: {

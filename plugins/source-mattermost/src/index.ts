@@ -4,5 +4,6 @@ import { mattermostSource } from './mattermost';
 
 export * from './mattermost';
 export * from './mattermost-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [mattermostSource] });

@@ -5,6 +5,7 @@
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verdictForSecrets } from '@hookwise/kit/source';
 import { mattermostOwnPost, mattermostReplyOf, mattermostSenderOf, type MattermostReplyOptions } from './mattermost-replies';
+import { mattermostPayloadSchema } from './payload-schema';
 
 /** Outgoing webhooks post channel messages; Mattermost gives them no type of their own. */
 export const MATTERMOST_EVENT = 'outgoing_webhook';
@@ -40,6 +41,7 @@ export function parseMattermostBody(req: SourceRequest): Record<string, unknown>
 
 export const mattermostSource = defineSource<MattermostReplyOptions>({
   id: 'mattermost',
+  payloadSchema: mattermostPayloadSchema,
   description: 'Mattermost outgoing webhooks: the token field of the form or JSON body equals the route secret (taken out of the payload); delivery id post_id',
   options: {
     ignore_users: {

@@ -13,6 +13,7 @@ import {
   verifyStandardWebhook,
 } from '@hookwise/kit/source';
 import type { SourceRequest } from '@hookwise/core';
+import { mcpEventsPayloadSchema } from './payload-schema';
 
 export const MCP_EVENTS_SOURCE_ID = 'mcp-events';
 export const SUBSCRIPTION_ID_HEADER = 'x-mcp-subscription-id';
@@ -61,6 +62,7 @@ const occurrenceOf = (req: SourceRequest): Occurrence => (bodyOf(req) ?? {}) as 
 
 export const mcpEventsSource = defineSource<McpEventsOptions>({
   id: MCP_EVENTS_SOURCE_ID,
+  payloadSchema: mcpEventsPayloadSchema,
   description: "Events of another MCP Events server by webhook: the gateway subscribes and refreshes; each delivery is verified with the subscription's secret",
   options: {
     server: { type: 'string', pattern: '^https?://', description: "The upstream MCP server's endpoint, e.g. https://events.example.com/mcp." },

@@ -13,6 +13,7 @@ import {
   verdictForSecrets,
   defineSource,
 } from '@hookwise/kit/source';
+import { paddlePayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'paddle-signature';
 
@@ -75,6 +76,7 @@ function stringField(payload: Record<string, unknown>, key: string): string | un
 
 export const paddleSource = defineSource<PaddleSourceOptions>({
   id: 'paddle',
+  payloadSchema: paddlePayloadSchema,
   description: 'Paddle Billing: Paddle-Signature (ts=..;h1=HMAC-SHA256 of "ts:body"), event_type, event_id',
   options: {
     tolerance_seconds: {

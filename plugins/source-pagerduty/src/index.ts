@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { pagerDutySource } from './pagerduty';
 
 export * from './pagerduty';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [pagerDutySource] });

@@ -2,6 +2,7 @@
 // secret while PagerDuty rotates one), the event in the payload's `event.event_type`, the delivery in `X-Webhook-Id`.
 import { headerValue, type HeaderMap, type SourceVerdict } from '@hookwise/core';
 import { anyConstantTimeEqual, hmacSha256Hex, missingHeader, parseSignatureList, signatureValues, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import { pagerDutyPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-pagerduty-signature';
 /** Unique to a webhook and repeated on each delivery attempt: PagerDuty's documented key for de-duplication. */
@@ -36,6 +37,7 @@ export function verifyPagerDutySignature(headers: HeaderMap, rawBody: Buffer, se
 
 export const pagerDutySource = defineSource({
   id: 'pagerduty',
+  payloadSchema: pagerDutyPayloadSchema,
   description: 'PagerDuty v3 webhooks: X-PagerDuty-Signature (v1=HMAC-SHA256 hex, several during rotation), event.event_type, X-Webhook-Id',
   style() {
     return {

@@ -4,6 +4,7 @@
 import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { missingHeader, timestampProblem, toleranceOption, cachedPublicKeys, publicKeyMatch, defineSource } from '@hookwise/kit/source';
+import { sendgridPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -94,6 +95,7 @@ export function sendgridDeliveryId(req: SourceRequest, payload: Record<string, u
 
 export const sendgridSource = defineSource<SendgridSourceOptions>({
   id: 'sendgrid',
+  payloadSchema: sendgridPayloadSchema,
   description: 'Twilio SendGrid signed Event Webhook: ECDSA P-256 signature of timestamp + body with the verification key; {events: [...]}',
   options: {
     tolerance_seconds: {

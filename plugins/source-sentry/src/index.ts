@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { sentrySource } from './sentry';
 
 export * from './sentry';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [sentrySource] });

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { headerValue } from '@hookwise/core';
 import { verifyHexHmac, defineSource } from '@hookwise/kit/source';
+import { sentryPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'sentry-hook-signature';
 /** `installation`, `issue`, `event_alert`, `metric_alert`, `error`, `comment`, ... */
@@ -33,6 +34,7 @@ export function sentryEventType(resource: string | undefined, payload: Record<st
 
 export const sentrySource = defineSource<SentrySourceOptions>({
   id: 'sentry',
+  payloadSchema: sentryPayloadSchema,
   description: 'Sentry integration platform: Sentry-Hook-Signature (HMAC-SHA256 hex, client secret), Sentry-Hook-Resource + action, Request-ID',
   options: {
     delivery_id: {

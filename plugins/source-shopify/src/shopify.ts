@@ -1,6 +1,7 @@
 // Shopify: `X-Shopify-Hmac-Sha256: <base64 HMAC-SHA256 of the raw body>` keyed with the app's client secret.
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import { shopifyPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-shopify-hmac-sha256';
 export const TOPIC_HEADER = 'x-shopify-topic';
@@ -11,6 +12,7 @@ const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
 
 export const shopifySource = defineSource({
   id: 'shopify',
+  payloadSchema: shopifyPayloadSchema,
   description: 'Shopify: X-Shopify-Hmac-Sha256 (base64 HMAC-SHA256 of the body), X-Shopify-Topic, X-Shopify-Webhook-Id',
   style() {
     function verify(req: SourceRequest, secrets: readonly string[]): SourceVerdict {

@@ -4,5 +4,6 @@ import { slackSource } from './slack';
 
 export * from './slack';
 export * from './slack-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [slackSource] });

@@ -11,6 +11,7 @@ import {
   defineSource,
   payloadString,
 } from '@hookwise/kit/source';
+import { slackPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-slack-signature';
 export const TIMESTAMP_HEADER = 'x-slack-request-timestamp';
@@ -83,6 +84,7 @@ export function slackDeliveryId(payload: Record<string, unknown>): string | unde
 
 export const slackSource = defineSource<SlackOptions>({
   id: 'slack',
+  payloadSchema: slackPayloadSchema,
   description: 'Slack: X-Slack-Signature (v0 HMAC-SHA256 of "v0:<timestamp>:<body>"), Events API, interactivity, slash commands, url_verification',
   options: { tolerance_seconds: toleranceOption(DEFAULT_TOLERANCE_SECONDS) },
   style(options) {

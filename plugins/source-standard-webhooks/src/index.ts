@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { standardWebhooksSource } from './standard-webhooks';
 
 export * from './standard-webhooks';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [standardWebhooksSource] });

@@ -10,6 +10,7 @@ import {
   type StandardWebhooksSecretEncoding,
   defineSource,
 } from '@hookwise/kit/source';
+import { standardWebhooksPayloadSchema } from './payload-schema';
 
 export const SECRET_PREFIX = 'whsec_';
 /** The spec's suggested replay window, and the default of its reference libraries. */
@@ -22,6 +23,7 @@ export interface StandardWebhooksOptions {
 
 export const standardWebhooksSource = defineSource<StandardWebhooksOptions>({
   id: 'standard-webhooks',
+  payloadSchema: standardWebhooksPayloadSchema,
   aliases: ['svix'],
   description: 'Standard Webhooks / Svix: webhook-id, webhook-timestamp, webhook-signature (v1 HMAC-SHA256); svix-* names too',
   options: {

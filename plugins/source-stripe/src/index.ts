@@ -3,5 +3,6 @@ import { definePlugin, type PluginPackageJson } from '@hookwise/core';
 import { stripeSource } from './stripe';
 
 export * from './stripe';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [stripeSource] });

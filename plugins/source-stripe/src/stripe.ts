@@ -12,6 +12,7 @@ import {
   verdictForSecrets,
   defineSource,
 } from '@hookwise/kit/source';
+import { stripePayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'stripe-signature';
 /** Stripe's libraries' DEFAULT_TOLERANCE. */
@@ -29,6 +30,7 @@ const stringField = (value: unknown): string | undefined => (typeof value === 's
 
 export const stripeSource = defineSource<StripeOptions>({
   id: 'stripe',
+  payloadSchema: stripePayloadSchema,
   description: 'Stripe: Stripe-Signature (t=, v1 HMAC-SHA256 hex of "<t>.<body>"), 300 s replay window',
   options: { tolerance_seconds: toleranceOption(DEFAULT_TOLERANCE_SECONDS) },
   style(options) {

@@ -4,5 +4,6 @@ import { telegramSource } from './telegram';
 
 export * from './telegram';
 export * from './telegram-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [telegramSource] });

@@ -4,6 +4,7 @@
 import { headerValue, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, missingHeader, verdictForSecrets } from '@hookwise/kit/source';
 import { telegramPressAnswer, telegramPressOf, telegramReplyOf, telegramSenderOf } from './telegram-replies';
+import { telegramPayloadSchema } from './payload-schema';
 
 export const SECRET_TOKEN_HEADER = 'x-telegram-bot-api-secret-token';
 
@@ -39,6 +40,7 @@ export function verifyTelegramToken(req: SourceRequest, secrets: readonly string
 
 export const telegramSource = defineSource({
   id: 'telegram',
+  payloadSchema: telegramPayloadSchema,
   description: 'Telegram Bot API: X-Telegram-Bot-Api-Secret-Token (the secret_token of setWebhook), event type the update kind, delivery id update_id',
   style: () => ({
     headers: [SECRET_TOKEN_HEADER],

@@ -4,5 +4,6 @@ import { twilioSource } from './twilio';
 
 export * from './twilio';
 export * from './twilio-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [twilioSource] });

@@ -6,6 +6,7 @@ import { parse as parseLegacyQuery, stringify as stringifyLegacyQuery } from 'no
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, matchingSecretIndex, missingHeader, defineSource } from '@hookwise/kit/source';
 import { twilioReplyOf, twilioSenderOf } from './twilio-replies';
+import { twilioPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-twilio-signature';
 /** Sent with every webhook and kept when Twilio retries it (connection overrides, fallback URLs). */
@@ -193,6 +194,7 @@ export function twilioDeliveryId(req: SourceRequest, payload: Record<string, unk
 
 export const twilioSource = defineSource<TwilioSourceOptions>({
   id: 'twilio',
+  payloadSchema: twilioPayloadSchema,
   description: 'Twilio: X-Twilio-Signature (base64 HMAC-SHA1 of the URL and POST parameters; bodySHA256 for JSON), form fields as payload',
   options: {
     event_field: {

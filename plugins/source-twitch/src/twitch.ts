@@ -3,6 +3,7 @@
 // verification challenge, and revocations (logged and acknowledged, never queued).
 import { type HandshakeAnswer, type PluginLogger, type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import { twitchPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'twitch-eventsub-message-signature';
 export const MESSAGE_ID_HEADER = 'twitch-eventsub-message-id';
@@ -111,6 +112,7 @@ export function twitchHandshake(req: SourceRequest, payload: Record<string, unkn
 
 export const twitchSource = defineSource<TwitchSourceOptions>({
   id: 'twitch',
+  payloadSchema: twitchPayloadSchema,
   description: 'Twitch EventSub: Twitch-Eventsub-Message-Signature (sha256=HMAC-SHA256 of id + timestamp + body), 10-minute window, challenge, revocation',
   options: { tolerance_seconds: toleranceOption(DEFAULT_TOLERANCE_SECONDS) },
   style(options, ctx) {

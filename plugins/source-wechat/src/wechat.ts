@@ -17,6 +17,7 @@ import {
   wxBizMsgSignature,
   wxBizMsgXml,
 } from '@hookwise/kit/source';
+import { wechatPayloadSchema } from './payload-schema';
 
 /** The platform name of WeChat messages, the same as the deliverer's id. */
 export const WECHAT_PLATFORM = 'wechat';
@@ -98,6 +99,7 @@ const encryptedMode = (query: Record<string, string>): boolean => query.encrypt_
 
 export const wechatSource = defineSource<WeChatOptions>({
   id: 'wechat',
+  payloadSchema: wechatPayloadSchema,
   description:
     'WeChat Official Account messages: the GET URL check (signature, echostr), plaintext XML signed by signature (sha1 of Token, timestamp, nonce) or, in compatible/safe mode, msg_signature and AES with the EncodingAESKey; secret `<Token>:<EncodingAESKey>` or the Token alone',
   options: {

@@ -6,6 +6,7 @@
 // makes the receiver id inside every ciphertext be that CorpID.
 import { type InboundReply, type InboundSender, type SourceRequest } from '@hookwise/core';
 import { defineSource, openWxBizMsg, toleranceOption, wxBizMsgDecrypt, wxBizMsgKeys, wxBizMsgQuery, wxBizMsgXml } from '@hookwise/kit/source';
+import { wecomPayloadSchema } from './payload-schema';
 
 export * from './wecom-crypto';
 
@@ -70,6 +71,7 @@ const opened = new WeakMap<SourceRequest, Record<string, unknown>>();
 
 export const wecomSource = defineSource<WeComOptions>({
   id: 'wecom',
+  payloadSchema: wecomPayloadSchema,
   description:
     'WeCom (WeChat Work) app callbacks: msg_signature (sha1 of Token, timestamp, nonce, ciphertext), AES-256-CBC with the EncodingAESKey, the GET echostr check; secret `<Token>:<EncodingAESKey>`',
   options: {

@@ -4,5 +4,6 @@ import { whatsappSource } from './whatsapp';
 
 export * from './whatsapp';
 export * from './whatsapp-replies';
+export * from './payload-schema';
 
 export default definePlugin({ package: require('../package.json') as PluginPackageJson, contributes: [whatsappSource] });

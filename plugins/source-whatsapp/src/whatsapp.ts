@@ -5,6 +5,7 @@
 import { type HandshakeAnswer, type SourceRequest, type SourceVerdict } from '@hookwise/core';
 import { constantTimeEqual, defineSource, verifyHexHmac } from '@hookwise/kit/source';
 import { whatsappReplyOf, whatsappSenderOf } from './whatsapp-replies';
+import { whatsappPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
 export interface WhatsAppOptions {
@@ -71,6 +72,7 @@ export function whatsappDeliveryId(payload: Record<string, unknown>): string | u
 
 export const whatsappSource = defineSource<WhatsAppOptions>({
   id: 'whatsapp',
+  payloadSchema: whatsappPayloadSchema,
   description: 'WhatsApp Cloud API: X-Hub-Signature-256 (sha256= HMAC of the body with the App Secret), the GET verify-token handshake (hub.challenge)',
   options: {
     verify_token: {

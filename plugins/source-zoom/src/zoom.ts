@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { type SourceRequest, type SourceVerdict, headerText } from '@hookwise/core';
 import { constantTimeEqual, hmacDigest, missingHeader, timestampProblem, toleranceOption, verdictForSecrets, defineSource } from '@hookwise/kit/source';
+import { zoomPayloadSchema } from './payload-schema';
 
 export const SIGNATURE_HEADER = 'x-zm-signature';
 export const TIMESTAMP_HEADER = 'x-zm-request-timestamp';
@@ -78,6 +79,7 @@ export function zoomHandshake(payload: Record<string, unknown>, secret: string) 
 
 export const zoomSource = defineSource<ZoomSourceOptions>({
   id: 'zoom',
+  payloadSchema: zoomPayloadSchema,
   description: 'Zoom: x-zm-signature (v0=HMAC-SHA256 of v0:<timestamp>:<body>), replay window, endpoint.url_validation',
   options: {
     tolerance_seconds: {

@@ -121,6 +121,7 @@ const TYPE_ONLY = [
   'Skill',
   'Source',
   'SourceContribution',
+  'SourcePayloadSchema',
   'SourceRequest',
   'SourceVerdict',
   'Store',

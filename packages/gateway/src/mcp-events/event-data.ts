@@ -3,7 +3,7 @@
 // the gateway's one exit for text (observe/outbound-scrub.ts), so no registered secret or credential-named
 // environment value leaves. A subscriber's filter is tested on this same `data`: what it cannot see, it cannot probe
 // (an `equals` on a withheld field or on a secret would otherwise answer yes or no about it).
-import type { Job } from '@hookwise/core';
+import type { Job, SourcePayloadSchema } from '@hookwise/core';
 import type { CompiledFilter } from '../filters/filters';
 import { requestViewOf } from '../filters/filter-tests';
 import type { OutboundScrubber } from '../observe/outbound-scrub';
@@ -20,8 +20,21 @@ export interface EventOccurrence {
   cursor?: string | null;
 }
 
-/** The payload as any JSON object: what the sender posted (after the route's transform, if any). */
+/** The payload as any JSON object: what a sender that documents none posted, or a route's transform made. */
 const OPEN_OBJECT = { type: 'object', additionalProperties: true } as const;
+
+/**
+ * What `data` holds on a route's event type (`event`: set for `<route>/<event>`): a route's transform output is any
+ * object; otherwise its source's schema for that event type, else for every payload, else any object.
+ */
+export function sourceSchemaOf(
+  route: Pick<Route, 'transform'> | undefined,
+  event: string | undefined,
+  declared: SourcePayloadSchema | undefined,
+): Record<string, unknown> {
+  if (!route || route.transform !== undefined || !declared) return OPEN_OBJECT;
+  return (event !== undefined ? declared.events?.[event] : undefined) ?? declared.envelope;
+}
 
 const matches = (step: string, key: string) => step === ANY_STEP || step === key;
 
@@ -47,17 +60,27 @@ export function withheld(payload: unknown, privateFields: readonly string[] | un
   return out;
 }
 
+/** A withheld key is no longer required where the source's schema requires it (`key` unset: every key and element). */
+function unrequire(node: Record<string, unknown>, key?: string): void {
+  const required = Array.isArray(node.required) ? (node.required as unknown[]).filter((k) => key !== undefined && k !== key) : [];
+  if (required.length) node.required = required;
+  else delete node.required;
+  if (key === undefined) delete node.minItems;
+}
+
 /**
- * The `payloadSchema` of a route's event types: any object, and for a route with private fields, a description
- * naming them and each one as a property that must be absent (`false`), nested along its path (`*` as every key
- * and every element; an index as the key it also names on an object).
+ * The `payloadSchema` of a route's event type: `base` (sourceSchemaOf; default any object), and for a route with
+ * private fields, a copy of it with a description naming them and each one as a property that must be absent
+ * (`false`, and no longer `required`), nested along its path (`*` as every key and every element; an index as the
+ * key it also names on an object). `base` itself is never changed: it is the source plugin's.
  */
-export function payloadSchemaOf(route: Pick<Route, 'mcpPrivateFields'> | undefined): Record<string, unknown> {
+export function payloadSchemaOf(route: Pick<Route, 'mcpPrivateFields'> | undefined, base: Record<string, unknown> = OPEN_OBJECT): Record<string, unknown> {
   const paths = route?.mcpPrivateFields ?? [];
-  if (!paths.length) return OPEN_OBJECT;
+  if (!paths.length) return base;
+  const about = typeof base.description === 'string' ? `${base.description} ` : '';
   const schema: Record<string, unknown> = {
-    ...OPEN_OBJECT,
-    description: `The payload as the route stored it, without the fields the route keeps private (mcp_private_fields), which the gateway withholds: ${paths.join(', ')}.`,
+    ...(structuredClone(base) as Record<string, unknown>),
+    description: `${about}The payload as the route stored it, without the fields the route keeps private (mcp_private_fields), which the gateway withholds: ${paths.join(', ')}.`,
   };
   for (const path of paths) {
     let node = schema;
@@ -70,7 +93,10 @@ export function payloadSchemaOf(route: Pick<Route, 'mcpPrivateFields'> | undefin
         const next: Record<string, unknown> | false = last ? false : ((node.items as Record<string, unknown> | undefined) ?? {});
         node.items = next;
         node.patternProperties = { ...(node.patternProperties as object), '': next };
-        if (next === false) break;
+        if (next === false) {
+          unrequire(node);
+          break;
+        }
         node = next;
         continue;
       }
@@ -78,6 +104,7 @@ export function payloadSchemaOf(route: Pick<Route, 'mcpPrivateFields'> | undefin
       node.properties = properties;
       if (last) {
         properties[step] = false;
+        unrequire(node, step);
         break;
       }
       const existing = properties[step];

@@ -6,7 +6,7 @@
 // events-mcp.ts.
 import type http from 'node:http';
 import type { Logger } from 'winston';
-import { DEFAULT_JOBS_RETENTION_DAYS, type Job, type JobQueue, type JobSummary, type MemoKV, type Outbox } from '@hookwise/core';
+import { DEFAULT_JOBS_RETENTION_DAYS, type Job, type SourcePayloadSchema, type JobQueue, type JobSummary, type MemoKV, type Outbox } from '@hookwise/core';
 import type { HookwiseConfig } from '../config/config-types';
 import { retryPolicyOf } from '../config/retry-policy';
 import type { CompiledFilter } from '../filters/filters';
@@ -14,7 +14,7 @@ import type { Lifecycle } from '../observe/lifecycle';
 import type { OutboundScrubber } from '../observe/outbound-scrub';
 import type { RouteTable } from '../routes/routes';
 import { comparePositions, decodeCursor, encodeCursor, type EventPosition } from './event-cursor';
-import { EventData, payloadSchemaOf, type EventOccurrence } from './event-data';
+import { EventData, payloadSchemaOf, sourceSchemaOf, type EventOccurrence } from './event-data';
 import { eventTypesOf, type EventType } from './event-types';
 import { invalidParams, notFound } from './events-errors';
 import { serveMcpEvents } from './events-mcp';
@@ -87,6 +87,8 @@ export interface McpEventsDeps {
   logger: Logger;
   /** The gateway's one exit for text: every occurrence's data passes it (event-data.ts). */
   outbound: Pick<OutboundScrubber, 'scrub' | 'scrubValue'>;
+  /** The payload schema a source (by id, as a route pins it) declares, if any (SourceContribution.payloadSchema). */
+  payloadSchemaOfSource?: (source: string) => SourcePayloadSchema | undefined;
   now?: () => number;
   /** How often webhook subscriptions are read from the store (default 5 s). */
   subscriptionsRefreshMs?: number;
@@ -225,7 +227,7 @@ export class McpEvents implements EventsMethods {
         description: type.description,
         delivery: ['poll', 'push', 'webhook'],
         inputSchema: INPUT_SCHEMA,
-        payloadSchema: payloadSchemaOf(this.deps.routes.get(type.route)),
+        payloadSchema: this.payloadSchemaOf(type),
       })),
     };
   }
@@ -233,15 +235,15 @@ export class McpEvents implements EventsMethods {
   /** A webhook subscribe's replay from its `cursor` (checked now), read up to when it runs; undefined without one. */
   private replayOf(client: McpClient, params: Record<string, unknown>): (() => Promise<Replay>) | undefined {
     if (params.cursor === undefined || params.cursor === null) return undefined;
-    const subscription = this.begin(client, { ...params, maxEvents: MAX_EVENTS });
-    return () => {
-      const until = this.now();
-      return replayEvents(async () => {
-        const batch = await this.read(subscription, until);
-        subscription.from = batch.position;
-        return { events: batch.events, cursor: encodeCursor(batch.position), hasMore: batch.hasMore };
-      }, subscription.truncated);
-    };
+    const start = this.begin(client, { ...params, maxEvents: MAX_EVENTS });
+    return (until = this.now()) => replayEvents(start, (from) => this.read({ ...start, from }, until));
+  }
+
+  /** What `data` holds on this type: its source's schema (or any object), less the route's private fields. */
+  private payloadSchemaOf(type: EventType): Record<string, unknown> {
+    const route = this.deps.routes.get(type.route);
+    const declared = route?.source === undefined ? undefined : this.deps.payloadSchemaOfSource?.(route.source);
+    return payloadSchemaOf(route, sourceSchemaOf(route, type.event, declared));
   }
 
   /** `events/poll`: the events after the cursor that pass the subscriber's filter, oldest first. */

@@ -5,6 +5,7 @@
 // answer's cursor says where the replay stopped, so an events/poll from it reads the rest). An event accepted while
 // the subscription is being made may come twice, once replayed and once live: deliveries are at least once and a
 // receiver drops a repeat by its `eventId`.
+import { encodeCursor, type EventPosition } from './event-cursor';
 import type { EventOccurrence } from './event-data';
 
 /** The most events one subscribe replays: what a subscription's outbox holds (older ones would be dropped). */
@@ -13,10 +14,10 @@ export const MAX_REPLAYED = 1000;
 /** An event as it is posted: the occurrence with its cursor. */
 export type PostedEvent = EventOccurrence & { cursor: string };
 
+/** What one read from a position gives: the events (oldest first), the position after them, whether more wait. */
 export interface ReplayPage {
   events: PostedEvent[];
-  /** The cursor after the page. */
-  cursor: string;
+  position: EventPosition;
   hasMore: boolean;
 }
 
@@ -28,17 +29,19 @@ export interface Replay {
 }
 
 /**
- * Reads pages until the store has nothing more up to the moment given to `page`, or MAX_REPLAYED events are
- * gathered. `startTruncated`: the cursor was older than what the store keeps.
+ * Reads from `start.from` page by page until the store has nothing more, or MAX_REPLAYED events are gathered.
+ * `start.truncated`: the cursor asked was older than what the store keeps.
  */
-export async function replayEvents(page: () => Promise<ReplayPage>, startTruncated: boolean): Promise<Replay> {
+export async function replayEvents(start: { from: EventPosition; truncated: boolean }, read: (from: EventPosition) => Promise<ReplayPage>): Promise<Replay> {
   const events: PostedEvent[] = [];
+  let from = start.from;
   for (;;) {
-    const next = await page();
+    const next = await read(from);
     const room = MAX_REPLAYED - events.length;
     events.push(...next.events.slice(0, room));
     const full = next.events.length > room || (next.hasMore && events.length >= MAX_REPLAYED);
     if (full) return { events, cursor: events[events.length - 1].cursor, truncated: true };
-    if (!next.hasMore) return { events, cursor: next.cursor, truncated: startTruncated };
+    if (!next.hasMore) return { events, cursor: encodeCursor(next.position), truncated: start.truncated };
+    from = next.position;
   }
 }

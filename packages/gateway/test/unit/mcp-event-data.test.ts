@@ -62,3 +62,31 @@ describe('mcp_private_fields in the route schema', () => {
     expect(validateSubscriptionEntry({ mcp_private_fields: ['user.'] })).toBe(false);
   });
 });
+
+describe("payloadSchemaOf on a source's schema", () => {
+  const base = {
+    type: 'object',
+    description: 'A sender event.',
+    properties: { sender: { type: 'object' }, pull_request: { type: 'object', properties: { user: { type: 'object' } }, required: ['user'] } },
+    required: ['sender', 'pull_request'],
+    additionalProperties: true,
+  };
+
+  it('is the schema itself without private fields, and without `base` the generic object', () => {
+    expect(payloadSchemaOf({}, base)).toBe(base);
+    expect(payloadSchemaOf({})).toEqual({ type: 'object', additionalProperties: true });
+  });
+
+  it('marks a copy: withheld paths false and no longer required, the description kept; the source schema unchanged', () => {
+    const before = JSON.stringify(base);
+    const schema = payloadSchemaOf({ mcpPrivateFields: ['sender', 'pull_request.user', 'pull_request.labels.*'] }, base);
+    expect(JSON.stringify(base)).toBe(before);
+    expect(schema.description).toMatch(/^A sender event\. The payload as the route stored it.*sender, pull_request\.user/);
+    expect(schema.required).toEqual(['pull_request']);
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate({ pull_request: { labels: [] } })).toBe(true);
+    expect(validate({ pull_request: {}, sender: {} })).toBe(false);
+    expect(validate({ pull_request: { user: {} } })).toBe(false);
+    expect(validate({ pull_request: { labels: ['bug'] } })).toBe(false);
+  });
+});

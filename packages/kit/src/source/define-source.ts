@@ -1,6 +1,14 @@
 // defineSource: the shape every source plugin repeated around its verify, eventType and deliveryId (the
 // contribution object, its options schema, header lookups) said once, so that a source says only what differs.
-import { firstHeaderValue, headerValue, type PluginContext, type Source, type SourceContribution, type SourceRequest } from '@hookwise/core';
+import {
+  firstHeaderValue,
+  headerValue,
+  type PluginContext,
+  type Source,
+  type SourceContribution,
+  type SourcePayloadSchema,
+  type SourceRequest,
+} from '@hookwise/core';
 
 /**
  * Where a value is read: a header name, several header names (the sender's own first, then aliases: the first
@@ -21,6 +29,11 @@ export interface SourceDefinition<O> {
   description: string;
   /** The properties of its `source_options`; no other key is allowed (a misspelt option fails at startup). */
   options?: Record<string, unknown>;
+  /**
+   * The JSON Schema of the payloads it stores (every one, and optionally per event type), written from the sender's
+   * documentation: the `payloadSchema` of MCP Events types on its routes. Kept in the plugin's src/payload-schema.ts.
+   */
+  payloadSchema?: SourcePayloadSchema;
   /** The sender's style for these options (the gateway applies the schema's defaults first); ctx when the gateway loads it. */
   style(options: O, ctx?: PluginContext): SourceStyle;
 }
@@ -44,6 +57,7 @@ export function defineSource<O extends object = Record<string, never>>(def: Sour
     id: def.id,
     ...(def.aliases ? { aliases: def.aliases } : {}),
     description: def.description,
+    ...(def.payloadSchema ? { payloadSchema: def.payloadSchema } : {}),
     optionsSchema: { type: 'object', additionalProperties: false, properties: def.options ?? {} },
     create(options = {} as O, ctx?: PluginContext) {
       const { eventType, deliveryId, ...style } = def.style(options, ctx);

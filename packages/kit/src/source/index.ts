@@ -41,3 +41,4 @@ export {
   type WxBizMsgKeys,
   type WxBizMsgOpenOptions,
 } from './wx-biz-msg-crypt';
+export { field, listOf, openObject, type JsonType, type OpenObjectSchema } from './payload-schema';

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema, type Notification } from '@modelcontextprotocol/sdk/types.js';
 import { encodeCursor, updateSubscriptions } from '@hookwise/gateway';
 import { signGithub, startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
+import { connectMcpClient } from './mcp-client';
 
 const SECRET = 'it-is-a-test-secret-0123456789';
 const ALICE = 'alice-token-0123456789abcdef';
@@ -65,13 +65,7 @@ function start(): Promise<TestGateway> {
   });
 }
 
-async function connect(gateway: TestGateway, token: string): Promise<Client> {
-  const client = new Client({ name: 'events-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const connect = (gateway: TestGateway, token: string): Promise<Client> => connectMcpClient(gateway.url, token, clients);
 
 const poll = (client: Client, params: Record<string, unknown>) => client.request({ method: 'events/poll', params }, ResultSchema) as Promise<Poll>;
 

@@ -1,16 +1,20 @@
 // The manifest and contract tests of every first-party plugin, from one place over the folders in plugins/: the
 // package manifest contract for each, and the deliverer or agent-runner contract for each plugin whose
-// test/contract-scenarios.ts gives the contract's inputs (the stand-in API's answers, how the plugin is built).
+// test/contract-scenarios.ts gives the contract's inputs (the stand-in API's answers, how the plugin is built), and
+// the payload schema contract for each source, over the documented payloads of its test/payload-samples.ts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   describeAgentRunnerContract,
   describeDelivererContract,
   describePluginManifestContract,
+  describeSourcePayloadSchema,
   type AgentRunnerContractCase,
   type DelivererContractCase,
+  type PayloadSample,
   type PluginPackageJson,
 } from '../../src';
+import type { HookwisePlugin, SourceContribution } from '@hookwise/core';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const pluginsDir = join(root, 'plugins');
@@ -58,6 +62,17 @@ for (const folder of folders) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PluginPackageJson;
   // Resolved through jest's moduleNameMapper to the plugin's src.
   describePluginManifestContract(pkg, () => require(pkg.name) as unknown, dir);
+
+  const samples = join(dir, 'test', 'payload-samples.ts');
+  if (folder.startsWith('source-') && folder !== 'source-generic') {
+    // Every first-party sender documents its payloads (generic's are whatever its caller posts): a schema and samples.
+    const plugin = (require(pkg.name) as { default: HookwisePlugin }).default;
+    const source = plugin.contributes.find((c): c is SourceContribution => c.kind === 'source')!;
+    it(`${folder} declares its payload schema (src/payload-schema.ts) and samples (test/payload-samples.ts)`, () => {
+      expect({ folder, schema: source.payloadSchema !== undefined, samples: existsSync(samples) }).toEqual({ folder, schema: true, samples: true });
+    });
+    if (existsSync(samples)) describeSourcePayloadSchema(source, (require(samples) as { default: PayloadSample[] }).default);
+  }
 
   const scenarios = join(dir, 'test', 'contract-scenarios.ts');
   if (!existsSync(scenarios)) continue;

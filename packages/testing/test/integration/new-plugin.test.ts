@@ -9,7 +9,13 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, re
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { PLUGIN_API_VERSION } from '@hookwise/core';
-import { describeAgentRunnerContract, describeDelivererContract, describePluginManifestContract, type PluginPackageJson } from '../../src';
+import {
+  describeAgentRunnerContract,
+  describeDelivererContract,
+  describePluginManifestContract,
+  describeSourcePayloadSchema,
+  type PluginPackageJson,
+} from '../../src';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const SCRIPT = join(ROOT, 'scripts', 'new-plugin.js');
@@ -177,6 +183,8 @@ for (const kind of KINDS) {
     describePluginManifestContract(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PluginPackageJson, () => require(join(dir, 'src')), dir);
     for (const testFile of [join(dir, 'test', 'unit', `${NAME}.test.ts`), join(dir, 'test', 'integration', `${NAME}.test.ts`)])
       if (existsSync(testFile)) require(testFile);
+    const samples = join(dir, 'test', 'payload-samples.ts');
+    if (existsSync(samples)) describeSourcePayloadSchema(require(join(dir, 'src')).default.contributes[0], require(samples).default);
     const scenarios = join(dir, 'test', 'contract-scenarios.ts');
     if (!existsSync(scenarios)) return;
     const contract = require(scenarios).default;

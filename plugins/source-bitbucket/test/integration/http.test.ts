@@ -2,6 +2,7 @@
 // requests signed the way Bitbucket Cloud signs them.
 import { createHmac } from 'node:crypto';
 import { describeSourceOverHttp } from '@hookwise/testing';
+import { PULLREQUEST_CREATED } from '../payload-samples';
 
 const SECRETS: [string, string] = ['bb-new-secret-2026', 'bb-old-secret-2025'];
 const hmac = (algorithm: 'sha1' | 'sha256', secret: string, body: Buffer) => createHmac(algorithm, secret).update(body).digest('hex');
@@ -9,8 +10,7 @@ const hmac = (algorithm: 'sha1' | 'sha256', secret: string, body: Buffer) => cre
 describeSourceOverHttp('Bitbucket Cloud', {
   source: 'bitbucket',
   secrets: SECRETS,
-  // A pullrequest:created delivery shaped like the example on Bitbucket Cloud's "Event payloads" page, trimmed.
-  body: '{"pullrequest":{"id":42,"title":"Add retry to the uploader","state":"OPEN","source":{"branch":{"name":"feature/retry"}},"destination":{"branch":{"name":"main"}},"links":{"html":{"href":"https://bitbucket.org/acme/widgets/pull-requests/42"}}},"actor":{"type":"user","display_name":"Jane Doe"},"repository":{"type":"repository","full_name":"acme/widgets"}}',
+  body: PULLREQUEST_CREATED,
   event: 'pullrequest:created',
   sign: ({ body, key, deliveryId }) => ({
     'X-Event-Key': 'pullrequest:created',

@@ -2,27 +2,11 @@
 // alias `source: forgejo`, requests signed the way Gitea's and Forgejo's webhook senders sign them.
 import { createHmac } from 'node:crypto';
 import { describeSourceOverHttp, type SigningKey } from '@hookwise/testing';
+import { PULL_REQUEST } from '../payload-samples';
 
 const SECRETS: [string, string] = ['gitea-new-secret', 'gitea-old-secret'];
 const keyFor = (key: SigningKey) => (key === 'wrong' ? 'not-the-route-secret' : SECRETS[key]);
 const hmac = (secret: string, data: Buffer | string) => createHmac('sha256', secret).update(data).digest('hex');
-
-// A pull_request "opened" delivery in the shape of Gitea's webhook payloads (docs.gitea.com, "Webhooks"), trimmed.
-const PULL_REQUEST = JSON.stringify({
-  action: 'opened',
-  number: 7,
-  pull_request: {
-    id: 1207,
-    number: 7,
-    title: 'Add retry to the uploader',
-    state: 'open',
-    html_url: 'http://localhost:3000/gitea/webhooks/pulls/7',
-    head: { ref: 'feature/retry' },
-    base: { ref: 'master' },
-  },
-  repository: { id: 140, name: 'webhooks', full_name: 'gitea/webhooks' },
-  sender: { id: 1, login: 'gitea' },
-});
 
 describeSourceOverHttp('Gitea', {
   source: 'gitea',

@@ -1,15 +1,15 @@
 // GitLab over real HTTP with signing tokens (Standard Webhooks, signed by the standardwebhooks library).
 import { describeSourceOverHttp } from '@hookwise/testing';
 import { Webhook } from 'standardwebhooks';
+import { MERGE_REQUEST } from '../payload-samples';
 
 const token = (seed: string) => `whsec_${Buffer.from(seed).toString('base64')}`;
 const secrets: [string, string] = [token('gitlab-signing-new-0123456789'), token('gitlab-signing-old-0123456789')];
-const body = JSON.stringify({ object_kind: 'merge_request', event_type: 'merge_request', object_attributes: { iid: 1, action: 'open' } });
 
 describeSourceOverHttp('gitlab', {
   source: 'gitlab',
   secrets,
-  body,
+  body: MERGE_REQUEST,
   event: 'Merge Request Hook',
   staleSeconds: 600,
   sign: ({ body: raw, key, timestamp, deliveryId }) => {

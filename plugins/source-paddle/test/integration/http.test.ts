@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk';
 import { describeSourceOverHttp, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { transactionCompleted } from '../payload-samples';
 
 const SECRETS: [string, string] = [
   'pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_NEWnewNEWnewNEWnewNEWnewNEWnew',
@@ -12,25 +13,6 @@ const SECRETS: [string, string] = [
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const paddleSignature = (secret: string, ts: number, body: Buffer | string) =>
   `ts=${ts};h1=${createHmac('sha256', secret).update(`${ts}:`).update(body).digest('hex')}`;
-
-/** A transaction.completed notification in the shape of Paddle's webhook reference, trimmed; ids vary per event. */
-function transactionCompleted(eventId: string, notificationId = `ntf_${eventId.slice(4)}`): string {
-  return JSON.stringify({
-    event_id: eventId,
-    event_type: 'transaction.completed',
-    occurred_at: '2024-04-12T10:18:49.621022Z',
-    notification_id: notificationId,
-    data: {
-      id: 'txn_01hv8wptq8987qeep44cyrewp9',
-      status: 'completed',
-      customer_id: 'ctm_01hv6y1jedq4p1n0yqn5ba3ky4',
-      currency_code: 'USD',
-      origin: 'web',
-      items: [{ price: { id: 'pri_01gsz8x8sawmvhz1pv30nge1ke', description: 'Monthly' }, quantity: 10 }],
-      details: { totals: { subtotal: '30000', tax: '2400', total: '32400', currency_code: 'USD' } },
-    },
-  });
-}
 
 const EXAMPLE = transactionCompleted('evt_01hv8x29ncbvskbkcecpxxfsvc');
 

@@ -3,6 +3,7 @@
 // case: PagerDuty signs no timestamp.
 import { createHmac } from 'node:crypto';
 import { describeSourceOverHttp } from '@hookwise/testing';
+import { INCIDENT_TRIGGERED } from '../payload-samples';
 
 const SECRETS: [string, string] = ['pd-subscription-secret-new', 'pd-subscription-secret-old'];
 const v1 = (secret: string, body: Buffer) => `v1=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -11,7 +12,7 @@ describeSourceOverHttp('PagerDuty v3 webhooks', {
   source: 'pagerduty',
   secrets: SECRETS,
   // An incident.triggered event in the v3 shape of PagerDuty's "Overview" page (event.id, event_type, data: incident).
-  body: '{"event":{"id":"01DEN1HNLBC1VITJXO5FU5ZYWP","event_type":"incident.triggered","resource_type":"incident","occurred_at":"2020-10-02T18:45:22.169Z","agent":null,"client":null,"data":{"id":"PGR0VU2","type":"incident","self":"https://api.pagerduty.com/incidents/PGR0VU2","html_url":"https://acme.pagerduty.com/incidents/PGR0VU2","number":2,"status":"triggered","title":"A little bump in the road","urgency":"high","service":{"id":"PF9KMXH","summary":"API Service","type":"service_reference"}}}}',
+  body: INCIDENT_TRIGGERED,
   event: 'incident.triggered',
   sign: ({ body, key, deliveryId }) => ({
     'User-Agent': 'PagerDuty-Webhook/V3.0',

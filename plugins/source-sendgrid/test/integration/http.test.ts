@@ -6,6 +6,7 @@
 // gives the same bytes, another id another batch; expectedDeliveryId() applies the same rule.
 import { createHash, generateKeyPairSync, sign as signEcdsa, type KeyObject } from 'node:crypto';
 import { describeSourceOverHttp } from '@hookwise/testing';
+import { batchOf } from '../payload-samples';
 
 function keyPair(): { privateKey: KeyObject; base64: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
@@ -15,15 +16,6 @@ const KEY = keyPair();
 const OLD_KEY = keyPair();
 const STRANGER = keyPair();
 
-// Two "delivered" events in the shape of https://www.twilio.com/docs/sendgrid/for-developers/tracking-events/event,
-// ids filled in.
-const batchOf = (ids: string[]) =>
-  `[${ids
-    .map(
-      (id, n) =>
-        `{"email":"example${n}@test.com","timestamp":1513299569,"smtp-id":"<14c5d75ce93.dfd.64b469@ismtpd-555>","event":"delivered","category":"cat facts","sg_event_id":"${id}","sg_message_id":"14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.${n}","response":"250 OK"}`,
-    )
-    .join(',')}]`;
 const BATCH = batchOf(['rbtnWrG1DVDGGGFHFyun0A==', 'sZROwMGMagFgnOEmSdvhig==']);
 
 /** The two sg_event_ids of the batch for a kit delivery id. */

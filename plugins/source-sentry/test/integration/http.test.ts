@@ -2,14 +2,14 @@
 // signed the way Sentry's integration platform signs them. No stale-timestamp case: Sentry signs no timestamp.
 import { createHmac } from 'node:crypto';
 import { describeSourceOverHttp } from '@hookwise/testing';
+import { COMMENT_CREATED } from '../payload-samples';
 
 const SECRETS: [string, string] = ['sentry-client-secret-new', 'sentry-client-secret-old'];
 
 describeSourceOverHttp('Sentry integration platform', {
   source: 'sentry',
   secrets: SECRETS,
-  // The example on Sentry's "Comments" webhook page, serialised as Sentry sends it (Python json.dumps).
-  body: '{"action": "created", "installation": {"uuid": "eac5a0ae-60ec-418f-9318-46dc5e7e52ec"}, "data": {"comment": "adding a comment", "project_slug": "sentry", "comment_id": 1234, "issue_id": 100, "timestamp": "2022-03-02T21:51:44.118160Z"}, "actor": {"type": "user", "id": 1, "name": "colleen"}}',
+  body: COMMENT_CREATED,
   event: 'comment.created',
   sign: ({ body, key, deliveryId, timestamp }) => ({
     'Request-ID': deliveryId,

@@ -3,11 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describeSourceOverHttp, startTestGateway, type TestGateway } from '@hookwise/testing';
+import { BODY } from '../payload-samples';
 
 const SECRETS: [string, string] = [`whsec_${randomBytes(32).toString('base64')}`, `whsec_${randomBytes(32).toString('base64')}`];
 const WRONG = `whsec_${randomBytes(32).toString('base64')}`;
-// The spec's example payload (standard-webhooks spec, "Signature scheme"), minified as senders post it.
-const BODY = '{"type":"contact.created","timestamp":"2022-11-03T20:26:10.344522Z","data":{"id":"1f81eb52-5198-4599-803e-771906343485"}}';
 const sdkSign = (secret: string | Uint8Array, id: string, timestamp: number, body: Buffer | string, raw = false) =>
   (raw ? new Webhook(secret, { format: 'raw' }) : new Webhook(secret as string)).sign(id, new Date(timestamp * 1000), body.toString());
 

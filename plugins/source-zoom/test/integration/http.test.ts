@@ -7,13 +7,11 @@
 // expectedDeliveryId() computes the id the gateway must report by the same rule.
 import { createHash, createHmac } from 'node:crypto';
 import { describeSourceOverHttp } from '@hookwise/testing';
+import { UUID, MEETING_STARTED } from '../payload-samples';
 
 const SECRETS: [string, string] = ['zoomSecretToken-Abc123Def456Ghi789', 'zoomSecretToken-Old000Old000Old000'];
 const WRONG = 'zoomSecretToken-Wrong0Wrong0Wrong0';
 
-// The meeting.started example of Zoom's webhook sample (github.com/zoom/webhook-sample, README), ids filled in.
-const UUID = '4444AAAiAAAAAiAiAiiAii==';
-const MEETING_STARTED = `{"event":"meeting.started","payload":{"account_id":"AAAAAABBBB","object":{"duration":0,"start_time":"2021-11-02T20:43:19Z","timezone":"America/Denver","topic":"Weekly sync","id":"85746065432","type":4,"uuid":"${UUID}","host_id":"x1yCzABCDEfg23HiJKl4mN"}},"event_ts":1635885799302}`;
 // https://developers.zoom.us/docs/api/webhooks/#validate-your-webhook-endpoint
 const URL_VALIDATION = '{"payload":{"plainToken":"qgg8vlvZRS6UYooatFL8Aw"},"event_ts":1654503849680,"event":"endpoint.url_validation"}';
 

@@ -1,0 +1,13 @@
+// Documented Telegram payloads the source's tests use, checked against its payload schema (src/payload-schema.ts).
+import type { PayloadSample } from '@hookwise/testing';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES_DIR } from '@hookwise/testing';
+
+const read = (path: string): PayloadSample => ({ name: path, body: readFileSync(path, 'utf8') });
+
+const samples: PayloadSample[] = [
+  ...['message', 'edited-message', 'reply', 'callback-query'].map((name) => read(join(__dirname, 'fixtures', `${name}.json`))),
+  ...['reply.update', 'callback_query.update'].map((name) => read(join(FIXTURES_DIR, 'telegram', `${name}.json`))),
+];
+export default samples;
