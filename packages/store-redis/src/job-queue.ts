@@ -2,7 +2,7 @@
 // coalescing (in the accept script) and per-key serial execution (a lock per route and concurrency key).
 import { randomUUID } from 'node:crypto';
 import type { AgentUsage, DestinationState, EnqueueHints, Job, JobError, JobFilter, JobInput, JobOutcome, JobQueue, JobStatus } from '@hookwise/core';
-import { Job as BullJob, Queue, Worker } from 'bullmq';
+import { Job as BullJob, Queue, Worker, type JobJsonRaw } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AcceptScript, packAccept, type AcceptAnswer, type JobArgs } from './accept-scripts';
 import { STATES, toJob } from './bull-job';
@@ -315,16 +315,27 @@ export class RedisJobQueue implements JobQueue {
 
   async list(filter: JobFilter = {}): Promise<Job[]> {
     const statuses = filter.status ? [filter.status] : (Object.keys(STATES) as JobStatus[]);
+    const types = statuses.flatMap((status) => STATES[status].map((type) => ({ type, status })));
     // Without a route filter the newest `limit` of each state are enough; with one, all must be looked at.
     const end = filter.limit && !filter.route ? filter.limit - 1 : -1;
+    // One script reads every state (bullmq's getJobs, whose answer it splits by state): a job that changes state
+    // meanwhile is in exactly one of them, where reading them one by one would list it twice or not at all.
+    const byType = await this.queue.scripts.getJobs(
+      types.map((t) => t.type),
+      0,
+      end,
+      false,
+    );
+    const seen = new Set<string>();
     const out: Job[] = [];
-    for (const status of statuses) {
-      const jobs = (await this.queue.getJobs(STATES[status], 0, end, false)) as Array<BullJob<JobData> | undefined>;
-      for (const job of jobs) {
-        if (!job || (filter.route && job.data.route !== filter.route)) continue;
-        out.push(toJob(job, STATES[status][0]));
+    byType.forEach((jobs, i) => {
+      for (const [id, fields] of jobs ?? []) {
+        const job = BullJob.fromJSON<JobData>(this.queue, hashOf(fields), id);
+        if (seen.has(id) || !job.data || (filter.route && job.data.route !== filter.route)) continue;
+        seen.add(id);
+        out.push(toJob(job, STATES[types[i].status][0]));
       }
-    }
+    });
     const newestFirst = out.sort((a, b) => b.createdAt - a.createdAt);
     return newestFirst.slice(0, filter.limit ?? newestFirst.length);
   }
@@ -362,4 +373,11 @@ export class RedisJobQueue implements JobQueue {
     await this.worker?.close(true);
     await this.queue.close();
   }
+}
+
+/** A Redis hash as HGETALL lists it (field, value, field, value, ...) as an object. */
+function hashOf(fields: string[]): JobJsonRaw {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]] = fields[i + 1];
+  return hash as unknown as JobJsonRaw;
 }
