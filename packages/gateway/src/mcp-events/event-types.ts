@@ -15,6 +15,12 @@ export interface EventType {
 /** An event name a source reports that can stand in a type name (no glob, no slash). */
 const EVENT_NAME = /^[A-Za-z0-9_.:-]+$/;
 
+/** The route and event of a type's name: `prs` is route prs, `prs/pull_request` its pull_request events. */
+export function partsOfTypeName(name: string): { route: string; event?: string } {
+  const slash = name.indexOf('/');
+  return slash < 0 ? { route: name } : { route: name.slice(0, slash), event: name.slice(slash + 1) };
+}
+
 export function eventTypesOf(routes: readonly Route[]): EventType[] {
   const types: EventType[] = [];
   for (const route of routes) {

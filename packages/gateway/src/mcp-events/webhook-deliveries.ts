@@ -14,6 +14,7 @@ import type { RouteTable } from '../routes/routes';
 import { callbackReachProblem, type CallbackPolicy } from './callback-url';
 import { SUBSCRIPTION_ID_HEADER } from './callback-verification';
 import { encodeCursor } from './event-cursor';
+import { partsOfTypeName } from './event-types';
 import type { EventData } from './event-data';
 import type { McpClients } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
@@ -108,10 +109,13 @@ export class WebhookDeliveries {
       try {
         const current = await this.deps.book.all();
         const ids = new Set(current.map((s) => s.id));
-        for (const subscription of current) if (!this.closed) this.adopt(subscription);
+        for (const subscription of current) if (!this.closed && this.granted(subscription)) this.adopt(subscription);
         for (const [id, live] of this.live) {
-          if (ids.has(id) && live.subscription.expiresAt > this.now()) continue;
-          this.deps.logger.info(`MCP subscription ${id} of ${live.subscription.client} ended (expired or unsubscribed); its deliveries stop`);
+          if (ids.has(id) && live.subscription.expiresAt > this.now() && this.granted(live.subscription)) continue;
+          // What waits in its outbox goes too: a client that lost the type's grant gets none of it.
+          this.deps.logger.info(
+            `MCP subscription ${id} of ${live.subscription.client} ended (expired, unsubscribed, or the client is no longer granted '${live.subscription.name}'); its deliveries stop`,
+          );
           await this.drop(id);
         }
       } catch (err) {
@@ -165,16 +169,21 @@ export class WebhookDeliveries {
     });
   }
 
+  /** Whether the subscription's client is still granted its type, and the type's route still exists. */
+  private granted(subscription: WebhookSubscription): boolean {
+    const { route } = partsOfTypeName(subscription.name);
+    const client = this.deps.clients.byName(subscription.client);
+    return client?.grant.allows({ name: subscription.name, route }) === true && this.deps.routes.get(route) !== undefined;
+  }
+
   /** The subscriptions an accepted event goes to: their type, the client's grant now, not expired. */
   private accepted(event: AcceptedEvent): void {
     const now = this.now();
     for (const { subscription } of this.live.values()) {
       if (subscription.expiresAt <= now) continue;
-      const slash = subscription.name.indexOf('/');
-      const route = slash < 0 ? subscription.name : subscription.name.slice(0, slash);
-      if (route !== event.route || (slash >= 0 && subscription.name.slice(slash + 1) !== event.event)) continue;
-      const client = this.deps.clients.byName(subscription.client);
-      if (!client?.grant.allows({ name: subscription.name, route }) || !this.deps.routes.get(route)) continue;
+      const type = partsOfTypeName(subscription.name);
+      if (type.route !== event.route || (type.event !== undefined && type.event !== event.event)) continue;
+      if (!this.granted(subscription)) continue;
       void this.enqueue(subscription, event).catch((err: unknown) =>
         this.deps.logger.warn(`MCP subscription ${subscription.id}: an event could not be queued for delivery (${errorMessage(err)})`),
       );

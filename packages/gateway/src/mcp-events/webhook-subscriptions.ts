@@ -61,12 +61,29 @@ const filterOf = (params: Record<string, unknown>): unknown => (params.arguments
 
 export class WebhookSubscriptions {
   private readonly now: () => number;
+  /** The last subscribe of each key in flight (see subscribe). */
+  private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: WebhookSubscriptionsDeps) {
     this.now = deps.now ?? Date.now;
   }
 
-  async subscribe(client: McpClient, params: Record<string, unknown>): Promise<SubscribeResult> {
+  /**
+   * Subscribes of one client for one key (or one subscription id) run one after another in this gateway, so that
+   * two at the same instant refresh one subscription rather than make two.
+   */
+  subscribe(client: McpClient, params: Record<string, unknown>): Promise<SubscribeResult> {
+    const delivery = params.delivery as { url?: unknown } | null | undefined;
+    const key = canonicalJson([client.name, params.subscriptionId ?? null, params.name ?? null, filterOf(params) ?? null, delivery?.url ?? null]);
+    const previous = this.pending.get(key) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.subscribeNow(client, params));
+    const settled = run.catch(() => undefined);
+    this.pending.set(key, settled);
+    void settled.then(() => this.pending.get(key) === settled && this.pending.delete(key));
+    return run;
+  }
+
+  private async subscribeNow(client: McpClient, params: Record<string, unknown>): Promise<SubscribeResult> {
     const type = this.deps.typeOf(client, params);
     const delivery = params.delivery;
     if (delivery === null || typeof delivery !== 'object' || Array.isArray(delivery)) throw invalidParams('delivery: {mode: "webhook", url, secret?}');

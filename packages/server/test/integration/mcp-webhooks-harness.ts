@@ -50,7 +50,7 @@ export class WebhooksHarness {
   offsetMs = 0;
   private receiver: http.Server | undefined;
   private readonly clients: Client[] = [];
-  private readonly configDir: string;
+  readonly configDir: string;
 
   constructor(prefix: string) {
     this.configDir = mkdtempSync(join(tmpdir(), prefix));
@@ -93,7 +93,7 @@ export class WebhooksHarness {
     return this.received.filter((r) => r.path === path);
   }
 
-  /** /hook echoes the challenge and takes deliveries; /failing echoes it and answers deliveries 500; /silent never echoes. */
+  /** /hook echoes the challenge and takes deliveries; /failing answers deliveries 500, /slow after 3 s; /silent never echoes. */
   private startReceiver(): Promise<void> {
     this.receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -109,7 +109,8 @@ export class WebhooksHarness {
           return;
         }
         this.received.push(entry);
-        res.writeHead(req.url === '/failing' ? 500 : 204).end();
+        if (req.url === '/slow') setTimeout(() => res.writeHead(204).end(), 3000);
+        else res.writeHead(req.url === '/failing' ? 500 : 204).end();
       });
     });
     return new Promise((resolve) =>

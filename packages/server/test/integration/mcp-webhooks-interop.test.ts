@@ -172,4 +172,17 @@ describe('MCP Events webhook subscriptions, as the design sketch reads them', ()
     expect(h.verifications.filter((v) => v.headers['x-mcp-subscription-id'] === made.subscriptionId)).toHaveLength(2);
     await call(alice, 'events/unsubscribe', { subscriptionId: made.subscriptionId });
   });
+  it('makes one subscription of two subscribes with the same key at the same instant', async () => {
+    const alice = await h.connect(ALICE);
+    const secret = whsec();
+    const params = { name: 'prs', arguments: {}, delivery: webhook('/twice', secret), ttlMs: 600_000 };
+    const [a, b] = await Promise.all([subscribe(alice, params), subscribe(alice, params)]);
+    expect(b.id).toBe(a.id);
+    expect((await listed()).filter((s) => s.url === `${h.base}/twice`)).toHaveLength(1);
+    await h.postPr('ix-twice', 'opened');
+    await waitFor('the delivery', () => h.deliveriesTo('/twice').length === 1);
+    await sleep(300);
+    expect(h.deliveriesTo('/twice').map((r) => bodyOf(r).eventId)).toEqual(['ix-twice']);
+    await call(alice, 'events/unsubscribe', { subscriptionId: a.id });
+  });
 });
