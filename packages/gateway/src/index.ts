@@ -86,6 +86,5 @@ export { compileFilter } from './filters/filters';
 export { requestViewOf } from './filters/filter-tests';
 export { encodeCursor, type EventPosition } from './mcp-events/event-cursor';
 export type { McpEvents } from './mcp-events/mcp-events';
-export type { SubscribeResult } from './mcp-events/webhook-subscriptions';
 export type { McpClient } from './mcp-events/mcp-clients';
 export type { ListedMcpClient, ListedMcpSubscription } from './mcp-events/mcp-listings';

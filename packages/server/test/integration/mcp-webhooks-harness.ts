@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { SubscribeResult } from '@hookwise/gateway';
 import { signGithub, startTestGateway, testProcessEnv, type TestGateway } from '@hookwise/testing';
 
 export const SECRET = 'it-is-a-test-secret-0123456789';
@@ -23,7 +22,18 @@ export interface Received {
   body: string;
 }
 
-export type Subscribed = SubscribeResult;
+/** An events/subscribe answer as it comes over the wire (both readings' names). */
+export interface Subscribed {
+  resultType: 'complete';
+  subscriptionId: string;
+  secret: string;
+  expiresAt: string;
+  ttl: number;
+  id: string;
+  refreshBefore: string;
+  cursor: string;
+  truncated: boolean;
+}
 
 export const call = <T>(client: Client, method: string, params: Record<string, unknown>) =>
   client.request({ method, params }, ResultSchema) as unknown as Promise<T>;
