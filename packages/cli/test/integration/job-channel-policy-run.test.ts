@@ -1,4 +1,4 @@
-// Issue 43, "the job channel's REST endpoints ignore the route's actions", as it was found: an obedient `command`
+// The finding "the job channel's REST endpoints ignore the route's actions", as it was found: an obedient `command`
 // agent (it runs the `hookwise webhook` line its payload carries) on a route whose `actions` do not list
 // `subscribe` listed the operator's other subscriptions (names, descriptions) with `webhook list` and planted a
 // route delivering to @attacker_channel with `webhook subscribe`, both through the run's job channel (REST), while

@@ -1,4 +1,4 @@
-// Issue 43, "the egress proxy never ends a response whose upstream aborts", as it was found: a sandboxed agent
+// The finding "the egress proxy never ends a response whose upstream aborts", as it was found: a sandboxed agent
 // (the real Codex CLI then, an obedient `command` agent here) reading a streamed response from a host its route
 // lists hung until its own idle timeout when the upstream died mid-stream. Through a real gateway, its egress proxy
 // and the sandbox's forwarder, the agent now sees the response end with an error at once.
