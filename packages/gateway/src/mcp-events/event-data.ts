@@ -8,6 +8,7 @@ import type { CompiledFilter } from '../filters/filters';
 import { requestViewOf } from '../filters/filter-tests';
 import type { OutboundScrubber } from '../observe/outbound-scrub';
 import type { Route } from '../routes/routes';
+import { isTypeEvent } from './event-types';
 
 /** A step of a private path that stands for every key of an object and every element of a list. */
 export const ANY_STEP = '*';
@@ -33,7 +34,8 @@ export function sourceSchemaOf(
   declared: SourcePayloadSchema | undefined,
 ): Record<string, unknown> {
   if (!route || route.transform !== undefined || !declared) return OPEN_OBJECT;
-  return (event !== undefined ? declared.events?.[event] : undefined) ?? declared.envelope;
+  const named = event === undefined ? undefined : Object.keys(declared.events ?? {}).find((key) => isTypeEvent(event, key));
+  return (named !== undefined ? declared.events?.[named] : undefined) ?? declared.envelope;
 }
 
 const matches = (step: string, key: string) => step === ANY_STEP || step === key;

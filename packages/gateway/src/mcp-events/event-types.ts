@@ -1,6 +1,7 @@
 // The event types the gateway offers over MCP Events: every route is one (its name), and a route that names the
 // event types it accepts (`events: [push, pull_request]`) also offers `<route>/<event>` for each of them. Which
 // of them a client sees is its `events:` list of names and glob patterns (mcp.clients.<name>.events).
+import { eventAccepted, normaliseEventType } from '../ingest/events';
 import type { Route } from '../routes/routes';
 
 export interface EventType {
@@ -15,6 +16,11 @@ export interface EventType {
 /** An event name a source reports that can stand in a type name (no glob, no slash). */
 const EVENT_NAME = /^[A-Za-z0-9_.:-]+$/;
 
+/** Whether a job's event (as its source named it) is a type's event: the same name, or the same normalised. */
+export function isTypeEvent(typeEvent: string, jobEvent: string | undefined): boolean {
+  return jobEvent !== undefined && eventAccepted([typeEvent], jobEvent);
+}
+
 /** The route and event of a type's name: `prs` is route prs, `prs/pull_request` its pull_request events. */
 export function partsOfTypeName(name: string): { route: string; event?: string } {
   const slash = name.indexOf('/');
@@ -26,8 +32,10 @@ export function eventTypesOf(routes: readonly Route[]): EventType[] {
   for (const route of routes) {
     const about = route.description ? `: ${route.description}` : '';
     types.push({ name: route.name, route: route.name, description: `Events accepted on route '${route.name}'${about}` });
-    for (const event of route.events) {
-      if (!EVENT_NAME.test(event)) continue;
+    for (const listed of route.events) {
+      // A name a type cannot hold (GitLab's `Merge Request Hook`) is offered in its normalised form (`merge_request`).
+      const event = EVENT_NAME.test(listed) ? listed : normaliseEventType(listed);
+      if (!EVENT_NAME.test(event) || types.some((t) => t.name === `${route.name}/${event}`)) continue;
       types.push({
         name: `${route.name}/${event}`,
         route: route.name,

@@ -15,7 +15,7 @@ import type { OutboundScrubber } from '../observe/outbound-scrub';
 import type { RouteTable } from '../routes/routes';
 import { comparePositions, decodeCursor, encodeCursor, type EventPosition } from './event-cursor';
 import { EventData, payloadSchemaOf, sourceSchemaOf, type EventOccurrence } from './event-data';
-import { eventTypesOf, type EventType } from './event-types';
+import { eventTypesOf, isTypeEvent, type EventType } from './event-types';
 import { invalidParams, notFound } from './events-errors';
 import { serveMcpEvents } from './events-mcp';
 import type { EventsMethods } from './events-protocol';
@@ -371,7 +371,7 @@ export class McpEvents implements EventsMethods {
     const { type, filter, from, maxEvents } = subscription;
     const jobs = this.deps.jobs;
     const rows: JobSummary[] = jobs.listSummaries ? await jobs.listSummaries({ route: type.route }) : await jobs.list({ route: type.route });
-    const ahead = rows.filter((row) => comparePositions(positionOf(row), from) > 0 && (type.event === undefined || row.event === type.event));
+    const ahead = rows.filter((row) => comparePositions(positionOf(row), from) > 0 && (type.event === undefined || isTypeEvent(type.event, row.event)));
     const candidates = ahead.filter((row) => row.receivedAt <= cutoff).sort((a, b) => comparePositions(positionOf(a), positionOf(b)));
     // When the first event still settling may be handed out (a stream reads again then).
     const unsettled = ahead.filter((row) => row.receivedAt > cutoff).map((row) => row.receivedAt);

@@ -14,7 +14,7 @@ import type { RouteTable } from '../routes/routes';
 import { callbackReachProblem, type CallbackPolicy } from './callback-url';
 import { SUBSCRIPTION_ID_HEADER } from './callback-verification';
 import { encodeCursor } from './event-cursor';
-import { partsOfTypeName } from './event-types';
+import { isTypeEvent, partsOfTypeName } from './event-types';
 import type { EventData } from './event-data';
 import type { McpClients } from './mcp-clients';
 import { subscriberFilter } from './subscriber-filter';
@@ -182,7 +182,7 @@ export class WebhookDeliveries {
     for (const { subscription } of this.live.values()) {
       if (subscription.expiresAt <= now) continue;
       const type = partsOfTypeName(subscription.name);
-      if (type.route !== event.route || (type.event !== undefined && type.event !== event.event)) continue;
+      if (type.route !== event.route || (type.event !== undefined && !isTypeEvent(type.event, event.event))) continue;
       if (!this.granted(subscription)) continue;
       void this.enqueue(subscription, event).catch((err: unknown) =>
         this.deps.logger.warn(`MCP subscription ${subscription.id}: an event could not be queued for delivery (${errorMessage(err)})`),

@@ -42,6 +42,8 @@ beforeAll(async () => {
               shaped: { ...route, events: ['pull_request'], transform: { expression: '{"title": pull_request.title}' } },
               guarded: { ...route, events: ['pull_request'], mcp_private_fields: ['sender', 'pull_request.user.email'] },
               any: { secret: SECRET, prompt: 'any' },
+              // GitLab names its events `Merge Request Hook`: listed either way, the type is <route>/merge_request.
+              gl: { source: 'gitlab', secret: SECRET, prompt: 'mr', events: ['merge_request', 'Note Hook'] },
             },
           },
         },
@@ -116,5 +118,21 @@ describe("events/list: a route's payloadSchema is its source's", () => {
     expect(payloadSchemaValidator(schemas.get('guarded/pull_request')!)(guarded.events[0].data)).toBeNull();
     // The same payload with what the route withholds is refused by that schema.
     expect(payloadSchemaValidator(schemas.get('guarded/pull_request')!)(JSON.parse(body.toString('utf8')))).not.toBeNull();
+  });
+  it("offers GitLab's events under their normalised names, with their schemas, and polls their jobs", async () => {
+    const schemas = await listed();
+    expect(schemas.get('gl/merge_request')?.description).toMatch(/^A GitLab merge request event/);
+    expect(schemas.get('gl/note')?.description).toMatch(/^A GitLab comment event/);
+    expect(schemas.get('gl')?.description).toMatch(/^A GitLab webhook payload/);
+    const alice = await connectMcpClient(gw!.url, ALICE, clients);
+    const { cursor } = await mcpCall<Poll>(alice, 'events/poll', { name: 'gl/merge_request', cursor: null });
+    const body = JSON.stringify({ object_kind: 'merge_request', event_type: 'merge_request', object_attributes: { iid: 1, action: 'open' } });
+    const headers = { 'x-gitlab-token': SECRET, 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-event-uuid': 'schema-mr-1' };
+    expect((await gw!.post('gl', body, headers)).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, SETTLED_MS));
+    const polled = await mcpCall<Poll>(alice, 'events/poll', { name: 'gl/merge_request', cursor });
+    expect(polled.events.map((e) => e.eventId)).toEqual(['schema-mr-1']);
+    expect(payloadSchemaValidator(schemas.get('gl/merge_request')!)(polled.events[0].data)).toBeNull();
+    expect((await mcpCall<Poll>(alice, 'events/poll', { name: 'gl/note', cursor })).events).toEqual([]);
   });
 });
