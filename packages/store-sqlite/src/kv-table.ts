@@ -33,6 +33,20 @@ export class SqliteKvTable {
     await this.writes.run(() => this.setStmt.run(key, value, ttlMs === undefined ? null : this.now() + ttlMs));
   }
 
+  /**
+   * Writes only when the value of `key` (undefined: none, or expired) is `expected`; returns whether it wrote. The
+   * read and the write are one operation of the write batch, whose IMMEDIATE transaction holds the file's write lock
+   * from before the read: no other connection, in this process or another, writes between them.
+   */
+  compareAndSet(key: string, expected: string | undefined, value: string, ttlMs: number | undefined): Promise<boolean> {
+    return this.writes.run(() => {
+      const now = this.now();
+      if ((this.getStmt.get(key, now) as string | undefined) !== expected) return false;
+      this.setStmt.run(key, value, ttlMs === undefined ? null : now + ttlMs);
+      return true;
+    });
+  }
+
   async delete(key: string): Promise<void> {
     await this.writes.run(() => this.deleteStmt.run(key));
   }

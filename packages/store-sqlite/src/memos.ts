@@ -20,6 +20,11 @@ export class SqliteMemoKV implements MemoKV {
     return this.table.set(key, value, ttlMs);
   }
 
+  /** Atomic across every store on the file: see SqliteKvTable.compareAndSet. */
+  compareAndSet(key: string, expected: string | undefined, value: string, ttlMs?: number): Promise<boolean> {
+    return this.table.compareAndSet(key, expected, value, ttlMs);
+  }
+
   delete(key: string): Promise<void> {
     return this.table.delete(key);
   }

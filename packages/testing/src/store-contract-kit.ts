@@ -29,6 +29,12 @@ export interface StoreContractOptions {
    * makeDue cases are then marked skipped. Memory, SQLite and Redis have it; a store that leaves this unset must too.
    */
   makeDue?: boolean;
+  /**
+   * `false` for a store whose memos have no `MemoKV.compareAndSet` (it is optional: without it a read, change and
+   * write back of one memo can lose another gateway's write): those cases are then marked skipped. Memory, SQLite
+   * and Redis have it; a store with memos that leaves this unset must too. A store without memos passes them empty.
+   */
+  memoCompareAndSet?: boolean;
 }
 
 let counter = 0;

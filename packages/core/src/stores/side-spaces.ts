@@ -24,6 +24,14 @@ export interface MemoKV {
   /** Stores `value` under `key`, replacing what was there; with `ttlMs` it is forgotten that long after this write. */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Optional: writes `value` under `key` (with `ttlMs` as in `set`) only if its value is `expected` at that moment,
+   * `undefined` meaning no entry (or one whose TTL has passed); returns whether it wrote. Atomic, also for every
+   * gateway sharing the store: of calls with the same `expected`, one writes. For a read, change and write back
+   * that two gateways must not interleave (e.g. a list of ids in one memo): read, compute, compareAndSet, and read
+   * again when it answers false. Without it, callers fall back to `get` and `set`, where a concurrent write can be lost.
+   */
+  compareAndSet?(key: string, expected: string | undefined, value: string, ttlMs?: number): Promise<boolean>;
 }
 
 /** A message waiting in an {@link Outbox}, as `due` hands it out. */

@@ -1,8 +1,12 @@
 // The MCP Events webhook subscriptions, kept in the store's memos so that they outlive a restart on a durable store
 // and are seen by every gateway sharing it: one memo per subscription (forgotten by the store once it expired) and
-// one index of their ids, since a memo space cannot be listed. The index is read, changed and written back: two
-// gateways subscribing in the same instant may lose one id from it, which `remember` puts back on the next refresh.
-import type { MemoKV } from '@hookwise/core';
+// one index of their ids, since a memo space cannot be listed. The index is changed by a read, an edit and a
+// conditional write (MemoKV.compareAndSet), read again when another gateway wrote it meanwhile, so two gateways
+// subscribing in the same instant both keep their ids. A book's own changes are applied together, one write at a
+// time, so the gateways' writes rarely collide. A third-party store without compareAndSet gets a plain write: a
+// gateway still keeps its own changes, but two gateways at the same instant may lose one id from the index, which
+// `remember` puts back on the next refresh of that subscription.
+import { HookwiseError, type MemoKV } from '@hookwise/core';
 
 export interface WebhookSubscription {
   /** `sub_<random>`: the subscription id the client refreshes and unsubscribes with. */
@@ -22,6 +26,23 @@ export interface WebhookSubscription {
 
 const PREFIX = 'mcp-events:webhook:';
 const INDEX = 'mcp-events:webhooks';
+/** Conditional writes of the index before a change gives up (each lost to another gateway's write). */
+export const INDEX_WRITE_ATTEMPTS = 10;
+/** The most a book waits before reading the index again after losing a write: a random pause up to it. */
+const RETRY_PAUSE_MS = 20;
+
+/** A change of the index: the ids it should hold, given those it holds. */
+type IndexEdit = (ids: string[]) => string[];
+
+function parseIds(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 function parse(text: string | undefined): WebhookSubscription | undefined {
   if (text === undefined) return undefined;
@@ -34,6 +55,10 @@ function parse(text: string | undefined): WebhookSubscription | undefined {
 }
 
 export class WebhookBook {
+  /** Index changes waiting for the write under way, and whether one is. */
+  private queued: Array<{ edit: IndexEdit; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private writing = false;
+
   constructor(
     private readonly memos: MemoKV,
     private readonly now: () => number = Date.now,
@@ -52,39 +77,66 @@ export class WebhookBook {
 
   async remove(id: string): Promise<void> {
     await this.memos.delete(PREFIX + id);
-    const ids = await this.ids();
-    if (ids.includes(id)) await this.memos.set(INDEX, JSON.stringify(ids.filter((known) => known !== id)));
+    await this.changeIndex((ids) => ids.filter((known) => known !== id));
   }
 
   /** Every subscription not expired; ids whose subscription is gone are dropped from the index. */
   async all(): Promise<WebhookSubscription[]> {
-    const ids = await this.ids();
+    const ids = parseIds(await this.memos.get(INDEX));
     const found = await Promise.all(ids.map((id) => this.get(id)));
     const live = found.filter((s): s is WebhookSubscription => s !== undefined);
     if (live.length < ids.length) {
-      // Written only when something went: read again first, so an id added meanwhile is kept.
+      // The edit applies to the index as it is when written, so an id added meanwhile is kept. Housekeeping: a
+      // prune that keeps losing to other writers is left to the next read.
       const gone = new Set(ids.filter((_, i) => found[i] === undefined));
-      const now = await this.ids();
-      await this.memos.set(INDEX, JSON.stringify(now.filter((id) => !gone.has(id))));
+      await this.changeIndex((now) => now.filter((id) => !gone.has(id))).catch(() => undefined);
     }
     return live.sort((a, b) => a.createdAt - b.createdAt);
   }
 
   /** Adds ids to the index (a no-op for those in it). */
   async remember(ids: readonly string[]): Promise<void> {
-    const known = await this.ids();
-    const missing = ids.filter((id) => !known.includes(id));
-    if (missing.length) await this.memos.set(INDEX, JSON.stringify([...known, ...missing]));
+    await this.changeIndex((known) => [...known, ...ids.filter((id) => !known.includes(id))]);
   }
 
-  private async ids(): Promise<string[]> {
-    const text = await this.memos.get(INDEX);
-    if (text === undefined) return [];
-    try {
-      const value = JSON.parse(text) as unknown;
-      return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
-    } catch {
-      return [];
+  /** Queues `edit`: the edits queued while a write is under way are applied together by the next one. */
+  private changeIndex(edit: IndexEdit): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ edit, resolve, reject });
+      if (!this.writing) void this.writeQueued();
+    });
+  }
+
+  private async writeQueued(): Promise<void> {
+    this.writing = true;
+    while (this.queued.length > 0) {
+      const batch = this.queued.splice(0);
+      try {
+        await this.writeIndex((ids) => batch.reduce((acc, { edit }) => edit(acc), ids));
+        for (const { resolve } of batch) resolve();
+      } catch (err) {
+        for (const { reject } of batch) reject(err);
+      }
+    }
+    this.writing = false;
+  }
+
+  /** Reads the index, edits it and writes it back if it changed: conditionally when the store can. */
+  private async writeIndex(edit: IndexEdit): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      const text = await this.memos.get(INDEX);
+      const ids = parseIds(text);
+      const next = edit(ids);
+      if (next.length === ids.length && next.every((id, i) => id === ids[i])) return;
+      if (!this.memos.compareAndSet) return this.memos.set(INDEX, JSON.stringify(next));
+      if (await this.memos.compareAndSet(INDEX, text, JSON.stringify(next))) return;
+      if (attempt >= INDEX_WRITE_ATTEMPTS)
+        throw new HookwiseError(
+          'HW_E_STORE',
+          `the MCP webhook subscriptions' index changed under each of ${attempt} writes (other gateways writing it); nothing was written, retry later`,
+          { retryable: true },
+        );
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_PAUSE_MS));
     }
   }
 }

@@ -11,6 +11,25 @@ export class MemoryMemoKV implements MemoKV {
   constructor(private readonly now: () => number = Date.now) {}
 
   async get(key: string): Promise<string | undefined> {
+    return this.current(key);
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    this.write(key, value, ttlMs);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+
+  /** Atomic: the comparison and the write happen in one synchronous step, with no await between them. */
+  async compareAndSet(key: string, expected: string | undefined, value: string, ttlMs?: number): Promise<boolean> {
+    if (this.current(key) !== expected) return false;
+    this.write(key, value, ttlMs);
+    return true;
+  }
+
+  private current(key: string): string | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
@@ -20,7 +39,7 @@ export class MemoryMemoKV implements MemoKV {
     return entry.value;
   }
 
-  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+  private write(key: string, value: string, ttlMs: number | undefined): void {
     // Re-inserted so that the Map's order stays oldest-write first for the trim below.
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: ttlMs === undefined ? Infinity : this.now() + ttlMs });
@@ -28,9 +47,5 @@ export class MemoryMemoKV implements MemoKV {
       if (this.entries.size <= MEMORY_MEMOS_KEPT) break;
       this.entries.delete(oldest);
     }
-  }
-
-  async delete(key: string): Promise<void> {
-    this.entries.delete(key);
   }
 }

@@ -36,3 +36,29 @@ describe('store contract options: makeDue', () => {
     await expect(first?.run()).rejects.toThrow(/store.jobs.makeDue is missing/);
   });
 });
+
+describe('store contract options: memoCompareAndSet', () => {
+  it('marks the compareAndSet cases skipped for a store declared without it, and only those', () => {
+    const cases = storeContractCases({ open: async () => createMemoryStore(), memoCompareAndSet: false });
+    const skipped = cases.filter((c) => c.skip);
+    expect(skipped.length).toBeGreaterThanOrEqual(3);
+    for (const c of skipped) {
+      expect(c.name).toMatch(/^memos\.compareAndSet/);
+      expect(c.skip).toMatch(/no memos\.compareAndSet/);
+    }
+  });
+
+  it('fails the compareAndSet cases of a store whose memos have none but did not say so; passes them for a store without memos', async () => {
+    const withoutCas = async () => {
+      const store = createMemoryStore();
+      const { get, set, delete: remove } = store.memos!;
+      return { ...store, memos: { get: get.bind(store.memos), set: set.bind(store.memos), delete: remove.bind(store.memos) } };
+    };
+    const [first] = storeContractCases({ open: withoutCas }).filter((c) => c.name.startsWith('memos.compareAndSet'));
+    await expect(first?.run()).rejects.toThrow(/store.memos.compareAndSet is missing/);
+    const [none] = storeContractCases({ open: async () => ({ ...createMemoryStore(), memos: undefined }) }).filter((c) =>
+      c.name.startsWith('memos.compareAndSet'),
+    );
+    await expect(none?.run()).resolves.toBeUndefined();
+  });
+});
