@@ -49,6 +49,11 @@ export interface SandboxSpec {
    * command is exec'd inside (./limits). The forwarder and the lifeline's watcher are not limited by them.
    */
   limits?: SandboxLimits;
+  /**
+   * Checks the paths and builds the arguments without reading which of /etc is private (a walk of every entry):
+   * for a check of a run's configuration before anything is spawned, never for a command that is run.
+   */
+  pathsOnly?: boolean;
 }
 
 /** What to start: pass to spawn(command, args, { env, cwd }) or runProcess({ command, args, env, cwd }). */
@@ -171,7 +176,7 @@ export function sandboxCommand(spec: SandboxSpec): SpawnPlan {
     ...writable.map((path) => ['--bind', path] as const),
     ['--bind', workDir] as const,
   ]);
-  const system = bound.includes('/etc') ? unreadableByOthers('/etc') : { files: [], dirs: [] };
+  const system = bound.includes('/etc') && !spec.pathsOnly ? unreadableByOthers('/etc') : { files: [], dirs: [] };
   const masks = new Map<string, boolean>(); // path -> is a directory
   for (const path of [...hidden, ...SYSTEM_SECRETS, ...sshHostKeys(), ...system.files, ...system.dirs]) {
     if (masks.has(path) || !bound.some((b) => isWithin(path, b)) || !existsSync(path)) continue;

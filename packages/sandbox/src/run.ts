@@ -75,10 +75,10 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
       throw new Error(`sandboxed run '${options.label}' lists network hosts but no egress proxy was given: start one with EgressProxy.start()`);
     egress = await options.proxy.openJob(options.label, network);
   }
-  const plan = (command: string, args: readonly string[], env: NodeJS.ProcessEnv): SpawnPlan => {
+  const planned = (command: string, args: readonly string[], env: NodeJS.ProcessEnv, pathsOnly = false): SpawnPlan => {
     if (!decision.sandboxed) return { command, args: [...args], env, cwd: workDir };
     if (!decision.bwrapPath) throw new Error('a sandboxed decision carries no bwrapPath: build it with resolveSandboxPolicy()');
-    const planned = sandboxCommand({
+    const built = sandboxCommand({
       bwrapPath: decision.bwrapPath,
       command,
       args,
@@ -92,12 +92,15 @@ export async function openSandboxRun(options: SandboxRunOptions): Promise<Sandbo
       egressSocket: egress?.socketPath,
       lifeline: lifeline?.path,
       limits,
+      pathsOnly,
     });
-    return cgroup ? { ...planned, ...inCgroup(cgroup.procs, planned.command, planned.args) } : planned;
+    return cgroup ? { ...built, ...inCgroup(cgroup.procs, built.command, built.args) } : built;
   };
+  const plan = (command: string, args: readonly string[], env: NodeJS.ProcessEnv): SpawnPlan => planned(command, args, env);
   // Validate the paths now, so a bad configuration fails the run before anything starts.
   try {
-    if (decision.sandboxed) plan('true', [], {});
+    // (The private files of /etc are read when a command is planned: a run that spawns nothing never walks it.)
+    if (decision.sandboxed) planned('true', [], {}, true);
     // Every sandboxed process of the run dies with this process or with close(), however this process ends.
     if (decision.sandboxed) lifeline = await openLifeline(options.workParent);
   } catch (error) {
