@@ -5,7 +5,8 @@
 // implements (the client makes the secret, `arguments` and `delivery.secret` required, `ttlMs`; the answer is
 // `id`, `refreshBefore`, `cursor`, `truncated`; the key refreshes; errors -32011 not found, -32012 forbidden,
 // -32013 exhausted, -32014 unsupported, -32015 callback verification failed). Unknown params are ignored by both.
-import { randomBytes } from 'node:crypto';
+import { newWebhookSecret } from '../observe/lifecycle-webhooks';
+import { isSubscriptionSecret } from './subscribe-params';
 
 /** Not found in either family: the subscription (or event type) is unknown to the upstream. */
 export const NOT_FOUND_CODES: readonly number[] = [-32023, -32011];
@@ -21,15 +22,9 @@ const CODE_NAMES: Record<number, string> = {
   [-32015]: 'callback verification failed',
 };
 
-const SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
-
 /** A secret either reading accepts: the one held when it is one (so a refresh changes nothing), else a new one. */
 export function upstreamSecret(held: string | undefined): string {
-  if (held && SECRET.test(held)) {
-    const bytes = Buffer.from(held.slice(6), 'base64').length;
-    if (bytes >= 24 && bytes <= 64) return held;
-  }
-  return `whsec_${randomBytes(32).toString('base64')}`;
+  return isSubscriptionSecret(held) ? held : newWebhookSecret();
 }
 
 export interface SubscribeInput {

@@ -9,6 +9,7 @@
 // the secret changes. A subscribe with a `cursor` is first sent what the client missed since (webhook-replay.ts).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
+import { newWebhookSecret } from '../observe/lifecycle-webhooks';
 import { EVENTS_ERRORS, EventsError, invalidParams } from './events-errors';
 import type { EventType } from './event-types';
 import { parseCallbackUrl, type CallbackPolicy } from './callback-url';
@@ -123,7 +124,7 @@ export class WebhookSubscriptions {
           `this client holds ${held} subscriptions, the most it may (mcp.webhooks.max_per_client); unsubscribe one first`,
         );
       const fresh = `sub_${randomBytes(16).toString('hex')}`;
-      const secret = chosen ?? `whsec_${randomBytes(32).toString('base64')}`;
+      const secret = chosen ?? newWebhookSecret();
       await this.verify(url, fresh, secret);
       const now = this.now();
       subscription = { id: fresh, client: client.name, name: type.name, filter, url: url.href, secret, createdAt: now, expiresAt: now + ttlMs };

@@ -6,7 +6,7 @@
 // process's memory, as the memory store. Messages carry the event's facts (route, delivery id, job id, outcome,
 // error text as stored), never request headers or payload text; each leaves through the gateway's one exit for
 // text (outbound-scrub.ts) before it is kept or posted.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Logger } from 'winston';
 import type { Outbox } from '@hookwise/core';
 import type { NotifyTarget } from '../config/notify-schema';
@@ -34,12 +34,21 @@ export function notifyOutboxKey(url: string, nth = 0): string {
   return nth ? `${key}#${nth}` : key;
 }
 
-/** The key a Standard Webhooks secret stands for: `whsec_<base64>`, or bare base64 (what the libraries accept). */
+/**
+ * The key a Standard Webhooks secret stands for: `whsec_<base64>`, or bare base64 (what the libraries accept).
+ * The base64 must be whole (Buffer ignores what it cannot read, while a receiver's library refuses it).
+ */
 export function notifyKey(secret: string): Buffer | undefined {
   const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
   const key = Buffer.from(encoded, 'base64');
+  if (key.toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return undefined;
   return key.length >= 16 ? key : undefined;
+}
+
+/** A new Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /** Problems of a `notify:` list, for startup (never showing a secret). */
